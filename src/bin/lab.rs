@@ -1,0 +1,213 @@
+//! `lab`: the native command line over the chain model.
+//!
+//! ```text
+//! lab presets
+//! lab run --preset NAME [--seed N] [--format json|table|csv]
+//! lab run --scenario FILE.json [--seed N] [--format json|table|csv]
+//! lab show --preset NAME          (prints the preset as a scenario file)
+//! ```
+//!
+//! Any bad input — an unknown flag or preset, an unreadable file, JSON of the wrong shape,
+//! a value out of range — prints a message naming the problem on stderr and exits 2.
+//! Arguments are parsed by hand: two subcommands and four flags do not earn a parser crate.
+
+use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, SimError, run_with};
+use resilience_lab::report::Report;
+use resilience_lab::scenario::{Scenario, presets};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  lab presets
+  lab run (--preset NAME | --scenario FILE.json) [--seed N] [--format json|table|csv]
+  lab show --preset NAME";
+
+/// A problem with what the user asked for: exit code 2.
+struct UsageError(String);
+
+enum Format {
+    Json,
+    Table,
+    Csv,
+}
+
+struct RunArgs {
+    preset: Option<String>,
+    file: Option<String>,
+    seed: Option<u64>,
+    format: Format,
+}
+
+fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
+    let mut out = RunArgs { preset: None, file: None, seed: None, format: Format::Json };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let mut value = |name: &str| -> Result<String, UsageError> {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| UsageError(format!("{name} needs a value\n{USAGE}")))
+        };
+        match flag {
+            "--preset" => out.preset = Some(value("--preset")?),
+            "--scenario" => out.file = Some(value("--scenario")?),
+            "--seed" => {
+                let v = value("--seed")?;
+                out.seed = Some(v.parse().map_err(|_| {
+                    UsageError(format!("--seed: got {v:?}, allowed a whole number from 0 to {}", u64::MAX))
+                })?);
+            }
+            "--format" => {
+                let v = value("--format")?;
+                out.format = match v.as_str() {
+                    "json" => Format::Json,
+                    "table" => Format::Table,
+                    "csv" => Format::Csv,
+                    _ => {
+                        return Err(UsageError(format!(
+                            "--format: got {v:?}, allowed one of json, table, csv"
+                        )));
+                    }
+                };
+            }
+            _ => return Err(UsageError(format!("unknown argument {a:?}\n{USAGE}"))),
+        }
+    }
+    if out.preset.is_some() == out.file.is_some() {
+        return Err(UsageError(format!("give exactly one of --preset or --scenario\n{USAGE}")));
+    }
+    Ok(out)
+}
+
+fn preset_names() -> String {
+    presets::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}
+
+fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
+    if let Some(name) = &args.preset {
+        return presets::find(name)
+            .map(|p| (p.build)())
+            .ok_or_else(|| UsageError(format!("--preset: got {name:?}, allowed one of {}", preset_names())));
+    }
+    let path = args.file.as_deref().unwrap_or_default();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("--scenario: cannot read {path:?}: {e}")))?;
+    Scenario::from_json(&text).map_err(|e| UsageError(format!("{path}: not a valid scenario: {e}")))
+}
+
+fn run(args: &[String]) -> Result<String, (u8, String)> {
+    let args = parse_run(args).map_err(|e| (2, e.0))?;
+    let scenario = load_scenario(&args).map_err(|e| (2, e.0))?;
+    let seed = args.seed.unwrap_or(scenario.seed);
+    let report = run_with(&scenario, seed, DEFAULT_MAX_CALLS).map_err(|e| match e {
+        SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
+        SimError::Internal(_) => (1, e.to_string()),
+    })?;
+    Ok(match args.format {
+        Format::Json => report.to_json_pretty(),
+        Format::Table => table(&report),
+        Format::Csv => csv(&report),
+    })
+}
+
+fn table(r: &Report) -> String {
+    let s = &r.summary;
+    let mut out = String::new();
+    let _ = writeln!(out, "scenario  {}  (seed {})", r.scenario, r.seed);
+    let rows: Vec<(&str, String)> = vec![
+        ("original_requests", s.original_requests.to_string()),
+        ("downstream_attempts", s.downstream_attempts.to_string()),
+        ("attempts_per_hop", format!("{:?}", s.attempts_per_hop)),
+        ("amplification", format!("{}", s.amplification)),
+        ("succeeded", s.succeeded.to_string()),
+        ("degraded", s.degraded.to_string()),
+        ("failed", s.failed.to_string()),
+        ("admission_rejected", s.admission_rejected.to_string()),
+        ("retry_budget_denied", s.retry_budget_denied.to_string()),
+        ("budget_exhausted", s.budget_exhausted.to_string()),
+        ("breaker_rejected", s.breaker_rejected.to_string()),
+        ("bulkhead_rejected", s.bulkhead_rejected.to_string()),
+        ("retries", s.retries.to_string()),
+        ("timeouts", s.timeouts.to_string()),
+        ("core_success_rate", format!("{:.4}", s.core_success_rate)),
+        ("degraded_rate", format!("{:.4}", s.degraded_rate)),
+        (
+            "latency_ms p50/p99/max",
+            format!("{} / {} / {}", s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.max),
+        ),
+        ("end_ms", s.end_ms.to_string()),
+    ];
+    for (k, v) in rows {
+        let _ = writeln!(out, "{k:<24}{v}");
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<18}{:>10}{:>10}{:>10}{:>12}{:>10}",
+        "hop", "calls", "rejected", "abandoned", "peak busy", "peak q"
+    );
+    for h in &r.hops {
+        let _ = writeln!(
+            out,
+            "{:<18}{:>10}{:>10}{:>10}{:>12}{:>10}",
+            h.name, h.calls, h.rejected, h.abandoned_work, h.peak_in_flight, h.peak_queue
+        );
+    }
+    out
+}
+
+fn csv(r: &Report) -> String {
+    let s = &r.series;
+    let mut out = String::from("t_ms,offered");
+    for h in &r.hops {
+        let _ = write!(out, ",attempts_{0},in_flight_{0},queue_{0}", h.name);
+    }
+    out.push_str(",succeeded,degraded,failed,rejected,requests_in_flight\n");
+    for i in 0..s.buckets {
+        let _ = write!(out, "{},{}", i as f64 * s.bucket_ms, s.offered[i]);
+        for h in 0..r.hops.len() {
+            let _ = write!(out, ",{},{},{}", s.attempts[h][i], s.in_flight[h][i], s.queue[h][i]);
+        }
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{}",
+            s.succeeded[i], s.degraded[i], s.failed[i], s.rejected[i], s.requests_in_flight[i]
+        );
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("presets") if args.len() == 1 => {
+            Ok(presets::all().iter().map(|p| format!("{:<24}{}\n", p.name, p.story.en())).collect::<String>())
+        }
+        Some("run") => run(&args[1..]),
+        Some("show") => match parse_run(&args[1..]) {
+            Ok(a) if a.preset.is_some() => load_scenario(&a)
+                .map(|s| serde_json::to_string_pretty(&s).unwrap_or_default())
+                .map_err(|e| (2, e.0)),
+            Ok(_) => Err((2, format!("show needs --preset\n{USAGE}"))),
+            Err(e) => Err((2, e.0)),
+        },
+        Some("-h" | "--help" | "help") => Ok(format!("{USAGE}\n")),
+        _ => Err((2, USAGE.to_string())),
+    };
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            if !text.ends_with('\n') {
+                println!();
+            }
+            ExitCode::SUCCESS
+        }
+        Err((code, msg)) => {
+            eprintln!("lab: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}

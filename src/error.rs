@@ -1,0 +1,123 @@
+//! Errors a user can cause: a slider out of range, a hand-edited URL, a bad scenario file.
+//!
+//! Every error names the field, the value it got and what is allowed, so the UI can show it
+//! next to the control and the CLI can print it and exit 2. Nothing here panics.
+
+use serde::Serialize;
+use std::fmt;
+
+/// What a field accepts, used to tell the user how to fix a bad value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Allowed {
+    /// A number between `min` and `max`, both included.
+    Range { min: String, max: String },
+    /// A whole number between `min` and `max`, both included.
+    Integer { min: String, max: String },
+    /// One of the listed words.
+    OneOf { choices: Vec<String> },
+    /// A list of between `min_len` and `max_len` items.
+    Length { min_len: usize, max_len: usize },
+    /// A rule that is not a range, in words (English; the UI has its own text for each rule).
+    Rule { rule: String },
+}
+
+impl Allowed {
+    /// A closed range of numbers, formatted without trailing zeros.
+    pub fn range(min: f64, max: f64) -> Self {
+        Allowed::Range { min: fmt_num(min), max: fmt_num(max) }
+    }
+    /// A closed range of whole numbers.
+    pub fn integer(min: u64, max: u64) -> Self {
+        Allowed::Integer { min: min.to_string(), max: max.to_string() }
+    }
+}
+
+impl fmt::Display for Allowed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Allowed::Range { min, max } => write!(f, "a number from {min} to {max}"),
+            Allowed::Integer { min, max } => write!(f, "a whole number from {min} to {max}"),
+            Allowed::OneOf { choices } => write!(f, "one of {}", choices.join(", ")),
+            Allowed::Length { min_len, max_len } => {
+                write!(f, "a list of {min_len} to {max_len} items")
+            }
+            Allowed::Rule { rule } => f.write_str(rule),
+        }
+    }
+}
+
+/// A value a user supplied that the model cannot accept.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldError {
+    /// Dotted path of the field, e.g. `layers[1].client.max_attempts`.
+    pub field: String,
+    /// The value as the user wrote it.
+    pub value: String,
+    /// What the field accepts.
+    pub allowed: Allowed,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, value: impl fmt::Display, allowed: Allowed) -> Self {
+        FieldError { field: field.into(), value: value.to_string(), allowed }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: got {}, allowed {}", self.field, self.value, self.allowed)
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// Formats a number the way a person would write it: no trailing zeros, no exponent for
+/// the magnitudes our fields use.
+pub fn fmt_num(x: f64) -> String {
+    if x.is_finite() && x == x.trunc() && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        let s = format!("{x:.6}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        s.to_string()
+    }
+}
+
+/// Checks that `value` is finite and within `[min, max]`.
+pub fn check_range(field: &str, value: f64, min: f64, max: f64) -> Result<f64, FieldError> {
+    if value.is_finite() && value >= min && value <= max {
+        Ok(value)
+    } else {
+        Err(FieldError::new(field, fmt_num(value), Allowed::range(min, max)))
+    }
+}
+
+/// Checks that `value` is within `[min, max]`.
+pub fn check_int(field: &str, value: u64, min: u64, max: u64) -> Result<u64, FieldError> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(FieldError::new(field, value, Allowed::integer(min, max)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_names_field_value_and_range() {
+        let e = check_int("layers", 9, 1, 8).unwrap_err();
+        assert_eq!(e.to_string(), "layers: got 9, allowed a whole number from 1 to 8");
+        let e = check_range("peak_factor", f64::NAN, 1.0, 100.0).unwrap_err();
+        assert_eq!(e.to_string(), "peak_factor: got NaN, allowed a number from 1 to 100");
+    }
+
+    #[test]
+    fn numbers_print_without_trailing_zeros() {
+        assert_eq!(fmt_num(0.25), "0.25");
+        assert_eq!(fmt_num(200.0), "200");
+        assert_eq!(fmt_num(1.5e-3), "0.0015");
+    }
+}

@@ -1,0 +1,246 @@
+//! Every user-visible string, in English and Simplified Chinese.
+//!
+//! Texts are keyed by the [`T`] enum, generated from one table per area, so a key without
+//! both translations does not compile. Parameterised texts use `{name}` placeholders,
+//! filled by [`fill`]; a native test checks both languages use the same placeholders.
+
+mod table;
+
+pub use table::T;
+
+use crate::error::{Allowed, FieldError};
+use serde::{Deserialize, Serialize};
+
+/// The two languages the product speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Lang {
+    /// Both languages, in the order the switch shows them.
+    pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
+
+    /// The code used in URLs and storage (`en`, `zh`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The BCP 47 tag for the `lang` attribute of the page.
+    pub fn html_tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// Reads a code or a browser language tag: `zh`, `zh-CN`, `zh-Hans-SG` → Chinese;
+    /// `en`, `en-GB` → English; anything else → `None`.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        match primary.as_str() {
+            "zh" => Some(Lang::Zh),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// The default for a browser whose preferred languages are `tags`, most preferred
+    /// first: the first we speak, else English.
+    pub fn from_browser<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        tags.into_iter().find_map(Lang::from_tag).unwrap_or(Lang::En)
+    }
+
+    /// The text for `key` in this language.
+    pub fn t(self, key: T) -> &'static str {
+        match self {
+            Lang::En => key.en(),
+            Lang::Zh => key.zh(),
+        }
+    }
+
+    /// The text for `key` with its `{name}` placeholders filled.
+    pub fn f(self, key: T, args: &[(&str, &str)]) -> String {
+        fill(self.t(key), args)
+    }
+
+    /// A number with thousands separators and at most `decimals` decimals (trailing
+    /// zeros dropped), as this language writes it.
+    pub fn num(self, x: f64, decimals: usize) -> String {
+        format_number(x, decimals)
+    }
+
+    /// What a field accepts, in words.
+    pub fn allowed(self, allowed: &Allowed) -> String {
+        match allowed {
+            Allowed::Range { min, max } => {
+                self.f(T::AllowedRange, &[("min", min.as_str()), ("max", max.as_str())])
+            }
+            Allowed::Integer { min, max } => {
+                self.f(T::AllowedInteger, &[("min", min.as_str()), ("max", max.as_str())])
+            }
+            Allowed::OneOf { choices } => self.f(T::AllowedOneOf, &[("choices", &choices.join(", "))]),
+            Allowed::Length { min_len, max_len } => {
+                self.f(T::AllowedLength, &[("min", &min_len.to_string()), ("max", &max_len.to_string())])
+            }
+            Allowed::Rule { rule } => rule.clone(),
+        }
+    }
+
+    /// A field error for display next to its control: value and what is allowed.
+    pub fn field_error(self, err: &FieldError) -> String {
+        self.f(
+            T::FieldErrorMessage,
+            &[("field", &err.field), ("value", &err.value), ("allowed", &self.allowed(&err.allowed))],
+        )
+    }
+}
+
+/// Replaces every `{name}` in `template` with its value from `args`; unknown placeholders
+/// are left as they are so a missing argument is visible rather than silent.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match args.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(v),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `{name}` placeholders a template uses, sorted and deduplicated.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        names.push(&after[..close]);
+        rest = &after[close + 1..];
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// `1234567.891` with 2 decimals → `1,234,567.89`; `4.0` → `4`; `4.1` → `4.1`.
+pub fn format_number(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "–".into()
+        } else if x > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let s = format!("{:.*}", decimals, x.abs());
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
+        None => (s.clone(), String::new()),
+    };
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    let negative = x < 0.0 && (grouped.chars().any(|c| c != '0' && c != ',') || !frac.is_empty());
+    let mut out = String::new();
+    if negative {
+        out.push('−');
+    }
+    out.push_str(&grouped);
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(&frac);
+    }
+    out
+}
+
+/// A number with exactly `decimals` decimals and thousands separators (`4.10`).
+pub fn format_fixed(x: f64, decimals: usize) -> String {
+    let trimmed = format_number(x, decimals);
+    if decimals == 0 {
+        return trimmed;
+    }
+    let have = trimmed.split_once('.').map_or(0, |(_, f)| f.len());
+    let mut out = trimmed;
+    if have == 0 {
+        out.push('.');
+    }
+    for _ in have..decimals {
+        out.push('0');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_text_exists_in_both_languages_with_the_same_placeholders() {
+        for &key in T::ALL {
+            assert!(!key.en().trim().is_empty(), "{key:?} has no English text");
+            assert!(!key.zh().trim().is_empty(), "{key:?} has no Chinese text");
+            assert_eq!(placeholders(key.en()), placeholders(key.zh()), "{key:?} placeholders differ");
+        }
+    }
+
+    #[test]
+    fn browser_language_picks_the_default() {
+        assert_eq!(Lang::from_browser(["zh-CN", "en"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(["fr-FR", "zh-Hant-TW"]), Lang::Zh);
+        assert_eq!(Lang::from_browser(["de"]), Lang::En);
+        assert_eq!(Lang::from_browser(["en_US"]), Lang::En);
+        assert_eq!(Lang::from_tag("ZH"), Some(Lang::Zh));
+        assert_eq!(Lang::from_tag(""), None);
+    }
+
+    #[test]
+    fn fill_replaces_known_and_keeps_unknown_placeholders() {
+        assert_eq!(fill("{a} + {b} = {c}", &[("a", "1"), ("b", "2")]), "1 + 2 = {c}");
+        assert_eq!(fill("no braces", &[]), "no braces");
+        assert_eq!(fill("open { only", &[]), "open { only");
+    }
+
+    #[test]
+    fn numbers_group_thousands_and_trim_zeros() {
+        assert_eq!(format_number(4500.0, 2), "4,500");
+        assert_eq!(format_number(8_640_000.0, 0), "8,640,000");
+        assert_eq!(format_number(4.096, 2), "4.1");
+        assert_eq!(format_fixed(4.096, 2), "4.10");
+        assert_eq!(format_number(-0.0001, 2), "0");
+        assert_eq!(format_number(-1234.5, 1), "−1,234.5");
+        assert_eq!(format_number(f64::INFINITY, 1), "∞");
+    }
+}

@@ -1,0 +1,97 @@
+//! Capacity arithmetic with a safety ceiling (source 002).
+//!
+//! A fixed workload: arrival rate λ, a mean service time per request that holds one worker,
+//! c workers and an admission ceiling (a share of the ideal capacity the operator is willing
+//! to use). Two different "margins" come out of it and the source insists they are not the
+//! same thing: headroom (capacity left above the ceiling) and the distance from current
+//! traffic to the ceiling.
+
+use crate::error::{FieldError, check_int, check_range};
+use serde::{Deserialize, Serialize};
+
+/// The workload and the pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CapacityInput {
+    /// Arrival rate λ (req/s).
+    pub arrival_rps: f64,
+    /// Mean time one request holds one worker (ms).
+    pub service_ms: f64,
+    /// Workers c (count).
+    pub workers: u32,
+    /// Share of ideal capacity the operator admits (fraction, 0–1; 0.75 = 75 %).
+    pub ceiling: f64,
+    /// End-to-end time in system, queueing included, for the second Little's-law figure (ms).
+    pub time_in_system_ms: f64,
+}
+
+impl Default for CapacityInput {
+    /// Source 002's example.
+    fn default() -> Self {
+        CapacityInput {
+            arrival_rps: 120.0,
+            service_ms: 40.0,
+            workers: 8,
+            ceiling: 0.75,
+            time_in_system_ms: 100.0,
+        }
+    }
+}
+
+/// What the capacity card shows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CapacityOutput {
+    /// μ = 1000 / service_ms: what one worker completes per second (req/s).
+    pub per_worker_rps: f64,
+    /// c·μ: the ideal upper bound (req/s).
+    pub ideal_rps: f64,
+    /// ρ = λ / (c·μ) (fraction).
+    pub utilisation: f64,
+    /// ceiling × c·μ: what may be admitted (req/s).
+    pub admit_rps: f64,
+    /// c·μ − admitted: capacity kept in reserve (req/s).
+    pub headroom_rps: f64,
+    /// admitted − λ: how far current traffic is from the ceiling (req/s; negative = over).
+    pub margin_to_ceiling_rps: f64,
+    /// ceil(λ / (μ · ceiling)): fewest workers that keep λ under the ceiling (count).
+    pub min_workers: u64,
+    /// λ·W with W = service time: mean busy workers (count).
+    pub busy_workers: f64,
+    /// λ·W with W = time in system: mean requests in the system, waiting ones included.
+    pub in_system: f64,
+    /// Whether λ exceeds c·μ, in which case no steady state exists.
+    pub unstable: bool,
+}
+
+/// Checks every field and names the first that is out of range.
+pub fn validate(input: &CapacityInput) -> Result<(), FieldError> {
+    check_range("arrival_rps", input.arrival_rps, 0.0, 1e9)?;
+    check_range("service_ms", input.service_ms, 0.001, 3_600_000.0)?;
+    check_int("workers", u64::from(input.workers), 1, 1_000_000)?;
+    check_range("ceiling", input.ceiling, 0.01, 1.0)?;
+    check_range("time_in_system_ms", input.time_in_system_ms, 0.0, 3_600_000.0)?;
+    Ok(())
+}
+
+/// Runs the arithmetic. Products are formed before divisions by 1000 so that whole inputs
+/// give exact results.
+pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
+    validate(input)?;
+    let per_worker_rps = 1000.0 / input.service_ms;
+    let ideal_rps = f64::from(input.workers) * 1000.0 / input.service_ms;
+    let admit_rps = ideal_rps * input.ceiling;
+    let needed = input.arrival_rps / (per_worker_rps * input.ceiling);
+    // Guard against 6.000000000001 turning into 7 workers: round to 9 decimals first.
+    let needed = (needed * 1e9).round() / 1e9;
+    Ok(CapacityOutput {
+        per_worker_rps,
+        ideal_rps,
+        utilisation: input.arrival_rps / ideal_rps,
+        admit_rps,
+        headroom_rps: ideal_rps - admit_rps,
+        margin_to_ceiling_rps: admit_rps - input.arrival_rps,
+        min_workers: needed.ceil() as u64,
+        busy_workers: input.arrival_rps * input.service_ms / 1000.0,
+        in_system: input.arrival_rps * input.time_in_system_ms / 1000.0,
+        unstable: input.arrival_rps > ideal_rps,
+    })
+}

@@ -1,0 +1,5 @@
+//! Scenarios built from the engine and the policies.
+
+pub mod amplification;
+pub mod capacity;
+pub mod chain;

@@ -1,0 +1,272 @@
+//! Chart arithmetic: scales, ticks and SVG path strings. Pure functions with native tests;
+//! the SVG components in `ui/` only place what these return.
+
+use std::fmt::Write as _;
+
+/// Maps a data interval onto a pixel interval, linearly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linear {
+    /// Data interval.
+    pub domain: (f64, f64),
+    /// Pixel interval (may run backwards, as y does in SVG).
+    pub range: (f64, f64),
+}
+
+impl Linear {
+    pub fn new(domain: (f64, f64), range: (f64, f64)) -> Self {
+        Linear { domain, range }
+    }
+
+    /// Pixel position of `x`; a degenerate domain maps everything to the range's start.
+    pub fn map(&self, x: f64) -> f64 {
+        let (d0, d1) = self.domain;
+        let (r0, r1) = self.range;
+        if d1 == d0 || !x.is_finite() {
+            return r0;
+        }
+        r0 + (x - d0) / (d1 - d0) * (r1 - r0)
+    }
+
+    /// Data value at pixel `px`.
+    pub fn invert(&self, px: f64) -> f64 {
+        let (d0, d1) = self.domain;
+        let (r0, r1) = self.range;
+        if r1 == r0 {
+            return d0;
+        }
+        d0 + (px - r0) / (r1 - r0) * (d1 - d0)
+    }
+}
+
+/// Maps a positive data interval onto pixels logarithmically.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Log {
+    /// Data interval; both ends > 0.
+    pub domain: (f64, f64),
+    /// Pixel interval.
+    pub range: (f64, f64),
+}
+
+impl Log {
+    pub fn new(domain: (f64, f64), range: (f64, f64)) -> Self {
+        let lo = domain.0.max(f64::MIN_POSITIVE);
+        Log { domain: (lo, domain.1.max(lo)), range }
+    }
+
+    /// Pixel position of `x`; values ≤ 0 map to the range's start.
+    pub fn map(&self, x: f64) -> f64 {
+        if x <= 0.0 || !x.is_finite() {
+            return self.range.0;
+        }
+        Linear::new((self.domain.0.ln(), self.domain.1.ln()), self.range).map(x.ln())
+    }
+}
+
+/// Round tick values covering `[lo, hi]`, about `count` of them (steps of 1, 2 or 5 × 10ⁿ).
+pub fn nice_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || count == 0 {
+        return Vec::new();
+    }
+    if hi <= lo {
+        return vec![lo];
+    }
+    let step = nice_step((hi - lo) / count as f64);
+    let first = (lo / step).ceil();
+    // Decimals the step needs, to remove float noise such as 0.6000000000000001.
+    let decimals = (-step.log10().floor()).max(0.0) as i32;
+    let scale = 10f64.powi(decimals);
+    let mut ticks = Vec::new();
+    let mut k = first;
+    loop {
+        let t = ((k * step) * scale).round() / scale;
+        if t > hi + step * 1e-9 {
+            break;
+        }
+        ticks.push(t);
+        k += 1.0;
+    }
+    ticks
+}
+
+/// The nearest 1, 2 or 5 × 10ⁿ at or above `raw`.
+pub fn nice_step(raw: f64) -> f64 {
+    if raw <= 0.0 || !raw.is_finite() {
+        return 1.0;
+    }
+    let mag = 10f64.powf(raw.log10().floor());
+    let norm = raw / mag;
+    let nice = if norm <= 1.0 {
+        1.0
+    } else if norm <= 2.0 {
+        2.0
+    } else if norm <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * mag
+}
+
+/// A round upper bound for an axis that must show `max` (at least 1).
+pub fn nice_max(max: f64) -> f64 {
+    if !(max.is_finite()) || max <= 0.0 {
+        return 1.0;
+    }
+    let step = nice_step(max / 5.0);
+    (max / step).ceil() * step
+}
+
+/// Appends a coordinate with at most one decimal, which is plenty for screen pixels and
+/// keeps paths short.
+fn push_xy(out: &mut String, cmd: char, x: f64, y: f64) {
+    let _ = write!(out, "{cmd}{},{}", round1(x), round1(y));
+}
+
+fn round1(x: f64) -> f64 {
+    let r = (x * 10.0).round() / 10.0;
+    if r == 0.0 { 0.0 } else { r }
+}
+
+/// A polyline through `points` (already in pixels): `M x,y L x,y …`.
+pub fn line_path(points: &[(f64, f64)]) -> String {
+    let mut out = String::with_capacity(points.len() * 12);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        push_xy(&mut out, if i == 0 { 'M' } else { 'L' }, x, y);
+    }
+    out
+}
+
+/// A step line for bucketed series: value `ys[i]` holds from `xs[i]` to `xs[i + 1]`
+/// (`xs` has one more element than `ys`).
+pub fn step_path(xs: &[f64], ys: &[f64]) -> String {
+    let mut out = String::with_capacity(ys.len() * 24);
+    for (i, &y) in ys.iter().enumerate() {
+        let (Some(&x0), Some(&x1)) = (xs.get(i), xs.get(i + 1)) else { break };
+        push_xy(&mut out, if i == 0 { 'M' } else { 'L' }, x0, y);
+        push_xy(&mut out, 'L', x1, y);
+    }
+    out
+}
+
+/// A closed area between a step line `top` and a step line `bottom` (both bucketed as in
+/// [`step_path`]), for stacked charts.
+pub fn step_band(xs: &[f64], top: &[f64], bottom: &[f64]) -> String {
+    let n = top.len().min(bottom.len()).min(xs.len().saturating_sub(1));
+    if n == 0 {
+        return String::new();
+    }
+    let mut out = String::with_capacity(n * 48);
+    for i in 0..n {
+        push_xy(&mut out, if i == 0 { 'M' } else { 'L' }, xs[i], top[i]);
+        push_xy(&mut out, 'L', xs[i + 1], top[i]);
+    }
+    for i in (0..n).rev() {
+        push_xy(&mut out, 'L', xs[i + 1], bottom[i]);
+        push_xy(&mut out, 'L', xs[i], bottom[i]);
+    }
+    out.push('Z');
+    out
+}
+
+/// One bar of the chain picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainBar {
+    /// Left edge (px).
+    pub x: f64,
+    /// Top edge (px).
+    pub y: f64,
+    /// Width (px).
+    pub width: f64,
+    /// Height (px).
+    pub height: f64,
+    /// The rate it stands for.
+    pub value: f64,
+}
+
+/// Lays out one bar per level of a call chain, heights on a log scale so that ×3 looks the
+/// same at every level, inside a `width` × `height` box with `pad` pixels around.
+pub fn chain_bars(rates: &[f64], width: f64, height: f64, pad: f64) -> Vec<ChainBar> {
+    let n = rates.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let max = rates.iter().copied().fold(0.0_f64, f64::max);
+    let min = rates.iter().copied().filter(|r| *r > 0.0).fold(f64::INFINITY, f64::min);
+    let slot = (width - 2.0 * pad) / n as f64;
+    let bar_w = (slot * 0.55).max(2.0);
+    let base = height - pad;
+    let min_h = 6.0;
+    let usable = (height - 2.0 * pad - min_h).max(1.0);
+    // The smallest bar gets min_h; each decade above adds proportionally.
+    let scale = if max > min && min.is_finite() { Some(Log::new((min, max), (0.0, usable))) } else { None };
+    rates
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let extra = match scale {
+                Some(s) => s.map(v),
+                None => usable,
+            };
+            let h = if v > 0.0 { min_h + extra } else { 0.0 };
+            ChainBar {
+                x: pad + slot * i as f64 + (slot - bar_w) / 2.0,
+                y: base - h,
+                width: bar_w,
+                height: h,
+                value: v,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_maps_and_inverts() {
+        let s = Linear::new((0.0, 100.0), (200.0, 0.0));
+        assert_eq!(s.map(0.0), 200.0);
+        assert_eq!(s.map(25.0), 150.0);
+        assert_eq!(s.invert(150.0), 25.0);
+        assert_eq!(Linear::new((5.0, 5.0), (0.0, 10.0)).map(7.0), 0.0);
+    }
+
+    #[test]
+    fn log_scale_spaces_decades_evenly() {
+        let s = Log::new((1.0, 1000.0), (0.0, 300.0));
+        assert!((s.map(10.0) - 100.0).abs() < 1e-9);
+        assert!((s.map(100.0) - 200.0).abs() < 1e-9);
+        assert_eq!(s.map(0.0), 0.0);
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(nice_ticks(0.0, 4500.0, 4), vec![0.0, 2000.0, 4000.0]);
+        assert_eq!(nice_ticks(0.0, 1.0, 5), vec![0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
+        assert_eq!(nice_ticks(3.0, 3.0, 5), vec![3.0]);
+        assert_eq!(nice_max(4500.0), 5000.0);
+        assert_eq!(nice_max(0.0), 1.0);
+        assert_eq!(nice_max(230.0), 250.0);
+    }
+
+    #[test]
+    fn paths_are_compact_and_closed() {
+        assert_eq!(line_path(&[(0.0, 1.25), (10.0, 2.0)]), "M0,1.3L10,2");
+        assert_eq!(step_path(&[0.0, 1.0, 2.0], &[5.0, 6.0]), "M0,5L1,5L1,6L2,6");
+        assert_eq!(step_band(&[0.0, 1.0], &[1.0], &[3.0]), "M0,1L1,1L1,3L0,3Z");
+        assert_eq!(step_band(&[0.0], &[], &[]), "");
+    }
+
+    #[test]
+    fn chain_bars_grow_by_equal_steps_for_equal_ratios() {
+        let bars = chain_bars(&[500.0, 1500.0, 4500.0], 300.0, 200.0, 10.0);
+        assert_eq!(bars.len(), 3);
+        let d1 = bars[1].height - bars[0].height;
+        let d2 = bars[2].height - bars[1].height;
+        assert!((d1 - d2).abs() < 1e-9);
+        assert_eq!(bars[2].y, 10.0, "the tallest bar fills the box");
+        let flat = chain_bars(&[5.0, 5.0], 100.0, 100.0, 0.0);
+        assert_eq!(flat[0].height, flat[1].height);
+    }
+}

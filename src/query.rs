@@ -1,0 +1,156 @@
+//! The URL query string: parsing and writing `?page=calculator&lang=zh&layers=2&...`.
+//!
+//! Pages keep their whole state here so that a link reproduces what someone saw. Parsing
+//! is total: any string gives some pairs, and it is the page's job to validate values.
+
+/// Ordered key/value pairs of a query string. Later duplicates win in [`Query::get`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+impl Query {
+    /// An empty query.
+    pub fn new() -> Self {
+        Query::default()
+    }
+
+    /// Parses `?a=1&b=x%20y` (the leading `?` is optional; `+` means a space).
+    pub fn parse(s: &str) -> Self {
+        let s = s.strip_prefix('?').unwrap_or(s);
+        let pairs = s
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (decode(k), decode(v))
+            })
+            .collect();
+        Query { pairs }
+    }
+
+    /// The last value given for `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets `key` to `value`, replacing earlier values and keeping its position.
+    pub fn set(&mut self, key: &str, value: impl Into<String>) {
+        let value = value.into();
+        if let Some(i) = self.pairs.iter().position(|(k, _)| k == key) {
+            self.pairs[i].1 = value;
+            let mut seen = false;
+            self.pairs.retain(|(k, _)| {
+                if k != key {
+                    return true;
+                }
+                let keep = !seen;
+                seen = true;
+                keep
+            });
+        } else {
+            self.pairs.push((key.to_string(), value));
+        }
+    }
+
+    /// Removes every value of `key`.
+    pub fn remove(&mut self, key: &str) {
+        self.pairs.retain(|(k, _)| k != key);
+    }
+
+    /// Every pair, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// Writes `?a=1&b=x%20y`, or an empty string when there are no pairs.
+    pub fn to_query_string(&self) -> String {
+        if self.pairs.is_empty() {
+            return String::new();
+        }
+        let body: Vec<String> =
+            self.pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
+        format!("?{}", body.join("&"))
+    }
+}
+
+/// Percent-decodes, treating `+` as a space; malformed escapes are kept literally.
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Percent-encodes everything but unreserved characters and the comma (kept readable for
+/// lists such as `attempts=3,3`).
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_decodes() {
+        let q = Query::parse("?page=calculator&lang=zh&attempts=3,3&name=a%20b+c&odd=%zz&x");
+        assert_eq!(q.get("page"), Some("calculator"));
+        assert_eq!(q.get("attempts"), Some("3,3"));
+        assert_eq!(q.get("name"), Some("a b c"));
+        assert_eq!(q.get("odd"), Some("%zz"));
+        assert_eq!(q.get("x"), Some(""));
+        let again = Query::parse(&q.to_query_string());
+        assert_eq!(again, q);
+    }
+
+    #[test]
+    fn set_replaces_in_place_and_drops_duplicates() {
+        let mut q = Query::parse("a=1&b=2&a=3");
+        assert_eq!(q.get("a"), Some("3"));
+        q.set("a", "9");
+        assert_eq!(q.to_query_string(), "?a=9&b=2");
+        q.remove("b");
+        q.set("c", "中文");
+        assert_eq!(q.to_query_string(), "?a=9&c=%E4%B8%AD%E6%96%87");
+        assert_eq!(Query::parse(&q.to_query_string()).get("c"), Some("中文"));
+    }
+
+    #[test]
+    fn truncated_escape_is_kept() {
+        assert_eq!(Query::parse("a=%4").get("a"), Some("%4"));
+        assert_eq!(Query::parse("a=%").get("a"), Some("%"));
+    }
+}

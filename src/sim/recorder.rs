@@ -1,0 +1,182 @@
+//! Time series in fixed buckets, with memory bounded by the number of buckets.
+//!
+//! Counters add up what happened in a bucket (attempts, arrivals, outcomes). Gauges keep
+//! the highest value a level reached during the bucket (in-flight, queue length, tokens),
+//! carried forward through buckets in which it did not change. When a run outlives the
+//! bucket budget, buckets are merged in pairs and the width doubles, so a series never
+//! holds more than `max_buckets` values whatever the run's length.
+
+use super::Micros;
+
+/// Identifies a counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterId(u32);
+/// Identifies a gauge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaugeId(u32);
+
+struct Gauge {
+    value: i64,
+    /// Bucket of the last change; buckets after it hold `value` until the next change.
+    last: usize,
+    maxes: Vec<i64>,
+}
+
+/// Records bucketed series during a run.
+pub struct Recorder {
+    width: Micros,
+    max_buckets: usize,
+    counters: Vec<Vec<u64>>,
+    gauges: Vec<Gauge>,
+}
+
+impl Recorder {
+    /// Buckets of `width` µs (at least 1), at most `max_buckets` (at least 2) of them.
+    pub fn new(width: Micros, max_buckets: usize) -> Self {
+        Recorder {
+            width: width.max(1),
+            max_buckets: max_buckets.max(2),
+            counters: Vec::new(),
+            gauges: Vec::new(),
+        }
+    }
+
+    /// Current bucket width (µs).
+    pub fn width(&self) -> Micros {
+        self.width
+    }
+
+    /// Adds a counter series.
+    pub fn counter(&mut self) -> CounterId {
+        self.counters.push(Vec::new());
+        CounterId((self.counters.len() - 1) as u32)
+    }
+
+    /// Adds a gauge series starting at `initial`.
+    pub fn gauge(&mut self, initial: i64) -> GaugeId {
+        self.gauges.push(Gauge { value: initial, last: 0, maxes: vec![initial] });
+        GaugeId((self.gauges.len() - 1) as u32)
+    }
+
+    #[inline]
+    fn bucket(&mut self, t: Micros) -> usize {
+        let mut b = (t / self.width) as usize;
+        while b >= self.max_buckets {
+            self.coarsen();
+            b = (t / self.width) as usize;
+        }
+        b
+    }
+
+    /// Adds `n` to a counter at time `t`.
+    #[inline]
+    pub fn add(&mut self, id: CounterId, t: Micros, n: u64) {
+        let b = self.bucket(t);
+        let series = &mut self.counters[id.0 as usize];
+        if series.len() <= b {
+            series.resize(b + 1, 0);
+        }
+        series[b] += n;
+    }
+
+    /// Sets a gauge to `value` at time `t`.
+    #[inline]
+    pub fn set(&mut self, id: GaugeId, t: Micros, value: i64) {
+        let b = self.bucket(t);
+        let g = &mut self.gauges[id.0 as usize];
+        if b > g.last {
+            g.maxes.resize(b + 1, g.value);
+            g.last = b;
+        }
+        g.value = value;
+        if value > g.maxes[b] {
+            g.maxes[b] = value;
+        }
+    }
+
+    /// Changes a gauge by `delta` at time `t`.
+    #[inline]
+    pub fn shift(&mut self, id: GaugeId, t: Micros, delta: i64) {
+        let v = self.gauges[id.0 as usize].value + delta;
+        self.set(id, t, v);
+    }
+
+    /// A gauge's current value.
+    pub fn value(&self, id: GaugeId) -> i64 {
+        self.gauges[id.0 as usize].value
+    }
+
+    fn coarsen(&mut self) {
+        self.width *= 2;
+        for s in &mut self.counters {
+            let merged: Vec<u64> = s.chunks(2).map(|c| c.iter().sum()).collect();
+            *s = merged;
+        }
+        for g in &mut self.gauges {
+            g.maxes = g.maxes.chunks(2).map(|c| c.iter().copied().max().unwrap_or(0)).collect();
+            g.last /= 2;
+        }
+    }
+
+    /// Number of buckets needed to cover up to time `end`.
+    pub fn buckets_until(&mut self, end: Micros) -> usize {
+        self.bucket(end) + 1
+    }
+
+    /// A counter's values over `n` buckets.
+    pub fn counter_values(&self, id: CounterId, n: usize) -> Vec<u64> {
+        let s = &self.counters[id.0 as usize];
+        (0..n).map(|i| s.get(i).copied().unwrap_or(0)).collect()
+    }
+
+    /// A gauge's per-bucket maxima over `n` buckets.
+    pub fn gauge_values(&self, id: GaugeId, n: usize) -> Vec<i64> {
+        let g = &self.gauges[id.0 as usize];
+        (0..n).map(|i| if i < g.maxes.len() { g.maxes[i] } else { g.value }).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_sum_per_bucket() {
+        let mut r = Recorder::new(10, 100);
+        let c = r.counter();
+        r.add(c, 0, 1);
+        r.add(c, 9, 2);
+        r.add(c, 10, 5);
+        r.add(c, 35, 1);
+        assert_eq!(r.counter_values(c, 5), vec![3, 5, 0, 1, 0]);
+    }
+
+    #[test]
+    fn gauges_keep_the_peak_and_carry_forward() {
+        let mut r = Recorder::new(10, 100);
+        let g = r.gauge(0);
+        r.shift(g, 1, 1);
+        r.shift(g, 2, 1);
+        r.shift(g, 3, -2);
+        r.set(g, 25, 4);
+        assert_eq!(r.gauge_values(g, 4), vec![2, 0, 4, 4]);
+        assert_eq!(r.value(g), 4);
+    }
+
+    #[test]
+    fn long_runs_merge_buckets_instead_of_growing() {
+        let mut r = Recorder::new(10, 4);
+        let c = r.counter();
+        let g = r.gauge(0);
+        for t in 0..8 {
+            r.add(c, t * 10, 1);
+            r.set(g, t * 10, t as i64);
+        }
+        assert_eq!(r.width(), 20);
+        assert_eq!(r.counter_values(c, 4), vec![2, 2, 2, 2]);
+        assert_eq!(r.gauge_values(g, 4), vec![1, 3, 5, 7]);
+        r.add(c, 100, 1);
+        assert_eq!(r.width(), 40);
+        assert_eq!(r.counter_values(c, 3), vec![4, 4, 1]);
+    }
+}

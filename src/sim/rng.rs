@@ -1,0 +1,267 @@
+//! Seeded randomness with pinned algorithms, so a seed means the same run natively, in
+//! wasm, and in later versions.
+//!
+//! - One seed per run. Each component's stream is forked from it by name
+//!   ([`fork`]: SplitMix64 of the seed and an FNV-1a hash of the name, feeding PCG32
+//!   `Lcg64Xsh32` from `rand_pcg`), so adding a component does not shift the others.
+//! - Per-request randomness is drawn when the request arrives (common random numbers):
+//!   the arrival stream hands each request a 64-bit key, and every draw the request's
+//!   calls need (failure, service time, jitter) is a pure function of that key and the
+//!   call's position ([`Key`]). Two policies run on one seed therefore see the same traffic
+//!   and the same per-attempt luck.
+//! - Floating-point transforms use `libm`, which is the same Rust code on every target
+//!   (std's `ln`/`exp` call the platform's libm natively and may differ in the last bit).
+
+use rand_core::Rng;
+use rand_pcg::Lcg64Xsh32;
+
+/// SplitMix64's finaliser: a bijective mix of 64 bits.
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// FNV-1a of a name, to turn component names into stream ids.
+pub fn name_hash(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+/// A stream forked from the run's seed for the component called `name`.
+pub fn fork(seed: u64, name: &str) -> Stream {
+    let h = name_hash(name);
+    Stream(Lcg64Xsh32::new(mix64(seed ^ h), mix64(h)))
+}
+
+/// A component's random stream.
+pub struct Stream(Lcg64Xsh32);
+
+impl Stream {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    /// A uniform number in [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        unit(self.0.next_u64())
+    }
+}
+
+/// 53 random bits as a uniform number in [0, 1).
+#[inline]
+pub fn unit(bits: u64) -> f64 {
+    (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// The randomness of one call, derived from its request's key and its position in the
+/// request's call tree (hop, dependency, attempt at each level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key(pub u64);
+
+/// What a draw is for; each purpose gets an independent number from the same key.
+#[derive(Clone, Copy, Debug)]
+#[repr(u64)]
+pub enum Purpose {
+    /// Whether the call fails.
+    Failure = 1,
+    /// How long it takes.
+    Service = 2,
+    /// Backoff jitter before a retry.
+    Jitter = 3,
+    /// Whether it is a client error (4xx).
+    ClientError = 4,
+    /// Which client instance a request uses.
+    Instance = 5,
+    /// Whether the request needs an optional dependency.
+    Needs = 6,
+}
+
+impl Key {
+    /// The key of a child: the call made for dependency `dep`, attempt `attempt`.
+    #[inline]
+    pub fn child(self, dep: u32, attempt: u32) -> Key {
+        Key(mix64(self.0 ^ mix64((u64::from(dep) << 32) | u64::from(attempt))))
+    }
+    /// A uniform number in [0, 1) for `purpose`.
+    #[inline]
+    pub fn uniform(self, purpose: Purpose) -> f64 {
+        unit(mix64(self.0.wrapping_add((purpose as u64).wrapping_mul(0xD1B5_4A32_D192_ED03))))
+    }
+    /// A uniform number for the `n`-th draw of `purpose` (e.g. the jitter of retry `n`).
+    #[inline]
+    pub fn uniform_n(self, purpose: Purpose, n: u32) -> f64 {
+        Key(self.0 ^ mix64(u64::from(n) + 0x1000)).uniform(purpose)
+    }
+}
+
+/// An exponential variate with the given mean from a uniform `u` in [0, 1).
+pub fn exponential(mean: f64, u: f64) -> f64 {
+    -mean * libm::log1p(-u)
+}
+
+/// A standard normal variate from a uniform `u` in (0, 1): Wichura's AS 241 (PPND16),
+/// accurate to about 1e-16, pure arithmetic plus `libm`.
+pub fn std_normal(u: f64) -> f64 {
+    let u = u.clamp(1e-300, 1.0 - 1e-16);
+    let q = u - 0.5;
+    if q.abs() <= 0.425 {
+        let r = 0.180625 - q * q;
+        return q
+            * (((((((2509.080_928_730_122_7 * r + 33430.575_583_588_128) * r
+                + 67265.770_927_008_700_853)
+                * r
+                + 45921.953_931_549_871_457)
+                * r
+                + 13731.693_765_509_461_125)
+                * r
+                + 1971.590_950_306_551_442_7)
+                * r
+                + 133.141_667_891_784_377_21)
+                * r
+                + 3.387_132_872_796_366_608)
+            / (((((((5226.495_278_852_545_925 * r + 28729.085_735_721_942_674) * r
+                + 39307.895_800_092_710_610)
+                * r
+                + 21213.794_301_586_595_867)
+                * r
+                + 5394.196_021_424_751_077_1)
+                * r
+                + 687.187_007_492_057_908_95)
+                * r
+                + 42.313_330_701_600_911_252)
+                * r
+                + 1.0);
+    }
+    let mut r = if q < 0.0 { u } else { 1.0 - u };
+    r = libm::sqrt(-libm::log(r));
+    let val = if r <= 5.0 {
+        let r = r - 1.6;
+        (((((((7.745_450_142_783_414_076_4e-4 * r + 0.022_723_844_989_269_184_583) * r
+            + 0.241_780_725_177_450_611_77)
+            * r
+            + 1.270_458_252_452_368_382_58)
+            * r
+            + 3.647_848_324_763_204_605_04)
+            * r
+            + 5.769_497_221_460_691_405_5)
+            * r
+            + 4.630_337_846_156_545_295_9)
+            * r
+            + 1.423_437_110_749_683_577_34)
+            / (((((((1.050_750_071_644_416_843_24e-9 * r + 5.475_938_084_995_344_946_2e-4) * r
+                + 0.015_198_666_563_616_457_2)
+                * r
+                + 0.148_103_976_427_480_074_59)
+                * r
+                + 0.689_767_334_985_100_004_55)
+                * r
+                + 1.676_384_830_183_803_849_4)
+                * r
+                + 2.053_191_626_637_758_821_87)
+                * r
+                + 1.0)
+    } else {
+        let r = r - 5.0;
+        (((((((2.010_334_399_292_288_132_65e-7 * r + 2.711_555_568_743_487_578_87e-5) * r
+            + 0.001_242_660_947_388_078_438_6)
+            * r
+            + 0.026_532_189_526_576_123_093)
+            * r
+            + 0.296_560_571_828_504_891_23)
+            * r
+            + 1.784_826_539_917_291_335_8)
+            * r
+            + 5.463_784_911_164_114_369_9)
+            * r
+            + 6.657_904_643_501_103_777_2)
+            / (((((((2.044_263_103_389_939_785_64e-15 * r + 1.421_511_758_316_445_887_88e-7) * r
+                + 1.846_318_317_510_054_681_87e-5)
+                * r
+                + 7.868_691_311_456_132_591e-4)
+                * r
+                + 0.014_875_361_290_850_614_852_5)
+                * r
+                + 0.136_929_880_922_735_805_31)
+                * r
+                + 0.599_832_206_555_887_937_69)
+                * r
+                + 1.0)
+    };
+    if q < 0.0 { -val } else { val }
+}
+
+/// z such that P(Z ≤ z) = 0.99 for a standard normal Z.
+pub const Z99: f64 = 2.326_347_874_040_840_8;
+
+/// A log-normal variate with the given median and 99th percentile (p99 ≥ median).
+pub fn lognormal(median: f64, p99: f64, u: f64) -> f64 {
+    if p99 <= median || median <= 0.0 {
+        return median.max(0.0);
+    }
+    let sigma = libm::log(p99 / median) / Z99;
+    median * libm::exp(sigma * std_normal(u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forks_are_stable_and_independent_of_each_other() {
+        let a1: Vec<u64> = {
+            let mut s = fork(7, "traffic");
+            (0..4).map(|_| s.next_u64()).collect()
+        };
+        let a2: Vec<u64> = {
+            let mut s = fork(7, "traffic");
+            (0..4).map(|_| s.next_u64()).collect()
+        };
+        assert_eq!(a1, a2);
+        let mut other = fork(7, "faults");
+        assert_ne!(a1[0], other.next_u64());
+        let mut seed8 = fork(8, "traffic");
+        assert_ne!(a1[0], seed8.next_u64());
+    }
+
+    /// Pins the algorithms: if these change, every saved link replays differently.
+    #[test]
+    fn streams_are_pinned() {
+        let mut s = fork(1, "traffic");
+        assert_eq!(s.next_u64(), PINNED_FIRST_DRAW);
+        assert_eq!(mix64(0), 0xE220_A839_7B1D_CDAF);
+    }
+    const PINNED_FIRST_DRAW: u64 = 2_066_096_930_110_551_120;
+
+    #[test]
+    fn normal_quantiles_are_accurate() {
+        assert!(std_normal(0.5).abs() < 1e-15);
+        assert!((std_normal(0.99) - Z99).abs() < 1e-12);
+        assert!((std_normal(0.025) + 1.959_963_984_540_054).abs() < 1e-12);
+        assert!((std_normal(1e-10) + 6.361_340_902_404_056).abs() < 1e-9);
+    }
+
+    #[test]
+    fn lognormal_hits_its_median_and_p99() {
+        assert!((lognormal(20.0, 2000.0, 0.5) - 20.0).abs() < 1e-9);
+        assert!((lognormal(20.0, 2000.0, 0.99) - 2000.0).abs() < 1e-6);
+        assert_eq!(lognormal(20.0, 10.0, 0.99), 20.0, "p99 below median degenerates to constant");
+    }
+
+    #[test]
+    fn keys_give_different_numbers_per_purpose_and_child() {
+        let k = Key(42);
+        assert_ne!(k.uniform(Purpose::Failure), k.uniform(Purpose::Service));
+        assert_ne!(k.child(0, 1), k.child(0, 2));
+        assert_ne!(k.child(0, 1), k.child(1, 1));
+        assert_ne!(k.uniform_n(Purpose::Jitter, 1), k.uniform_n(Purpose::Jitter, 2));
+        let u = k.uniform(Purpose::Failure);
+        assert!((0.0..1.0).contains(&u));
+    }
+}

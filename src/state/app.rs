@@ -1,0 +1,94 @@
+//! Which page is open and in which language.
+
+use crate::i18n::{Lang, T};
+use crate::query::Query;
+
+/// The labs the navigation holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Page {
+    /// The closed-form amplification and in-flight calculator.
+    Calculator,
+}
+
+impl Page {
+    /// Every page, in navigation order.
+    pub const ALL: [Page; 1] = [Page::Calculator];
+    /// The page a link without `page=` opens.
+    pub const DEFAULT: Page = Page::Calculator;
+
+    /// The value of `page=` in the URL.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Page::Calculator => "calculator",
+        }
+    }
+
+    /// The navigation label.
+    pub fn label(self) -> T {
+        match self {
+            Page::Calculator => T::CalcNav,
+        }
+    }
+
+    /// Reads a `page=` value.
+    pub fn from_slug(slug: &str) -> Option<Page> {
+        Page::ALL.into_iter().find(|p| p.slug() == slug)
+    }
+}
+
+/// The page and language a URL asks for, and what was wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Route {
+    /// The page to show.
+    pub page: Page,
+    /// The language the URL names, if it names one we speak.
+    pub lang: Option<Lang>,
+    /// A `page=` value that names no page, to tell the user.
+    pub unknown_page: Option<String>,
+}
+
+impl Route {
+    /// Reads `page=` and `lang=` from a query.
+    pub fn from_query(q: &Query) -> Route {
+        let (page, unknown_page) = match q.get("page") {
+            None | Some("") => (Page::DEFAULT, None),
+            Some(s) => match Page::from_slug(s) {
+                Some(p) => (p, None),
+                None => (Page::DEFAULT, Some(s.to_string())),
+            },
+        };
+        Route { page, lang: q.get("lang").and_then(Lang::from_tag), unknown_page }
+    }
+}
+
+/// The language to start in: the link's, else the one saved in this browser, else the
+/// browser's preferred languages, else English.
+pub fn initial_lang<'a>(
+    from_url: Option<Lang>,
+    saved: Option<&str>,
+    browser: impl IntoIterator<Item = &'a str>,
+) -> Lang {
+    from_url.or_else(|| saved.and_then(Lang::from_tag)).unwrap_or_else(|| Lang::from_browser(browser))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn route_reads_page_and_language() {
+        let r = Route::from_query(&Query::parse("?page=calculator&lang=zh"));
+        assert_eq!((r.page, r.lang, r.unknown_page), (Page::Calculator, Some(Lang::Zh), None));
+        let r = Route::from_query(&Query::parse("?page=nope&lang=fr"));
+        assert_eq!((r.page, r.lang), (Page::DEFAULT, None));
+        assert_eq!(r.unknown_page.as_deref(), Some("nope"));
+    }
+
+    #[test]
+    fn language_precedence_is_url_then_saved_then_browser() {
+        assert_eq!(initial_lang(Some(Lang::En), Some("zh"), ["zh-CN"]), Lang::En);
+        assert_eq!(initial_lang(None, Some("zh"), ["en-US"]), Lang::Zh);
+        assert_eq!(initial_lang(None, Some("garbage"), ["zh-TW"]), Lang::Zh);
+        assert_eq!(initial_lang(None, None, ["fr"]), Lang::En);
+    }
+}

@@ -1,0 +1,70 @@
+//! Page state and reducers, free of browser code so they are tested natively.
+//!
+//! The Yew components in `ui/` hold these in `use_reducer` and only display them.
+
+pub mod app;
+pub mod calculator;
+
+use crate::error::FieldError;
+
+/// Names one input field: a knob key, and an index for per-item knobs (attempts of
+/// layer `i`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldKey {
+    /// The knob's key.
+    pub key: &'static str,
+    /// The item, for per-item knobs.
+    pub index: Option<usize>,
+}
+
+impl FieldKey {
+    /// A knob with one value.
+    pub const fn plain(key: &'static str) -> Self {
+        FieldKey { key, index: None }
+    }
+    /// Item `index` of a per-item knob.
+    pub const fn at(key: &'static str, index: usize) -> Self {
+        FieldKey { key, index: Some(index) }
+    }
+    /// The DOM id of the number field (the slider's is this plus `-slider`).
+    pub fn dom_id(&self) -> String {
+        match self.index {
+            Some(i) => format!("f-{}-{}", self.key, i),
+            None => format!("f-{}", self.key),
+        }
+    }
+}
+
+/// Fields whose text is not accepted: the text as typed and the error to show beside it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FormErrors {
+    items: Vec<(FieldKey, String, FieldError)>,
+}
+
+impl FormErrors {
+    /// Records (or replaces) the error of a field.
+    pub fn set(&mut self, key: FieldKey, raw: String, err: FieldError) {
+        self.clear(&key);
+        self.items.push((key, raw, err));
+    }
+    /// Forgets the error of a field.
+    pub fn clear(&mut self, key: &FieldKey) {
+        self.items.retain(|(k, _, _)| k != key);
+    }
+    /// Keeps only the errors whose key passes `keep`.
+    pub fn retain(&mut self, mut keep: impl FnMut(&FieldKey) -> bool) {
+        self.items.retain(|(k, _, _)| keep(k));
+    }
+    /// The text and error of a field, if it has one.
+    pub fn get(&self, key: &FieldKey) -> Option<(&String, &FieldError)> {
+        self.items.iter().find(|(k, _, _)| k == key).map(|(_, raw, e)| (raw, e))
+    }
+    /// Whether no field has an error.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    /// Every error, in the order they were found.
+    pub fn iter(&self) -> impl Iterator<Item = (&FieldKey, &String, &FieldError)> {
+        self.items.iter().map(|(k, r, e)| (k, r, e))
+    }
+}

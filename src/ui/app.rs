@@ -1,0 +1,178 @@
+//! The app shell: header with the product name and language switch, navigation between
+//! labs, the page, and the footer. It owns every page's state so the URL can hold all of it.
+
+use super::browser;
+use super::calculator::CalculatorPage;
+use crate::i18n::{Lang, T};
+use crate::query::Query;
+use crate::state::app::{Page, Route, initial_lang};
+use crate::state::calculator::{CalcAction, CalcState};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Which page, which language, and a notice about the link that opened the app.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shell {
+    pub lang: Lang,
+    pub page: Page,
+    pub unknown_page: Option<String>,
+}
+
+/// What the header and navigation can do.
+pub enum ShellAction {
+    SetLang(Lang),
+    Go(Page),
+    DismissNotice,
+}
+
+impl Reducible for Shell {
+    type Action = ShellAction;
+    fn reduce(self: Rc<Self>, action: ShellAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            ShellAction::SetLang(l) => next.lang = l,
+            ShellAction::Go(p) => next.page = p,
+            ShellAction::DismissNotice => next.unknown_page = None,
+        }
+        Rc::new(next)
+    }
+}
+
+/// Wraps the calculator state for `use_reducer`.
+#[derive(Clone, PartialEq)]
+pub struct CalcStore(pub CalcState);
+
+impl Reducible for CalcStore {
+    type Action = CalcAction;
+    fn reduce(self: Rc<Self>, action: CalcAction) -> Rc<Self> {
+        Rc::new(CalcStore(self.0.reduce(action)))
+    }
+}
+
+/// Writes every page's state into the URL.
+fn write_url(shell: &Shell, calc: &CalcState) {
+    let mut q = Query::new();
+    q.set("page", shell.page.slug());
+    q.set("lang", shell.lang.code());
+    calc.write_query(&mut q);
+    browser::replace_query(&q);
+}
+
+#[component]
+pub fn App() -> Html {
+    let start = use_memo((), |_| browser::current_query());
+    let shell = {
+        let q = start.clone();
+        use_reducer(move || {
+            let route = Route::from_query(&q);
+            let langs = browser::browser_languages();
+            let saved = browser::saved_lang();
+            let lang = initial_lang(route.lang, saved.as_deref(), langs.iter().map(String::as_str));
+            Shell { lang, page: route.page, unknown_page: route.unknown_page }
+        })
+    };
+    let calc = {
+        let q = start.clone();
+        use_reducer(move || CalcStore(CalcState::from_query(&q)))
+    };
+
+    {
+        let shell_now = (*shell).clone();
+        let calc_now = calc.0.clone();
+        use_effect_with((shell_now, calc_now), |(shell, calc)| {
+            write_url(shell, calc);
+            browser::save_lang(shell.lang.code());
+            let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
+            browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
+        });
+    }
+
+    let lang = shell.lang;
+    let t = |k: T| lang.t(k);
+    let lang_buttons: Html = Lang::ALL
+        .into_iter()
+        .map(|l| {
+            let s = shell.clone();
+            let name = match l {
+                Lang::Zh => "中文",
+                Lang::En => "English",
+            };
+            html! {
+                <button
+                    type="button"
+                    id={format!("lang-{}", l.code())}
+                    class={classes!("lang", (l == lang).then_some("active"))}
+                    aria-pressed={if l == lang { "true" } else { "false" }}
+                    lang={l.html_tag()}
+                    title={t(T::LanguageSwitchHelp)}
+                    onclick={Callback::from(move |_| s.dispatch(ShellAction::SetLang(l)))}
+                >{ name }</button>
+            }
+        })
+        .collect();
+    let nav: Html = Page::ALL
+        .into_iter()
+        .map(|p| {
+            let s = shell.clone();
+            let href = format!("?page={}&lang={}", p.slug(), lang.code());
+            let current = p == shell.page;
+            html! {
+                <a
+                    href={href}
+                    id={format!("nav-{}", p.slug())}
+                    class={classes!("nav-link", current.then_some("active"))}
+                    aria-current={if current { Some("page") } else { None }}
+                    onclick={Callback::from(move |e: MouseEvent| {
+                        if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
+                            e.prevent_default();
+                            s.dispatch(ShellAction::Go(p));
+                        }
+                    })}
+                >{ t(p.label()) }</a>
+            }
+        })
+        .collect();
+    let notice = shell.unknown_page.as_ref().map(|p| {
+        let s = shell.clone();
+        html! {
+            <div class="notice" role="status">
+                { lang.f(T::PageNotFound, &[("page", p)]) }
+                <button type="button" class="close" aria-label="×"
+                    onclick={Callback::from(move |_| s.dispatch(ShellAction::DismissNotice))}>{ "×" }</button>
+            </div>
+        }
+    });
+    let page = match shell.page {
+        Page::Calculator => {
+            let c = calc.clone();
+            html! {
+                <CalculatorPage {lang} state={calc.0.clone()}
+                    dispatch={Callback::from(move |a: CalcAction| c.dispatch(a))} />
+            }
+        }
+    };
+    html! {
+        <div class="app" lang={lang.html_tag()}>
+            <a class="skip" href="#main">{ t(T::SkipToContent) }</a>
+            <header class="top">
+                <div class="brand">
+                    <svg class="logo" viewBox="0 0 32 32" aria-hidden="true">
+                        <path d="M4 16h6l3-8 6 16 3-8h6" />
+                    </svg>
+                    <div>
+                        <div class="name">{ t(T::AppName) }</div>
+                        <div class="tagline">{ t(T::AppTagline) }</div>
+                    </div>
+                </div>
+                <nav aria-label={t(T::NavLabel)}>{ nav }</nav>
+                <div class="langs" role="group" aria-label={t(T::LanguageLabel)}>{ lang_buttons }</div>
+            </header>
+            { for notice }
+            <main id="main">{ page }</main>
+            <footer>
+                <p id="footer-model">{ t(T::FooterModel) }</p>
+                <p>{ t(T::FooterOffline) }</p>
+            </footer>
+        </div>
+    }
+}

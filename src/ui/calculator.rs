@@ -1,0 +1,230 @@
+//! The amplification calculator page: inputs on the left, each result with its formula on
+//! the right, and the chain picture. It displays `model::amplification::compute`'s result
+//! and never computes anything itself.
+
+use super::controls::{ControlSpec, NumberControl};
+use crate::i18n::{Lang, T, format_fixed, format_number};
+use crate::knob::Knob;
+use crate::model::amplification::{CalcInput, CalcOutput, InFlight};
+use crate::plot::chain_bars;
+use crate::state::FieldKey;
+use crate::state::calculator::{self as calc, CalcAction, CalcState};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CalculatorProps {
+    pub lang: Lang,
+    pub state: CalcState,
+    pub dispatch: Callback<CalcAction>,
+}
+
+fn control(props: &CalculatorProps, knob: &'static Knob<CalcInput>, key: FieldKey, label: String) -> Html {
+    let spec = ControlSpec::from_knob(props.lang, knob, key, &props.state.input, &props.state.errors, label);
+    let d1 = props.dispatch.clone();
+    let d2 = props.dispatch.clone();
+    let id = spec.id.clone();
+    html! {
+        <NumberControl
+            key={id}
+            {spec}
+            ontype={Callback::from(move |raw: String| d1.emit(CalcAction::Type(key, raw)))}
+            onslide={Callback::from(move |pos: f64| d2.emit(CalcAction::Slide(key, pos)))}
+        />
+    }
+}
+
+/// The calculator page.
+#[component]
+pub fn CalculatorPage(props: &CalculatorProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let plain = |knob: &'static Knob<CalcInput>| {
+        control(props, knob, FieldKey::plain(knob.key), t(knob.label).to_string())
+    };
+    let attempts: Html = (0..props.state.input.attempts.len())
+        .map(|i| {
+            let label = lang.f(T::FieldAttempts, &[("n", &(i + 1).to_string())]);
+            control(props, &calc::ATTEMPTS, FieldKey::at("attempts", i), label)
+        })
+        .collect();
+    let reset = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(CalcAction::Reset))
+    };
+    let has_errors = !props.state.errors.is_empty();
+    html! {
+        <section class="page calculator" aria-labelledby="page-title">
+            <h1 id="page-title">{ t(T::CalcTitle) }</h1>
+            <p class="intro">{ t(T::CalcIntro) }</p>
+            <div class="two-col">
+                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    <h2>{ t(T::CalcInputs) }</h2>
+                    { plain(&calc::REQUESTS_PER_DAY) }
+                    { plain(&calc::AVG_RPS) }
+                    { plain(&calc::PEAK_FACTOR) }
+                    { plain(&calc::LAYERS) }
+                    <div class="attempts-group">{ attempts }</div>
+                    { plain(&calc::HOLD_NORMAL) }
+                    { plain(&calc::HOLD_DEGRADED) }
+                    { plain(&calc::POOL) }
+                    { plain(&calc::RESPONSE_KIB) }
+                    <button type="button" class="secondary" onclick={reset} title={t(T::CalcResetHelp)}>
+                        { t(T::CalcReset) }
+                    </button>
+                </form>
+                <div class="panel outputs" aria-live="polite">
+                    <h2>{ t(T::CalcOutputs) }</h2>
+                    if has_errors {
+                        <p class="stale-note">{ t(T::KeptLastValid) }</p>
+                    }
+                    <Results {lang} input={props.state.input.clone()} output={props.state.output.clone()} />
+                    <h3>{ t(T::CalcChain) }</h3>
+                    <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
+                </div>
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultsProps {
+    lang: Lang,
+    input: CalcInput,
+    output: CalcOutput,
+}
+
+/// A figure with its formula.
+fn figure(id: &str, label: &str, value: String, unit: &str, formula: String, note: Option<&str>) -> Html {
+    html! {
+        <div class="figure" id={id.to_string()}>
+            <div class="figure-label">{ label }</div>
+            <div class="figure-value"><span class="value">{ value }</span>{" "}<span class="unit">{ unit }</span></div>
+            <code class="formula">{ formula }</code>
+            if let Some(n) = note { <p class="note">{ n }</p> }
+        </div>
+    }
+}
+
+#[component]
+fn Results(props: &ResultsProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let o = &props.output;
+    let i = &props.input;
+    let n = |x: f64| format_number(x, 2);
+    let product = i.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
+    let in_flight_row = |id: &str, which: T, f: &InFlight| {
+        let status = if f.saturated { t(T::OutSaturated) } else { t(T::OutFits) };
+        html! {
+            <tr id={id.to_string()} class={classes!(f.saturated.then_some("saturated"))}>
+                <th scope="row">{ t(which) }</th>
+                <td><code>{ format!("{} × {} s", n(f.rate_per_s), format_number(f.hold_ms / 1000.0, 4)) }</code></td>
+                <td class="num-cell value">{ n(f.in_flight) }</td>
+                <td>{ lang.f(T::OutAgainstPool, &[("pool", &format_number(f64::from(i.pool_size), 0))]) }</td>
+                <td class="status">{ status }</td>
+            </tr>
+        }
+    };
+    let worst_demand = o.degraded_after.in_flight.max(o.normal_after.in_flight);
+    html! {
+        <>
+            <div class="figures">
+                { figure("out-avg", t(T::OutAvg), n(o.avg_rps), t(T::UnitRps),
+                    format!("{} ÷ 86,400 = {}", format_number(i.requests_per_day, 2), n(o.avg_rps)), None) }
+                { figure("out-peak", t(T::OutPeak), n(o.peak_rps), t(T::UnitRps),
+                    format!("{} × {} = {}", n(o.avg_rps), n(i.peak_factor), n(o.peak_rps)), None) }
+                { figure("out-amplification", t(T::OutAmplification), n(o.amplification), t(T::UnitTimes),
+                    format!("{} = {}×", product, n(o.amplification)), None) }
+                { figure("out-worst", t(T::OutWorst), n(o.worst_attempts_per_s), t(T::UnitAttemptsPerS),
+                    format!("{} × {} = {}", n(o.peak_rps), product, n(o.worst_attempts_per_s)), Some(t(T::OutWorstNote))) }
+                { figure("out-payload", t(T::OutPayload), format_fixed(o.payload_mb_per_s, 2), t(T::UnitMbps),
+                    format!("{} × {} KiB × 1,024 B ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
+            </div>
+            <h3>{ t(T::OutInFlight) }</h3>
+            <table class="inflight">
+                <tbody>
+                    { in_flight_row("inflight-normal-before", T::InFlightNormalBefore, &o.normal_before) }
+                    { in_flight_row("inflight-normal-after", T::InFlightNormalAfter, &o.normal_after) }
+                    { in_flight_row("inflight-degraded-before", T::InFlightDegradedBefore, &o.degraded_before) }
+                    { in_flight_row("inflight-degraded-after", T::InFlightDegradedAfter, &o.degraded_after) }
+                </tbody>
+            </table>
+            if o.any_saturated {
+                <div class="warning" role="status" id="saturation-warning">
+                    <strong>{ t(T::SaturationTitle) }</strong>
+                    <p>{ lang.f(T::SaturationExplain, &[
+                        ("demand", &n(worst_demand)),
+                        ("pool", &format_number(f64::from(i.pool_size), 0)),
+                    ]) }</p>
+                </div>
+            }
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ChainPictureProps {
+    lang: Lang,
+    output: CalcOutput,
+    attempts: Vec<u32>,
+}
+
+/// Bars per level, log-scaled, with "×n" on each hop.
+#[component]
+fn ChainPicture(props: &ChainPictureProps) -> Html {
+    let lang = props.lang;
+    let rates = &props.output.rate_per_level;
+    let (w, h, pad) = (760.0, 260.0, 28.0);
+    let bars = chain_bars(rates, w, h - 40.0, pad);
+    let last = bars.len().saturating_sub(1);
+    let label = |i: usize| -> String {
+        if i == 0 {
+            lang.t(T::ChainEntry).to_string()
+        } else if i == last {
+            lang.t(T::ChainDownstream).to_string()
+        } else {
+            lang.f(T::ChainLayer, &[("n", &(i + 1).to_string())])
+        }
+    };
+    let items: Html = bars
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let cx = b.x + b.width / 2.0;
+            let hop = (i > 0).then(|| {
+                let prev = &bars[i - 1];
+                let x0 = prev.x + prev.width + 4.0;
+                let x1 = b.x - 4.0;
+                let y = h - 40.0 - pad - 10.0;
+                html! {
+                    <g class="hop">
+                        <line x1={x0.to_string()} y1={y.to_string()} x2={(x1 - 6.0).to_string()} y2={y.to_string()} />
+                        <path d={format!("M{},{} l-8,-5 v10 z", x1, y)} />
+                        <text x={((x0 + x1) / 2.0).to_string()} y={(y - 8.0).to_string()} text-anchor="middle">
+                            { format!("×{}", props.attempts.get(i - 1).copied().unwrap_or(1)) }
+                        </text>
+                    </g>
+                }
+            });
+            html! {
+                <g class={classes!("level", (i == last).then_some("downstream"))}>
+                    { for hop }
+                    <rect x={b.x.to_string()} y={b.y.to_string()} width={b.width.to_string()} height={b.height.to_string()} rx="4" />
+                    <text class="bar-value" x={cx.to_string()} y={(b.y - 6.0).to_string()} text-anchor="middle">
+                        { format_number(b.value, 0) }
+                    </text>
+                    <text class="bar-label" x={cx.to_string()} y={(h - 22.0).to_string()} text-anchor="middle">{ label(i) }</text>
+                    <text class="bar-unit" x={cx.to_string()} y={(h - 6.0).to_string()} text-anchor="middle">
+                        { if i == 0 { lang.t(T::UnitRps) } else { lang.t(T::UnitAttemptsPerS) } }
+                    </text>
+                </g>
+            }
+        })
+        .collect();
+    html! {
+        <svg class="chain-picture" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={lang.t(T::ChainPictureLabel)}>
+            <title>{ lang.t(T::ChainPictureLabel) }</title>
+            { items }
+        </svg>
+    }
+}

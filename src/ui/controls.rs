@@ -1,0 +1,146 @@
+//! A slider paired with a number field, with label, unit, help text and an error slot.
+
+use crate::error::fmt_num;
+use crate::i18n::{Lang, T};
+use crate::knob::{Knob, SLIDER_STEPS};
+use crate::state::{FieldKey, FormErrors};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Everything a control shows, already translated, so the component compares cheaply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlSpec {
+    /// DOM id of the number field.
+    pub id: String,
+    pub label: String,
+    pub help: String,
+    pub unit: String,
+    /// Text in the number field: the value, or what was typed when it is not accepted.
+    pub text: String,
+    /// Slider position, 0–1000.
+    pub slider: f64,
+    /// What is wrong with the typed text, translated.
+    pub error: Option<String>,
+    /// Range, shown in the tooltip.
+    pub range: String,
+}
+
+impl ControlSpec {
+    /// Builds the view of `knob` (item `index` for per-item knobs) over `state`.
+    pub fn from_knob<S>(
+        lang: Lang,
+        knob: &Knob<S>,
+        key: FieldKey,
+        state: &S,
+        errors: &FormErrors,
+        label: String,
+    ) -> ControlSpec {
+        let value = (knob.get)(state, key.index.unwrap_or(0)).unwrap_or(knob.min);
+        let (text, error) = match errors.get(&key) {
+            Some((raw, e)) => (raw.clone(), Some(lang.field_error(e))),
+            None => (fmt_num(round_for_display(value, knob.step)), None),
+        };
+        ControlSpec {
+            id: key.dom_id(),
+            label,
+            help: lang.t(knob.help).to_string(),
+            unit: lang.t(knob.unit).to_string(),
+            text,
+            slider: knob.to_slider(value),
+            error,
+            range: lang.allowed(&knob.allowed()),
+        }
+    }
+}
+
+/// Rounds to the knob's step so 99.99999 shows as 100.
+fn round_for_display(v: f64, step: f64) -> f64 {
+    if step >= 1.0 {
+        return (v * 1000.0).round() / 1000.0;
+    }
+    let decimals = (-step.log10()).ceil().max(0.0) as i32 + 1;
+    let f = 10f64.powi(decimals);
+    (v * f).round() / f
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NumberControlProps {
+    pub spec: ControlSpec,
+    /// The learner committed text in the number field (Enter or leaving the field).
+    pub ontype: Callback<String>,
+    /// The learner moved the slider (position 0–1000).
+    pub onslide: Callback<f64>,
+}
+
+/// One knob: label, slider, number field, unit, help and error.
+#[component]
+pub fn NumberControl(props: &NumberControlProps) -> Html {
+    let spec = &props.spec;
+    let help_id = format!("{}-help", spec.id);
+    let err_id = format!("{}-error", spec.id);
+    let slider_id = format!("{}-slider", spec.id);
+    let onslide = {
+        let cb = props.onslide.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(pos) = input.value().parse::<f64>() {
+                cb.emit(pos);
+            }
+        })
+    };
+    let ontype = {
+        let cb = props.ontype.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            cb.emit(input.value());
+        })
+    };
+    let described = if spec.error.is_some() { format!("{help_id} {err_id}") } else { help_id.clone() };
+    let tooltip = format!("{} ({})", spec.help, spec.range);
+    let class = classes!("control", spec.error.as_ref().map(|_| "has-error"));
+    html! {
+        <div {class}>
+            <div class="control-head">
+                <label for={spec.id.clone()} title={tooltip.clone()}>{ &spec.label }</label>
+                <span class="control-value">
+                    <input
+                        id={spec.id.clone()}
+                        class="num"
+                        type="text"
+                        inputmode="decimal"
+                        autocomplete="off"
+                        spellcheck="false"
+                        value={spec.text.clone()}
+                        title={tooltip.clone()}
+                        aria-describedby={described}
+                        aria-invalid={if spec.error.is_some() { "true" } else { "false" }}
+                        onchange={ontype}
+                    />
+                    <span class="unit">{ &spec.unit }</span>
+                </span>
+            </div>
+            <input
+                id={slider_id}
+                class="slider"
+                type="range"
+                min="0"
+                max={fmt_num(SLIDER_STEPS)}
+                step="1"
+                value={fmt_num(spec.slider)}
+                title={tooltip}
+                aria-label={spec.label.clone()}
+                aria-describedby={help_id.clone()}
+                oninput={onslide}
+            />
+            <p id={help_id} class="help">{ &spec.help }</p>
+            if let Some(err) = &spec.error {
+                <p id={err_id} class="field-error" role="alert">{ err }</p>
+            }
+        </div>
+    }
+}
+
+/// A translated text for a key, for places that only need a string.
+pub fn tr(lang: Lang, key: T) -> String {
+    lang.t(key).to_string()
+}
