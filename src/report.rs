@@ -147,6 +147,8 @@ pub struct ClientStats {
     pub attempts: u64,
     /// Of which retries.
     pub retries: u64,
+    /// First attempts that succeeded (what a ratio retry budget earns tokens on).
+    pub first_attempt_successes: u64,
     /// Retries the retry budget refused.
     pub retry_budget_denied: u64,
     /// Calls the breaker refused.

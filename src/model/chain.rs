@@ -112,7 +112,21 @@ struct HopSpec {
     admission: Option<AdmissionSpec>,
     min_budget: u64,
     work: Dist,
+    /// The work time when it never varies (constant, no latency faults), precomputed.
+    fixed_work: Option<Micros>,
     faults: Vec<(u64, u64, FaultEffect)>,
+}
+
+impl HopSpec {
+    fn with_fixed_work(mut self) -> Self {
+        let varies =
+            self.faults.iter().any(|f| matches!(f.2, FaultEffect::Latency { .. } | FaultEffect::Down));
+        self.fixed_work = match self.work {
+            Dist::Constant { ms } if !varies => Some(ms_to_us(ms)),
+            _ => None,
+        };
+        self
+    }
 }
 
 struct ClientSpec {
@@ -153,12 +167,14 @@ fn leaf_spec(l: &Leaf, faults: &[crate::scenario::Fault]) -> HopSpec {
         admission: l.server.admission.as_ref().map(admission_spec),
         min_budget: ms_to_us(l.server.min_budget_ms),
         work: l.work,
+        fixed_work: None,
         faults: faults
             .iter()
             .filter(|f| f.target == l.name && !matches!(f.effect, FaultEffect::Surge { .. }))
             .map(|f| (ms_to_us(f.start_ms), ms_to_us(f.end_ms), f.effect))
             .collect(),
     }
+    .with_fixed_work()
 }
 
 fn client_spec(c: &crate::scenario::Client, caller: usize, callee: usize, needed_by: f64) -> ClientSpec {
@@ -197,21 +213,25 @@ fn compile(s: &Scenario) -> (Vec<HopSpec>, Vec<ClientSpec>) {
             deps.push(clients.len());
             clients.push(client_spec(&d.client, i, idx, d.needed_by));
         }
-        hops.push(HopSpec {
-            name: l.name.clone(),
-            kind: HopKind::Layer {
-                deadline: l.deadline_ms.map(ms_to_us),
-                deps,
-                shared: l.shared_pool.map(|p| (p.size, p.queue)),
-            },
-            workers: l.server.workers,
-            queue: l.server.queue,
-            queue_timeout: l.server.queue_timeout_ms.map(ms_to_us),
-            admission: l.server.admission.as_ref().map(admission_spec),
-            min_budget: ms_to_us(l.server.min_budget_ms),
-            work: l.work,
-            faults: Vec::new(),
-        });
+        hops.push(
+            HopSpec {
+                name: l.name.clone(),
+                kind: HopKind::Layer {
+                    deadline: l.deadline_ms.map(ms_to_us),
+                    deps,
+                    shared: l.shared_pool.map(|p| (p.size, p.queue)),
+                },
+                workers: l.server.workers,
+                queue: l.server.queue,
+                queue_timeout: l.server.queue_timeout_ms.map(ms_to_us),
+                admission: l.server.admission.as_ref().map(admission_spec),
+                min_budget: ms_to_us(l.server.min_budget_ms),
+                work: l.work,
+                fixed_work: None,
+                faults: Vec::new(),
+            }
+            .with_fixed_work(),
+        );
     }
     hops.push(leaf_spec(&s.leaf, &s.faults));
     hops.extend(side_hops);
@@ -423,6 +443,7 @@ struct ClientRt {
     bulkhead: Option<Pool>,
     attempts: u64,
     retries: u64,
+    first_successes: u64,
     budget_denied: u64,
     breaker_rejected: u64,
     bulkhead_rejected: u64,
@@ -607,6 +628,7 @@ impl ChainSim {
                     bulkhead: c.bulkhead.map(|(n, q, _)| Pool::new(Some(n), Some(q))),
                     attempts: 0,
                     retries: 0,
+                    first_successes: 0,
                     budget_denied: 0,
                     breaker_rejected: 0,
                     bulkhead_rejected: 0,
@@ -764,17 +786,17 @@ impl ChainSim {
 
     // ---- call slab -------------------------------------------------------------------
 
-    #[inline]
+    #[inline(always)]
     fn call(&self, c: CallRef) -> &Call {
         &self.calls[c.slot as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     fn call_mut(&mut self, c: CallRef) -> &mut Call {
         &mut self.calls[c.slot as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     fn valid(&self, c: CallRef) -> bool {
         self.calls.get(c.slot as usize).is_some_and(|x| x.live && x.generation == c.generation)
     }
@@ -957,6 +979,7 @@ impl ChainSim {
         c
     }
 
+    #[inline(always)]
     fn gauge_workers(&mut self, now: Micros, hop: usize) {
         let h = &mut self.hop_rt[hop];
         let v = i64::from(h.pool.active());
@@ -984,8 +1007,17 @@ impl ChainSim {
             self.respond(now, c, Outcome::DeadlineExceeded, None);
             return;
         }
-        let key = self.call(c).key;
         let spec = &self.hops[hop];
+        if let Some(work) = spec.fixed_work {
+            if work == 0 && matches!(spec.kind, HopKind::Layer { .. }) {
+                self.start_deps(now, c);
+            } else {
+                let ev = self.sched(now + work, Class::Completion, Ev::WorkDone(c));
+                self.call_mut(c).event = ev;
+            }
+            return;
+        }
+        let key = self.call(c).key;
         let mut factor = 1.0;
         let mut down = false;
         for &(a, b, effect) in &spec.faults {
@@ -1354,6 +1386,9 @@ impl ChainSim {
             }
         }
         if outcome.is_ok() {
+            if attempt == 1 {
+                self.client_rt[cl].first_successes += 1;
+            }
             self.dep_done(now, c, d, Ok(degraded));
             return;
         }
@@ -1444,11 +1479,16 @@ impl ChainSim {
 
     // ---- answers ---------------------------------------------------------------------
 
+    #[inline(always)]
     fn trace_span(&mut self, c: CallRef, now: Micros, result: &str, abandoned: bool) {
-        let call = self.call(c);
-        if call.trace == NO_TRACE {
-            return;
+        if self.call(c).trace != NO_TRACE {
+            self.push_span(c, now, result, abandoned);
         }
+    }
+
+    #[cold]
+    fn push_span(&mut self, c: CallRef, now: Micros, result: &str, abandoned: bool) {
+        let call = self.call(c);
         let span = Span {
             hop: call.hop as usize,
             attempt: call.parent.map_or(1, |p| p.2),
@@ -1696,6 +1736,7 @@ impl ChainSim {
                 optional: s.fallback.is_some(),
                 attempts: r.attempts,
                 retries: r.retries,
+                first_attempt_successes: r.first_successes,
                 retry_budget_denied: r.budget_denied,
                 breaker_rejected: r.breaker_rejected,
                 bulkhead_rejected: r.bulkhead_rejected,

@@ -26,6 +26,11 @@ struct Gauge {
 pub struct Recorder {
     width: Micros,
     max_buckets: usize,
+    /// The bucket of the last lookup and its time span, so that the common case (time
+    /// moves forward within a bucket) needs no division.
+    cur: usize,
+    cur_start: Micros,
+    cur_end: Micros,
     counters: Vec<Vec<u64>>,
     gauges: Vec<Gauge>,
 }
@@ -33,9 +38,13 @@ pub struct Recorder {
 impl Recorder {
     /// Buckets of `width` µs (at least 1), at most `max_buckets` (at least 2) of them.
     pub fn new(width: Micros, max_buckets: usize) -> Self {
+        let width = width.max(1);
         Recorder {
-            width: width.max(1),
+            width,
             max_buckets: max_buckets.max(2),
+            cur: 0,
+            cur_start: 0,
+            cur_end: width,
             counters: Vec::new(),
             gauges: Vec::new(),
         }
@@ -58,18 +67,30 @@ impl Recorder {
         GaugeId((self.gauges.len() - 1) as u32)
     }
 
-    #[inline]
+    #[inline(always)]
     fn bucket(&mut self, t: Micros) -> usize {
+        if t >= self.cur_start && t < self.cur_end {
+            return self.cur;
+        }
+        self.bucket_slow(t)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bucket_slow(&mut self, t: Micros) -> usize {
         let mut b = (t / self.width) as usize;
         while b >= self.max_buckets {
             self.coarsen();
             b = (t / self.width) as usize;
         }
+        self.cur = b;
+        self.cur_start = b as Micros * self.width;
+        self.cur_end = self.cur_start + self.width;
         b
     }
 
     /// Adds `n` to a counter at time `t`.
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, id: CounterId, t: Micros, n: u64) {
         let b = self.bucket(t);
         let series = &mut self.counters[id.0 as usize];
@@ -80,7 +101,7 @@ impl Recorder {
     }
 
     /// Sets a gauge to `value` at time `t`.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, id: GaugeId, t: Micros, value: i64) {
         let b = self.bucket(t);
         let g = &mut self.gauges[id.0 as usize];
@@ -108,6 +129,8 @@ impl Recorder {
 
     fn coarsen(&mut self) {
         self.width *= 2;
+        self.cur_start = Micros::MAX;
+        self.cur_end = 0;
         for s in &mut self.counters {
             let merged: Vec<u64> = s.chunks(2).map(|c| c.iter().sum()).collect();
             *s = merged;

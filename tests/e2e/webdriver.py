@@ -1,0 +1,194 @@
+"""A minimal W3C WebDriver client over the standard library, for chromedriver.
+
+No third-party packages: the end-to-end test must run on a fresh machine with only
+Python, Chromium and chromedriver from Debian.
+"""
+
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+ENTER = "\ue007"
+
+
+class WebDriverError(Exception):
+    pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise WebDriverError(f"nothing listening on port {port} after {timeout}s")
+
+
+class Chrome:
+    """One chromedriver process and one headless Chromium session."""
+
+    def __init__(self, width=1280, height=900):
+        self.port = free_port()
+        self.profile = tempfile.mkdtemp(prefix="e2e-chrome-")
+        self.driver = subprocess.Popen(
+            [os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"), f"--port={self.port}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port)
+        args = [
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={self.profile}",
+            f"--window-size={width},{height}",
+            "--lang=en-US",
+        ]
+        caps = {
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {"args": args, "binary": "/usr/bin/chromium"},
+                    "goog:loggingPrefs": {"browser": "ALL"},
+                }
+            }
+        }
+        self.session = self._call("POST", "/session", caps)["sessionId"]
+
+    def _call(self, method, path, body=None):
+        url = f"http://127.0.0.1:{self.port}{path}"
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                payload = json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            raise WebDriverError(f"{method} {path}: {e.code} {e.read()[:500]!r}") from None
+        return payload.get("value", payload)
+
+    def cmd(self, method, path, body=None):
+        return self._call(method, f"/session/{self.session}{path}", body)
+
+    # -- navigation and scripts ------------------------------------------------------
+    def get(self, url):
+        self.cmd("POST", "/url", {"url": url})
+
+    def url(self):
+        return self.cmd("GET", "/url")
+
+    def refresh(self):
+        self.cmd("POST", "/refresh", {})
+
+    def js(self, script, *args):
+        return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    # -- elements ----------------------------------------------------------------------
+    def find(self, css):
+        found = self.cmd("POST", "/elements", {"using": "css selector", "value": css})
+        return found[0][ELEMENT] if found else None
+
+    def wait(self, css, timeout=15.0):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            el = self.find(css)
+            if el:
+                return el
+            time.sleep(0.05)
+        raise WebDriverError(f"{css} did not appear within {timeout}s at {self.url()}")
+
+    def text(self, css, timeout=15.0):
+        return self.cmd("GET", f"/element/{self.wait(css, timeout)}/text")
+
+    def wait_text(self, css, want, timeout=15.0):
+        deadline = time.time() + timeout
+        got = None
+        while time.time() < deadline:
+            el = self.find(css)
+            if el:
+                try:
+                    got = self.cmd("GET", f"/element/{el}/text")
+                except WebDriverError:
+                    got = None  # the element was replaced while we read it
+                if got == want:
+                    return got
+            time.sleep(0.05)
+        raise WebDriverError(f"{css}: wanted {want!r}, last saw {got!r}")
+
+    def click(self, css):
+        self.cmd("POST", f"/element/{self.wait(css)}/click", {})
+
+    def type(self, css, text, enter=True):
+        el = self.wait(css)
+        self.cmd("POST", f"/element/{el}/clear", {})
+        self.cmd("POST", f"/element/{el}/value", {"text": text + (ENTER if enter else "")})
+
+    def screenshot(self, path):
+        png = base64.b64decode(self.cmd("GET", "/screenshot"))
+        with open(path, "wb") as f:
+            f.write(png)
+
+    def full_screenshot(self, path, width=1280):
+        """Resizes the window to the page's height first, so the shot shows everything."""
+        height = self.js("return Math.min(6000, document.documentElement.scrollHeight);")
+        self.cmd("POST", "/window/rect", {"width": width, "height": int(height) + 120})
+        time.sleep(0.15)
+        self.screenshot(path)
+
+    def console_errors(self):
+        """Browser console entries at SEVERE level since the last call."""
+        entries = self.cmd("POST", "/se/log", {"type": "browser"})
+        return [e for e in entries if e.get("level") == "SEVERE"]
+
+    def close(self):
+        try:
+            self.cmd("DELETE", "")
+        except Exception:
+            pass
+        self.driver.terminate()
+        try:
+            self.driver.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.driver.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class StaticServer:
+    """Serves `root` on loopback with Python's http.server, as any static host would."""
+
+    def __init__(self, root):
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            ["python3", "-m", "http.server", str(self.port), "--bind", "127.0.0.1", "--directory", root],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()

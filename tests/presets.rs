@@ -1,0 +1,190 @@
+//! Every preset's numbers from the source documents, asserted exactly through the library
+//! and through the `lab` command line, and the command line's handling of bad input.
+#![cfg(not(target_arch = "wasm32"))]
+
+use resilience_lab::model::chain::run;
+use resilience_lab::report::Report;
+use resilience_lab::scenario::presets;
+use std::process::Command;
+
+fn lib(name: &str) -> Report {
+    let p = presets::find(name).unwrap_or_else(|| panic!("preset {name}"));
+    run(&(p.build)()).expect("preset runs")
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output().expect("lab runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn cli_report(name: &str) -> Report {
+    let (code, stdout, stderr) = cli(&["run", "--preset", name, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).expect("the CLI prints a Report")
+}
+
+/// Both paths, so each assertion covers the library and the command line.
+fn both(name: &str) -> [Report; 2] {
+    let a = lib(name);
+    let b = cli_report(name);
+    assert_eq!(a, b, "{name}: library and CLI agree");
+    [a, b]
+}
+
+#[test]
+fn lab11_unprotected_900_calls_every_request_1020_ms() {
+    for r in both("lab11-unprotected") {
+        let s = &r.summary;
+        assert_eq!(s.original_requests, 100);
+        assert_eq!(s.downstream_attempts, 900);
+        assert_eq!(s.attempts_per_hop, vec![100, 300, 900]);
+        assert_eq!(s.failed, 100);
+        assert_eq!((s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.max), (1020.0, 1020.0, 1020.0));
+        let failed = r.latency.iter().find(|d| d.outcome == "failed").unwrap();
+        assert_eq!(failed.count, 100);
+        assert_eq!(failed.percentiles.p50, 1020.0, "every request ends after 1020 ms, not before");
+        for t in &r.traces {
+            assert_eq!(t.end_ms - t.arrival_ms, 1020.0, "request {}", t.request);
+        }
+    }
+}
+
+#[test]
+fn lab11_protected_20_admitted_80_rejected_40_calls_220_ms() {
+    for r in both("lab11-protected") {
+        let s = &r.summary;
+        assert_eq!(s.admission_rejected, 80);
+        assert_eq!(s.original_requests - s.admission_rejected, 20, "20 admitted");
+        assert_eq!(s.downstream_attempts, 40);
+        assert_eq!(s.latency_ms.max, 220.0, "100 + 20 + 100");
+        assert_eq!(s.degraded, 20, "admitted requests degrade instead of failing");
+        assert_eq!(s.failed, 0);
+        assert_eq!(s.budget_exhausted, 0);
+    }
+}
+
+#[test]
+fn lab11_budget_150_only_first_attempts() {
+    for r in both("lab11-budget-150") {
+        let s = &r.summary;
+        assert_eq!(s.downstream_attempts, 20);
+        assert_eq!(s.budget_exhausted, 20, "checked before the backoff sleep");
+        assert_eq!(s.latency_ms.max, 100.0);
+    }
+}
+
+#[test]
+fn chains_amplify_9_27_64() {
+    for (name, amp, rate) in [("chain-2x3", 9.0, 500), ("chain-3x3", 27.0, 1000), ("chain-3x4", 64.0, 1000)] {
+        for r in both(name) {
+            let s = &r.summary;
+            assert_eq!(s.amplification, amp, "{name}");
+            assert_eq!(s.original_requests, rate, "{name}: one second of traffic");
+            assert_eq!(s.downstream_attempts as f64, amp * rate as f64, "{name}");
+        }
+    }
+    // 1,000 QPS × 27 = 27,000 leaf calls in the second of traffic.
+    assert_eq!(lib("chain-3x3").summary.downstream_attempts, 27_000);
+}
+
+#[test]
+fn recommendation_500rps_saturates_the_pool() {
+    for r in both("recommendation-500rps") {
+        let profile = r.hops.iter().find(|h| h.name == "profile").unwrap();
+        assert_eq!(profile.workers, Some(200));
+        assert_eq!(profile.peak_in_flight, 200, "the pool is full");
+        assert!(profile.peak_queue > 1000, "calls pile up behind it: {}", profile.peak_queue);
+        assert!(profile.abandoned_work > 0, "timed-out calls still hold workers");
+        assert!(r.summary.timeouts > 0 && r.summary.retries > 0);
+        assert!(r.summary.core_success_rate < 0.5);
+    }
+}
+
+#[test]
+fn cli_lists_presets_and_prints_every_format() {
+    let (code, out, _) = cli(&["presets"]);
+    assert_eq!(code, 0);
+    for p in presets::all() {
+        assert!(out.contains(p.name), "{} listed", p.name);
+    }
+    let (code, table, _) = cli(&["run", "--preset", "chain-3x3", "--format", "table"]);
+    assert_eq!(code, 0);
+    assert!(table.contains("downstream_attempts     27000"), "{table}");
+    let (code, csv, _) = cli(&["run", "--preset", "chain-3x3", "--format", "csv"]);
+    assert_eq!(code, 0);
+    let header = csv.lines().next().unwrap();
+    assert!(header.starts_with("t_ms,offered,attempts_client"), "{header}");
+    let (code, shown, _) = cli(&["show", "--preset", "lab11-protected"]);
+    assert_eq!(code, 0);
+    let back = resilience_lab::scenario::Scenario::from_json(&shown).unwrap();
+    assert_eq!(back, presets::lab11_protected(), "show prints a loadable scenario file");
+}
+
+#[test]
+fn cli_seed_changes_random_runs_only() {
+    let a = cli(&["run", "--preset", "chain-3x3", "--seed", "7"]).1;
+    let b = cli(&["run", "--preset", "chain-3x3", "--seed", "7"]).1;
+    assert_eq!(a, b, "same seed, same bytes");
+    assert!(a.contains("\"seed\": 7"));
+}
+
+fn write_tmp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("lab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn cli_bad_input_exits_2_with_a_message() {
+    let valid = serde_json::to_string(&presets::lab11_protected()).unwrap();
+    let out_of_range = valid.replace("\"max_attempts\":2", "\"max_attempts\":50");
+    assert_ne!(valid, out_of_range);
+    let wrong_type = valid.replace("\"max_attempts\":2", "\"max_attempts\":\"two\"");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["run".into(), "--scenario".into(), "/nonexistent/x.json".into()], "cannot read"),
+        (
+            vec!["run".into(), "--scenario".into(), write_tmp("garbage.json", "{not json")],
+            "not a valid scenario",
+        ),
+        (
+            vec!["run".into(), "--scenario".into(), write_tmp("types.json", &wrong_type)],
+            "not a valid scenario",
+        ),
+        (
+            vec!["run".into(), "--scenario".into(), write_tmp("range.json", &out_of_range)],
+            "layers[1].client.retry.max_attempts: got 50, allowed a whole number from 1 to 10",
+        ),
+        (vec!["run".into(), "--preset".into(), "nope".into()], "--preset: got \"nope\""),
+        (vec!["run".into(), "--preset".into(), "chain-3x3".into(), "--seed".into(), "-1".into()], "--seed"),
+        (
+            vec!["run".into(), "--preset".into(), "chain-3x3".into(), "--format".into(), "xml".into()],
+            "--format",
+        ),
+        (vec!["run".into()], "exactly one of"),
+        (vec!["frobnicate".into()], "usage"),
+    ];
+    for (args, needle) in cases {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, stdout, stderr) = cli(&refs);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?} printed nothing on stdout");
+        assert!(stderr.contains(needle), "{args:?}: {stderr:?} should mention {needle:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
+fn too_much_work_is_refused_with_a_clear_message() {
+    let mut s = presets::chain_3x4();
+    s.load = resilience_lab::scenario::Load::Poisson { rate_per_s: 1e6, peak_factor: 1.0, duration_ms: 1e9 };
+    let text = serde_json::to_string(&s).unwrap();
+    let (code, _, stderr) = cli(&["run", "--scenario", &write_tmp("huge.json", &text)]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("above the cap"), "{stderr}");
+}
