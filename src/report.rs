@@ -122,7 +122,8 @@ pub struct HopStats {
     pub calls: u64,
     /// Calls its admission or full queue turned away.
     pub rejected: u64,
-    /// Calls it finished after their caller had stopped waiting (wasted work).
+    /// Calls it worked on after the request had stopped waiting for them (their caller,
+    /// or a caller further up, timed out): wasted work.
     pub abandoned_work: u64,
     /// Calls cancelled by a caller's timeout.
     pub cancelled: u64,
@@ -260,7 +261,7 @@ pub struct Span {
     pub end_ms: f64,
     /// How it ended.
     pub result: String,
-    /// Its caller had already stopped waiting.
+    /// Nobody was waiting for it any more (a caller up the chain had timed out).
     pub abandoned: bool,
 }
 

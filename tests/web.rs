@@ -2,7 +2,11 @@
 //! element, flush Yew's scheduler, and assert on the DOM.
 #![cfg(target_arch = "wasm32")]
 
+mod common;
+
 use resilience_lab::i18n::Lang;
+use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, run_with};
+use resilience_lab::scenario::presets;
 use resilience_lab::state::calculator::{CalcAction, CalcState};
 use resilience_lab::ui::calculator::CalculatorPage;
 use std::rc::Rc;
@@ -99,4 +103,14 @@ async fn calculator_speaks_chinese() {
     yew::scheduler::flush().await;
     assert_eq!(text(&root, "#page-title"), "重试放大与在途量计算器");
     assert!(text(&root, "#out-worst").contains("下游尝试次数上界"));
+}
+
+/// The browser computes the same bytes as the native build (see tests/determinism.rs).
+#[wasm_bindgen_test]
+fn reports_match_the_native_digests() {
+    for &(name, seed, want) in common::DIGESTS {
+        let s = (presets::find(name).unwrap().build)();
+        let json = run_with(&s, seed, DEFAULT_MAX_CALLS).unwrap().to_json();
+        assert_eq!(common::digest(&json), want, "{name} seed {seed}");
+    }
 }

@@ -415,6 +415,8 @@ struct Call {
     phase: Phase,
     holds_worker: bool,
     holds_admission: bool,
+    /// Some caller up the chain stopped waiting: whatever this call does is wasted.
+    orphan: bool,
     pending: u8,
     core_failure: Option<Outcome>,
     degraded: Option<Outcome>,
@@ -548,9 +550,12 @@ pub struct ChainSim {
     done: bool,
 }
 
+/// Longest latency the histograms hold (µs): 10 days; longer values are clamped.
+const HIST_MAX: u64 = 864_000_000_000;
+
 fn new_hist() -> Histogram<u64> {
     // 1 µs to 10 days at 3 significant digits; bigger values saturate.
-    Histogram::new_with_bounds(1, 864_000_000_000, 3).expect("valid histogram bounds")
+    Histogram::new_with_bounds(1, HIST_MAX, 3).expect("valid histogram bounds")
 }
 
 /// Runs a scenario with its own seed.
@@ -831,6 +836,7 @@ impl ChainSim {
                     phase: Phase::Queued,
                     holds_worker: false,
                     holds_admission: false,
+                    orphan: false,
                     pending: 0,
                     core_failure: None,
                     degraded: None,
@@ -852,6 +858,7 @@ impl ChainSim {
         c.phase = Phase::Queued;
         c.holds_worker = false;
         c.holds_admission = false;
+        c.orphan = false;
         c.pending = 0;
         c.core_failure = None;
         c.degraded = None;
@@ -888,7 +895,7 @@ impl ChainSim {
         self.rec.add(self.offered_c, now, 1);
         self.live_requests += 1;
         self.rec.set(self.requests_g, now, self.live_requests as i64);
-        let trace = if idx % self.trace_stride == 0 && self.traces.len() < self.trace_cap {
+        let trace = if idx.is_multiple_of(self.trace_stride) && self.traces.len() < self.trace_cap {
             self.traces.push(Trace {
                 request: idx,
                 arrival_ms: ms(now),
@@ -926,13 +933,18 @@ impl ChainSim {
         trace: u32,
     ) -> CallRef {
         let c = self.alloc(hop, parent, key, deadline, now, trace);
-        if let HopKind::Layer { deadline: Some(d), .. } = self.hops[hop].kind {
-            if deadline == NO_DEADLINE {
-                let abs = now.saturating_add(d);
-                self.call_mut(c).deadline = abs;
-                if parent.is_none() && trace != NO_TRACE {
-                    self.traces[trace as usize].deadline_ms = Some(ms(abs));
-                }
+        if let Some((p, _, _)) = parent
+            && self.call(p).orphan
+        {
+            self.call_mut(c).orphan = true;
+        }
+        if let HopKind::Layer { deadline: Some(d), .. } = self.hops[hop].kind
+            && deadline == NO_DEADLINE
+        {
+            let abs = now.saturating_add(d);
+            self.call_mut(c).deadline = abs;
+            if parent.is_none() && trace != NO_TRACE {
+                self.traces[trace as usize].deadline_ms = Some(ms(abs));
             }
         }
         let h = &mut self.hop_rt[hop];
@@ -1050,10 +1062,11 @@ impl ChainSim {
                 let start = call.work_start.unwrap_or(now);
                 let mut rate = error_rate;
                 for &(a, b, effect) in &self.hops[hop].faults {
-                    if let FaultEffect::ErrorRate { rate: r } = effect {
-                        if start >= a && start < b {
-                            rate = r;
-                        }
+                    if let FaultEffect::ErrorRate { rate: r } = effect
+                        && start >= a
+                        && start < b
+                    {
+                        rate = r;
                     }
                 }
                 let u = call.key.uniform(Purpose::Failure);
@@ -1324,8 +1337,12 @@ impl ChainSim {
             (dep.child, dep.sent_at)
         };
         self.mark(c, "timeout", sent, now);
-        if self.cancel_on_timeout && self.valid(child) {
-            self.cancel_subtree(now, child);
+        if self.valid(child) {
+            if self.cancel_on_timeout {
+                self.cancel_subtree(now, child);
+            } else {
+                self.orphan_subtree(child);
+            }
         }
         self.on_attempt_result(now, c, d, Outcome::Timeout, None);
     }
@@ -1367,12 +1384,11 @@ impl ChainSim {
             self.release_slot(now, cl, slot);
         }
         let failed = matches!(outcome, Outcome::Timeout | Outcome::Error | Outcome::Overload { .. });
-        if let Some((inst, p)) = permit {
-            if let Some(t) =
+        if let Some((inst, p)) = permit
+            && let Some(t) =
                 self.client_rt[cl].breakers[inst as usize].on_result(now, p, failed, now - sent_at)
-            {
-                self.record_transition(now, cl, inst as usize, t);
-            }
+        {
+            self.record_transition(now, cl, inst as usize, t);
         }
         if let Some(b) = self.client_rt[cl].budget.as_mut() {
             if outcome.is_ok() {
@@ -1401,10 +1417,10 @@ impl ChainSim {
         let key = self.call(c).key;
         let mut delay =
             spec.backoff.delay(attempt, prev_sleep, key.uniform_n(Purpose::Jitter, attempt * 8 + d as u32));
-        if let Outcome::Overload { retry_after_us } = outcome {
-            if spec.honor_retry_after {
-                delay = delay.max(retry_after_us);
-            }
+        if let Outcome::Overload { retry_after_us } = outcome
+            && spec.honor_retry_after
+        {
+            delay = delay.max(retry_after_us);
         }
         let deadline = self.call(c).deadline;
         if !may_attempt_after(deadline, now, delay, spec.min_useful) {
@@ -1461,7 +1477,7 @@ impl ChainSim {
             }
             call.pending == 0
         };
-        if matches!(result, Err(_)) && optional {
+        if result.is_err() && optional {
             self.mark(c, "fallback", now, now);
         }
         if finished {
@@ -1520,10 +1536,8 @@ impl ChainSim {
         if holds_worker {
             self.release_worker(now, hop);
         }
-        if holds_admission {
-            if let Some(a) = self.hop_rt[hop].admission.as_mut() {
-                a.release();
-            }
+        if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
+            a.release();
         }
         let degraded = if outcome.is_ok() { degraded } else { None };
         match parent {
@@ -1534,14 +1548,27 @@ impl ChainSim {
             }
             Some((p, d, a)) => {
                 let waiting = self.dep_is(p, d, a, DepState::InFlight);
-                self.trace_span(c, now, outcome_name(outcome), !waiting);
-                if !waiting && self.call(c).work_start.is_some() {
+                let wasted = !waiting || self.call(c).orphan;
+                self.trace_span(c, now, outcome_name(outcome), wasted);
+                if wasted && self.call(c).work_start.is_some() {
                     self.hop_rt[hop].abandoned += 1;
                 }
                 self.release_call(c);
                 if waiting {
                     self.on_attempt_result(now, p, d as usize, outcome, degraded);
                 }
+            }
+        }
+    }
+
+    /// The caller stopped waiting but cannot cancel: `c` and everything it started go on
+    /// as wasted work.
+    fn orphan_subtree(&mut self, c: CallRef) {
+        self.call_mut(c).orphan = true;
+        for d in 0..self.call(c).deps.len() {
+            let dep = self.call(c).deps[d];
+            if dep.state == DepState::InFlight && self.valid(dep.child) {
+                self.orphan_subtree(dep.child);
             }
         }
     }
@@ -1568,10 +1595,8 @@ impl ChainSim {
         if holds_worker {
             self.release_worker(now, hop);
         }
-        if holds_admission {
-            if let Some(a) = self.hop_rt[hop].admission.as_mut() {
-                a.release();
-            }
+        if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
+            a.release();
         }
         let n = self.call(c).deps.len();
         for d in 0..n {
@@ -1627,10 +1652,10 @@ impl ChainSim {
             End::Rejected => self.totals.rejected += 1,
         }
         let i = end as usize;
-        let _ = self.hist[i].record(latency.max(1).min(864_000_000_000));
+        let _ = self.hist[i].record(latency.min(HIST_MAX));
         self.max_us[i] = self.max_us[i].max(latency);
         if end != End::Rejected {
-            let _ = self.admitted_hist.record(latency.max(1).min(864_000_000_000));
+            let _ = self.admitted_hist.record(latency.min(HIST_MAX));
             self.admitted_max = self.admitted_max.max(latency);
         }
         self.rec.add(self.end_c[i], now, 1);

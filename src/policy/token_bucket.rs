@@ -122,10 +122,10 @@ impl Admission {
 
     /// Admits one call of `cost` credits at `now`, or says why not (consuming nothing).
     pub fn try_admit(&mut self, now: u64, cost: u64) -> Result<(), Rejection> {
-        if let Some(b) = &self.bucket {
-            if !b.fits(cost) {
-                return Err(Rejection::CostExceedsCapacity);
-            }
+        if let Some(b) = &self.bucket
+            && !b.fits(cost)
+        {
+            return Err(Rejection::CostExceedsCapacity);
         }
         if self.limit.is_some_and(|l| self.in_flight >= l) {
             return Err(Rejection::ConcurrencyLimit);

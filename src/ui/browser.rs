@@ -50,10 +50,10 @@ pub fn save_lang(code: &str) {
 pub fn browser_languages() -> Vec<String> {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else { return Vec::new() };
     let mut out: Vec<String> = nav.languages().iter().filter_map(|v| v.as_string()).collect();
-    if out.is_empty() {
-        if let Some(l) = nav.language() {
-            out.push(l);
-        }
+    if out.is_empty()
+        && let Some(l) = nav.language()
+    {
+        out.push(l);
     }
     out
 }
