@@ -76,7 +76,8 @@ pub struct Summary {
     pub degraded: u64,
     /// Responses that failed.
     pub failed: u64,
-    /// Requests turned away by admission (rate limit, concurrency limit, full queue).
+    /// Requests turned away by admission (rate limit, concurrency limit, full queue): at
+    /// the entry, or at the service the entry calls when its client gave up retrying.
     pub admission_rejected: u64,
     /// Retries the retry budget refused (events).
     pub retry_budget_denied: u64,
@@ -99,6 +100,14 @@ pub struct Summary {
     pub latency_ms: Percentiles,
     /// Why degraded responses degraded (first cause per request).
     pub degraded_by_cause: Causes,
+    /// Degraded responses answered with `recommendation_status=unavailable` and an empty
+    /// list (source 000's contract).
+    pub degraded_unavailable: u64,
+    /// Degraded responses answered with a stale or hot-list result labelled with its age.
+    pub degraded_stale: u64,
+    /// Optional-dependency answers that were a computed empty list: full successes, which
+    /// the contract keeps distinct from `unavailable`.
+    pub computed_empty: u64,
     /// Why failed requests failed.
     pub failed_by_cause: Causes,
     /// Requests still unanswered when the run hit its safety horizon (counted as failed).

@@ -85,41 +85,75 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
             }),
         ],
         any::<u64>(),
+        (
+            proptest::option::of((arb_client(), arb_dist(), 0.0..1.0f64, 0.0..1.0f64)),
+            proptest::option::of((1u32..=6, proptest::option::of(0u32..=6), any::<bool>())),
+            proptest::option::of((0.0..80.0f64, 1.0..60.0f64, 0u8..4)),
+        ),
     )
-        .prop_map(|(layers, leaf_work, err, workers, queue, deadline, bucket, cancel, load, seed)| {
-            let mut ls: Vec<Layer> = layers
-                .into_iter()
-                .enumerate()
-                .map(|(i, (client, work, w))| {
-                    let mut l = layer(&format!("l{i}"), client);
-                    l.work = work;
-                    l.server.workers = w;
-                    l.server.queue = w.map(|_| 5);
-                    l.server.queue_timeout_ms = w.map(|_| 30.0);
-                    l
-                })
-                .collect();
-            ls[0].deadline_ms = deadline;
-            ls[0].server.admission = bucket.map(|(capacity, rate)| AdmissionConfig {
-                token_bucket: Some(TokenBucketConfig { capacity, rate_per_s: f64::from(rate), cost: 1 }),
-                concurrency_limit: Some(capacity * 2),
-                retry_after_ms: 10.0,
-            });
-            let mut lf = leaf("leaf", 0.0, err);
-            lf.work = leaf_work;
-            lf.server.workers = workers;
-            lf.server.queue = queue;
-            Scenario {
-                name: "prop".into(),
-                seed,
-                load,
-                layers: ls,
-                leaf: lf,
-                faults: Vec::new(),
-                cancel_on_timeout: cancel,
-                report: ReportOptions { bucket_ms: None, trace_sample: 50 },
-            }
-        })
+        .prop_map(
+            |(layers, leaf_work, err, workers, queue, deadline, bucket, cancel, load, seed, extra)| {
+                let (side_dep, shared, fault) = extra;
+                let mut ls: Vec<Layer> = layers
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (client, work, w))| {
+                        let mut l = layer(&format!("l{i}"), client);
+                        l.work = work;
+                        l.server.workers = w;
+                        l.server.queue = w.map(|_| 5);
+                        l.server.queue_timeout_ms = w.map(|_| 30.0);
+                        l
+                    })
+                    .collect();
+                ls[0].deadline_ms = deadline;
+                ls[0].server.admission = bucket.map(|(capacity, rate)| AdmissionConfig {
+                    token_bucket: Some(TokenBucketConfig { capacity, rate_per_s: f64::from(rate), cost: 1 }),
+                    concurrency_limit: Some(capacity * 2),
+                    retry_after_ms: 10.0,
+                });
+                let mut lf = leaf("leaf", 0.0, err);
+                lf.work = leaf_work;
+                lf.server.workers = workers;
+                lf.server.queue = queue;
+                if let Some((mut client, work, needed_by, empty)) = side_dep {
+                    let mut target = leaf("side", 0.0, err / 2.0);
+                    target.work = work;
+                    target.empty_rate = empty;
+                    if let Some((size, q, core_too)) = shared {
+                        ls[0].shared_pool = Some(SharedPool { size, queue: q });
+                        client.bulkhead = None;
+                        client.use_shared_pool = true;
+                        if core_too {
+                            ls[0].client.bulkhead = None;
+                            ls[0].client.use_shared_pool = true;
+                        }
+                    }
+                    ls[0].side_deps = vec![SideDep { target, client, needed_by }];
+                }
+                let faults = fault
+                    .map(|(start, len, kind)| {
+                        let effect = match kind {
+                            0 => FaultEffect::Latency { factor: 4.0 },
+                            1 => FaultEffect::ErrorRate { rate: 0.9 },
+                            2 => FaultEffect::Down,
+                            _ => FaultEffect::Surge { factor: 3.0 },
+                        };
+                        vec![Fault { target: "leaf".into(), start_ms: start, end_ms: start + len, effect }]
+                    })
+                    .unwrap_or_default();
+                Scenario {
+                    name: "prop".into(),
+                    seed,
+                    load,
+                    layers: ls,
+                    leaf: lf,
+                    faults,
+                    cancel_on_timeout: cancel,
+                    report: ReportOptions { bucket_ms: None, trace_sample: 50 },
+                }
+            },
+        )
 }
 
 proptest! {
@@ -142,7 +176,12 @@ proptest! {
         prop_assert_eq!(r.series.succeeded.iter().sum::<u64>(), m.succeeded);
         prop_assert_eq!(r.series.offered.iter().sum::<u64>(), m.original_requests);
         prop_assert_eq!(m.attempts_per_hop[0], m.original_requests);
+        prop_assert!(m.degraded_unavailable + m.degraded_stale == m.degraded, "each degraded response has one fallback");
         for (i, l) in s.layers.iter().enumerate() {
+            for (j, d) in l.side_deps.iter().enumerate() {
+                let hop = s.layers.len() + 1 + j;
+                prop_assert!(m.attempts_per_hop[hop] <= m.attempts_per_hop[i] * u64::from(d.client.retry.max_attempts));
+            }
             let limit = m.attempts_per_hop[i] * u64::from(l.client.retry.max_attempts);
             prop_assert!(m.attempts_per_hop[i + 1] <= limit, "hop {} got {} > {}", i + 1, m.attempts_per_hop[i + 1], limit);
         }

@@ -19,8 +19,10 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   lab presets
-  lab run (--preset NAME | --scenario FILE.json) [--seed N] [--format json|table|csv]
-  lab show --preset NAME";
+  lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv]
+  lab show --preset NAME [--versus]
+
+  --versus runs the preset's comparison scenario (side B of compare mode).";
 
 /// A problem with what the user asked for: exit code 2.
 struct UsageError(String);
@@ -36,10 +38,11 @@ struct RunArgs {
     file: Option<String>,
     seed: Option<u64>,
     format: Format,
+    versus: bool,
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
-    let mut out = RunArgs { preset: None, file: None, seed: None, format: Format::Json };
+    let mut out = RunArgs { preset: None, file: None, seed: None, format: Format::Json, versus: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -54,6 +57,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
         };
         match flag {
             "--preset" => out.preset = Some(value("--preset")?),
+            "--versus" if inline.is_none() => out.versus = true,
             "--scenario" => out.file = Some(value("--scenario")?),
             "--seed" => {
                 let v = value("--seed")?;
@@ -80,6 +84,9 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
     if out.preset.is_some() == out.file.is_some() {
         return Err(UsageError(format!("give exactly one of --preset or --scenario\n{USAGE}")));
     }
+    if out.versus && out.preset.is_none() {
+        return Err(UsageError(format!("--versus needs --preset\n{USAGE}")));
+    }
     Ok(out)
 }
 
@@ -89,9 +96,14 @@ fn preset_names() -> String {
 
 fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
     if let Some(name) = &args.preset {
-        return presets::find(name)
-            .map(|p| (p.build)())
-            .ok_or_else(|| UsageError(format!("--preset: got {name:?}, allowed one of {}", preset_names())));
+        let p = presets::find(name).ok_or_else(|| {
+            UsageError(format!("--preset: got {name:?}, allowed one of {}", preset_names()))
+        })?;
+        return match (args.versus, p.versus) {
+            (false, _) => Ok((p.build)()),
+            (true, Some(b)) => Ok(b()),
+            (true, None) => Err(UsageError(format!("--versus: preset {name:?} has no comparison scenario"))),
+        };
     }
     let path = args.file.as_deref().unwrap_or_default();
     let text = std::fs::read_to_string(path)

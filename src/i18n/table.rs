@@ -152,4 +152,19 @@ texts! {
     PresetRecommendation500 => "500 req/s into a pool of 200", "每秒 500 次请求对 200 的连接池";
     PresetRecommendation500Story => "Source 000's peak: 500 req/s, 2 layers × 3 attempts, the profile service slowed to 800 ms behind a pool of 200. Demand exceeds the pool even before retries; calls queue, time out and are retried, and abandoned calls keep the pool busy.",
         "文档 000 的峰值：每秒 500 次请求，两层各 3 次尝试，画像服务变慢到 800 ms，连接池上限 200。即使不重试需求也超过连接池；调用排队、超时并被重试，被放弃的调用仍占着连接池。";
+    PresetBigPromo => "Big promo, unprotected", "大促：无保护";
+    PresetBigPromoStory => "Source 003's incident: a ×5 surge while recommendations slow to a p99 of ~2 s. Every dependency shares 8 threads with an unbounded queue, nothing times out in time, the app retries at once: order calls queue behind slow recommendations and the order path goes down with them.",
+        "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
+    PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
+    PresetBigPromoProtectedStory => "Source 003's protection chain: entry rate limit (429 + Retry-After) → a recommendation bulkhead of 20 with no queue → 150 ms timeout → breaker → hot-list fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
+        "文档 003 的保护链：入口限流（429 + Retry-After）→ 推荐独立舱并发 20、队列 0 → 150 ms 超时 → 熔断 → 热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
+    PresetBreakerDemo => "Circuit breaker", "熔断器";
+    PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN → HALF_OPEN → CLOSED.",
+        "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN → HALF_OPEN → CLOSED。";
+    PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
+    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond; orders 4) orders are unaffected and recommendations degrade.",
+        "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；隔离舱（推荐 10、超出即拒绝；订单 4）下订单不受影响，推荐降级。";
+    PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
+    PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. Compare with a retry budget: the storm dies out and the system recovers.",
+        "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用 worker，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
 }

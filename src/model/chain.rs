@@ -100,7 +100,7 @@ const CREDITS_PER_TOKEN: u64 = 1_000_000_000;
 
 enum HopKind {
     Layer { deadline: Option<u64>, deps: Vec<usize>, shared: Option<(u32, Option<u32>)> },
-    Leaf { error_rate: f64, client_error_rate: f64 },
+    Leaf { error_rate: f64, client_error_rate: f64, empty_rate: f64 },
 }
 
 struct HopSpec {
@@ -160,7 +160,11 @@ fn admission_spec(a: &crate::scenario::AdmissionConfig) -> AdmissionSpec {
 fn leaf_spec(l: &Leaf, faults: &[crate::scenario::Fault]) -> HopSpec {
     HopSpec {
         name: l.name.clone(),
-        kind: HopKind::Leaf { error_rate: l.error_rate, client_error_rate: l.client_error_rate },
+        kind: HopKind::Leaf {
+            error_rate: l.error_rate,
+            client_error_rate: l.client_error_rate,
+            empty_rate: l.empty_rate,
+        },
         workers: l.server.workers,
         queue: l.server.queue,
         queue_timeout: l.server.queue_timeout_ms.map(ms_to_us),
@@ -325,7 +329,7 @@ impl Arrivals {
                 } else {
                     1.0 / rate
                 };
-                if t + gap < boundary {
+                if t + gap <= boundary {
                     t += gap;
                     break;
                 }
@@ -393,7 +397,13 @@ struct DepRt {
     state: DepState,
     attempt: u32,
     child: CallRef,
+    /// Backoff wake-up or bulkhead queue timeout.
     timer: Option<EventId>,
+    /// The per-try timeout, which covers the wait for a bulkhead slot too.
+    try_timer: Option<EventId>,
+    /// When the current attempt started (before any bulkhead wait).
+    started: Micros,
+    /// When its call was sent.
     sent_at: Micros,
     prev_sleep: Micros,
     permit: Option<(u16, Permit)>,
@@ -417,9 +427,11 @@ struct Call {
     holds_admission: bool,
     /// Some caller up the chain stopped waiting: whatever this call does is wasted.
     orphan: bool,
+    /// A core dependency's last attempt was turned away by admission (429/503).
+    turned_away: bool,
     pending: u8,
     core_failure: Option<Outcome>,
-    degraded: Option<Outcome>,
+    degraded: Option<Degrade>,
     event: Option<EventId>,
     deps: Vec<DepRt>,
 }
@@ -470,6 +482,9 @@ struct Totals {
     retries: u64,
     timeouts: u64,
     degraded_by: Causes,
+    degraded_stale: u64,
+    degraded_unavailable: u64,
+    computed_empty: u64,
     failed_by: Causes,
     unfinished: u64,
     events: u64,
@@ -500,6 +515,22 @@ fn outcome_name(o: Outcome) -> &'static str {
         Outcome::DeadlineExceeded => "budget_exhausted",
         Outcome::BudgetDenied => "retry_budget_denied",
     }
+}
+
+/// Why a response is degraded: the failure its fallback covered, and which fallback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Degrade {
+    cause: Outcome,
+    stale: bool,
+}
+
+/// What travels back with a response besides its outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Answer {
+    /// A fallback answered for part of it.
+    degraded: Option<Degrade>,
+    /// A leaf computed an empty result (a real answer, not a degradation).
+    empty: bool,
 }
 
 /// The four ways a request can end.
@@ -746,11 +777,12 @@ impl ChainSim {
                     self.hop_rt[hop].rejected += 1;
                     self.gauge_queue(now, hop);
                     let ra = self.hops[hop].admission.map_or(1_000_000, |a| a.retry_after);
-                    self.respond(now, c, Outcome::Overload { retry_after_us: ra }, None);
+                    self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
                 }
             }
             Ev::TryTimeout(c, d, a) => {
-                if self.dep_is(c, d, a, DepState::InFlight) {
+                if self.dep_is(c, d, a, DepState::InFlight) || self.dep_is(c, d, a, DepState::WaitingSlot) {
+                    self.call_mut(c).deps[d as usize].try_timer = None;
                     self.on_try_timeout(now, c, d as usize);
                 }
             }
@@ -762,10 +794,6 @@ impl ChainSim {
             }
             Ev::SlotGrant(c, d, a) => {
                 if self.dep_is(c, d, a, DepState::WaitingSlot) {
-                    let timer = self.call_mut(c).deps[d as usize].timer.take();
-                    if let Some(t) = timer {
-                        self.q.cancel(t);
-                    }
                     self.send(now, c, d as usize);
                 }
                 // Otherwise the waiter left after the grant; whoever changed its state
@@ -837,6 +865,7 @@ impl ChainSim {
                     holds_worker: false,
                     holds_admission: false,
                     orphan: false,
+                    turned_away: false,
                     pending: 0,
                     core_failure: None,
                     degraded: None,
@@ -859,6 +888,7 @@ impl ChainSim {
         c.holds_worker = false;
         c.holds_admission = false;
         c.orphan = false;
+        c.turned_away = false;
         c.pending = 0;
         c.core_failure = None;
         c.degraded = None;
@@ -964,7 +994,7 @@ impl ChainSim {
                         Rejection::ConcurrencyLimit => Outcome::Overload { retry_after_us: spec.retry_after },
                         Rejection::CostExceedsCapacity => Outcome::ClientError,
                     };
-                    self.respond(now, c, outcome, None);
+                    self.respond(now, c, outcome, Answer::default());
                     return c;
                 }
             }
@@ -985,7 +1015,7 @@ impl ChainSim {
             Entry::Rejected => {
                 self.hop_rt[hop].rejected += 1;
                 let ra = self.hops[hop].admission.map_or(1_000_000, |a| a.retry_after);
-                self.respond(now, c, Outcome::Overload { retry_after_us: ra }, None);
+                self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
         }
         c
@@ -1016,7 +1046,7 @@ impl ChainSim {
         let deadline = self.call(c).deadline;
         if deadline != NO_DEADLINE && deadline.saturating_sub(now) < self.hops[hop].min_budget.max(1) {
             self.totals.budget_exhausted += 1;
-            self.respond(now, c, Outcome::DeadlineExceeded, None);
+            self.respond(now, c, Outcome::DeadlineExceeded, Answer::default());
             return;
         }
         let spec = &self.hops[hop];
@@ -1042,7 +1072,7 @@ impl ChainSim {
             }
         }
         if down {
-            self.respond(now, c, Outcome::Error, None);
+            self.respond(now, c, Outcome::Error, Answer::default());
             return;
         }
         let work = sample(&spec.work, key, factor);
@@ -1057,7 +1087,7 @@ impl ChainSim {
     fn on_work_done(&mut self, now: Micros, c: CallRef) {
         let hop = self.call(c).hop as usize;
         match self.hops[hop].kind {
-            HopKind::Leaf { error_rate, client_error_rate } => {
+            HopKind::Leaf { error_rate, client_error_rate, empty_rate } => {
                 let call = self.call(c);
                 let start = call.work_start.unwrap_or(now);
                 let mut rate = error_rate;
@@ -1077,7 +1107,9 @@ impl ChainSim {
                 } else {
                     Outcome::Ok
                 };
-                self.respond(now, c, outcome, None);
+                let empty =
+                    outcome.is_ok() && empty_rate > 0.0 && call.key.uniform(Purpose::Empty) < empty_rate;
+                self.respond(now, c, outcome, Answer { degraded: None, empty });
             }
             HopKind::Layer { .. } => self.start_deps(now, c),
         }
@@ -1125,6 +1157,8 @@ impl ChainSim {
                     attempt: 0,
                     child: CallRef { slot: u32::MAX, generation: 0 },
                     timer: None,
+                    try_timer: None,
+                    started: now,
                     sent_at: now,
                     prev_sleep: 0,
                     permit: None,
@@ -1188,6 +1222,18 @@ impl ChainSim {
                 }
             }
         }
+        // The attempt has started: its per-try timeout covers any wait for a slot.
+        let (a, deadline) = {
+            let call = self.call_mut(c);
+            let dep = &mut call.deps[d];
+            dep.attempt += 1;
+            dep.started = now;
+            (dep.attempt, call.deadline)
+        };
+        if let Some(t) = try_timeout(self.clients[cl].per_try, deadline, now) {
+            let ev = self.sched(now + t, Class::Timer, Ev::TryTimeout(c, d as u8, a));
+            self.call_mut(c).deps[d].try_timer = ev;
+        }
         let kind = self.dep_slot_kind(cl);
         if kind != SlotKind::None {
             let token = slot_token(c, d);
@@ -1202,7 +1248,6 @@ impl ChainSim {
                     self.gauge_slots(now, cl);
                 }
                 Some(Entry::Queued) => {
-                    let a = self.call(c).deps[d].attempt;
                     self.call_mut(c).deps[d].state = DepState::WaitingSlot;
                     if let Some(qt) = self.clients[cl].bulkhead.and_then(|b| b.2) {
                         let ev = self.sched(now + qt, Class::Timer, Ev::SlotTimeout(c, d as u8, a));
@@ -1307,7 +1352,6 @@ impl ChainSim {
         let (a, key, deadline, trace) = {
             let call = self.call_mut(c);
             let dep = &mut call.deps[d];
-            dep.attempt += 1;
             dep.state = DepState::InFlight;
             dep.sent_at = now;
             (dep.attempt, call.key.child(d as u32, dep.attempt), call.deadline, call.trace)
@@ -1318,10 +1362,6 @@ impl ChainSim {
             rt.retries += 1;
             self.totals.retries += 1;
         }
-        if let Some(t) = try_timeout(self.clients[cl].per_try, deadline, now) {
-            let ev = self.sched(now + t, Class::Timer, Ev::TryTimeout(c, d as u8, a));
-            self.call_mut(c).deps[d].timer = ev;
-        }
         let callee = self.clients[cl].callee;
         let child = self.arrive(now, callee, Some((c, d as u8, a)), key, deadline, trace);
         if self.dep_is(c, d as u8, a, DepState::InFlight) {
@@ -1331,20 +1371,30 @@ impl ChainSim {
 
     fn on_try_timeout(&mut self, now: Micros, c: CallRef, d: usize) {
         self.totals.timeouts += 1;
-        let (child, sent) = {
-            let dep = &mut self.call_mut(c).deps[d];
-            dep.timer = None;
-            (dep.child, dep.sent_at)
-        };
-        self.mark(c, "timeout", sent, now);
-        if self.valid(child) {
+        let dep = self.call(c).deps[d];
+        self.mark(c, "timeout", dep.started, now);
+        if dep.state == DepState::WaitingSlot {
+            // Timed out before getting a slot: leave the queue (or hand back a slot granted
+            // but not yet used); the dependency was never called, so the breaker records
+            // nothing.
+            let cl = dep.client as usize;
+            if let Some(t) = self.call_mut(c).deps[d].timer.take() {
+                self.q.cancel(t);
+            }
+            if dep.slot == SlotKind::None {
+                self.abandon_slot_wait(now, cl);
+            }
+            if let Some((inst, p)) = self.call_mut(c).deps[d].permit.take() {
+                self.client_rt[cl].breakers[inst as usize].release(p);
+            }
+        } else if self.valid(dep.child) {
             if self.cancel_on_timeout {
-                self.cancel_subtree(now, child);
+                self.cancel_subtree(now, dep.child);
             } else {
-                self.orphan_subtree(child);
+                self.orphan_subtree(dep.child);
             }
         }
-        self.on_attempt_result(now, c, d, Outcome::Timeout, None);
+        self.on_attempt_result(now, c, d, Outcome::Timeout, Answer::default());
     }
 
     /// The caller's own protections refused an attempt (breaker, bulkhead): no retry.
@@ -1356,19 +1406,13 @@ impl ChainSim {
         self.dep_done(now, c, d, Err(why));
     }
 
-    fn on_attempt_result(
-        &mut self,
-        now: Micros,
-        c: CallRef,
-        d: usize,
-        outcome: Outcome,
-        degraded: Option<Outcome>,
-    ) {
+    fn on_attempt_result(&mut self, now: Micros, c: CallRef, d: usize, outcome: Outcome, answer: Answer) {
         let cl = self.call(c).deps[d].client as usize;
-        let (timer, sent_at, slot, permit, attempt, prev_sleep) = {
+        let (try_timer, timer, sent_at, slot, permit, attempt, prev_sleep) = {
             let dep = &mut self.call_mut(c).deps[d];
             dep.last = outcome;
             (
+                dep.try_timer.take(),
                 dep.timer.take(),
                 dep.sent_at,
                 std::mem::replace(&mut dep.slot, SlotKind::None),
@@ -1377,7 +1421,7 @@ impl ChainSim {
                 dep.prev_sleep,
             )
         };
-        if let Some(e) = timer {
+        for e in [try_timer, timer].into_iter().flatten() {
             self.q.cancel(e);
         }
         if slot != SlotKind::None {
@@ -1405,7 +1449,10 @@ impl ChainSim {
             if attempt == 1 {
                 self.client_rt[cl].first_successes += 1;
             }
-            self.dep_done(now, c, d, Ok(degraded));
+            if answer.empty && self.clients[cl].fallback.is_some() {
+                self.totals.computed_empty += 1;
+            }
+            self.dep_done(now, c, d, Ok(answer.degraded));
             return;
         }
         let spec = &self.clients[cl];
@@ -1456,29 +1503,41 @@ impl ChainSim {
     }
 
     /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
-    fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Outcome>, Outcome>) {
+    fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
         let cl = self.call(c).deps[d].client as usize;
-        let optional = self.clients[cl].fallback.is_some();
+        let fallback = self.clients[cl].fallback;
+        let optional = fallback.is_some();
+        let stale = matches!(fallback, Some(Fallback::Stale { .. }));
+        let timers = {
+            let dep = &mut self.call_mut(c).deps[d];
+            [dep.try_timer.take(), dep.timer.take()]
+        };
+        for e in timers.into_iter().flatten() {
+            self.q.cancel(e);
+        }
         let finished = {
             let call = self.call_mut(c);
             call.deps[d].state = DepState::Done;
             call.pending -= 1;
             match result {
-                Ok(Some(cause)) => {
-                    call.degraded.get_or_insert(cause);
+                Ok(Some(degrade)) => {
+                    call.degraded.get_or_insert(degrade);
                 }
                 Ok(None) => {}
                 Err(o) if optional => {
-                    call.degraded.get_or_insert(o);
+                    call.degraded.get_or_insert(Degrade { cause: o, stale });
                 }
                 Err(o) => {
                     call.core_failure.get_or_insert(o);
+                    if matches!(call.deps[d].last, Outcome::Overload { .. }) {
+                        call.turned_away = true;
+                    }
                 }
             }
             call.pending == 0
         };
         if result.is_err() && optional {
-            self.mark(c, "fallback", now, now);
+            self.mark(c, if stale { "fallback_stale" } else { "fallback_unavailable" }, now, now);
         }
         if finished {
             let call = self.call(c);
@@ -1488,8 +1547,8 @@ impl ChainSim {
                 Some(Outcome::DeadlineExceeded) => Outcome::DeadlineExceeded,
                 Some(_) => Outcome::Error,
             };
-            let degraded = call.degraded;
-            self.respond(now, c, outcome, degraded);
+            let answer = Answer { degraded: call.degraded, empty: false };
+            self.respond(now, c, outcome, answer);
         }
     }
 
@@ -1519,7 +1578,7 @@ impl ChainSim {
     }
 
     /// Call `c` answers `outcome`: free what it holds and tell its caller.
-    fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, degraded: Option<Outcome>) {
+    fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
         let (hop, holds_worker, holds_admission, event, parent) = {
             let call = self.call_mut(c);
             (
@@ -1539,11 +1598,11 @@ impl ChainSim {
         if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
             a.release();
         }
-        let degraded = if outcome.is_ok() { degraded } else { None };
+        let answer = if outcome.is_ok() { answer } else { Answer::default() };
         match parent {
             None => {
                 self.trace_span(c, now, outcome_name(outcome), false);
-                self.complete_request(now, c, outcome, degraded);
+                self.complete_request(now, c, outcome, answer.degraded);
                 self.release_call(c);
             }
             Some((p, d, a)) => {
@@ -1555,7 +1614,7 @@ impl ChainSim {
                 }
                 self.release_call(c);
                 if waiting {
-                    self.on_attempt_result(now, p, d as usize, outcome, degraded);
+                    self.on_attempt_result(now, p, d as usize, outcome, answer);
                 }
             }
         }
@@ -1601,7 +1660,7 @@ impl ChainSim {
         let n = self.call(c).deps.len();
         for d in 0..n {
             let dep = self.call(c).deps[d];
-            if let Some(e) = dep.timer {
+            for e in [dep.timer, dep.try_timer].into_iter().flatten() {
                 self.q.cancel(e);
             }
             let cl = dep.client as usize;
@@ -1625,24 +1684,30 @@ impl ChainSim {
         self.release_call(c);
     }
 
-    fn complete_request(&mut self, now: Micros, c: CallRef, outcome: Outcome, degraded: Option<Outcome>) {
-        let (arrived, core_failure, trace) = {
+    fn complete_request(&mut self, now: Micros, c: CallRef, outcome: Outcome, degraded: Option<Degrade>) {
+        let (arrived, core_failure, turned_away, trace) = {
             let call = self.call(c);
-            (call.arrived, call.core_failure, call.trace)
+            (call.arrived, call.core_failure, call.turned_away, call.trace)
         };
         let latency = now - arrived;
         let end = match outcome {
             Outcome::Ok if degraded.is_some() => End::Degraded,
             Outcome::Ok => End::Succeeded,
             Outcome::Overload { .. } => End::Rejected,
-            _ if matches!(core_failure, Some(Outcome::Overload { .. })) => End::Rejected,
+            _ if turned_away => End::Rejected,
             _ => End::Failed,
         };
         match end {
             End::Succeeded => self.totals.succeeded += 1,
             End::Degraded => {
                 self.totals.degraded += 1;
-                add_cause(&mut self.totals.degraded_by, degraded.unwrap_or(Outcome::Error));
+                let d = degraded.unwrap_or(Degrade { cause: Outcome::Error, stale: false });
+                add_cause(&mut self.totals.degraded_by, d.cause);
+                if d.stale {
+                    self.totals.degraded_stale += 1;
+                } else {
+                    self.totals.degraded_unavailable += 1;
+                }
             }
             End::Failed => {
                 self.totals.failed += 1;
@@ -1723,6 +1788,9 @@ impl ChainSim {
             degraded_rate: rate(t.degraded),
             latency_ms: percentiles(&self.admitted_hist, self.admitted_max),
             degraded_by_cause: t.degraded_by.clone(),
+            degraded_unavailable: t.degraded_unavailable,
+            degraded_stale: t.degraded_stale,
+            computed_empty: t.computed_empty,
             failed_by_cause: t.failed_by.clone(),
             unfinished: t.unfinished,
             end_ms: ms(end),

@@ -3,3 +3,4 @@
 pub mod amplification;
 pub mod capacity;
 pub mod chain;
+pub mod degradation;

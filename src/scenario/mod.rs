@@ -310,6 +310,10 @@ pub struct Leaf {
     /// Probability a call is a 4xx, never retried (0–1).
     #[serde(default)]
     pub client_error_rate: f64,
+    /// Probability a successful call returns a computed empty result (0–1): a real
+    /// answer, which the degradation contract keeps distinct from "unavailable".
+    #[serde(default)]
+    pub empty_rate: f64,
 }
 
 /// A dependency a layer calls besides the next hop.

@@ -3,7 +3,10 @@
 
 use super::*;
 use crate::i18n::T;
+use crate::policy::breaker::BreakerConfig;
+use crate::policy::bulkhead::BulkheadConfig;
 use crate::policy::retry::{Backoff, Jitter, RetryOn};
+use crate::policy::retry_budget::RetryBudgetConfig;
 
 /// A named, explained starting point.
 pub struct Preset {
@@ -15,6 +18,9 @@ pub struct Preset {
     pub story: T,
     /// Builds the scenario.
     pub build: fn() -> Scenario,
+    /// A second scenario to compare against on the same seed and traffic (compare mode's
+    /// side B; `lab run --versus`).
+    pub versus: Option<fn() -> Scenario>,
 }
 
 /// Every preset, in the order the picker shows them.
@@ -36,27 +42,84 @@ static PRESETS: &[Preset] = &[
         title: T::PresetLab11Unprotected,
         story: T::PresetLab11UnprotectedStory,
         build: lab11_unprotected,
+        versus: Some(lab11_protected),
     },
     Preset {
         name: "lab11-protected",
         title: T::PresetLab11Protected,
         story: T::PresetLab11ProtectedStory,
         build: lab11_protected,
+        versus: Some(lab11_budget_150),
     },
     Preset {
         name: "lab11-budget-150",
         title: T::PresetLab11Budget150,
         story: T::PresetLab11Budget150Story,
         build: lab11_budget_150,
+        versus: None,
     },
-    Preset { name: "chain-2x3", title: T::PresetChain2x3, story: T::PresetChain2x3Story, build: chain_2x3 },
-    Preset { name: "chain-3x3", title: T::PresetChain3x3, story: T::PresetChain3x3Story, build: chain_3x3 },
-    Preset { name: "chain-3x4", title: T::PresetChain3x4, story: T::PresetChain3x4Story, build: chain_3x4 },
+    Preset {
+        name: "chain-2x3",
+        title: T::PresetChain2x3,
+        story: T::PresetChain2x3Story,
+        build: chain_2x3,
+        versus: None,
+    },
+    Preset {
+        name: "chain-3x3",
+        title: T::PresetChain3x3,
+        story: T::PresetChain3x3Story,
+        build: chain_3x3,
+        versus: None,
+    },
+    Preset {
+        name: "chain-3x4",
+        title: T::PresetChain3x4,
+        story: T::PresetChain3x4Story,
+        build: chain_3x4,
+        versus: None,
+    },
     Preset {
         name: "recommendation-500rps",
         title: T::PresetRecommendation500,
         story: T::PresetRecommendation500Story,
         build: recommendation_500rps,
+        versus: None,
+    },
+    Preset {
+        name: "big-promo",
+        title: T::PresetBigPromo,
+        story: T::PresetBigPromoStory,
+        build: big_promo,
+        versus: Some(big_promo_protected),
+    },
+    Preset {
+        name: "big-promo-protected",
+        title: T::PresetBigPromoProtected,
+        story: T::PresetBigPromoProtectedStory,
+        build: big_promo_protected,
+        versus: Some(big_promo),
+    },
+    Preset {
+        name: "breaker-demo",
+        title: T::PresetBreakerDemo,
+        story: T::PresetBreakerDemoStory,
+        build: breaker_demo,
+        versus: None,
+    },
+    Preset {
+        name: "bulkhead-shared-vs-isolated",
+        title: T::PresetBulkhead,
+        story: T::PresetBulkheadStory,
+        build: bulkhead_shared,
+        versus: Some(bulkhead_isolated),
+    },
+    Preset {
+        name: "metastable-retry-storm",
+        title: T::PresetMetastable,
+        story: T::PresetMetastableStory,
+        build: metastable_retry_storm,
+        versus: Some(metastable_with_budget),
     },
 ];
 
@@ -95,6 +158,7 @@ pub fn leaf(name: &str, ms: f64, error_rate: f64) -> Leaf {
         work: Dist::Constant { ms },
         error_rate,
         client_error_rate: 0.0,
+        empty_rate: 0.0,
     }
 }
 
@@ -196,6 +260,179 @@ pub fn recommendation_500rps() -> Scenario {
     )
 }
 
+/// A side dependency called by a layer.
+pub fn side(target: Leaf, client: Client) -> SideDep {
+    SideDep { target, client, needed_by: 1.0 }
+}
+
+/// The recommendation service of sources 000/003: usually 20 ms (p99 100 ms).
+fn recommendations() -> Leaf {
+    Leaf { work: Dist::LogNormal { median_ms: 20.0, p99_ms: 100.0 }, ..leaf("recommendations", 0.0, 0.0) }
+}
+
+/// The core dependency the product/order path needs: fast and healthy.
+fn order_core() -> Leaf {
+    Leaf { work: Dist::Exponential { mean_ms: 5.0 }, ..leaf("order-core", 0.0, 0.0) }
+}
+
+fn window(target: &str, start_ms: f64, end_ms: f64, effect: FaultEffect) -> Fault {
+    Fault { target: target.to_string(), start_ms, end_ms, effect }
+}
+
+/// Source 003's incident, unprotected: a ×5 promotion surge, recommendations slow to a
+/// p99 of about 2 s, every dependency on one shared pool of 8 threads with an unbounded
+/// queue, no timeouts worth the name, and an app that retries at once. Order calls queue
+/// behind slow recommendation calls; the app times out and retries; the order path, which
+/// never needed recommendations, goes down with them.
+pub fn big_promo() -> Scenario {
+    let app = layer("app", Client { per_try_timeout_ms: Some(2000.0), ..retrying(3, 0.0) });
+    let mut product = layer("product", Client { use_shared_pool: true, fallback: None, ..retrying(1, 0.0) });
+    product.shared_pool = Some(SharedPool { size: 8, queue: None });
+    product.side_deps = vec![side(
+        recommendations(),
+        Client { use_shared_pool: true, fallback: Some(Fallback::Unavailable), ..retrying(1, 0.0) },
+    )];
+    let mut s = base(
+        "big-promo",
+        Load::Poisson { rate_per_s: 100.0, peak_factor: 1.0, duration_ms: 60_000.0 },
+        vec![app, product],
+        order_core(),
+    );
+    s.faults = vec![
+        window("", 15_000.0, 35_000.0, FaultEffect::Surge { factor: 5.0 }),
+        window("recommendations", 15_000.0, 45_000.0, FaultEffect::Latency { factor: 20.0 }),
+    ];
+    s
+}
+
+/// Source 003's protection chain on the same incident: entry rate limit (429 +
+/// Retry-After) → a recommendation bulkhead of 20 with no queue → a 150 ms timeout → a
+/// breaker (≥ 20 calls, ≥ 50 %) → the hot list as a labelled stale fallback; the order
+/// path has its own bulkhead; the app backs off with jitter inside a retry budget. Orders
+/// keep ≥ 99.9 % success while recommendations degrade visibly.
+pub fn big_promo_protected() -> Scenario {
+    let mut s = big_promo();
+    s.name = "big-promo-protected".to_string();
+    let app = &mut s.layers[0];
+    app.client.retry.max_attempts = 2;
+    app.client.retry.backoff = Backoff::Exponential { base_ms: 100.0, cap_ms: 1000.0 };
+    app.client.retry.jitter = Jitter::Full;
+    app.client.per_try_timeout_ms = Some(1000.0);
+    app.client.retry_budget = Some(RetryBudgetConfig::Ratio { max_tokens: 100.0, retry_ratio: 0.1 });
+    let product = &mut s.layers[1];
+    product.shared_pool = None;
+    product.server.admission = Some(AdmissionConfig {
+        token_bucket: Some(TokenBucketConfig { capacity: 100, rate_per_s: 400.0, cost: 1 }),
+        concurrency_limit: None,
+        retry_after_ms: 1000.0,
+    });
+    product.client.use_shared_pool = false;
+    product.client.bulkhead =
+        Some(BulkheadConfig { max_concurrent: 16, max_queue: 32, queue_timeout_ms: Some(100.0) });
+    product.client.per_try_timeout_ms = Some(200.0);
+    let recs = &mut product.side_deps[0].client;
+    recs.use_shared_pool = false;
+    recs.bulkhead = Some(BulkheadConfig { max_concurrent: 20, max_queue: 0, queue_timeout_ms: None });
+    recs.per_try_timeout_ms = Some(150.0);
+    recs.breaker = Some(BreakerConfig { open_ms: 5000.0, half_open_calls: 3, ..BreakerConfig::default() });
+    recs.fallback = Some(Fallback::Stale { age_ms: 60_000.0 });
+    s
+}
+
+/// A dependency fails for five seconds, then recovers: the breaker (window 20, ≥ 50 %)
+/// opens, half-opens after 2 s with 3 probes, opens again while the failure lasts, and
+/// closes once the probes succeed.
+pub fn breaker_demo() -> Scenario {
+    let mut shop = layer(
+        "shop",
+        Client {
+            per_try_timeout_ms: Some(300.0),
+            breaker: Some(BreakerConfig { open_ms: 2000.0, half_open_calls: 3, ..BreakerConfig::default() }),
+            fallback: Some(Fallback::Unavailable),
+            ..retrying(1, 0.0)
+        },
+    );
+    shop.name = "shop".into();
+    let inventory = Leaf { work: Dist::Exponential { mean_ms: 10.0 }, ..leaf("inventory", 0.0, 0.01) };
+    let mut s = base(
+        "breaker-demo",
+        Load::Poisson { rate_per_s: 100.0, peak_factor: 1.0, duration_ms: 15_000.0 },
+        vec![shop],
+        inventory,
+    );
+    s.faults = vec![window("inventory", 3000.0, 8000.0, FaultEffect::ErrorRate { rate: 1.0 })];
+    s
+}
+
+/// Source 003's bulkhead counter-example: the product service calls the order core and
+/// recommendations on one shared pool of 8 threads; recommendations slow down for 10 s
+/// and take every thread, so order calls queue behind them.
+pub fn bulkhead_shared() -> Scenario {
+    let mut product = layer(
+        "product",
+        Client { use_shared_pool: true, per_try_timeout_ms: Some(500.0), ..retrying(1, 0.0) },
+    );
+    product.shared_pool = Some(SharedPool { size: 8, queue: None });
+    product.side_deps = vec![side(
+        recommendations(),
+        Client {
+            use_shared_pool: true,
+            per_try_timeout_ms: Some(1000.0),
+            fallback: Some(Fallback::Unavailable),
+            ..retrying(1, 0.0)
+        },
+    )];
+    let mut s = base(
+        "bulkhead-shared-vs-isolated",
+        Load::Poisson { rate_per_s: 150.0, peak_factor: 1.0, duration_ms: 20_000.0 },
+        vec![product],
+        order_core(),
+    );
+    s.faults = vec![window("recommendations", 5000.0, 15_000.0, FaultEffect::Latency { factor: 20.0 })];
+    s
+}
+
+/// The same slow dependency with isolated pools: recommendations may use 10 threads
+/// (about twice their normal need) and are refused beyond that, the fallback answering;
+/// the order core has 4 of its own (source 003 draws 2 and 4 for a smaller load).
+pub fn bulkhead_isolated() -> Scenario {
+    let mut s = bulkhead_shared();
+    let product = &mut s.layers[0];
+    product.shared_pool = None;
+    product.client.use_shared_pool = false;
+    product.client.bulkhead =
+        Some(BulkheadConfig { max_concurrent: 4, max_queue: 20, queue_timeout_ms: Some(100.0) });
+    let recs = &mut product.side_deps[0].client;
+    recs.use_shared_pool = false;
+    recs.bulkhead = Some(BulkheadConfig { max_concurrent: 10, max_queue: 0, queue_timeout_ms: None });
+    s
+}
+
+/// A metastable failure: a server at 90 % utilisation is slowed ×3 for one second. Its
+/// queue grows, callers time out and retry at once, abandoned calls still take a worker,
+/// and the retries keep the overload going long after the trigger is gone.
+pub fn metastable_retry_storm() -> Scenario {
+    let client = layer("client", Client { per_try_timeout_ms: Some(150.0), ..retrying(3, 0.0) });
+    let mut server = leaf("server", 10.0, 0.0);
+    server.server.workers = Some(5);
+    let mut s = base(
+        "metastable-retry-storm",
+        Load::Poisson { rate_per_s: 450.0, peak_factor: 1.0, duration_ms: 20_000.0 },
+        vec![client],
+        server,
+    );
+    s.faults = vec![window("server", 4000.0, 5000.0, FaultEffect::Latency { factor: 3.0 })];
+    s
+}
+
+/// The same trigger with a ratio retry budget: once first attempts stop succeeding the
+/// budget stops the retries, the queue drains and the system recovers.
+pub fn metastable_with_budget() -> Scenario {
+    let mut s = metastable_retry_storm();
+    s.layers[0].client.retry_budget = Some(RetryBudgetConfig::Ratio { max_tokens: 20.0, retry_ratio: 0.1 });
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,6 +444,9 @@ mod tests {
             assert_eq!(s.name, p.name);
             assert_eq!(validate(&s), Ok(()), "{}", p.name);
             assert_eq!(find(p.name).map(|f| f.name), Some(p.name));
+            if let Some(v) = p.versus {
+                assert_eq!(validate(&v()), Ok(()), "{} versus", p.name);
+            }
         }
         assert!(find(DEFAULT).is_some());
         assert!(find("nope").is_none());

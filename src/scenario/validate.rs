@@ -96,6 +96,7 @@ impl Check {
         self.dist(&format!("{field}.work"), &l.work);
         self.range(&format!("{field}.error_rate"), l.error_rate, 0.0, 1.0);
         self.range(&format!("{field}.client_error_rate"), l.client_error_rate, 0.0, 1.0);
+        self.range(&format!("{field}.empty_rate"), l.empty_rate, 0.0, 1.0);
         if l.error_rate + l.client_error_rate > 1.0 + 1e-12 {
             self.rule(
                 &format!("{field}.client_error_rate"),

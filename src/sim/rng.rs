@@ -81,6 +81,8 @@ pub enum Purpose {
     Instance = 5,
     /// Whether the request needs an optional dependency.
     Needs = 6,
+    /// Whether a successful answer is a computed empty result.
+    Empty = 7,
 }
 
 impl Key {
