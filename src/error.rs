@@ -18,6 +18,8 @@ pub enum Allowed {
     OneOf { choices: Vec<String> },
     /// A list of between `min_len` and `max_len` items.
     Length { min_len: usize, max_len: usize },
+    /// 0 to switch the setting off, or a number from `min` to `max`.
+    OffOrRange { min: String, max: String, integer: bool },
     /// A rule that is not a range, in words (English; the UI has its own text for each rule).
     Rule { rule: String },
 }
@@ -41,6 +43,10 @@ impl fmt::Display for Allowed {
             Allowed::OneOf { choices } => write!(f, "one of {}", choices.join(", ")),
             Allowed::Length { min_len, max_len } => {
                 write!(f, "a list of {min_len} to {max_len} items")
+            }
+            Allowed::OffOrRange { min, max, integer } => {
+                let kind = if *integer { "a whole number" } else { "a number" };
+                write!(f, "0 (off) or {kind} from {min} to {max}")
             }
             Allowed::Rule { rule } => f.write_str(rule),
         }

@@ -39,6 +39,8 @@ pub struct Knob<S> {
     pub integer: bool,
     /// Slider travel.
     pub scale: Scale,
+    /// Whether 0 is accepted and means "off" (unlimited, none); the slider's first stop.
+    pub off: bool,
     /// Reads the value; `None` when the knob does not apply to this state (e.g. a layer
     /// index past the end).
     pub get: fn(&S, usize) -> Option<f64>,
@@ -49,7 +51,9 @@ pub struct Knob<S> {
 impl<S> Knob<S> {
     /// What this knob accepts.
     pub fn allowed(&self) -> Allowed {
-        if self.integer {
+        if self.off {
+            Allowed::OffOrRange { min: fmt_num(self.min), max: fmt_num(self.max), integer: self.integer }
+        } else if self.integer {
             Allowed::Integer { min: fmt_num(self.min), max: fmt_num(self.max) }
         } else {
             Allowed::range(self.min, self.max)
@@ -85,6 +89,9 @@ impl<S> Knob<S> {
     /// Checks a number against the range and, for integer knobs, wholeness.
     pub fn check(&self, value: f64, index: Option<usize>) -> Result<f64, FieldError> {
         let whole_ok = !self.integer || value == value.trunc();
+        if self.off && value == 0.0 {
+            return Ok(0.0);
+        }
         if value.is_finite() && value >= self.min && value <= self.max && whole_ok {
             Ok(value)
         } else {
@@ -92,8 +99,20 @@ impl<S> Knob<S> {
         }
     }
 
-    /// Slider position (0..=1000) of a value.
+    /// Slider position (0..=1000) of a value. With `off`, position 0 is "off" and the
+    /// range uses positions 1..=1000.
     pub fn to_slider(&self, value: f64) -> f64 {
+        if self.off {
+            if value <= 0.0 {
+                return 0.0;
+            }
+            let inner = self.to_slider_on(value);
+            return 1.0 + (inner * (SLIDER_STEPS - 1.0) / SLIDER_STEPS).round();
+        }
+        self.to_slider_on(value)
+    }
+
+    fn to_slider_on(&self, value: f64) -> f64 {
         let v = value.clamp(self.min, self.max);
         let frac = match self.scale {
             Scale::Log if self.min > 0.0 => (v / self.min).ln() / (self.max / self.min).ln(),
@@ -106,6 +125,16 @@ impl<S> Knob<S> {
     /// The value at a slider position, snapped to the step (and to 1–2–5 steps on a log
     /// scale, so a log slider lands on round numbers).
     pub fn from_slider(&self, pos: f64) -> f64 {
+        if self.off {
+            if pos < 0.5 {
+                return 0.0;
+            }
+            return self.from_slider_on((pos - 1.0).max(0.0) * SLIDER_STEPS / (SLIDER_STEPS - 1.0));
+        }
+        self.from_slider_on(pos)
+    }
+
+    fn from_slider_on(&self, pos: f64) -> f64 {
         let frac = (pos / SLIDER_STEPS).clamp(0.0, 1.0);
         let raw = match self.scale {
             Scale::Log if self.min > 0.0 => self.min * (self.max / self.min).powf(frac),
@@ -119,6 +148,39 @@ impl<S> Knob<S> {
         // Remove float noise such as 0.30000000000000004.
         let cleaned = (stepped * 1e9).round() / 1e9;
         cleaned.clamp(self.min, self.max)
+    }
+}
+
+/// A setting chosen from a few named options (a select control).
+pub struct Choice<S> {
+    /// URL parameter, DOM id suffix and field name in error messages.
+    pub key: &'static str,
+    /// Label shown beside the control.
+    pub label: T,
+    /// Help text: what the options mean and which real setting they map to.
+    pub help: T,
+    /// (value in URLs, label) for each option.
+    pub options: &'static [(&'static str, T)],
+    /// The current option; `None` when the choice does not apply to this state.
+    pub get: fn(&S, usize) -> Option<&'static str>,
+    /// Applies an option (one of `options`).
+    pub set: fn(&mut S, usize, &str),
+}
+
+impl<S> Choice<S> {
+    /// Checks a value against the options.
+    pub fn check(&self, value: &str, index: Option<usize>) -> Result<&'static str, FieldError> {
+        self.options.iter().map(|(v, _)| *v).find(|v| *v == value.trim()).ok_or_else(|| {
+            let field = match index {
+                Some(i) => format!("{}[{}]", self.key, i),
+                None => self.key.to_string(),
+            };
+            FieldError::new(
+                field,
+                value.trim(),
+                Allowed::OneOf { choices: self.options.iter().map(|(v, _)| v.to_string()).collect() },
+            )
+        })
     }
 }
 
@@ -151,6 +213,7 @@ mod tests {
             step: 1.0,
             integer,
             scale,
+            off: false,
             get: |s, _| Some(s.v),
             set: |s, _, v| s.v = v,
         }
@@ -189,6 +252,19 @@ mod tests {
         }
         let k = knob(Scale::Log, true);
         assert_eq!(k.to_slider(100.0), 500.0, "log scale puts 100 mid-way between 1 and 10,000");
+    }
+
+    #[test]
+    fn off_is_the_first_stop_and_zero_is_accepted() {
+        let k = Knob { off: true, ..knob(Scale::Log, false) };
+        assert_eq!(k.from_slider(0.0), 0.0);
+        assert_eq!(k.to_slider(0.0), 0.0);
+        assert_eq!(k.from_slider(1.0), 1.0, "the next stop is the minimum");
+        assert_eq!(k.from_slider(SLIDER_STEPS), 10_000.0);
+        assert_eq!(k.parse("0", None), Ok(0.0));
+        assert!(k.parse("0.5", None).is_err(), "below the minimum and not off");
+        assert_eq!(k.from_slider(k.to_slider(200.0)), 200.0);
+        assert_eq!(k.allowed().to_string(), "0 (off) or a number from 1 to 10000");
     }
 
     #[test]

@@ -91,6 +91,9 @@ impl Lang {
             Allowed::Length { min_len, max_len } => {
                 self.f(T::AllowedLength, &[("min", &min_len.to_string()), ("max", &max_len.to_string())])
             }
+            Allowed::OffOrRange { min, max, integer: _ } => {
+                self.f(T::AllowedOffOrRange, &[("min", min.as_str()), ("max", max.as_str())])
+            }
             Allowed::Rule { rule } => rule.clone(),
         }
     }

@@ -48,6 +48,7 @@ texts! {
     AllowedInteger => "allowed: a whole number from {min} to {max}", "允许范围：{min} 到 {max} 的整数";
     AllowedOneOf => "allowed: one of {choices}", "允许取值：{choices} 之一";
     AllowedLength => "allowed: {min} to {max} items", "允许 {min} 到 {max} 项";
+    AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}", "允许：0（关闭），或 {min} 到 {max}";
     FieldErrorMessage => "{field} = {value} is not accepted; {allowed}.",
         "{field} = {value} 不可接受；{allowed}。";
     NotANumber => "not a number", "不是数字";
@@ -167,4 +168,167 @@ texts! {
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. Compare with a retry budget: the storm dies out and the system recovers.",
         "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用 worker，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
+
+    // ---- retry-storm controls ------------------------------------------------------------
+    GroupLoad => "Load", "负载";
+    GroupDeadline => "Deadline and timeouts", "截止时间与超时";
+    GroupRetry => "Retries, backoff and jitter", "重试、退避与抖动";
+    GroupBudget => "Retry budget", "重试预算";
+    GroupAdmission => "Admission", "准入";
+    GroupWorkers => "Workers and queue", "工作线程与队列";
+    GroupBulkhead => "Bulkhead", "舱壁隔离";
+    GroupBreaker => "Circuit breaker", "熔断器";
+    GroupFallback => "Fallback", "降级兜底";
+    GroupService => "Service behaviour", "服务行为";
+    GroupFaults => "Fault injection", "故障注入";
+    UnitRequests => "requests", "个请求";
+    UnitTokens => "tokens", "令牌";
+    UnitTokensPerS => "tokens/s", "令牌/秒";
+    UnitCalls => "calls", "次调用";
+    UnitWorkers => "workers", "个线程";
+    UnitPercent => "%", "%";
+    UnitInstances => "instances", "个实例";
+    UnitProbability => "probability", "概率";
+    KRate => "Arrival rate", "到达速率";
+    KRateHelp => "Average original requests per second entering the first layer, before the peak factor.",
+        "每秒进入第一层的原始请求平均数（峰值系数之前）。";
+    KPeak => "Peak factor", "峰值系数";
+    KPeakHelp => "Multiplies the arrival rate (source 000: ×5 at peak).", "乘以到达速率（文档 000：峰值 ×5）。";
+    KDuration => "Duration", "持续时间";
+    KDurationHelp => "How long requests keep arriving, in virtual time.", "请求持续到达的虚拟时间长度。";
+    KRequests => "Requests at once", "同时到达的请求";
+    KRequestsHelp => "All requests arrive together at t = 0 (source 000's lab: 100).", "所有请求在 t = 0 同时到达（文档 000 实验：100 个）。";
+    KPattern => "Arrivals", "到达方式";
+    KPatternHelp => "A batch at t = 0, evenly spaced arrivals, or a Poisson process (random, independent gaps).",
+        "t = 0 的一批、均匀间隔，或泊松过程（随机且相互独立的间隔）。";
+    OptBatch => "batch at t = 0", "t = 0 一批";
+    OptConstant => "evenly spaced", "均匀间隔";
+    OptPoisson => "Poisson", "泊松";
+    KCancel => "Cancel on timeout", "超时即取消";
+    KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off (most real stacks): the callee keeps working and holding its worker — a timeout is not a cancellation.",
+        "开：调用方超时会取消被放弃的工作。关（多数真实系统）：被调方继续工作并占着线程——超时不等于取消。";
+    OptOff => "off", "关";
+    OptOn => "on", "开";
+    OptNone => "none", "无";
+    KDeadline => "Total deadline", "总截止时间";
+    KDeadlineHelp => "Budget set when a request enters this layer, passed down as the remaining time (≈ gRPC deadline / grpc-timeout; Envoy route timeout). 0 = none. Source 000: 250 ms.",
+        "请求进入该层时设定的总预算，以剩余时间向下传递（≈ gRPC deadline / grpc-timeout；Envoy route timeout）。0 = 不设。文档 000：250 ms。";
+    KPerTry => "Per-try timeout", "单次超时";
+    KPerTryHelp => "Longest wait for one attempt, including the wait for a bulkhead slot; the actual wait is min(this, remaining budget) (≈ Envoy per_try_timeout, Resilience4j TimeLimiter). 0 = none.",
+        "单次尝试的最长等待，包括等待舱壁名额；实际等待为 min(此值, 剩余预算)（≈ Envoy per_try_timeout、Resilience4j TimeLimiter）。0 = 不设。";
+    KMinUseful => "Minimum useful time", "最小有用时间";
+    KMinUsefulHelp => "An attempt is only made if at least this much budget remains, checked before the backoff sleep and before each attempt (source 000). 0 = any time left.",
+        "只有剩余预算不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
+    KAttempts => "Attempts", "尝试次数";
+    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried; 4xx never.",
+        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试；4xx 从不重试。";
+    KBackoff => "Backoff", "退避";
+    KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff). A server's Retry-After wins if longer.",
+        "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff）。服务端 Retry-After 更长时以其为准。";
+    OptFixed => "fixed", "固定";
+    OptExponential => "exponential", "指数";
+    KBackoffMs => "Backoff base", "退避基数";
+    KBackoffMsHelp => "The fixed wait, or the first wait of exponential backoff (source 000: 20 ms; source 003: 50 → 100 → 200 ms).",
+        "固定等待，或指数退避的第一次等待（文档 000：20 ms；文档 003：50 → 100 → 200 ms）。";
+    KBackoffCap => "Backoff cap", "退避上限";
+    KBackoffCapHelp => "Longest exponential wait (source 001: MaxSleep 3 s).", "指数退避的最长等待（文档 001：MaxSleep 3 s）。";
+    KJitter => "Jitter", "抖动";
+    KJitterHelp => "Randomises the wait so synchronised clients do not retry in lock-step: full = random(0, t), equal = t/2 + random(0, t/2), decorrelated = min(cap, random(base, 3·previous)). It spreads retries in time; it does not reduce how many there are.",
+        "随机化等待，避免同步客户端齐步重试：full = random(0, t)，equal = t/2 + random(0, t/2)，decorrelated = min(cap, random(base, 3·上次))。它把重试在时间上摊开，但不减少重试次数。";
+    OptFull => "full", "full（全抖动）";
+    OptEqual => "equal", "equal（等分抖动）";
+    OptDecorrelated => "decorrelated", "decorrelated（去相关）";
+    KRetryTimeouts => "Retry timeouts", "超时后重试";
+    KRetryTimeoutsHelp => "Whether an attempt that timed out is retried (its result is unknown: the first may still succeed — writes need an idempotency key).",
+        "超时的尝试是否重试（结果未知：第一次可能仍会成功——写操作需要幂等键）。";
+    KBudget => "Retry budget", "重试预算";
+    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001, Finagle-like): each successful first attempt deposits the ratio, a retry spends one token. gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2.",
+        "限制重试带来的额外负载。比例桶（文档 001，类似 Finagle）：每个成功的首次请求存入比例值，一次重试花费一个令牌。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。";
+    OptRatio => "ratio bucket", "比例令牌桶";
+    OptGrpc => "gRPC throttling", "gRPC 重试节流";
+    KBudgetMax => "Budget size", "预算容量";
+    KBudgetMaxHelp => "Bucket size and starting level (source 001: max_tokens 100; gRPC maxTokens).", "桶容量与初始值（文档 001：max_tokens 100；gRPC maxTokens）。";
+    KBudgetRatio => "Budget ratio", "预算比例";
+    KBudgetRatioHelp => "Tokens earned per success (source 001: retry_ratio 0.1 ≈ retries ≤ 10 % of traffic; gRPC tokenRatio).",
+        "每次成功获得的令牌（文档 001：retry_ratio 0.1 ≈ 重试不超过流量的 10%；gRPC tokenRatio）。";
+    KRateLimit => "Rate limit", "限流速率";
+    KRateLimitHelp => "Token bucket refill rate; over it, calls get 429 with Retry-After at once (source 002: integer credits, starts full, rejections consume nothing; ≈ Envoy local_ratelimit tokens_per_fill). 0 = none.",
+        "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：整数 credit、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit tokens_per_fill）。0 = 不限。";
+    KBurst => "Burst", "突发容量";
+    KBurstHelp => "Bucket capacity: how many calls may arrive at once (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
+        "令牌桶容量：同一时刻最多放行多少调用（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
+    KConcurrency => "Concurrency limit", "并发上限";
+    KConcurrencyHelp => "Most calls admitted and not finished; beyond it, 429 at once even with tokens left (source 002's second gate). 0 = none.",
+        "已准入且未结束的最多调用数；超出时即使有令牌也立即 429（文档 002 的第二道门槛）。0 = 不限。";
+    KWorkers => "Workers", "工作线程";
+    KWorkersHelp => "Threads or connections serving calls at once; a caller's worker is held while it waits for its own dependencies. 0 = unlimited.",
+        "同时处理调用的线程或连接数；调用方在等待依赖期间一直占着自己的线程。0 = 不限。";
+    KQueue => "Queue limit", "队列上限";
+    KQueueHelp => "Calls that may wait for a worker; a full queue answers 503 with Retry-After. 0 = unbounded (the source documents' warning: unbounded is another name for avalanche).",
+        "可以排队等待线程的调用数；队列满时返回 503 并带 Retry-After。0 = 无上限（源文档的警告：无限就是雪崩的别名）。";
+    KQueueTimeout => "Queue timeout", "排队超时";
+    KQueueTimeoutHelp => "Longest wait for a worker before the call is dropped with 503. 0 = wait forever.", "等待线程的最长时间，超时则以 503 丢弃。0 = 一直等待。";
+    KPool => "Pool", "线程池";
+    KPoolHelp => "Own: this dependency's calls are limited by its own bulkhead. Shared: they draw from the layer's shared pool, like every other shared dependency (source 003's counter-example).",
+        "独立：该依赖的调用受自己的舱壁限制。共享：与其他共享依赖一起使用本层的共享线程池（文档 003 的反例）。";
+    OptOwn => "own", "独立";
+    OptShared => "shared", "共享";
+    KBulkhead => "Bulkhead size", "舱壁并发";
+    KBulkheadHelp => "Calls to this dependency allowed at once (≈ Resilience4j maxConcurrentCalls; source 003: recommendations 20, no queue). 0 = no bulkhead.",
+        "同时允许的对该依赖的调用数（≈ Resilience4j maxConcurrentCalls；文档 003：推荐 20、无队列）。0 = 无舱壁。";
+    KBulkheadQueue => "Bulkhead queue", "舱壁队列";
+    KBulkheadQueueHelp => "Calls that may wait for a bulkhead slot; 0 = refuse at once when full (≈ maxWaitDuration 0).", "可以等待舱壁名额的调用数；0 = 满了立即拒绝（≈ maxWaitDuration 0）。";
+    KSharedPool => "Shared pool", "共享线程池";
+    KSharedPoolHelp => "Threads all shared dependencies of this layer draw from (source 003: 8). 0 = none.", "本层所有共享依赖共用的线程数（文档 003：8）。0 = 无。";
+    KBreaker => "Circuit breaker", "熔断器";
+    KBreakerHelp => "Count-based window; opens when the failure rate reaches the threshold (≥), rejects while open, then lets a few probes through. Lazy: half-opens on the first call after the open time (Resilience4j default); timed: exactly when it ends (automaticTransitionFromOpenToHalfOpenEnabled).",
+        "基于次数的滑动窗口；失败率达到阈值（≥）时打开，打开期间快速拒绝，之后放行少量探测。惰性：打开时间过后的第一次调用才半开（Resilience4j 默认）；定时：到点即半开（automaticTransitionFromOpenToHalfOpenEnabled）。";
+    OptLazy => "lazy half-open", "惰性半开";
+    OptTimed => "timed half-open", "定时半开";
+    KWindow => "Window", "统计窗口";
+    KWindowHelp => "Calls in the sliding window (≈ slidingWindowSize; source 003: 20). Retries count; the breaker's own rejections do not.",
+        "滑动窗口内的调用数（≈ slidingWindowSize；文档 003：20）。重试计入；熔断器自己的拒绝不计入。";
+    KMinCalls => "Minimum calls", "最小调用数";
+    KMinCallsHelp => "Calls needed before the rate is judged (≈ minimumNumberOfCalls); low-traffic services may never reach it.",
+        "判断失败率前所需的调用数（≈ minimumNumberOfCalls）；低流量服务可能永远达不到。";
+    KFailurePct => "Failure threshold", "失败率阈值";
+    KFailurePctHelp => "Opens at or above this failure rate (≈ failureRateThreshold; sources 001/003: 50 %).", "失败率达到或超过此值时打开（≈ failureRateThreshold；文档 001/003：50%）。";
+    KOpenMs => "Open time", "打开时长";
+    KOpenMsHelp => "How long it rejects before probing (≈ waitDurationInOpenState; source 001: 30 s). Waiting is not proof of recovery.",
+        "探测前持续拒绝的时间（≈ waitDurationInOpenState；文档 001：30 s）。等够时间不代表依赖已恢复。";
+    KHalfOpen => "Probes", "探测数";
+    KHalfOpenHelp => "Calls let through in half-open; extra calls are rejected (≈ permittedNumberOfCallsInHalfOpenState).", "半开时放行的调用数；多余调用被拒绝（≈ permittedNumberOfCallsInHalfOpenState）。";
+    KInstances => "Client instances", "客户端实例数";
+    KInstancesHelp => "Each instance has its own breaker; many instances half-opening together make a new burst (source 000).", "每个实例有自己的熔断器；许多实例同时半开会形成新的突发（文档 000）。";
+    KFallback => "Fallback", "降级";
+    KFallbackHelp => "What answers when this dependency fails. Unavailable: recommendation_status=unavailable with an empty list, distinct from a computed empty list (source 000). Stale: a hot list or cache labelled with its age (source 003). None: the failure fails the response.",
+        "该依赖失败时由什么应答。不可用：recommendation_status=unavailable 加空列表，与“计算结果为空”区分（文档 000）。过期：带数据时间的热门榜或缓存（文档 003）。无：失败即整个响应失败。";
+    OptUnavailable => "unavailable + empty list", "unavailable + 空列表";
+    OptStale => "stale / hot list", "过期数据 / 热门榜";
+    KStaleAge => "Fallback age", "兜底数据年龄";
+    KStaleAgeHelp => "Age of the stale or hot-list data, shown with it.", "过期或热门榜数据的年龄，会随结果标注。";
+    KLayerWork => "Own work", "自身处理时间";
+    KLayerWorkHelp => "Time this layer spends itself per call before calling downstream. 0 = none.", "该层每次调用在请求下游之前自身花费的时间。0 = 无。";
+    KDist => "Latency shape", "延迟分布";
+    KDistHelp => "Constant, exponential (memoryless), or log-normal given by median and p99 (how latency is usually quoted: “p99 2 s”).",
+        "常数、指数（无记忆），或由中位数和 p99 给出的对数正态（延迟通常这样描述：“p99 2 s”）。";
+    OptConstantDist => "constant", "常数";
+    OptExponentialDist => "exponential", "指数";
+    OptLogNormal => "log-normal", "对数正态";
+    KWorkMs => "Latency", "处理时间";
+    KWorkMsHelp => "How long each call holds a worker: the constant time, the mean, or the median.", "每次调用占用线程的时间：常数、均值或中位数。";
+    KP99 => "Latency p99", "处理时间 p99";
+    KP99Help => "99th percentile of the log-normal latency (source 003's incident: recommendations at p99 2 s).", "对数正态延迟的第 99 百分位（文档 003 事故：推荐 p99 2 s）。";
+    KErrorRate => "Error rate", "错误率";
+    KErrorRateHelp => "Probability a call ends in a retryable 5xx after its work.", "调用处理完后以可重试 5xx 结束的概率。";
+    KEmptyRate => "Empty results", "空结果比例";
+    KEmptyRateHelp => "Probability a successful call returns a computed empty list — a real answer, counted apart from “unavailable”.", "成功调用返回“计算结果为空”的概率——这是真实结果，与“不可用”分开统计。";
+    KFaultStart => "Fault start", "故障开始";
+    KFaultStartHelp => "When the fault window opens (virtual time).", "故障窗口开始的虚拟时间。";
+    KFaultEnd => "Fault end", "故障结束";
+    KFaultEndHelp => "When it closes; watch whether the system recovers afterwards.", "窗口结束时间；观察之后系统能否恢复。";
+    KFaultFactor => "Fault factor", "故障倍数";
+    KFaultFactorHelp => "Latency multiplier of the target, or arrival multiplier of a traffic surge (source 003: ×5).", "目标服务的延迟倍数，或流量突增的到达倍数（文档 003：×5）。";
+    KFaultRate => "Fault error rate", "故障错误率";
+    KFaultRateHelp => "Error probability of the target while the window is open.", "窗口期间目标服务的错误概率。";
 }

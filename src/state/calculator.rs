@@ -24,6 +24,7 @@ pub static REQUESTS_PER_DAY: Knob<CalcInput> = Knob {
     step: 1.0,
     integer: false,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(s.requests_per_day),
     set: |s, _, v| s.requests_per_day = v,
 };
@@ -39,6 +40,7 @@ pub static AVG_RPS: Knob<CalcInput> = Knob {
     step: 0.001,
     integer: false,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(s.requests_per_day / SECONDS_PER_DAY),
     set: |s, _, v| s.requests_per_day = v * SECONDS_PER_DAY,
 };
@@ -54,6 +56,7 @@ pub static PEAK_FACTOR: Knob<CalcInput> = Knob {
     step: 0.1,
     integer: false,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(s.peak_factor),
     set: |s, _, v| s.peak_factor = v,
 };
@@ -69,6 +72,7 @@ pub static LAYERS: Knob<CalcInput> = Knob {
     step: 1.0,
     integer: true,
     scale: Scale::Linear,
+    off: false,
     get: |s, _| Some(s.attempts.len() as f64),
     set: |s, _, v| {
         let n = v as usize;
@@ -88,6 +92,7 @@ pub static ATTEMPTS: Knob<CalcInput> = Knob {
     step: 1.0,
     integer: true,
     scale: Scale::Linear,
+    off: false,
     get: |s, i| s.attempts.get(i).map(|&a| f64::from(a)),
     set: |s, i, v| {
         if let Some(a) = s.attempts.get_mut(i) {
@@ -107,6 +112,7 @@ pub static HOLD_NORMAL: Knob<CalcInput> = Knob {
     step: 0.1,
     integer: false,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(s.hold_normal_ms),
     set: |s, _, v| s.hold_normal_ms = v,
 };
@@ -122,6 +128,7 @@ pub static HOLD_DEGRADED: Knob<CalcInput> = Knob {
     step: 0.1,
     integer: false,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(s.hold_degraded_ms),
     set: |s, _, v| s.hold_degraded_ms = v,
 };
@@ -137,6 +144,7 @@ pub static POOL: Knob<CalcInput> = Knob {
     step: 1.0,
     integer: true,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(f64::from(s.pool_size)),
     set: |s, _, v| s.pool_size = v as u32,
 };
@@ -152,6 +160,7 @@ pub static RESPONSE_KIB: Knob<CalcInput> = Knob {
     step: 0.01,
     integer: false,
     scale: Scale::Log,
+    off: false,
     get: |s, _| Some(s.response_kib),
     set: |s, _, v| s.response_kib = v,
 };

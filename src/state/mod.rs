@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod calculator;
+pub mod storm;
 
 use crate::error::FieldError;
 
