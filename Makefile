@@ -19,4 +19,5 @@ bench:
 
 ## Only the end-to-end test against a fresh release build.
 e2e: build
-	python3 tests/e2e/run.py dist e2e-artifacts
+	cargo build --release --bin lab
+	python3 tests/e2e/run.py dist e2e-artifacts target/release/lab

@@ -26,6 +26,7 @@ step "browser tests (wasm-bindgen-test, headless Chromium)" env \
   WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test --target wasm32-unknown-unknown --test web
 step "release site" scripts/build-site.sh
-step "end-to-end (release site, headless Chromium via WebDriver)" python3 tests/e2e/run.py dist e2e-artifacts
+step "CLI for the end-to-end comparison" cargo build --release --bin lab
+step "end-to-end (release site, headless Chromium via WebDriver)" python3 tests/e2e/run.py dist e2e-artifacts target/release/lab
 echo
 echo "all tests passed; screenshots in e2e-artifacts/"

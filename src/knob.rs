@@ -106,13 +106,13 @@ impl<S> Knob<S> {
             if value <= 0.0 {
                 return 0.0;
             }
-            let inner = self.to_slider_on(value);
+            let inner = self.position_on_slider(value);
             return 1.0 + (inner * (SLIDER_STEPS - 1.0) / SLIDER_STEPS).round();
         }
-        self.to_slider_on(value)
+        self.position_on_slider(value)
     }
 
-    fn to_slider_on(&self, value: f64) -> f64 {
+    fn position_on_slider(&self, value: f64) -> f64 {
         let v = value.clamp(self.min, self.max);
         let frac = match self.scale {
             Scale::Log if self.min > 0.0 => (v / self.min).ln() / (self.max / self.min).ln(),
@@ -129,12 +129,12 @@ impl<S> Knob<S> {
             if pos < 0.5 {
                 return 0.0;
             }
-            return self.from_slider_on((pos - 1.0).max(0.0) * SLIDER_STEPS / (SLIDER_STEPS - 1.0));
+            return self.value_on_slider((pos - 1.0).max(0.0) * SLIDER_STEPS / (SLIDER_STEPS - 1.0));
         }
-        self.from_slider_on(pos)
+        self.value_on_slider(pos)
     }
 
-    fn from_slider_on(&self, pos: f64) -> f64 {
+    fn value_on_slider(&self, pos: f64) -> f64 {
         let frac = (pos / SLIDER_STEPS).clamp(0.0, 1.0);
         let raw = match self.scale {
             Scale::Log if self.min > 0.0 => self.min * (self.max / self.min).powf(frac),

@@ -114,3 +114,134 @@ fn reports_match_the_native_digests() {
         assert_eq!(common::digest(&json), want, "{name} seed {seed}");
     }
 }
+
+// ---- retry-storm page components ----------------------------------------------------
+
+use resilience_lab::state::storm::{StormAction, StormState};
+use resilience_lab::ui::charts::ReportRef;
+use resilience_lab::ui::storm::StormPage;
+use resilience_lab::ui::storm::figures::HeadlineTable;
+use resilience_lab::ui::storm::timeline::Timeline;
+
+#[derive(Clone, PartialEq)]
+struct StormStore(StormState);
+
+impl Reducible for StormStore {
+    type Action = StormAction;
+    fn reduce(self: Rc<Self>, action: StormAction) -> Rc<Self> {
+        Rc::new(StormStore(self.0.reduce(action)))
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StormHarnessProps {
+    preset: &'static str,
+}
+
+#[function_component]
+fn StormHarness(props: &StormHarnessProps) -> Html {
+    let preset = props.preset;
+    let store = use_reducer(move || StormStore(StormState::new(preset)));
+    let s = store.clone();
+    html! {
+        <StormPage lang={Lang::En} state={store.0.clone()} dispatch={Callback::from(move |a: StormAction| s.dispatch(a))} />
+    }
+}
+
+async fn settle() {
+    // The first run starts in an effect; let it finish and render.
+    for _ in 0..20 {
+        yew::scheduler::flush().await;
+        gloo_timers_sleep(10).await;
+    }
+}
+
+async fn gloo_timers_sleep(ms: u32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().unwrap();
+        window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn value(root: &Element, id: &str) -> f64 {
+    root.query_selector(&format!("#{id}"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("#{id} not found"))
+        .get_attribute("data-value")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn storm_page_mounts_runs_and_reruns_on_a_change() {
+    let root = mount_point();
+    yew::Renderer::<StormHarness>::with_root_and_props(
+        root.clone(),
+        StormHarnessProps { preset: "chain-3x3" },
+    )
+    .render();
+    settle().await;
+    assert_eq!(value(&root, "h-a-amplification"), 27.0);
+    assert_eq!(value(&root, "h-a-downstream_attempts"), 27_000.0);
+    assert!(root.query_selector(".diagram svg").unwrap().is_some(), "the diagram is drawn");
+    assert!(root.query_selector("#load-a path.series").unwrap().is_some(), "the load chart is drawn");
+    type_into(&root, "k-l1-attempts", "2");
+    settle().await;
+    assert_eq!(value(&root, "h-a-amplification"), 18.0, "2 × 3 × 3");
+    type_into(&root, "k-l1-attempts", "12");
+    settle().await;
+    let err = text(&root, "#k-l1-attempts-error");
+    assert!(err.contains("l1.attempts") && err.contains("12"), "{err}");
+    assert_eq!(value(&root, "h-a-amplification"), 18.0, "the last valid run stays");
+}
+
+#[wasm_bindgen_test]
+async fn headline_table_shows_both_sides_and_the_difference() {
+    let a = Rc::new(run_with(&presets::big_promo(), 1, DEFAULT_MAX_CALLS).unwrap());
+    let b = Rc::new(run_with(&presets::big_promo_protected(), 1, DEFAULT_MAX_CALLS).unwrap());
+    #[derive(Properties, PartialEq)]
+    struct P {
+        a: ReportRef,
+        b: ReportRef,
+    }
+    #[function_component]
+    fn H(p: &P) -> Html {
+        html! { <HeadlineTable lang={Lang::Zh} a={p.a.clone()} b={Some(p.b.clone())} /> }
+    }
+    let root = mount_point();
+    yew::Renderer::<H>::with_root_and_props(
+        root.clone(),
+        P { a: ReportRef(a.clone()), b: ReportRef(b.clone()) },
+    )
+    .render();
+    yew::scheduler::flush().await;
+    assert_eq!(value(&root, "h-a-core_success_rate"), a.summary.core_success_rate);
+    assert_eq!(value(&root, "h-b-core_success_rate"), b.summary.core_success_rate);
+    let diff = root.query_selector("#h-d-core_success_rate").unwrap().unwrap();
+    assert!(diff.class_name().contains("better"), "protected is better: {}", diff.class_name());
+    assert!(text(&root, ".hcard").contains("原始请求"), "Chinese labels");
+}
+
+#[wasm_bindgen_test]
+async fn timeline_draws_a_lane_per_hop_and_the_deadline() {
+    let r = Rc::new(run_with(&presets::lab11_protected(), 1, DEFAULT_MAX_CALLS).unwrap());
+    let idx = r.traces.iter().position(|t| t.outcome == "degraded").unwrap();
+    #[derive(Properties, PartialEq)]
+    struct P {
+        r: ReportRef,
+        i: usize,
+    }
+    #[function_component]
+    fn H(p: &P) -> Html {
+        html! { <Timeline lang={Lang::En} report={p.r.clone()} index={p.i} onselect={Callback::noop()} /> }
+    }
+    let root = mount_point();
+    yew::Renderer::<H>::with_root_and_props(root.clone(), P { r: ReportRef(r.clone()), i: idx }).render();
+    yew::scheduler::flush().await;
+    assert_eq!(root.query_selector_all(".lane").unwrap().length(), 3, "page, recommendation, profile");
+    assert!(root.query_selector(".deadline").unwrap().is_some());
+    assert_eq!(root.query_selector_all(".mark.backoff").unwrap().length(), 1, "one 20 ms backoff");
+    assert!(text(&root, "#trace-label").contains("degraded, 220 ms"), "{}", text(&root, "#trace-label"));
+}

@@ -195,9 +195,10 @@ fn csv(r: &Report) -> String {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("presets") if args.len() == 1 => {
-            Ok(presets::all().iter().map(|p| format!("{:<24}{}\n", p.name, p.story.en())).collect::<String>())
-        }
+        Some("presets") if args.len() == 1 => Ok(presets::all()
+            .iter()
+            .map(|p| format!("{:<28}  {}\n", p.name, p.story.en()))
+            .collect::<String>()),
         Some("run") => run(&args[1..]),
         Some("show") => match parse_run(&args[1..]) {
             Ok(a) if a.preset.is_some() => load_scenario(&a)

@@ -331,4 +331,136 @@ texts! {
     KFaultFactorHelp => "Latency multiplier of the target, or arrival multiplier of a traffic surge (source 003: ×5).", "目标服务的延迟倍数，或流量突增的到达倍数（文档 003：×5）。";
     KFaultRate => "Fault error rate", "故障错误率";
     KFaultRateHelp => "Error probability of the target while the window is open.", "窗口期间目标服务的错误概率。";
+
+    // ---- retry-storm page -----------------------------------------------------------------
+    StormNav => "Retry storm", "重试风暴";
+    StormTitle => "Retry storm lab", "重试风暴实验";
+    StormIntro => "Move a slider and the whole chain is simulated again in virtual time. Watch retries multiply down the chain, queues and pools fill, breakers open and requests degrade instead of failing — then turn on deadlines, budgets, admission, bulkheads and breakers and watch the storm die down.",
+        "拖动滑块，整条调用链会在虚拟时间中重新模拟。观察重试沿链路成倍增加、队列和线程池被占满、熔断器打开、请求降级而非失败——再打开截止时间、重试预算、准入、舱壁和熔断，看风暴如何平息。";
+    Preset => "Preset", "预设场景";
+    PresetHelp => "Scenarios from the source documents; each opens with its story. Your changes are kept in the link.",
+        "来自源文档的场景，每个都附带说明。你的改动会保存在链接中。";
+    Seed => "Seed", "随机种子";
+    SeedHelp => "The same scenario and seed always give the same run, here and in the command line (lab run --seed). Traffic is drawn per request, so sides A and B see the same requests.",
+        "相同的场景和种子总是得到相同的运行结果，网页与命令行（lab run --seed）一致。流量按请求抽取，因此 A、B 两侧看到的是同样的请求。";
+    NewSeed => "New seed", "换一个种子";
+    NewSeedHelp => "Draw a different seed: same scenario, different luck.", "换一个种子：场景不变，运气不同。";
+    Compare => "Compare A / B", "对比 A / B";
+    CompareHelp => "Run side B on the same seed and traffic: the preset's comparison scenario (e.g. protected vs unprotected), or the unedited preset against your changes.",
+        "在同一种子、同一流量下运行 B 侧：预设的对比场景（如有保护 vs 无保护），或未修改的预设对比你的改动。";
+    CopyLink => "Copy link", "复制链接";
+    CopyLinkHelp => "The link holds the page, preset, seed, language, compare mode and every changed setting.", "链接包含页面、预设、种子、语言、对比模式以及所有改动过的设置。";
+    LinkCopied => "Link copied", "链接已复制";
+    ResetPreset => "Reset to preset", "恢复预设";
+    ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
+    SideA => "A: your scenario", "A：你的场景";
+    SideB => "B: comparison", "B：对照场景";
+    Difference => "B − A", "B − A";
+    Running => "Simulating… {percent} %", "模拟中… {percent}%";
+    RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";
+    UnknownParam => "The link has settings this page does not know and ignored: {keys}.", "链接中有本页不认识的设置，已忽略：{keys}。";
+    TargetRun => "Whole run", "整体";
+    TargetLayer => "Layer {n}: {name}", "第 {n} 层：{name}";
+    TargetLeaf => "Leaf: {name}", "叶子服务：{name}";
+    TargetSide => "Dependency: {name} (called by {owner})", "依赖：{name}（由 {owner} 调用）";
+    TargetFault => "Fault {n}: {what}", "故障 {n}：{what}";
+    FaultLatency => "{target} slower ×{factor}", "{target} 变慢 ×{factor}";
+    FaultErrors => "{target} errors at {rate}", "{target} 错误率 {rate}";
+    FaultDown => "{target} down", "{target} 宕机";
+    FaultSurge => "traffic ×{factor}", "流量 ×{factor}";
+    // headline figures
+    HOriginal => "Original requests", "原始请求";
+    HLeaf => "Leaf attempts", "叶子调用";
+    HAmplification => "Amplification", "放大倍数";
+    HSucceeded => "Succeeded", "成功";
+    HDegraded => "Degraded", "降级";
+    HFailed => "Failed", "失败";
+    HRejected => "Rejected at admission", "准入拒绝";
+    HRetries => "Retries", "重试次数";
+    HTimeouts => "Timeouts", "超时次数";
+    HCoreSuccess => "Core success", "核心成功率";
+    HP50 => "Latency p50", "延迟 p50";
+    HP99 => "Latency p99", "延迟 p99";
+    HMax => "Latency max", "最长延迟";
+    HBudgetDenied => "Retry budget denied", "重试预算拒绝";
+    HBudgetExhausted => "Deadline budget exhausted", "截止预算耗尽";
+    HBreakerRejected => "Breaker rejected", "熔断拒绝";
+    HBulkheadRejected => "Bulkhead rejected", "舱壁拒绝";
+    HAbandoned => "Abandoned work", "被放弃的工作";
+    // playback
+    Play => "Play", "播放";
+    Pause => "Pause", "暂停";
+    Step => "Step", "单步";
+    StepHelp => "Advance one time bucket.", "前进一个时间桶。";
+    Speed => "Speed", "速度";
+    SpeedHelp => "1× plays the whole run in 10 seconds.", "1× 表示 10 秒播完整个运行。";
+    Scrub => "Virtual time", "虚拟时间";
+    ScrubHelp => "Drag to any moment of the run; every picture shows that moment.", "拖动到运行中的任意时刻；所有图都显示该时刻。";
+    PlayheadAt => "t = {t}", "t = {t}";
+    ReducedMotion => "Reduced motion is on: showing the end state.", "已开启减少动态效果：直接显示最终状态。";
+    // diagram
+    DiagramTitle => "The chain at the playhead", "播放头时刻的调用链";
+    DiagramLabel => "Call chain diagram: each service with its policy stack, calls so far, busy workers and queue", "调用链示意图：每个服务的策略栈、累计调用、忙碌线程与队列";
+    CallsSoFar => "calls {n}", "调用 {n}";
+    BusyOf => "busy {busy}/{pool}", "忙碌 {busy}/{pool}";
+    QueueN => "queue {n}", "排队 {n}";
+    Unlimited => "∞", "∞";
+    BadgeAdmission => "admission", "准入";
+    BadgeDeadline => "deadline", "截止";
+    BadgeRetry => "retry ×{n}", "重试 ×{n}";
+    BadgeBudget => "budget", "预算";
+    BadgeBreaker => "breaker", "熔断";
+    BadgeBulkhead => "bulkhead", "舱壁";
+    BadgeShared => "shared pool", "共享池";
+    BadgeTimeout => "timeout", "超时";
+    BadgeFallback => "fallback", "降级";
+    StateClosed => "CLOSED", "关闭";
+    StateOpen => "OPEN", "打开";
+    StateHalfOpen => "HALF-OPEN", "半开";
+    OrderNote => "Each hop applies, outermost first: admission → deadline check → retry budget → breaker → bulkhead → per-try timeout → call.",
+        "每一跳由外到内依次为：准入 → 截止检查 → 重试预算 → 熔断 → 舱壁 → 单次超时 → 调用。";
+    // charts
+    ChartLoad => "Offered load and attempts at each hop", "各跳的请求量与尝试次数";
+    ChartInFlight => "In flight and queued at {hop}", "{hop} 的在途与排队";
+    ChartOutcomes => "Outcomes over time", "结果随时间变化";
+    ChartBreaker => "Breaker state", "熔断器状态";
+    ChartBudget => "Retry-budget tokens", "重试预算令牌";
+    ChartLatency => "Latency by outcome", "各结果的延迟分布";
+    ChartTimeline => "One request, attempt by attempt", "单个请求的每次尝试";
+    SeriesOffered => "offered", "原始请求";
+    SeriesBusy => "busy workers", "忙碌线程";
+    SeriesQueue => "queue", "队列";
+    SeriesPool => "pool limit", "线程上限";
+    SeriesOpen => "open", "打开";
+    SeriesHalfOpen => "half-open", "半开";
+    PerSecond => "/s", "/秒";
+    PerRequest => "leaf calls per request", "次叶子调用/请求";
+    AxisTime => "virtual time (s)", "虚拟时间（秒）";
+    AxisLatency => "latency (ms, log scale)", "延迟（毫秒，对数坐标）";
+    NoBreaker => "No breaker in this scenario.", "该场景没有熔断器。";
+    NoBudget => "No retry budget in this scenario.", "该场景没有重试预算。";
+    NoData => "Nothing to show yet.", "暂无数据。";
+    TraceLabel => "Request #{n}: {outcome}, {ms} ms", "请求 #{n}：{outcome}，{ms} ms";
+    TracePrev => "Previous request", "上一个请求";
+    TraceNext => "Next request", "下一个请求";
+    DeadlineLine => "deadline", "截止时间";
+    LegendWork => "working", "处理中";
+    LegendWait => "waiting for a worker", "等待线程";
+    LegendAbandoned => "abandoned (nobody waits)", "已被放弃（无人等待）";
+    LegendBackoff => "backoff", "退避";
+    LegendTimeout => "timeout", "超时";
+    OutcomeSucceeded => "succeeded", "成功";
+    OutcomeDegraded => "degraded", "降级";
+    OutcomeFailed => "failed", "失败";
+    OutcomeRejected => "rejected", "拒绝";
+    // formulas
+    FormulaTitle => "Closed form beside the simulation", "闭式公式与模拟对照";
+    FormulaBound => "Worst-case leaf attempts/s", "叶子最坏尝试次数/秒";
+    FormulaSimPeak => "simulated peak", "模拟峰值";
+    FormulaLittle => "Little's law at the leaf (L = λ × W)", "叶子服务的 Little 定律（L = λ × W）";
+    FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
+    FormulaNote => "The bound assumes every request exhausts every layer; Little's law assumes a steady state. Where the simulation departs from them, look for queues, timeouts and rejections.",
+        "上界假设每个请求都用尽每一层的尝试；Little 定律假设系统处于稳态。模拟结果偏离它们时，请关注排队、超时与拒绝。";
+    Assumptions => "Model assumptions: zero network time; a timeout does not cancel work unless “cancel on timeout” is on; completions at an instant come before timers and arrivals; randomness is drawn per request.",
+        "模型假设：网络时间为零；除非开启“超时即取消”，超时不会取消工作；同一时刻先处理完成、再处理定时器和到达；随机数按请求抽取。";
 }

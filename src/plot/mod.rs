@@ -1,7 +1,7 @@
 //! Chart arithmetic: scales, ticks and SVG path strings. Pure functions with native tests;
 //! the SVG components in `ui/` only place what these return.
 
-use std::fmt::Write as _;
+pub mod storm;
 
 /// Maps a data interval onto a pixel interval, linearly.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,14 +117,41 @@ pub fn nice_max(max: f64) -> f64 {
 }
 
 /// Appends a coordinate with at most one decimal, which is plenty for screen pixels and
-/// keeps paths short.
+/// keeps paths short. Written digit by digit: float formatting dominated the cost of a
+/// redraw in wasm.
 fn push_xy(out: &mut String, cmd: char, x: f64, y: f64) {
-    let _ = write!(out, "{cmd}{},{}", round1(x), round1(y));
+    out.push(cmd);
+    push_tenths(out, x);
+    out.push(',');
+    push_tenths(out, y);
 }
 
-fn round1(x: f64) -> f64 {
-    let r = (x * 10.0).round() / 10.0;
-    if r == 0.0 { 0.0 } else { r }
+/// Writes `x` rounded to one decimal, without a trailing `.0`.
+fn push_tenths(out: &mut String, x: f64) {
+    let t = if x.is_finite() { (x * 10.0).round() as i64 } else { 0 };
+    if t < 0 {
+        out.push('-');
+    }
+    let t = t.unsigned_abs();
+    let (int, frac) = (t / 10, t % 10);
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = int;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
+    if frac != 0 {
+        out.push('.');
+        out.push((b'0' + frac as u8) as char);
+    }
 }
 
 /// A polyline through `points` (already in pixels): `M x,y L x,y …`.
@@ -248,6 +275,14 @@ mod tests {
         assert_eq!(nice_max(4500.0), 5000.0);
         assert_eq!(nice_max(0.0), 1.0);
         assert_eq!(nice_max(230.0), 250.0);
+    }
+
+    #[test]
+    fn coordinates_are_written_to_a_tenth() {
+        let mut s = String::new();
+        push_xy(&mut s, 'M', -0.04, 1234.56);
+        push_xy(&mut s, 'L', -2.35, 0.0);
+        assert_eq!(s, "M0,1234.6L-2.4,0");
     }
 
     #[test]

@@ -254,7 +254,7 @@ pub fn recommendation_500rps() -> Scenario {
     profile.server.workers = Some(200);
     base(
         "recommendation-500rps",
-        Load::Constant { rate_per_s: 100.0, peak_factor: 5.0, duration_ms: 10_000.0 },
+        Load::Constant { rate_per_s: 100.0, peak_factor: 5.0, duration_ms: 5_000.0 },
         vec![page, rec],
         profile,
     )
@@ -294,13 +294,13 @@ pub fn big_promo() -> Scenario {
     )];
     let mut s = base(
         "big-promo",
-        Load::Poisson { rate_per_s: 100.0, peak_factor: 1.0, duration_ms: 60_000.0 },
+        Load::Poisson { rate_per_s: 60.0, peak_factor: 1.0, duration_ms: 40_000.0 },
         vec![app, product],
         order_core(),
     );
     s.faults = vec![
-        window("", 15_000.0, 35_000.0, FaultEffect::Surge { factor: 5.0 }),
-        window("recommendations", 15_000.0, 45_000.0, FaultEffect::Latency { factor: 20.0 }),
+        window("", 10_000.0, 25_000.0, FaultEffect::Surge { factor: 5.0 }),
+        window("recommendations", 10_000.0, 30_000.0, FaultEffect::Latency { factor: 20.0 }),
     ];
     s
 }
@@ -322,7 +322,7 @@ pub fn big_promo_protected() -> Scenario {
     let product = &mut s.layers[1];
     product.shared_pool = None;
     product.server.admission = Some(AdmissionConfig {
-        token_bucket: Some(TokenBucketConfig { capacity: 100, rate_per_s: 400.0, cost: 1 }),
+        token_bucket: Some(TokenBucketConfig { capacity: 60, rate_per_s: 240.0, cost: 1 }),
         concurrency_limit: None,
         retry_after_ms: 1000.0,
     });

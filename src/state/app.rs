@@ -6,19 +6,22 @@ use crate::query::Query;
 /// The labs the navigation holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Page {
+    /// The animated retry-storm lab over the chain model (the landing page).
+    Storm,
     /// The closed-form amplification and in-flight calculator.
     Calculator,
 }
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 1] = [Page::Calculator];
+    pub const ALL: [Page; 2] = [Page::Storm, Page::Calculator];
     /// The page a link without `page=` opens.
-    pub const DEFAULT: Page = Page::Calculator;
+    pub const DEFAULT: Page = Page::Storm;
 
     /// The value of `page=` in the URL.
     pub fn slug(self) -> &'static str {
         match self {
+            Page::Storm => "storm",
             Page::Calculator => "calculator",
         }
     }
@@ -26,6 +29,7 @@ impl Page {
     /// The navigation label.
     pub fn label(self) -> T {
         match self {
+            Page::Storm => T::StormNav,
             Page::Calculator => T::CalcNav,
         }
     }

@@ -403,10 +403,10 @@ pub static NUMBERS: &[NumberDef] = &[
             Target::Layer(l) => s.layers.get(l).map(|x| x.deadline_ms.unwrap_or(0.0)),
             _ => None,
         },
-        |s, i, v| if let Target::Layer(l) = Target::from_index(i) {
-            if let Some(x) = s.layers.get_mut(l) {
-                x.deadline_ms = opt(v)
-            }
+        |s, i, v| if let Target::Layer(l) = Target::from_index(i)
+            && let Some(x) = s.layers.get_mut(l)
+        {
+            x.deadline_ms = opt(v)
         }
     ),
     num!(
@@ -510,10 +510,10 @@ pub static NUMBERS: &[NumberDef] = &[
             Backoff::Exponential { cap_ms, .. } => Some(cap_ms),
             _ => None,
         }),
-        |s, i, v| if let Some(c) = client_mut(s, i) {
-            if let Backoff::Exponential { cap_ms, .. } = &mut c.retry.backoff {
-                *cap_ms = v
-            }
+        |s, i, v| if let Some(c) = client_mut(s, i)
+            && let Backoff::Exponential { cap_ms, .. } = &mut c.retry.backoff
+        {
+            *cap_ms = v
         }
     ),
     // -- retry budget --
@@ -536,13 +536,12 @@ pub static NUMBERS: &[NumberDef] = &[
             ) => Some(max_tokens),
             None => None,
         }),
-        |s, i, v| if let Some(c) = client_mut(s, i) {
-            if let Some(
+        |s, i, v| if let Some(c) = client_mut(s, i)
+            && let Some(
                 RetryBudgetConfig::Ratio { max_tokens, .. } | RetryBudgetConfig::Grpc { max_tokens, .. },
             ) = &mut c.retry_budget
-            {
-                *max_tokens = v
-            }
+        {
+            *max_tokens = v
         }
     ),
     num!(
@@ -565,14 +564,13 @@ pub static NUMBERS: &[NumberDef] = &[
             ) => Some(r),
             None => None,
         }),
-        |s, i, v| if let Some(c) = client_mut(s, i) {
-            if let Some(
+        |s, i, v| if let Some(c) = client_mut(s, i)
+            && let Some(
                 RetryBudgetConfig::Ratio { retry_ratio: r, .. }
                 | RetryBudgetConfig::Grpc { token_ratio: r, .. },
             ) = &mut c.retry_budget
-            {
-                *r = v
-            }
+        {
+            *r = v
         }
     ),
     // -- admission (server side) --
@@ -753,10 +751,10 @@ pub static NUMBERS: &[NumberDef] = &[
             Target::Layer(l) => s.layers.get(l).map(|x| x.shared_pool.map_or(0.0, |p| f64::from(p.size))),
             _ => None,
         },
-        |s, i, v| if let Target::Layer(l) = Target::from_index(i) {
-            if let Some(x) = s.layers.get_mut(l) {
-                set_shared_pool(x, v)
-            }
+        |s, i, v| if let Target::Layer(l) = Target::from_index(i)
+            && let Some(x) = s.layers.get_mut(l)
+        {
+            set_shared_pool(x, v)
         }
     ),
     // -- breaker (client side) --
@@ -909,10 +907,10 @@ pub static NUMBERS: &[NumberDef] = &[
             Target::Layer(l) => s.layers.get(l).map(|x| x.work.mean_ms()),
             _ => None,
         },
-        |s, i, v| if let Target::Layer(l) = Target::from_index(i) {
-            if let Some(x) = s.layers.get_mut(l) {
-                x.work = Dist::Constant { ms: v }
-            }
+        |s, i, v| if let Target::Layer(l) = Target::from_index(i)
+            && let Some(x) = s.layers.get_mut(l)
+        {
+            x.work = Dist::Constant { ms: v }
         }
     ),
     num!(
@@ -961,10 +959,10 @@ pub static NUMBERS: &[NumberDef] = &[
             Dist::LogNormal { p99_ms, .. } => Some(p99_ms),
             _ => None,
         }),
-        |s, i, v| if let Some(l) = service_mut(s, i) {
-            if let Dist::LogNormal { p99_ms, .. } = &mut l.work {
-                *p99_ms = v
-            }
+        |s, i, v| if let Some(l) = service_mut(s, i)
+            && let Dist::LogNormal { p99_ms, .. } = &mut l.work
+        {
+            *p99_ms = v
         }
     ),
     num!(
@@ -1058,10 +1056,10 @@ pub static NUMBERS: &[NumberDef] = &[
             FaultEffect::Latency { factor } | FaultEffect::Surge { factor } => Some(factor),
             _ => None,
         }),
-        |s, i, v| if let Some(f) = fault_mut(s, i) {
-            if let FaultEffect::Latency { factor } | FaultEffect::Surge { factor } = &mut f.effect {
-                *factor = v
-            }
+        |s, i, v| if let Some(f) = fault_mut(s, i)
+            && let FaultEffect::Latency { factor } | FaultEffect::Surge { factor } = &mut f.effect
+        {
+            *factor = v
         }
     ),
     num!(
@@ -1081,10 +1079,10 @@ pub static NUMBERS: &[NumberDef] = &[
             FaultEffect::ErrorRate { rate } => Some(rate),
             _ => None,
         }),
-        |s, i, v| if let Some(f) = fault_mut(s, i) {
-            if let FaultEffect::ErrorRate { rate } = &mut f.effect {
-                *rate = v
-            }
+        |s, i, v| if let Some(f) = fault_mut(s, i)
+            && let FaultEffect::ErrorRate { rate } = &mut f.effect
+        {
+            *rate = v
         }
     ),
 ];
@@ -1558,20 +1556,20 @@ impl StormState {
     /// the preset's value for that control only and is reported by the control.
     pub fn from_query(q: &Query) -> StormState {
         let mut st = StormState::new(q.get("preset").unwrap_or(presets::DEFAULT));
-        if let Some(p) = q.get("preset") {
-            if presets::find(p).is_none() {
-                st.errors.set(
-                    FieldKey::plain("preset"),
-                    p.to_string(),
-                    FieldError::new(
-                        "preset",
-                        p,
-                        crate::error::Allowed::OneOf {
-                            choices: presets::all().iter().map(|p| p.name.to_string()).collect(),
-                        },
-                    ),
-                );
-            }
+        if let Some(p) = q.get("preset")
+            && presets::find(p).is_none()
+        {
+            st.errors.set(
+                FieldKey::plain("preset"),
+                p.to_string(),
+                FieldError::new(
+                    "preset",
+                    p,
+                    crate::error::Allowed::OneOf {
+                        choices: presets::all().iter().map(|p| p.name.to_string()).collect(),
+                    },
+                ),
+            );
         }
         if let Some(raw) = q.get("seed") {
             st = st.reduce(StormAction::Seed(raw.to_string()));
@@ -1588,11 +1586,12 @@ impl StormState {
                 continue;
             };
             let fkey = |key: &'static str| FieldKey::at(key, target.index());
-            if let Some(def) = choice(key) {
-                if def.applies.to(target) && (def.choice.get)(&st.a, target.index()).is_some() {
-                    st = st.reduce(StormAction::Choose(fkey(def.choice.key), v.clone()));
-                    continue;
-                }
+            if let Some(def) = choice(key)
+                && def.applies.to(target)
+                && (def.choice.get)(&st.a, target.index()).is_some()
+            {
+                st = st.reduce(StormAction::Choose(fkey(def.choice.key), v.clone()));
+                continue;
             }
             if let Some(def) = number(key) {
                 numbers.push((def, target, v.clone()));
@@ -1631,10 +1630,10 @@ impl StormState {
             }
             for def in NUMBERS.iter().filter(|d| d.applies.to(t)) {
                 let now = (def.knob.get)(&self.a, idx);
-                if let Some(v) = now {
-                    if now != (def.knob.get)(&base, idx) {
-                        q.set(&url_key(def.knob.key, t), fmt_num(v));
-                    }
+                if let Some(v) = now
+                    && now != (def.knob.get)(&base, idx)
+                {
+                    q.set(&url_key(def.knob.key, t), fmt_num(v));
                 }
             }
         }

@@ -3,10 +3,12 @@
 
 use super::browser;
 use super::calculator::CalculatorPage;
+use super::storm::StormPage;
 use crate::i18n::{Lang, T};
 use crate::query::Query;
 use crate::state::app::{Page, Route, initial_lang};
 use crate::state::calculator::{CalcAction, CalcState};
+use crate::state::storm::{StormAction, StormState};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -49,12 +51,26 @@ impl Reducible for CalcStore {
     }
 }
 
-/// Writes every page's state into the URL.
-fn write_url(shell: &Shell, calc: &CalcState) {
+/// Wraps the retry-storm state for `use_reducer`.
+#[derive(Clone, PartialEq)]
+pub struct StormStore(pub StormState);
+
+impl Reducible for StormStore {
+    type Action = StormAction;
+    fn reduce(self: Rc<Self>, action: StormAction) -> Rc<Self> {
+        Rc::new(StormStore(self.0.reduce(action)))
+    }
+}
+
+/// Writes the open page's state into the URL (other pages' state stays in memory).
+fn write_url(shell: &Shell, calc: &CalcState, storm: &StormState) {
     let mut q = Query::new();
     q.set("page", shell.page.slug());
     q.set("lang", shell.lang.code());
-    calc.write_query(&mut q);
+    match shell.page {
+        Page::Calculator => calc.write_query(&mut q),
+        Page::Storm => storm.write_query(&mut q),
+    }
     browser::replace_query(&q);
 }
 
@@ -75,12 +91,17 @@ pub fn App() -> Html {
         let q = start.clone();
         use_reducer(move || CalcStore(CalcState::from_query(&q)))
     };
+    let storm = {
+        let q = start.clone();
+        use_reducer(move || StormStore(StormState::from_query(&q)))
+    };
 
     {
         let shell_now = (*shell).clone();
         let calc_now = calc.0.clone();
-        use_effect_with((shell_now, calc_now), |(shell, calc)| {
-            write_url(shell, calc);
+        let storm_now = storm.0.clone();
+        use_effect_with((shell_now, calc_now, storm_now), |(shell, calc, storm)| {
+            write_url(shell, calc, storm);
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
             browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
@@ -143,6 +164,13 @@ pub fn App() -> Html {
         }
     });
     let page = match shell.page {
+        Page::Storm => {
+            let s = storm.clone();
+            html! {
+                <StormPage {lang} state={storm.0.clone()}
+                    dispatch={Callback::from(move |a: StormAction| s.dispatch(a))} />
+            }
+        }
         Page::Calculator => {
             let c = calc.clone();
             html! {

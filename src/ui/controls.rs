@@ -144,3 +144,55 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
 pub fn tr(lang: Lang, key: T) -> String {
     lang.t(key).to_string()
 }
+
+/// A select control, already translated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceSpec {
+    /// DOM id of the select.
+    pub id: String,
+    pub label: String,
+    pub help: String,
+    /// The selected option's value.
+    pub value: String,
+    /// (value, label) per option.
+    pub options: Vec<(String, String)>,
+    /// What is wrong with the last choice, translated.
+    pub error: Option<String>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChoiceControlProps {
+    pub spec: ChoiceSpec,
+    pub onchoose: Callback<String>,
+}
+
+/// A labelled select with help text and an error slot.
+#[component]
+pub fn ChoiceControl(props: &ChoiceControlProps) -> Html {
+    let spec = &props.spec;
+    let help_id = format!("{}-help", spec.id);
+    let err_id = format!("{}-error", spec.id);
+    let onchange = {
+        let cb = props.onchoose.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            cb.emit(select.value());
+        })
+    };
+    html! {
+        <div class={classes!("control", "choice", spec.error.as_ref().map(|_| "has-error"))}>
+            <div class="control-head">
+                <label for={spec.id.clone()} title={spec.help.clone()}>{ &spec.label }</label>
+                <select id={spec.id.clone()} title={spec.help.clone()} aria-describedby={help_id.clone()} {onchange}>
+                    { for spec.options.iter().map(|(v, l)| html! {
+                        <option value={v.clone()} selected={*v == spec.value}>{ l }</option>
+                    }) }
+                </select>
+            </div>
+            <p id={help_id} class="help">{ &spec.help }</p>
+            if let Some(err) = &spec.error {
+                <p id={err_id} class="field-error" role="alert">{ err }</p>
+            }
+        </div>
+    }
+}

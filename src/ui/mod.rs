@@ -4,7 +4,9 @@
 pub mod app;
 pub mod browser;
 pub mod calculator;
+pub mod charts;
 pub mod controls;
+pub mod storm;
 
 /// Mounts the app on `<body>`.
 pub fn start() {

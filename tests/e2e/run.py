@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end test of the release site in headless Chromium, driven through WebDriver.
 
-    python3 tests/e2e/run.py DIST_DIR ARTIFACTS_DIR
+    python3 tests/e2e/run.py DIST_DIR ARTIFACTS_DIR LAB_BINARY
 
 The site is copied under a sub-path (/some/sub/path/) and served by `python3 -m
 http.server`, exactly as a static host would, so relative asset URLs are exercised.
@@ -12,6 +12,7 @@ go to ARTIFACTS_DIR/measurements.json. Exit status 0 only if every check passed.
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,16 +46,63 @@ def expect(cond, msg):
         raise AssertionError(msg)
 
 
+HEADLINE_FIELDS = {
+    "original_requests": lambda r: r["summary"]["original_requests"],
+    "downstream_attempts": lambda r: r["summary"]["downstream_attempts"],
+    "amplification": lambda r: r["summary"]["amplification"],
+    "succeeded": lambda r: r["summary"]["succeeded"],
+    "degraded": lambda r: r["summary"]["degraded"],
+    "failed": lambda r: r["summary"]["failed"],
+    "admission_rejected": lambda r: r["summary"]["admission_rejected"],
+    "core_success_rate": lambda r: r["summary"]["core_success_rate"],
+    "latency_p50": lambda r: r["summary"]["latency_ms"]["p50"],
+    "latency_p99": lambda r: r["summary"]["latency_ms"]["p99"],
+    "latency_max": lambda r: r["summary"]["latency_ms"]["max"],
+    "retries": lambda r: r["summary"]["retries"],
+    "timeouts": lambda r: r["summary"]["timeouts"],
+    "retry_budget_denied": lambda r: r["summary"]["retry_budget_denied"],
+    "budget_exhausted": lambda r: r["summary"]["budget_exhausted"],
+    "breaker_rejected": lambda r: r["summary"]["breaker_rejected"],
+    "bulkhead_rejected": lambda r: r["summary"]["bulkhead_rejected"],
+    "abandoned_work": lambda r: sum(h["abandoned_work"] for h in r["hops"]),
+}
+
+
+def cli_report(lab, preset, seed, versus=False):
+    args = [lab, "run", "--preset", preset, "--seed", str(seed), "--format", "json"] + (["--versus"] if versus else [])
+    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+
+
+def page_headlines(chrome, side="a"):
+    return chrome.js(
+        "const out = {}; document.querySelectorAll('[id^=\"h-%s-\"]').forEach(e => "
+        "{ out[e.id.slice(4)] = Number(e.dataset.value); }); return out;" % side
+    )
+
+
+def wait_run(chrome, after=None, timeout=30.0):
+    """Waits until a run finished after run number `after`; returns its number."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        run = chrome.js("const e = document.getElementById('storm'); return e && e.getAttribute('data-redraw-ms') !== null ? e.getAttribute('data-run') : null;")
+        if run is not None and (after is None or int(run) > int(after)):
+            return run
+        time.sleep(0.02)
+    state = chrome.js("const e = document.getElementById('storm'); return e ? [e.getAttribute('data-run'), e.getAttribute('data-redraw-ms')] : null;")
+    raise AssertionError(f"no finished run after {after} within {timeout}s (page: {state}, {chrome.url()})")
+
+
 def no_console_errors(chrome, where):
     errors = chrome.console_errors()
     expect(not errors, f"console errors on {where}: {errors}")
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         print(__doc__)
         return 2
-    dist, artifacts = sys.argv[1], sys.argv[2]
+    dist, artifacts, lab = sys.argv[1], sys.argv[2], sys.argv[3]
+    presets = [line.split()[0] for line in subprocess.run([lab, "presets"], check=True, capture_output=True, text=True).stdout.splitlines() if line.strip()]
     os.makedirs(artifacts, exist_ok=True)
     www = tempfile.mkdtemp(prefix="e2e-www-")
     shutil.copytree(dist, os.path.join(www, SUB_PATH))
@@ -123,7 +171,127 @@ def main():
         chrome.wait_text("#page-title", "Retry amplification and in-flight calculator")
         no_console_errors(chrome, "language switch")
 
+    # ---- retry storm -----------------------------------------------------------------
+    def storm_matches_the_cli_for_every_preset():
+        for lang in ["en", "zh"]:
+            for p in presets:
+                seed = 7
+                page(f"?page=storm&lang={lang}&preset={p}&seed={seed}")
+                wait_run(chrome)
+                got = page_headlines(chrome)
+                want = cli_report(lab, p, seed)
+                for key, f in HEADLINE_FIELDS.items():
+                    expect(key in got, f"{p}: headline {key} missing")
+                    expect(got[key] == float(f(want)), f"{p} ({lang}): {key} page {got[key]} != CLI {f(want)}")
+                # Show the end state for the screenshot.
+                chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")
+                chrome.full_screenshot(os.path.join(artifacts, f"storm-{p}-{lang}.png"), width=1400)
+                chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+                no_console_errors(chrome, f"storm {p} ({lang})")
+
+    def storm_playback_runs_to_the_end():
+        page("?page=storm&lang=en&preset=lab11-unprotected")
+        wait_run(chrome)
+        chrome.js("const s = document.getElementById('speed'); s.value = '16'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        chrome.js("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        expect(chrome.js("return Number(document.getElementById('storm').dataset.playhead)") == 0.0, "scrubbed to the start")
+        chrome.click("#play")
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            at, end = chrome.js("const e = document.getElementById('storm').dataset; return [Number(e.playhead), Number(e.end)];")
+            if at >= end:
+                break
+            time.sleep(0.1)
+        expect(at >= end and end > 0, f"playback reached {at} of {end}")
+        expect(chrome.text("#play") == "Play", "stopped at the end")
+        no_console_errors(chrome, "playback")
+
+    def storm_sliders_change_the_run():
+        page("?page=storm&lang=en&preset=chain-3x3")
+        run = wait_run(chrome)
+        expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 27.0, "27x")
+        chrome.type("#k-l1-attempts", "4")
+        wait_run(chrome, run)
+        expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0, "4 x 3 x 3")
+        expect("l1.attempts=4" in chrome.url(), f"the change is in the link: {chrome.url()}")
+        no_console_errors(chrome, "slider change")
+
+    def storm_compare_shows_both_sides():
+        page("?page=storm&lang=en&preset=bulkhead-shared-vs-isolated&seed=3")
+        run = wait_run(chrome)
+        chrome.click("#compare")
+        wait_run(chrome, run)
+        b = page_headlines(chrome, "b")
+        want_b = cli_report(lab, "bulkhead-shared-vs-isolated", 3, versus=True)
+        expect(b.get("core_success_rate") == want_b["summary"]["core_success_rate"], f"side B matches the CLI's --versus: {b}")
+        expect(chrome.find("#h-d-core_success_rate") is not None, "differences shown")
+        expect("compare=1" in chrome.url(), "compare is in the link")
+        chrome.full_screenshot(os.path.join(artifacts, "storm-compare-en.png"), width=1400)
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        no_console_errors(chrome, "compare")
+
+    def storm_share_link_round_trips():
+        page("?page=storm&lang=zh&preset=metastable-retry-storm&seed=11")
+        run = wait_run(chrome)
+        chrome.click("#k-l1-budget")  # focus; choose via the select's value below
+        chrome.js("const s = document.getElementById('k-l1-budget'); s.value = 'ratio'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        run = wait_run(chrome, run)
+        chrome.type("#k-leaf-workers", "6")
+        wait_run(chrome, run)
+        link = chrome.url()
+        before = page_headlines(chrome)
+        expect("l1.budget=ratio" in link and "leaf.workers=6" in link and "seed=11" in link, link)
+        chrome.get("about:blank")
+        chrome.get(link)
+        wait_run(chrome)
+        expect(page_headlines(chrome) == before, "the link reproduces the run")
+        expect(chrome.js("return document.getElementById('k-leaf-workers').value") == "6", "and the controls")
+        expect(chrome.js("return document.documentElement.lang") == "zh-CN", "and the language")
+        no_console_errors(chrome, "share link")
+
+    def storm_bad_link_names_the_field():
+        page("?page=storm&lang=en&preset=chain-3x3&l1.attempts=99&l2.attempts=4")
+        wait_run(chrome)
+        err = chrome.text("#k-l1-attempts-error")
+        expect("l1.attempts" in err and "99" in err and "10" in err, f"error names field, value and range: {err!r}")
+        expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0,
+               "only the bad field fell back: 3 x 4 x 3")
+        chrome.full_screenshot(os.path.join(artifacts, "storm-bad-link-en.png"), width=1400)
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        no_console_errors(chrome, "bad link")
+
+    def storm_redraw_latency_per_preset():
+        worst = 0.0
+        for p in presets:
+            page(f"?page=storm&lang=en&preset={p}")
+            run = wait_run(chrome)
+            chrome.js("const b = document.getElementById('play'); if (b.getAttribute('aria-pressed') === 'true') b.click();")
+            samples = []
+            start_pos = chrome.js("return Number(document.getElementById('k-l1-attempts-slider').value)")
+            for i in range(6):
+                pos = 100 if (start_pos != 100) == (i % 2 == 0) else 0
+                chrome.js(
+                    "const s = document.getElementById('k-l1-attempts-slider'); s.value = arguments[0];"
+                    "s.dispatchEvent(new Event('input', {bubbles: true}));", pos)
+                run = wait_run(chrome, run)
+                samples.append(float(chrome.js("return document.getElementById('storm').dataset.redrawMs")))
+            samples.sort()
+            median = samples[len(samples) // 2]
+            measurements.setdefault("redraw_ms", {})[p] = {"median": median, "max": samples[-1], "samples": samples}
+            worst = max(worst, median)
+            print(f"     {p}: rerun + redraw median {median:.1f} ms, max {samples[-1]:.1f} ms")
+        measurements["redraw_ms_worst_median"] = worst
+        expect(worst <= 100.0, f"rerun + redraw took {worst:.1f} ms (median) on the slowest preset")
+        no_console_errors(chrome, "redraw timing")
+
     for name, fn in [
+        ("every preset's headline figures equal the CLI's, in both languages", storm_matches_the_cli_for_every_preset),
+        ("playback runs to the end", storm_playback_runs_to_the_end),
+        ("sliders change the run", storm_sliders_change_the_run),
+        ("compare mode shows both sides", storm_compare_shows_both_sides),
+        ("a share link round-trips", storm_share_link_round_trips),
+        ("a bad link names the field and falls back for it only", storm_bad_link_names_the_field),
+        ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
         ("calculator in English", calculator_english),
         ("calculator in Chinese", calculator_chinese),
         ("attempts per layer change the worst case", calculator_attempts_change_the_worst_case),

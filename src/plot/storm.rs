@@ -1,0 +1,340 @@
+//! What the retry-storm page draws, computed from a report: headline figures, values at
+//! the playhead, diagram layout, flowing dots, the request timeline and the closed-form
+//! comparison. Pure functions, tested natively; the components only place the results.
+
+use crate::i18n::T;
+use crate::report::{Report, Trace};
+use crate::scenario::{Load, Scenario};
+
+/// One headline figure: DOM id suffix, label, exact value (as in the JSON report).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    /// Stable id (`original_requests`, `latency_p99`, ...), also the JSON field it mirrors.
+    pub id: &'static str,
+    pub label: T,
+    pub value: f64,
+    /// Unit shown after the value.
+    pub unit: Unit,
+    /// Whether a larger value is better (for colouring differences).
+    pub higher_is_better: Option<bool>,
+}
+
+/// How a headline value is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Count,
+    Times,
+    Percent,
+    Ms,
+}
+
+/// The headline figures of a report, in display order.
+pub fn headlines(r: &Report) -> Vec<Headline> {
+    let s = &r.summary;
+    let abandoned: u64 = r.hops.iter().map(|h| h.abandoned_work).sum();
+    let h =
+        |id, label, value: f64, unit, better| Headline { id, label, value, unit, higher_is_better: better };
+    vec![
+        h("original_requests", T::HOriginal, s.original_requests as f64, Unit::Count, None),
+        h("downstream_attempts", T::HLeaf, s.downstream_attempts as f64, Unit::Count, None),
+        h("amplification", T::HAmplification, s.amplification, Unit::Times, Some(false)),
+        h("succeeded", T::HSucceeded, s.succeeded as f64, Unit::Count, Some(true)),
+        h("degraded", T::HDegraded, s.degraded as f64, Unit::Count, None),
+        h("failed", T::HFailed, s.failed as f64, Unit::Count, Some(false)),
+        h("admission_rejected", T::HRejected, s.admission_rejected as f64, Unit::Count, None),
+        h("core_success_rate", T::HCoreSuccess, s.core_success_rate, Unit::Percent, Some(true)),
+        h("latency_p50", T::HP50, s.latency_ms.p50, Unit::Ms, Some(false)),
+        h("latency_p99", T::HP99, s.latency_ms.p99, Unit::Ms, Some(false)),
+        h("latency_max", T::HMax, s.latency_ms.max, Unit::Ms, Some(false)),
+        h("retries", T::HRetries, s.retries as f64, Unit::Count, None),
+        h("timeouts", T::HTimeouts, s.timeouts as f64, Unit::Count, Some(false)),
+        h("retry_budget_denied", T::HBudgetDenied, s.retry_budget_denied as f64, Unit::Count, None),
+        h("budget_exhausted", T::HBudgetExhausted, s.budget_exhausted as f64, Unit::Count, None),
+        h("breaker_rejected", T::HBreakerRejected, s.breaker_rejected as f64, Unit::Count, None),
+        h("bulkhead_rejected", T::HBulkheadRejected, s.bulkhead_rejected as f64, Unit::Count, None),
+        h("abandoned_work", T::HAbandoned, abandoned as f64, Unit::Count, Some(false)),
+    ]
+}
+
+/// The bucket that holds virtual time `ms` (clamped to the run).
+pub fn bucket_at(r: &Report, ms: f64) -> usize {
+    let n = r.series.buckets.max(1);
+    let b = if r.series.bucket_ms > 0.0 { (ms / r.series.bucket_ms).floor() } else { 0.0 };
+    (b.max(0.0) as usize).min(n - 1)
+}
+
+/// Total of a counter series up to and including bucket `b`.
+pub fn total_until(series: &[u64], b: usize) -> u64 {
+    series.iter().take(b + 1).sum()
+}
+
+/// A gauge series' value in bucket `b` (0 when the series is empty).
+pub fn gauge_at(series: &[i64], b: usize) -> i64 {
+    series.get(b).or(series.last()).copied().unwrap_or(0)
+}
+
+/// A counter series as a rate per second.
+pub fn per_second(series: &[u64], bucket_ms: f64) -> Vec<f64> {
+    let f = if bucket_ms > 0.0 { 1000.0 / bucket_ms } else { 0.0 };
+    series.iter().map(|&v| v as f64 * f).collect()
+}
+
+/// The run's length in ms (the last bucket's end).
+pub fn run_end_ms(r: &Report) -> f64 {
+    (r.series.buckets as f64 * r.series.bucket_ms).max(r.summary.end_ms)
+}
+
+/// A box of the chain diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HopBox {
+    /// Hop index in the report.
+    pub hop: usize,
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+/// An arrow between two boxes, for the dots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    /// Calling hop and called hop.
+    pub from: usize,
+    pub to: usize,
+    /// Client index whose attempts flow along it.
+    pub client: usize,
+    pub x1: f64,
+    pub y1: f64,
+    pub x2: f64,
+    pub y2: f64,
+}
+
+/// Lays out the chain: the main path left to right in one row, side dependencies below
+/// the layer that calls them.
+pub fn diagram_layout(r: &Report, width: f64) -> (Vec<HopBox>, Vec<Edge>, f64) {
+    let main: Vec<usize> =
+        r.hops.iter().enumerate().filter(|(_, h)| h.kind != "side").map(|(i, _)| i).collect();
+    let n = main.len().max(1) as f64;
+    let gap = 46.0;
+    let w = ((width - gap * (n - 1.0)) / n).clamp(90.0, 220.0);
+    let total = w * n + gap * (n - 1.0);
+    let x0 = ((width - total) / 2.0).max(0.0);
+    let h = 136.0;
+    let mut boxes: Vec<HopBox> = main
+        .iter()
+        .enumerate()
+        .map(|(k, &hop)| HopBox { hop, x: x0 + k as f64 * (w + gap), y: 10.0, w, h })
+        .collect();
+    let mut edges = Vec::new();
+    let mut side_row = 0.0_f64;
+    for (ci, c) in r.clients.iter().enumerate() {
+        let Some(from) = boxes.iter().find(|b| b.hop == c.caller).cloned() else { continue };
+        if r.hops.get(c.callee).is_some_and(|hp| hp.kind == "side") {
+            let bx = HopBox { hop: c.callee, x: from.x, y: from.y + h + 50.0 + side_row, w, h };
+            side_row += 0.0;
+            edges.push(Edge {
+                from: c.caller,
+                to: c.callee,
+                client: ci,
+                x1: from.x + w / 2.0,
+                y1: from.y + h,
+                x2: bx.x + w / 2.0,
+                y2: bx.y,
+            });
+            boxes.push(bx);
+        } else if let Some(to) = boxes.iter().find(|b| b.hop == c.callee) {
+            edges.push(Edge {
+                from: c.caller,
+                to: c.callee,
+                client: ci,
+                x1: from.x + w,
+                y1: from.y + h / 2.0,
+                x2: to.x,
+                y2: to.y + h / 2.0,
+            });
+        }
+    }
+    let height = boxes.iter().map(|b| b.y + b.h).fold(0.0, f64::max) + 10.0;
+    (boxes, edges, height)
+}
+
+/// Positions (0–1 along an edge) of the dots showing `count` calls in the current bucket,
+/// advanced by `phase` (0–1, the playhead's position inside the bucket). At most `cap`
+/// dots; each dot stands for `ceil(count / cap)` calls.
+pub fn dots(count: u64, phase: f64, cap: usize) -> Vec<f64> {
+    if count == 0 || cap == 0 {
+        return Vec::new();
+    }
+    let n = (count as usize).min(cap);
+    (0..n).map(|k| (phase + k as f64 / n as f64).fract()).collect()
+}
+
+/// One bar of the request timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// Lane (hop index).
+    pub lane: usize,
+    /// Arrival, work start and end, in ms since the request arrived.
+    pub start: f64,
+    pub work: Option<f64>,
+    pub end: f64,
+    pub result: String,
+    pub abandoned: bool,
+    pub attempt: u32,
+}
+
+/// The timeline of one request: bars per hop, relative to its arrival, and the time axis
+/// length (covering the deadline).
+pub fn timeline(t: &Trace) -> (Vec<Bar>, f64) {
+    let t0 = t.arrival_ms;
+    let bars: Vec<Bar> = t
+        .spans
+        .iter()
+        .map(|s| Bar {
+            lane: s.hop,
+            start: s.start_ms - t0,
+            work: s.work_ms.map(|w| w - t0),
+            end: s.end_ms - t0,
+            result: s.result.clone(),
+            abandoned: s.abandoned,
+            attempt: s.attempt,
+        })
+        .collect();
+    let mut span = t.end_ms - t0;
+    for b in &bars {
+        span = span.max(b.end);
+    }
+    for m in &t.marks {
+        span = span.max(m.end_ms - t0);
+    }
+    if let Some(d) = t.deadline_ms {
+        span = span.max(d - t0);
+    }
+    (bars, span.max(1.0) * 1.05)
+}
+
+/// The closed-form figures beside the simulated ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formulas {
+    /// Entry rate at peak (req/s), if the load is a rate.
+    pub entry_rate: Option<f64>,
+    /// Attempts per layer on the way to the leaf.
+    pub attempts: Vec<u32>,
+    /// entry_rate × Π attempts.
+    pub bound: Option<f64>,
+    /// Highest simulated leaf attempts/s over a bucket.
+    pub sim_peak_rate: f64,
+    /// Mean leaf work (ms).
+    pub leaf_mean_ms: f64,
+    /// Little's law at the leaf with the simulated peak rate: rate × mean work.
+    pub little: f64,
+    /// Highest simulated number of busy leaf workers.
+    pub sim_peak_in_flight: i64,
+    /// Leaf workers, if limited.
+    pub leaf_workers: Option<u32>,
+}
+
+/// Computes the formula panel.
+pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
+    let entry_rate = match s.load {
+        Load::Batch { .. } => None,
+        Load::Constant { rate_per_s, peak_factor, .. } | Load::Poisson { rate_per_s, peak_factor, .. } => {
+            Some(rate_per_s * peak_factor)
+        }
+    };
+    let attempts: Vec<u32> = s.layers.iter().map(|l| l.client.retry.max_attempts).collect();
+    let product: f64 = attempts.iter().map(|&a| f64::from(a)).product();
+    let leaf = s.layers.len();
+    let sim_peak_rate = r
+        .series
+        .attempts
+        .get(leaf)
+        .map(|a| per_second(a, r.series.bucket_ms).into_iter().fold(0.0, f64::max))
+        .unwrap_or(0.0);
+    let leaf_mean_ms = s.leaf.work.mean_ms();
+    Formulas {
+        entry_rate,
+        bound: entry_rate.map(|e| e * product),
+        attempts,
+        sim_peak_rate,
+        leaf_mean_ms,
+        little: sim_peak_rate * leaf_mean_ms / 1000.0,
+        sim_peak_in_flight: r.hops.get(leaf).map_or(0, |h| h.peak_in_flight),
+        leaf_workers: s.leaf.server.workers,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::chain::run;
+    use crate::scenario::presets;
+
+    #[test]
+    fn headlines_mirror_the_summary() {
+        let r = run(&presets::chain_3x3()).unwrap();
+        let h = headlines(&r);
+        let get = |id: &str| h.iter().find(|x| x.id == id).unwrap().value;
+        assert_eq!(get("downstream_attempts"), 27_000.0);
+        assert_eq!(get("amplification"), 27.0);
+        assert_eq!(get("original_requests"), 1000.0);
+    }
+
+    #[test]
+    fn playhead_helpers() {
+        let r = run(&presets::lab11_unprotected()).unwrap();
+        let leaf = &r.series.attempts[2];
+        let end = bucket_at(&r, 1e9);
+        assert_eq!(end, r.series.buckets - 1);
+        assert_eq!(total_until(leaf, end), 900, "all 900 calls by the end");
+        assert_eq!(bucket_at(&r, -5.0), 0);
+        assert!(total_until(leaf, bucket_at(&r, 50.0)) == 100, "the first 100 calls start at t = 0");
+        assert_eq!(gauge_at(&[], 3), 0);
+        assert_eq!(per_second(&[5, 10], 100.0), vec![50.0, 100.0]);
+    }
+
+    #[test]
+    fn layout_puts_the_main_path_in_a_row_and_side_deps_below() {
+        let r = run(&presets::bulkhead_shared()).unwrap();
+        let (boxes, edges, height) = diagram_layout(&r, 900.0);
+        assert_eq!(boxes.len(), 3);
+        let product = boxes.iter().find(|b| b.hop == 0).unwrap();
+        let core = boxes.iter().find(|b| b.hop == 1).unwrap();
+        let recs = boxes.iter().find(|b| b.hop == 2).unwrap();
+        assert_eq!(product.y, core.y);
+        assert!(core.x > product.x);
+        assert!(recs.y > product.y + product.h);
+        assert_eq!(edges.len(), 2);
+        assert!(height >= recs.y + recs.h);
+    }
+
+    #[test]
+    fn dots_are_capped_and_flow_with_the_phase() {
+        assert!(dots(0, 0.3, 10).is_empty());
+        let d = dots(4, 0.0, 10);
+        assert_eq!(d, vec![0.0, 0.25, 0.5, 0.75]);
+        assert_eq!(dots(1000, 0.1, 12).len(), 12);
+        let moved = dots(4, 0.1, 10);
+        assert!((moved[0] - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn timeline_is_relative_to_arrival_and_covers_the_deadline() {
+        let r = run(&presets::lab11_protected()).unwrap();
+        let admitted = r.traces.iter().find(|t| t.outcome == "degraded").unwrap();
+        let (bars, span) = timeline(admitted);
+        assert!(bars.iter().all(|b| b.start >= 0.0 && b.end >= b.start));
+        assert!(span >= 250.0, "the 250 ms deadline is on the axis");
+        let leaf_bars = bars.iter().filter(|b| b.lane == 2).count();
+        assert_eq!(leaf_bars, 2, "two attempts at the profile service");
+    }
+
+    #[test]
+    fn formulas_give_source_000s_bound() {
+        let s = presets::chain_2x3();
+        let r = run(&s).unwrap();
+        let f = formulas(&s, &r);
+        assert_eq!(f.bound, Some(4500.0), "500 × 3 × 3");
+        assert!(f.sim_peak_rate >= 4500.0, "{}", f.sim_peak_rate);
+    }
+}

@@ -1,0 +1,342 @@
+//! SVG charts fed by plain vectors. Scales, ticks and paths come from `crate::plot`; the
+//! playhead is a separate overlay so that moving it does not rebuild the paths.
+
+use crate::i18n::{Lang, T, format_number};
+use crate::plot::{Linear, Log, nice_max, nice_ticks, step_band, step_path};
+use crate::report::{LatencyDist, Report};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A report shared by reference: equality is identity, so components holding one skip
+/// re-rendering until a new run replaces it.
+#[derive(Clone)]
+pub struct ReportRef(pub Rc<Report>);
+
+impl PartialEq for ReportRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Series shared by reference: equality is identity (no deep comparison per frame).
+#[derive(Clone)]
+pub struct Lines(pub Rc<Vec<Line>>);
+
+impl Lines {
+    pub fn new(lines: Vec<Line>) -> Self {
+        Lines(Rc::new(lines))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl PartialEq for Lines {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Chart geometry shared by the time charts.
+pub const W: f64 = 640.0;
+pub const ML: f64 = 52.0;
+pub const MR: f64 = 14.0;
+pub const MT: f64 = 12.0;
+pub const MB: f64 = 30.0;
+
+/// x scale over a run of `end_ms`.
+pub fn x_scale(end_ms: f64) -> Linear {
+    Linear::new((0.0, end_ms.max(1.0)), (ML, W - MR))
+}
+
+/// One series of a time chart.
+#[derive(Clone, PartialEq)]
+pub struct Line {
+    /// Legend text.
+    pub name: String,
+    /// CSS class (colour and dash).
+    pub class: String,
+    /// One value per bucket.
+    pub values: Vec<f64>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TimeChartProps {
+    pub lang: Lang,
+    pub id: String,
+    pub title: String,
+    pub lines: Lines,
+    pub bucket_ms: f64,
+    pub end_ms: f64,
+    /// A horizontal limit (e.g. the pool size) with its label.
+    #[prop_or_default]
+    pub limit: Option<(f64, String)>,
+    #[prop_or(170.0)]
+    pub height: f64,
+    /// Unit of the y axis, shown in the corner.
+    #[prop_or_default]
+    pub y_unit: String,
+}
+
+fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
+    let xs = x_scale(end_ms);
+    let end_s = end_ms / 1000.0;
+    let ticks = nice_ticks(0.0, end_s, 6);
+    html! {
+        <g class="axis x">
+            <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
+            { for ticks.iter().map(|&t| {
+                let x = xs.map(t * 1000.0);
+                html! {
+                    <g>
+                        <line x1={x.to_string()} x2={x.to_string()} y1={(h - MB).to_string()} y2={(h - MB + 4.0).to_string()} />
+                        <text x={x.to_string()} y={(h - MB + 15.0).to_string()} text-anchor="middle">{ format_number(t, 2) }</text>
+                    </g>
+                }
+            }) }
+            <text class="axis-label" x={(W - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisTime) }</text>
+        </g>
+    }
+}
+
+fn y_axis(max: f64, h: f64) -> (Linear, Html) {
+    let ys = Linear::new((0.0, max), (h - MB, MT));
+    let ticks = nice_ticks(0.0, max, 4);
+    let html = html! {
+        <g class="axis y">
+            { for ticks.iter().map(|&t| {
+                let y = ys.map(t);
+                html! {
+                    <g>
+                        <line class="grid" x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
+                        <text x={(ML - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{ format_number(t, 2) }</text>
+                    </g>
+                }
+            }) }
+        </g>
+    };
+    (ys, html)
+}
+
+fn edges(n: usize, bucket_ms: f64, xs: &Linear) -> Vec<f64> {
+    (0..=n).map(|i| xs.map(i as f64 * bucket_ms)).collect()
+}
+
+/// Lines over virtual time, drawn as steps per bucket.
+#[component]
+pub fn TimeChart(props: &TimeChartProps) -> Html {
+    let h = props.height;
+    let max_v = props.lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0_f64, f64::max);
+    let max = nice_max(max_v.max(props.limit.as_ref().map_or(0.0, |l| l.0)));
+    let xs = x_scale(props.end_ms);
+    let (ys, y_axis) = y_axis(max, h);
+    let n = props.lines.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
+    let xe = edges(n, props.bucket_ms, &xs);
+    let paths: Html = props
+        .lines
+        .0
+        .iter()
+        .map(|l| {
+            let ys_px: Vec<f64> = l.values.iter().map(|&v| ys.map(v)).collect();
+            html! { <path class={classes!("series", l.class.clone())} d={step_path(&xe, &ys_px)} /> }
+        })
+        .collect();
+    let limit = props.limit.as_ref().map(|(v, label)| {
+        let y = ys.map(*v);
+        html! {
+            <g class="limit">
+                <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
+                <text x={(W - MR - 4.0).to_string()} y={(y - 4.0).to_string()} text-anchor="end">{ label }</text>
+            </g>
+        }
+    });
+    let legend: Html = props
+        .lines
+        .0
+        .iter()
+        .map(|l| html! { <span class="legend-item"><span class={classes!("swatch", l.class.clone())} />{ &l.name }</span> })
+        .collect();
+    html! {
+        <figure class="chart" id={props.id.clone()}>
+            <figcaption>
+                { &props.title }
+                if !props.y_unit.is_empty() { <span class="unit">{ format!("({})", props.y_unit) }</span> }
+                <span class="legend">{ legend }</span>
+            </figcaption>
+            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={props.title.clone()}>
+                { y_axis }
+                { x_axis(props.lang, props.end_ms, h) }
+                { paths }
+                { for limit }
+            </svg>
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StackProps {
+    pub lang: Lang,
+    pub id: String,
+    pub title: String,
+    /// (legend, class, values per bucket), bottom first.
+    pub layers: Lines,
+    pub bucket_ms: f64,
+    pub end_ms: f64,
+    #[prop_or(170.0)]
+    pub height: f64,
+    #[prop_or_default]
+    pub y_unit: String,
+}
+
+/// Stacked areas per bucket (outcomes over time).
+#[component]
+pub fn StackChart(props: &StackProps) -> Html {
+    let h = props.height;
+    let n = props.layers.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
+    let totals: Vec<f64> = (0..n)
+        .map(|i| props.layers.0.iter().map(|l| l.values.get(i).copied().unwrap_or(0.0)).sum())
+        .collect();
+    let max = nice_max(totals.iter().copied().fold(0.0, f64::max));
+    let xs = x_scale(props.end_ms);
+    let (ys, y_axis) = y_axis(max, h);
+    let xe = edges(n, props.bucket_ms, &xs);
+    let mut below = vec![0.0; n];
+    let bands: Html = props
+        .layers
+        .0
+        .iter()
+        .map(|l| {
+            let top: Vec<f64> = (0..n).map(|i| below[i] + l.values.get(i).copied().unwrap_or(0.0)).collect();
+            let d = step_band(
+                &xe,
+                &top.iter().map(|&v| ys.map(v)).collect::<Vec<_>>(),
+                &below.iter().map(|&v| ys.map(v)).collect::<Vec<_>>(),
+            );
+            below = top;
+            html! { <path class={classes!("band", l.class.clone())} d={d} /> }
+        })
+        .collect();
+    let legend: Html = props
+        .layers
+        .0
+        .iter()
+        .map(|l| html! { <span class="legend-item"><span class={classes!("swatch", l.class.clone())} />{ &l.name }</span> })
+        .collect();
+    html! {
+        <figure class="chart" id={props.id.clone()}>
+            <figcaption>
+                { &props.title }
+                if !props.y_unit.is_empty() { <span class="unit">{ format!("({})", props.y_unit) }</span> }
+                <span class="legend">{ legend }</span>
+            </figcaption>
+            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={props.title.clone()}>
+                { y_axis }
+                { x_axis(props.lang, props.end_ms, h) }
+                { bands }
+            </svg>
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlayheadProps {
+    pub end_ms: f64,
+    pub at_ms: f64,
+    #[prop_or(170.0)]
+    pub height: f64,
+}
+
+/// The playhead line, drawn over a chart of the same geometry.
+#[component]
+pub fn Playhead(props: &PlayheadProps) -> Html {
+    let x = x_scale(props.end_ms).map(props.at_ms.clamp(0.0, props.end_ms));
+    html! {
+        <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true">
+            <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(props.height - MB).to_string()} />
+        </svg>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LatencyProps {
+    pub lang: Lang,
+    pub dists: Vec<LatencyDist>,
+}
+
+/// Latency histograms per outcome on a log axis, with p50 and p99 markers.
+#[component]
+pub fn LatencyChart(props: &LatencyProps) -> Html {
+    let lang = props.lang;
+    let h = 190.0;
+    let present: Vec<&LatencyDist> = props.dists.iter().filter(|d| d.count > 0).collect();
+    if present.is_empty() {
+        return html! { <p class="empty">{ lang.t(T::NoData) }</p> };
+    }
+    let edges: Vec<f64> = present[0].bins.iter().map(|b| b.0).collect();
+    let lo = (edges.first().copied().unwrap_or(1.0) / 1.3).max(0.001);
+    let hi = edges.last().copied().unwrap_or(1.0).max(lo * 2.0);
+    let xs = Log::new((lo, hi), (ML, W - MR));
+    let max_count = present.iter().flat_map(|d| d.bins.iter().map(|b| b.1)).max().unwrap_or(1) as f64;
+    let (ys, y_axis) = y_axis(nice_max(max_count), h);
+    let k = present.len() as f64;
+    let bars: Html = present
+        .iter()
+        .enumerate()
+        .map(|(j, d)| {
+            let class = format!("o-{}", d.outcome);
+            let rects: Html = d
+                .bins
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.1 > 0)
+                .map(|(i, b)| {
+                    let x0 = xs.map(if i == 0 { lo } else { d.bins[i - 1].0 });
+                    let x1 = xs.map(b.0);
+                    let w = ((x1 - x0) / k).max(1.0);
+                    let y = ys.map(b.1 as f64);
+                    html! { <rect class={class.clone()} x={(x0 + w * j as f64).to_string()} y={y.to_string()} width={w.to_string()} height={(h - MB - y).max(0.0).to_string()} /> }
+                })
+                .collect();
+            let p = &d.percentiles;
+            let marker = |v: f64, label: &str| {
+                let x = xs.map(v.max(lo));
+                html! {
+                    <g class={classes!("pmark", class.clone())}>
+                        <line x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(h - MB).to_string()} />
+                        <text x={(x + 3.0).to_string()} y={(MT + 10.0 + 11.0 * j as f64).to_string()}>{ format!("{label} {}", format_number(v, 1)) }</text>
+                    </g>
+                }
+            };
+            html! { <g>{ rects }{ marker(p.p50, "p50") }{ marker(p.p99, "p99") }</g> }
+        })
+        .collect();
+    let ticks: Vec<f64> = (-3..=7).map(|e| 10f64.powi(e)).filter(|t| *t >= lo && *t <= hi).collect();
+    let legend: Html = present
+        .iter()
+        .map(|d| {
+            let name = match d.outcome.as_str() {
+                "succeeded" => T::OutcomeSucceeded,
+                "degraded" => T::OutcomeDegraded,
+                "failed" => T::OutcomeFailed,
+                _ => T::OutcomeRejected,
+            };
+            html! { <span class="legend-item"><span class={classes!("swatch", format!("o-{}", d.outcome))} />{ format!("{} ({})", lang.t(name), d.count) }</span> }
+        })
+        .collect();
+    html! {
+        <figure class="chart" id="chart-latency">
+            <figcaption>{ lang.t(T::ChartLatency) }<span class="legend">{ legend }</span></figcaption>
+            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={lang.t(T::ChartLatency)}>
+                { y_axis }
+                <g class="axis x">
+                    <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
+                    { for ticks.iter().map(|&t| html! {
+                        <text x={xs.map(t).to_string()} y={(h - MB + 15.0).to_string()} text-anchor="middle">{ format_number(t, 3) }</text>
+                    }) }
+                    <text class="axis-label" x={(W - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisLatency) }</text>
+                </g>
+                { bars }
+            </svg>
+        </figure>
+    }
+}

@@ -1,0 +1,233 @@
+//! The retry-storm page's control panel: preset, seed, compare, share, then every knob of
+//! the chain grouped by hop and by mechanism.
+
+use crate::i18n::{Lang, T, format_number};
+use crate::scenario::{FaultEffect, Scenario, presets};
+use crate::state::FieldKey;
+use crate::state::storm::{self, CHOICES, Group, NUMBERS, StormAction, StormState, Target};
+use crate::ui::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct PanelProps {
+    pub lang: Lang,
+    pub state: StormState,
+    pub dispatch: Callback<StormAction>,
+    /// Copies the page's link; the panel shows a confirmation.
+    pub oncopy: Callback<()>,
+    pub copied: bool,
+}
+
+const GROUP_ORDER: [Group; 11] = [
+    Group::Load,
+    Group::Admission,
+    Group::Workers,
+    Group::Deadline,
+    Group::Retry,
+    Group::Budget,
+    Group::Breaker,
+    Group::Bulkhead,
+    Group::Fallback,
+    Group::Service,
+    Group::Faults,
+];
+
+fn dom_id(key: &str, t: Target) -> String {
+    format!("k-{}", storm::url_key(key, t).replace('.', "-"))
+}
+
+/// A heading for each target.
+fn target_title(lang: Lang, s: &Scenario, t: Target) -> String {
+    match t {
+        Target::Run => lang.t(T::TargetRun).to_string(),
+        Target::Layer(i) => {
+            lang.f(T::TargetLayer, &[("n", &(i + 1).to_string()), ("name", &s.layers[i].name)])
+        }
+        Target::Leaf => lang.f(T::TargetLeaf, &[("name", &s.leaf.name)]),
+        Target::Side(i) => {
+            let owner = storm::side_owner(s, i).map(|o| s.layers[o].name.clone()).unwrap_or_default();
+            let name = s.layers.iter().flat_map(|l| l.side_deps.iter()).nth(i).map(|d| d.target.name.clone());
+            lang.f(T::TargetSide, &[("name", &name.unwrap_or_default()), ("owner", &owner)])
+        }
+        Target::Fault(i) => {
+            let f = &s.faults[i];
+            let what = match f.effect {
+                FaultEffect::Latency { factor } => {
+                    lang.f(T::FaultLatency, &[("target", &f.target), ("factor", &format_number(factor, 2))])
+                }
+                FaultEffect::ErrorRate { rate } => {
+                    lang.f(T::FaultErrors, &[("target", &f.target), ("rate", &format_number(rate, 2))])
+                }
+                FaultEffect::Down => lang.f(T::FaultDown, &[("target", &f.target)]),
+                FaultEffect::Surge { factor } => {
+                    lang.f(T::FaultSurge, &[("factor", &format_number(factor, 2))])
+                }
+            };
+            lang.f(T::TargetFault, &[("n", &(i + 1).to_string()), ("what", &what)])
+        }
+    }
+}
+
+fn target_controls(props: &PanelProps, t: Target) -> Html {
+    let lang = props.lang;
+    let st = &props.state;
+    let idx = t.index();
+    let groups: Html = GROUP_ORDER
+        .iter()
+        .map(|&g| {
+            let choices: Vec<Html> = CHOICES
+                .iter()
+                .filter(|d| d.group == g && d.applies.to(t))
+                .filter_map(|d| {
+                    let value = (d.choice.get)(&st.a, idx)?;
+                    let key = FieldKey::at(d.choice.key, idx);
+                    let spec = ChoiceSpec {
+                        id: dom_id(d.choice.key, t),
+                        label: lang.t(d.choice.label).to_string(),
+                        help: lang.t(d.choice.help).to_string(),
+                        value: value.to_string(),
+                        options: d.choice.options.iter().map(|(v, l)| (v.to_string(), lang.t(*l).to_string())).collect(),
+                        error: st.errors.get(&key).map(|(_, e)| lang.field_error(e)),
+                    };
+                    let dispatch = props.dispatch.clone();
+                    let id = spec.id.clone();
+                    Some(html! {
+                        <ChoiceControl key={id} {spec} onchoose={Callback::from(move |v: String| dispatch.emit(StormAction::Choose(key, v)))} />
+                    })
+                })
+                .collect();
+            let numbers: Vec<Html> = NUMBERS
+                .iter()
+                .filter(|d| d.group == g && d.applies.to(t))
+                .filter(|d| (d.knob.get)(&st.a, idx).is_some())
+                .map(|d| {
+                    let key = FieldKey::at(d.knob.key, idx);
+                    let mut spec = ControlSpec::from_knob(lang, &d.knob, key, &st.a, &st.errors, lang.t(d.knob.label).to_string());
+                    spec.id = dom_id(d.knob.key, t);
+                    let d1 = props.dispatch.clone();
+                    let d2 = props.dispatch.clone();
+                    let id = spec.id.clone();
+                    html! {
+                        <NumberControl key={id} {spec}
+                            ontype={Callback::from(move |raw: String| d1.emit(StormAction::Type(key, raw)))}
+                            onslide={Callback::from(move |pos: f64| d2.emit(StormAction::Slide(key, pos)))} />
+                    }
+                })
+                .collect();
+            if choices.is_empty() && numbers.is_empty() {
+                return Html::default();
+            }
+            html! {
+                <fieldset class="group">
+                    <legend>{ lang.t(g.title()) }</legend>
+                    { for choices }
+                    { for numbers }
+                </fieldset>
+            }
+        })
+        .collect();
+    html! {
+        <details class="target" open={matches!(t, Target::Run | Target::Layer(_) | Target::Leaf)} id={format!("t-{}", storm::url_key("x", t).trim_end_matches(".x").trim_end_matches('x'))}>
+            <summary>{ target_title(lang, &st.a, t) }</summary>
+            { groups }
+        </details>
+    }
+}
+
+/// The whole panel.
+#[component]
+pub fn ControlPanel(props: &PanelProps) -> Html {
+    let lang = props.lang;
+    let st = &props.state;
+    let t = |k: T| lang.t(k);
+    let preset = presets::find(st.preset);
+    let onpreset = {
+        let d = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            d.emit(StormAction::Preset(s.value()));
+        })
+    };
+    let onseed = {
+        let d = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            d.emit(StormAction::Seed(i.value()));
+        })
+    };
+    let onnewseed = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            // A fresh seed from the browser's randomness; the run stays reproducible
+            // because the seed goes into the link.
+            let seed = (js_sys::Math::random() * 1e9).floor() as u64;
+            d.emit(StormAction::NewSeed(seed));
+        })
+    };
+    let oncompare = {
+        let d = props.dispatch.clone();
+        let on = st.compare;
+        Callback::from(move |_: Event| d.emit(StormAction::Compare(!on)))
+    };
+    let onreset = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(StormAction::Reset))
+    };
+    let oncopy = {
+        let c = props.oncopy.clone();
+        Callback::from(move |_: MouseEvent| c.emit(()))
+    };
+    let seed_error = st.errors.get(&storm::SEED).map(|(_, e)| lang.field_error(e));
+    let seed_text = st.errors.get(&storm::SEED).map_or_else(|| st.seed.to_string(), |(raw, _)| raw.clone());
+    let preset_error = st.errors.get(&FieldKey::plain("preset")).map(|(_, e)| lang.field_error(e));
+    let targets: Html = storm::targets(&st.a).into_iter().map(|tg| target_controls(props, tg)).collect();
+    html! {
+        <div class="panel controls-panel">
+            <div class="control choice">
+                <div class="control-head">
+                    <label for="preset" title={t(T::PresetHelp)}>{ t(T::Preset) }</label>
+                    <select id="preset" onchange={onpreset} title={t(T::PresetHelp)}>
+                        { for presets::all().iter().map(|p| html! {
+                            <option value={p.name} selected={p.name == st.preset}>{ format!("{} — {}", lang.t(p.title), p.name) }</option>
+                        }) }
+                    </select>
+                </div>
+                if let Some(p) = preset {
+                    <p class="story" id="preset-story">{ lang.t(p.story) }</p>
+                }
+                if let Some(e) = preset_error {
+                    <p class="field-error" role="alert" id="preset-error">{ e }</p>
+                }
+            </div>
+            <div class="control seed-row">
+                <div class="control-head">
+                    <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
+                    <span class="control-value">
+                        <input id="seed" class="num" type="text" inputmode="numeric" value={seed_text} title={t(T::SeedHelp)}
+                            aria-invalid={if seed_error.is_some() { "true" } else { "false" }} onchange={onseed} />
+                        <button type="button" id="new-seed" class="secondary small" title={t(T::NewSeedHelp)} onclick={onnewseed}>{ t(T::NewSeed) }</button>
+                    </span>
+                </div>
+                <p class="help">{ t(T::SeedHelp) }</p>
+                if let Some(e) = seed_error {
+                    <p class="field-error" role="alert" id="seed-error">{ e }</p>
+                }
+            </div>
+            <div class="row-buttons">
+                <label class="toggle" title={t(T::CompareHelp)}>
+                    <input type="checkbox" id="compare" checked={st.compare} onchange={oncompare} />
+                    { t(T::Compare) }
+                </label>
+                <button type="button" id="copy-link" class="secondary small" title={t(T::CopyLinkHelp)} onclick={oncopy}>
+                    { if props.copied { t(T::LinkCopied) } else { t(T::CopyLink) } }
+                </button>
+                <button type="button" id="reset-preset" class="secondary small" title={t(T::ResetPresetHelp)} onclick={onreset}>{ t(T::ResetPreset) }</button>
+            </div>
+            if !st.unknown.is_empty() {
+                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &st.unknown.join(", "))]) }</p>
+            }
+            { targets }
+        </div>
+    }
+}

@@ -1,0 +1,161 @@
+//! The chain diagram at the playhead: each hop a box with its policy stack in order, live
+//! counters, and dots that flow and multiply along the calls.
+
+use crate::i18n::{Lang, T, format_number};
+use crate::plot::storm::{bucket_at, diagram_layout, dots, gauge_at, total_until};
+use crate::scenario::Scenario;
+use crate::ui::charts::ReportRef;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct DiagramProps {
+    pub lang: Lang,
+    pub report: ReportRef,
+    pub scenario: Scenario,
+    pub at_ms: f64,
+    /// Distinguishes the two sides' element ids in compare mode.
+    pub side: &'static str,
+}
+
+/// Badges of a hop's policy stack, outermost first.
+fn badges(lang: Lang, s: &Scenario, hop: usize) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let server = if hop < s.layers.len() {
+        Some(&s.layers[hop].server)
+    } else if hop == s.layers.len() {
+        Some(&s.leaf.server)
+    } else {
+        None
+    };
+    if server.is_some_and(|sv| sv.admission.is_some()) {
+        out.push((lang.t(T::BadgeAdmission).to_string(), "b-admission"));
+    }
+    if let Some(l) = s.layers.get(hop) {
+        let c = &l.client;
+        if l.deadline_ms.is_some() || c.min_useful_ms > 0.0 {
+            out.push((lang.t(T::BadgeDeadline).to_string(), "b-deadline"));
+        }
+        if c.retry.max_attempts > 1 {
+            out.push((lang.f(T::BadgeRetry, &[("n", &c.retry.max_attempts.to_string())]), "b-retry"));
+        }
+        if c.retry_budget.is_some() {
+            out.push((lang.t(T::BadgeBudget).to_string(), "b-budget"));
+        }
+        if c.breaker.is_some() {
+            out.push((lang.t(T::BadgeBreaker).to_string(), "b-breaker"));
+        }
+        if c.bulkhead.is_some() {
+            out.push((lang.t(T::BadgeBulkhead).to_string(), "b-bulkhead"));
+        }
+        if c.use_shared_pool || l.shared_pool.is_some() {
+            out.push((lang.t(T::BadgeShared).to_string(), "b-shared"));
+        }
+        if c.per_try_timeout_ms.is_some() {
+            out.push((lang.t(T::BadgeTimeout).to_string(), "b-timeout"));
+        }
+        if c.fallback.is_some() || l.side_deps.iter().any(|d| d.client.fallback.is_some()) {
+            out.push((lang.t(T::BadgeFallback).to_string(), "b-fallback"));
+        }
+    }
+    out
+}
+
+#[component]
+pub fn Diagram(props: &DiagramProps) -> Html {
+    let lang = props.lang;
+    let r = &props.report.0;
+    let width = 900.0;
+    let (boxes, edges, height) = diagram_layout(r, width);
+    let b = bucket_at(r, props.at_ms);
+    let phase = if r.series.bucket_ms > 0.0 { (props.at_ms / r.series.bucket_ms).fract() } else { 0.0 };
+    let edge_views: Html = edges
+        .iter()
+        .map(|e| {
+            let in_bucket = r.series.attempts.get(e.to).and_then(|a| a.get(b)).copied().unwrap_or(0);
+            let open = r.series.breaker_open.get(e.client).map_or(0, |s| gauge_at(s, b));
+            let half = r.series.breaker_half_open.get(e.client).map_or(0, |s| gauge_at(s, b));
+            let instances = r.clients.get(e.client).map_or(0, |c| c.breaker_instances);
+            let state = if instances == 0 {
+                None
+            } else if open > 0 {
+                Some(("OPEN", lang.t(T::StateOpen), open))
+            } else if half > 0 {
+                Some(("HALF_OPEN", lang.t(T::StateHalfOpen), half))
+            } else {
+                Some(("CLOSED", lang.t(T::StateClosed), 0))
+            };
+            let attempts = r.clients.get(e.client).and_then(|c| props.scenario.layers.get(c.caller)).map(|l| l.client.retry.max_attempts);
+            let mx = (e.x1 + e.x2) / 2.0;
+            let my = (e.y1 + e.y2) / 2.0;
+            let ds: Html = dots(in_bucket, phase, 14)
+                .into_iter()
+                .map(|f| {
+                    let x = e.x1 + (e.x2 - e.x1) * f;
+                    let y = e.y1 + (e.y2 - e.y1) * f;
+                    html! { <circle class="dot" cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="3.2" /> }
+                })
+                .collect();
+            html! {
+                <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.0.to_lowercase())))}>
+                    <line x1={e.x1.to_string()} y1={e.y1.to_string()} x2={e.x2.to_string()} y2={e.y2.to_string()} />
+                    { ds }
+                    if let Some(a) = attempts.filter(|a| *a > 1 && e.to < props.scenario.layers.len() + 1) {
+                        <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle">{ format!("×{a}") }</text>
+                    }
+                    if let Some((key, label, n)) = state {
+                        <text class={classes!("breaker-state", key.to_lowercase())} x={mx.to_string()} y={(my + 16.0).to_string()} text-anchor="middle"
+                            id={format!("breaker-{}-{}", props.side, e.client)}>
+                            { if instances > 1 && n > 0 { format!("{label} {n}/{instances}") } else { label.to_string() } }
+                        </text>
+                    }
+                </g>
+            }
+        })
+        .collect();
+    let box_views: Html = boxes
+        .iter()
+        .map(|bx| {
+            let hop = &r.hops[bx.hop];
+            let calls = r.series.attempts.get(bx.hop).map_or(0, |s| total_until(s, b));
+            let busy = r.series.in_flight.get(bx.hop).map_or(0, |s| gauge_at(s, b));
+            let queue = r.series.queue.get(bx.hop).map_or(0, |s| gauge_at(s, b));
+            let pool = hop.workers.map_or_else(|| lang.t(T::Unlimited).to_string(), |w| w.to_string());
+            let saturated = hop.workers.is_some_and(|w| busy >= i64::from(w));
+            let bs = badges(lang, &props.scenario, bx.hop);
+            html! {
+                <g class={classes!("hop", hop.kind.clone(), saturated.then_some("saturated"))} id={format!("hop-{}-{}", props.side, bx.hop)}>
+                    <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
+                    <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ &hop.name }</text>
+                    <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>
+                        { lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]) }
+                    </text>
+                    <text class="hop-busy" x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}>
+                        { lang.f(T::BusyOf, &[("busy", &busy.to_string()), ("pool", &pool)]) }
+                        { if queue > 0 { format!(" · {}", lang.f(T::QueueN, &[("n", &queue.to_string())])) } else { String::new() } }
+                    </text>
+                    { for bs.iter().enumerate().map(|(i, (label, class))| {
+                        let col = (i % 2) as f64;
+                        let row = (i / 2) as f64;
+                        let bw = (bx.w - 20.0) / 2.0;
+                        html! {
+                            <g class={classes!("badge", *class)}>
+                                <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 64.0 + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
+                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 75.0 + row * 17.0).to_string()}>{ label }</text>
+                            </g>
+                        }
+                    }) }
+                </g>
+            }
+        })
+        .collect();
+    html! {
+        <figure class="diagram">
+            <figcaption>{ lang.t(T::DiagramTitle) }</figcaption>
+            <svg viewBox={format!("0 0 {width} {height}")} role="img" aria-label={lang.t(T::DiagramLabel)}>
+                { edge_views }
+                { box_views }
+            </svg>
+            <p class="note">{ lang.t(T::OrderNote) }</p>
+        </figure>
+    }
+}

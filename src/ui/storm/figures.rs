@@ -1,0 +1,113 @@
+//! Headline figures (with A/B differences in compare mode) and the formula panel.
+
+use crate::i18n::{Lang, T, format_number};
+use crate::plot::storm::{Formulas, Unit, headlines};
+use crate::ui::charts::ReportRef;
+use yew::prelude::*;
+
+fn show(v: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Count => format_number(v, 0),
+        Unit::Times => format!("{}×", format_number(v, 2)),
+        Unit::Percent => format!("{} %", format_number(v * 100.0, 2)),
+        Unit::Ms => format!("{} ms", format_number(v, 1)),
+    }
+}
+
+fn show_diff(d: f64, unit: Unit) -> String {
+    let sign = if d > 0.0 { "+" } else { "" };
+    format!("{sign}{}", show(d, unit))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HeadlineProps {
+    pub lang: Lang,
+    pub a: ReportRef,
+    #[prop_or_default]
+    pub b: Option<ReportRef>,
+}
+
+/// The headline figures as cards. Each value carries the exact JSON value in
+/// `data-value`; in compare mode each card adds side B and the difference.
+#[component]
+pub fn HeadlineTable(props: &HeadlineProps) -> Html {
+    let lang = props.lang;
+    let ha = headlines(&props.a.0);
+    let hb = props.b.as_ref().map(|b| headlines(&b.0));
+    let cards: Html = ha
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let b = hb.as_ref().map(|hb| &hb[i]);
+            let diff = b.map(|b| b.value - h.value);
+            let better = match (diff, h.higher_is_better) {
+                (Some(d), Some(hib)) if d != 0.0 => Some(if (d > 0.0) == hib { "better" } else { "worse" }),
+                _ => None,
+            };
+            html! {
+                <div class="hcard">
+                    <div class="hlabel">{ lang.t(h.label) }</div>
+                    <div class="hvalue" id={format!("h-a-{}", h.id)} data-value={h.value.to_string()}>{ show(h.value, h.unit) }</div>
+                    if let Some(b) = b {
+                        <div class="hb">
+                            <span class="side-tag">{ "B" }</span>
+                            <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(b.value, b.unit) }</span>
+                            <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(T::Difference)}>
+                                { format!("({})", show_diff(diff.unwrap_or(0.0), h.unit)) }
+                            </span>
+                        </div>
+                    }
+                </div>
+            }
+        })
+        .collect();
+    html! {
+        <div class="headline" id="headline">
+            if hb.is_some() {
+                <p class="note">{ format!("{}  ·  B = {}  ·  ( ) = {}", lang.t(T::SideA), lang.t(T::SideB), lang.t(T::Difference)) }</p>
+            }
+            <div class="hgrid">{ cards }</div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FormulaProps {
+    pub lang: Lang,
+    pub f: Formulas,
+}
+
+/// Closed forms beside the simulated figures.
+#[component]
+pub fn FormulaPanel(props: &FormulaProps) -> Html {
+    let lang = props.lang;
+    let f = &props.f;
+    let product = f.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
+    let bound = match (f.entry_rate, f.bound) {
+        (Some(rate), Some(b)) => {
+            format!("{} × {} = {} /s", format_number(rate, 2), product, format_number(b, 2))
+        }
+        _ => format!(
+            "{product} = {} {}",
+            format_number(f.attempts.iter().map(|&a| f64::from(a)).product(), 0),
+            lang.t(T::PerRequest)
+        ),
+    };
+    let pool = f.leaf_workers.map(|w| format!(" / {w}")).unwrap_or_default();
+    html! {
+        <div class="formulas" id="formulas">
+            <h3>{ lang.t(T::FormulaTitle) }</h3>
+            <div class="formula-row">
+                <div>{ lang.t(T::FormulaBound) }</div>
+                <code id="formula-bound">{ bound }</code>
+                <div class="sim">{ lang.t(T::FormulaSimPeak) }{ ": " }<strong id="formula-sim-peak">{ format!("{} /s", format_number(f.sim_peak_rate, 1)) }</strong></div>
+            </div>
+            <div class="formula-row">
+                <div>{ lang.t(T::FormulaLittle) }</div>
+                <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
+                <div class="sim">{ lang.t(T::FormulaSimInFlight) }{ ": " }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
+            </div>
+            <p class="note">{ lang.t(T::FormulaNote) }</p>
+        </div>
+    }
+}

@@ -1,0 +1,586 @@
+//! The retry-storm page: controls on the left; on the right the headline figures, the
+//! chain diagram and charts at a playhead in virtual time, a sampled request's timeline,
+//! latency distributions and the closed forms. Compare mode runs side B beside A.
+//!
+//! Runs happen off the render path: a change to the scenario starts a run that steps the
+//! engine in slices of at most ~40 ms and yields between them (an owned timeout that is
+//! cancelled if the scenario changes again), so a large scenario shows progress and never
+//! blocks the page for long. Playback is driven by requestAnimationFrame through an owned
+//! handle that is cancelled on drop.
+
+pub mod controls;
+pub mod diagram;
+pub mod figures;
+pub mod timeline;
+
+use crate::i18n::{Lang, T, format_number};
+use crate::model::chain::ChainSim;
+use crate::plot::storm::{formulas, per_second, run_end_ms};
+use crate::report::Report;
+use crate::scenario::Scenario;
+use crate::state::storm::{StormAction, StormState};
+use crate::ui::browser;
+use crate::ui::charts::{LatencyChart, Line, Lines, Playhead, ReportRef, StackChart, TimeChart};
+use controls::ControlPanel;
+use diagram::Diagram;
+use figures::{FormulaPanel, HeadlineTable};
+use gloo_render::{AnimationFrame, request_animation_frame};
+use gloo_timers::callback::Timeout;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use timeline::Timeline;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The browser refuses scenarios implying more calls than this (worst case).
+pub const UI_MAX_CALLS: f64 = 2e7;
+/// Longest slice of simulation between yields to the browser (ms).
+const SLICE_MS: f64 = 40.0;
+/// 1× playback shows the whole run in this many real milliseconds.
+const PLAY_MS_AT_1X: f64 = 10_000.0;
+const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// What a run depends on.
+#[derive(Clone, PartialEq)]
+struct RunKey {
+    a: Scenario,
+    seed: u64,
+    compare: bool,
+    preset: &'static str,
+}
+
+fn run_key(st: &StormState) -> RunKey {
+    RunKey { a: st.a.clone(), seed: st.seed, compare: st.compare, preset: st.preset }
+}
+
+/// What the last run produced.
+#[derive(Clone, Default)]
+struct RunOutput {
+    /// What it was a run of.
+    key: Option<RunKey>,
+    a: Option<ReportRef>,
+    b: Option<ReportRef>,
+    error: Option<String>,
+    /// 0–1 while running, 1 when done.
+    progress: f64,
+    /// Increments with every finished run.
+    seq: u64,
+}
+
+impl PartialEq for RunOutput {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+            && self.a == other.a
+            && self.b == other.b
+            && self.error == other.error
+            && self.progress == other.progress
+            && self.seq == other.seq
+    }
+}
+
+/// A run in progress: the engines still stepping, the finished reports, the pending yield.
+struct Runner {
+    key: RunKey,
+    sims: Vec<(usize, ChainSim)>,
+    done: [Option<Rc<Report>>; 2],
+    total: usize,
+    seq: u64,
+    _yield: Option<Timeout>,
+}
+
+type RunnerCell = Rc<RefCell<Option<Runner>>>;
+
+/// Longest simulation done synchronously when the learner acts, so that small scenarios
+/// redraw in one frame; longer runs continue in slices with a progress bar.
+const SYNC_MS: f64 = 60.0;
+
+/// Starts a run of `st`'s scenarios, stepping it for up to `budget_ms` at once.
+fn start_run(st: &StormState, cell: &RunnerCell, out: &UseStateHandle<RunOutput>, seq: u64, budget_ms: f64) {
+    let key = run_key(st);
+    let mut sides: Vec<Scenario> = vec![st.a.clone()];
+    if st.compare {
+        sides.push(st.side_b());
+    }
+    let mut sims = Vec::new();
+    for (side, s) in sides.iter().enumerate() {
+        match ChainSim::new(s, st.seed, UI_MAX_CALLS) {
+            Ok(sim) => sims.push((side, sim)),
+            Err(e) => {
+                *cell.borrow_mut() = None;
+                out.set(RunOutput {
+                    key: Some(key),
+                    error: Some(e.to_string()),
+                    progress: 1.0,
+                    seq,
+                    a: None,
+                    b: None,
+                });
+                return;
+            }
+        }
+    }
+    let total = sims.len();
+    *cell.borrow_mut() = Some(Runner { key, sims, done: [None, None], total, seq, _yield: None });
+    pump(cell.clone(), out.clone(), budget_ms);
+}
+
+/// Steps the runner for one slice; publishes the result or schedules the next slice.
+fn pump(cell: RunnerCell, out: UseStateHandle<RunOutput>, budget_ms: f64) {
+    let t0 = now_ms();
+    let mut guard = cell.borrow_mut();
+    let Some(run) = guard.as_mut() else { return };
+    while let Some((_, sim)) = run.sims.first_mut() {
+        match sim.step(20_000) {
+            Ok(true) => {
+                let (side, sim) = run.sims.remove(0);
+                run.done[side] = Some(Rc::new(sim.finish()));
+            }
+            Ok(false) => {}
+            Err(e) => {
+                let (seq, key) = (run.seq, run.key.clone());
+                *guard = None;
+                out.set(RunOutput {
+                    key: Some(key),
+                    error: Some(e.to_string()),
+                    progress: 1.0,
+                    seq,
+                    a: None,
+                    b: None,
+                });
+                return;
+            }
+        }
+        if now_ms() - t0 > budget_ms {
+            break;
+        }
+    }
+    if run.sims.is_empty() {
+        let a = run.done[0].take().map(ReportRef);
+        let b = run.done[1].take().map(ReportRef);
+        let (seq, key) = (run.seq, run.key.clone());
+        *guard = None;
+        out.set(RunOutput { key: Some(key), a, b, error: None, progress: 1.0, seq });
+    } else {
+        let left: f64 = run.sims.iter().map(|(_, s)| 1.0 - s.progress()).sum();
+        let progress = 1.0 - left / run.total as f64;
+        out.set(RunOutput { progress, ..(*out).clone() });
+        let (c, o) = (cell.clone(), out.clone());
+        run._yield = Some(Timeout::new(0, move || pump(c, o, SLICE_MS)));
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StormProps {
+    pub lang: Lang,
+    pub state: StormState,
+    pub dispatch: Callback<StormAction>,
+}
+
+#[component]
+pub fn StormPage(props: &StormProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let out = use_state(RunOutput::default);
+    let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
+    let seq: Rc<Cell<u64>> = (*use_memo((), |_| Rc::new(Cell::new(0u64)))).clone();
+    // When the learner last acted (performance.now() ms), to measure rerun + redraw.
+    let action_at: Rc<Cell<f64>> = (*use_memo((), |_| Rc::new(Cell::new(0.0f64)))).clone();
+    let reduced = use_memo((), |_| browser::prefers_reduced_motion());
+    let playhead = use_state(|| 0.0f64);
+    let playing = use_state(|| !*reduced);
+    let speed = use_state(|| 1.0f64);
+    let trace_idx = use_state(|| 0usize);
+    let copied = use_state(|| false);
+    let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
+    let measure: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
+
+    // Start a run when the page opens, and whenever the scenario changed without a run
+    // having been started for it already (the learner's actions start theirs at once).
+    {
+        let out = out.clone();
+        let runner = runner.clone();
+        let seq = seq.clone();
+        let st = props.state.clone();
+        let action_at = action_at.clone();
+        use_effect_with(run_key(&props.state), move |key| {
+            let running = runner.borrow().as_ref().is_some_and(|r| r.key == *key);
+            if !running && out.key.as_ref() != Some(key) {
+                if action_at.get() == 0.0 {
+                    action_at.set(now_ms());
+                }
+                let id = seq.get() + 1;
+                seq.set(id);
+                start_run(&st, &runner, &out, id, SLICE_MS);
+            }
+        });
+    }
+
+    // After a finished run is on screen, record how long rerun + redraw took: from the
+    // learner's action to the first animation frame after the new DOM.
+    {
+        let measure = measure.clone();
+        let action_at = action_at.clone();
+        let run_seq = out.seq;
+        use_effect_with(run_seq, move |seq| {
+            let seq = *seq;
+            let handle = request_animation_frame(move |_| {
+                let started = action_at.get();
+                let took = if started > 0.0 { now_ms() - started } else { 0.0 };
+                action_at.set(0.0);
+                if let Some(el) =
+                    web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("storm"))
+                {
+                    let _ = el.set_attribute("data-redraw-ms", &format!("{took:.1}"));
+                    let _ = el.set_attribute("data-run", &seq.to_string());
+                }
+            });
+            *measure.borrow_mut() = Some(handle);
+        });
+    }
+
+    let end_ms = out.a.as_ref().map_or(1.0, |r| run_end_ms(&r.0).max(1.0));
+
+    // Playback: one animation frame per render while playing.
+    {
+        let playhead = playhead.clone();
+        let playing = playing.clone();
+        let frame = frame.clone();
+        let speed = *speed;
+        use_effect_with((*playing, *playhead, end_ms), move |(is_playing, at, end)| {
+            let (at, end) = (*at, *end);
+            if *is_playing {
+                let start = now_ms();
+                let handle = request_animation_frame(move |_| {
+                    // Clamp a long gap (a background tab) to one frame's worth.
+                    let dt = (now_ms() - start).clamp(0.0, 100.0);
+                    let next = at + dt * speed * end / PLAY_MS_AT_1X;
+                    if next >= end {
+                        playhead.set(end);
+                        playing.set(false);
+                    } else {
+                        playhead.set(next);
+                    }
+                });
+                *frame.borrow_mut() = Some(handle);
+            } else {
+                *frame.borrow_mut() = None;
+            }
+        });
+    }
+    // Reduced motion: always the end state.
+    if *reduced && *playhead != end_ms && out.a.is_some() {
+        playhead.set(end_ms);
+    }
+
+    // Stable callbacks, so that playback frames do not re-render the control panel.
+    let dispatch = {
+        let action_at = action_at.clone();
+        let copied = copied.clone();
+        let (runner, out, seq) = (runner.clone(), out.clone(), seq.clone());
+        use_callback((props.dispatch.clone(), props.state.clone()), move |a: StormAction, (d, st)| {
+            action_at.set(now_ms());
+            copied.set(false);
+            // The reducer is pure: compute the next state here too, and if the run changes,
+            // simulate now so that the new controls and the new run appear in one frame.
+            let next = st.reduce(a.clone());
+            if run_key(&next) != run_key(st) {
+                let id = seq.get() + 1;
+                seq.set(id);
+                start_run(&next, &runner, &out, id, SYNC_MS);
+            }
+            d.emit(a);
+        })
+    };
+    let oncopy = {
+        let copied = copied.clone();
+        use_callback((), move |_: (), _| {
+            let href = browser::current_href();
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&href);
+            }
+            copied.set(true);
+        })
+    };
+    let trace_cb = {
+        let trace_idx = trace_idx.clone();
+        use_callback((), move |i: usize, _| trace_idx.set(i))
+    };
+    let at = playhead.min(end_ms);
+    let play_bar = {
+        let onplay = {
+            let playing = playing.clone();
+            let playhead = playhead.clone();
+            let reduced = *reduced;
+            Callback::from(move |_: MouseEvent| {
+                if reduced {
+                    return;
+                }
+                if !*playing && *playhead >= end_ms {
+                    playhead.set(0.0);
+                }
+                playing.set(!*playing);
+            })
+        };
+        let onstep = {
+            let playhead = playhead.clone();
+            let playing = playing.clone();
+            let bucket = out.a.as_ref().map_or(1.0, |r| r.0.series.bucket_ms);
+            Callback::from(move |_: MouseEvent| {
+                playing.set(false);
+                playhead.set(((*playhead / bucket).floor() + 1.0) * bucket);
+            })
+        };
+        let onscrub = {
+            let playhead = playhead.clone();
+            let playing = playing.clone();
+            Callback::from(move |e: InputEvent| {
+                let i: HtmlInputElement = e.target_unchecked_into();
+                if let Ok(v) = i.value().parse::<f64>() {
+                    playing.set(false);
+                    playhead.set(v / 1000.0 * end_ms);
+                }
+            })
+        };
+        let onspeed = {
+            let speed = speed.clone();
+            Callback::from(move |e: Event| {
+                let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+                if let Ok(v) = s.value().parse::<f64>() {
+                    speed.set(v);
+                }
+            })
+        };
+        html! {
+            <div class="playbar" role="group" aria-label={t(T::Scrub)}>
+                <button type="button" id="play" onclick={onplay} disabled={*reduced} aria-pressed={if *playing { "true" } else { "false" }}>
+                    { if *playing { t(T::Pause) } else { t(T::Play) } }
+                </button>
+                <button type="button" id="step" class="secondary small" title={t(T::StepHelp)} onclick={onstep}>{ t(T::Step) }</button>
+                <label for="speed" title={t(T::SpeedHelp)}>{ t(T::Speed) }</label>
+                <select id="speed" title={t(T::SpeedHelp)} onchange={onspeed}>
+                    { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == *speed}>{ format!("{}×", format_number(*s, 2)) }</option> }) }
+                </select>
+                <input id="scrub" type="range" min="0" max="1000" step="1" value={format!("{:.0}", at / end_ms * 1000.0)}
+                    aria-label={t(T::Scrub)} title={t(T::ScrubHelp)} oninput={onscrub} />
+                <span class="time" id="playhead-label">{ lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(at / 1000.0, 2)))]) }</span>
+            </div>
+        }
+    };
+    let status = if out.progress < 1.0 {
+        html! { <div class="progress" role="status"><progress max="1" value={out.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", out.progress * 100.0))]) }</div> }
+    } else if let Some(e) = &out.error {
+        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", e)]) }</div> }
+    } else {
+        Html::default()
+    };
+    let views = match (&out.a, &out.b) {
+        (Some(a), b) => {
+            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a" /> };
+            let side_b = b.as_ref().map(|b| html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} at_ms={at} side="b" /> });
+            let f = formulas(&props.state.a, &a.0);
+            html! {
+                <>
+                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} />
+                    { play_bar }
+                    if *reduced {
+                        <p class="note">{ t(T::ReducedMotion) }</p>
+                    }
+                    <div class={classes!("sides", b.is_some().then_some("compare"))}>
+                        <div class="side">
+                            if b.is_some() { <h2>{ t(T::SideA) }</h2> }
+                            { side_a }
+                        </div>
+                        if let Some(v) = side_b {
+                            <div class="side"><h2>{ t(T::SideB) }</h2>{ v }</div>
+                        }
+                    </div>
+                    <div class="panel">
+                        <Timeline {lang} report={a.clone()} index={*trace_idx} onselect={trace_cb.clone()} />
+                    </div>
+                    <div class="panel"><LatencyChart {lang} dists={a.0.latency.clone()} /></div>
+                    <div class="panel"><FormulaPanel {lang} {f} /></div>
+                </>
+            }
+        }
+        _ => Html::default(),
+    };
+    html! {
+        <section class="page storm" id="storm" aria-labelledby="page-title"
+            data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
+            <h1 id="page-title">{ t(T::StormTitle) }</h1>
+            <p class="intro">{ t(T::StormIntro) }</p>
+            <div class="storm-layout">
+                <ControlPanel {lang} state={props.state.clone()} {dispatch} {oncopy} copied={*copied} />
+                <div class="storm-main" aria-live="polite">
+                    { status }
+                    { views }
+                    <p class="note assumptions">{ t(T::Assumptions) }</p>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RunViewProps {
+    pub lang: Lang,
+    pub report: ReportRef,
+    pub scenario: Scenario,
+    pub at_ms: f64,
+    pub side: &'static str,
+}
+
+/// Chart data of one run, computed once per report.
+struct ChartData {
+    load: Lines,
+    focus_hop: usize,
+    in_flight: Lines,
+    limit: Option<f64>,
+    outcomes: Lines,
+    breakers: Lines,
+    budgets: Lines,
+}
+
+fn chart_data(lang: Lang, r: &Report) -> ChartData {
+    let s = &r.series;
+    let mut load = vec![Line {
+        name: lang.t(T::SeriesOffered).to_string(),
+        class: "c-offered".into(),
+        values: per_second(&s.offered, s.bucket_ms),
+    }];
+    for (i, h) in r.hops.iter().enumerate() {
+        load.push(Line {
+            name: h.name.clone(),
+            class: format!("c-hop{}", i % 8),
+            values: per_second(&s.attempts[i], s.bucket_ms),
+        });
+    }
+    // The hop to watch: the first with a limited pool, else the leaf.
+    let leaf = r.hops.iter().position(|h| h.kind == "leaf").unwrap_or(0);
+    let focus_hop = r.hops.iter().position(|h| h.workers.is_some()).unwrap_or(leaf);
+    let in_flight = vec![
+        Line {
+            name: lang.t(T::SeriesBusy).to_string(),
+            class: "c-busy".into(),
+            values: s.in_flight[focus_hop].iter().map(|&v| v as f64).collect(),
+        },
+        Line {
+            name: lang.t(T::SeriesQueue).to_string(),
+            class: "c-queue".into(),
+            values: s.queue[focus_hop].iter().map(|&v| v as f64).collect(),
+        },
+    ];
+    let outcomes = vec![
+        Line {
+            name: lang.t(T::OutcomeSucceeded).to_string(),
+            class: "o-succeeded".into(),
+            values: per_second(&s.succeeded, s.bucket_ms),
+        },
+        Line {
+            name: lang.t(T::OutcomeDegraded).to_string(),
+            class: "o-degraded".into(),
+            values: per_second(&s.degraded, s.bucket_ms),
+        },
+        Line {
+            name: lang.t(T::OutcomeFailed).to_string(),
+            class: "o-failed".into(),
+            values: per_second(&s.failed, s.bucket_ms),
+        },
+        Line {
+            name: lang.t(T::OutcomeRejected).to_string(),
+            class: "o-rejected".into(),
+            values: per_second(&s.rejected, s.bucket_ms),
+        },
+    ];
+    let mut breakers = Vec::new();
+    let mut budgets = Vec::new();
+    for (ci, c) in r.clients.iter().enumerate() {
+        if c.breaker_instances > 0 {
+            breakers.push(Line {
+                name: format!("{} · {}", c.name, lang.t(T::SeriesOpen)),
+                class: "c-open".into(),
+                values: s.breaker_open[ci].iter().map(|&v| v as f64).collect(),
+            });
+            breakers.push(Line {
+                name: format!("{} · {}", c.name, lang.t(T::SeriesHalfOpen)),
+                class: "c-half".into(),
+                values: s.breaker_half_open[ci].iter().map(|&v| v as f64).collect(),
+            });
+        }
+        if c.budget_max_tokens.is_some() {
+            budgets.push(Line {
+                name: c.name.clone(),
+                class: format!("c-hop{}", ci % 8),
+                values: s.budget_tokens[ci].clone(),
+            });
+        }
+    }
+    ChartData {
+        load: Lines::new(load),
+        focus_hop,
+        in_flight: Lines::new(in_flight),
+        limit: r.hops[focus_hop].workers.map(f64::from),
+        outcomes: Lines::new(outcomes),
+        breakers: Lines::new(breakers),
+        budgets: Lines::new(budgets),
+    }
+}
+
+/// Diagram and charts of one run at the playhead.
+#[component]
+pub fn RunView(props: &RunViewProps) -> Html {
+    let lang = props.lang;
+    let r = props.report.clone();
+    let data = {
+        let r = r.clone();
+        use_memo((r, lang), |(r, lang)| chart_data(*lang, &r.0))
+    };
+    let rep = &r.0;
+    let end = run_end_ms(rep);
+    let bucket = rep.series.bucket_ms;
+    let side = props.side;
+    let chart = |id: &str, body: Html, h: f64| {
+        html! {
+            <div class="chart-wrap" id={format!("{id}-{side}")}>
+                { body }
+                <Playhead end_ms={end} at_ms={props.at_ms} height={h} />
+            </div>
+        }
+    };
+    let per_s = lang.t(T::PerSecond).to_string();
+    html! {
+        <div class="run-view">
+            <div class="panel">
+                <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side} />
+            </div>
+            <div class="panel charts">
+                { chart("chart-load", html! {
+                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
+                }, 170.0) }
+                { chart("chart-inflight", html! {
+                    <TimeChart {lang} id={format!("inflight-{side}")}
+                        title={lang.f(T::ChartInFlight, &[("hop", &rep.hops[data.focus_hop].name)])}
+                        lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end}
+                        limit={data.limit.map(|l| (l, lang.t(T::SeriesPool).to_string()))} />
+                }, 170.0) }
+                { chart("chart-outcomes", html! {
+                    <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
+                }, 170.0) }
+                if !data.breakers.is_empty() {
+                    { chart("chart-breaker", html! {
+                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} />
+                    }, 120.0) }
+                }
+                if !data.budgets.is_empty() {
+                    { chart("chart-budget", html! {
+                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} />
+                    }, 120.0) }
+                }
+            </div>
+        </div>
+    }
+}

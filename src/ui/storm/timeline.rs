@@ -1,0 +1,154 @@
+//! One sampled request, attempt by attempt, like source 000's sequence diagram: a lane per
+//! hop, the wait for a worker, the work, abandoned work, backoffs, timeouts and the
+//! deadline.
+
+use crate::i18n::{Lang, T, format_number};
+use crate::plot::Linear;
+use crate::plot::storm::timeline;
+use crate::report::Report;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub lang: Lang,
+    pub report: crate::ui::charts::ReportRef,
+    /// Index into the report's traces.
+    pub index: usize,
+    pub onselect: Callback<usize>,
+}
+
+fn outcome_label(lang: Lang, o: &str) -> &'static str {
+    match o {
+        "succeeded" => lang.t(T::OutcomeSucceeded),
+        "degraded" => lang.t(T::OutcomeDegraded),
+        "failed" => lang.t(T::OutcomeFailed),
+        _ => lang.t(T::OutcomeRejected),
+    }
+}
+
+fn lanes(r: &Report) -> Vec<String> {
+    r.hops.iter().map(|h| h.name.clone()).collect()
+}
+
+#[component]
+pub fn Timeline(props: &TimelineProps) -> Html {
+    let lang = props.lang;
+    let r = &props.report.0;
+    if r.traces.is_empty() {
+        return html! { <p class="empty">{ lang.t(T::NoData) }</p> };
+    }
+    let i = props.index.min(r.traces.len() - 1);
+    let t = &r.traces[i];
+    let (bars, span) = timeline(t);
+    let names = lanes(r);
+    let lane_h = 26.0;
+    let w = 640.0;
+    let ml = 110.0;
+    let h = 30.0 + lane_h * names.len() as f64 + 24.0;
+    let xs = Linear::new((0.0, span), (ml, w - 12.0));
+    let y_of = |lane: usize| 18.0 + lane as f64 * lane_h;
+    let lanes_html: Html = names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let y = y_of(k);
+            html! {
+                <g class="lane">
+                    <line x1={ml.to_string()} x2={(w - 12.0).to_string()} y1={(y + lane_h / 2.0).to_string()} y2={(y + lane_h / 2.0).to_string()} />
+                    <text x={(ml - 6.0).to_string()} y={(y + lane_h / 2.0 + 4.0).to_string()} text-anchor="end">{ n }</text>
+                </g>
+            }
+        })
+        .collect();
+    let bars_html: Html = bars
+        .iter()
+        .map(|b| {
+            let y = y_of(b.lane) + 5.0;
+            let x0 = xs.map(b.start);
+            let xw = b.work.map(|w| xs.map(w));
+            let x1 = xs.map(b.end).max(x0 + 1.5);
+            let wait = xw.filter(|xw| *xw > x0 + 0.5).map(|xw| {
+                html! { <rect class="wait" x={x0.to_string()} y={y.to_string()} width={(xw - x0).to_string()} height={(lane_h - 10.0).to_string()} /> }
+            });
+            let ws = xw.unwrap_or(x1);
+            html! {
+                <g class={classes!("span", format!("r-{}", b.result), b.abandoned.then_some("abandoned"))}>
+                    <title>{ format!("#{} {} → {} ms: {}", b.attempt, format_number(b.start, 2), format_number(b.end, 2), b.result) }</title>
+                    { for wait }
+                    <rect class="work" x={ws.to_string()} y={y.to_string()} width={(x1 - ws).max(1.5).to_string()} height={(lane_h - 10.0).to_string()} />
+                </g>
+            }
+        })
+        .collect();
+    let marks: Html = t
+        .marks
+        .iter()
+        .map(|m| {
+            let y = y_of(m.hop) + lane_h / 2.0;
+            let x0 = xs.map(m.start_ms - t.arrival_ms);
+            let x1 = xs.map(m.end_ms - t.arrival_ms);
+            match m.kind.as_str() {
+                "backoff" => html! { <line class="mark backoff" x1={x0.to_string()} x2={x1.to_string()} y1={y.to_string()} y2={y.to_string()} /> },
+                "timeout" => html! { <text class="mark timeout" x={x1.to_string()} y={(y + 4.0).to_string()} text-anchor="middle">{ "×" }</text> },
+                _ => html! { <circle class={classes!("mark", m.kind.clone())} cx={x0.to_string()} cy={y.to_string()} r="4"><title>{ &m.kind }</title></circle> },
+            }
+        })
+        .collect();
+    let deadline = t.deadline_ms.map(|d| {
+        let x = xs.map(d - t.arrival_ms);
+        html! {
+            <g class="deadline">
+                <line x1={x.to_string()} x2={x.to_string()} y1="10" y2={(h - 22.0).to_string()} />
+                <text x={(x - 3.0).to_string()} y="12" text-anchor="end">{ lang.t(T::DeadlineLine) }</text>
+            </g>
+        }
+    });
+    let ticks = crate::plot::nice_ticks(0.0, span, 6);
+    let n = r.traces.len();
+    let prev = {
+        let cb = props.onselect.clone();
+        Callback::from(move |_: MouseEvent| cb.emit((i + n - 1) % n))
+    };
+    let next = {
+        let cb = props.onselect.clone();
+        Callback::from(move |_: MouseEvent| cb.emit((i + 1) % n))
+    };
+    let label = lang.f(
+        T::TraceLabel,
+        &[
+            ("n", &t.request.to_string()),
+            ("outcome", outcome_label(lang, &t.outcome)),
+            ("ms", &format_number(t.end_ms - t.arrival_ms, 2)),
+        ],
+    );
+    html! {
+        <figure class="chart timeline" id="chart-timeline">
+            <figcaption>
+                { lang.t(T::ChartTimeline) }
+                <span class="trace-nav">
+                    <button type="button" class="secondary small" id="trace-prev" aria-label={lang.t(T::TracePrev)} title={lang.t(T::TracePrev)} onclick={prev}>{ "‹" }</button>
+                    <span id="trace-label">{ label.clone() }</span>
+                    <button type="button" class="secondary small" id="trace-next" aria-label={lang.t(T::TraceNext)} title={lang.t(T::TraceNext)} onclick={next}>{ "›" }</button>
+                </span>
+            </figcaption>
+            <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label={label}>
+                { lanes_html }
+                { bars_html }
+                { marks }
+                { for deadline }
+                <g class="axis x">
+                    { for ticks.iter().map(|&v| html! {
+                        <text x={xs.map(v).to_string()} y={(h - 6.0).to_string()} text-anchor="middle">{ format!("{} ms", format_number(v, 1)) }</text>
+                    }) }
+                </g>
+            </svg>
+            <p class="legend">
+                <span class="legend-item"><span class="swatch work-swatch" />{ lang.t(T::LegendWork) }</span>
+                <span class="legend-item"><span class="swatch wait-swatch" />{ lang.t(T::LegendWait) }</span>
+                <span class="legend-item"><span class="swatch abandoned-swatch" />{ lang.t(T::LegendAbandoned) }</span>
+                <span class="legend-item"><span class="swatch backoff-swatch" />{ lang.t(T::LegendBackoff) }</span>
+                <span class="legend-item">{ "× " }{ lang.t(T::LegendTimeout) }</span>
+            </p>
+        </figure>
+    }
+}
