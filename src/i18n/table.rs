@@ -358,6 +358,8 @@ texts! {
     Difference => "B − A", "B − A";
     Running => "Simulating… {percent} %", "模拟中… {percent}%";
     RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";
+    TooMuchWork => "it implies up to {estimated} calls if every attempt is used, more than the browser runs ({cap}); shorten the duration, lower the rate or the attempts (the command line allows more).",
+        "若用尽所有尝试，它最多会产生 {estimated} 次调用，超过浏览器可运行的上限（{cap}）；请缩短持续时间、降低速率或尝试次数（命令行允许更多）。";
     UnknownParam => "The link has settings this page does not know and ignored: {keys}.", "链接中有本页不认识的设置，已忽略：{keys}。";
     TargetRun => "Whole run", "整体";
     TargetLayer => "Layer {n}: {name}", "第 {n} 层：{name}";

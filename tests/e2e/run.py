@@ -260,6 +260,12 @@ def main():
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "bad link")
 
+    def storm_too_much_work_is_refused_with_a_message():
+        page("?page=storm&lang=zh&preset=chain-3x4&rate=100000&duration=600000")
+        msg = chrome.text("#run-error")
+        expect("调用" in msg and "20,000,000" in msg, f"a clear message: {msg!r}")
+        no_console_errors(chrome, "too much work")
+
     def storm_redraw_latency_per_preset():
         worst = 0.0
         for p in presets:
@@ -267,9 +273,12 @@ def main():
             run = wait_run(chrome)
             chrome.js("const b = document.getElementById('play'); if (b.getAttribute('aria-pressed') === 'true') b.click();")
             samples = []
+            # Alternate between the preset's position and 1 attempt (or 2, if it has 1), so
+            # that every move changes the scenario.
             start_pos = chrome.js("return Number(document.getElementById('k-l1-attempts-slider').value)")
+            other = 0 if start_pos > 0 else 111
             for i in range(6):
-                pos = 100 if (start_pos != 100) == (i % 2 == 0) else 0
+                pos = other if i % 2 == 0 else start_pos
                 chrome.js(
                     "const s = document.getElementById('k-l1-attempts-slider'); s.value = arguments[0];"
                     "s.dispatchEvent(new Event('input', {bubbles: true}));", pos)
@@ -291,6 +300,7 @@ def main():
         ("compare mode shows both sides", storm_compare_shows_both_sides),
         ("a share link round-trips", storm_share_link_round_trips),
         ("a bad link names the field and falls back for it only", storm_bad_link_names_the_field),
+        ("a scenario too large for the browser is refused with a message", storm_too_much_work_is_refused_with_a_message),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
         ("calculator in English", calculator_english),
         ("calculator in Chinese", calculator_chinese),

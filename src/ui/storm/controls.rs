@@ -33,6 +33,14 @@ const GROUP_ORDER: [Group; 11] = [
     Group::Faults,
 ];
 
+/// `t-run`, `t-l1`, `t-leaf`, `t-s1`, `t-f1`.
+fn target_id(t: Target) -> String {
+    match t {
+        Target::Run => "t-run".to_string(),
+        _ => format!("t-{}", t.prefix().trim_end_matches('.')),
+    }
+}
+
 fn dom_id(key: &str, t: Target) -> String {
     format!("k-{}", storm::url_key(key, t).replace('.', "-"))
 }
@@ -128,7 +136,7 @@ fn target_controls(props: &PanelProps, t: Target) -> Html {
         })
         .collect();
     html! {
-        <details class="target" open={matches!(t, Target::Run | Target::Layer(_) | Target::Leaf)} id={format!("t-{}", storm::url_key("x", t).trim_end_matches(".x").trim_end_matches('x'))}>
+        <details class="target" open={matches!(t, Target::Run | Target::Layer(_) | Target::Leaf)} id={target_id(t)}>
             <summary>{ target_title(lang, &st.a, t) }</summary>
             { groups }
         </details>

@@ -14,7 +14,7 @@ pub mod figures;
 pub mod timeline;
 
 use crate::i18n::{Lang, T, format_number};
-use crate::model::chain::ChainSim;
+use crate::model::chain::{ChainSim, SimError};
 use crate::plot::storm::{formulas, per_second, run_end_ms};
 use crate::report::Report;
 use crate::scenario::Scenario;
@@ -64,7 +64,7 @@ struct RunOutput {
     key: Option<RunKey>,
     a: Option<ReportRef>,
     b: Option<ReportRef>,
-    error: Option<String>,
+    error: Option<SimError>,
     /// 0–1 while running, 1 when done.
     progress: f64,
     /// Increments with every finished run.
@@ -111,14 +111,7 @@ fn start_run(st: &StormState, cell: &RunnerCell, out: &UseStateHandle<RunOutput>
             Ok(sim) => sims.push((side, sim)),
             Err(e) => {
                 *cell.borrow_mut() = None;
-                out.set(RunOutput {
-                    key: Some(key),
-                    error: Some(e.to_string()),
-                    progress: 1.0,
-                    seq,
-                    a: None,
-                    b: None,
-                });
+                out.set(RunOutput { key: Some(key), error: Some(e), progress: 1.0, seq, a: None, b: None });
                 return;
             }
         }
@@ -143,14 +136,7 @@ fn pump(cell: RunnerCell, out: UseStateHandle<RunOutput>, budget_ms: f64) {
             Err(e) => {
                 let (seq, key) = (run.seq, run.key.clone());
                 *guard = None;
-                out.set(RunOutput {
-                    key: Some(key),
-                    error: Some(e.to_string()),
-                    progress: 1.0,
-                    seq,
-                    a: None,
-                    b: None,
-                });
+                out.set(RunOutput { key: Some(key), error: Some(e), progress: 1.0, seq, a: None, b: None });
                 return;
             }
         }
@@ -170,6 +156,18 @@ fn pump(cell: RunnerCell, out: UseStateHandle<RunOutput>, budget_ms: f64) {
         out.set(RunOutput { progress, ..(*out).clone() });
         let (c, o) = (cell.clone(), out.clone());
         run._yield = Some(Timeout::new(0, move || pump(c, o, SLICE_MS)));
+    }
+}
+
+/// A run that could not start, in the page's language.
+fn sim_error_text(lang: Lang, e: &SimError) -> String {
+    match e {
+        SimError::Invalid(f) => lang.field_error(f),
+        SimError::TooMuchWork { estimated, cap } => lang.f(
+            T::TooMuchWork,
+            &[("estimated", &format_number(*estimated, 0)), ("cap", &format_number(*cap, 0))],
+        ),
+        SimError::Internal(m) => m.clone(),
     }
 }
 
@@ -373,7 +371,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     let status = if out.progress < 1.0 {
         html! { <div class="progress" role="status"><progress max="1" value={out.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", out.progress * 100.0))]) }</div> }
     } else if let Some(e) = &out.error {
-        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", e)]) }</div> }
+        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &sim_error_text(lang, e))]) }</div> }
     } else {
         Html::default()
     };
