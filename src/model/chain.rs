@@ -118,6 +118,29 @@ struct HopSpec {
 }
 
 impl HopSpec {
+    /// A hop's spec from its server settings and work; `kind` and `faults` say the rest.
+    fn new(
+        name: &str,
+        kind: HopKind,
+        server: &crate::scenario::Server,
+        work: Dist,
+        faults: Vec<(u64, u64, FaultEffect)>,
+    ) -> Self {
+        HopSpec {
+            name: name.to_string(),
+            kind,
+            workers: server.workers,
+            queue: server.queue,
+            queue_timeout: server.queue_timeout_ms.map(ms_to_us),
+            admission: server.admission.as_ref().map(admission_spec),
+            min_budget: ms_to_us(server.min_budget_ms),
+            work,
+            fixed_work: None,
+            faults,
+        }
+        .with_fixed_work()
+    }
+
     fn with_fixed_work(mut self) -> Self {
         let varies =
             self.faults.iter().any(|f| matches!(f.2, FaultEffect::Latency { .. } | FaultEffect::Down));
@@ -158,27 +181,17 @@ fn admission_spec(a: &crate::scenario::AdmissionConfig) -> AdmissionSpec {
 }
 
 fn leaf_spec(l: &Leaf, faults: &[crate::scenario::Fault]) -> HopSpec {
-    HopSpec {
-        name: l.name.clone(),
-        kind: HopKind::Leaf {
-            error_rate: l.error_rate,
-            client_error_rate: l.client_error_rate,
-            empty_rate: l.empty_rate,
-        },
-        workers: l.server.workers,
-        queue: l.server.queue,
-        queue_timeout: l.server.queue_timeout_ms.map(ms_to_us),
-        admission: l.server.admission.as_ref().map(admission_spec),
-        min_budget: ms_to_us(l.server.min_budget_ms),
-        work: l.work,
-        fixed_work: None,
-        faults: faults
-            .iter()
-            .filter(|f| f.target == l.name && !matches!(f.effect, FaultEffect::Surge { .. }))
-            .map(|f| (ms_to_us(f.start_ms), ms_to_us(f.end_ms), f.effect))
-            .collect(),
-    }
-    .with_fixed_work()
+    let kind = HopKind::Leaf {
+        error_rate: l.error_rate,
+        client_error_rate: l.client_error_rate,
+        empty_rate: l.empty_rate,
+    };
+    let faults = faults
+        .iter()
+        .filter(|f| f.target == l.name && !matches!(f.effect, FaultEffect::Surge { .. }))
+        .map(|f| (ms_to_us(f.start_ms), ms_to_us(f.end_ms), f.effect))
+        .collect();
+    HopSpec::new(&l.name, kind, &l.server, l.work, faults)
 }
 
 fn client_spec(c: &crate::scenario::Client, caller: usize, callee: usize, needed_by: f64) -> ClientSpec {
@@ -217,25 +230,12 @@ fn compile(s: &Scenario) -> (Vec<HopSpec>, Vec<ClientSpec>) {
             deps.push(clients.len());
             clients.push(client_spec(&d.client, i, idx, d.needed_by));
         }
-        hops.push(
-            HopSpec {
-                name: l.name.clone(),
-                kind: HopKind::Layer {
-                    deadline: l.deadline_ms.map(ms_to_us),
-                    deps,
-                    shared: l.shared_pool.map(|p| (p.size, p.queue)),
-                },
-                workers: l.server.workers,
-                queue: l.server.queue,
-                queue_timeout: l.server.queue_timeout_ms.map(ms_to_us),
-                admission: l.server.admission.as_ref().map(admission_spec),
-                min_budget: ms_to_us(l.server.min_budget_ms),
-                work: l.work,
-                fixed_work: None,
-                faults: Vec::new(),
-            }
-            .with_fixed_work(),
-        );
+        let kind = HopKind::Layer {
+            deadline: l.deadline_ms.map(ms_to_us),
+            deps,
+            shared: l.shared_pool.map(|p| (p.size, p.queue)),
+        };
+        hops.push(HopSpec::new(&l.name, kind, &l.server, l.work, Vec::new()));
     }
     hops.push(leaf_spec(&s.leaf, &s.faults));
     hops.extend(side_hops);

@@ -118,6 +118,42 @@ fn y_axis(max: f64, h: f64) -> (Linear, Html) {
     (ys, html)
 }
 
+/// What the frame of a time chart shows around its data.
+struct Frame<'a> {
+    lang: Lang,
+    id: &'a str,
+    title: &'a str,
+    unit: &'a str,
+    height: f64,
+    end_ms: f64,
+}
+
+/// The frame every time chart shares: caption with unit and legend, axes, then `body`.
+fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
+    let h = f.height;
+    html! {
+        <figure class="chart" id={f.id.to_string()}>
+            <figcaption>
+                { f.title }
+                if !f.unit.is_empty() { <span class="unit">{ format!("({})", f.unit) }</span> }
+                <span class="legend">{ legend }</span>
+            </figcaption>
+            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={f.title.to_string()}>
+                { y_axis }
+                { x_axis(f.lang, f.end_ms, h) }
+                { body }
+            </svg>
+        </figure>
+    }
+}
+
+fn legend(lines: &[Line]) -> Html {
+    lines
+        .iter()
+        .map(|l| html! { <span class="legend-item"><span class={classes!("swatch", l.class.clone())} />{ &l.name }</span> })
+        .collect()
+}
+
 fn edges(n: usize, bucket_ms: f64, xs: &Linear) -> Vec<f64> {
     (0..=n).map(|i| xs.map(i as f64 * bucket_ms)).collect()
 }
@@ -150,27 +186,20 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             </g>
         }
     });
-    let legend: Html = props
-        .lines
-        .0
-        .iter()
-        .map(|l| html! { <span class="legend-item"><span class={classes!("swatch", l.class.clone())} />{ &l.name }</span> })
-        .collect();
-    html! {
-        <figure class="chart" id={props.id.clone()}>
-            <figcaption>
-                { &props.title }
-                if !props.y_unit.is_empty() { <span class="unit">{ format!("({})", props.y_unit) }</span> }
-                <span class="legend">{ legend }</span>
-            </figcaption>
-            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={props.title.clone()}>
-                { y_axis }
-                { x_axis(props.lang, props.end_ms, h) }
-                { paths }
-                { for limit }
-            </svg>
-        </figure>
-    }
+    let body = html! { <>{ paths }{ for limit }</> };
+    chart_frame(
+        Frame {
+            lang: props.lang,
+            id: &props.id,
+            title: &props.title,
+            unit: &props.y_unit,
+            height: h,
+            end_ms: props.end_ms,
+        },
+        legend(&props.lines.0),
+        y_axis,
+        body,
+    )
 }
 
 #[derive(Properties, PartialEq)]
@@ -216,26 +245,19 @@ pub fn StackChart(props: &StackProps) -> Html {
             html! { <path class={classes!("band", l.class.clone())} d={d} /> }
         })
         .collect();
-    let legend: Html = props
-        .layers
-        .0
-        .iter()
-        .map(|l| html! { <span class="legend-item"><span class={classes!("swatch", l.class.clone())} />{ &l.name }</span> })
-        .collect();
-    html! {
-        <figure class="chart" id={props.id.clone()}>
-            <figcaption>
-                { &props.title }
-                if !props.y_unit.is_empty() { <span class="unit">{ format!("({})", props.y_unit) }</span> }
-                <span class="legend">{ legend }</span>
-            </figcaption>
-            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={props.title.clone()}>
-                { y_axis }
-                { x_axis(props.lang, props.end_ms, h) }
-                { bands }
-            </svg>
-        </figure>
-    }
+    chart_frame(
+        Frame {
+            lang: props.lang,
+            id: &props.id,
+            title: &props.title,
+            unit: &props.y_unit,
+            height: h,
+            end_ms: props.end_ms,
+        },
+        legend(&props.layers.0),
+        y_axis,
+        bands,
+    )
 }
 
 #[derive(Properties, PartialEq)]
