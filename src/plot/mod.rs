@@ -222,7 +222,7 @@ pub fn chain_bars(rates: &[f64], width: f64, height: f64, pad: f64) -> Vec<Chain
     let slot = (width - 2.0 * pad) / n as f64;
     let bar_w = (slot * 0.55).max(2.0);
     let base = height - pad;
-    let min_h = 6.0;
+    let min_h = 20.0;
     let usable = (height - 2.0 * pad - min_h).max(1.0);
     // The smallest bar gets min_h; each decade above adds proportionally.
     let scale = if max > min && min.is_finite() { Some(Log::new((min, max), (0.0, usable))) } else { None };
