@@ -320,16 +320,17 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 })
                 .collect();
             let p = &d.percentiles;
-            let marker = |v: f64, label: &str| {
+            // Two rows of labels per outcome so p50 and p99 never overlap.
+            let marker = |v: f64, label: &str, row: f64| {
                 let x = xs.map(v.max(lo));
                 html! {
                     <g class={classes!("pmark", class.clone())}>
                         <line x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(h - MB).to_string()} />
-                        <text x={(x + 3.0).to_string()} y={(MT + 10.0 + 11.0 * j as f64).to_string()}>{ format!("{label} {}", format_number(v, 1)) }</text>
+                        <text x={(x + 3.0).to_string()} y={(MT + 10.0 + 11.0 * (2.0 * j as f64 + row)).to_string()}>{ format!("{label} {}", format_number(v, 1)) }</text>
                     </g>
                 }
             };
-            html! { <g>{ rects }{ marker(p.p50, "p50") }{ marker(p.p99, "p99") }</g> }
+            html! { <g>{ rects }{ marker(p.p50, "p50", 0.0) }{ marker(p.p99, "p99", 1.0) }</g> }
         })
         .collect();
     let ticks: Vec<f64> = (-3..=7).map(|e| 10f64.powi(e)).filter(|t| *t >= lo && *t <= hi).collect();

@@ -96,7 +96,7 @@ type RunnerCell = Rc<RefCell<Option<Runner>>>;
 
 /// Longest simulation done synchronously when the learner acts, so that small scenarios
 /// redraw in one frame; longer runs continue in slices with a progress bar.
-const SYNC_MS: f64 = 60.0;
+const SYNC_MS: f64 = 50.0;
 
 /// Starts a run of `st`'s scenarios, stepping it for up to `budget_ms` at once.
 fn start_run(st: &StormState, cell: &RunnerCell, out: &UseStateHandle<RunOutput>, seq: u64, budget_ms: f64) {
