@@ -89,6 +89,14 @@ impl Recorder {
         b
     }
 
+    /// The span `[start, end)` of the bucket holding `t` at the current width. Buckets
+    /// only ever merge in aligned pairs, so whatever falls in this span now stays in one
+    /// bucket.
+    pub fn bucket_span(&self, t: Micros) -> (Micros, Micros) {
+        let start = t / self.width * self.width;
+        (start, start.saturating_add(self.width))
+    }
+
     /// Adds `n` to a counter at time `t`.
     #[inline(always)]
     pub fn add(&mut self, id: CounterId, t: Micros, n: u64) {
