@@ -132,6 +132,16 @@ fn cli_seed_changes_random_runs_only() {
     assert!(a.contains("\"seed\": 7"));
 }
 
+#[test]
+fn cli_general_engine_prints_the_same_report() {
+    for preset in ["chain-3x3", "lab11-unprotected", "lab11-protected"] {
+        let auto = cli(&["run", "--preset", preset]);
+        let general = cli(&["run", "--preset", preset, "--engine", "general"]);
+        assert_eq!((auto.0, general.0), (0, 0));
+        assert_eq!(auto.1, general.1, "{preset}: same bytes on either engine");
+    }
+}
+
 fn write_tmp(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("lab-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -165,6 +175,10 @@ fn cli_bad_input_exits_2_with_a_message() {
         (
             vec!["run".into(), "--preset".into(), "chain-3x3".into(), "--format".into(), "xml".into()],
             "--format",
+        ),
+        (
+            vec!["run".into(), "--preset".into(), "chain-3x3".into(), "--engine".into(), "fast".into()],
+            "--engine: got \"fast\", allowed one of auto, general",
         ),
         (vec!["run".into()], "exactly one of"),
         (vec!["frobnicate".into()], "usage"),

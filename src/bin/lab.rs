@@ -3,7 +3,7 @@
 //! ```text
 //! lab presets
 //! lab run --preset NAME [--seed N] [--format json|table|csv]
-//! lab run --scenario FILE.json [--seed N] [--format json|table|csv]
+//! lab run --scenario FILE.json [--seed N] [--format json|table|csv] [--engine auto|general]
 //! lab show --preset NAME          (prints the preset as a scenario file)
 //! ```
 //!
@@ -11,7 +11,7 @@
 //! a value out of range — prints a message naming the problem on stderr and exits 2.
 //! Arguments are parsed by hand: two subcommands and four flags do not earn a parser crate.
 
-use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, SimError, run_with};
+use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
 use resilience_lab::report::Report;
 use resilience_lab::scenario::{Scenario, presets};
 use std::fmt::Write as _;
@@ -20,9 +20,11 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   lab presets
   lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv]
+          [--engine auto|general]
   lab show --preset NAME [--versus]
 
-  --versus runs the preset's comparison scenario (side B of compare mode).";
+  --versus runs the preset's comparison scenario (side B of compare mode).
+  --engine general skips the retry-chain kernel (same report, slower; for comparisons).";
 
 /// A problem with what the user asked for: exit code 2.
 struct UsageError(String);
@@ -39,10 +41,18 @@ struct RunArgs {
     seed: Option<u64>,
     format: Format,
     versus: bool,
+    engine: Engine,
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
-    let mut out = RunArgs { preset: None, file: None, seed: None, format: Format::Json, versus: false };
+    let mut out = RunArgs {
+        preset: None,
+        file: None,
+        seed: None,
+        format: Format::Json,
+        versus: false,
+        engine: Engine::Auto,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -64,6 +74,16 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
                 out.seed = Some(v.parse().map_err(|_| {
                     UsageError(format!("--seed: got {v:?}, allowed a whole number from 0 to {}", u64::MAX))
                 })?);
+            }
+            "--engine" => {
+                let v = value("--engine")?;
+                out.engine = match v.as_str() {
+                    "auto" => Engine::Auto,
+                    "general" => Engine::General,
+                    _ => {
+                        return Err(UsageError(format!("--engine: got {v:?}, allowed one of auto, general")));
+                    }
+                };
             }
             "--format" => {
                 let v = value("--format")?;
@@ -115,7 +135,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
     let args = parse_run(args).map_err(|e| (2, e.0))?;
     let scenario = load_scenario(&args).map_err(|e| (2, e.0))?;
     let seed = args.seed.unwrap_or(scenario.seed);
-    let report = run_with(&scenario, seed, DEFAULT_MAX_CALLS).map_err(|e| match e {
+    let report = run_on(&scenario, seed, DEFAULT_MAX_CALLS, args.engine).map_err(|e| match e {
         SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
         SimError::Internal(_) => (1, e.to_string()),
     })?;

@@ -33,9 +33,23 @@ use crate::report::*;
 use crate::scenario::{Dist, Fallback, FaultEffect, Leaf, Load, Scenario, estimate_work, validate};
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
 use crate::sim::rng::{self, Key, Purpose, Stream};
+use crate::sim::tally::Tally;
 use crate::sim::{Class, EventId, EventQueue, Micros};
 use hdrhistogram::Histogram;
 use std::fmt;
+
+mod kernel;
+
+/// Which engine runs a scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The retry-chain kernel when the scenario fits it (see `kernel.rs`), else the
+    /// general engine; both give byte-identical reports.
+    #[default]
+    Auto,
+    /// Always the general engine (for tests and comparisons).
+    General,
+}
 
 /// Why a scenario did not run.
 #[derive(Clone, Debug, PartialEq)]
@@ -250,12 +264,22 @@ struct Arrivals {
     batch: Option<u64>,
     /// Arrivals per µs outside surges.
     rate: f64,
+    /// 1 / `rate`: the mean gap between arrivals outside surges (µs).
+    gap: f64,
     end: f64,
     next_t: f64,
     produced: u64,
     surges: Vec<(f64, f64, f64)>,
     stream: Stream,
+    /// Arrivals drawn ahead (see [`Arrivals::next`]) and how many of them were handed out.
+    ahead: Vec<(Micros, Key)>,
+    ahead_used: usize,
+    /// The draw ahead met the end of the arrivals.
+    ahead_ended: bool,
 }
+
+/// Arrivals drawn at a time on the fast path.
+const AHEAD: usize = 32;
 
 impl Arrivals {
     fn new(s: &Scenario, seed: u64) -> Self {
@@ -267,29 +291,29 @@ impl Arrivals {
                 _ => None,
             })
             .collect();
-        let stream = rng::fork(seed, "arrivals");
-        match s.load {
-            Load::Batch { requests } => Arrivals {
-                poisson: false,
-                batch: Some(requests),
-                rate: 0.0,
-                end: 0.0,
-                next_t: 0.0,
-                produced: 0,
-                surges,
-                stream,
-            },
-            Load::Constant { rate_per_s, peak_factor, duration_ms }
-            | Load::Poisson { rate_per_s, peak_factor, duration_ms } => Arrivals {
-                poisson: matches!(s.load, Load::Poisson { .. }),
-                batch: None,
-                rate: rate_per_s * peak_factor / 1e6,
-                end: duration_ms * 1000.0,
-                next_t: 0.0,
-                produced: 0,
-                surges,
-                stream,
-            },
+        // (batch size, arrivals per µs, end in µs, Poisson?)
+        let (batch, rate, end, poisson) = match s.load {
+            Load::Batch { requests } => (Some(requests), 0.0, 0.0, false),
+            Load::Constant { rate_per_s, peak_factor, duration_ms } => {
+                (None, rate_per_s * peak_factor / 1e6, duration_ms * 1000.0, false)
+            }
+            Load::Poisson { rate_per_s, peak_factor, duration_ms } => {
+                (None, rate_per_s * peak_factor / 1e6, duration_ms * 1000.0, true)
+            }
+        };
+        Arrivals {
+            poisson,
+            batch,
+            rate,
+            gap: if rate > 0.0 { 1.0 / rate } else { 0.0 },
+            end,
+            next_t: 0.0,
+            produced: 0,
+            surges,
+            stream: rng::fork(seed, "arrivals"),
+            ahead: Vec::new(),
+            ahead_used: 0,
+            ahead_ended: false,
         }
     }
 
@@ -302,7 +326,57 @@ impl Arrivals {
     }
 
     /// The next arrival time (µs) and the request's key, or `None` when arrivals are over.
+    ///
+    /// Poisson arrivals at one rate are drawn [`AHEAD`] at a time: the same draws from the
+    /// stream in the same order and the same arithmetic as one at a time, but the
+    /// logarithms, which do not depend on each other, run back to back where the processor
+    /// can overlap them.
     fn next(&mut self) -> Option<(Micros, Key)> {
+        if self.ahead_used < self.ahead.len() {
+            self.ahead_used += 1;
+            return Some(self.ahead[self.ahead_used - 1]);
+        }
+        if self.ahead_ended {
+            return None;
+        }
+        if self.batch.is_none()
+            && self.poisson
+            && self.produced > 0
+            && self.surges.is_empty()
+            && self.rate > 0.0
+        {
+            self.draw_ahead();
+            return self.next();
+        }
+        self.draw()
+    }
+
+    fn draw_ahead(&mut self) {
+        let mut u = [0.0; AHEAD];
+        let mut keys = [0u64; AHEAD];
+        for (u, k) in u.iter_mut().zip(&mut keys) {
+            *u = self.stream.uniform();
+            *k = self.stream.next_u64();
+        }
+        let gaps = u.map(|u| rng::exponential(self.gap, u));
+        self.ahead.clear();
+        self.ahead_used = 0;
+        for (gap, key) in gaps.into_iter().zip(keys) {
+            let t = self.next_t + gap;
+            if t >= self.end {
+                // Past the end: the key drawn for it is never used, and nothing else draws
+                // from this stream.
+                self.ahead_ended = true;
+                return;
+            }
+            self.next_t = t;
+            self.produced += 1;
+            self.ahead.push((libm::round(t) as Micros, Key(key)));
+        }
+    }
+
+    /// The next arrival, drawn on its own.
+    fn draw(&mut self) -> Option<(Micros, Key)> {
         if let Some(total) = self.batch {
             if self.produced >= total {
                 return None;
@@ -312,6 +386,11 @@ impl Arrivals {
         }
         let t = if self.produced == 0 {
             0.0
+        } else if self.surges.is_empty() && self.rate > 0.0 {
+            // One rate throughout (the loop below with no boundaries, minus its bookkeeping;
+            // 1/rate is the same number either way).
+            let gap = self.gap;
+            self.next_t + if self.poisson { rng::exponential(gap, self.stream.uniform()) } else { gap }
         } else {
             let mut t = self.next_t;
             loop {
@@ -533,6 +612,18 @@ struct Answer {
     empty: bool,
 }
 
+/// How an original request ended, as its entry call answered.
+#[derive(Clone, Copy, Debug)]
+struct Ended {
+    arrived: Micros,
+    trace: u32,
+    outcome: Outcome,
+    /// The first core dependency failure the entry call saw, if any.
+    core_failure: Option<Outcome>,
+    turned_away: bool,
+    degraded: Option<Degrade>,
+}
+
 /// The four ways a request can end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
@@ -560,15 +651,17 @@ pub struct ChainSim {
     arrivals: Arrivals,
     arrivals_done: bool,
     pending_arrival: Option<(Micros, Key)>,
+    /// When the next arrival event is due. Arrivals come one at a time and in order, so
+    /// they wait here rather than in the heap; at equal times queued events go first
+    /// (they are completions or timers, which precede arrivals).
+    next_arrival: Option<Micros>,
     rec: Recorder,
     offered_c: CounterId,
     end_c: [CounterId; 4],
     requests_g: GaugeId,
     live_requests: u64,
-    hist: [Histogram<u64>; 4],
-    admitted_hist: Histogram<u64>,
+    hist: [Tally; 4],
     max_us: [u64; 4],
-    admitted_max: u64,
     totals: Totals,
     transitions: Vec<BreakerTransition>,
     traces: Vec<Trace>,
@@ -579,6 +672,8 @@ pub struct ChainSim {
     last_t: Micros,
     error: Option<String>,
     done: bool,
+    /// The retry-chain kernel's state when it runs this scenario.
+    kernel: Option<kernel::Kernel>,
 }
 
 /// Longest latency the histograms hold (µs): 10 days; longer values are clamped.
@@ -596,7 +691,12 @@ pub fn run(s: &Scenario) -> Result<Report, SimError> {
 
 /// Runs a scenario with `seed`, refusing scenarios that imply more than `max_calls` calls.
 pub fn run_with(s: &Scenario, seed: u64, max_calls: f64) -> Result<Report, SimError> {
-    let mut sim = ChainSim::new(s, seed, max_calls)?;
+    run_on(s, seed, max_calls, Engine::Auto)
+}
+
+/// [`run_with`] on the chosen engine.
+pub fn run_on(s: &Scenario, seed: u64, max_calls: f64, engine: Engine) -> Result<Report, SimError> {
+    let mut sim = ChainSim::with_engine(s, seed, max_calls, engine)?;
     while !sim.step(1 << 20)? {}
     Ok(sim.finish())
 }
@@ -604,12 +704,18 @@ pub fn run_with(s: &Scenario, seed: u64, max_calls: f64) -> Result<Report, SimEr
 impl ChainSim {
     /// Validates and prepares a run.
     pub fn new(s: &Scenario, seed: u64, max_calls: f64) -> Result<Self, SimError> {
+        Self::with_engine(s, seed, max_calls, Engine::Auto)
+    }
+
+    /// Validates and prepares a run on the chosen engine.
+    pub fn with_engine(s: &Scenario, seed: u64, max_calls: f64, engine: Engine) -> Result<Self, SimError> {
         validate(s)?;
         let work = estimate_work(s);
         if work.calls_upper_bound > max_calls {
             return Err(SimError::TooMuchWork { estimated: work.calls_upper_bound, cap: max_calls });
         }
         let (hops, clients) = compile(s);
+        let use_kernel = engine == Engine::Auto && kernel::fits(&hops, &clients);
         let arrival_end = match s.load {
             Load::Batch { .. } => 0,
             Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => ms_to_us(duration_ms),
@@ -679,9 +785,8 @@ impl ChainSim {
         let trace_cap = s.report.trace_sample as usize;
         let trace_stride =
             if trace_cap == 0 { u64::MAX } else { ((work.requests / trace_cap as f64).ceil() as u64).max(1) };
-        let mut q = EventQueue::new();
-        q.schedule(0, Class::Arrival, Ev::Arrival).map_err(|e| SimError::Internal(e.to_string()))?;
-        Ok(ChainSim {
+        let q = EventQueue::new();
+        let mut sim = ChainSim {
             name: s.name.clone(),
             seed,
             hops,
@@ -695,15 +800,14 @@ impl ChainSim {
             arrivals: Arrivals::new(s, seed),
             arrivals_done: false,
             pending_arrival: None,
+            next_arrival: Some(0),
             rec,
             offered_c,
             end_c,
             requests_g,
             live_requests: 0,
-            hist: [new_hist(), new_hist(), new_hist(), new_hist()],
-            admitted_hist: new_hist(),
+            hist: [(); 4].map(|_| Tally::new(new_hist())),
             max_us: [0; 4],
-            admitted_max: 0,
             totals: Totals::default(),
             transitions: Vec::new(),
             traces: Vec::new(),
@@ -714,14 +818,23 @@ impl ChainSim {
             last_t: 0,
             error: None,
             done: false,
-        })
+            kernel: None,
+        };
+        if use_kernel {
+            sim.k_init();
+        }
+        Ok(sim)
     }
 
     /// Processes up to `max_events` events; returns whether the run is over.
     pub fn step(&mut self, max_events: u64) -> Result<bool, SimError> {
+        if self.kernel.is_some() {
+            return self.k_step(max_events);
+        }
         let mut n = 0;
         while n < max_events {
-            let Some((t, ev)) = self.q.pop() else {
+            let next = self.next_event()?;
+            let Some((t, ev)) = next else {
                 self.done = true;
                 break;
             };
@@ -738,6 +851,19 @@ impl ChainSim {
             }
         }
         Ok(self.done)
+    }
+
+    /// The next event: the queue's or the next arrival, whichever is earlier; at equal
+    /// times the queued one (a completion or a timer, which precede arrivals).
+    #[inline(always)]
+    fn next_event(&mut self) -> Result<Option<(Micros, Ev)>, SimError> {
+        let Some(a) = self.next_arrival else { return Ok(self.q.pop()) };
+        if let Some(queued) = self.q.pop_until(a) {
+            return Ok(Some(queued));
+        }
+        self.next_arrival = None;
+        self.q.advance(a).map_err(|e| SimError::Internal(e.to_string()))?;
+        Ok(Some((a, Ev::Arrival)))
     }
 
     /// Share of the expected virtual time covered so far (0–1), for a progress bar.
@@ -913,7 +1039,7 @@ impl ChainSim {
         match self.arrivals.next() {
             Some((t, key)) => {
                 self.pending_arrival = Some((t, key));
-                let _ = self.sched(t.max(now), Class::Arrival, Ev::Arrival);
+                self.next_arrival = Some(t.max(now));
             }
             None => self.arrivals_done = true,
         }
@@ -922,10 +1048,14 @@ impl ChainSim {
     fn admit_request(&mut self, now: Micros, key: Key) {
         let idx = self.totals.original;
         self.totals.original += 1;
-        self.rec.add(self.offered_c, now, 1);
         self.live_requests += 1;
-        self.rec.set(self.requests_g, now, self.live_requests as i64);
-        let trace = if idx.is_multiple_of(self.trace_stride) && self.traces.len() < self.trace_cap {
+        if let Some(k) = self.kernel.as_mut() {
+            k.batch_request(0, self.live_requests as i64);
+        } else {
+            self.rec.add(self.offered_c, now, 1);
+            self.rec.set(self.requests_g, now, self.live_requests as i64);
+        }
+        let trace = if self.traces.len() < self.trace_cap && idx.is_multiple_of(self.trace_stride) {
             self.traces.push(Trace {
                 request: idx,
                 arrival_ms: ms(now),
@@ -939,7 +1069,16 @@ impl ChainSim {
         } else {
             NO_TRACE
         };
-        self.arrive(now, 0, None, key, NO_DEADLINE, trace);
+        if self.kernel.is_some() {
+            self.k_request(now, key, trace);
+        } else {
+            self.arrive(now, 0, None, key, NO_DEADLINE, trace);
+        }
+    }
+
+    /// Whether the retry-chain kernel runs this scenario.
+    pub fn uses_kernel(&self) -> bool {
+        self.kernel.is_some()
     }
 
     // ---- server side -----------------------------------------------------------------
@@ -1685,10 +1824,21 @@ impl ChainSim {
     }
 
     fn complete_request(&mut self, now: Micros, c: CallRef, outcome: Outcome, degraded: Option<Degrade>) {
-        let (arrived, core_failure, turned_away, trace) = {
-            let call = self.call(c);
-            (call.arrived, call.core_failure, call.turned_away, call.trace)
+        let call = self.call(c);
+        let ended = Ended {
+            arrived: call.arrived,
+            trace: call.trace,
+            outcome,
+            core_failure: call.core_failure,
+            turned_away: call.turned_away,
+            degraded,
         };
+        self.end_request(now, ended);
+    }
+
+    /// Counts a finished original request: its outcome, latency and trace.
+    fn end_request(&mut self, now: Micros, e: Ended) {
+        let Ended { arrived, trace, outcome, core_failure, turned_away, degraded } = e;
         let latency = now - arrived;
         let end = match outcome {
             Outcome::Ok if degraded.is_some() => End::Degraded,
@@ -1717,15 +1867,15 @@ impl ChainSim {
             End::Rejected => self.totals.rejected += 1,
         }
         let i = end as usize;
-        let _ = self.hist[i].record(latency.min(HIST_MAX));
+        self.hist[i].record(latency.min(HIST_MAX));
         self.max_us[i] = self.max_us[i].max(latency);
-        if end != End::Rejected {
-            let _ = self.admitted_hist.record(latency.min(HIST_MAX));
-            self.admitted_max = self.admitted_max.max(latency);
-        }
-        self.rec.add(self.end_c[i], now, 1);
         self.live_requests -= 1;
-        self.rec.set(self.requests_g, now, self.live_requests as i64);
+        if let Some(k) = self.kernel.as_mut() {
+            k.batch_request(1 + i, self.live_requests as i64);
+        } else {
+            self.rec.add(self.end_c[i], now, 1);
+            self.rec.set(self.requests_g, now, self.live_requests as i64);
+        }
         if trace != NO_TRACE {
             let t = &mut self.traces[trace as usize];
             t.end_ms = ms(now);
@@ -1758,6 +1908,18 @@ impl ChainSim {
     /// Builds the report. Requests still unanswered (the run hit its horizon) count as
     /// failed and as `unfinished`.
     pub fn finish(mut self) -> Report {
+        if self.kernel.is_some() {
+            self.k_flush();
+        }
+        // Admitted requests are the ones that were not rejected: the sum of the other
+        // three histograms (adding counts is exact, so the percentiles are too).
+        let hist = self.hist.map(Tally::into_histogram);
+        let mut admitted_hist = new_hist();
+        let mut admitted_max = 0;
+        for end in [End::Succeeded, End::Degraded, End::Failed] {
+            let _ = admitted_hist.add(&hist[end as usize]);
+            admitted_max = admitted_max.max(self.max_us[end as usize]);
+        }
         let end = self.last_t;
         self.totals.unfinished = self.live_requests;
         self.totals.failed += self.live_requests;
@@ -1786,7 +1948,7 @@ impl ChainSim {
             timeouts: t.timeouts,
             core_success_rate: rate(t.succeeded + t.degraded),
             degraded_rate: rate(t.degraded),
-            latency_ms: percentiles(&self.admitted_hist, self.admitted_max),
+            latency_ms: percentiles(&admitted_hist, admitted_max),
             degraded_by_cause: t.degraded_by.clone(),
             degraded_unavailable: t.degraded_unavailable,
             degraded_stale: t.degraded_stale,
@@ -1861,7 +2023,7 @@ impl ChainSim {
             breaker_half_open: self.client_rt.iter().map(|c| gauge_or_empty(c.half_g)).collect(),
             bulkhead_in_use: self.client_rt.iter().map(|c| gauge_or_empty(c.slots_g)).collect(),
         };
-        let latency = latency_dists(&self.hist, &self.max_us);
+        let latency = latency_dists(&hist, &self.max_us);
         Report {
             scenario: self.name,
             seed: self.seed,
