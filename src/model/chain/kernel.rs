@@ -35,8 +35,9 @@
 use super::{ChainSim, ClientSpec, Ended, HopKind, HopSpec, NO_TRACE, Outcome, SimError, outcome_name};
 use crate::policy::retry::{Backoff, BackoffUs, Jitter, RetryOn};
 use crate::report::{Mark, Span, ms};
+use crate::scenario::validate::MAX_ATTEMPTS;
 use crate::sim::recorder::{CounterId, GaugeId};
-use crate::sim::rng::{Key, Purpose};
+use crate::sim::rng::{self, Key, Purpose};
 use crate::sim::{Class, Micros};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -119,6 +120,8 @@ pub(super) struct Kernel {
     depth: usize,
     tiers: Vec<Tier>,
     records: BinaryHeap<Reverse<u128>>,
+    /// `rng::child_salt(0, a)` for every attempt number `a` a layer can make.
+    salts: Vec<u64>,
     /// The walk buffer, between requests.
     walk: Option<Box<Walk>>,
     /// The changes of pending records, by slot, and the free slots.
@@ -218,6 +221,7 @@ impl ChainSim {
             depth: self.hops.len(),
             tiers,
             records: BinaryHeap::new(),
+            salts: (0..=MAX_ATTEMPTS + 1).map(|a| rng::child_salt(0, a)).collect(),
             walk: None,
             changes: Vec::new(),
             free: Vec::new(),
@@ -417,7 +421,7 @@ impl ChainSim {
             let lk = w.key[leaf];
             let mut out = if lk.uniform(Purpose::Failure) < error_rate {
                 Outcome::Error
-            } else if lk.uniform(Purpose::ClientError) < client_error_rate {
+            } else if client_error_rate > 0.0 && lk.uniform(Purpose::ClientError) < client_error_rate {
                 Outcome::ClientError
             } else {
                 Outcome::Ok
@@ -522,7 +526,8 @@ impl ChainSim {
         while lvl < leaf {
             w.attempt[lvl] += 1;
             let a = w.attempt[lvl];
-            let child = w.key[lvl].child(0, a);
+            // The salt of attempt `a` (tabulated; the same key as `Key::child(0, a)`).
+            let child = w.key[lvl].child_salted(k.salts[a as usize]);
             // The attempt is counted as the next level's call (see `k_flush`).
             lvl += 1;
             w.key[lvl] = child;
