@@ -259,7 +259,11 @@ fn arb_chain() -> impl Strategy<Value = Scenario> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    // 96 cases per run; PROPTEST_CASES=3000 (checked once) for a deeper search.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(96),
+        ..ProptestConfig::default()
+    })]
 
     /// Random retry-only chains — any depth up to 5, attempts, retried outcomes, backoff
     /// and jitter, leaf work, error mixes, loads, surges, chart buckets fine enough to merge,
