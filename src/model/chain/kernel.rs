@@ -33,10 +33,10 @@
 //! Anything outside these conditions runs on the general engine.
 
 use super::{ChainSim, ClientSpec, Ended, HopKind, HopSpec, NO_TRACE, Outcome, SimError, outcome_name};
-use crate::policy::retry::{Backoff, BackoffUs, Jitter, RetryOn};
+use crate::policy::retry::Jitter;
 use crate::report::{Mark, Span, ms};
 use crate::scenario::validate::MAX_ATTEMPTS;
-use crate::sim::recorder::{CounterId, GaugeId};
+use crate::sim::recorder::{CounterId, GaugeId, Recorder};
 use crate::sim::rng::{self, Key, Purpose};
 use crate::sim::{Class, Micros};
 use std::cmp::Reverse;
@@ -54,10 +54,6 @@ struct Tier {
     calls: u64,
     attempts_c: CounterId,
     in_flight_g: GaugeId,
-    /// The client's policy (layers).
-    max_attempts: u32,
-    retry_on: RetryOn,
-    backoff: BackoffUs,
     first_successes: u64,
     /// Calls at the hop in the current batch bucket, not yet recorded.
     batch_calls: u64,
@@ -67,6 +63,20 @@ struct Tier {
 }
 
 const NONE: i64 = i64::MIN;
+
+impl Tier {
+    /// A call arrives at the hop at `now`; `in_batch`: `now` is in the batched bucket.
+    #[inline(always)]
+    fn count_call(&mut self, in_batch: bool, rec: &mut Recorder, now: Micros) {
+        self.calls += 1;
+        if in_batch {
+            self.batch_calls += 1;
+        } else {
+            // Beyond the batched bucket (the request outlives it): record it directly.
+            rec.add(self.attempts_c, now, 1);
+        }
+    }
+}
 
 /// Something that must happen in time order with other requests.
 #[derive(Clone, Copy, Debug)]
@@ -198,22 +208,15 @@ impl ChainSim {
         let tiers = self
             .hop_rt
             .iter()
-            .enumerate()
-            .map(|(i, h)| {
-                let c = self.clients.get(i);
-                Tier {
-                    active: 0,
-                    peak: h.peak_in_flight,
-                    calls: 0,
-                    attempts_c: h.attempts_c,
-                    in_flight_g: h.in_flight_g,
-                    max_attempts: c.map_or(0, |c| c.max_attempts),
-                    retry_on: c.map_or_else(RetryOn::default, |c| c.retry_on),
-                    backoff: c.map_or(BackoffUs::new(Backoff::None, Jitter::None), |c| c.backoff),
-                    first_successes: 0,
-                    batch_calls: 0,
-                    batch_peak: NONE,
-                }
+            .map(|h| Tier {
+                active: 0,
+                peak: h.peak_in_flight,
+                calls: 0,
+                attempts_c: h.attempts_c,
+                in_flight_g: h.in_flight_g,
+                first_successes: 0,
+                batch_calls: 0,
+                batch_peak: NONE,
             })
             .collect();
         let batch = self.rec.bucket_span(0);
@@ -445,25 +448,24 @@ impl ChainSim {
                     return;
                 }
                 lvl -= 1;
-                let k = self.kernel.as_mut().expect("kernel mode");
-                let tier = &mut k.tiers[lvl];
                 let attempt = w.attempt[lvl];
                 if out.is_ok() {
                     if attempt == 1 {
-                        tier.first_successes += 1;
+                        self.kernel().tiers[lvl].first_successes += 1;
                     }
                     raw = None;
                     continue;
                 }
-                if tier.retry_on.allows(out) && attempt < tier.max_attempts {
+                let spec = &self.clients[lvl];
+                if spec.retry_on.allows(out) && attempt < spec.max_attempts {
                     // Jitter::None ignores the draw (a pure function of the key: skipping
                     // it changes nothing).
-                    let u = if tier.backoff.jitter == Jitter::None {
+                    let u = if spec.backoff.jitter == Jitter::None {
                         0.0
                     } else {
                         w.key[lvl].uniform_n(Purpose::Jitter, attempt * 8)
                     };
-                    let delay = tier.backoff.delay(attempt, w.prev_sleep[lvl], u);
+                    let delay = spec.backoff.delay(attempt, w.prev_sleep[lvl], u);
                     w.prev_sleep[lvl] = delay;
                     break (lvl, delay);
                 }
@@ -507,14 +509,7 @@ impl ChainSim {
     #[inline(always)]
     fn k_enter(&mut self, now: Micros, lvl: usize) {
         let k = self.kernel.as_mut().expect("kernel mode");
-        let t = &mut k.tiers[lvl];
-        t.calls += 1;
-        if now < k.batch.1 {
-            t.batch_calls += 1;
-        } else {
-            // Beyond the batched bucket (the request outlives it): record it directly.
-            self.rec.add(t.attempts_c, now, 1);
-        }
+        k.tiers[lvl].count_call(now < k.batch.1, &mut self.rec, now);
     }
 
     /// Layer `lvl` sends its next attempt at `now`; each layer below sends its first, down
@@ -535,14 +530,7 @@ impl ChainSim {
             w.attempt[lvl] = 0;
             w.prev_sleep[lvl] = 0;
             // The call arrives at the next level (its worker is `k_shift`'s business).
-            let next = &mut k.tiers[lvl];
-            next.calls += 1;
-            if in_batch {
-                next.batch_calls += 1;
-            } else {
-                // Beyond the batched bucket (the request outlives it): record it directly.
-                self.rec.add(next.attempts_c, now, 1);
-            }
+            k.tiers[lvl].count_call(in_batch, &mut self.rec, now);
         }
     }
 
