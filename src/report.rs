@@ -2,6 +2,8 @@
 //! distributions and sampled per-request traces. Serialised as JSON by the CLI and read by
 //! the views. Times are milliseconds of virtual time.
 
+use crate::policy::breaker::State as BreakerState;
+use crate::policy::stack::Stage;
 use serde::{Deserialize, Serialize};
 
 /// The whole report.
@@ -114,8 +116,30 @@ pub struct Summary {
     pub unfinished: u64,
     /// Virtual time of the last event (ms).
     pub end_ms: f64,
-    /// Events processed (for the work estimate and benchmarks).
-    pub events: u64,
+    /// Set when the run was stopped by its budget before it finished; the figures cover
+    /// what happened up to then.
+    pub stopped: Option<Stopped>,
+}
+
+/// Why a run stopped before it finished (its run budget; see `model::chain::RunBudget`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Stopped {
+    /// More calls were alive at once than the budget allows: queues and retries grew
+    /// without bound (the system diverged) or too many requests arrived at once.
+    CallsAlive {
+        /// When (ms of virtual time).
+        at_ms: f64,
+        /// The budget (calls alive at once).
+        limit: u64,
+    },
+    /// The run handled more events than its work estimate allows.
+    Work {
+        /// When (ms of virtual time).
+        at_ms: f64,
+        /// The budget (events).
+        limit: u64,
+    },
 }
 
 /// Per-service figures.
@@ -123,8 +147,8 @@ pub struct Summary {
 pub struct HopStats {
     /// Service name.
     pub name: String,
-    /// "layer", "leaf" or "side".
-    pub kind: String,
+    /// A retrying layer, the chain's leaf, or a side dependency.
+    pub kind: HopKind,
     /// Workers; none = unlimited.
     pub workers: Option<u32>,
     /// Calls that reached it.
@@ -171,6 +195,95 @@ pub struct ClientStats {
     pub breaker_instances: u32,
     /// Retry budget capacity (tokens), if there is a budget.
     pub budget_max_tokens: Option<f64>,
+    /// Its protections in the order the engine applied them, outermost first (see
+    /// `policy::stack`): the first sees a call first on the way out and last on the way back.
+    pub stack: Vec<Stage>,
+}
+
+/// What a service is in the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HopKind {
+    /// A retrying layer.
+    Layer,
+    /// The leaf at the bottom of the chain.
+    Leaf,
+    /// A side dependency.
+    Side,
+}
+
+/// How an original request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestOutcome {
+    /// A full response.
+    Succeeded,
+    /// A response with a fallback for an optional part.
+    Degraded,
+    /// A failed response.
+    Failed,
+    /// Turned away by the entry's admission control.
+    Rejected,
+    /// Still unanswered when the run stopped.
+    Unfinished,
+}
+
+impl RequestOutcome {
+    /// The four ways a finished request ends, in report order.
+    pub const ENDED: [RequestOutcome; 4] = [
+        RequestOutcome::Succeeded,
+        RequestOutcome::Degraded,
+        RequestOutcome::Failed,
+        RequestOutcome::Rejected,
+    ];
+}
+
+/// How a call ended, as its callee answered it (or `cancelled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallResult {
+    /// Answered in full.
+    Ok,
+    /// The caller stopped waiting.
+    Timeout,
+    /// 5xx or a connection error.
+    Error,
+    /// Turned away by admission or a full queue (429/503).
+    Overload,
+    /// 4xx.
+    ClientError,
+    /// Refused by the caller's open breaker.
+    BreakerRejected,
+    /// Refused by the caller's full bulkhead.
+    BulkheadRejected,
+    /// Not enough deadline budget left.
+    BudgetExhausted,
+    /// The retry budget refused a retry.
+    RetryBudgetDenied,
+    /// Cancelled by a caller's timeout.
+    Cancelled,
+}
+
+/// A caller-side event in a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    /// A backoff sleep before a retry.
+    Backoff,
+    /// A try timed out.
+    Timeout,
+    /// An attempt was not made for lack of deadline budget.
+    BudgetExhausted,
+    /// The retry budget refused a retry.
+    RetryBudgetDenied,
+    /// The breaker refused an attempt.
+    BreakerRejected,
+    /// The bulkhead refused an attempt.
+    BulkheadRejected,
+    /// A stale (hot-list) fallback answered for a failed optional dependency.
+    FallbackStale,
+    /// `unavailable` answered for a failed optional dependency.
+    FallbackUnavailable,
 }
 
 /// Bucketed series. Counters are totals per bucket; gauges the peak level in the bucket.
@@ -218,16 +331,16 @@ pub struct BreakerTransition {
     /// Breaker instance.
     pub instance: u32,
     /// From state.
-    pub from: String,
+    pub from: BreakerState,
     /// To state.
-    pub to: String,
+    pub to: BreakerState,
 }
 
 /// Latency distribution of one outcome.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LatencyDist {
-    /// "succeeded", "degraded", "failed" or "rejected".
-    pub outcome: String,
+    /// Which requests: succeeded, degraded, failed or rejected.
+    pub outcome: RequestOutcome,
     /// Requests.
     pub count: u64,
     /// Percentiles (ms).
@@ -247,12 +360,15 @@ pub struct Trace {
     pub deadline_ms: Option<f64>,
     /// When its response left the entry (ms).
     pub end_ms: f64,
-    /// "succeeded", "degraded", "failed" or "rejected".
-    pub outcome: String,
+    /// How it ended.
+    pub outcome: RequestOutcome,
     /// Work at each hop, server side, in the order it ended.
     pub spans: Vec<Span>,
     /// Caller-side events: backoff sleeps, timeouts, refusals.
     pub marks: Vec<Mark>,
+    /// Spans and marks not kept because the trace reached its cap (4,000 items).
+    #[serde(default)]
+    pub dropped: u64,
 }
 
 /// A call as the callee saw it.
@@ -269,7 +385,7 @@ pub struct Span {
     /// When it ended (ms).
     pub end_ms: f64,
     /// How it ended.
-    pub result: String,
+    pub result: CallResult,
     /// Nobody was waiting for it any more (a caller up the chain had timed out).
     pub abandoned: bool,
 }
@@ -279,9 +395,8 @@ pub struct Span {
 pub struct Mark {
     /// Calling hop.
     pub hop: usize,
-    /// "backoff", "timeout", "budget_exhausted", "retry_budget_denied", "breaker_rejected",
-    /// "bulkhead_rejected", "fallback".
-    pub kind: String,
+    /// What happened.
+    pub kind: MarkKind,
     /// Start (ms).
     pub start_ms: f64,
     /// End (ms); equal to the start for instants.
@@ -303,4 +418,88 @@ impl Report {
 /// Microseconds to milliseconds for the report.
 pub fn ms(us: u64) -> f64 {
     us as f64 / 1000.0
+}
+
+/// `name()` (the serialized word) and `Display` for the report's word-valued enums, so
+/// views compare enums and print the same words the JSON carries.
+macro_rules! named {
+    ($t:ty { $($v:ident => $s:literal),* $(,)? }) => {
+        impl $t {
+            /// The word the report uses for it.
+            pub fn name(self) -> &'static str {
+                match self { $(Self::$v => $s),* }
+            }
+        }
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+named!(HopKind { Layer => "layer", Leaf => "leaf", Side => "side" });
+named!(RequestOutcome {
+    Succeeded => "succeeded", Degraded => "degraded", Failed => "failed", Rejected => "rejected",
+    Unfinished => "unfinished",
+});
+named!(CallResult {
+    Ok => "ok", Timeout => "timeout", Error => "error", Overload => "overload",
+    ClientError => "client_error", BreakerRejected => "breaker_rejected",
+    BulkheadRejected => "bulkhead_rejected", BudgetExhausted => "budget_exhausted",
+    RetryBudgetDenied => "retry_budget_denied", Cancelled => "cancelled",
+});
+named!(MarkKind {
+    Backoff => "backoff", Timeout => "timeout", BudgetExhausted => "budget_exhausted",
+    RetryBudgetDenied => "retry_budget_denied", BreakerRejected => "breaker_rejected",
+    BulkheadRejected => "bulkhead_rejected", FallbackStale => "fallback_stale",
+    FallbackUnavailable => "fallback_unavailable",
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_match_the_json() {
+        let check = |json: String, name: &str| assert_eq!(json, format!("\"{name}\""));
+        for k in [HopKind::Layer, HopKind::Leaf, HopKind::Side] {
+            check(serde_json::to_string(&k).unwrap(), k.name());
+        }
+        for o in RequestOutcome::ENDED.into_iter().chain([RequestOutcome::Unfinished]) {
+            check(serde_json::to_string(&o).unwrap(), o.name());
+        }
+        {
+            use CallResult::*;
+            let all = [
+                Ok,
+                Timeout,
+                Error,
+                Overload,
+                ClientError,
+                BreakerRejected,
+                BulkheadRejected,
+                BudgetExhausted,
+                RetryBudgetDenied,
+                Cancelled,
+            ];
+            for r in all {
+                check(serde_json::to_string(&r).unwrap(), r.name());
+            }
+        }
+        use MarkKind::*;
+        let all = [
+            Backoff,
+            Timeout,
+            BudgetExhausted,
+            RetryBudgetDenied,
+            BreakerRejected,
+            BulkheadRejected,
+            FallbackStale,
+            FallbackUnavailable,
+        ];
+        for m in all {
+            check(serde_json::to_string(&m).unwrap(), m.name());
+        }
+    }
 }

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use resilience_lab::model::chain::run;
+use resilience_lab::policy::breaker::State;
 use resilience_lab::policy::bulkhead::BulkheadConfig;
 use resilience_lab::report::Report;
 use resilience_lab::scenario::presets::{self, layer, leaf, retrying, side};
@@ -52,14 +53,13 @@ fn breaker_demo_goes_closed_open_half_open_closed() {
     let r = preset("breaker-demo");
     let cfg = presets::breaker_demo().layers[0].client.breaker.unwrap();
     assert!(cfg.window >= 20 && cfg.min_calls >= 20 && cfg.failure_rate_pct >= 50.0);
-    let path: Vec<(String, String)> =
-        r.breaker_transitions.iter().map(|t| (t.from.clone(), t.to.clone())).collect();
-    let pos = |from: &str, to: &str| path.iter().position(|(f, t)| f == from && t == to);
-    let opened = pos("CLOSED", "OPEN").expect("opens");
-    let half = pos("OPEN", "HALF_OPEN").expect("half-opens");
-    let closed = pos("HALF_OPEN", "CLOSED").expect("closes");
+    let path: Vec<(State, State)> = r.breaker_transitions.iter().map(|t| (t.from, t.to)).collect();
+    let pos = |from: State, to: State| path.iter().position(|(f, t)| *f == from && *t == to);
+    let opened = pos(State::Closed, State::Open).expect("opens");
+    let half = pos(State::Open, State::HalfOpen).expect("half-opens");
+    let closed = pos(State::HalfOpen, State::Closed).expect("closes");
     assert!(opened < half && half < closed, "{path:?}");
-    assert_eq!(path.last().unwrap().1, "CLOSED", "ends closed");
+    assert_eq!(path.last().unwrap().1, State::Closed, "ends closed");
     let t = &r.breaker_transitions;
     assert!(t[opened].t_ms >= 3000.0, "opens after the failure starts");
     assert!(t[closed].t_ms >= 8000.0, "closes only after the dependency recovered");
@@ -184,7 +184,7 @@ fn per_instance_breakers_half_open_together_and_make_a_burst() {
     s.load = Load::Poisson { rate_per_s: 400.0, peak_factor: 1.0, duration_ms: 15_000.0 };
     let r = run(&s).unwrap();
     let half_opens: Vec<f64> =
-        r.breaker_transitions.iter().filter(|t| t.to == "HALF_OPEN").map(|t| t.t_ms).collect();
+        r.breaker_transitions.iter().filter(|t| t.to == State::HalfOpen).map(|t| t.t_ms).collect();
     assert!(half_opens.len() >= 8, "every instance half-opens: {half_opens:?}");
     let peak_half = r.series.breaker_half_open[0].iter().copied().max().unwrap();
     assert!(peak_half >= 4, "many instances half-open at once: {peak_half}");

@@ -227,7 +227,8 @@ async fn headline_table_shows_both_sides_and_the_difference() {
 #[wasm_bindgen_test]
 async fn timeline_draws_a_lane_per_hop_and_the_deadline() {
     let r = Rc::new(run_with(&presets::lab11_protected(), 1, DEFAULT_MAX_CALLS).unwrap());
-    let idx = r.traces.iter().position(|t| t.outcome == "degraded").unwrap();
+    let idx =
+        r.traces.iter().position(|t| t.outcome == resilience_lab::report::RequestOutcome::Degraded).unwrap();
     #[derive(Properties, PartialEq)]
     struct P {
         r: ReportRef,

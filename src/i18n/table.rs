@@ -455,6 +455,7 @@ texts! {
     OutcomeDegraded => "degraded", "降级";
     OutcomeFailed => "failed", "失败";
     OutcomeRejected => "rejected", "拒绝";
+    OutcomeUnfinished => "unfinished", "未完成";
     // formulas
     FormulaTitle => "Closed form beside the simulation", "闭式公式与模拟对照";
     FormulaBound => "Worst-case leaf attempts/s", "叶子最坏尝试次数/秒";

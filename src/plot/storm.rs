@@ -3,7 +3,7 @@
 //! comparison. Pure functions, tested natively; the components only place the results.
 
 use crate::i18n::T;
-use crate::report::{Report, Trace};
+use crate::report::{CallResult, HopKind, Report, Trace};
 use crate::scenario::{Load, Scenario};
 
 /// One headline figure: DOM id suffix, label, exact value (as in the JSON report).
@@ -113,7 +113,7 @@ pub struct Edge {
 /// the layer that calls them.
 pub fn diagram_layout(r: &Report, width: f64) -> (Vec<HopBox>, Vec<Edge>, f64) {
     let main: Vec<usize> =
-        r.hops.iter().enumerate().filter(|(_, h)| h.kind != "side").map(|(i, _)| i).collect();
+        r.hops.iter().enumerate().filter(|(_, h)| h.kind != HopKind::Side).map(|(i, _)| i).collect();
     let n = main.len().max(1) as f64;
     let gap = 46.0;
     let w = ((width - gap * (n - 1.0)) / n).clamp(90.0, 220.0);
@@ -129,7 +129,7 @@ pub fn diagram_layout(r: &Report, width: f64) -> (Vec<HopBox>, Vec<Edge>, f64) {
     let mut side_row = 0.0_f64;
     for (ci, c) in r.clients.iter().enumerate() {
         let Some(from) = boxes.iter().find(|b| b.hop == c.caller).cloned() else { continue };
-        if r.hops.get(c.callee).is_some_and(|hp| hp.kind == "side") {
+        if r.hops.get(c.callee).is_some_and(|hp| hp.kind == HopKind::Side) {
             let bx = HopBox { hop: c.callee, x: from.x, y: from.y + h + 50.0 + side_row, w, h };
             side_row += 0.0;
             edges.push(Edge {
@@ -178,7 +178,7 @@ pub struct Bar {
     pub start: f64,
     pub work: Option<f64>,
     pub end: f64,
-    pub result: String,
+    pub result: CallResult,
     pub abandoned: bool,
     pub attempt: u32,
 }
@@ -195,7 +195,7 @@ pub fn timeline(t: &Trace) -> (Vec<Bar>, f64) {
             start: s.start_ms - t0,
             work: s.work_ms.map(|w| w - t0),
             end: s.end_ms - t0,
-            result: s.result.clone(),
+            result: s.result,
             abandoned: s.abandoned,
             attempt: s.attempt,
         })
@@ -268,6 +268,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
 mod tests {
     use super::*;
     use crate::model::chain::run;
+    use crate::report::RequestOutcome;
     use crate::scenario::presets;
 
     #[test]
@@ -321,7 +322,7 @@ mod tests {
     #[test]
     fn timeline_is_relative_to_arrival_and_covers_the_deadline() {
         let r = run(&presets::lab11_protected()).unwrap();
-        let admitted = r.traces.iter().find(|t| t.outcome == "degraded").unwrap();
+        let admitted = r.traces.iter().find(|t| t.outcome == RequestOutcome::Degraded).unwrap();
         let (bars, span) = timeline(admitted);
         assert!(bars.iter().all(|b| b.start >= 0.0 && b.end >= b.start));
         assert!(span >= 250.0, "the 250 ms deadline is on the axis");

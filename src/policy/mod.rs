@@ -1,11 +1,12 @@
 //! Protections, each a small pure state machine with its semantic choices stated where it
-//! is defined. The chain model composes them per hop in a fixed, documented order.
+//! is defined. The chain model composes them per caller in the order `stack` defines.
 
 pub mod breaker;
 pub mod bulkhead;
 pub mod deadline;
 pub mod retry;
 pub mod retry_budget;
+pub mod stack;
 pub mod token_bucket;
 
 use serde::Serialize;

@@ -6,6 +6,7 @@
 //! dependencies** (leaves of their own) in parallel with the chain, core or optional.
 //! Times are milliseconds in the file and whole microseconds inside the engine.
 
+pub mod faults;
 pub mod presets;
 pub mod validate;
 
@@ -13,6 +14,7 @@ use crate::policy::breaker::BreakerConfig;
 use crate::policy::bulkhead::BulkheadConfig;
 use crate::policy::retry::RetryPolicy;
 use crate::policy::retry_budget::RetryBudgetConfig;
+use crate::policy::stack::Stage;
 use serde::{Deserialize, Serialize};
 
 pub use validate::{Work, estimate_work, validate, validate_all};
@@ -205,11 +207,9 @@ pub enum Fallback {
     },
 }
 
-/// A caller's policy stack towards one dependency.
-///
-/// Order per attempt (outermost first): deadline check → retry budget (retries only) →
-/// circuit breaker → bulkhead → per-try timeout → the call. Each retry passes through the
-/// whole stack again.
+/// A caller's policy stack towards one dependency: the protections, applied in the order
+/// `stack` gives (see `policy::stack` for what each stage decides and the default order).
+/// Each retry passes through every stage inside the retry again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Client {
@@ -238,6 +238,10 @@ pub struct Client {
     /// its failure degrades the response instead of failing it.
     #[serde(default)]
     pub fallback: Option<Fallback>,
+    /// The order of the protections, outermost first: all six stages, `retry` first; none =
+    /// the default, retry → deadline → retry_budget → breaker → timeout → bulkhead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<Vec<Stage>>,
 }
 
 impl Default for Client {
@@ -251,6 +255,7 @@ impl Default for Client {
             bulkhead: None,
             use_shared_pool: false,
             fallback: None,
+            stack: None,
         }
     }
 }

@@ -1,9 +1,8 @@
-//! The engine: virtual time in integer microseconds, a deterministic event queue with
-//! cancellation, seeded random streams, the time-series recorder and latency tallies.
+//! The engine: virtual time in integer microseconds, a deterministic event queue, seeded random streams, the time-series recorder and latency tallies.
 
 pub mod queue;
 pub mod recorder;
 pub mod rng;
 pub mod tally;
 
-pub use queue::{Class, EventId, EventQueue, Micros, PastEvent};
+pub use queue::{Class, EventQueue, Micros, PastEvent};

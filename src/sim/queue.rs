@@ -1,12 +1,14 @@
-//! The event queue: a priority queue on (time, class, insertion sequence) with
-//! cancellation.
+//! The event queue: a priority queue on (time, class, insertion sequence).
 //!
 //! Simultaneous events are ordered first by [`Class`] (completions before timers before
 //! arrivals, the rule source 002 states for admission: work that ends at or before `now`
-//! frees its capacity before new work is looked at), then by insertion order. Cancellation
-//! is by tombstone: a cancelled event's payload is dropped at once and its heap entry is
-//! skipped when it reaches the top, so cancelling is O(1) and memory stays proportional to
-//! what is pending.
+//! frees its capacity before new work is looked at), then by insertion order.
+//!
+//! There is no cancellation: an event that is no longer wanted (a per-try timer whose call
+//! answered, a backoff whose request ended) stays in the queue and is recognised as stale
+//! when it comes out, by the state it names (a call's generation, a dependency's attempt
+//! number). Payloads live inline in the queue, so scheduling and popping touch one place
+//! and memory stays proportional to what is pending.
 //!
 //! Most events are scheduled in time order within their class (work of a constant length,
 //! timeouts of one length): each class has a FIFO lane that takes an event when it is not
@@ -33,13 +35,6 @@ pub enum Class {
     Arrival = 2,
 }
 
-/// A handle to a scheduled event, for [`EventQueue::cancel`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct EventId {
-    slot: u32,
-    seq: u64,
-}
-
 /// Scheduling an event before the current time: the one place this is detected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PastEvent {
@@ -57,35 +52,34 @@ impl fmt::Display for PastEvent {
 
 impl std::error::Error for PastEvent {}
 
-struct Slot<E> {
-    seq: u64,
-    payload: Option<E>,
-}
-
-/// A heap entry: time and sequence packed in one integer, so ordering is one comparison.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Entry {
-    /// `time << 64 | seq`.
+/// A queued event: time, class and sequence packed in one integer, so ordering is one
+/// comparison, and the payload beside it.
+#[derive(Clone, Copy)]
+struct Entry<E> {
+    /// `time << 64 | class << 62 | seq`.
     key: u128,
-    slot: u32,
+    payload: E,
 }
 
-impl Entry {
+impl<E> Entry<E> {
+    #[inline]
     fn at(&self) -> Micros {
         (self.key >> 64) as Micros
     }
-    fn seq(&self) -> u64 {
-        self.key as u64
-    }
 }
 
-impl Ord for Entry {
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> Ord for Entry<E> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.key.cmp(&other.key)
     }
 }
-
-impl PartialOrd for Entry {
+impl<E> PartialOrd for Entry<E> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
@@ -93,17 +87,17 @@ impl PartialOrd for Entry {
 
 /// A deterministic discrete-event queue.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Reverse<Entry>>,
+    heap: BinaryHeap<Reverse<Entry<E>>>,
     /// One FIFO lane per class, each sorted by key.
-    lanes: [VecDeque<Entry>; 3],
-    slots: Vec<Slot<E>>,
-    free: Vec<u32>,
+    lanes: [VecDeque<Entry<E>>; 3],
+    /// The key at the front of each lane and at the top of the heap (`u128::MAX` when
+    /// empty), so finding the earliest event reads four numbers in one place.
+    fronts: [u128; 4],
     next_seq: u64,
     now: Micros,
-    live: usize,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
@@ -111,16 +105,14 @@ impl<E> Default for EventQueue<E> {
 
 const CLASS_SHIFT: u32 = 62;
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
             lanes: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
-            slots: Vec::new(),
-            free: Vec::new(),
+            fronts: [u128::MAX; 4],
             next_seq: 0,
             now: 0,
-            live: 0,
         }
     }
 
@@ -129,18 +121,19 @@ impl<E> EventQueue<E> {
         self.now
     }
 
-    /// Events scheduled and not yet popped or cancelled.
+    /// Events scheduled and not yet popped (stale ones included).
     pub fn len(&self) -> usize {
-        self.live
+        self.heap.len() + self.lanes.iter().map(VecDeque::len).sum::<usize>()
     }
 
     /// Whether nothing is pending.
     pub fn is_empty(&self) -> bool {
-        self.live == 0
+        self.len() == 0
     }
 
     /// Schedules `payload` at `at`; an error if `at` is before now.
-    pub fn schedule(&mut self, at: Micros, class: Class, payload: E) -> Result<EventId, PastEvent> {
+    #[inline]
+    pub fn schedule(&mut self, at: Micros, class: Class, payload: E) -> Result<(), PastEvent> {
         if at < self.now {
             return Err(PastEvent { at, now: self.now });
         }
@@ -148,38 +141,24 @@ impl<E> EventQueue<E> {
         // orders by time, then class, then insertion.
         let seq = ((class as u64) << CLASS_SHIFT) | self.next_seq;
         self.next_seq += 1;
-        let slot = match self.free.pop() {
-            Some(s) => {
-                self.slots[s as usize] = Slot { seq, payload: Some(payload) };
-                s
-            }
+        let key = (u128::from(at) << 64) | u128::from(seq);
+        let e = Entry { key, payload };
+        let c = class as usize;
+        let lane = &mut self.lanes[c];
+        match lane.back() {
             None => {
-                self.slots.push(Slot { seq, payload: Some(payload) });
-                (self.slots.len() - 1) as u32
+                self.fronts[c] = key;
+                lane.push_back(e);
             }
-        };
-        let e = Entry { key: (u128::from(at) << 64) | u128::from(seq), slot };
-        let lane = &mut self.lanes[class as usize];
-        if lane.back().is_none_or(|b| b.key < e.key) {
-            lane.push_back(e);
-        } else {
-            self.heap.push(Reverse(e));
-        }
-        self.live += 1;
-        Ok(EventId { slot, seq })
-    }
-
-    /// Cancels a pending event; returns whether it was still pending.
-    pub fn cancel(&mut self, id: EventId) -> bool {
-        match self.slots.get_mut(id.slot as usize) {
-            Some(s) if s.seq == id.seq && s.payload.is_some() => {
-                s.payload = None;
-                self.free.push(id.slot);
-                self.live -= 1;
-                true
+            Some(b) if b.key < key => lane.push_back(e),
+            Some(_) => {
+                if key < self.fronts[3] {
+                    self.fronts[3] = key;
+                }
+                self.heap.push(Reverse(e));
             }
-            _ => false,
         }
+        Ok(())
     }
 
     /// Removes and returns the earliest pending event, advancing the clock to it.
@@ -191,83 +170,47 @@ impl<E> EventQueue<E> {
     /// advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, limit: Micros) -> Option<(Micros, E)> {
-        loop {
-            // The least key among the lanes' fronts and the heap's top (3 = the heap).
-            let mut best = Entry { key: u128::MAX, slot: 0 };
-            let mut from = usize::MAX;
-            for (i, lane) in self.lanes.iter().enumerate() {
-                if let Some(e) = lane.front()
-                    && e.key < best.key
-                {
-                    best = *e;
-                    from = i;
-                }
+        // The least key among the lanes' fronts and the heap's top (3 = the heap).
+        let f = &self.fronts;
+        let (mut from, mut best) = (0, f[0]);
+        for (i, &k) in f.iter().enumerate().skip(1) {
+            if k < best {
+                best = k;
+                from = i;
             }
-            if let Some(Reverse(e)) = self.heap.peek()
-                && e.key < best.key
-            {
-                best = *e;
-                from = 3;
-            }
-            if from == usize::MAX {
-                return None;
-            }
-            let s = &mut self.slots[best.slot as usize];
-            let live = s.seq == best.seq() && s.payload.is_some();
-            if live && best.at() > limit {
-                return None;
-            }
-            if from == 3 {
-                self.heap.pop();
-            } else {
-                self.lanes[from].pop_front();
-            }
-            if !live {
-                continue; // cancelled (and perhaps the slot reused since)
-            }
-            let payload = s.payload.take();
-            self.free.push(best.slot);
-            self.live -= 1;
-            self.now = best.at();
-            return payload.map(|p| (best.at(), p));
         }
+        if best == u128::MAX || (best >> 64) as Micros > limit {
+            return None;
+        }
+        let e = if from == 3 {
+            let Reverse(e) = self.heap.pop()?;
+            self.fronts[3] = self.heap.peek().map_or(u128::MAX, |Reverse(n)| n.key);
+            e
+        } else {
+            let lane = &mut self.lanes[from];
+            let e = lane.pop_front()?;
+            self.fronts[from] = lane.front().map_or(u128::MAX, |n| n.key);
+            e
+        };
+        self.now = e.at();
+        Some((e.at(), e.payload))
     }
 
     /// Moves the clock to `t` for something that happens outside the queue (an arrival
-    /// the caller keeps itself); an error if `t` is before now or after a pending event.
+    /// the caller keeps itself); an error if `t` is before now.
     pub fn advance(&mut self, t: Micros) -> Result<(), PastEvent> {
         if t < self.now {
             return Err(PastEvent { at: t, now: self.now });
         }
-        debug_assert!(self.peek_time().is_none_or(|p| p >= t), "advance past a pending event");
         self.now = t;
         Ok(())
     }
 
     /// The time of the earliest pending event, without removing it.
-    pub fn peek_time(&mut self) -> Option<Micros> {
-        let live = |slots: &[Slot<E>], e: &Entry| {
-            let s = &slots[e.slot as usize];
-            s.seq == e.seq() && s.payload.is_some()
-        };
-        let mut best: Option<Micros> = None;
-        for lane in &mut self.lanes {
-            while let Some(e) = lane.front() {
-                if live(&self.slots, e) {
-                    best = Some(best.map_or(e.at(), |b| b.min(e.at())));
-                    break;
-                }
-                lane.pop_front();
-            }
-        }
-        while let Some(Reverse(e)) = self.heap.peek() {
-            if live(&self.slots, e) {
-                best = Some(best.map_or(e.at(), |b| b.min(e.at())));
-                break;
-            }
-            self.heap.pop();
-        }
-        best
+    pub fn peek_time(&self) -> Option<Micros> {
+        let lanes = self.lanes.iter().filter_map(|l| l.front().map(Entry::at));
+        let heap = self.heap.peek().map(|Reverse(e)| e.at());
+        lanes.chain(heap).min()
     }
 }
 
@@ -283,27 +226,22 @@ mod tests {
         q.schedule(5, Class::Arrival, "arrival@5").unwrap();
         q.schedule(10, Class::Completion, "done@10 first").unwrap();
         q.schedule(10, Class::Completion, "done@10 second").unwrap();
+        assert_eq!(q.peek_time(), Some(5));
         let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, ["arrival@5", "done@10 first", "done@10 second", "timer@10", "arrival@10"]);
+        assert!(q.is_empty());
     }
 
     #[test]
-    fn cancelled_events_never_fire_and_slots_are_reused() {
+    fn pop_until_leaves_later_events() {
         let mut q = EventQueue::new();
-        let a = q.schedule(1, Class::Timer, 'a').unwrap();
-        let b = q.schedule(2, Class::Timer, 'b').unwrap();
-        assert!(q.cancel(a));
-        assert!(!q.cancel(a), "cancelling twice is a no-op");
+        q.schedule(7, Class::Timer, 'a').unwrap();
+        assert_eq!(q.pop_until(6), None);
         assert_eq!(q.len(), 1);
-        let c = q.schedule(3, Class::Timer, 'c').unwrap();
-        assert_ne!(a, c);
-        assert!(!q.cancel(a), "a stale id does not cancel the slot's new event");
-        assert_eq!(q.pop(), Some((2, 'b')));
-        assert!(!q.cancel(b), "a popped event cannot be cancelled");
-        assert_eq!(q.peek_time(), Some(3));
-        assert_eq!(q.pop(), Some((3, 'c')));
-        assert_eq!(q.pop(), None);
-        assert!(q.is_empty());
+        assert_eq!(q.pop_until(7), Some((7, 'a')));
+        assert_eq!(q.now(), 7);
+        assert_eq!(q.advance(6), Err(PastEvent { at: 6, now: 7 }));
+        assert_eq!(q.advance(9), Ok(()));
     }
 
     /// proptest is a native dev-dependency.
@@ -313,43 +251,31 @@ mod tests {
         use proptest::prelude::*;
 
         proptest! {
-            /// Against a plain sorted list: random schedules (in and out of order per class),
-            /// cancellations and pops, with and without a limit, give the same events in the
-            /// same order.
+            /// Against a plain sorted list: random schedules (in and out of order per class)
+            /// and pops, with and without a limit, give the same events in the same order.
             #[test]
-            fn pops_in_time_class_insertion_order(ops in proptest::collection::vec((0u8..4, 0u64..50, 0u8..3), 1..300)) {
+            fn pops_in_time_class_insertion_order(ops in proptest::collection::vec((0u8..3, 0u64..50, 0u8..3), 1..300)) {
                 let mut q = EventQueue::new();
                 let mut model: Vec<(Micros, u8, u64, usize)> = Vec::new(); // (at, class, seq, id)
-                let mut ids = Vec::new();
                 let mut seq = 0;
+                let mut id = 0;
                 for (op, x, c) in ops {
                     let now = q.now();
-                    match op {
-                        0 | 1 => {
-                            let class = [Class::Completion, Class::Timer, Class::Arrival][c as usize];
-                            let at = now + x;
-                            let id = q.schedule(at, class, ids.len()).unwrap();
-                            model.push((at, c, seq, ids.len()));
-                            ids.push(id);
-                            seq += 1;
-                        }
-                        2 if !ids.is_empty() => {
-                            let i = (x as usize) % ids.len();
-                            let pending = model.iter().position(|m| m.3 == i);
-                            prop_assert_eq!(q.cancel(ids[i]), pending.is_some());
-                            if let Some(p) = pending {
-                                model.remove(p);
-                            }
-                        }
-                        _ => {
-                            let limit = if c == 0 { Micros::MAX } else { now + x };
-                            model.sort();
-                            let expected = model.first().filter(|m| m.0 <= limit).copied();
-                            let got = q.pop_until(limit);
-                            prop_assert_eq!(got, expected.map(|m| (m.0, m.3)));
-                            if expected.is_some() {
-                                model.remove(0);
-                            }
+                    if op < 2 {
+                        let class = [Class::Completion, Class::Timer, Class::Arrival][c as usize];
+                        let at = now + x;
+                        q.schedule(at, class, id).unwrap();
+                        model.push((at, c, seq, id));
+                        id += 1;
+                        seq += 1;
+                    } else {
+                        let limit = if c == 0 { Micros::MAX } else { now + x };
+                        model.sort();
+                        let expected = model.first().filter(|m| m.0 <= limit).copied();
+                        let got = q.pop_until(limit);
+                        prop_assert_eq!(got, expected.map(|m| (m.0, m.3)));
+                        if expected.is_some() {
+                            model.remove(0);
                         }
                     }
                     prop_assert_eq!(q.len(), model.len());

@@ -3,7 +3,7 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::{Linear, Log, nice_max, nice_ticks, step_band, step_path};
-use crate::report::{LatencyDist, Report};
+use crate::report::{LatencyDist, Report, RequestOutcome};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -337,11 +337,11 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     let legend: Html = present
         .iter()
         .map(|d| {
-            let name = match d.outcome.as_str() {
-                "succeeded" => T::OutcomeSucceeded,
-                "degraded" => T::OutcomeDegraded,
-                "failed" => T::OutcomeFailed,
-                _ => T::OutcomeRejected,
+            let name = match d.outcome {
+                RequestOutcome::Succeeded => T::OutcomeSucceeded,
+                RequestOutcome::Degraded => T::OutcomeDegraded,
+                RequestOutcome::Failed => T::OutcomeFailed,
+                RequestOutcome::Rejected | RequestOutcome::Unfinished => T::OutcomeRejected,
             };
             html! { <span class="legend-item"><span class={classes!("swatch", format!("o-{}", d.outcome))} />{ format!("{} ({})", lang.t(name), d.count) }</span> }
         })

@@ -7,7 +7,10 @@
 //! a stack of retry loops, one per layer, over the leaf's answers, all decided by its own
 //! random key. The kernel therefore walks each request's whole life when it arrives —
 //! every attempt, backoff, span and mark, in the order the general engine would produce
-//! them — instead of scheduling an event per leaf call.
+//! them — instead of scheduling an event per leaf call. It decides nothing itself: the
+//! leaf's answer, the retry decision and backoff, the answer passed up and the spans are
+//! the functions of `rules.rs` the general engine calls too, and everything it counts goes
+//! to the same statistics sink.
 //!
 //! Only what is shared between requests needs time order: the in-flight levels (gauges)
 //! and the request endings. The walk leaves those as *records* (a request's end, and the
@@ -20,33 +23,99 @@
 //! within its own instant. So every in-between value lies between the instant's first and
 //! last, and a bucket's peak is the same whatever the order inside one class. (With
 //! zero-time work a wake-up's own completion would interleave with the other timers, which
-//! is why the kernel leaves such leaves to the general engine.) Counters and histograms
-//! are sums, so they are recorded when the walk meets them.
+//! is why the kernel leaves such leaves to the general engine.)
 //!
 //! The levels' series are batched per chart bucket: within one bucket a counter only needs
 //! its sum and a gauge its highest value and its last, so the kernel keeps those and hands
 //! them to the recorder when time moves past the bucket (or a call falls beyond it).
 //!
 //! It is the same model, not an approximation: the report is byte-identical to the general
-//! engine's (`tests/kernel.rs` checks random retry-only chains against
-//! [`Engine::General`](super::Engine::General)), including runs cut at the drain horizon.
-//! Anything outside these conditions runs on the general engine.
+//! engine's (`tests/kernel.rs` checks every scenario the kernel accepts out of thousands
+//! drawn from the full scenario generator), including runs cut at the drain horizon.
 
-use super::{ChainSim, ClientSpec, Ended, HopKind, HopSpec, NO_TRACE, Outcome, SimError, outcome_name};
-use crate::policy::retry::Jitter;
-use crate::report::{Mark, Span, ms};
-use crate::scenario::validate::MAX_ATTEMPTS;
+use super::arrivals::Arrivals;
+use super::plan::{ClientSpec, HopKind, HopSpec, Isolation, Plan, WorkerPoolSpec};
+use super::rules;
+use super::stats::{End, Ended, NO_TRACE, Stats};
+use crate::policy::Outcome;
+use crate::report::MarkKind;
+use crate::scenario::Scenario;
+use crate::scenario::validate::{MAX_ATTEMPTS, MAX_LAYERS};
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
-use crate::sim::rng::{self, Key, Purpose};
+use crate::sim::rng::{self, Key};
 use crate::sim::{Class, Micros};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Most levels (8 layers + the leaf).
-const MAX_DEPTH: usize = 9;
+/// Most levels (layers + the leaf).
+const MAX_DEPTH: usize = MAX_LAYERS + 1;
+
+/// Whether a compiled scenario fits the kernel's conditions (see the module docs). Every
+/// field of the specs is named here, so a field added to them is a compile error until
+/// someone decides whether the kernel can take it.
+pub(super) fn fits(plan: &Plan) -> bool {
+    let Plan { name: _, hops, clients, cancel_on_timeout: _, arrival_end: _ } = plan;
+    let n_layers = clients.len();
+    if n_layers == 0 || hops.len() != n_layers + 1 || hops.len() > MAX_DEPTH {
+        return false; // side dependencies add hops and clients
+    }
+    let layer_fits = |i: usize, h: &HopSpec| {
+        let HopSpec { name: _, kind, role: _, pool, admission, min_budget: _, work: _, fixed_work, faults } =
+            h;
+        // `min_budget` and the queue settings only act with a deadline or a worker limit.
+        let WorkerPoolSpec { workers, queue: _, queue_timeout: _ } = pool;
+        matches!(kind, HopKind::Layer { deadline: None, deps, shared_pool: None } if *deps == (i..i + 1))
+            && workers.is_none()
+            && admission.is_none()
+            && *fixed_work == Some(0)
+            && faults.is_empty()
+    };
+    let client_fits = |i: usize, c: &ClientSpec| {
+        let ClientSpec {
+            caller,
+            callee,
+            dep_index,
+            retry: _,
+            per_try,
+            min_useful: _,
+            retry_budget,
+            breaker,
+            isolation,
+            fallback,
+            needed_by,
+            stages,
+        } = c;
+        let no_isolation: Option<Isolation> = None;
+        *caller == i
+            && *callee == i + 1
+            && *dep_index == 0
+            && per_try.is_none()
+            && retry_budget.is_none()
+            && breaker.is_none()
+            && *isolation == no_isolation
+            && fallback.is_none()
+            && *needed_by >= 1.0
+            && stages.is_empty()
+    };
+    let leaf_fits = {
+        let HopSpec { name: _, kind, role: _, pool, admission, min_budget: _, work: _, fixed_work, faults } =
+            &hops[n_layers];
+        let WorkerPoolSpec { workers, queue: _, queue_timeout: _ } = pool;
+        // Leaf calls must take time (at least 1 µs, always the same): then nothing a
+        // wake-up sets off happens within its own instant, which the record order relies on.
+        matches!(kind, HopKind::Leaf(_))
+            && workers.is_none()
+            && admission.is_none()
+            && faults.is_empty()
+            && fixed_work.is_some_and(|w| w > 0)
+    };
+    hops[..n_layers].iter().enumerate().all(|(i, h)| layer_fits(i, h))
+        && clients.iter().enumerate().all(|(i, c)| client_fits(i, c))
+        && leaf_fits
+}
 
 /// What the kernel keeps per level — the hop's counters and, for layers, the client's —
-/// and hands to the shared statistics in [`ChainSim::k_flush`].
+/// and hands to the statistics in [`RetryChainKernel::finish_stats`].
 struct Tier {
     /// Calls holding a worker at the hop (unlimited workers).
     active: i64,
@@ -86,34 +155,7 @@ enum Change {
     /// Levels `lo..=hi` take workers again (the sleep is over).
     Take { lo: u8, hi: u8 },
     /// The request ends: every level gives its worker back, and the ending is counted.
-    /// Outcomes as [`code`]s, to keep records small.
-    End { arrived: Micros, trace: u32, outcome: u8, core_failure: u8 },
-}
-
-/// The outcomes a kernel request can end with, as one byte (`NO_FAILURE` for none).
-fn code(o: Option<Outcome>) -> u8 {
-    match o {
-        None => NO_FAILURE,
-        Some(Outcome::Ok) => 0,
-        Some(Outcome::ClientError) => 1,
-        Some(Outcome::DeadlineExceeded) => 2,
-        Some(o) => {
-            debug_assert_eq!(o, Outcome::Error, "no timeouts, budgets or limits in the kernel");
-            3
-        }
-    }
-}
-
-const NO_FAILURE: u8 = u8::MAX;
-
-fn decode(c: u8) -> Option<Outcome> {
-    match c {
-        0 => Some(Outcome::Ok),
-        1 => Some(Outcome::ClientError),
-        2 => Some(Outcome::DeadlineExceeded),
-        3 => Some(Outcome::Error),
-        _ => None,
-    }
+    End { arrived: Micros, trace: u32, outcome: Outcome, core_failure: Option<Outcome> },
 }
 
 /// Records wait in a heap of keys `time << 64 | class << 62 | slot`, their changes in a
@@ -122,72 +164,6 @@ fn decode(c: u8) -> Option<Outcome> {
 /// result.
 fn record_key(at: Micros, class: Class, slot: u32) -> u128 {
     (u128::from(at) << 64) | (u128::from(class as u8) << 62) | u128::from(slot)
-}
-
-/// The kernel's state.
-pub(super) struct Kernel {
-    /// Levels: layers + the leaf.
-    depth: usize,
-    tiers: Vec<Tier>,
-    records: BinaryHeap<Reverse<u128>>,
-    /// `rng::child_salt(0, a)` for every attempt number `a` a layer can make.
-    salts: Vec<u64>,
-    /// The walk buffer, between requests.
-    walk: Option<Box<Walk>>,
-    /// The changes of pending records, by slot, and the free slots.
-    changes: Vec<Change>,
-    free: Vec<u32>,
-    /// The recorder bucket being batched: `[start, end)`.
-    batch: (Micros, Micros),
-    /// Requests offered, then ended by kind, in the batched bucket.
-    batch_requests: [u64; 5],
-    /// The highest number of requests in flight in the batched bucket (`NONE`: no change).
-    batch_live_peak: i64,
-}
-
-impl Kernel {
-    /// A request arrived (`what` 0) or ended (1 + its end kind) in the batched bucket,
-    /// leaving `live` requests in flight.
-    #[inline(always)]
-    pub(super) fn batch_request(&mut self, what: usize, live: i64) {
-        self.batch_requests[what] += 1;
-        self.batch_live_peak = self.batch_live_peak.max(live);
-    }
-}
-
-/// Whether a compiled scenario fits the kernel's conditions (see the module docs).
-pub(super) fn fits(hops: &[HopSpec], clients: &[ClientSpec]) -> bool {
-    let n_layers = clients.len();
-    if n_layers == 0 || hops.len() != n_layers + 1 || hops.len() > MAX_DEPTH {
-        return false; // side dependencies add hops and clients
-    }
-    let layers_fit = hops[..n_layers].iter().enumerate().all(|(i, h)| {
-        matches!(&h.kind, HopKind::Layer { deadline: None, deps, shared: None } if deps == &[i])
-            && h.workers.is_none()
-            && h.admission.is_none()
-            && h.fixed_work == Some(0)
-            && h.faults.is_empty()
-    });
-    let clients_fit = clients.iter().enumerate().all(|(i, c)| {
-        c.caller == i
-            && c.callee == i + 1
-            && c.per_try.is_none()
-            && c.budget.is_none()
-            && c.breaker.is_none()
-            && c.bulkhead.is_none()
-            && !c.shared
-            && c.fallback.is_none()
-            && c.needed_by >= 1.0
-    });
-    let leaf = &hops[n_layers];
-    // Leaf calls must take time (at least 1 µs, always the same): then nothing a wake-up
-    // sets off happens within its own instant, which the record order relies on.
-    let leaf_fits = matches!(leaf.kind, HopKind::Leaf { .. })
-        && leaf.workers.is_none()
-        && leaf.admission.is_none()
-        && leaf.faults.is_empty()
-        && leaf.fixed_work.is_some_and(|w| w > 0);
-    layers_fit && clients_fit && leaf_fits
 }
 
 /// One request's calls in flight, per level (0 = the entry layer, `depth - 1` = the leaf).
@@ -202,11 +178,39 @@ struct Walk {
     trace: u32,
 }
 
-impl ChainSim {
-    /// Sets up the kernel's state (after `fits`).
-    pub(super) fn k_init(&mut self) {
-        let tiers = self
-            .hop_rt
+/// The kernel's state.
+pub(super) struct RetryChainKernel {
+    pub plan: Plan,
+    pub stats: Stats,
+    arrivals: Arrivals,
+    pending_arrival: Option<(Micros, Key)>,
+    next_arrival: Option<Micros>,
+    horizon: Micros,
+    pub done: bool,
+    /// Levels: layers + the leaf.
+    depth: usize,
+    tiers: Vec<Tier>,
+    records: BinaryHeap<Reverse<u128>>,
+    /// `rng::child_salt(0, a)` for every attempt number `a` a layer can make.
+    salts: Vec<u64>,
+    /// The walk buffer, home between requests.
+    walk: Option<Box<Walk>>,
+    /// The changes of pending records, by slot, and the free slots.
+    changes: Vec<Change>,
+    free: Vec<u32>,
+    /// The recorder bucket being batched: `[start, end)`.
+    batch: (Micros, Micros),
+    /// Requests offered, then ended by kind, in the batched bucket.
+    batch_requests: [u64; 5],
+    /// The highest number of requests in flight in the batched bucket (`NONE`: no change).
+    batch_live_peak: i64,
+}
+
+impl RetryChainKernel {
+    /// Sets up the kernel (after [`fits`] said yes).
+    pub fn new(plan: Plan, s: &Scenario, seed: u64, stats: Stats, horizon: Micros) -> Self {
+        let tiers = stats
+            .hops
             .iter()
             .map(|h| Tier {
                 active: 0,
@@ -219,156 +223,176 @@ impl ChainSim {
                 batch_peak: NONE,
             })
             .collect();
-        let batch = self.rec.bucket_span(0);
-        self.kernel = Some(Kernel {
-            depth: self.hops.len(),
+        let batch = stats.rec.bucket_span(0);
+        let depth = plan.hops.len();
+        RetryChainKernel {
+            plan,
+            stats,
+            arrivals: Arrivals::new(s, seed),
+            pending_arrival: None,
+            next_arrival: Some(0),
+            horizon,
+            done: false,
+            depth,
             tiers,
             records: BinaryHeap::new(),
             salts: (0..=MAX_ATTEMPTS + 1).map(|a| rng::child_salt(0, a)).collect(),
-            walk: None,
+            walk: Some(Box::new(Walk {
+                key: [Key(0); MAX_DEPTH],
+                arrived: [0; MAX_DEPTH],
+                attempt: [0; MAX_DEPTH],
+                prev_sleep: [0; MAX_DEPTH],
+                trace: NO_TRACE,
+            })),
             changes: Vec::new(),
             free: Vec::new(),
             batch,
             batch_requests: [0; 5],
             batch_live_peak: NONE,
-        });
+        }
     }
 
-    /// Adds the kernel's counters to the shared statistics (once, before the report).
-    pub(super) fn k_flush(&mut self) {
-        self.k_flush_batch();
-        let Some(k) = self.kernel.as_mut() else { return };
+    /// The kernel's loop: arrivals (each walks its request) and, before each, the records
+    /// due by then. `max_steps` bounds the arrivals and records handled in one call.
+    pub fn step(&mut self, max_steps: u64) -> bool {
+        let mut n = 0;
+        while n < max_steps && !self.done {
+            n += 1;
+            let due = self.records.peek().map(|r| (r.0 >> 64) as Micros);
+            match (due, self.next_arrival) {
+                // Records are completions or timers: at equal times they go first.
+                (Some(r), a) if a.is_none_or(|a| r <= a) => {
+                    let Reverse(key) = self.records.pop().expect("peeked");
+                    let slot = key as u32;
+                    self.free.push(slot);
+                    let change = self.changes[slot as usize];
+                    self.apply((key >> 64) as Micros, change);
+                }
+                (_, Some(a)) => {
+                    self.advance(a);
+                    self.next_arrival = None;
+                    self.stats.last_t = self.stats.last_t.max(a);
+                    self.on_arrival(a);
+                }
+                _ => self.done = true,
+            }
+        }
+        self.done
+    }
+
+    fn on_arrival(&mut self, now: Micros) {
+        if let Some((_, key)) = self.pending_arrival.take() {
+            let trace = self.stats.request_arrived(now);
+            self.batch_request(0);
+            self.request(now, key, trace);
+        }
+        match self.arrivals.next() {
+            Some((t, key)) => {
+                self.pending_arrival = Some((t, key));
+                self.next_arrival = Some(t.max(now));
+            }
+            None => self.next_arrival = None,
+        }
+    }
+
+    /// A request arrived (`what` 0) or ended (1 + its end) in the batched bucket.
+    #[inline(always)]
+    fn batch_request(&mut self, what: usize) {
+        self.batch_requests[what] += 1;
+        self.batch_live_peak = self.batch_live_peak.max(self.stats.live_requests as i64);
+    }
+
+    /// Adds the kernel's counters to the statistics (once, before the report).
+    pub fn finish_stats(&mut self) {
+        self.flush_batch();
         // Every call at a layer makes its first attempt at once, and every attempt is a
         // call at the next level: layer i's attempts are level i + 1's calls, and its
         // retries the difference.
-        let calls: Vec<u64> = k.tiers.iter_mut().map(|t| std::mem::take(&mut t.calls)).collect();
-        for (i, t) in k.tiers.iter_mut().enumerate() {
-            let h = &mut self.hop_rt[i];
+        let calls: Vec<u64> = self.tiers.iter_mut().map(|t| std::mem::take(&mut t.calls)).collect();
+        for (i, t) in self.tiers.iter_mut().enumerate() {
+            let h = &mut self.stats.hops[i];
             h.calls += calls[i];
             h.peak_in_flight = h.peak_in_flight.max(t.peak);
-            if let Some(c) = self.client_rt.get_mut(i) {
+            if let Some(c) = self.stats.clients.get_mut(i) {
                 let attempts = calls[i + 1];
                 c.attempts += attempts;
                 c.retries += attempts - calls[i];
-                self.totals.retries += attempts - calls[i];
+                self.stats.totals.retries += attempts - calls[i];
                 c.first_successes += std::mem::take(&mut t.first_successes);
             }
         }
     }
 
     /// Hands the batched bucket's counts and peaks to the recorder.
-    fn k_flush_batch(&mut self) {
-        let Some(k) = self.kernel.as_mut() else { return };
-        let at = k.batch.0;
-        let series = [self.offered_c, self.end_c[0], self.end_c[1], self.end_c[2], self.end_c[3]];
-        for (c, n) in series.into_iter().zip(&mut k.batch_requests) {
+    fn flush_batch(&mut self) {
+        let at = self.batch.0;
+        let st = &mut self.stats;
+        let series = [st.offered_c, st.end_c[0], st.end_c[1], st.end_c[2], st.end_c[3]];
+        for (c, n) in series.into_iter().zip(&mut self.batch_requests) {
             if *n > 0 {
-                self.rec.add(c, at, std::mem::take(n));
+                st.rec.add(c, at, std::mem::take(n));
             }
         }
-        let peak = std::mem::replace(&mut k.batch_live_peak, NONE);
+        let peak = std::mem::replace(&mut self.batch_live_peak, NONE);
         if peak != NONE {
-            self.rec.set(self.requests_g, at, peak);
-            self.rec.set(self.requests_g, at, self.live_requests as i64);
+            st.rec.set(st.requests_g, at, peak);
+            st.rec.set(st.requests_g, at, st.live_requests as i64);
         }
-        for t in &mut k.tiers {
+        for t in &mut self.tiers {
             if t.batch_calls > 0 {
-                self.rec.add(t.attempts_c, at, std::mem::take(&mut t.batch_calls));
+                st.rec.add(t.attempts_c, at, std::mem::take(&mut t.batch_calls));
             }
             let peak = std::mem::replace(&mut t.batch_peak, NONE);
             if peak != NONE {
-                self.rec.set(t.in_flight_g, at, peak);
-                self.rec.set(t.in_flight_g, at, t.active);
+                st.rec.set(t.in_flight_g, at, peak);
+                st.rec.set(t.in_flight_g, at, t.active);
             }
         }
     }
 
     /// Time has reached `now` (in order): start batching its bucket if it is a new one.
     #[inline(always)]
-    fn k_advance(&mut self, now: Micros) {
-        if now >= self.kernel().batch.1 {
-            self.k_flush_batch();
-            let span = self.rec.bucket_span(now);
-            self.kernel().batch = span;
+    fn advance(&mut self, now: Micros) {
+        if now >= self.batch.1 {
+            self.flush_batch();
+            self.batch = self.stats.rec.bucket_span(now);
         }
     }
 
-    fn kernel(&mut self) -> &mut Kernel {
-        self.kernel.as_mut().expect("kernel mode")
-    }
-
-    /// The kernel's event loop: arrivals (each walks its request) and, before each, the
-    /// records due by then. Counts events as the general engine would: arrivals here,
-    /// leaf completions and backoff wake-ups in the walk.
-    pub(super) fn k_step(&mut self, max_events: u64) -> Result<bool, SimError> {
-        let mut n = 0;
-        while n < max_events {
-            let due = self.kernel().records.peek().map(|r| (r.0 >> 64) as Micros);
-            match (due, self.next_arrival) {
-                // Records are completions or timers: at equal times they go first.
-                (Some(r), a) if a.is_none_or(|a| r <= a) => {
-                    let k = self.kernel();
-                    let Reverse(key) = k.records.pop().expect("peeked");
-                    let slot = key as u32;
-                    k.free.push(slot);
-                    let change = k.changes[slot as usize];
-                    self.k_apply((key >> 64) as Micros, change);
-                }
-                (_, Some(a)) => {
-                    self.k_advance(a);
-                    self.next_arrival = None;
-                    self.last_t = self.last_t.max(a);
-                    self.totals.events += 1;
-                    n += 1;
-                    self.on_arrival(a);
-                }
-                _ => {
-                    self.done = true;
-                    break;
-                }
-            }
-        }
-        Ok(self.done)
-    }
-
-    fn k_record(&mut self, at: Micros, class: Class, change: Change) {
-        let k = self.kernel();
-        let slot = match k.free.pop() {
+    fn record(&mut self, at: Micros, class: Class, change: Change) {
+        let slot = match self.free.pop() {
             Some(slot) => {
-                k.changes[slot as usize] = change;
+                self.changes[slot as usize] = change;
                 slot
             }
             None => {
-                k.changes.push(change);
-                (k.changes.len() - 1) as u32
+                self.changes.push(change);
+                (self.changes.len() - 1) as u32
             }
         };
-        k.records.push(Reverse(record_key(at, class, slot)));
+        self.records.push(Reverse(record_key(at, class, slot)));
     }
 
-    fn k_apply(&mut self, now: Micros, change: Change) {
-        self.k_advance(now);
+    fn apply(&mut self, now: Micros, change: Change) {
+        self.advance(now);
         match change {
-            Change::Release { lo, hi } => self.k_shift(now, lo as usize, hi as usize, -1),
-            Change::Take { lo, hi } => self.k_shift(now, lo as usize, hi as usize, 1),
+            Change::Release { lo, hi } => self.shift(now, lo as usize, hi as usize, -1),
+            Change::Take { lo, hi } => self.shift(now, lo as usize, hi as usize, 1),
             Change::End { arrived, trace, outcome, core_failure } => {
-                let leaf = self.kernel().depth - 1;
-                self.k_shift(now, 0, leaf, -1);
-                let (outcome, core_failure) =
-                    (decode(outcome).unwrap_or(Outcome::Error), decode(core_failure));
+                self.shift(now, 0, self.depth - 1, -1);
                 let ended =
                     Ended { arrived, trace, outcome, core_failure, turned_away: false, degraded: None };
-                self.end_request(now, ended);
+                let end: End = self.stats.request_ended(now, ended);
+                self.batch_request(1 + end as usize);
             }
         }
     }
 
     /// Levels `lo..=hi` take (`delta` = 1) or give back (-1) a worker at `now`.
     #[inline(always)]
-    fn k_shift(&mut self, now: Micros, lo: usize, hi: usize, delta: i64) {
-        let k = self.kernel.as_mut().expect("kernel mode");
-        debug_assert!(now >= k.batch.0 && now < k.batch.1, "gauges move in time order");
-        for t in &mut k.tiers[lo..=hi] {
+    fn shift(&mut self, now: Micros, lo: usize, hi: usize, delta: i64) {
+        debug_assert!(now >= self.batch.0 && now < self.batch.1, "gauges move in time order");
+        for t in &mut self.tiers[lo..=hi] {
             t.active += delta;
             t.peak = t.peak.max(t.active);
             t.batch_peak = t.batch_peak.max(t.active);
@@ -376,42 +400,33 @@ impl ChainSim {
     }
 
     /// A new original request arrives at `now`: walk its whole life.
-    pub(super) fn k_request(&mut self, now: Micros, key: Key, trace: u32) {
+    fn request(&mut self, now: Micros, key: Key, trace: u32) {
         // One walk buffer serves every request: each level's entries are written as the
         // walk reaches the level.
-        let mut w = self.kernel().walk.take().unwrap_or_else(|| {
-            Box::new(Walk {
-                key: [Key(0); MAX_DEPTH],
-                arrived: [0; MAX_DEPTH],
-                attempt: [0; MAX_DEPTH],
-                prev_sleep: [0; MAX_DEPTH],
-                trace,
-            })
-        });
+        let mut w = self.walk.take().expect("the walk buffer is home between requests");
         w.key[0] = key;
         w.arrived[0] = now;
         w.attempt[0] = 0;
         w.prev_sleep[0] = 0;
         w.trace = trace;
-        self.k_walk(&mut w, now);
-        self.kernel().walk = Some(w);
+        self.walk_request(&mut w, now);
+        self.walk = Some(w);
     }
 
     /// Walks the request that arrived at `now` from its entry call (set up in `w`).
-    fn k_walk(&mut self, w: &mut Walk, now: Micros) {
-        let depth = self.kernel().depth;
-        let leaf = depth - 1;
+    fn walk_request(&mut self, w: &mut Walk, now: Micros) {
+        let leaf = self.depth - 1;
         let horizon = self.horizon;
         let trace = w.trace;
-        self.k_enter(now, 0);
+        self.enter(now, 0);
         // The descent from the entry: every level takes a worker now (arrivals are
         // handled in time order, so this is applied at once).
-        self.k_descend(w, 0, now);
-        self.k_shift(now, 0, leaf, 1);
-        let HopKind::Leaf { error_rate, client_error_rate, .. } = self.hops[leaf].kind else {
+        self.descend(w, 0, now);
+        self.shift(now, 0, leaf, 1);
+        let HopKind::Leaf(behaviour) = self.plan.hops[leaf].kind else {
             unreachable!("the kernel's last level is the leaf")
         };
-        let work = self.hops[leaf].fixed_work.expect("the kernel's leaf work is fixed");
+        let work = self.plan.hops[leaf].fixed_work.expect("the kernel's leaf work is fixed");
         let mut t = now;
         loop {
             // The leaf call that started at `t` answers.
@@ -419,133 +434,91 @@ impl ChainSim {
             if t > horizon {
                 return; // the run ends first: the request stays unfinished, its calls held
             }
-            self.totals.events += 1;
-            self.last_t = self.last_t.max(t);
-            let lk = w.key[leaf];
-            let mut out = if lk.uniform(Purpose::Failure) < error_rate {
-                Outcome::Error
-            } else if client_error_rate > 0.0 && lk.uniform(Purpose::ClientError) < client_error_rate {
-                Outcome::ClientError
-            } else {
-                Outcome::Ok
-            };
+            self.stats.last_t = self.stats.last_t.max(t);
             // An empty result only counts behind a fallback, and kernel layers have none.
+            let (mut out, _) = rules::leaf_answer(w.key[leaf], &behaviour, behaviour.error_rate);
             // The answer travels up until a layer retries or the entry answers.
             let mut lvl = leaf;
-            let mut raw = None; // the failure the answering call's dependency reported
-            let retry_from = loop {
-                if w.trace != NO_TRACE {
-                    self.k_span(w, lvl, t, out);
+            let mut core_failure = None; // the failure the answering call's dependency reported
+            let (lvl, delay) = loop {
+                if trace != NO_TRACE {
+                    let attempt = if lvl == 0 { 1 } else { w.attempt[lvl - 1] };
+                    let arrived = w.arrived[lvl];
+                    let span =
+                        rules::span(lvl, attempt, arrived, Some(arrived), t, rules::call_result(out), false);
+                    self.stats.traces.span(trace, span);
                 }
                 if lvl == 0 {
-                    let change = Change::End {
-                        arrived: now,
-                        trace,
-                        outcome: code(Some(out)),
-                        core_failure: code(raw),
-                    };
-                    self.k_record(t, Class::Completion, change);
+                    self.record(
+                        t,
+                        Class::Completion,
+                        Change::End { arrived: now, trace, outcome: out, core_failure },
+                    );
                     return;
                 }
                 lvl -= 1;
                 let attempt = w.attempt[lvl];
                 if out.is_ok() {
                     if attempt == 1 {
-                        self.kernel().tiers[lvl].first_successes += 1;
+                        self.tiers[lvl].first_successes += 1;
                     }
-                    raw = None;
+                    core_failure = None;
                     continue;
                 }
-                let spec = &self.clients[lvl];
-                if spec.retry_on.allows(out) && attempt < spec.max_attempts {
-                    // Jitter::None ignores the draw (a pure function of the key: skipping
-                    // it changes nothing).
-                    let u = if spec.backoff.jitter == Jitter::None {
-                        0.0
-                    } else {
-                        w.key[lvl].uniform_n(Purpose::Jitter, attempt * 8)
-                    };
-                    let delay = spec.backoff.delay(attempt, w.prev_sleep[lvl], u);
+                let client = &self.plan.clients[lvl];
+                if let Some(delay) = rules::retry_delay(client, attempt, w.prev_sleep[lvl], w.key[lvl], out) {
                     w.prev_sleep[lvl] = delay;
                     break (lvl, delay);
                 }
                 // The layer's only dependency failed for good: it answers with the failure.
-                raw = Some(out);
-                out = match out {
-                    Outcome::ClientError => Outcome::ClientError,
-                    Outcome::DeadlineExceeded => Outcome::DeadlineExceeded,
-                    _ => Outcome::Error,
-                };
+                core_failure = Some(out);
+                out = rules::layer_answer(core_failure);
             };
-            let (lvl, delay) = retry_from;
             if delay > 0 {
                 // The levels below give their workers back and sleep.
                 let (lo, hi) = ((lvl + 1) as u8, leaf as u8);
-                self.k_record(t, Class::Completion, Change::Release { lo, hi });
-                if w.trace != NO_TRACE {
-                    let mark = Mark {
-                        hop: lvl,
-                        kind: "backoff".to_string(),
-                        start_ms: ms(t),
-                        end_ms: ms(t + delay),
-                    };
-                    self.traces[w.trace as usize].marks.push(mark);
+                self.record(t, Class::Completion, Change::Release { lo, hi });
+                if trace != NO_TRACE {
+                    self.stats.traces.mark(trace, lvl, MarkKind::Backoff, t, t + delay);
                 }
                 t += delay;
                 if t > horizon {
                     return;
                 }
-                self.totals.events += 1;
-                self.last_t = self.last_t.max(t);
-                self.k_record(t, Class::Timer, Change::Take { lo, hi });
+                self.stats.last_t = self.stats.last_t.max(t);
+                self.record(t, Class::Timer, Change::Take { lo, hi });
             }
             // Retried at once, the levels below keep their workers: they answered and are
             // called again within this instant.
-            self.k_descend(w, lvl, t);
+            self.descend(w, lvl, t);
         }
     }
 
-    /// A call arrives at level `lvl` at `now` (counters; workers are `k_shift`'s).
+    /// A call arrives at level `lvl` at `now` (counters; workers are `shift`'s).
     #[inline(always)]
-    fn k_enter(&mut self, now: Micros, lvl: usize) {
-        let k = self.kernel.as_mut().expect("kernel mode");
-        k.tiers[lvl].count_call(now < k.batch.1, &mut self.rec, now);
+    fn enter(&mut self, now: Micros, lvl: usize) {
+        let in_batch = now < self.batch.1;
+        self.tiers[lvl].count_call(in_batch, &mut self.stats.rec, now);
     }
 
     /// Layer `lvl` sends its next attempt at `now`; each layer below sends its first, down
     /// to the leaf.
-    fn k_descend(&mut self, w: &mut Walk, mut lvl: usize, now: Micros) {
-        let k = self.kernel.as_mut().expect("kernel mode");
-        let leaf = k.depth - 1;
-        let in_batch = now < k.batch.1;
+    fn descend(&mut self, w: &mut Walk, mut lvl: usize, now: Micros) {
+        let leaf = self.depth - 1;
+        let in_batch = now < self.batch.1;
         while lvl < leaf {
             w.attempt[lvl] += 1;
             let a = w.attempt[lvl];
-            // The salt of attempt `a` (tabulated; the same key as `Key::child(0, a)`).
-            let child = w.key[lvl].child_salted(k.salts[a as usize]);
-            // The attempt is counted as the next level's call (see `k_flush`).
+            // The salt of attempt `a` (tabulated; the same key as `Key::child(0, a)`: the
+            // next hop is dependency 0 of every kernel layer).
+            let child = w.key[lvl].child_salted(self.salts[a as usize]);
+            // The attempt is counted as the next level's call (see `finish_stats`).
             lvl += 1;
             w.key[lvl] = child;
             w.arrived[lvl] = now;
             w.attempt[lvl] = 0;
             w.prev_sleep[lvl] = 0;
-            // The call arrives at the next level (its worker is `k_shift`'s business).
-            k.tiers[lvl].count_call(in_batch, &mut self.rec, now);
+            self.tiers[lvl].count_call(in_batch, &mut self.stats.rec, now);
         }
-    }
-
-    #[cold]
-    fn k_span(&mut self, w: &Walk, lvl: usize, now: Micros, out: Outcome) {
-        let arrived = w.arrived[lvl];
-        let attempt = if lvl == 0 { 1 } else { w.attempt[lvl - 1] };
-        self.traces[w.trace as usize].spans.push(Span {
-            hop: lvl,
-            attempt,
-            start_ms: ms(arrived),
-            work_ms: Some(ms(arrived)),
-            end_ms: ms(now),
-            result: outcome_name(out).to_string(),
-            abandoned: false,
-        });
     }
 }

@@ -123,7 +123,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let saturated = hop.workers.is_some_and(|w| busy >= i64::from(w));
             let bs = badges(lang, &props.scenario, bx.hop);
             html! {
-                <g class={classes!("hop", hop.kind.clone(), saturated.then_some("saturated"))} id={format!("hop-{}-{}", props.side, bx.hop)}>
+                <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"))} id={format!("hop-{}-{}", props.side, bx.hop)}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
                     <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ &hop.name }</text>
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>

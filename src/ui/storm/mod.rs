@@ -16,7 +16,7 @@ pub mod timeline;
 use crate::i18n::{Lang, T, format_number};
 use crate::model::chain::{ChainSim, SimError};
 use crate::plot::storm::{formulas, per_second, run_end_ms};
-use crate::report::Report;
+use crate::report::{HopKind, Report};
 use crate::scenario::Scenario;
 use crate::state::storm::{StormAction, StormState};
 use crate::ui::browser;
@@ -458,7 +458,7 @@ fn chart_data(lang: Lang, r: &Report) -> ChartData {
         });
     }
     // The hop to watch: the first with a limited pool, else the leaf.
-    let leaf = r.hops.iter().position(|h| h.kind == "leaf").unwrap_or(0);
+    let leaf = r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
     let focus_hop = r.hops.iter().position(|h| h.workers.is_some()).unwrap_or(leaf);
     let in_flight = vec![
         Line {

@@ -5,7 +5,7 @@
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::Linear;
 use crate::plot::storm::timeline;
-use crate::report::Report;
+use crate::report::{MarkKind, Report, RequestOutcome};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -17,13 +17,14 @@ pub struct TimelineProps {
     pub onselect: Callback<usize>,
 }
 
-fn outcome_label(lang: Lang, o: &str) -> &'static str {
-    match o {
-        "succeeded" => lang.t(T::OutcomeSucceeded),
-        "degraded" => lang.t(T::OutcomeDegraded),
-        "failed" => lang.t(T::OutcomeFailed),
-        _ => lang.t(T::OutcomeRejected),
-    }
+fn outcome_label(lang: Lang, o: RequestOutcome) -> &'static str {
+    lang.t(match o {
+        RequestOutcome::Succeeded => T::OutcomeSucceeded,
+        RequestOutcome::Degraded => T::OutcomeDegraded,
+        RequestOutcome::Failed => T::OutcomeFailed,
+        RequestOutcome::Rejected => T::OutcomeRejected,
+        RequestOutcome::Unfinished => T::OutcomeUnfinished,
+    })
 }
 
 fn lanes(r: &Report) -> Vec<String> {
@@ -87,10 +88,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let y = y_of(m.hop) + lane_h / 2.0;
             let x0 = xs.map(m.start_ms - t.arrival_ms);
             let x1 = xs.map(m.end_ms - t.arrival_ms);
-            match m.kind.as_str() {
-                "backoff" => html! { <line class="mark backoff" x1={x0.to_string()} x2={x1.to_string()} y1={y.to_string()} y2={y.to_string()} /> },
-                "timeout" => html! { <text class="mark timeout" x={x1.to_string()} y={(y + 4.0).to_string()} text-anchor="middle">{ "×" }</text> },
-                _ => html! { <circle class={classes!("mark", m.kind.clone())} cx={x0.to_string()} cy={y.to_string()} r="4"><title>{ &m.kind }</title></circle> },
+            match m.kind {
+                MarkKind::Backoff => html! { <line class="mark backoff" x1={x0.to_string()} x2={x1.to_string()} y1={y.to_string()} y2={y.to_string()} /> },
+                MarkKind::Timeout => html! { <text class="mark timeout" x={x1.to_string()} y={(y + 4.0).to_string()} text-anchor="middle">{ "×" }</text> },
+                _ => html! { <circle class={classes!("mark", m.kind.name())} cx={x0.to_string()} cy={y.to_string()} r="4"><title>{ m.kind.name() }</title></circle> },
             }
         })
         .collect();
@@ -117,7 +118,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         T::TraceLabel,
         &[
             ("n", &t.request.to_string()),
-            ("outcome", outcome_label(lang, &t.outcome)),
+            ("outcome", outcome_label(lang, t.outcome)),
             ("ms", &format_number(t.end_ms - t.arrival_ms, 2)),
         ],
     );

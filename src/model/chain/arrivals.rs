@@ -1,0 +1,176 @@
+//! Arrivals: when original requests enter the chain, and the random key each carries.
+//!
+//! Batch (all at t = 0), constant (evenly spaced) or Poisson, at a rate multiplied by any
+//! traffic surge in force. Each arrival draws its request's 64-bit key from the arrivals
+//! stream: every later draw that request needs is a function of that key (common random
+//! numbers), so two runs on one seed see the same traffic.
+
+use crate::scenario::{FaultEffect, Load, Scenario};
+use crate::sim::Micros;
+use crate::sim::rng::{self, Key, Stream};
+
+pub(super) struct Arrivals {
+    poisson: bool,
+    batch: Option<u64>,
+    /// Arrivals per µs outside surges.
+    rate: f64,
+    /// 1 / `rate`: the mean gap between arrivals outside surges (µs).
+    gap: f64,
+    end: f64,
+    next_t: f64,
+    produced: u64,
+    surges: Vec<(f64, f64, f64)>,
+    stream: Stream,
+    /// Arrivals drawn ahead (see [`Arrivals::next`]) and how many of them were handed out.
+    ahead: Vec<(Micros, Key)>,
+    ahead_used: usize,
+    /// The draw ahead met the end of the arrivals.
+    ahead_ended: bool,
+}
+
+/// Arrivals drawn at a time on the fast path.
+const AHEAD: usize = 32;
+
+impl Arrivals {
+    pub(super) fn new(s: &Scenario, seed: u64) -> Self {
+        let surges: Vec<(f64, f64, f64)> = s
+            .faults
+            .iter()
+            .filter_map(|f| match f.effect {
+                FaultEffect::Surge { factor } => Some((f.start_ms * 1000.0, f.end_ms * 1000.0, factor)),
+                _ => None,
+            })
+            .collect();
+        // (batch size, arrivals per µs, end in µs, Poisson?)
+        let (batch, rate, end, poisson) = match s.load {
+            Load::Batch { requests } => (Some(requests), 0.0, 0.0, false),
+            Load::Constant { rate_per_s, peak_factor, duration_ms } => {
+                (None, rate_per_s * peak_factor / 1e6, duration_ms * 1000.0, false)
+            }
+            Load::Poisson { rate_per_s, peak_factor, duration_ms } => {
+                (None, rate_per_s * peak_factor / 1e6, duration_ms * 1000.0, true)
+            }
+        };
+        Arrivals {
+            poisson,
+            batch,
+            rate,
+            gap: if rate > 0.0 { 1.0 / rate } else { 0.0 },
+            end,
+            next_t: 0.0,
+            produced: 0,
+            surges,
+            stream: rng::fork(seed, "arrivals"),
+            ahead: Vec::new(),
+            ahead_used: 0,
+            ahead_ended: false,
+        }
+    }
+
+    fn factor_at(&self, t: f64) -> f64 {
+        self.surges.iter().filter(|(a, b, _)| t >= *a && t < *b).map(|(_, _, f)| *f).product()
+    }
+
+    fn next_boundary(&self, t: f64) -> f64 {
+        self.surges.iter().flat_map(|(a, b, _)| [*a, *b]).filter(|x| *x > t).fold(f64::INFINITY, f64::min)
+    }
+
+    /// The next arrival time (µs) and the request's key, or `None` when arrivals are over.
+    ///
+    /// Poisson arrivals at one rate are drawn [`AHEAD`] at a time: the same draws from the
+    /// stream in the same order and the same arithmetic as one at a time, but the
+    /// logarithms, which do not depend on each other, run back to back where the processor
+    /// can overlap them.
+    pub(super) fn next(&mut self) -> Option<(Micros, Key)> {
+        if self.ahead_used < self.ahead.len() {
+            self.ahead_used += 1;
+            return Some(self.ahead[self.ahead_used - 1]);
+        }
+        if self.ahead_ended {
+            return None;
+        }
+        if self.batch.is_none()
+            && self.poisson
+            && self.produced > 0
+            && self.surges.is_empty()
+            && self.rate > 0.0
+        {
+            self.draw_ahead();
+            return self.next();
+        }
+        self.draw()
+    }
+
+    fn draw_ahead(&mut self) {
+        let mut u = [0.0; AHEAD];
+        let mut keys = [0u64; AHEAD];
+        for (u, k) in u.iter_mut().zip(&mut keys) {
+            *u = self.stream.uniform();
+            *k = self.stream.next_u64();
+        }
+        let gaps = u.map(|u| rng::exponential(self.gap, u));
+        self.ahead.clear();
+        self.ahead_used = 0;
+        for (gap, key) in gaps.into_iter().zip(keys) {
+            let t = self.next_t + gap;
+            if t >= self.end {
+                // Past the end: the key drawn for it is never used, and nothing else draws
+                // from this stream.
+                self.ahead_ended = true;
+                return;
+            }
+            self.next_t = t;
+            self.produced += 1;
+            self.ahead.push((libm::round(t) as Micros, Key(key)));
+        }
+    }
+
+    /// The next arrival, drawn on its own.
+    fn draw(&mut self) -> Option<(Micros, Key)> {
+        if let Some(total) = self.batch {
+            if self.produced >= total {
+                return None;
+            }
+            self.produced += 1;
+            return Some((0, Key(self.stream.next_u64())));
+        }
+        let t = if self.produced == 0 {
+            0.0
+        } else if self.surges.is_empty() && self.rate > 0.0 {
+            // One rate throughout (the loop below with no boundaries, minus its bookkeeping;
+            // 1/rate is the same number either way).
+            let gap = self.gap;
+            self.next_t + if self.poisson { rng::exponential(gap, self.stream.uniform()) } else { gap }
+        } else {
+            let mut t = self.next_t;
+            loop {
+                let rate = self.rate * self.factor_at(t);
+                let boundary = self.next_boundary(t);
+                if rate <= 0.0 {
+                    if boundary.is_finite() {
+                        t = boundary;
+                        continue;
+                    }
+                    return None;
+                }
+                let gap = if self.poisson {
+                    rng::exponential(1.0 / rate, self.stream.uniform())
+                } else {
+                    1.0 / rate
+                };
+                if t + gap <= boundary {
+                    t += gap;
+                    break;
+                }
+                t = boundary; // memoryless: redraw from the boundary at the new rate
+            }
+            t
+        };
+        if t >= self.end {
+            return None;
+        }
+        self.next_t = t;
+        self.produced += 1;
+        Some((libm::round(t) as Micros, Key(self.stream.next_u64())))
+    }
+}

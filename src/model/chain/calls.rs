@@ -1,0 +1,333 @@
+//! Calls in flight: a slab of call records reused through a free list, addressed by
+//! (slot, generation) so that a handle to a call that has ended is recognised as stale.
+//! A layer's call also holds one record per dependency, in a second slab of fixed-size
+//! blocks, so that leaf calls carry none.
+
+use super::stats::Degrade;
+use crate::policy::Outcome;
+use crate::policy::breaker::Permit;
+use crate::scenario::validate::MAX_SIDE_DEPS;
+use crate::sim::Micros;
+use crate::sim::rng::Key;
+
+/// A handle to a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallRef {
+    pub slot: u32,
+    pub generation: u32,
+}
+
+/// The caller waiting for a call: its call, which dependency, which attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parent {
+    pub call: CallRef,
+    pub dep: u8,
+    pub attempt: u32,
+}
+
+/// Where a call is at its hop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for a worker.
+    Queued,
+    /// Holding a worker, doing its own work.
+    Working,
+    /// Waiting for its dependencies.
+    Calling,
+}
+
+/// Where one dependency of a layer's call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepState {
+    /// Not started.
+    Idle,
+    /// An attempt waits for a bulkhead or shared-pool slot.
+    WaitingSlot,
+    /// An attempt was sent and is awaited.
+    InFlight,
+    /// Sleeping before a retry.
+    Sleeping,
+    /// Answered for good.
+    Done,
+}
+
+/// Which slot an attempt holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    None,
+    /// The client's own bulkhead.
+    Own,
+    /// The layer's shared pool.
+    Shared,
+}
+
+/// One dependency of a layer's call.
+#[derive(Clone, Copy, Debug)]
+pub struct DepRt {
+    /// The client (caller → dependency) index.
+    pub client: u16,
+    pub state: DepState,
+    /// The current attempt (1 = first); 0 before the first.
+    pub attempt: u32,
+    /// The call sent for the current attempt.
+    pub child: CallRef,
+    /// When the current attempt started (before any wait for a slot).
+    pub started: Micros,
+    /// When its call was sent.
+    pub sent_at: Micros,
+    /// The last backoff slept (µs).
+    pub prev_sleep: Micros,
+    /// The breaker permit the attempt holds: (instance, permit).
+    pub permit: Option<(u16, Permit)>,
+    /// The slot the attempt holds.
+    pub slot: SlotKind,
+    /// How far the attempt got through the client's stages (the stage it waits at).
+    pub stage: u8,
+    /// The last attempt's answer.
+    pub last: Outcome,
+}
+
+impl DepRt {
+    fn idle(client: u16, now: Micros) -> Self {
+        DepRt {
+            client,
+            state: DepState::Idle,
+            attempt: 0,
+            child: CallRef { slot: u32::MAX, generation: 0 },
+            started: now,
+            sent_at: now,
+            prev_sleep: 0,
+            permit: None,
+            slot: SlotKind::None,
+            stage: 0,
+            last: Outcome::Ok,
+        }
+    }
+}
+
+/// One call at one hop.
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub generation: u32,
+    pub live: bool,
+    pub hop: u16,
+    /// Who waits for it; `None` for an original request's entry call.
+    pub parent: Option<Parent>,
+    pub key: Key,
+    /// Absolute deadline (µs), or `NO_DEADLINE`.
+    pub deadline: Micros,
+    pub arrived: Micros,
+    pub work_start: Option<Micros>,
+    pub trace: u32,
+    pub phase: Phase,
+    pub holds_worker: bool,
+    pub holds_admission: bool,
+    /// Some caller up the chain stopped waiting: whatever this call does is wasted.
+    pub orphan: bool,
+    /// A core dependency's last attempt was turned away by admission (429/503).
+    pub turned_away: bool,
+    /// Dependencies not yet done.
+    pub pending: u8,
+    pub core_failure: Option<Outcome>,
+    pub degraded: Option<Degrade>,
+    /// Its block of dependency records, or `NO_DEPS`.
+    pub deps: u32,
+    pub n_deps: u8,
+}
+
+const NO_DEPS: u32 = u32::MAX;
+/// Dependency records per block: the next hop and the side dependencies.
+const BLOCK: usize = MAX_SIDE_DEPS + 1;
+
+/// The slab of calls and their dependency blocks.
+#[derive(Default)]
+pub struct Calls {
+    calls: Vec<Call>,
+    free: Vec<u32>,
+    deps: Vec<DepRt>,
+    free_blocks: Vec<u32>,
+    live: usize,
+}
+
+impl Calls {
+    /// A fresh call at `hop`.
+    pub fn alloc(
+        &mut self,
+        hop: usize,
+        parent: Option<Parent>,
+        key: Key,
+        deadline: Micros,
+        now: Micros,
+        trace: u32,
+    ) -> CallRef {
+        self.live += 1;
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                self.calls.push(Call {
+                    generation: 0,
+                    live: false,
+                    hop: 0,
+                    parent: None,
+                    key,
+                    deadline,
+                    arrived: now,
+                    work_start: None,
+                    trace,
+                    phase: Phase::Queued,
+                    holds_worker: false,
+                    holds_admission: false,
+                    orphan: false,
+                    turned_away: false,
+                    pending: 0,
+                    core_failure: None,
+                    degraded: None,
+                    deps: NO_DEPS,
+                    n_deps: 0,
+                });
+                (self.calls.len() - 1) as u32
+            }
+        };
+        let c = &mut self.calls[slot as usize];
+        // A released call keeps no dependency block (see `release`).
+        c.live = true;
+        c.hop = hop as u16;
+        c.parent = parent;
+        c.key = key;
+        c.deadline = deadline;
+        c.arrived = now;
+        c.work_start = None;
+        c.trace = trace;
+        c.phase = Phase::Queued;
+        c.holds_worker = false;
+        c.holds_admission = false;
+        c.orphan = false;
+        c.turned_away = false;
+        c.pending = 0;
+        c.core_failure = None;
+        c.degraded = None;
+        CallRef { slot, generation: c.generation }
+    }
+
+    /// Ends a call: its handle goes stale and its slot (and dependency block) are reused.
+    pub fn release(&mut self, c: CallRef) {
+        let call = &mut self.calls[c.slot as usize];
+        call.live = false;
+        call.generation = call.generation.wrapping_add(1);
+        if call.deps != NO_DEPS {
+            self.free_blocks.push(call.deps);
+            call.deps = NO_DEPS;
+            call.n_deps = 0;
+        }
+        self.free.push(c.slot);
+        self.live -= 1;
+    }
+
+    /// Gives call `c` `n` idle dependency records for clients `first..first + n`.
+    pub fn start_deps(&mut self, c: CallRef, first: usize, n: usize, now: Micros) {
+        debug_assert!(n <= BLOCK);
+        let block = match self.calls[c.slot as usize].deps {
+            NO_DEPS => match self.free_blocks.pop() {
+                Some(b) => b,
+                None => {
+                    self.deps.extend((0..BLOCK).map(|_| DepRt::idle(0, now)));
+                    (self.deps.len() / BLOCK - 1) as u32
+                }
+            },
+            b => b,
+        };
+        let base = block as usize * BLOCK;
+        for j in 0..n {
+            self.deps[base + j] = DepRt::idle((first + j) as u16, now);
+        }
+        let call = &mut self.calls[c.slot as usize];
+        call.deps = block;
+        call.n_deps = n as u8;
+        call.pending = n as u8;
+        call.phase = Phase::Calling;
+    }
+
+    /// Whether `c` is a live call (not ended since the handle was made).
+    #[inline(always)]
+    pub fn valid(&self, c: CallRef) -> bool {
+        self.calls.get(c.slot as usize).is_some_and(|x| x.live && x.generation == c.generation)
+    }
+
+    #[inline(always)]
+    pub fn get(&self, c: CallRef) -> &Call {
+        &self.calls[c.slot as usize]
+    }
+
+    #[inline(always)]
+    pub fn get_mut(&mut self, c: CallRef) -> &mut Call {
+        &mut self.calls[c.slot as usize]
+    }
+
+    /// Dependency `d` of call `c`.
+    #[inline(always)]
+    pub fn dep(&self, c: CallRef, d: usize) -> &DepRt {
+        &self.deps[self.calls[c.slot as usize].deps as usize * BLOCK + d]
+    }
+
+    #[inline(always)]
+    pub fn dep_mut(&mut self, c: CallRef, d: usize) -> &mut DepRt {
+        let base = self.calls[c.slot as usize].deps as usize * BLOCK;
+        &mut self.deps[base + d]
+    }
+
+    /// Whether `c` is live and its dependency `d` is at attempt `attempt` in `state`.
+    #[inline]
+    pub fn dep_is(&self, c: CallRef, d: u8, attempt: u32, state: DepState) -> bool {
+        self.dep_state(c, d, attempt) == Some(state)
+    }
+
+    /// The state of dependency `d` of `c` if `c` is live and the dependency is at attempt
+    /// `attempt`.
+    #[inline]
+    pub fn dep_state(&self, c: CallRef, d: u8, attempt: u32) -> Option<DepState> {
+        let call = self.calls.get(c.slot as usize)?;
+        if !(call.live && call.generation == c.generation && (d as usize) < call.n_deps as usize) {
+            return None;
+        }
+        let dep = &self.deps[call.deps as usize * BLOCK + d as usize];
+        (dep.attempt == attempt).then_some(dep.state)
+    }
+
+    /// A call by slot, whatever its generation (for queue tokens).
+    #[inline]
+    pub fn at_slot(&self, slot: u32) -> Option<&Call> {
+        self.calls.get(slot as usize)
+    }
+
+    /// Calls alive now.
+    pub fn live(&self) -> usize {
+        self.live
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::chain::stats::NO_TRACE;
+
+    #[test]
+    fn handles_go_stale_when_a_slot_is_reused() {
+        let mut calls = Calls::default();
+        let a = calls.alloc(0, None, Key(1), 0, 0, NO_TRACE);
+        assert!(calls.valid(a));
+        calls.start_deps(a, 3, 2, 5);
+        assert_eq!(calls.dep(a, 1).client, 4);
+        assert_eq!(calls.get(a).pending, 2);
+        calls.release(a);
+        assert!(!calls.valid(a));
+        let b = calls.alloc(1, None, Key(2), 0, 0, NO_TRACE);
+        assert_eq!(b.slot, a.slot, "the slot is reused");
+        assert!(calls.valid(b) && !calls.valid(a), "the old handle stays stale");
+        assert_eq!(calls.get(b).n_deps, 0, "a reused slot starts without dependencies");
+        calls.start_deps(b, 0, 1, 9);
+        assert_eq!(calls.dep(b, 0).started, 9);
+        assert!(calls.dep_is(b, 0, 0, DepState::Idle));
+        assert!(!calls.dep_is(b, 1, 0, DepState::Idle), "no such dependency");
+        assert_eq!(calls.live(), 1);
+    }
+}

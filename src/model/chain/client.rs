@@ -1,0 +1,534 @@
+//! The caller side: each attempt walks the client's stages in order (`policy::stack`), the
+//! answer walks them back, and the retry stage decides what happens next.
+//!
+//! One arm per stage, on the way out ([`GeneralEngine::walk_out`]) and on the way back
+//! ([`GeneralEngine::walk_back`]); the order comes from `ClientSpec::stages`, nowhere else.
+
+use super::calls::{CallRef, DepState, Parent, SlotKind};
+use super::engine::{Answer, Ev, GeneralEngine};
+use super::plan::Isolation;
+use super::rules;
+use super::stats::{Degrade, NO_TRACE};
+use crate::policy::Outcome;
+use crate::policy::breaker::{State as BreakerState, Transition};
+use crate::policy::bulkhead::Entry;
+use crate::policy::deadline::{may_attempt_after, try_timeout};
+use crate::policy::stack::Stage;
+use crate::report::MarkKind;
+use crate::scenario::Fallback;
+use crate::sim::rng::Purpose;
+use crate::sim::{Class, Micros};
+
+/// Where the end of an attempt came from, which decides what each stage does with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Origin {
+    /// The dependency answered: every stage sees the answer.
+    Callee,
+    /// The timer of the stage at this position fired: the stages inside it are interrupted
+    /// (they give back what they hold and record nothing), the stages outside see a timeout.
+    Timer(u8),
+}
+
+impl GeneralEngine {
+    /// A layer's call starts calling its dependencies, all at once.
+    pub(super) fn start_deps(&mut self, now: Micros, c: CallRef) {
+        let hop = self.calls.get(c).hop as usize;
+        let super::plan::HopKind::Layer { ref deps, .. } = self.plan.hops[hop].kind else { return };
+        let (first, n) = (deps.start, deps.len());
+        self.calls.start_deps(c, first, n, now);
+        for j in 0..n {
+            if !self.calls.valid(c) {
+                break;
+            }
+            let needed_by = self.plan.clients[first + j].needed_by;
+            if needed_by < 1.0 && self.calls.get(c).key.uniform_n(Purpose::Needs, j as u32) >= needed_by {
+                self.dep_done(now, c, j, Ok(None));
+            } else {
+                self.attempt(now, c, j);
+            }
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, c: CallRef, kind: MarkKind, start: Micros, end: Micros) {
+        let call = self.calls.get(c);
+        if call.trace != NO_TRACE {
+            let (trace, hop) = (call.trace, call.hop as usize);
+            self.stats.traces.mark(trace, hop, kind, start, end);
+        }
+    }
+
+    /// Starts the next attempt of dependency `d`.
+    pub(super) fn attempt(&mut self, now: Micros, c: CallRef, d: usize) {
+        let dep = self.calls.dep_mut(c, d);
+        dep.attempt += 1;
+        dep.started = now;
+        self.walk_out(now, c, d, 0);
+    }
+
+    /// The attempt passes the stages from position `from` inwards, then is sent; a stage
+    /// may refuse it or make it wait (a bulkhead queue), in which case the walk resumes
+    /// from the next stage when the wait is over.
+    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, from: usize) {
+        let cl = self.calls.dep(c, d).client as usize;
+        let stages = self.plan.clients[cl].stages;
+        for pos in from..stages.len() {
+            match stages.get(pos).unwrap_or(Stage::Retry) {
+                Stage::Retry | Stage::RetryBudget => {}
+                Stage::Deadline => {
+                    let deadline = self.calls.get(c).deadline;
+                    if !may_attempt_after(deadline, now, 0, self.plan.clients[cl].min_useful) {
+                        self.stats.clients[cl].deadline_exhausted += 1;
+                        self.stats.totals.deadline_exhausted += 1;
+                        self.mark(c, MarkKind::BudgetExhausted, now, now);
+                        self.refuse(now, c, d, pos, Outcome::DeadlineExceeded);
+                        return;
+                    }
+                }
+                Stage::Breaker => {
+                    let n_inst = self.client_rt[cl].breakers.len();
+                    let u = self.calls.get(c).key.uniform(Purpose::Instance);
+                    let inst = ((u * n_inst as f64) as usize).min(n_inst - 1);
+                    let (permit, moved) = self.client_rt[cl].breakers[inst].try_acquire(now);
+                    if let Some(t) = moved {
+                        self.breaker_moved(now, cl, inst, t);
+                    }
+                    match permit {
+                        Some(p) => self.calls.dep_mut(c, d).permit = Some((inst as u16, p)),
+                        None => {
+                            self.stats.clients[cl].breaker_rejected += 1;
+                            self.stats.totals.breaker_rejected += 1;
+                            self.mark(c, MarkKind::BreakerRejected, now, now);
+                            self.refuse(now, c, d, pos, Outcome::BreakerOpen);
+                            return;
+                        }
+                    }
+                }
+                Stage::Timeout => {
+                    let deadline = self.calls.get(c).deadline;
+                    if let Some(t) = try_timeout(self.plan.clients[cl].per_try, deadline, now) {
+                        let a = self.calls.dep(c, d).attempt;
+                        self.sched(now, t, Class::Timer, Ev::TryTimeout(c, d as u8, a));
+                    }
+                }
+                Stage::Bulkhead => {
+                    let (kind, caller) = (self.slot_kind(cl), self.plan.clients[cl].caller);
+                    let token = slot_token(c, d);
+                    let entry = match kind {
+                        SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().map(|p| p.enter(token)),
+                        _ => self.hop_rt[caller].shared.as_mut().map(|p| p.enter(token)),
+                    };
+                    match entry {
+                        Some(Entry::Admitted) => {
+                            self.calls.dep_mut(c, d).slot = kind;
+                            self.gauge_slots(now, cl);
+                        }
+                        Some(Entry::Queued) => {
+                            let dep = self.calls.dep_mut(c, d);
+                            dep.state = DepState::WaitingSlot;
+                            dep.stage = pos as u8;
+                            let a = dep.attempt;
+                            if let Some(Isolation::Bulkhead(b)) = self.plan.clients[cl].isolation
+                                && let Some(qt) = b.queue_timeout
+                            {
+                                self.sched(now, qt, Class::Timer, Ev::SlotTimeout(c, d as u8, a));
+                            }
+                            return;
+                        }
+                        _ => {
+                            self.stats.clients[cl].bulkhead_rejected += 1;
+                            self.stats.totals.bulkhead_rejected += 1;
+                            self.mark(c, MarkKind::BulkheadRejected, now, now);
+                            self.refuse(now, c, d, pos, Outcome::BulkheadFull);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        self.send(now, c, d);
+    }
+
+    /// A waiting attempt got its slot: the walk goes on from the stage after the bulkhead.
+    pub(super) fn slot_granted(&mut self, now: Micros, c: CallRef, d: usize) {
+        let from = self.calls.dep(c, d).stage as usize + 1;
+        self.walk_out(now, c, d, from);
+    }
+
+    /// A waiting attempt's bulkhead queue timeout: the bulkhead refuses it.
+    pub(super) fn slot_timed_out(&mut self, now: Micros, c: CallRef, d: usize) {
+        let (cl, pos) = {
+            let dep = self.calls.dep(c, d);
+            (dep.client as usize, dep.stage as usize)
+        };
+        self.abandon_slot_wait(now, cl);
+        self.refuse(now, c, d, pos, Outcome::BulkheadFull);
+    }
+
+    fn slot_kind(&self, cl: usize) -> SlotKind {
+        match self.plan.clients[cl].isolation {
+            Some(Isolation::Bulkhead(_)) => SlotKind::Own,
+            Some(Isolation::SharedPool) => SlotKind::Shared,
+            None => SlotKind::None,
+        }
+    }
+
+    fn gauge_slots(&mut self, now: Micros, cl: usize) {
+        let v = match self.slot_kind(cl) {
+            SlotKind::Own => self.client_rt[cl].bulkhead.as_ref().map_or(0, |p| p.active()),
+            SlotKind::Shared => {
+                self.hop_rt[self.plan.clients[cl].caller].shared.as_ref().map_or(0, |p| p.active())
+            }
+            SlotKind::None => return,
+        };
+        if let Some(g) = self.stats.clients[cl].slots_g {
+            self.stats.rec.set(g, now, i64::from(v));
+        }
+    }
+
+    fn abandon_slot_wait(&mut self, now: Micros, cl: usize) {
+        match self.slot_kind(cl) {
+            SlotKind::Own => {
+                if let Some(p) = self.client_rt[cl].bulkhead.as_mut() {
+                    p.abandon();
+                }
+            }
+            SlotKind::Shared => {
+                let caller = self.plan.clients[cl].caller;
+                if let Some(p) = self.hop_rt[caller].shared.as_mut() {
+                    p.abandon();
+                }
+            }
+            SlotKind::None => {}
+        }
+        self.gauge_slots(now, cl);
+    }
+
+    /// Frees a bulkhead or shared-pool slot; the oldest waiter gets it.
+    fn release_slot(&mut self, now: Micros, cl: usize, kind: SlotKind) {
+        let calls = &self.calls;
+        let still_waiting = |t: u64| {
+            let (r, d) = untoken_slot(t);
+            calls.at_slot(r.slot).is_some_and(|x| {
+                x.live && (x.generation & GEN_MASK) == r.generation && d < x.n_deps as usize && {
+                    let dep = calls.dep(CallRef { slot: r.slot, generation: x.generation }, d);
+                    dep.state == DepState::WaitingSlot && dep.slot == SlotKind::None
+                }
+            })
+        };
+        let next = match kind {
+            SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().and_then(|p| p.release(still_waiting)),
+            SlotKind::Shared => {
+                let caller = self.plan.clients[cl].caller;
+                self.hop_rt[caller].shared.as_mut().and_then(|p| p.release(still_waiting))
+            }
+            SlotKind::None => None,
+        };
+        if let Some(t) = next {
+            let (r, d) = untoken_slot(t);
+            let full = CallRef {
+                slot: r.slot,
+                generation: self.calls.get(CallRef { slot: r.slot, generation: 0 }).generation,
+            };
+            let (attempt, owner) = {
+                let dep = self.calls.dep_mut(full, d);
+                dep.slot = kind;
+                (dep.attempt, dep.client as usize)
+            };
+            self.sched(now, 0, Class::Completion, Ev::SlotGrant(full, d as u8, attempt));
+            self.gauge_slots(now, owner);
+        }
+        self.gauge_slots(now, cl);
+    }
+
+    /// Sends the current attempt of dependency `d` now.
+    fn send(&mut self, now: Micros, c: CallRef, d: usize) {
+        let (cl, a, key, deadline, trace) = {
+            let call = self.calls.get(c);
+            let (key, deadline, trace) = (call.key, call.deadline, call.trace);
+            let dep = self.calls.dep_mut(c, d);
+            dep.state = DepState::InFlight;
+            dep.sent_at = now;
+            let a = dep.attempt;
+            (dep.client as usize, a, key.child(d as u32, a), deadline, trace)
+        };
+        let rt = &mut self.stats.clients[cl];
+        rt.attempts += 1;
+        if a > 1 {
+            rt.retries += 1;
+            self.stats.totals.retries += 1;
+        }
+        let callee = self.plan.clients[cl].callee;
+        let parent = Parent { call: c, dep: d as u8, attempt: a };
+        let child = self.arrive(now, callee, Some(parent), key, deadline, trace);
+        if self.calls.dep_is(c, d as u8, a, DepState::InFlight) {
+            self.calls.dep_mut(c, d).child = child;
+        }
+    }
+
+    /// A per-try timer fired: the caller stops waiting for the attempt.
+    pub(super) fn on_try_timeout(&mut self, now: Micros, c: CallRef, d: usize) {
+        self.stats.totals.timeouts += 1;
+        let dep = *self.calls.dep(c, d);
+        self.mark(c, MarkKind::Timeout, dep.started, now);
+        if dep.state == DepState::InFlight && self.calls.valid(dep.child) {
+            if self.plan.cancel_on_timeout {
+                self.cancel_subtree(now, dep.child);
+            } else {
+                self.orphan_subtree(dep.child);
+            }
+        }
+        let cl = dep.client as usize;
+        let pos = self.plan.clients[cl].stages.position(Stage::Timeout).unwrap_or(0);
+        self.on_attempt_result(now, c, d, Outcome::Timeout, Answer::default(), Origin::Timer(pos as u8));
+    }
+
+    /// A stage at `pos` refused the attempt: the stages outside it give back what they
+    /// hold, recording nothing, and the dependency is done (refusals are never retried).
+    fn refuse(&mut self, now: Micros, c: CallRef, d: usize, pos: usize, why: Outcome) {
+        let cl = self.calls.dep(c, d).client as usize;
+        let stages = self.plan.clients[cl].stages;
+        for p in (0..pos).rev() {
+            match stages.get(p).unwrap_or(Stage::Retry) {
+                Stage::Breaker => {
+                    if let Some((inst, permit)) = self.calls.dep_mut(c, d).permit.take() {
+                        self.client_rt[cl].breakers[inst as usize].release(permit);
+                    }
+                }
+                Stage::Bulkhead => self.give_back_slot(now, c, d),
+                Stage::Retry | Stage::Deadline | Stage::RetryBudget | Stage::Timeout => {}
+            }
+        }
+        self.dep_done(now, c, d, Err(why));
+    }
+
+    /// The attempt's bulkhead stage gives back what it holds: its place in the queue or
+    /// its slot.
+    fn give_back_slot(&mut self, now: Micros, c: CallRef, d: usize) {
+        let dep = self.calls.dep_mut(c, d);
+        let (cl, state) = (dep.client as usize, dep.state);
+        let slot = std::mem::replace(&mut dep.slot, SlotKind::None);
+        if slot != SlotKind::None {
+            self.release_slot(now, cl, slot);
+        } else if state == DepState::WaitingSlot {
+            self.abandon_slot_wait(now, cl);
+        }
+    }
+
+    /// The attempt of dependency `d` ended with `outcome`: its stages see it from the inside
+    /// out, and the retry stage decides whether to try again.
+    pub(super) fn on_attempt_result(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        outcome: Outcome,
+        answer: Answer,
+        origin: Origin,
+    ) {
+        let (cl, sent, sent_at, attempt, prev_sleep) = {
+            let dep = self.calls.dep_mut(c, d);
+            let sent = dep.state == DepState::InFlight;
+            dep.last = outcome;
+            (dep.client as usize, sent, dep.sent_at, dep.attempt, dep.prev_sleep)
+        };
+        let failed = matches!(outcome, Outcome::Timeout | Outcome::Error | Outcome::Overload { .. });
+        let stages = self.plan.clients[cl].stages;
+        for (p, stage) in stages.iter().enumerate().rev() {
+            // A stage inside the timer that fired is interrupted; one outside sees the timeout.
+            let sees = match origin {
+                Origin::Callee => true,
+                Origin::Timer(k) => p < k as usize,
+            };
+            match stage {
+                Stage::Bulkhead => self.give_back_slot(now, c, d),
+                Stage::Breaker => {
+                    if let Some((inst, permit)) = self.calls.dep_mut(c, d).permit.take() {
+                        let breaker = &mut self.client_rt[cl].breakers[inst as usize];
+                        // It records calls that reached the dependency and whose end it saw.
+                        if sees && sent {
+                            if let Some(t) = breaker.on_result(now, permit, failed, now - sent_at) {
+                                self.breaker_moved(now, cl, inst as usize, t);
+                            }
+                        } else {
+                            breaker.release(permit);
+                        }
+                    }
+                }
+                Stage::RetryBudget => {
+                    if sees && let Some(b) = self.client_rt[cl].retry_budget.as_mut() {
+                        if outcome.is_ok() {
+                            b.on_success(attempt == 1);
+                        } else if failed {
+                            b.on_failure();
+                        }
+                        let v = b.milli_tokens() as i64;
+                        if let Some(g) = self.stats.clients[cl].budget_g {
+                            self.stats.rec.set(g, now, v);
+                        }
+                    }
+                }
+                Stage::Retry | Stage::Deadline | Stage::Timeout => {}
+            }
+        }
+        if outcome.is_ok() {
+            if attempt == 1 {
+                self.stats.clients[cl].first_successes += 1;
+            }
+            if answer.empty && self.plan.clients[cl].fallback.is_some() {
+                self.stats.totals.computed_empty += 1;
+            }
+            self.dep_done(now, c, d, Ok(answer.degraded));
+            return;
+        }
+        self.retry(now, c, d, outcome, attempt, prev_sleep);
+    }
+
+    /// The retry stage: retry after a backoff if the policy allows and every retry gate
+    /// (deadline, retry budget, in stack order) agrees; otherwise the failure is final.
+    fn retry(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        outcome: Outcome,
+        attempt: u32,
+        prev_sleep: Micros,
+    ) {
+        let (key, deadline) = {
+            let call = self.calls.get(c);
+            (call.key, call.deadline)
+        };
+        let cl = self.calls.dep(c, d).client as usize;
+        let Some(delay) = rules::retry_delay(&self.plan.clients[cl], attempt, prev_sleep, key, outcome)
+        else {
+            self.dep_done(now, c, d, Err(outcome));
+            return;
+        };
+        let stages = self.plan.clients[cl].stages;
+        for stage in stages.iter() {
+            match stage {
+                Stage::Deadline => {
+                    if !may_attempt_after(deadline, now, delay, self.plan.clients[cl].min_useful) {
+                        self.stats.clients[cl].deadline_exhausted += 1;
+                        self.stats.totals.deadline_exhausted += 1;
+                        self.mark(c, MarkKind::BudgetExhausted, now, now);
+                        self.dep_done(now, c, d, Err(Outcome::DeadlineExceeded));
+                        return;
+                    }
+                }
+                Stage::RetryBudget => {
+                    if let Some(b) = self.client_rt[cl].retry_budget.as_mut() {
+                        let ok = b.try_retry();
+                        let v = b.milli_tokens() as i64;
+                        if let Some(g) = self.stats.clients[cl].budget_g {
+                            self.stats.rec.set(g, now, v);
+                        }
+                        if !ok {
+                            self.stats.clients[cl].retry_budget_denied += 1;
+                            self.stats.totals.retry_budget_denied += 1;
+                            self.mark(c, MarkKind::RetryBudgetDenied, now, now);
+                            self.dep_done(now, c, d, Err(Outcome::BudgetDenied));
+                            return;
+                        }
+                    }
+                }
+                Stage::Retry | Stage::Breaker | Stage::Timeout | Stage::Bulkhead => {}
+            }
+        }
+        self.calls.dep_mut(c, d).prev_sleep = delay;
+        if delay == 0 {
+            self.attempt(now, c, d);
+        } else {
+            self.calls.dep_mut(c, d).state = DepState::Sleeping;
+            self.sched(now, delay, Class::Timer, Ev::BackoffWake(c, d as u8, attempt));
+            self.mark(c, MarkKind::Backoff, now, now.saturating_add(delay));
+        }
+    }
+
+    /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
+    fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
+        let cl = self.calls.dep(c, d).client as usize;
+        let fallback = self.plan.clients[cl].fallback;
+        let optional = fallback.is_some();
+        let stale = matches!(fallback, Some(Fallback::Stale { .. }));
+        let last = {
+            let dep = self.calls.dep_mut(c, d);
+            dep.state = DepState::Done;
+            dep.last
+        };
+        let finished = {
+            let call = self.calls.get_mut(c);
+            call.pending -= 1;
+            match result {
+                Ok(Some(degrade)) => {
+                    call.degraded.get_or_insert(degrade);
+                }
+                Ok(None) => {}
+                Err(o) if optional => {
+                    call.degraded.get_or_insert(Degrade { cause: o, stale });
+                }
+                Err(o) => {
+                    call.core_failure.get_or_insert(o);
+                    if matches!(last, Outcome::Overload { .. }) {
+                        call.turned_away = true;
+                    }
+                }
+            }
+            call.pending == 0
+        };
+        if result.is_err() && optional {
+            let kind = if stale { MarkKind::FallbackStale } else { MarkKind::FallbackUnavailable };
+            self.mark(c, kind, now, now);
+        }
+        if finished {
+            let call = self.calls.get(c);
+            let outcome = rules::layer_answer(call.core_failure);
+            let answer = Answer { degraded: call.degraded, empty: false };
+            self.respond(now, c, outcome, answer);
+        }
+    }
+
+    /// Call `c` is being cancelled: dependency `d` gives back everything it holds.
+    pub(super) fn cancel_dep(&mut self, now: Micros, c: CallRef, d: usize) {
+        let dep = *self.calls.dep(c, d);
+        let cl = dep.client as usize;
+        if dep.state == DepState::InFlight && self.calls.valid(dep.child) {
+            self.cancel_subtree(now, dep.child);
+        }
+        if dep.state == DepState::WaitingSlot && dep.slot == SlotKind::None {
+            self.abandon_slot_wait(now, cl);
+        }
+        if dep.slot != SlotKind::None {
+            self.calls.dep_mut(c, d).slot = SlotKind::None;
+            self.release_slot(now, cl, dep.slot);
+        }
+        if let Some((inst, p)) = dep.permit {
+            self.client_rt[cl].breakers[inst as usize].release(p);
+        }
+        self.calls.dep_mut(c, d).state = DepState::Done;
+    }
+
+    /// A breaker of client `cl` changed state: record it, and arm a timed breaker's
+    /// half-open timer.
+    pub(super) fn breaker_moved(&mut self, now: Micros, cl: usize, inst: usize, t: Transition) {
+        let rt = &self.client_rt[cl];
+        let open = rt.breakers.iter().filter(|b| b.state() == BreakerState::Open).count() as i64;
+        let half = rt.breakers.iter().filter(|b| b.state() == BreakerState::HalfOpen).count() as i64;
+        self.stats.breaker_moved(now, cl, inst, t, open, half);
+        if let Some(at) = self.client_rt[cl].breakers[inst].half_open_at() {
+            self.sched(now, at.saturating_sub(now), Class::Timer, Ev::BreakerTimer(cl as u16, inst as u16));
+        }
+    }
+}
+
+const GEN_MASK: u32 = 0x3FFF_FFFF;
+
+/// A bulkhead waiter: the call's slot, 30 bits of its generation, and the dependency.
+fn slot_token(c: CallRef, d: usize) -> u64 {
+    (u64::from(c.slot) << 32) | (u64::from(c.generation & GEN_MASK) << 2) | (d as u64 & 3)
+}
+
+fn untoken_slot(t: u64) -> (CallRef, usize) {
+    (CallRef { slot: (t >> 32) as u32, generation: ((t as u32) >> 2) & GEN_MASK }, (t & 3) as usize)
+}

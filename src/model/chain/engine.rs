@@ -1,0 +1,597 @@
+//! The general engine: every call an event-driven state machine in virtual time. This file
+//! holds the event loop and the server side of a hop (admission, workers and queue, work,
+//! answers, cancellation); `client.rs` holds the caller side (the policy stack).
+//!
+//! - **Arrival at a hop**: admission (token bucket + concurrency limit) rejects at once with
+//!   429 and a Retry-After; otherwise the call takes a worker or waits in the bounded FIFO
+//!   queue (full queue or queue timeout → 503 with Retry-After).
+//! - **Work**: before starting, the server checks the remaining deadline budget
+//!   (`min_budget_ms`); a leaf then holds its worker for its work time and answers (faults
+//!   in force when the work starts apply); a layer does its own work, then calls its
+//!   dependencies in parallel — the next hop and any side dependencies — and holds its
+//!   worker until all have answered (synchronous, thread-per-request).
+//! - **Answers**: a core dependency's failure fails the call; an optional dependency's
+//!   failure is answered by its fallback and marks the response degraded. Network time is
+//!   zero: answers arrive the instant they are sent.
+//! - **Timeouts**: the caller stops waiting. With `cancel_on_timeout` off the callee keeps
+//!   working and holding its worker, and its late answer is dropped ("abandoned work").
+//! - **Simultaneous events**: completions, then timers, then arrivals; within a class, the
+//!   order they were scheduled. Events that are no longer wanted are not cancelled: each
+//!   names the state it was meant for and is dropped when that state has moved on.
+
+use super::arrivals::Arrivals;
+use super::calls::{CallRef, Calls, DepState, Parent, Phase};
+use super::plan::{HopKind, Plan};
+use super::rules;
+use super::stats::{Ended, NO_TRACE, Stats};
+use super::{Budget, SimError};
+use crate::policy::Outcome;
+use crate::policy::breaker::Breaker;
+use crate::policy::bulkhead::{Entry, Pool};
+use crate::policy::deadline::NO_DEADLINE;
+use crate::policy::retry_budget::RetryBudget;
+use crate::policy::token_bucket::{Admission, Rejection, TokenBucket};
+use crate::report::Stopped;
+use crate::report::{CallResult, ms};
+use crate::scenario::{Dist, Scenario};
+use crate::sim::rng::{self, Key, Purpose};
+use crate::sim::{Class, EventQueue, Micros};
+
+/// An event.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Ev {
+    /// The next original request (or the first look at the arrivals).
+    Arrival,
+    /// A call's own work is done.
+    WorkDone(CallRef),
+    /// A queued call got a worker.
+    StartWork(CallRef),
+    /// A queued call waited too long for a worker.
+    QueueTimeout(CallRef),
+    /// A per-try timer: (caller, dependency, attempt).
+    TryTimeout(CallRef, u8, u32),
+    /// A backoff sleep is over.
+    BackoffWake(CallRef, u8, u32),
+    /// A bulkhead or shared-pool slot was handed to a waiting attempt.
+    SlotGrant(CallRef, u8, u32),
+    /// An attempt waited too long for a bulkhead slot.
+    SlotTimeout(CallRef, u8, u32),
+    /// A timed breaker half-opens: (client, instance).
+    BreakerTimer(u16, u16),
+}
+
+/// A hop's live protections.
+pub(super) struct HopRt {
+    pub pool: Pool,
+    pub admission: Option<Admission>,
+    /// The layer's shared pool, if it has one.
+    pub shared: Option<Pool>,
+}
+
+/// A client's live protections.
+pub(super) struct ClientRt {
+    pub retry_budget: Option<RetryBudget>,
+    pub breakers: Vec<Breaker>,
+    pub bulkhead: Option<Pool>,
+}
+
+/// The general engine's state.
+pub(super) struct GeneralEngine {
+    pub plan: Plan,
+    pub q: EventQueue<Ev>,
+    pub calls: Calls,
+    pub hop_rt: Vec<HopRt>,
+    pub client_rt: Vec<ClientRt>,
+    arrivals: Arrivals,
+    pending_arrival: Option<(Micros, Key)>,
+    /// When the next arrival event is due. Arrivals come one at a time and in order, so
+    /// they wait here rather than in the queue; at equal times queued events go first
+    /// (they are completions or timers, which precede arrivals).
+    next_arrival: Option<Micros>,
+    pub stats: Stats,
+    pub horizon: Micros,
+    budget: Budget,
+    error: Option<String>,
+    pub done: bool,
+    pub stop: Option<Stopped>,
+    events: u64,
+}
+
+impl GeneralEngine {
+    pub fn new(plan: Plan, s: &Scenario, seed: u64, stats: Stats, horizon: Micros, budget: Budget) -> Self {
+        let hop_rt = plan
+            .hops
+            .iter()
+            .map(|h| HopRt {
+                pool: Pool::new(h.pool.workers, h.pool.queue),
+                admission: h
+                    .admission
+                    .map(|a| Admission::new(a.bucket.map(|b| TokenBucket::new(b.capacity, b.rate)), a.limit)),
+                shared: match &h.kind {
+                    HopKind::Layer { shared_pool: Some(p), .. } => Some(Pool::new(Some(p.size), p.queue)),
+                    _ => None,
+                },
+            })
+            .collect();
+        let client_rt = plan
+            .clients
+            .iter()
+            .map(|c| ClientRt {
+                retry_budget: c.retry_budget.map(RetryBudget::new),
+                breakers: c
+                    .breaker
+                    .iter()
+                    .flat_map(|cfg| (0..cfg.instances).map(move |_| Breaker::new(cfg)))
+                    .collect(),
+                bulkhead: match c.isolation {
+                    Some(super::plan::Isolation::Bulkhead(b)) => {
+                        Some(Pool::new(Some(b.max_concurrent), Some(b.max_queue)))
+                    }
+                    _ => None,
+                },
+            })
+            .collect();
+        GeneralEngine {
+            plan,
+            q: EventQueue::new(),
+            calls: Calls::default(),
+            hop_rt,
+            client_rt,
+            arrivals: Arrivals::new(s, seed),
+            pending_arrival: None,
+            next_arrival: Some(0),
+            stats,
+            horizon,
+            budget,
+            error: None,
+            done: false,
+            stop: None,
+            events: 0,
+        }
+    }
+
+    /// Events handled so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Handles up to `max_events` events; returns whether the run is over.
+    pub fn step(&mut self, max_events: u64) -> Result<bool, SimError> {
+        let mut n = 0;
+        while n < max_events && !self.done {
+            let Some((t, ev)) = self.next_event()? else {
+                self.done = true;
+                break;
+            };
+            if t > self.horizon {
+                self.done = true;
+                break;
+            }
+            if self.dispatch(t, ev) {
+                self.stats.last_t = t;
+                self.events += 1;
+                n += 1;
+            }
+            if let Some(e) = self.error.take() {
+                return Err(SimError::Internal(e));
+            }
+            if let Some(stop) = self.budget.check(&self.calls, self.events, &self.stats) {
+                self.stop = Some(stop);
+                self.done = true;
+            }
+        }
+        Ok(self.done)
+    }
+
+    /// The next event: the queue's or the next arrival, whichever is earlier; at equal
+    /// times the queued one (a completion or a timer, which precede arrivals).
+    #[inline(always)]
+    fn next_event(&mut self) -> Result<Option<(Micros, Ev)>, SimError> {
+        let Some(a) = self.next_arrival else { return Ok(self.q.pop()) };
+        if let Some(queued) = self.q.pop_until(a) {
+            return Ok(Some(queued));
+        }
+        self.next_arrival = None;
+        self.q.advance(a).map_err(|e| SimError::Internal(e.to_string()))?;
+        Ok(Some((a, Ev::Arrival)))
+    }
+
+    /// Schedules an event `after` µs from `now`. Times saturate; an event past the run's
+    /// horizon would never be handled, so it is not queued.
+    #[inline]
+    pub fn sched(&mut self, now: Micros, after: Micros, class: Class, ev: Ev) {
+        let at = now.saturating_add(after);
+        if at > self.horizon {
+            return;
+        }
+        if let Err(e) = self.q.schedule(at, class, ev) {
+            self.error.get_or_insert_with(|| e.to_string());
+        }
+    }
+
+    /// Handles one event; returns whether it was still wanted (stale ones change nothing).
+    fn dispatch(&mut self, now: Micros, ev: Ev) -> bool {
+        match ev {
+            Ev::Arrival => self.on_arrival(now),
+            Ev::WorkDone(c) => {
+                if !self.calls.valid(c) {
+                    return false;
+                }
+                self.on_work_done(now, c);
+            }
+            // Never stale in the sense above: it runs (or finds its call gone) either way.
+            Ev::StartWork(c) => {
+                if self.calls.valid(c) {
+                    self.start_work(now, c);
+                }
+            }
+            Ev::QueueTimeout(c) => {
+                if !(self.calls.valid(c) && {
+                    let call = self.calls.get(c);
+                    call.phase == Phase::Queued && !call.holds_worker
+                }) {
+                    return false;
+                }
+                let hop = self.calls.get(c).hop as usize;
+                self.hop_rt[hop].pool.abandon();
+                self.stats.hops[hop].rejected += 1;
+                self.gauge_queue(now, hop);
+                let ra = self.retry_after(hop);
+                self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
+            }
+            Ev::TryTimeout(c, d, a) => {
+                if !matches!(self.calls.dep_state(c, d, a), Some(DepState::InFlight | DepState::WaitingSlot))
+                {
+                    return false;
+                }
+                self.on_try_timeout(now, c, d as usize);
+            }
+            Ev::BackoffWake(c, d, a) => {
+                if !self.calls.dep_is(c, d, a, DepState::Sleeping) {
+                    return false;
+                }
+                self.attempt(now, c, d as usize);
+            }
+            // Never stale: a waiter that left after the grant handed the slot back already.
+            Ev::SlotGrant(c, d, a) => {
+                if self.calls.dep_is(c, d, a, DepState::WaitingSlot) {
+                    self.slot_granted(now, c, d as usize);
+                }
+            }
+            Ev::SlotTimeout(c, d, a) => {
+                if !(self.calls.dep_is(c, d, a, DepState::WaitingSlot)
+                    && self.calls.dep(c, d as usize).slot == super::calls::SlotKind::None)
+                {
+                    return false;
+                }
+                self.slot_timed_out(now, c, d as usize);
+            }
+            Ev::BreakerTimer(cl, inst) => {
+                let (cl, inst) = (cl as usize, inst as usize);
+                if let Some(t) = self.client_rt[cl].breakers[inst].on_timer(now) {
+                    self.breaker_moved(now, cl, inst, t);
+                }
+            }
+        }
+        true
+    }
+
+    /// The Retry-After a hop sends with concurrency and queue rejections (µs).
+    fn retry_after(&self, hop: usize) -> Micros {
+        self.plan.hops[hop].admission.map_or(1_000_000, |a| a.retry_after)
+    }
+
+    // ---- arrivals --------------------------------------------------------------------
+
+    fn on_arrival(&mut self, now: Micros) {
+        if let Some((_, key)) = self.pending_arrival.take() {
+            let trace = self.stats.request_arrived(now);
+            self.stats.series_request_arrived(now);
+            self.arrive(now, 0, None, key, NO_DEADLINE, trace);
+        }
+        match self.arrivals.next() {
+            Some((t, key)) => {
+                self.pending_arrival = Some((t, key));
+                self.next_arrival = Some(t.max(now));
+            }
+            None => self.next_arrival = None,
+        }
+    }
+
+    // ---- server side -----------------------------------------------------------------
+
+    fn token(c: CallRef) -> u64 {
+        (u64::from(c.slot) << 32) | u64::from(c.generation)
+    }
+
+    fn untoken(t: u64) -> CallRef {
+        CallRef { slot: (t >> 32) as u32, generation: t as u32 }
+    }
+
+    /// A call reaches `hop`. Returns its handle (it may already have been answered).
+    pub fn arrive(
+        &mut self,
+        now: Micros,
+        hop: usize,
+        parent: Option<Parent>,
+        key: Key,
+        deadline: Micros,
+        trace: u32,
+    ) -> CallRef {
+        let c = self.calls.alloc(hop, parent, key, deadline, now, trace);
+        if let Some(p) = parent
+            && self.calls.get(p.call).orphan
+        {
+            self.calls.get_mut(c).orphan = true;
+        }
+        if let HopKind::Layer { deadline: Some(d), .. } = self.plan.hops[hop].kind
+            && deadline == NO_DEADLINE
+        {
+            let abs = now.saturating_add(d);
+            self.calls.get_mut(c).deadline = abs;
+            if parent.is_none() && trace != NO_TRACE {
+                self.stats.traces.list[trace as usize].deadline_ms = Some(ms(abs));
+            }
+        }
+        let h = &mut self.stats.hops[hop];
+        h.calls += 1;
+        self.stats.rec.add(h.attempts_c, now, 1);
+        if let Some(adm) = &mut self.hop_rt[hop].admission {
+            let spec = self.plan.hops[hop].admission.expect("admission spec matches runtime");
+            let cost = spec.bucket.map_or(0, |b| b.cost);
+            match adm.try_admit(now, cost) {
+                Ok(()) => self.calls.get_mut(c).holds_admission = true,
+                Err(rej) => {
+                    self.stats.hops[hop].rejected += 1;
+                    let outcome = match rej {
+                        Rejection::RateLimit { retry_after } => {
+                            Outcome::Overload { retry_after_us: retry_after }
+                        }
+                        Rejection::ConcurrencyLimit => Outcome::Overload { retry_after_us: spec.retry_after },
+                        Rejection::CostExceedsCapacity => Outcome::ClientError,
+                    };
+                    self.respond(now, c, outcome, Answer::default());
+                    return c;
+                }
+            }
+        }
+        match self.hop_rt[hop].pool.enter(Self::token(c)) {
+            Entry::Admitted => {
+                self.calls.get_mut(c).holds_worker = true;
+                self.gauge_workers(now, hop);
+                self.start_work(now, c);
+            }
+            Entry::Queued => {
+                self.gauge_queue(now, hop);
+                if let Some(qt) = self.plan.hops[hop].pool.queue_timeout {
+                    self.sched(now, qt, Class::Timer, Ev::QueueTimeout(c));
+                }
+            }
+            Entry::Rejected => {
+                self.stats.hops[hop].rejected += 1;
+                let ra = self.retry_after(hop);
+                self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
+            }
+        }
+        c
+    }
+
+    #[inline(always)]
+    fn gauge_workers(&mut self, now: Micros, hop: usize) {
+        let h = &mut self.stats.hops[hop];
+        let v = i64::from(self.hop_rt[hop].pool.active());
+        h.peak_in_flight = h.peak_in_flight.max(v);
+        self.stats.rec.set(h.in_flight_g, now, v);
+    }
+
+    pub fn gauge_queue(&mut self, now: Micros, hop: usize) {
+        let h = &mut self.stats.hops[hop];
+        let v = self.hop_rt[hop].pool.queued() as i64;
+        h.peak_queue = h.peak_queue.max(v);
+        self.stats.rec.set(h.queue_g, now, v);
+    }
+
+    fn start_work(&mut self, now: Micros, c: CallRef) {
+        let (hop, deadline, key) = {
+            let call = self.calls.get_mut(c);
+            call.phase = Phase::Working;
+            call.work_start = Some(now);
+            (call.hop as usize, call.deadline, call.key)
+        };
+        let spec = &self.plan.hops[hop];
+        if deadline != NO_DEADLINE && deadline.saturating_sub(now) < spec.min_budget.max(1) {
+            self.stats.totals.deadline_exhausted += 1;
+            self.respond(now, c, Outcome::DeadlineExceeded, Answer::default());
+            return;
+        }
+        let is_layer = matches!(spec.kind, HopKind::Layer { .. });
+        let work = match spec.fixed_work {
+            Some(w) => w,
+            None => {
+                let faults = spec.faults.at(now);
+                if faults.down {
+                    self.respond(now, c, Outcome::Error, Answer::default());
+                    return;
+                }
+                sample(&spec.work, key, faults.latency_factor)
+            }
+        };
+        if work == 0 && is_layer {
+            self.start_deps(now, c);
+        } else {
+            self.sched(now, work, Class::Completion, Ev::WorkDone(c));
+        }
+    }
+
+    fn on_work_done(&mut self, now: Micros, c: CallRef) {
+        let hop = self.calls.get(c).hop as usize;
+        match &self.plan.hops[hop].kind {
+            HopKind::Leaf(behaviour) => {
+                let call = self.calls.get(c);
+                let start = call.work_start.unwrap_or(now);
+                let error_rate =
+                    self.plan.hops[hop].faults.at(start).error_rate.unwrap_or(behaviour.error_rate);
+                let (outcome, empty) = rules::leaf_answer(call.key, behaviour, error_rate);
+                self.respond(now, c, outcome, Answer { degraded: None, empty });
+            }
+            HopKind::Layer { .. } => self.start_deps(now, c),
+        }
+    }
+
+    fn release_worker(&mut self, now: Micros, hop: usize) {
+        let calls = &self.calls;
+        let next = self.hop_rt[hop].pool.release(|t| {
+            let r = Self::untoken(t);
+            calls.at_slot(r.slot).is_some_and(|x| {
+                x.live && x.generation == r.generation && x.phase == Phase::Queued && !x.holds_worker
+            })
+        });
+        if let Some(t) = next {
+            let r = Self::untoken(t);
+            self.calls.get_mut(r).holds_worker = true;
+            self.sched(now, 0, Class::Completion, Ev::StartWork(r));
+            self.gauge_queue(now, hop);
+        }
+        self.gauge_workers(now, hop);
+    }
+
+    // ---- answers ---------------------------------------------------------------------
+
+    /// Call `c` answers `outcome`: free what it holds and tell its caller.
+    pub fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
+        let (hop, holds_worker, holds_admission, parent) = {
+            let call = self.calls.get_mut(c);
+            (
+                call.hop as usize,
+                std::mem::take(&mut call.holds_worker),
+                std::mem::take(&mut call.holds_admission),
+                call.parent,
+            )
+        };
+        if holds_worker {
+            self.release_worker(now, hop);
+        }
+        if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
+            a.release();
+        }
+        let answer = if outcome.is_ok() { answer } else { Answer::default() };
+        match parent {
+            None => {
+                self.trace_span(c, now, rules::call_result(outcome), false);
+                let call = self.calls.get(c);
+                let ended = Ended {
+                    arrived: call.arrived,
+                    trace: call.trace,
+                    outcome,
+                    core_failure: call.core_failure,
+                    turned_away: call.turned_away,
+                    degraded: answer.degraded,
+                };
+                let end = self.stats.request_ended(now, ended);
+                self.stats.series_request_ended(now, end);
+                self.calls.release(c);
+            }
+            Some(p) => {
+                let waiting = self.calls.dep_is(p.call, p.dep, p.attempt, DepState::InFlight);
+                let call = self.calls.get(c);
+                let wasted = !waiting || call.orphan;
+                let worked = call.work_start.is_some();
+                self.trace_span(c, now, rules::call_result(outcome), wasted);
+                if wasted && worked {
+                    self.stats.hops[hop].abandoned += 1;
+                }
+                self.calls.release(c);
+                if waiting {
+                    self.on_attempt_result(
+                        now,
+                        p.call,
+                        p.dep as usize,
+                        outcome,
+                        answer,
+                        super::client::Origin::Callee,
+                    );
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn trace_span(&mut self, c: CallRef, now: Micros, result: CallResult, abandoned: bool) {
+        let call = self.calls.get(c);
+        if call.trace != NO_TRACE {
+            let attempt = call.parent.map_or(1, |p| p.attempt);
+            let span = rules::span(
+                call.hop as usize,
+                attempt,
+                call.arrived,
+                call.work_start,
+                now,
+                result,
+                abandoned,
+            );
+            self.stats.traces.span(call.trace, span);
+        }
+    }
+
+    /// The caller stopped waiting but cannot cancel: `c` and everything it started go on
+    /// as wasted work.
+    pub fn orphan_subtree(&mut self, c: CallRef) {
+        self.calls.get_mut(c).orphan = true;
+        for d in 0..self.calls.get(c).n_deps as usize {
+            let dep = *self.calls.dep(c, d);
+            if dep.state == DepState::InFlight && self.calls.valid(dep.child) {
+                self.orphan_subtree(dep.child);
+            }
+        }
+    }
+
+    /// The caller stopped waiting and cancels `c` and everything it started.
+    pub fn cancel_subtree(&mut self, now: Micros, c: CallRef) {
+        let (hop, phase, holds_worker, holds_admission) = {
+            let call = self.calls.get_mut(c);
+            (
+                call.hop as usize,
+                call.phase,
+                std::mem::take(&mut call.holds_worker),
+                std::mem::take(&mut call.holds_admission),
+            )
+        };
+        if phase == Phase::Queued && !holds_worker {
+            self.hop_rt[hop].pool.abandon();
+            self.gauge_queue(now, hop);
+        }
+        if holds_worker {
+            self.release_worker(now, hop);
+        }
+        if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
+            a.release();
+        }
+        for d in 0..self.calls.get(c).n_deps as usize {
+            self.cancel_dep(now, c, d);
+        }
+        self.stats.hops[hop].cancelled += 1;
+        self.trace_span(c, now, CallResult::Cancelled, true);
+        self.calls.release(c);
+    }
+}
+
+/// What travels back with a response besides its outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Answer {
+    /// A fallback answered for part of it.
+    pub degraded: Option<super::stats::Degrade>,
+    /// A leaf computed an empty result (a real answer, not a degradation).
+    pub empty: bool,
+}
+
+/// A work time drawn from its distribution, stretched by `factor` (µs).
+fn sample(d: &Dist, key: Key, factor: f64) -> Micros {
+    let ms = match *d {
+        Dist::Constant { ms } => ms,
+        Dist::Exponential { mean_ms } => rng::exponential(mean_ms, key.uniform(Purpose::Service)),
+        Dist::LogNormal { median_ms, p99_ms } => {
+            rng::lognormal(median_ms, p99_ms, key.uniform(Purpose::Service))
+        }
+    };
+    crate::policy::retry::ms_to_us(ms * factor)
+}

@@ -1,0 +1,179 @@
+//! The report at the end of a run, built from the plan and the statistics.
+
+use super::Stopped;
+use super::plan::{HopRole, Plan};
+use super::stats::{End, Stats, new_hist};
+use crate::report::*;
+use crate::sim::Micros;
+use crate::sim::recorder::GaugeId;
+use hdrhistogram::Histogram;
+
+/// Builds the report. Requests still unanswered (the run hit its horizon or stopped) count
+/// as failed and as `unfinished`.
+pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopped>) -> Report {
+    let (hist, max_us, mut stats) = stats.into_latencies();
+    // Admitted requests are the ones that were not rejected: the sum of the other three
+    // histograms (adding counts is exact, so the percentiles are too).
+    let mut admitted_hist = new_hist();
+    let mut admitted_max = 0;
+    for end in [End::Succeeded, End::Degraded, End::Failed] {
+        let _ = admitted_hist.add(&hist[end as usize]);
+        admitted_max = admitted_max.max(max_us[end as usize]);
+    }
+    let end: Micros = stats.last_t;
+    let unfinished = stats.live_requests;
+    let n = stats.rec.buckets_until(end);
+    let width = stats.rec.width();
+    let t = &stats.totals;
+    let leaf = plan.leaf();
+    let attempts_per_hop: Vec<u64> = stats.hops.iter().map(|h| h.calls).collect();
+    let downstream = attempts_per_hop.get(leaf).copied().unwrap_or(0);
+    let admitted = t.original - t.rejected;
+    let rate = |x: u64| if admitted == 0 { 0.0 } else { x as f64 / admitted as f64 };
+    let summary = Summary {
+        original_requests: t.original,
+        downstream_attempts: downstream,
+        attempts_per_hop: attempts_per_hop.clone(),
+        amplification: if t.original == 0 { 0.0 } else { downstream as f64 / t.original as f64 },
+        succeeded: t.succeeded,
+        degraded: t.degraded,
+        failed: t.failed + unfinished,
+        admission_rejected: t.rejected,
+        retry_budget_denied: t.retry_budget_denied,
+        budget_exhausted: t.deadline_exhausted,
+        breaker_rejected: t.breaker_rejected,
+        bulkhead_rejected: t.bulkhead_rejected,
+        retries: t.retries,
+        timeouts: t.timeouts,
+        core_success_rate: rate(t.succeeded + t.degraded),
+        degraded_rate: rate(t.degraded),
+        latency_ms: percentiles(&admitted_hist, admitted_max),
+        degraded_by_cause: t.degraded_by.clone(),
+        degraded_unavailable: t.degraded_unavailable,
+        degraded_stale: t.degraded_stale,
+        computed_empty: t.computed_empty,
+        failed_by_cause: t.failed_by.clone(),
+        unfinished,
+        end_ms: ms(end),
+        stopped,
+    };
+    let hops: Vec<HopStats> = plan
+        .hops
+        .iter()
+        .zip(&stats.hops)
+        .map(|(s, r)| HopStats {
+            name: s.name.clone(),
+            kind: match s.role {
+                HopRole::Layer => HopKind::Layer,
+                HopRole::Leaf => HopKind::Leaf,
+                HopRole::Side => HopKind::Side,
+            },
+            workers: s.pool.workers,
+            calls: r.calls,
+            rejected: r.rejected,
+            abandoned_work: r.abandoned,
+            cancelled: r.cancelled,
+            peak_in_flight: r.peak_in_flight,
+            peak_queue: r.peak_queue,
+        })
+        .collect();
+    let clients: Vec<ClientStats> = plan
+        .clients
+        .iter()
+        .zip(&stats.clients)
+        .map(|(s, r)| ClientStats {
+            name: format!("{} → {}", plan.hops[s.caller].name, plan.hops[s.callee].name),
+            caller: s.caller,
+            callee: s.callee,
+            optional: s.fallback.is_some(),
+            attempts: r.attempts,
+            retries: r.retries,
+            first_attempt_successes: r.first_successes,
+            retry_budget_denied: r.retry_budget_denied,
+            breaker_rejected: r.breaker_rejected,
+            bulkhead_rejected: r.bulkhead_rejected,
+            budget_exhausted: r.deadline_exhausted,
+            breaker_instances: s.breaker.map_or(0, |b| b.instances),
+            budget_max_tokens: s
+                .retry_budget
+                .map(|b| crate::policy::retry_budget::RetryBudget::new(b).max_milli_tokens() as f64 / 1000.0),
+            stack: s.stack(),
+        })
+        .collect();
+    let rec = &mut stats.rec;
+    let gauge_or_empty = |rec: &crate::sim::recorder::Recorder, g: Option<GaugeId>| {
+        g.map_or_else(Vec::new, |g| rec.gauge_values(g, n))
+    };
+    let series = Series {
+        bucket_ms: ms(width),
+        buckets: n,
+        offered: rec.counter_values(stats.offered_c, n),
+        attempts: stats.hops.iter().map(|h| rec.counter_values(h.attempts_c, n)).collect(),
+        in_flight: stats.hops.iter().map(|h| rec.gauge_values(h.in_flight_g, n)).collect(),
+        queue: stats.hops.iter().map(|h| rec.gauge_values(h.queue_g, n)).collect(),
+        succeeded: rec.counter_values(stats.end_c[0], n),
+        degraded: rec.counter_values(stats.end_c[1], n),
+        failed: rec.counter_values(stats.end_c[2], n),
+        rejected: rec.counter_values(stats.end_c[3], n),
+        requests_in_flight: rec.gauge_values(stats.requests_g, n),
+        budget_tokens: stats
+            .clients
+            .iter()
+            .map(|c| gauge_or_empty(rec, c.budget_g).into_iter().map(|v| v as f64 / 1000.0).collect())
+            .collect(),
+        breaker_open: stats.clients.iter().map(|c| gauge_or_empty(rec, c.open_g)).collect(),
+        breaker_half_open: stats.clients.iter().map(|c| gauge_or_empty(rec, c.half_g)).collect(),
+        bulkhead_in_use: stats.clients.iter().map(|c| gauge_or_empty(rec, c.slots_g)).collect(),
+    };
+    let latency = latency_dists(&hist, &max_us);
+    Report {
+        scenario: plan.name.clone(),
+        seed,
+        summary,
+        hops,
+        clients,
+        series,
+        breaker_transitions: stats.transitions,
+        latency,
+        traces: stats.traces.list,
+    }
+}
+
+fn percentiles(h: &Histogram<u64>, max: u64) -> Percentiles {
+    if h.is_empty() {
+        return Percentiles::default();
+    }
+    // hdrhistogram reports a bucket's highest equivalent value; never above the true max.
+    let q = |x: f64| ms(h.value_at_quantile(x).min(max));
+    Percentiles { p50: q(0.5), p99: q(0.99), max: ms(max) }
+}
+
+fn latency_dists(hists: &[Histogram<u64>; 4], maxes: &[u64; 4]) -> Vec<LatencyDist> {
+    const BINS: usize = 30;
+    let lo = hists.iter().filter(|h| !h.is_empty()).map(|h| h.min().max(100)).min().unwrap_or(100) as f64;
+    let hi = maxes.iter().copied().max().unwrap_or(0).max(lo as u64 + 1) as f64;
+    let edges: Vec<u64> =
+        (1..=BINS).map(|i| libm::round(lo * libm::pow(hi / lo, i as f64 / BINS as f64)) as u64).collect();
+    hists
+        .iter()
+        .zip(maxes)
+        .enumerate()
+        .map(|(i, (h, &max))| {
+            let mut prev = 0u64;
+            let bins = edges
+                .iter()
+                .map(|&e| {
+                    let c = if h.is_empty() { 0 } else { h.count_between(prev, e) };
+                    prev = e + 1;
+                    (ms(e), c)
+                })
+                .collect();
+            LatencyDist {
+                outcome: RequestOutcome::ENDED[i],
+                count: h.len(),
+                percentiles: percentiles(h, max),
+                bins,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,358 @@
+//! The statistics sink: everything a run counts, shared by the general engine and the
+//! retry-chain kernel, and turned into the report at the end (`report.rs`).
+//!
+//! Counters and histograms are sums, so whoever writes them may batch; the series live in
+//! a [`Recorder`] with bounded memory. Traces keep a capped sample of requests.
+
+use super::plan::{Isolation, Plan};
+use crate::policy::Outcome;
+use crate::policy::breaker::Transition;
+use crate::policy::retry_budget::RetryBudget;
+use crate::report::{BreakerTransition, Causes, Mark, MarkKind, RequestOutcome, Span, Trace, ms};
+use crate::sim::Micros;
+use crate::sim::recorder::{CounterId, GaugeId, Recorder};
+use crate::sim::tally::Tally;
+use hdrhistogram::Histogram;
+
+/// "Not traced".
+pub const NO_TRACE: u32 = u32::MAX;
+
+/// Longest latency the histograms hold (µs): 10 days; longer values are clamped.
+pub const HIST_MAX: u64 = 864_000_000_000;
+
+/// Most spans and marks one trace keeps; the rest are counted as dropped.
+pub const MAX_TRACE_ITEMS: usize = 4_000;
+
+/// A latency histogram: 1 µs to 10 days at 3 significant digits.
+pub fn new_hist() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, HIST_MAX, 3).expect("valid histogram bounds")
+}
+
+/// Why a response is degraded: the failure its fallback covered, and which fallback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Degrade {
+    /// The failure the fallback covered.
+    pub cause: Outcome,
+    /// A stale (hot-list) fallback rather than `unavailable`.
+    pub stale: bool,
+}
+
+/// How an original request ended, as its entry call answered.
+#[derive(Clone, Copy, Debug)]
+pub struct Ended {
+    /// When it arrived (µs).
+    pub arrived: Micros,
+    /// Its trace, or [`NO_TRACE`].
+    pub trace: u32,
+    /// The entry's answer.
+    pub outcome: Outcome,
+    /// The first core dependency failure the entry call saw, if any.
+    pub core_failure: Option<Outcome>,
+    /// A core dependency's last attempt was turned away by admission (429/503).
+    pub turned_away: bool,
+    /// Set if a fallback answered for part of the response.
+    pub degraded: Option<Degrade>,
+}
+
+/// Run-wide counts.
+#[derive(Default)]
+pub struct Totals {
+    pub original: u64,
+    pub succeeded: u64,
+    pub degraded: u64,
+    pub failed: u64,
+    pub rejected: u64,
+    pub retry_budget_denied: u64,
+    pub deadline_exhausted: u64,
+    pub breaker_rejected: u64,
+    pub bulkhead_rejected: u64,
+    pub retries: u64,
+    pub timeouts: u64,
+    pub degraded_by: Causes,
+    pub degraded_stale: u64,
+    pub degraded_unavailable: u64,
+    pub computed_empty: u64,
+    pub failed_by: Causes,
+}
+
+/// Per-service counts and series.
+pub struct HopCounters {
+    pub calls: u64,
+    pub rejected: u64,
+    pub abandoned: u64,
+    pub cancelled: u64,
+    pub peak_in_flight: i64,
+    pub peak_queue: i64,
+    pub attempts_c: CounterId,
+    pub in_flight_g: GaugeId,
+    pub queue_g: GaugeId,
+}
+
+/// Per caller → dependency counts and series.
+pub struct ClientCounters {
+    pub attempts: u64,
+    pub retries: u64,
+    pub first_successes: u64,
+    pub retry_budget_denied: u64,
+    pub breaker_rejected: u64,
+    pub bulkhead_rejected: u64,
+    pub deadline_exhausted: u64,
+    pub budget_g: Option<GaugeId>,
+    pub open_g: Option<GaugeId>,
+    pub half_g: Option<GaugeId>,
+    pub slots_g: Option<GaugeId>,
+}
+
+/// The capped sample of traced requests.
+pub struct Traces {
+    pub list: Vec<Trace>,
+    cap: usize,
+    stride: u64,
+}
+
+/// Everything a run counts.
+pub struct Stats {
+    pub rec: Recorder,
+    pub offered_c: CounterId,
+    pub end_c: [CounterId; 4],
+    pub requests_g: GaugeId,
+    /// Original requests not yet answered.
+    pub live_requests: u64,
+    hist: [Tally; 4],
+    max_us: [u64; 4],
+    pub totals: Totals,
+    pub hops: Vec<HopCounters>,
+    pub clients: Vec<ClientCounters>,
+    pub transitions: Vec<BreakerTransition>,
+    pub traces: Traces,
+    /// Time of the last event handled (µs).
+    pub last_t: Micros,
+}
+
+/// Adds one to the cause of a degraded or failed response.
+pub fn add_cause(c: &mut Causes, o: Outcome) {
+    match o {
+        Outcome::Timeout => c.timeout += 1,
+        Outcome::Error | Outcome::Ok => c.error += 1,
+        Outcome::Overload { .. } => c.overload += 1,
+        Outcome::ClientError => c.client_error += 1,
+        Outcome::DeadlineExceeded => c.budget_exhausted += 1,
+        Outcome::BudgetDenied => c.retry_budget_denied += 1,
+        Outcome::BreakerOpen => c.breaker_rejected += 1,
+        Outcome::BulkheadFull => c.bulkhead_rejected += 1,
+    }
+}
+
+/// The four ways a request can end, as an index into the per-outcome series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Succeeded = 0,
+    Degraded = 1,
+    Failed = 2,
+    Rejected = 3,
+}
+
+impl End {
+    /// The report's name for it.
+    pub fn outcome(self) -> RequestOutcome {
+        RequestOutcome::ENDED[self as usize]
+    }
+}
+
+impl Stats {
+    /// Counters and series for `plan`, buckets of `width` µs (at most `max_buckets`), a
+    /// trace of every `stride`-th request up to `trace_cap` of them.
+    pub fn new(plan: &Plan, width: Micros, max_buckets: usize, trace_cap: usize, stride: u64) -> Self {
+        let mut rec = Recorder::new(width, max_buckets);
+        let offered_c = rec.counter();
+        let end_c = [rec.counter(), rec.counter(), rec.counter(), rec.counter()];
+        let requests_g = rec.gauge(0);
+        let hops = plan
+            .hops
+            .iter()
+            .map(|_| HopCounters {
+                calls: 0,
+                rejected: 0,
+                abandoned: 0,
+                cancelled: 0,
+                peak_in_flight: 0,
+                peak_queue: 0,
+                attempts_c: rec.counter(),
+                in_flight_g: rec.gauge(0),
+                queue_g: rec.gauge(0),
+            })
+            .collect();
+        let clients = plan
+            .clients
+            .iter()
+            .map(|c| {
+                let budget_g = c.retry_budget.map(|b| rec.gauge(RetryBudget::new(b).milli_tokens() as i64));
+                let has_breaker = c.breaker.is_some();
+                ClientCounters {
+                    attempts: 0,
+                    retries: 0,
+                    first_successes: 0,
+                    retry_budget_denied: 0,
+                    breaker_rejected: 0,
+                    bulkhead_rejected: 0,
+                    deadline_exhausted: 0,
+                    budget_g,
+                    open_g: has_breaker.then(|| rec.gauge(0)),
+                    half_g: has_breaker.then(|| rec.gauge(0)),
+                    slots_g: matches!(c.isolation, Some(Isolation::Bulkhead(_) | Isolation::SharedPool))
+                        .then(|| rec.gauge(0)),
+                }
+            })
+            .collect();
+        Stats {
+            rec,
+            offered_c,
+            end_c,
+            requests_g,
+            live_requests: 0,
+            hist: [(); 4].map(|_| Tally::new(new_hist())),
+            max_us: [0; 4],
+            totals: Totals::default(),
+            hops,
+            clients,
+            transitions: Vec::new(),
+            traces: Traces { list: Vec::new(), cap: trace_cap, stride },
+            last_t: 0,
+        }
+    }
+
+    /// An original request arrives at `now`: counts it and starts its trace if it is
+    /// sampled. Returns the trace index or [`NO_TRACE`]. The series are
+    /// [`series_request_arrived`](Self::series_request_arrived)'s.
+    pub fn request_arrived(&mut self, now: Micros) -> u32 {
+        let idx = self.totals.original;
+        self.totals.original += 1;
+        self.live_requests += 1;
+        self.traces.start(idx, now)
+    }
+
+    /// The series side of an arrival.
+    #[inline]
+    pub fn series_request_arrived(&mut self, now: Micros) {
+        self.rec.add(self.offered_c, now, 1);
+        self.rec.set(self.requests_g, now, self.live_requests as i64);
+    }
+
+    /// An original request ended: its outcome, causes, latency and trace. The series are
+    /// [`series_request_ended`](Self::series_request_ended)'s.
+    pub fn request_ended(&mut self, now: Micros, e: Ended) -> End {
+        let Ended { arrived, trace, outcome, core_failure, turned_away, degraded } = e;
+        let end = super::rules::end_of(outcome, degraded.is_some(), turned_away);
+        let t = &mut self.totals;
+        match end {
+            End::Succeeded => t.succeeded += 1,
+            End::Degraded => {
+                t.degraded += 1;
+                let d = degraded.unwrap_or(Degrade { cause: Outcome::Error, stale: false });
+                add_cause(&mut t.degraded_by, d.cause);
+                if d.stale {
+                    t.degraded_stale += 1;
+                } else {
+                    t.degraded_unavailable += 1;
+                }
+            }
+            End::Failed => {
+                t.failed += 1;
+                add_cause(&mut t.failed_by, core_failure.unwrap_or(outcome));
+            }
+            End::Rejected => t.rejected += 1,
+        }
+        let latency = now - arrived;
+        let i = end as usize;
+        self.hist[i].record(latency.min(HIST_MAX));
+        self.max_us[i] = self.max_us[i].max(latency);
+        self.live_requests -= 1;
+        if trace != NO_TRACE {
+            let t = &mut self.traces.list[trace as usize];
+            t.end_ms = ms(now);
+            t.outcome = end.outcome();
+        }
+        end
+    }
+
+    /// The series side of an ending.
+    #[inline]
+    pub fn series_request_ended(&mut self, now: Micros, end: End) {
+        self.rec.add(self.end_c[end as usize], now, 1);
+        self.rec.set(self.requests_g, now, self.live_requests as i64);
+    }
+
+    /// A breaker moved: the transition, and the open / half-open gauges of its client.
+    pub fn breaker_moved(
+        &mut self,
+        now: Micros,
+        client: usize,
+        instance: usize,
+        t: Transition,
+        open: i64,
+        half: i64,
+    ) {
+        self.transitions.push(BreakerTransition {
+            t_ms: ms(t.at_us),
+            client,
+            instance: instance as u32,
+            from: t.from,
+            to: t.to,
+        });
+        let c = &self.clients[client];
+        if let (Some(og), Some(hg)) = (c.open_g, c.half_g) {
+            self.rec.set(og, now, open);
+            self.rec.set(hg, now, half);
+        }
+    }
+
+    /// The latency histograms and exact maxima per end, for the report.
+    pub fn into_latencies(self) -> ([Histogram<u64>; 4], [u64; 4], Stats) {
+        let mut s = self;
+        let hist = std::mem::replace(&mut s.hist, [(); 4].map(|_| Tally::new(new_hist())));
+        (hist.map(Tally::into_histogram), s.max_us, s)
+    }
+}
+
+impl Traces {
+    /// Starts a trace for request number `idx` if it is sampled.
+    fn start(&mut self, idx: u64, now: Micros) -> u32 {
+        if self.list.len() < self.cap && idx.is_multiple_of(self.stride) {
+            self.list.push(Trace {
+                request: idx,
+                arrival_ms: ms(now),
+                deadline_ms: None,
+                end_ms: ms(now),
+                outcome: RequestOutcome::Unfinished,
+                spans: Vec::new(),
+                marks: Vec::new(),
+                dropped: 0,
+            });
+            (self.list.len() - 1) as u32
+        } else {
+            NO_TRACE
+        }
+    }
+
+    /// Adds a server-side span to trace `t`, or counts it as dropped past the cap.
+    #[cold]
+    pub fn span(&mut self, t: u32, span: Span) {
+        let tr = &mut self.list[t as usize];
+        if tr.spans.len() + tr.marks.len() < MAX_TRACE_ITEMS {
+            tr.spans.push(span);
+        } else {
+            tr.dropped += 1;
+        }
+    }
+
+    /// Adds a caller-side mark to trace `t`, or counts it as dropped past the cap.
+    #[cold]
+    pub fn mark(&mut self, t: u32, hop: usize, kind: MarkKind, start: Micros, end: Micros) {
+        let tr = &mut self.list[t as usize];
+        if tr.spans.len() + tr.marks.len() < MAX_TRACE_ITEMS {
+            tr.marks.push(Mark { hop, kind, start_ms: ms(start), end_ms: ms(end) });
+        } else {
+            tr.dropped += 1;
+        }
+    }
+}
