@@ -27,6 +27,7 @@ step "browser tests (wasm-bindgen-test, headless Chromium)" env \
   cargo test --target wasm32-unknown-unknown --test web
 step "release site" scripts/build-site.sh
 step "CLI for the end-to-end comparison" cargo build --release --bin lab
+step "fuzz (mutated preset files through the CLI, 90 s)" python3 tests/fuzz/fuzz_cli.py target/release/lab --seconds "${FUZZ_SECONDS:-90}"
 step "end-to-end (release site, headless Chromium via WebDriver)" python3 tests/e2e/run.py dist e2e-artifacts target/release/lab
 echo
 echo "all tests passed; screenshots in e2e-artifacts/"

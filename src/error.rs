@@ -62,17 +62,30 @@ pub struct FieldError {
     pub value: String,
     /// What the field accepts.
     pub allowed: Allowed,
+    /// The unit of the range (`ms`, `req/s`, …), empty when the field names what it counts.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub unit: &'static str,
 }
 
 impl FieldError {
     pub fn new(field: impl Into<String>, value: impl fmt::Display, allowed: Allowed) -> Self {
-        FieldError { field: field.into(), value: value.to_string(), allowed }
+        FieldError { field: field.into(), value: value.to_string(), allowed, unit: "" }
+    }
+
+    /// The same error, naming the range's unit.
+    pub fn with_unit(mut self, unit: &'static str) -> Self {
+        self.unit = unit;
+        self
     }
 }
 
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: got {}, allowed {}", self.field, self.value, self.allowed)
+        write!(f, "{}: got {}, allowed {}", self.field, self.value, self.allowed)?;
+        if !self.unit.is_empty() {
+            write!(f, " ({})", self.unit)?;
+        }
+        Ok(())
     }
 }
 
@@ -81,7 +94,9 @@ impl std::error::Error for FieldError {}
 /// Formats a number the way a person would write it: no trailing zeros, no exponent for
 /// the magnitudes our fields use.
 pub fn fmt_num(x: f64) -> String {
-    if x.is_finite() && x == x.trunc() && x.abs() < 1e15 {
+    if x.is_finite() && x.abs() >= 1e15 {
+        format!("{x:e}")
+    } else if x.is_finite() && x == x.trunc() {
         format!("{}", x as i64)
     } else {
         let s = format!("{x:.6}");
@@ -125,5 +140,6 @@ mod tests {
         assert_eq!(fmt_num(0.25), "0.25");
         assert_eq!(fmt_num(200.0), "200");
         assert_eq!(fmt_num(1.5e-3), "0.0015");
+        assert_eq!(fmt_num(1e155), "1e155");
     }
 }

@@ -78,8 +78,9 @@ pub struct Summary {
     pub degraded: u64,
     /// Responses that failed.
     pub failed: u64,
-    /// Requests turned away by admission (rate limit, concurrency limit, full queue): at
-    /// the entry, or at the service the entry calls when its client gave up retrying.
+    /// Requests turned away by the entry's own admission control (its rate limit,
+    /// concurrency limit, or full or timed-out queue). A refusal further down the chain
+    /// fails or degrades the request instead, whatever its depth.
     pub admission_rejected: u64,
     /// Retries the retry budget refused (events).
     pub retry_budget_denied: u64,

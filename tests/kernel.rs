@@ -89,7 +89,7 @@ fn the_benchmark_chain_is_identical_on_both_engines() {
 
 #[test]
 fn scenarios_with_protections_run_on_the_general_engine() {
-    let base = chain(2, 3, Backoff::None, 10.0, 0.5, Load::Batch { requests: 5 });
+    let base = chain(2, 3, Backoff::None {}, 10.0, 0.5, Load::Batch { requests: 5 });
     let mut variants: Vec<Scenario> = Vec::new();
     let mut s = base.clone();
     s.layers[0].client.per_try_timeout_ms = Some(5.0);
@@ -143,7 +143,7 @@ fn runs_cut_at_the_drain_horizon_are_identical() {
     let s = chain(
         2,
         3,
-        Backoff::None,
+        Backoff::None {},
         2_400_000.0,
         0.7,
         Load::Constant { rate_per_s: 1.0, peak_factor: 1.0, duration_ms: 5_000.0 },
@@ -208,7 +208,7 @@ fn arb_work() -> impl Strategy<Value = Dist> {
 
 fn arb_backoff() -> impl Strategy<Value = (Backoff, Jitter)> {
     prop_oneof![
-        Just((Backoff::None, Jitter::None)),
+        Just((Backoff::None {}, Jitter::None)),
         (0.0..30.0f64, prop_oneof![Just(Jitter::None), Just(Jitter::Full), Just(Jitter::Equal)])
             .prop_map(|(ms, j)| (Backoff::Fixed { ms }, j)),
         (
@@ -302,7 +302,7 @@ proptest! {
     /// Deep chains: up to 8 layers.
     #[test]
     fn deep_chains_are_identical(depth in 6usize..=8, err in 0.0..1.0f64, seed in any::<u64>()) {
-        let s = chain(depth, 2, Backoff::None, 5.0, err, Load::Batch { requests: 6 });
+        let s = chain(depth, 2, Backoff::None {}, 5.0, err, Load::Batch { requests: 6 });
         let (fast, general) = both(&s, seed);
         prop_assert!(fast == general);
     }

@@ -22,7 +22,7 @@ fn arb_dist() -> impl Strategy<Value = Dist> {
 fn arb_client() -> impl Strategy<Value = Client> {
     (
         1u32..=4,
-        prop_oneof![Just(Backoff::None), (0.0..30.0f64).prop_map(|ms| Backoff::Fixed { ms })],
+        prop_oneof![Just(Backoff::None {}), (0.0..30.0f64).prop_map(|ms| Backoff::Fixed { ms })],
         prop_oneof![Just(Jitter::None), Just(Jitter::Full), Just(Jitter::Equal)],
         proptest::option::of(1.0..80.0f64),
         proptest::option::of((1.0..20.0f64, 0.0..1.0f64)),
@@ -54,7 +54,7 @@ fn arb_client() -> impl Strategy<Value = Client> {
                     instances: probes,
                     ..BreakerConfig::default()
                 });
-                c.fallback = fallback.then_some(Fallback::Unavailable);
+                c.fallback = fallback.then_some(Fallback::Unavailable {});
                 c
             },
         )
@@ -135,7 +135,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         let effect = match kind {
                             0 => FaultEffect::Latency { factor: 4.0 },
                             1 => FaultEffect::ErrorRate { rate: 0.9 },
-                            2 => FaultEffect::Down,
+                            2 => FaultEffect::Down {},
                             _ => FaultEffect::Surge { factor: 3.0 },
                         };
                         vec![Fault { target: "leaf".into(), start_ms: start, end_ms: start + len, effect }]

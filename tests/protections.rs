@@ -107,7 +107,8 @@ fn optional_dep_scenario(down: bool, empty_rate: f64) -> Scenario {
     let mut page = layer("page", retrying(1, 0.0));
     let mut recs = leaf("recommendations", 5.0, 0.0);
     recs.empty_rate = empty_rate;
-    page.side_deps = vec![side(recs, Client { fallback: Some(Fallback::Unavailable), ..retrying(2, 0.0) })];
+    page.side_deps =
+        vec![side(recs, Client { fallback: Some(Fallback::Unavailable {}), ..retrying(2, 0.0) })];
     let mut s = presets::lab11_unprotected();
     s.name = "optional".into();
     s.layers = vec![page];
@@ -117,7 +118,7 @@ fn optional_dep_scenario(down: bool, empty_rate: f64) -> Scenario {
             target: "recommendations".into(),
             start_ms: 0.0,
             end_ms: 1e9,
-            effect: FaultEffect::Down,
+            effect: FaultEffect::Down {},
         }];
     }
     s
@@ -150,7 +151,7 @@ fn bulkhead_rejects_exactly_when_slots_and_queue_are_full() {
     s.load = Load::Batch { requests: 10 };
     s.layers[0].client.bulkhead =
         Some(BulkheadConfig { max_concurrent: 3, max_queue: 2, queue_timeout_ms: None });
-    s.layers[0].client.fallback = Some(Fallback::Unavailable);
+    s.layers[0].client.fallback = Some(Fallback::Unavailable {});
     let r = run(&s).unwrap();
     assert_eq!(r.summary.bulkhead_rejected, 5, "10 at once: 3 run, 2 wait, 5 are refused");
     assert_eq!(r.summary.attempts_per_hop[1], 5);

@@ -7,24 +7,31 @@
 //! lab show --preset NAME          (prints the preset as a scenario file)
 //! ```
 //!
-//! Any bad input — an unknown flag or preset, an unreadable file, JSON of the wrong shape,
-//! a value out of range — prints a message naming the problem on stderr and exits 2.
-//! Arguments are parsed by hand: two subcommands and four flags do not earn a parser crate.
+//! Any bad input — an unknown flag or preset, an unreadable or oversized file, JSON of the
+//! wrong shape, a value out of range — prints a message naming the field, the value and
+//! what is allowed on stderr and exits 2. A run its budget stopped (the system diverged)
+//! prints its partial report and a notice on stderr, and exits 0. Arguments are parsed by
+//! hand: three subcommands and a few flags do not earn a parser crate.
 
 use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
-use resilience_lab::report::Report;
+use resilience_lab::report::{Report, Stopped};
 use resilience_lab::scenario::{Scenario, presets};
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   lab presets
   lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv]
-          [--engine auto|general]
+          [--engine auto|general] [--max-calls N]
   lab show --preset NAME [--versus]
 
   --versus runs the preset's comparison scenario (side B of compare mode).
-  --engine general skips the retry-chain kernel (same report, slower; for comparisons).";
+  --engine general skips the retry-chain kernel (same report, slower; for comparisons).
+  --max-calls refuses scenarios implying more calls than N (default 200000000).";
+
+/// Scenario files larger than this are refused before they are read whole.
+const MAX_FILE_BYTES: u64 = 8 << 20;
 
 /// A problem with what the user asked for: exit code 2.
 struct UsageError(String);
@@ -42,6 +49,7 @@ struct RunArgs {
     format: Format,
     versus: bool,
     engine: Engine,
+    max_calls: f64,
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
@@ -52,6 +60,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
         format: Format::Json,
         versus: false,
         engine: Engine::Auto,
+        max_calls: DEFAULT_MAX_CALLS,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -74,6 +83,15 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
                 out.seed = Some(v.parse().map_err(|_| {
                     UsageError(format!("--seed: got {v:?}, allowed a whole number from 0 to {}", u64::MAX))
                 })?);
+            }
+            "--max-calls" => {
+                let v = value("--max-calls")?;
+                out.max_calls =
+                    v.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 1.0).ok_or_else(|| {
+                        UsageError(format!(
+                            "--max-calls: got {v:?}, allowed a number from 1 to {DEFAULT_MAX_CALLS}"
+                        ))
+                    })?;
             }
             "--engine" => {
                 let v = value("--engine")?;
@@ -126,24 +144,56 @@ fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
         };
     }
     let path = args.file.as_deref().unwrap_or_default();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| UsageError(format!("--scenario: cannot read {path:?}: {e}")))?;
-    Scenario::from_json(&text).map_err(|e| UsageError(format!("{path}: not a valid scenario: {e}")))
+    let cannot = |e: std::io::Error| UsageError(format!("--scenario: cannot read {path:?}: {e}"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(cannot)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(UsageError(format!(
+            "--scenario: {path:?} is larger than {} MiB, allowed a scenario file of at most that size",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        UsageError(format!("--scenario: {path:?} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+    })?;
+    Scenario::from_json(&text).map_err(|e| UsageError(format!("{path}: {e}")))
 }
 
 fn run(args: &[String]) -> Result<String, (u8, String)> {
     let args = parse_run(args).map_err(|e| (2, e.0))?;
     let scenario = load_scenario(&args).map_err(|e| (2, e.0))?;
     let seed = args.seed.unwrap_or(scenario.seed);
-    let report = run_on(&scenario, seed, DEFAULT_MAX_CALLS, args.engine).map_err(|e| match e {
+    let report = run_on(&scenario, seed, args.max_calls, args.engine).map_err(|e| match e {
         SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
         SimError::Internal(_) => (1, e.to_string()),
     })?;
+    if let Some(stop) = report.summary.stopped {
+        eprintln!("lab: notice: {}", stopped_notice(stop));
+    }
     Ok(match args.format {
         Format::Json => report.to_json_pretty(),
         Format::Table => table(&report),
         Format::Csv => csv(&report),
     })
+}
+
+/// What a stopped run says on stderr.
+fn stopped_notice(stop: Stopped) -> String {
+    match stop {
+        Stopped::CallsAlive { at_ms, limit } => format!(
+            "the run stopped at {at_ms} ms: more than {limit} calls were alive at once (queues and \
+             retries grew without bound: the system diverged). The report covers what happened up to then; \
+             requests still in flight count as unfinished."
+        ),
+        Stopped::Work { at_ms, limit } => format!(
+            "the run stopped at {at_ms} ms after {limit} events, more than its work estimate allows. \
+             The report covers what happened up to then."
+        ),
+    }
 }
 
 fn table(r: &Report) -> String {
@@ -195,7 +245,9 @@ fn csv(r: &Report) -> String {
     let s = &r.series;
     let mut out = String::from("t_ms,offered");
     for h in &r.hops {
-        let _ = write!(out, ",attempts_{0},in_flight_{0},queue_{0}", h.name);
+        for what in ["attempts", "in_flight", "queue"] {
+            let _ = write!(out, ",{}", csv_field(&format!("{what}_{}", h.name)));
+        }
     }
     out.push_str(",succeeded,degraded,failed,rejected,requests_in_flight\n");
     for i in 0..s.buckets {
@@ -210,6 +262,12 @@ fn csv(r: &Report) -> String {
         );
     }
     out
+}
+
+/// A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break, with
+/// quotes doubled.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 fn main() -> ExitCode {

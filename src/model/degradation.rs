@@ -53,7 +53,7 @@ impl RecommendationCard {
                 recommendations: items,
                 age_ms: None,
             },
-            CardSource::Fallback(Fallback::Unavailable, _) => RecommendationCard {
+            CardSource::Fallback(Fallback::Unavailable {}, _) => RecommendationCard {
                 recommendation_status: RecommendationStatus::Unavailable,
                 recommendations: Vec::new(),
                 age_ms: None,
@@ -85,7 +85,7 @@ mod tests {
     fn computed_empty_is_distinct_from_unavailable() {
         let empty = RecommendationCard::from_source(CardSource::Computed(Vec::new()));
         let unavailable =
-            RecommendationCard::from_source(CardSource::Fallback(Fallback::Unavailable, vec!["x".into()]));
+            RecommendationCard::from_source(CardSource::Fallback(Fallback::Unavailable {}, vec!["x".into()]));
         assert!(empty.recommendations.is_empty() && unavailable.recommendations.is_empty());
         assert_ne!(empty, unavailable);
         assert!(empty.is_computed() && !empty.is_degraded());

@@ -2,8 +2,12 @@
 //!
 //! Choices this model makes (see `semantics.md`, "Choices our models must state"):
 //! 1. The window holds the last `window` recorded calls. Every attempt is a call, so
-//!    retries count; calls the breaker itself rejects are not recorded, nor are bulkhead
-//!    rejections (they say nothing about the dependency's health).
+//!    retries count; calls the breaker itself rejects are not recorded, nor are refusals by
+//!    the caller's other protections (they say nothing about the dependency's health).
+//!    Failures are timeouts, 5xx and connection errors, overload rejections (429/503), and a
+//!    callee's "deadline exceeded" answer. A 4xx is a stated choice ([`ClientErrors`]): by
+//!    default it is ignored, counting neither way (Resilience4j's `ignoreExceptions`);
+//!    Resilience4j's own default records any exception not listed as a failure.
 //! 2. Thresholds trip at `≥` (failure rate ≥ 50 % with 10 failures in 20 calls opens),
 //!    compared in integer basis points, so there is no rounding.
 //! 3. The rates are evaluated after every recorded outcome once at least `min_calls`
@@ -19,6 +23,7 @@
 //! A call is *slow* if it took at least `slow_call_ms`; a slow-call rate at or above
 //! `slow_rate` also opens the breaker.
 
+use super::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -50,6 +55,35 @@ pub struct BreakerConfig {
     /// Client instances, each with its own breaker; requests are spread over them.
     #[serde(default = "one")]
     pub instances: u32,
+    /// What a 4xx answer counts as (≈ Resilience4j `ignoreExceptions` /
+    /// `recordExceptions`).
+    #[serde(default)]
+    pub client_errors: ClientErrors,
+}
+
+/// What a breaker records for a 4xx answer: the caller's request was wrong, which says
+/// little about the dependency's health.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientErrors {
+    /// Counts neither way (Resilience4j `ignoreExceptions`).
+    #[default]
+    Ignore,
+    /// Counts as a failure (Resilience4j's default for an exception it is not told about).
+    Failure,
+    /// Counts as a success (the dependency answered).
+    Success,
+}
+
+/// What the breaker makes of one answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A healthy answer.
+    Success,
+    /// Evidence of trouble.
+    Failure,
+    /// Not evidence either way: the permit is handed back, nothing recorded.
+    Ignored,
 }
 
 fn hundred() -> f64 {
@@ -73,6 +107,7 @@ impl Default for BreakerConfig {
             half_open_calls: 1,
             timed_half_open: false,
             instances: 1,
+            client_errors: ClientErrors::Ignore,
         }
     }
 }
@@ -285,6 +320,23 @@ impl Breaker {
     }
 }
 
+/// What a breaker records for a call that reached the dependency and ended in `outcome`.
+pub fn verdict(outcome: Outcome, client_errors: ClientErrors) -> Verdict {
+    match outcome {
+        Outcome::Ok => Verdict::Success,
+        Outcome::Timeout | Outcome::Error | Outcome::Overload { .. } | Outcome::DeadlineExceeded => {
+            Verdict::Failure
+        }
+        Outcome::ClientError => match client_errors {
+            ClientErrors::Ignore => Verdict::Ignored,
+            ClientErrors::Failure => Verdict::Failure,
+            ClientErrors::Success => Verdict::Success,
+        },
+        // The caller's own refusals never reach a breaker's record.
+        Outcome::BreakerOpen | Outcome::BulkheadFull | Outcome::BudgetDenied => Verdict::Ignored,
+    }
+}
+
 /// Which breaker states may follow which.
 pub fn allowed_edge(from: State, to: State) -> bool {
     matches!(
@@ -402,6 +454,19 @@ mod tests {
         assert_eq!(b.on_result(1_000_000, early, false, 1), None, "the late closed-state answer is ignored");
         assert_eq!(b.state(), State::HalfOpen);
         assert_eq!(b.on_result(1_000_000, probe, false, 1).map(|t| t.to), Some(State::Closed));
+    }
+
+    #[test]
+    fn what_counts_as_a_failure() {
+        use Verdict::*;
+        let v = |o| verdict(o, ClientErrors::default());
+        assert_eq!(v(Outcome::Ok), Success);
+        assert_eq!(v(Outcome::DeadlineExceeded), Failure, "a callee's deadline-exceeded answer is a failure");
+        assert_eq!(v(Outcome::Timeout), Failure);
+        assert_eq!(v(Outcome::Overload { retry_after_us: 1 }), Failure);
+        assert_eq!(v(Outcome::ClientError), Ignored, "4xx: neither way by default");
+        assert_eq!(verdict(Outcome::ClientError, ClientErrors::Failure), Failure);
+        assert_eq!(verdict(Outcome::ClientError, ClientErrors::Success), Success);
     }
 
     #[test]

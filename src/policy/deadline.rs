@@ -7,8 +7,10 @@
 //!   attempt is made only if at least `min_useful` remains when it would start (source
 //!   000: "budget checks go before the sleep and before the request"; a request that is
 //!   bound to arrive late is not sent). Failing the check counts as `budget_exhausted`.
-//! - A callee receives the time its caller will wait for this try as its own budget, and
-//!   checks it before starting expensive work (`server_min`).
+//! - A callee receives its caller's whole remaining budget (the request's absolute
+//!   deadline, as gRPC passes the remaining time), not just the per-try timeout, and checks
+//!   it before starting work: a call with less than the server's `min_budget_ms` left is
+//!   refused with "deadline exceeded".
 
 /// "No deadline": the budget never runs out.
 pub const NO_DEADLINE: u64 = u64::MAX;

@@ -23,7 +23,8 @@ pub enum Outcome {
     Error,
     /// Fast rejection for overload (429 or 503) with a Retry-After (µs).
     Overload {
-        /// How long the server asked the client to wait (µs).
+        /// How long the server asked the client to wait (µs); `token_bucket::NEVER` when
+        /// waiting cannot help.
         retry_after_us: u64,
     },
     /// 4xx: the request itself is wrong; retrying cannot help.

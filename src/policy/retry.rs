@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Backoff {
-    /// Retry at once.
-    None,
+    /// Retry at once. (Written `{"kind": "none"}`; the braces make unknown keys an error.)
+    None {},
     /// The same wait before every retry.
     Fixed {
         /// Wait before each retry (ms).
@@ -115,7 +115,7 @@ pub struct RetryPolicy {
 }
 
 fn no_backoff() -> Backoff {
-    Backoff::None
+    Backoff::None {}
 }
 
 impl Default for RetryPolicy {
@@ -123,7 +123,7 @@ impl Default for RetryPolicy {
         RetryPolicy {
             max_attempts: 1,
             retry_on: RetryOn::default(),
-            backoff: Backoff::None,
+            backoff: Backoff::None {},
             jitter: Jitter::None,
             honor_retry_after: true,
         }
@@ -152,7 +152,7 @@ impl BackoffUs {
     /// Resolves a configured backoff.
     pub fn new(backoff: Backoff, jitter: Jitter) -> Self {
         match backoff {
-            Backoff::None => BackoffUs { base: 0, cap: 0, exponential: false, jitter },
+            Backoff::None {} => BackoffUs { base: 0, cap: 0, exponential: false, jitter },
             Backoff::Fixed { ms } => {
                 let d = ms_to_us(ms);
                 BackoffUs { base: d, cap: d, exponential: false, jitter }
@@ -209,7 +209,7 @@ mod tests {
         let waits: Vec<u64> = (1..=5).map(|n| b.delay(n, 0, 0.7)).collect();
         assert_eq!(waits, vec![50_000, 100_000, 200_000, 300_000, 300_000], "50 → 100 → 200 ms, capped");
         assert_eq!(BackoffUs::new(Backoff::Fixed { ms: 20.0 }, Jitter::None).delay(3, 0, 0.5), 20_000);
-        assert_eq!(BackoffUs::new(Backoff::None, Jitter::Full).delay(1, 0, 0.9), 0);
+        assert_eq!(BackoffUs::new(Backoff::None {}, Jitter::Full).delay(1, 0, 0.9), 0);
     }
 
     #[test]

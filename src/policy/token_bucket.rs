@@ -14,6 +14,10 @@
 
 use serde::Serialize;
 
+/// A Retry-After that says "never": the bucket does not refill (rate 0), so waiting cannot
+/// help. A client that honours Retry-After gives up instead of sleeping forever.
+pub const NEVER: u64 = u64::MAX;
+
 /// Why admission said no.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -22,7 +26,7 @@ pub enum Rejection {
     ConcurrencyLimit,
     /// Not enough credits now; `retry_after` ticks until there will be.
     RateLimit {
-        /// Ticks until the bucket holds the cost.
+        /// Ticks until the bucket holds the cost ([`NEVER`] if it never will).
         retry_after: u64,
     },
     /// The cost exceeds the bucket's capacity: waiting never helps.
@@ -89,7 +93,7 @@ impl TokenBucket {
         if self.credits >= cost {
             Ok(())
         } else if self.rate_per_tick == 0 {
-            Err(Rejection::RateLimit { retry_after: u64::MAX })
+            Err(Rejection::RateLimit { retry_after: NEVER })
         } else {
             let missing = cost - self.credits;
             Err(Rejection::RateLimit { retry_after: missing.div_ceil(self.rate_per_tick) })
@@ -184,6 +188,13 @@ mod tests {
             Err(Rejection::RateLimit { retry_after: 1000 }),
             "Retry-After 1 s at 1 token/s"
         );
+    }
+
+    #[test]
+    fn a_bucket_that_never_refills_says_never() {
+        let mut b = TokenBucket::new(1000, 0);
+        b.take(0, 1000).unwrap();
+        assert_eq!(b.take(5_000, 1000), Err(Rejection::RateLimit { retry_after: NEVER }));
     }
 
     #[test]

@@ -89,7 +89,8 @@ impl FaultTimeline {
     /// The timeline of the service called `target`.
     pub fn new(faults: &[Fault], target: &str) -> Self {
         let list: Vec<_> = windows(faults, target).collect();
-        let varies_work = list.iter().any(|w| matches!(w.2, FaultEffect::Latency { .. } | FaultEffect::Down));
+        let varies_work =
+            list.iter().any(|w| matches!(w.2, FaultEffect::Latency { .. } | FaultEffect::Down {}));
         let mut edges = Vec::new();
         let mut states = Vec::new();
         sweep(&list, u64::MAX, |e, active| {
@@ -97,7 +98,7 @@ impl FaultTimeline {
             for &i in active {
                 match list[i].2 {
                     FaultEffect::Latency { factor } => s.latency_factor *= factor,
-                    FaultEffect::Down => s.down = true,
+                    FaultEffect::Down {} => s.down = true,
                     FaultEffect::ErrorRate { rate } => s.error_rate = Some(rate),
                     FaultEffect::Surge { .. } => {}
                 }
@@ -149,7 +150,7 @@ mod tests {
             if t >= a && t < b {
                 match e {
                     FaultEffect::Latency { factor } => s.latency_factor *= factor,
-                    FaultEffect::Down => s.down = true,
+                    FaultEffect::Down {} => s.down = true,
                     FaultEffect::ErrorRate { rate } => s.error_rate = Some(rate),
                     FaultEffect::Surge { .. } => {}
                 }
@@ -163,11 +164,11 @@ mod tests {
         let faults = vec![
             w(10.0, 30.0, FaultEffect::Latency { factor: 3.0 }),
             w(20.0, 40.0, FaultEffect::ErrorRate { rate: 0.5 }),
-            w(25.0, 26.0, FaultEffect::Down),
+            w(25.0, 26.0, FaultEffect::Down {}),
             w(15.0, 35.0, FaultEffect::Latency { factor: 1.7 }),
             w(22.0, 50.0, FaultEffect::ErrorRate { rate: 0.9 }),
-            w(5.0, 5.0, FaultEffect::Down),
-            Fault { target: "other".into(), ..w(0.0, 100.0, FaultEffect::Down) },
+            w(5.0, 5.0, FaultEffect::Down {}),
+            Fault { target: "other".into(), ..w(0.0, 100.0, FaultEffect::Down {}) },
         ];
         let tl = FaultTimeline::new(&faults, "s");
         assert!(tl.varies_work);
@@ -188,7 +189,7 @@ mod tests {
         assert_eq!(tl.at(1_000_000).latency_factor, 2.0);
         assert_eq!(tl.at(11_000_000).latency_factor, 1.0);
         assert_eq!(incidence(&faults, "s", u64::MAX), 10_000);
-        let stacked: Vec<Fault> = (0..100).map(|i| w(f64::from(i), 1000.0, FaultEffect::Down)).collect();
+        let stacked: Vec<Fault> = (0..100).map(|i| w(f64::from(i), 1000.0, FaultEffect::Down {})).collect();
         assert_eq!(incidence(&stacked, "s", u64::MAX), (1..=100).sum::<u64>());
         assert!(incidence(&stacked, "s", 10) > 10, "stops counting past the limit");
         assert!(FaultTimeline::new(&[], "s").is_empty());

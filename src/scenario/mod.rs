@@ -7,9 +7,12 @@
 //! Times are milliseconds in the file and whole microseconds inside the engine.
 
 pub mod faults;
+mod file;
 pub mod presets;
+pub mod ranges;
 pub mod validate;
 
+use crate::error::FieldError;
 use crate::policy::breaker::BreakerConfig;
 use crate::policy::bulkhead::BulkheadConfig;
 use crate::policy::retry::RetryPolicy;
@@ -199,7 +202,7 @@ fn one_u32() -> u32 {
 pub enum Fallback {
     /// Status `unavailable` and an empty list (source 000), distinct from a computed empty
     /// list.
-    Unavailable,
+    Unavailable {},
     /// A stale or hot-list result, labelled with its age (source 003's hot list).
     Stale {
         /// Age of the fallback data (ms).
@@ -365,7 +368,7 @@ pub enum FaultEffect {
         rate: f64,
     },
     /// Every call fails at once (connection refused).
-    Down,
+    Down {},
     /// Arrivals come `factor` times faster (target ignored).
     Surge {
         /// Multiplier (×).
@@ -396,9 +399,11 @@ impl Default for ReportOptions {
 }
 
 impl Scenario {
-    /// Reads a scenario from JSON text (types only; call [`validate`] for ranges).
-    pub fn from_json(text: &str) -> Result<Scenario, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Reads a scenario from JSON text (types only; call [`validate`] for ranges). An
+    /// error names the field by its JSON path and, for a number, its range and unit.
+    pub fn from_json(text: &str) -> Result<Scenario, FieldError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| file::error(text, &e))
     }
 
     /// Names of every service, entry first: layers, leaf, then side dependencies.

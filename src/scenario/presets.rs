@@ -129,7 +129,7 @@ pub fn retrying(attempts: u32, backoff_ms: f64) -> Client {
         retry: RetryPolicy {
             max_attempts: attempts,
             retry_on: RetryOn::default(),
-            backoff: if backoff_ms > 0.0 { Backoff::Fixed { ms: backoff_ms } } else { Backoff::None },
+            backoff: if backoff_ms > 0.0 { Backoff::Fixed { ms: backoff_ms } } else { Backoff::None {} },
             jitter: Jitter::None,
             honor_retry_after: true,
         },
@@ -191,7 +191,7 @@ pub fn lab11_unprotected() -> Scenario {
 /// sets a 250 ms budget and degrades instead of failing; the recommendation client is the
 /// only retrying layer (2 attempts, 20 ms backoff) and only tries when 100 ms remain.
 pub fn lab11_protected() -> Scenario {
-    let mut page = layer("page", Client { fallback: Some(Fallback::Unavailable), ..retrying(1, 0.0) });
+    let mut page = layer("page", Client { fallback: Some(Fallback::Unavailable {}), ..retrying(1, 0.0) });
     page.deadline_ms = Some(250.0);
     page.server.admission = Some(AdmissionConfig {
         token_bucket: Some(TokenBucketConfig { capacity: 20, rate_per_s: 20.0, cost: 1 }),
@@ -290,7 +290,7 @@ pub fn big_promo() -> Scenario {
     product.shared_pool = Some(SharedPool { size: 8, queue: None });
     product.side_deps = vec![side(
         recommendations(),
-        Client { use_shared_pool: true, fallback: Some(Fallback::Unavailable), ..retrying(1, 0.0) },
+        Client { use_shared_pool: true, fallback: Some(Fallback::Unavailable {}), ..retrying(1, 0.0) },
     )];
     let mut s = base(
         "big-promo",
@@ -319,13 +319,15 @@ pub fn big_promo_protected() -> Scenario {
     app.client.retry.jitter = Jitter::Full;
     app.client.per_try_timeout_ms = Some(1000.0);
     app.client.retry_budget = Some(RetryBudgetConfig::Ratio { max_tokens: 100.0, retry_ratio: 0.1 });
-    let product = &mut s.layers[1];
-    product.shared_pool = None;
-    product.server.admission = Some(AdmissionConfig {
+    // The rate limit sits at the entry, where a 429 turns a request away before it costs
+    // anything downstream.
+    app.server.admission = Some(AdmissionConfig {
         token_bucket: Some(TokenBucketConfig { capacity: 60, rate_per_s: 240.0, cost: 1 }),
         concurrency_limit: None,
         retry_after_ms: 1000.0,
     });
+    let product = &mut s.layers[1];
+    product.shared_pool = None;
     product.client.use_shared_pool = false;
     product.client.bulkhead =
         Some(BulkheadConfig { max_concurrent: 16, max_queue: 32, queue_timeout_ms: Some(100.0) });
@@ -348,7 +350,7 @@ pub fn breaker_demo() -> Scenario {
         Client {
             per_try_timeout_ms: Some(300.0),
             breaker: Some(BreakerConfig { open_ms: 2000.0, half_open_calls: 3, ..BreakerConfig::default() }),
-            fallback: Some(Fallback::Unavailable),
+            fallback: Some(Fallback::Unavailable {}),
             ..retrying(1, 0.0)
         },
     );
@@ -378,7 +380,7 @@ pub fn bulkhead_shared() -> Scenario {
         Client {
             use_shared_pool: true,
             per_try_timeout_ms: Some(1000.0),
-            fallback: Some(Fallback::Unavailable),
+            fallback: Some(Fallback::Unavailable {}),
             ..retrying(1, 0.0)
         },
     )];

@@ -4,76 +4,71 @@
 //! the value and the allowed range, so the CLI can print them and the UI can put them by
 //! the control.
 
+use super::faults::{MAX_FAULT_INCIDENCE, incidence};
+use super::ranges::{self as r, FieldRange};
 use super::*;
 use crate::error::{Allowed, FieldError, fmt_num};
 use crate::policy::retry::{Backoff, Jitter};
+use crate::policy::stack::check_order;
 
 /// Most layers in a chain.
 pub const MAX_LAYERS: usize = 8;
 /// Most attempts per call, first included.
-pub const MAX_ATTEMPTS: u32 = 10;
+pub const MAX_ATTEMPTS: u32 = r::MAX_ATTEMPTS.max as u32;
 /// Most side dependencies per layer.
 pub const MAX_SIDE_DEPS: usize = 3;
 /// Longest time any setting may name (ms): one day.
-pub const MAX_MS: f64 = 86_400_000.0;
+pub const MAX_MS: f64 = r::MAX_MS;
 /// Most workers, queue slots, tokens and the like.
-pub const MAX_COUNT: u32 = 1_000_000;
+pub const MAX_COUNT: u32 = r::MAX_COUNT as u32;
+/// Most fault windows in a scenario.
+pub const MAX_FAULTS: usize = 10_000;
 
 struct Check {
     errors: Vec<FieldError>,
 }
 
 impl Check {
-    fn range(&mut self, field: &str, v: f64, min: f64, max: f64) {
-        if !(v.is_finite() && v >= min && v <= max) {
-            self.errors.push(FieldError::new(field, fmt_num(v), Allowed::range(min, max)));
+    fn num(&mut self, field: &str, v: f64, range: FieldRange) {
+        if !range.accepts(v) {
+            self.errors.push(range.error(field, fmt_num(v)));
         }
     }
-    fn int(&mut self, field: &str, v: u64, min: u64, max: u64) {
-        if !(min..=max).contains(&v) {
-            self.errors.push(FieldError::new(field, v, Allowed::integer(min, max)));
+    fn int(&mut self, field: &str, v: impl Into<u64>, range: FieldRange) {
+        self.num(field, v.into() as f64, range);
+    }
+    fn opt(&mut self, field: &str, v: Option<f64>, range: FieldRange) {
+        if let Some(v) = v {
+            self.num(field, v, range);
         }
     }
     fn rule(&mut self, field: &str, value: impl std::fmt::Display, rule: &str) {
         self.errors.push(FieldError::new(field, value, Allowed::Rule { rule: rule.to_string() }));
     }
-    fn ms(&mut self, field: &str, v: f64) {
-        self.range(field, v, 0.0, MAX_MS);
-    }
-    fn opt_ms(&mut self, field: &str, v: Option<f64>, min: f64) {
-        if let Some(v) = v {
-            self.range(field, v, min, MAX_MS);
-        }
-    }
     fn dist(&mut self, field: &str, d: &Dist) {
         match *d {
-            Dist::Constant { ms } => self.ms(&format!("{field}.ms"), ms),
-            Dist::Exponential { mean_ms } => self.ms(&format!("{field}.mean_ms"), mean_ms),
+            Dist::Constant { ms } => self.num(&format!("{field}.ms"), ms, r::WORK_MS),
+            Dist::Exponential { mean_ms } => self.num(&format!("{field}.mean_ms"), mean_ms, r::WORK_MS),
             Dist::LogNormal { median_ms, p99_ms } => {
-                self.range(&format!("{field}.median_ms"), median_ms, 0.001, MAX_MS);
-                self.range(&format!("{field}.p99_ms"), p99_ms, median_ms.max(0.001), MAX_MS);
+                self.num(&format!("{field}.median_ms"), median_ms, r::LOG_NORMAL_MS);
+                self.num(&format!("{field}.p99_ms"), p99_ms, r::LOG_NORMAL_MS.from(median_ms.max(0.001)));
             }
         }
     }
     fn server(&mut self, field: &str, s: &Server) {
         if let Some(w) = s.workers {
-            self.int(&format!("{field}.workers"), u64::from(w), 1, u64::from(MAX_COUNT));
+            self.int(&format!("{field}.workers"), w, r::WORKERS);
         }
         if let Some(q) = s.queue {
-            self.int(&format!("{field}.queue"), u64::from(q), 0, u64::from(MAX_COUNT));
+            self.int(&format!("{field}.queue"), q, r::QUEUE);
         }
-        self.opt_ms(&format!("{field}.queue_timeout_ms"), s.queue_timeout_ms, 0.001);
-        self.ms(&format!("{field}.min_budget_ms"), s.min_budget_ms);
+        self.opt(&format!("{field}.queue_timeout_ms"), s.queue_timeout_ms, r::QUEUE_TIMEOUT_MS);
+        self.num(&format!("{field}.min_budget_ms"), s.min_budget_ms, r::MIN_BUDGET_MS);
         if let Some(a) = &s.admission {
             let f = format!("{field}.admission");
             if let Some(tb) = &a.token_bucket {
-                self.int(
-                    &format!("{f}.token_bucket.capacity"),
-                    u64::from(tb.capacity),
-                    1,
-                    u64::from(MAX_COUNT),
-                );
-                self.range(&format!("{f}.token_bucket.rate_per_s"), tb.rate_per_s, 0.0, 1e9);
+                self.int(&format!("{f}.token_bucket.capacity"), tb.capacity, r::BUCKET_CAPACITY);
+                self.num(&format!("{f}.token_bucket.rate_per_s"), tb.rate_per_s, r::BUCKET_RATE);
                 let milli = tb.rate_per_s * 1000.0;
                 if milli.is_finite() && (milli - milli.round()).abs() > 1e-6 {
                     self.rule(
@@ -82,21 +77,21 @@ impl Check {
                         "at most 3 decimals",
                     );
                 }
-                self.int(&format!("{f}.token_bucket.cost"), u64::from(tb.cost), 1, u64::from(MAX_COUNT));
+                self.int(&format!("{f}.token_bucket.cost"), tb.cost, r::BUCKET_COST);
             }
             if let Some(c) = a.concurrency_limit {
-                self.int(&format!("{f}.concurrency_limit"), u64::from(c), 1, u64::from(MAX_COUNT));
+                self.int(&format!("{f}.concurrency_limit"), c, r::CONCURRENCY_LIMIT);
             }
-            self.ms(&format!("{f}.retry_after_ms"), a.retry_after_ms);
+            self.num(&format!("{f}.retry_after_ms"), a.retry_after_ms, r::RETRY_AFTER_MS);
         }
     }
     fn leaf(&mut self, field: &str, l: &Leaf) {
         self.name(&format!("{field}.name"), &l.name);
         self.server(&format!("{field}.server"), &l.server);
         self.dist(&format!("{field}.work"), &l.work);
-        self.range(&format!("{field}.error_rate"), l.error_rate, 0.0, 1.0);
-        self.range(&format!("{field}.client_error_rate"), l.client_error_rate, 0.0, 1.0);
-        self.range(&format!("{field}.empty_rate"), l.empty_rate, 0.0, 1.0);
+        self.num(&format!("{field}.error_rate"), l.error_rate, r::PROBABILITY);
+        self.num(&format!("{field}.client_error_rate"), l.client_error_rate, r::PROBABILITY);
+        self.num(&format!("{field}.empty_rate"), l.empty_rate, r::PROBABILITY);
         if l.error_rate + l.client_error_rate > 1.0 + 1e-12 {
             self.rule(
                 &format!("{field}.client_error_rate"),
@@ -111,57 +106,60 @@ impl Check {
         }
     }
     fn client(&mut self, field: &str, c: &Client, has_shared_pool: bool) {
-        let r = &c.retry;
-        self.int(
-            &format!("{field}.retry.max_attempts"),
-            u64::from(r.max_attempts),
-            1,
-            u64::from(MAX_ATTEMPTS),
-        );
-        match r.backoff {
-            Backoff::None => {}
-            Backoff::Fixed { ms } => self.ms(&format!("{field}.retry.backoff.ms"), ms),
+        let rt = &c.retry;
+        self.int(&format!("{field}.retry.max_attempts"), rt.max_attempts, r::MAX_ATTEMPTS);
+        match rt.backoff {
+            Backoff::None {} => {}
+            Backoff::Fixed { ms } => self.num(&format!("{field}.retry.backoff.ms"), ms, r::BACKOFF_MS),
             Backoff::Exponential { base_ms, cap_ms } => {
-                self.range(&format!("{field}.retry.backoff.base_ms"), base_ms, 0.001, MAX_MS);
-                self.range(&format!("{field}.retry.backoff.cap_ms"), cap_ms, base_ms.max(0.001), MAX_MS);
+                self.num(&format!("{field}.retry.backoff.base_ms"), base_ms, r::BACKOFF_BASE_MS);
+                self.num(
+                    &format!("{field}.retry.backoff.cap_ms"),
+                    cap_ms,
+                    r::BACKOFF_BASE_MS.from(base_ms.max(0.001)),
+                );
             }
         }
-        if r.jitter == Jitter::Decorrelated && !matches!(r.backoff, Backoff::Exponential { .. }) {
+        if rt.jitter == Jitter::Decorrelated && !matches!(rt.backoff, Backoff::Exponential { .. }) {
             self.rule(
                 &format!("{field}.retry.jitter"),
                 "decorrelated",
                 "decorrelated jitter needs exponential backoff (for its base and cap)",
             );
         }
-        self.opt_ms(&format!("{field}.per_try_timeout_ms"), c.per_try_timeout_ms, 0.001);
-        self.ms(&format!("{field}.min_useful_ms"), c.min_useful_ms);
+        self.opt(&format!("{field}.per_try_timeout_ms"), c.per_try_timeout_ms, r::PER_TRY_TIMEOUT_MS);
+        self.num(&format!("{field}.min_useful_ms"), c.min_useful_ms, r::MIN_USEFUL_MS);
         match c.retry_budget {
             None => {}
             Some(RetryBudgetConfig::Ratio { max_tokens, retry_ratio }) => {
-                self.range(&format!("{field}.retry_budget.max_tokens"), max_tokens, 0.0, 1e6);
-                self.range(&format!("{field}.retry_budget.retry_ratio"), retry_ratio, 0.0, 1.0);
+                self.num(&format!("{field}.retry_budget.max_tokens"), max_tokens, r::RATIO_MAX_TOKENS);
+                self.num(&format!("{field}.retry_budget.retry_ratio"), retry_ratio, r::RETRY_RATIO);
             }
             Some(RetryBudgetConfig::Grpc { max_tokens, token_ratio }) => {
-                self.range(&format!("{field}.retry_budget.max_tokens"), max_tokens, 1.0, 1000.0);
-                self.range(&format!("{field}.retry_budget.token_ratio"), token_ratio, 0.001, 1.0);
+                self.num(&format!("{field}.retry_budget.max_tokens"), max_tokens, r::GRPC_MAX_TOKENS);
+                self.num(&format!("{field}.retry_budget.token_ratio"), token_ratio, r::GRPC_TOKEN_RATIO);
             }
         }
         if let Some(b) = &c.breaker {
             let f = format!("{field}.breaker");
-            self.int(&format!("{f}.window"), u64::from(b.window), 1, 10_000);
-            self.int(&format!("{f}.min_calls"), u64::from(b.min_calls), 1, u64::from(b.window.max(1)));
-            self.range(&format!("{f}.failure_rate_pct"), b.failure_rate_pct, 0.01, 100.0);
-            self.opt_ms(&format!("{f}.slow_call_ms"), b.slow_call_ms, 0.001);
-            self.range(&format!("{f}.slow_rate_pct"), b.slow_rate_pct, 0.01, 100.0);
-            self.range(&format!("{f}.open_ms"), b.open_ms, 0.001, MAX_MS);
-            self.int(&format!("{f}.half_open_calls"), u64::from(b.half_open_calls), 1, 1000);
-            self.int(&format!("{f}.instances"), u64::from(b.instances), 1, 256);
+            self.int(&format!("{f}.window"), b.window, r::BREAKER_WINDOW);
+            self.int(
+                &format!("{f}.min_calls"),
+                b.min_calls,
+                r::BREAKER_MIN_CALLS.to(f64::from(b.window.max(1))),
+            );
+            self.num(&format!("{f}.failure_rate_pct"), b.failure_rate_pct, r::PERCENT);
+            self.opt(&format!("{f}.slow_call_ms"), b.slow_call_ms, r::SLOW_CALL_MS);
+            self.num(&format!("{f}.slow_rate_pct"), b.slow_rate_pct, r::PERCENT);
+            self.num(&format!("{f}.open_ms"), b.open_ms, r::OPEN_MS);
+            self.int(&format!("{f}.half_open_calls"), b.half_open_calls, r::HALF_OPEN_CALLS);
+            self.int(&format!("{f}.instances"), b.instances, r::BREAKER_INSTANCES);
         }
         if let Some(b) = &c.bulkhead {
             let f = format!("{field}.bulkhead");
-            self.int(&format!("{f}.max_concurrent"), u64::from(b.max_concurrent), 1, u64::from(MAX_COUNT));
-            self.int(&format!("{f}.max_queue"), u64::from(b.max_queue), 0, u64::from(MAX_COUNT));
-            self.opt_ms(&format!("{f}.queue_timeout_ms"), b.queue_timeout_ms, 0.001);
+            self.int(&format!("{f}.max_concurrent"), b.max_concurrent, r::BULKHEAD_MAX_CONCURRENT);
+            self.int(&format!("{f}.max_queue"), b.max_queue, r::BULKHEAD_MAX_QUEUE);
+            self.opt(&format!("{f}.queue_timeout_ms"), b.queue_timeout_ms, r::QUEUE_TIMEOUT_MS);
         }
         if c.use_shared_pool && !has_shared_pool {
             self.rule(&format!("{field}.use_shared_pool"), "true", "needs a shared_pool on the layer");
@@ -174,7 +172,13 @@ impl Check {
             );
         }
         if let Some(Fallback::Stale { age_ms }) = c.fallback {
-            self.ms(&format!("{field}.fallback.age_ms"), age_ms);
+            self.num(&format!("{field}.fallback.age_ms"), age_ms, r::AGE_MS);
+        }
+        if let Some(order) = &c.stack
+            && let Err(e) = check_order(order)
+        {
+            let list: Vec<&str> = order.iter().map(|s| s.name()).collect();
+            self.rule(&format!("{field}.stack"), format!("[{}]", list.join(", ")), &e.to_string());
         }
     }
 }
@@ -182,12 +186,12 @@ impl Check {
 fn check_all(s: &Scenario) -> Vec<FieldError> {
     let mut c = Check { errors: Vec::new() };
     match &s.load {
-        Load::Batch { requests } => c.int("load.requests", *requests, 1, 10_000_000),
+        Load::Batch { requests } => c.int("load.requests", *requests, r::REQUESTS),
         Load::Constant { rate_per_s, peak_factor, duration_ms }
         | Load::Poisson { rate_per_s, peak_factor, duration_ms } => {
-            c.range("load.rate_per_s", *rate_per_s, 0.001, 1e7);
-            c.range("load.peak_factor", *peak_factor, 0.01, 100.0);
-            c.range("load.duration_ms", *duration_ms, 1.0, 1e9);
+            c.num("load.rate_per_s", *rate_per_s, r::RATE_PER_S);
+            c.num("load.peak_factor", *peak_factor, r::PEAK_FACTOR);
+            c.num("load.duration_ms", *duration_ms, r::DURATION_MS);
         }
     }
     if s.layers.is_empty() || s.layers.len() > MAX_LAYERS {
@@ -202,13 +206,13 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
         c.name(&format!("{f}.name"), &l.name);
         c.server(&format!("{f}.server"), &l.server);
         c.dist(&format!("{f}.work"), &l.work);
-        c.opt_ms(&format!("{f}.deadline_ms"), l.deadline_ms, 0.001);
+        c.opt(&format!("{f}.deadline_ms"), l.deadline_ms, r::DEADLINE_MS);
         let shared = l.shared_pool.is_some();
         c.client(&format!("{f}.client"), &l.client, shared);
         if let Some(p) = &l.shared_pool {
-            c.int(&format!("{f}.shared_pool.size"), u64::from(p.size), 1, u64::from(MAX_COUNT));
+            c.int(&format!("{f}.shared_pool.size"), p.size, r::SHARED_POOL_SIZE);
             if let Some(q) = p.queue {
-                c.int(&format!("{f}.shared_pool.queue"), u64::from(q), 0, u64::from(MAX_COUNT));
+                c.int(&format!("{f}.shared_pool.queue"), q, r::QUEUE);
             }
         }
         if l.side_deps.len() > MAX_SIDE_DEPS {
@@ -222,7 +226,7 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
             let g = format!("{f}.side_deps[{j}]");
             c.leaf(&format!("{g}.target"), &d.target);
             c.client(&format!("{g}.client"), &d.client, shared);
-            c.range(&format!("{g}.needed_by"), d.needed_by, 0.0, 1.0);
+            c.num(&format!("{g}.needed_by"), d.needed_by, r::PROBABILITY);
         }
     }
     c.leaf("leaf", &s.leaf);
@@ -232,15 +236,25 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
             c.rule("names", format!("{n:?}"), "every service needs its own name");
         }
     }
+    if s.faults.len() > MAX_FAULTS {
+        c.errors.push(FieldError::new(
+            "faults",
+            s.faults.len(),
+            Allowed::Length { min_len: 0, max_len: MAX_FAULTS },
+        ));
+        return c.errors;
+    }
     for (i, fault) in s.faults.iter().enumerate() {
         let f = format!("faults[{i}]");
-        c.range(&format!("{f}.start_ms"), fault.start_ms, 0.0, 1e9);
-        c.range(&format!("{f}.end_ms"), fault.end_ms, fault.start_ms, 1e9);
+        c.num(&format!("{f}.start_ms"), fault.start_ms, r::FAULT_TIME_MS);
+        c.num(&format!("{f}.end_ms"), fault.end_ms, r::FAULT_TIME_MS.from(fault.start_ms.max(0.0)));
         match fault.effect {
-            FaultEffect::Surge { factor } => c.range(&format!("{f}.effect.factor"), factor, 0.01, 100.0),
-            FaultEffect::Latency { factor } => c.range(&format!("{f}.effect.factor"), factor, 0.01, 1000.0),
-            FaultEffect::ErrorRate { rate } => c.range(&format!("{f}.effect.rate"), rate, 0.0, 1.0),
-            FaultEffect::Down => {}
+            FaultEffect::Surge { factor } => c.num(&format!("{f}.effect.factor"), factor, r::SURGE_FACTOR),
+            FaultEffect::Latency { factor } => {
+                c.num(&format!("{f}.effect.factor"), factor, r::LATENCY_FACTOR)
+            }
+            FaultEffect::ErrorRate { rate } => c.num(&format!("{f}.effect.rate"), rate, r::PROBABILITY),
+            FaultEffect::Down {} => {}
         }
         let is_surge = matches!(fault.effect, FaultEffect::Surge { .. });
         if !is_surge && !names.contains(&fault.target) {
@@ -258,10 +272,16 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
             );
         }
     }
-    if let Some(b) = s.report.bucket_ms {
-        c.range("report.bucket_ms", b, 0.1, 1e8);
+    // Overlapping windows are indexed per service; keep that index small.
+    for n in &names {
+        if incidence(&s.faults, n, MAX_FAULT_INCIDENCE) > MAX_FAULT_INCIDENCE {
+            c.rule("faults", format!("{n:?}"), "too many overlapping fault windows on one service");
+        }
     }
-    c.int("report.trace_sample", u64::from(s.report.trace_sample), 0, 200);
+    if let Some(b) = s.report.bucket_ms {
+        c.num("report.bucket_ms", b, r::REPORT_BUCKET_MS);
+    }
+    c.int("report.trace_sample", s.report.trace_sample, r::TRACE_SAMPLE);
     c.errors
 }
 
@@ -293,19 +313,37 @@ pub fn estimate_work(s: &Scenario) -> Work {
         Load::Batch { requests } => requests as f64,
         Load::Constant { rate_per_s, peak_factor, duration_ms }
         | Load::Poisson { rate_per_s, peak_factor, duration_ms } => {
-            let base = rate_per_s * peak_factor * duration_ms / 1000.0;
-            let extra: f64 = s
+            // Overlapping surges multiply (as the arrivals do): integrate the rate times the
+            // product of the surges in force over each stretch between surge edges.
+            let surges: Vec<(f64, f64, f64)> = s
                 .faults
                 .iter()
                 .filter_map(|f| match f.effect {
-                    FaultEffect::Surge { factor } => {
-                        let overlap = (f.end_ms.min(duration_ms) - f.start_ms.max(0.0)).max(0.0);
-                        Some(rate_per_s * peak_factor * (factor - 1.0) * overlap / 1000.0)
-                    }
+                    FaultEffect::Surge { factor } => Some((f.start_ms, f.end_ms, factor)),
                     _ => None,
                 })
-                .sum();
-            (base + extra).max(0.0)
+                .collect();
+            // A sweep over the edges, keeping the product of the surges in force.
+            let mut events: Vec<(f64, f64)> = surges
+                .iter()
+                .filter(|&&(a, b, f)| b > a && f > 0.0)
+                .flat_map(|&(a, b, f)| [(a.max(0.0), f), (b, 1.0 / f)])
+                .collect();
+            events.sort_by(|x, y| x.0.total_cmp(&y.0));
+            let (mut t, mut factor, mut expected) = (0.0_f64, 1.0_f64, 0.0_f64);
+            for (at, change) in events {
+                let until = at.min(duration_ms);
+                if until > t {
+                    expected += rate_per_s * peak_factor * factor * (until - t) / 1000.0;
+                    t = until;
+                }
+                factor *= change;
+            }
+            if duration_ms > t {
+                expected += rate_per_s * peak_factor * factor * (duration_ms - t) / 1000.0;
+            }
+            // Evenly spaced arrivals start at 0: one more than the rate times the time.
+            (expected + 1.0).max(0.0)
         }
     };
     let mut calls = requests; // the entry

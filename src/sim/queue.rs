@@ -196,6 +196,17 @@ impl<E: Copy> EventQueue<E> {
         Some((e.at(), e.payload))
     }
 
+    /// Drops every pending event for which `keep` says no (events known to be stale), so
+    /// that memory follows what is still wanted. The order of the rest is unchanged.
+    pub fn retain(&mut self, mut keep: impl FnMut(&E) -> bool) {
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            lane.retain(|e| keep(&e.payload));
+            self.fronts[i] = lane.front().map_or(u128::MAX, |n| n.key);
+        }
+        self.heap.retain(|Reverse(e)| keep(&e.payload));
+        self.fronts[3] = self.heap.peek().map_or(u128::MAX, |Reverse(n)| n.key);
+    }
+
     /// Moves the clock to `t` for something that happens outside the queue (an arrival
     /// the caller keeps itself); an error if `t` is before now.
     pub fn advance(&mut self, t: Micros) -> Result<(), PastEvent> {
@@ -230,6 +241,17 @@ mod tests {
         let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, ["arrival@5", "done@10 first", "done@10 second", "timer@10", "arrival@10"]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn retain_drops_only_what_it_is_told() {
+        let mut q = EventQueue::new();
+        for i in 0..10u64 {
+            q.schedule(i % 4, [Class::Completion, Class::Timer][(i % 2) as usize], i).unwrap();
+        }
+        q.retain(|&i| i % 3 != 0);
+        let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, [4, 8, 1, 5, 2, 7]);
     }
 
     #[test]

@@ -478,13 +478,13 @@ pub static NUMBERS: &[NumberDef] = &[
         Log,
         false,
         |s, i| client(s, i).and_then(|c| match c.retry.backoff {
-            Backoff::None => None,
+            Backoff::None {} => None,
             Backoff::Fixed { ms } => Some(ms),
             Backoff::Exponential { base_ms, .. } => Some(base_ms),
         }),
         |s, i, v| if let Some(c) = client_mut(s, i) {
             match &mut c.retry.backoff {
-                Backoff::None => {}
+                Backoff::None {} => {}
                 Backoff::Fixed { ms } => *ms = v,
                 Backoff::Exponential { base_ms, cap_ms } => {
                     *base_ms = v;
@@ -1190,7 +1190,7 @@ pub static CHOICES: &[ChoiceDef] = &[
         KBackoffHelp,
         [("none", OptNone), ("fixed", OptFixed), ("exponential", OptExponential)],
         |s, i| client(s, i).map(|c| match c.retry.backoff {
-            Backoff::None => "none",
+            Backoff::None {} => "none",
             Backoff::Fixed { .. } => "fixed",
             Backoff::Exponential { .. } => "exponential",
         }),
@@ -1205,7 +1205,7 @@ pub static CHOICES: &[ChoiceDef] = &[
         KJitter,
         KJitterHelp,
         [("none", OptNone), ("full", OptFull), ("equal", OptEqual), ("decorrelated", OptDecorrelated)],
-        |s, i| client(s, i).and_then(|c| (c.retry.backoff != Backoff::None).then_some(
+        |s, i| client(s, i).and_then(|c| (c.retry.backoff != Backoff::None {}).then_some(
             match c.retry.jitter {
                 Jitter::None => "none",
                 Jitter::Full => "full",
@@ -1292,12 +1292,12 @@ pub static CHOICES: &[ChoiceDef] = &[
         [("none", OptNone), ("unavailable", OptUnavailable), ("stale", OptStale)],
         |s, i| client(s, i).map(|c| match c.fallback {
             None => "none",
-            Some(Fallback::Unavailable) => "unavailable",
+            Some(Fallback::Unavailable {}) => "unavailable",
             Some(Fallback::Stale { .. }) => "stale",
         }),
         |s, i, v| if let Some(c) = client_mut(s, i) {
             c.fallback = match v {
-                "unavailable" => Some(Fallback::Unavailable),
+                "unavailable" => Some(Fallback::Unavailable {}),
                 "stale" => Some(Fallback::Stale { age_ms: 60_000.0 }),
                 _ => None,
             }
@@ -1343,14 +1343,14 @@ fn set_pattern(s: &mut Scenario, v: &str) {
 
 fn set_backoff(c: &mut Client, v: &str) {
     let base = match c.retry.backoff {
-        Backoff::None => 20.0,
+        Backoff::None {} => 20.0,
         Backoff::Fixed { ms } => ms.max(0.1),
         Backoff::Exponential { base_ms, .. } => base_ms,
     };
     c.retry.backoff = match v {
         "fixed" => Backoff::Fixed { ms: base },
         "exponential" => Backoff::Exponential { base_ms: base, cap_ms: (base * 16.0).min(MS_MAX) },
-        _ => Backoff::None,
+        _ => Backoff::None {},
     };
     if c.retry.jitter == Jitter::Decorrelated && !matches!(c.retry.backoff, Backoff::Exponential { .. }) {
         c.retry.jitter = Jitter::None;

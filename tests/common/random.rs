@@ -6,7 +6,7 @@
 //! scenario, so a failing case can be replayed from its number.
 #![allow(dead_code)]
 
-use resilience_lab::policy::breaker::BreakerConfig;
+use resilience_lab::policy::breaker::{BreakerConfig, ClientErrors};
 use resilience_lab::policy::bulkhead::BulkheadConfig;
 use resilience_lab::policy::retry::{Backoff, Jitter, RetryOn, RetryPolicy};
 use resilience_lab::policy::retry_budget::RetryBudgetConfig;
@@ -82,7 +82,7 @@ fn server(g: &mut Gen, leafy: bool) -> Server {
 
 fn client(g: &mut Gen, shared_pool: bool) -> Client {
     let backoff = match g.int(0, 2) {
-        0 => Backoff::None,
+        0 => Backoff::None {},
         1 => Backoff::Fixed { ms: g.ms(0.0, 20.0) },
         _ => {
             let base = g.ms(0.5, 10.0);
@@ -128,6 +128,8 @@ fn client(g: &mut Gen, shared_pool: bool) -> Client {
                 half_open_calls: g.int(1, 3) as u32,
                 timed_half_open: g.chance(0.4),
                 instances: g.int(1, 3) as u32,
+                client_errors: [ClientErrors::Ignore, ClientErrors::Failure, ClientErrors::Success]
+                    [g.int(0, 2) as usize],
             }
         }),
         bulkhead: (!use_shared_pool && g.chance(0.25)).then(|| BulkheadConfig {
@@ -137,7 +139,7 @@ fn client(g: &mut Gen, shared_pool: bool) -> Client {
         }),
         use_shared_pool,
         fallback: match g.int(0, 5) {
-            0 => Some(Fallback::Unavailable),
+            0 => Some(Fallback::Unavailable {}),
             1 => Some(Fallback::Stale { age_ms: g.ms(0.0, 1000.0) }),
             _ => None,
         },
@@ -239,7 +241,7 @@ fn drawn(n: u64) -> Scenario {
             let effect = match g.int(0, 3) {
                 0 => FaultEffect::Latency { factor: g.ms(0.5, 8.0) },
                 1 => FaultEffect::ErrorRate { rate: g.range(0.0, 1.0) },
-                2 => FaultEffect::Down,
+                2 => FaultEffect::Down {},
                 _ => FaultEffect::Surge { factor: g.ms(0.5, 4.0) },
             };
             let target = targets[g.int(0, targets.len() as u64 - 1) as usize].clone();

@@ -12,6 +12,8 @@ use crate::sim::rng::{self, Key, Stream};
 pub(super) struct Arrivals {
     poisson: bool,
     batch: Option<u64>,
+    /// Arrivals per second outside surges (after the peak factor).
+    per_s: f64,
     /// Arrivals per µs outside surges.
     rate: f64,
     /// 1 / `rate`: the mean gap between arrivals outside surges (µs).
@@ -21,6 +23,11 @@ pub(super) struct Arrivals {
     produced: u64,
     surges: Vec<(f64, f64, f64)>,
     stream: Stream,
+    /// Constant arrivals: the rate in force since `seg_start` (µs, a surge edge or 0), and
+    /// how many arrivals that stretch has produced. The next is at
+    /// `seg_start + seg_k · 10⁶ / rate` µs: computed from the count, so no error builds up.
+    seg_start: f64,
+    seg_k: u64,
     /// Arrivals drawn ahead (see [`Arrivals::next`]) and how many of them were handed out.
     ahead: Vec<(Micros, Key)>,
     ahead_used: usize,
@@ -54,12 +61,15 @@ impl Arrivals {
         Arrivals {
             poisson,
             batch,
+            per_s: s.entry_rate_per_s().unwrap_or(0.0),
             rate,
             gap: if rate > 0.0 { 1.0 / rate } else { 0.0 },
             end,
             next_t: 0.0,
             produced: 0,
             surges,
+            seg_start: 0.0,
+            seg_k: 0,
             stream: rng::fork(seed, "arrivals"),
             ahead: Vec::new(),
             ahead_used: 0,
@@ -134,7 +144,9 @@ impl Arrivals {
             self.produced += 1;
             return Some((0, Key(self.stream.next_u64())));
         }
-        let t = if self.produced == 0 {
+        let t = if !self.poisson {
+            self.next_constant()?
+        } else if self.produced == 0 {
             0.0
         } else if self.surges.is_empty() && self.rate > 0.0 {
             // One rate throughout (the loop below with no boundaries, minus its bookkeeping;
@@ -153,11 +165,7 @@ impl Arrivals {
                     }
                     return None;
                 }
-                let gap = if self.poisson {
-                    rng::exponential(1.0 / rate, self.stream.uniform())
-                } else {
-                    1.0 / rate
-                };
+                let gap = rng::exponential(1.0 / rate, self.stream.uniform());
                 if t + gap <= boundary {
                     t += gap;
                     break;
@@ -172,5 +180,72 @@ impl Arrivals {
         self.next_t = t;
         self.produced += 1;
         Some((libm::round(t) as Micros, Key(self.stream.next_u64())))
+    }
+
+    /// The next evenly spaced arrival (µs): the first at 0, then one gap apart; where a
+    /// surge begins or ends, the spacing restarts from that edge at the new rate.
+    fn next_constant(&mut self) -> Option<f64> {
+        loop {
+            // Requests per second in force from the segment's start.
+            let per_s = self.per_s * self.factor_at(self.seg_start);
+            let boundary = self.next_boundary(self.seg_start);
+            if per_s > 0.0 {
+                let t = self.seg_start + (self.seg_k as f64 * 1e6) / per_s;
+                if t <= boundary {
+                    self.seg_k += 1;
+                    return Some(t);
+                }
+            } else if !boundary.is_finite() {
+                return None;
+            }
+            self.seg_start = boundary;
+            self.seg_k = 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::presets;
+
+    fn times(load: Load, faults: Vec<crate::scenario::Fault>) -> Vec<Micros> {
+        let mut s = presets::chain_3x3();
+        s.load = load;
+        s.faults = faults;
+        let mut a = Arrivals::new(&s, 1);
+        std::iter::from_fn(|| a.next().map(|(t, _)| t)).collect()
+    }
+
+    #[test]
+    fn constant_arrivals_count_exactly() {
+        let c = |rate_per_s, duration_ms| Load::Constant { rate_per_s, peak_factor: 1.0, duration_ms };
+        let ten = times(c(10.0, 5_000.0), vec![]);
+        assert_eq!(ten.len(), 50, "10/s for 5 s: 50, the last at 4.9 s");
+        assert_eq!((ten[1], ten[49]), (100_000, 4_900_000));
+        assert_eq!(times(c(20.0, 1_000.0), vec![]).len(), 20);
+        assert_eq!(times(c(3.0, 1_000.0), vec![]), vec![0, 333_333, 666_667]);
+        assert_eq!(times(c(1000.0, 1_000.0), vec![]).len(), 1000);
+    }
+
+    #[test]
+    fn surges_restart_the_spacing_at_their_edges() {
+        let surge = crate::scenario::Fault {
+            target: String::new(),
+            start_ms: 250.0,
+            end_ms: 500.0,
+            effect: FaultEffect::Surge { factor: 2.0 },
+        };
+        let t =
+            times(Load::Constant { rate_per_s: 10.0, peak_factor: 1.0, duration_ms: 1_000.0 }, vec![surge]);
+        assert_eq!(
+            t,
+            vec![
+                0, 100_000, 200_000, 300_000, 350_000, 400_000, 450_000, 500_000, 600_000, 700_000, 800_000,
+                900_000
+            ]
+        );
+        let batch = times(Load::Batch { requests: 4 }, vec![]);
+        assert_eq!(batch, vec![0; 4]);
     }
 }

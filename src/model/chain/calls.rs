@@ -83,8 +83,6 @@ pub struct DepRt {
     pub slot: SlotKind,
     /// How far the attempt got through the client's stages (the stage it waits at).
     pub stage: u8,
-    /// The last attempt's answer.
-    pub last: Outcome,
 }
 
 impl DepRt {
@@ -100,7 +98,6 @@ impl DepRt {
             permit: None,
             slot: SlotKind::None,
             stage: 0,
-            last: Outcome::Ok,
         }
     }
 }
@@ -124,8 +121,6 @@ pub struct Call {
     pub holds_admission: bool,
     /// Some caller up the chain stopped waiting: whatever this call does is wasted.
     pub orphan: bool,
-    /// A core dependency's last attempt was turned away by admission (429/503).
-    pub turned_away: bool,
     /// Dependencies not yet done.
     pub pending: u8,
     pub core_failure: Option<Outcome>,
@@ -178,7 +173,6 @@ impl Calls {
                     holds_worker: false,
                     holds_admission: false,
                     orphan: false,
-                    turned_away: false,
                     pending: 0,
                     core_failure: None,
                     degraded: None,
@@ -202,7 +196,6 @@ impl Calls {
         c.holds_worker = false;
         c.holds_admission = false;
         c.orphan = false;
-        c.turned_away = false;
         c.pending = 0;
         c.core_failure = None;
         c.degraded = None;

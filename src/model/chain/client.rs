@@ -10,7 +10,7 @@ use super::plan::Isolation;
 use super::rules;
 use super::stats::{Degrade, NO_TRACE};
 use crate::policy::Outcome;
-use crate::policy::breaker::{State as BreakerState, Transition};
+use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
 use crate::policy::bulkhead::Entry;
 use crate::policy::deadline::{may_attempt_after, try_timeout};
 use crate::policy::stack::Stage;
@@ -329,7 +329,6 @@ impl GeneralEngine {
         let (cl, sent, sent_at, attempt, prev_sleep) = {
             let dep = self.calls.dep_mut(c, d);
             let sent = dep.state == DepState::InFlight;
-            dep.last = outcome;
             (dep.client as usize, sent, dep.sent_at, dep.attempt, dep.prev_sleep)
         };
         let failed = matches!(outcome, Outcome::Timeout | Outcome::Error | Outcome::Overload { .. });
@@ -344,14 +343,21 @@ impl GeneralEngine {
                 Stage::Bulkhead => self.give_back_slot(now, c, d),
                 Stage::Breaker => {
                     if let Some((inst, permit)) = self.calls.dep_mut(c, d).permit.take() {
+                        let client_errors =
+                            self.plan.clients[cl].breaker.map(|b| b.client_errors).unwrap_or_default();
                         let breaker = &mut self.client_rt[cl].breakers[inst as usize];
                         // It records calls that reached the dependency and whose end it saw.
-                        if sees && sent {
-                            if let Some(t) = breaker.on_result(now, permit, failed, now - sent_at) {
-                                self.breaker_moved(now, cl, inst as usize, t);
-                            }
+                        let verdict = if sees && sent {
+                            breaker::verdict(outcome, client_errors)
                         } else {
+                            Verdict::Ignored
+                        };
+                        if verdict == Verdict::Ignored {
                             breaker.release(permit);
+                        } else if let Some(t) =
+                            breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at)
+                        {
+                            self.breaker_moved(now, cl, inst as usize, t);
                         }
                     }
                 }
@@ -452,11 +458,7 @@ impl GeneralEngine {
         let fallback = self.plan.clients[cl].fallback;
         let optional = fallback.is_some();
         let stale = matches!(fallback, Some(Fallback::Stale { .. }));
-        let last = {
-            let dep = self.calls.dep_mut(c, d);
-            dep.state = DepState::Done;
-            dep.last
-        };
+        self.calls.dep_mut(c, d).state = DepState::Done;
         let finished = {
             let call = self.calls.get_mut(c);
             call.pending -= 1;
@@ -470,9 +472,6 @@ impl GeneralEngine {
                 }
                 Err(o) => {
                     call.core_failure.get_or_insert(o);
-                    if matches!(last, Outcome::Overload { .. }) {
-                        call.turned_away = true;
-                    }
                 }
             }
             call.pending == 0

@@ -37,6 +37,23 @@ use crate::scenario::{Dist, Scenario};
 use crate::sim::rng::{self, Key, Purpose};
 use crate::sim::{Class, EventQueue, Micros};
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_draws_are_clamped_never_wrapped() {
+        let wide = Dist::LogNormal { median_ms: 0.001, p99_ms: 86_400_000.0 };
+        for k in 0..2_000 {
+            let w = sample(&wide, Key(k), 1e15);
+            assert!(w <= MAX_WORK_US, "{w}");
+        }
+        assert_eq!(sample(&Dist::Constant { ms: 86_400_000.0 }, Key(1), 1e15), MAX_WORK_US);
+        assert_eq!(sample(&Dist::Constant { ms: 2.5 }, Key(1), 2.0), 5_000);
+        assert_eq!(sample(&Dist::Constant { ms: 0.0 }, Key(1), 1000.0), 0);
+    }
+}
+
 /// An event.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Ev {
@@ -95,6 +112,32 @@ pub(super) struct GeneralEngine {
     pub done: bool,
     pub stop: Option<Stopped>,
     events: u64,
+    /// Compact the queue when it holds more events than this.
+    compact_at: usize,
+}
+
+/// Whether an event is still meant to happen. Events that are never stale (an arrival, a
+/// grant of a slot or a worker, a breaker's timer) always are; the others name the state
+/// they were scheduled for, and are stale once it moved on.
+fn wanted(calls: &Calls, ev: &Ev) -> bool {
+    match *ev {
+        Ev::Arrival | Ev::StartWork(_) | Ev::SlotGrant(..) | Ev::BreakerTimer(..) => true,
+        Ev::WorkDone(c) => calls.valid(c),
+        Ev::QueueTimeout(c) => {
+            calls.valid(c) && {
+                let call = calls.get(c);
+                call.phase == Phase::Queued && !call.holds_worker
+            }
+        }
+        Ev::TryTimeout(c, d, a) => {
+            matches!(calls.dep_state(c, d, a), Some(DepState::InFlight | DepState::WaitingSlot))
+        }
+        Ev::BackoffWake(c, d, a) => calls.dep_is(c, d, a, DepState::Sleeping),
+        Ev::SlotTimeout(c, d, a) => {
+            calls.dep_is(c, d, a, DepState::WaitingSlot)
+                && calls.dep(c, d as usize).slot == super::calls::SlotKind::None
+        }
+    }
 }
 
 impl GeneralEngine {
@@ -147,6 +190,7 @@ impl GeneralEngine {
             done: false,
             stop: None,
             events: 0,
+            compact_at: budget.queue_compaction,
         }
     }
 
@@ -175,6 +219,7 @@ impl GeneralEngine {
             if let Some(e) = self.error.take() {
                 return Err(SimError::Internal(e));
             }
+            self.compact();
             if let Some(stop) = self.budget.check(&self.calls, self.events, &self.stats) {
                 self.stop = Some(stop);
                 self.done = true;
@@ -211,27 +256,18 @@ impl GeneralEngine {
 
     /// Handles one event; returns whether it was still wanted (stale ones change nothing).
     fn dispatch(&mut self, now: Micros, ev: Ev) -> bool {
+        if !wanted(&self.calls, &ev) {
+            return false;
+        }
         match ev {
             Ev::Arrival => self.on_arrival(now),
-            Ev::WorkDone(c) => {
-                if !self.calls.valid(c) {
-                    return false;
-                }
-                self.on_work_done(now, c);
-            }
-            // Never stale in the sense above: it runs (or finds its call gone) either way.
+            Ev::WorkDone(c) => self.on_work_done(now, c),
             Ev::StartWork(c) => {
                 if self.calls.valid(c) {
                     self.start_work(now, c);
                 }
             }
             Ev::QueueTimeout(c) => {
-                if !(self.calls.valid(c) && {
-                    let call = self.calls.get(c);
-                    call.phase == Phase::Queued && !call.holds_worker
-                }) {
-                    return false;
-                }
                 let hop = self.calls.get(c).hop as usize;
                 self.hop_rt[hop].pool.abandon();
                 self.stats.hops[hop].rejected += 1;
@@ -239,33 +275,15 @@ impl GeneralEngine {
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
-            Ev::TryTimeout(c, d, a) => {
-                if !matches!(self.calls.dep_state(c, d, a), Some(DepState::InFlight | DepState::WaitingSlot))
-                {
-                    return false;
-                }
-                self.on_try_timeout(now, c, d as usize);
-            }
-            Ev::BackoffWake(c, d, a) => {
-                if !self.calls.dep_is(c, d, a, DepState::Sleeping) {
-                    return false;
-                }
-                self.attempt(now, c, d as usize);
-            }
-            // Never stale: a waiter that left after the grant handed the slot back already.
+            Ev::TryTimeout(c, d, _) => self.on_try_timeout(now, c, d as usize),
+            Ev::BackoffWake(c, d, _) => self.attempt(now, c, d as usize),
             Ev::SlotGrant(c, d, a) => {
+                // A waiter that left after the grant handed the slot back already.
                 if self.calls.dep_is(c, d, a, DepState::WaitingSlot) {
                     self.slot_granted(now, c, d as usize);
                 }
             }
-            Ev::SlotTimeout(c, d, a) => {
-                if !(self.calls.dep_is(c, d, a, DepState::WaitingSlot)
-                    && self.calls.dep(c, d as usize).slot == super::calls::SlotKind::None)
-                {
-                    return false;
-                }
-                self.slot_timed_out(now, c, d as usize);
-            }
+            Ev::SlotTimeout(c, d, _) => self.slot_timed_out(now, c, d as usize),
             Ev::BreakerTimer(cl, inst) => {
                 let (cl, inst) = (cl as usize, inst as usize);
                 if let Some(t) = self.client_rt[cl].breakers[inst].on_timer(now) {
@@ -274,6 +292,17 @@ impl GeneralEngine {
             }
         }
         true
+    }
+
+    /// Drops stale events when they outnumber the wanted ones, so that memory follows
+    /// the calls alive (timers of calls that answered long ago would otherwise wait for
+    /// their time).
+    fn compact(&mut self) {
+        if self.q.len() > self.compact_at {
+            let calls = &self.calls;
+            self.q.retain(|ev| wanted(calls, ev));
+            self.compact_at = (self.q.len() * 2).max(self.budget.queue_compaction);
+        }
     }
 
     /// The Retry-After a hop sends with concurrency and queue rejections (µs).
@@ -484,7 +513,6 @@ impl GeneralEngine {
                     trace: call.trace,
                     outcome,
                     core_failure: call.core_failure,
-                    turned_away: call.turned_away,
                     degraded: answer.degraded,
                 };
                 let end = self.stats.request_ended(now, ended);
@@ -584,7 +612,13 @@ pub(super) struct Answer {
     pub empty: bool,
 }
 
-/// A work time drawn from its distribution, stretched by `factor` (µs).
+/// Longest work one call may take (µs): 10 days. Longer draws (the far tail of a wide
+/// log-normal, latency faults multiplied together) are clamped to it; a run stops at most an
+/// hour after its last arrival, long before.
+pub(super) const MAX_WORK_US: Micros = 864_000_000_000;
+
+/// A work time drawn from its distribution, stretched by `factor` (µs), at most
+/// [`MAX_WORK_US`].
 fn sample(d: &Dist, key: Key, factor: f64) -> Micros {
     let ms = match *d {
         Dist::Constant { ms } => ms,
@@ -593,5 +627,10 @@ fn sample(d: &Dist, key: Key, factor: f64) -> Micros {
             rng::lognormal(median_ms, p99_ms, key.uniform(Purpose::Service))
         }
     };
-    crate::policy::retry::ms_to_us(ms * factor)
+    let ms = ms * factor;
+    if ms.is_nan() || ms >= MAX_WORK_US as f64 / 1000.0 {
+        // NaN only from an infinite draw times a factor of 0: treat it as the longest.
+        return MAX_WORK_US;
+    }
+    crate::policy::retry::ms_to_us(ms)
 }

@@ -149,31 +149,57 @@ fn percentiles(h: &Histogram<u64>, max: u64) -> Percentiles {
 }
 
 fn latency_dists(hists: &[Histogram<u64>; 4], maxes: &[u64; 4]) -> Vec<LatencyDist> {
-    const BINS: usize = 30;
-    let lo = hists.iter().filter(|h| !h.is_empty()).map(|h| h.min().max(100)).min().unwrap_or(100) as f64;
-    let hi = maxes.iter().copied().max().unwrap_or(0).max(lo as u64 + 1) as f64;
-    let edges: Vec<u64> =
-        (1..=BINS).map(|i| libm::round(lo * libm::pow(hi / lo, i as f64 / BINS as f64)) as u64).collect();
+    let edges = bin_edges(hists, maxes);
     hists
         .iter()
         .zip(maxes)
         .enumerate()
-        .map(|(i, (h, &max))| {
-            let mut prev = 0u64;
-            let bins = edges
-                .iter()
-                .map(|&e| {
-                    let c = if h.is_empty() { 0 } else { h.count_between(prev, e) };
-                    prev = e + 1;
-                    (ms(e), c)
-                })
-                .collect();
-            LatencyDist {
-                outcome: RequestOutcome::ENDED[i],
-                count: h.len(),
-                percentiles: percentiles(h, max),
-                bins,
-            }
+        .map(|(i, (h, &max))| LatencyDist {
+            outcome: RequestOutcome::ENDED[i],
+            count: h.len(),
+            percentiles: percentiles(h, max),
+            bins: edges.iter().map(|&e| ms(e)).zip(bin_counts(h, &edges)).collect(),
         })
         .collect()
+}
+
+/// Log-spaced upper bin edges (µs) over every outcome's range, 30 of them.
+fn bin_edges(hists: &[Histogram<u64>; 4], maxes: &[u64; 4]) -> Vec<u64> {
+    const BINS: usize = 30;
+    let lo = hists.iter().filter(|h| !h.is_empty()).map(|h| h.min().max(100)).min().unwrap_or(100) as f64;
+    let hi = maxes.iter().copied().max().unwrap_or(0).max(lo as u64 + 1) as f64;
+    (1..=BINS).map(|i| libm::round(lo * libm::pow(hi / lo, i as f64 / BINS as f64)) as u64).collect()
+}
+
+/// How many recorded values fall in each bin: every histogram bucket goes, whole, to the
+/// first bin whose upper edge is at or above the bucket's lowest value (the last bin takes
+/// anything above), so the bins partition the requests: their counts add up to the total.
+fn bin_counts(h: &Histogram<u64>, edges: &[u64]) -> Vec<u64> {
+    let mut counts = vec![0u64; edges.len()];
+    if edges.is_empty() {
+        return counts;
+    }
+    for v in h.iter_recorded() {
+        let value = h.lowest_equivalent(v.value_iterated_to());
+        let bin = edges.partition_point(|&e| e < value).min(edges.len() - 1);
+        counts[bin] += v.count_at_value();
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_partition_the_values_even_on_their_edges() {
+        let mut h = new_hist();
+        let edges = [100, 1_000, 10_000, 100_000];
+        for v in [1, 99, 100, 101, 999, 1_000, 1_001, 10_000, 99_999, 100_000, 5_000_000] {
+            h.record(v).unwrap();
+        }
+        let counts = bin_counts(&h, &edges);
+        assert_eq!(counts.iter().sum::<u64>(), h.len(), "every value in exactly one bin");
+        assert_eq!(counts, vec![3, 3, 2, 3]);
+    }
 }

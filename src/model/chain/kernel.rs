@@ -380,8 +380,7 @@ impl RetryChainKernel {
             Change::Take { lo, hi } => self.shift(now, lo as usize, hi as usize, 1),
             Change::End { arrived, trace, outcome, core_failure } => {
                 self.shift(now, 0, self.depth - 1, -1);
-                let ended =
-                    Ended { arrived, trace, outcome, core_failure, turned_away: false, degraded: None };
+                let ended = Ended { arrived, trace, outcome, core_failure, degraded: None };
                 let end: End = self.stats.request_ended(now, ended);
                 self.batch_request(1 + end as usize);
             }

@@ -80,8 +80,8 @@ impl fmt::Display for SimError {
             SimError::Invalid(e) => write!(f, "{e}"),
             SimError::TooMuchWork { estimated, cap } => write!(
                 f,
-                "load: this scenario implies up to {estimated:.0} calls if every attempt is used, \
-                 above the cap of {cap:.0}; shorten the duration, lower the rate or the attempts"
+                "load: got a scenario implying up to {estimated:.0} calls if every attempt is used, \
+                 allowed at most {cap:.0} (above the cap: shorten the duration, lower the rate or the attempts)"
             ),
             SimError::Internal(m) => write!(f, "internal error: {m}"),
         }
@@ -112,11 +112,15 @@ pub struct RunBudget {
     /// hop). A call with its queue entries and timers takes well under 1 KB, so the default
     /// keeps a run's memory far below 256 MB.
     pub calls_alive: usize,
+    /// Events the queue may hold before the stale ones (timers of calls that answered long
+    /// ago) are dropped; the threshold then doubles past what is left. Changes memory and
+    /// work, never results.
+    pub queue_compaction: usize,
 }
 
 impl RunBudget {
     /// The budget every run gets unless told otherwise.
-    pub const DEFAULT: RunBudget = RunBudget { calls_alive: 200_000 };
+    pub const DEFAULT: RunBudget = RunBudget { calls_alive: 200_000, queue_compaction: 65_536 };
 }
 
 impl Default for RunBudget {
@@ -129,6 +133,8 @@ impl Default for RunBudget {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Budget {
     calls_alive: usize,
+    /// See [`RunBudget::queue_compaction`].
+    pub queue_compaction: usize,
     /// Events, from the work estimate: a run that needs more than this has gone beyond
     /// what the estimate allowed (a safety net; the estimate bounds every event source).
     events: u64,
@@ -219,7 +225,8 @@ impl ChainSim {
             Inner::Kernel(Box::new(RetryChainKernel::new(plan, s, seed, stats, horizon)))
         } else {
             let events = (work.calls_upper_bound * 10.0).min(u64::MAX as f64 / 2.0) as u64 + 10_000;
-            let budget = Budget { calls_alive: budget.calls_alive, events };
+            let budget =
+                Budget { calls_alive: budget.calls_alive, events, queue_compaction: budget.queue_compaction };
             Inner::General(Box::new(GeneralEngine::new(plan, s, seed, stats, horizon, budget)))
         };
         Ok(ChainSim { seed, expected_end: expected_end.max(1), inner })
@@ -272,24 +279,46 @@ impl ChainSim {
     }
 }
 
-/// Whether a kernel run stays within the budget: the kernel walks requests whole and
-/// cannot stop halfway, so it only takes runs whose requests alive at once (arrivals
-/// during the longest a request can live, every level holding a call) fit the budget.
+/// Whether a kernel run stays within the budget. The kernel walks requests whole and cannot
+/// stop halfway, so it only takes runs whose requests in flight are bounded well within the
+/// budget: arrivals (surges included, with a margin for Poisson bunching) during the longest
+/// a request can live, every attempt failing. It keeps about 64 bytes per request in flight
+/// instead of a call record per level, hence five requests per call of the budget.
 fn kernel_stays_within(s: &Scenario, plan: &plan::Plan, budget: RunBudget) -> bool {
-    let depth = plan.hops.len() as f64;
     let alive = match s.load {
         crate::scenario::Load::Batch { requests } => requests as f64,
         _ => {
-            let rate = s.entry_rate_per_s().unwrap_or(0.0) / 1e6; // per µs
-            let surge = s.faults.iter().filter_map(|f| match f.effect {
-                FaultEffect::Surge { factor } => Some(factor.max(1.0)),
-                _ => None,
-            });
-            let peak = surge.fold(1.0, |a, f| a * f);
-            rate * peak * (expected_drain(s) as f64 + 1.0) + 1.0
+            let surge: f64 = s
+                .faults
+                .iter()
+                .filter_map(|f| match f.effect {
+                    FaultEffect::Surge { factor } => Some(factor.max(1.0)),
+                    _ => None,
+                })
+                .product();
+            let per_us = s.entry_rate_per_s().unwrap_or(0.0) * surge / 1e6;
+            per_us * kernel_lifetime(plan) as f64 * 1.5 + 100.0
         }
     };
-    alive * depth <= budget.calls_alive as f64
+    alive <= (budget.calls_alive * 5) as f64
+}
+
+/// The longest a request of a kernel run can live (µs): every attempt fails, every backoff
+/// is as long as it can be.
+fn kernel_lifetime(plan: &plan::Plan) -> Micros {
+    let leaf = plan.leaf();
+    let mut t = plan.hops[leaf].fixed_work.unwrap_or(0);
+    for c in plan.clients.iter().rev() {
+        let a = u64::from(c.retry.max_attempts);
+        let b = &c.retry.backoff;
+        let longest_sleep = if b.jitter == crate::policy::retry::Jitter::Decorrelated {
+            b.cap
+        } else {
+            b.nominal(c.retry.max_attempts)
+        };
+        t = t.saturating_mul(a).saturating_add(longest_sleep.saturating_mul(a - 1));
+    }
+    t
 }
 
 /// A rough upper bound on how long one request may live (µs), to size chart buckets.
@@ -307,7 +336,7 @@ fn expected_drain(s: &Scenario) -> Micros {
         let per_try = l.client.per_try_timeout_ms.map_or(t, |p| p.min(t));
         let attempts = f64::from(l.client.retry.max_attempts);
         let backoff = match l.client.retry.backoff {
-            crate::policy::retry::Backoff::None => 0.0,
+            crate::policy::retry::Backoff::None {} => 0.0,
             crate::policy::retry::Backoff::Fixed { ms } => ms,
             crate::policy::retry::Backoff::Exponential { cap_ms, .. } => cap_ms,
         };

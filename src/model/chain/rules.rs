@@ -7,6 +7,7 @@ use super::plan::{ClientSpec, LeafBehaviour};
 use super::stats::End;
 use crate::policy::Outcome;
 use crate::policy::retry::Jitter;
+use crate::policy::token_bucket::NEVER;
 use crate::report::{CallResult, Span, ms};
 use crate::sim::Micros;
 use crate::sim::rng::{Key, Purpose};
@@ -31,8 +32,9 @@ pub fn leaf_answer(key: Key, leaf: &LeafBehaviour, error_rate: f64) -> (Outcome,
 /// Whether attempt `attempt` (1 = the first) that ended in `outcome` may be retried under
 /// the client's retry policy, and if so after how long (µs): the backoff of retry number
 /// `attempt`, jittered by a draw from the caller's key (a function of the dependency's
-/// index and the attempt number), lengthened to a Retry-After the client honours. The
-/// retry gates (deadline, retry budget) come after this, in stack order.
+/// index and the attempt number), lengthened to a Retry-After the client honours (a
+/// Retry-After of "never" ends the retries). The retry gates (deadline, retry budget) come
+/// after this, in stack order.
 #[inline]
 pub fn retry_delay(
     c: &ClientSpec,
@@ -56,6 +58,9 @@ pub fn retry_delay(
     if let Outcome::Overload { retry_after_us } = outcome
         && r.honor_retry_after
     {
+        if retry_after_us == NEVER {
+            return None;
+        }
         delay = delay.max(retry_after_us);
     }
     Some(delay)
@@ -74,14 +79,17 @@ pub fn layer_answer(core_failure: Option<Outcome>) -> Outcome {
     }
 }
 
-/// How a request whose entry call answered `outcome` ended.
+/// How a request whose entry call answered `outcome` ended. Only the entry's own admission
+/// control (its rate and concurrency limits, its full or timed-out queue) rejects a request:
+/// an entry call answers `Overload` only then, because a layer passes any dependency's
+/// failure up as an error. A refusal further down fails (or degrades) the request, whatever
+/// its depth.
 #[inline]
-pub fn end_of(outcome: Outcome, degraded: bool, turned_away: bool) -> End {
+pub fn end_of(outcome: Outcome, degraded: bool) -> End {
     match outcome {
         Outcome::Ok if degraded => End::Degraded,
         Outcome::Ok => End::Succeeded,
         Outcome::Overload { .. } => End::Rejected,
-        _ if turned_away => End::Rejected,
         _ => End::Failed,
     }
 }
@@ -167,9 +175,9 @@ mod tests {
         assert_eq!(layer_answer(Some(Outcome::BreakerOpen)), Outcome::Error);
         assert_eq!(layer_answer(Some(Outcome::ClientError)), Outcome::ClientError);
         assert_eq!(layer_answer(Some(Outcome::DeadlineExceeded)), Outcome::DeadlineExceeded);
-        assert_eq!(end_of(Outcome::Ok, false, false), End::Succeeded);
-        assert_eq!(end_of(Outcome::Ok, true, false), End::Degraded);
-        assert_eq!(end_of(Outcome::Overload { retry_after_us: 1 }, false, false), End::Rejected);
-        assert_eq!(end_of(Outcome::Error, false, false), End::Failed);
+        assert_eq!(end_of(Outcome::Ok, false), End::Succeeded);
+        assert_eq!(end_of(Outcome::Ok, true), End::Degraded);
+        assert_eq!(end_of(Outcome::Overload { retry_after_us: 1 }, false), End::Rejected);
+        assert_eq!(end_of(Outcome::Error, false), End::Failed);
     }
 }

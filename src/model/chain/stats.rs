@@ -48,8 +48,6 @@ pub struct Ended {
     pub outcome: Outcome,
     /// The first core dependency failure the entry call saw, if any.
     pub core_failure: Option<Outcome>,
-    /// A core dependency's last attempt was turned away by admission (429/503).
-    pub turned_away: bool,
     /// Set if a fallback answered for part of the response.
     pub degraded: Option<Degrade>,
 }
@@ -241,8 +239,8 @@ impl Stats {
     /// An original request ended: its outcome, causes, latency and trace. The series are
     /// [`series_request_ended`](Self::series_request_ended)'s.
     pub fn request_ended(&mut self, now: Micros, e: Ended) -> End {
-        let Ended { arrived, trace, outcome, core_failure, turned_away, degraded } = e;
-        let end = super::rules::end_of(outcome, degraded.is_some(), turned_away);
+        let Ended { arrived, trace, outcome, core_failure, degraded } = e;
+        let end = super::rules::end_of(outcome, degraded.is_some());
         let t = &mut self.totals;
         match end {
             End::Succeeded => t.succeeded += 1,

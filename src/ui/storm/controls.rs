@@ -67,7 +67,7 @@ fn target_title(lang: Lang, s: &Scenario, t: Target) -> String {
                 FaultEffect::ErrorRate { rate } => {
                     lang.f(T::FaultErrors, &[("target", &f.target), ("rate", &format_number(rate, 2))])
                 }
-                FaultEffect::Down => lang.f(T::FaultDown, &[("target", &f.target)]),
+                FaultEffect::Down {} => lang.f(T::FaultDown, &[("target", &f.target)]),
                 FaultEffect::Surge { factor } => {
                     lang.f(T::FaultSurge, &[("factor", &format_number(factor, 2))])
                 }

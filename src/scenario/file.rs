@@ -1,0 +1,166 @@
+//! Messages for scenario files that do not parse: the field's JSON path, what the file says
+//! there, and what the field accepts (for numbers, the range and unit of
+//! [`ranges`](super::ranges)), in the same form as a validation error.
+
+use super::ranges;
+use crate::error::{Allowed, FieldError};
+
+/// The error for `text` failing to parse as a scenario.
+pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> FieldError {
+    let path = e.path().to_string();
+    let inner = e.inner();
+    // serde_json appends " at line L column C"; keep the message, report the place apart.
+    let full = inner.to_string();
+    let msg = full.split(" at line ").next().unwrap_or(&full).to_string();
+    let place = format!("line {} column {}", inner.line(), inner.column());
+    let field = if path == "." || path == "?" { String::new() } else { path.clone() };
+    let join = |key: &str| if field.is_empty() { key.to_string() } else { format!("{field}.{key}") };
+    if let Some(key) = between(&msg, "unknown field `", "`") {
+        let known =
+            msg.split_once(", expected ").map_or("none here".to_string(), |(_, k)| k.replace('`', ""));
+        let known = if msg.contains("there are no fields") { "no keys here".to_string() } else { known };
+        // The path already ends with the unknown key when serde got that far.
+        let at = if path.rsplit('.').next() == Some(key) { field.clone() } else { join(key) };
+        return FieldError::new(at, format!("{key:?}"), rule(&format!("a known key ({known})")));
+    }
+    if let Some(key) = between(&msg, "missing field `", "`") {
+        return FieldError::new(join(key), "nothing", rule("a value: this field is required"));
+    }
+    if let Some(word) = between(&msg, "unknown variant `", "`") {
+        let choices = msg
+            .split_once("expected one of ")
+            .or_else(|| msg.split_once("expected "))
+            .map(|(_, rest)| rest.split(", ").map(|c| c.trim_matches('`').to_string()).collect())
+            .unwrap_or_default();
+        return FieldError::new(or_file(&field), format!("{word:?}"), Allowed::OneOf { choices });
+    }
+    if (inner.is_syntax() && !msg.starts_with("number out of range")) || inner.is_eof() {
+        return FieldError::new(
+            or_file(&field),
+            place.clone(),
+            rule(&format!("valid JSON ({msg} at {place})")),
+        );
+    }
+    let value = between(&msg, "`", "`")
+        .map(str::to_string)
+        .or_else(|| between(&msg, "invalid type: ", ",").map(str::to_string))
+        .unwrap_or_else(|| token_at(text, inner.line(), inner.column()));
+    // Inside a tagged object (a distribution, a backoff) the path stops at the object: find
+    // the numeric field in it that holds something other than a number.
+    let (path, field) = match numeric_key_not_a_number(text, &path) {
+        Some(key) => (format!("{field}.{key}"), format!("{field}.{key}")),
+        None => (path, field),
+    };
+    match ranges::for_path(&path) {
+        Some(range) => range.error(&field, value),
+        None => FieldError::new(or_file(&field), value, rule(&expected(&msg))),
+    }
+}
+
+/// What serde expected, in words: `expected struct Server` → "an object (Server)".
+fn expected(msg: &str) -> String {
+    let Some((_, what)) = msg.split_once("expected ") else { return msg.to_string() };
+    if let Some(name) = what.strip_prefix("struct ") {
+        format!("an object ({name})")
+    } else if let Some(name) = what.strip_prefix("internally tagged enum ") {
+        format!("an object with its \"kind\" ({name})")
+    } else if what.starts_with("a sequence") {
+        "a list".to_string()
+    } else if matches!(what, "f64" | "u32" | "u64" | "i64") {
+        "a number".to_string()
+    } else {
+        what.to_string()
+    }
+}
+
+/// In the object at `path`, the first key with a numeric range whose value is not a number.
+fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
+    let mut v: &serde_json::Value = &serde_json::from_str(text).ok()?;
+    let root = v.clone();
+    v = &root;
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, index) = match part.split_once('[') {
+            Some((k, i)) => (k, i.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        v = v.get(key)?;
+        if let Some(i) = index {
+            v = v.get(i)?;
+        }
+    }
+    let obj = v.as_object()?;
+    obj.iter()
+        .find(|(k, val)| {
+            ranges::for_path(&format!("{path}.{k}")).is_some() && !val.is_number() && !val.is_null()
+        })
+        .map(|(k, _)| k.clone())
+}
+
+fn rule(text: &str) -> Allowed {
+    Allowed::Rule { rule: text.to_string() }
+}
+
+fn or_file(field: &str) -> String {
+    if field.is_empty() { "(file)".to_string() } else { field.to_string() }
+}
+
+/// The text between the first `open` and the next `close` after it.
+fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = s.find(open)? + open.len();
+    let len = s[start..].find(close)?;
+    Some(&s[start..start + len])
+}
+
+/// The JSON token that ends at `line`, `column` (1-based), e.g. the number `1e999`.
+fn token_at(text: &str, line: usize, column: usize) -> String {
+    let Some(l) = text.lines().nth(line.saturating_sub(1)) else { return String::new() };
+    let end = l.char_indices().nth(column).map_or(l.len(), |(i, _)| i);
+    let head = &l[..end];
+    let start = head.rfind([':', ',', '[', ' ']).map_or(0, |i| i + 1);
+    head[start..].trim().trim_end_matches([',', '}', ']']).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    fn err(text: &str) -> String {
+        Scenario::from_json(text).unwrap_err().to_string()
+    }
+
+    const BASE: &str = r#"{"load": {"pattern": "batch", "requests": 1},
+ "layers": [{"name": "a", "server": {"workers": 5}, "client": {"retry": {"max_attempts": 1}}}],
+ "leaf": {"name": "b", "work": {"dist": "constant", "ms": 1}}}"#;
+
+    #[test]
+    fn a_good_file_parses() {
+        assert!(Scenario::from_json(BASE).is_ok());
+    }
+
+    #[test]
+    fn type_errors_name_the_path_and_range() {
+        let e = err(&BASE.replace(r#""workers": 5"#, r#""workers": -1"#));
+        assert_eq!(e, "layers[0].server.workers: got -1, allowed a whole number from 1 to 1000000");
+        let e = err(&BASE.replace(r#""ms": 1"#, r#""ms": 1e999"#));
+        assert_eq!(e, "leaf.work.ms: got 1e999, allowed a number from 0 to 86400000 (ms)");
+        let e = err(&BASE.replace(r#""ms": 1"#, r#""ms": "NaN""#));
+        assert_eq!(e, "leaf.work.ms: got string \"NaN\", allowed a number from 0 to 86400000 (ms)");
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_even_in_unit_variants() {
+        let e = err(&BASE
+            .replace(r#""max_attempts": 1"#, r#""max_attempts": 1, "backoff": {"kind": "none", "x": 1}"#));
+        assert!(e.starts_with("layers[0].client.retry.backoff.x: got \"x\""), "{e}");
+        let e = err(&BASE.replace(r#""requests": 1"#, r#""requests": 1, "zzz": 2"#));
+        assert!(e.starts_with("load.zzz"), "{e}");
+        let e = err(&BASE.replace(r#""pattern": "batch""#, r#""pattern": "burst""#));
+        assert!(e.contains("burst") && e.contains("batch, constant, poisson"), "{e}");
+        let e = err(r#"{"load": {"pattern": "batch", "requests": 1}}"#);
+        assert!(e.starts_with("layers: got nothing"), "{e}");
+        let e = err("{\"load\": ");
+        assert!(e.starts_with("load: got line 1 column 9, allowed valid JSON"), "{e}");
+        let e = err("[]");
+        assert!(e.starts_with("(file): got"), "{e}");
+    }
+}
