@@ -44,4 +44,43 @@ impl Outcome {
     pub fn is_ok(self) -> bool {
         matches!(self, Outcome::Ok)
     }
+
+    /// The kind of failure, without its details; `None` for a success.
+    #[inline]
+    pub fn failure(self) -> Option<Failure> {
+        Some(match self {
+            Outcome::Ok => return None,
+            Outcome::Timeout => Failure::Timeout,
+            Outcome::Error => Failure::Error,
+            Outcome::Overload { .. } => Failure::Overload,
+            Outcome::ClientError => Failure::ClientError,
+            Outcome::BreakerOpen => Failure::BreakerOpen,
+            Outcome::BulkheadFull => Failure::BulkheadFull,
+            Outcome::DeadlineExceeded => Failure::DeadlineExceeded,
+            Outcome::BudgetDenied => Failure::BudgetDenied,
+        })
+    }
+}
+
+/// How an attempt or a call failed, in one byte: what is kept per call and per request
+/// (the cause of a failure or a degradation) needs the kind, not a Retry-After.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Failure {
+    /// The caller stopped waiting.
+    Timeout,
+    /// 5xx or a connection error.
+    Error,
+    /// An overload rejection (429/503).
+    Overload,
+    /// 4xx.
+    ClientError,
+    /// The caller's breaker refused.
+    BreakerOpen,
+    /// The caller's bulkhead was full.
+    BulkheadFull,
+    /// Not enough deadline budget.
+    DeadlineExceeded,
+    /// The retry budget refused a retry.
+    BudgetDenied,
 }

@@ -52,31 +52,32 @@ impl fmt::Display for PastEvent {
 
 impl std::error::Error for PastEvent {}
 
-/// A queued event: time, class and sequence packed in one integer, so ordering is one
-/// comparison, and the payload beside it.
+/// A queued event: time and class packed in one integer (`time << 2 | class`), so most
+/// comparisons are one `u64` compare; the insertion sequence breaks ties between events of
+/// one class at one instant.
 #[derive(Clone, Copy)]
 struct Entry<E> {
-    /// `time << 64 | class << 62 | seq`.
-    key: u128,
+    tc: u64,
+    seq: u64,
     payload: E,
 }
 
 impl<E> Entry<E> {
     #[inline]
     fn at(&self) -> Micros {
-        (self.key >> 64) as Micros
+        self.tc >> 2
     }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
+        (self.tc, self.seq) == (other.tc, other.seq)
     }
 }
 impl<E> Eq for Entry<E> {}
 impl<E> Ord for Entry<E> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key.cmp(&other.key)
+        (self.tc, self.seq).cmp(&(other.tc, other.seq))
     }
 }
 impl<E> PartialOrd for Entry<E> {
@@ -85,14 +86,18 @@ impl<E> PartialOrd for Entry<E> {
     }
 }
 
+/// Times must leave two bits for the class.
+const MAX_TIME: Micros = Micros::MAX >> 2;
+const EMPTY: u64 = u64::MAX;
+
 /// A deterministic discrete-event queue.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<Entry<E>>>,
-    /// One FIFO lane per class, each sorted by key.
+    /// One FIFO lane per class, each sorted by (time, sequence).
     lanes: [VecDeque<Entry<E>>; 3],
-    /// The key at the front of each lane and at the top of the heap (`u128::MAX` when
-    /// empty), so finding the earliest event reads four numbers in one place.
-    fronts: [u128; 4],
+    /// The `time << 2 | class` at the front of each lane and at the top of the heap
+    /// (`EMPTY` when empty), so finding the earliest event reads four numbers in one place.
+    fronts: [u64; 4],
     next_seq: u64,
     now: Micros,
 }
@@ -103,14 +108,12 @@ impl<E: Copy> Default for EventQueue<E> {
     }
 }
 
-const CLASS_SHIFT: u32 = 62;
-
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
             lanes: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
-            fronts: [u128::MAX; 4],
+            fronts: [EMPTY; 4],
             next_seq: 0,
             now: 0,
         }
@@ -131,29 +134,43 @@ impl<E: Copy> EventQueue<E> {
         self.len() == 0
     }
 
-    /// Schedules `payload` at `at`; an error if `at` is before now.
+    /// Schedules `payload` at `at`; an error if `at` is before now (or beyond the last
+    /// time the queue can hold, 2⁶² µs).
     #[inline]
     pub fn schedule(&mut self, at: Micros, class: Class, payload: E) -> Result<(), PastEvent> {
-        if at < self.now {
+        let seq = self.reserve();
+        self.schedule_as(at, class, seq, payload)
+    }
+
+    /// Takes the next insertion sequence for an event kept outside the queue for now
+    /// (see [`schedule_as`](Self::schedule_as)).
+    #[inline]
+    pub fn reserve(&mut self) -> u64 {
+        self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Schedules `payload` with a sequence taken earlier by [`reserve`](Self::reserve): it
+    /// is ordered as if it had been scheduled then. Lets a caller keep a run of events of
+    /// one kind in a list of its own and hand the queue only the earliest.
+    #[inline]
+    pub fn schedule_as(&mut self, at: Micros, class: Class, seq: u64, payload: E) -> Result<(), PastEvent> {
+        if at < self.now || at > MAX_TIME {
             return Err(PastEvent { at, now: self.now });
         }
-        // The class sits in the top bits of the sequence so that one (time, seq) key
-        // orders by time, then class, then insertion.
-        let seq = ((class as u64) << CLASS_SHIFT) | self.next_seq;
-        self.next_seq += 1;
-        let key = (u128::from(at) << 64) | u128::from(seq);
-        let e = Entry { key, payload };
         let c = class as usize;
+        let e = Entry { tc: (at << 2) | c as u64, seq, payload };
         let lane = &mut self.lanes[c];
         match lane.back() {
             None => {
-                self.fronts[c] = key;
+                self.fronts[c] = e.tc;
                 lane.push_back(e);
             }
-            Some(b) if b.key < key => lane.push_back(e),
+            Some(b) if (b.tc, b.seq) < (e.tc, e.seq) => lane.push_back(e),
             Some(_) => {
-                if key < self.fronts[3] {
-                    self.fronts[3] = key;
+                let top = self.heap.peek().map(|Reverse(t)| (t.tc, t.seq));
+                if top.is_none_or(|t| (e.tc, e.seq) < t) {
+                    self.fronts[3] = e.tc;
                 }
                 self.heap.push(Reverse(e));
             }
@@ -170,26 +187,38 @@ impl<E: Copy> EventQueue<E> {
     /// advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, limit: Micros) -> Option<(Micros, E)> {
-        // The least key among the lanes' fronts and the heap's top (3 = the heap).
-        let f = &self.fronts;
-        let (mut from, mut best) = (0, f[0]);
-        for (i, &k) in f.iter().enumerate().skip(1) {
-            if k < best {
-                best = k;
-                from = i;
-            }
+        // The least key among the lanes' fronts and the heap's top (3 = the heap). Lanes
+        // hold different classes, so only a lane and the heap can tie: then the sequence
+        // decides.
+        let f = self.fronts;
+        let mut from = if f[1] < f[0] { 1 } else { 0 };
+        if f[2] < f[from] {
+            from = 2;
         }
-        if best == u128::MAX || (best >> 64) as Micros > limit {
+        let best = f[from];
+        if f[3] < best
+            || (f[3] == best
+                && best != EMPTY
+                && self
+                    .heap
+                    .peek()
+                    .zip(self.lanes[from].front())
+                    .is_some_and(|(Reverse(h), l)| h.seq < l.seq))
+        {
+            from = 3;
+        }
+        let best = f[from];
+        if best == EMPTY || (best >> 2) > limit {
             return None;
         }
         let e = if from == 3 {
             let Reverse(e) = self.heap.pop()?;
-            self.fronts[3] = self.heap.peek().map_or(u128::MAX, |Reverse(n)| n.key);
+            self.fronts[3] = self.heap.peek().map_or(EMPTY, |Reverse(n)| n.tc);
             e
         } else {
             let lane = &mut self.lanes[from];
             let e = lane.pop_front()?;
-            self.fronts[from] = lane.front().map_or(u128::MAX, |n| n.key);
+            self.fronts[from] = lane.front().map_or(EMPTY, |n| n.tc);
             e
         };
         self.now = e.at();
@@ -201,10 +230,10 @@ impl<E: Copy> EventQueue<E> {
     pub fn retain(&mut self, mut keep: impl FnMut(&E) -> bool) {
         for (i, lane) in self.lanes.iter_mut().enumerate() {
             lane.retain(|e| keep(&e.payload));
-            self.fronts[i] = lane.front().map_or(u128::MAX, |n| n.key);
+            self.fronts[i] = lane.front().map_or(EMPTY, |n| n.tc);
         }
         self.heap.retain(|Reverse(e)| keep(&e.payload));
-        self.fronts[3] = self.heap.peek().map_or(u128::MAX, |Reverse(n)| n.key);
+        self.fronts[3] = self.heap.peek().map_or(EMPTY, |Reverse(n)| n.tc);
     }
 
     /// Moves the clock to `t` for something that happens outside the queue (an arrival
@@ -219,9 +248,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// The time of the earliest pending event, without removing it.
     pub fn peek_time(&self) -> Option<Micros> {
-        let lanes = self.lanes.iter().filter_map(|l| l.front().map(Entry::at));
-        let heap = self.heap.peek().map(|Reverse(e)| e.at());
-        lanes.chain(heap).min()
+        self.fronts.iter().copied().filter(|&f| f != EMPTY).min().map(|f| f >> 2)
     }
 }
 

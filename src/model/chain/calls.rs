@@ -4,7 +4,7 @@
 //! blocks, so that leaf calls carry none.
 
 use super::stats::Degrade;
-use crate::policy::Outcome;
+use crate::policy::Failure;
 use crate::policy::breaker::Permit;
 use crate::scenario::validate::MAX_SIDE_DEPS;
 use crate::sim::Micros;
@@ -114,7 +114,8 @@ pub struct Call {
     /// Absolute deadline (µs), or `NO_DEADLINE`.
     pub deadline: Micros,
     pub arrived: Micros,
-    pub work_start: Option<Micros>,
+    /// When a worker took it, or [`NOT_STARTED`].
+    pub work_start: Micros,
     pub trace: u32,
     pub phase: Phase,
     pub holds_worker: bool,
@@ -123,24 +124,37 @@ pub struct Call {
     pub orphan: bool,
     /// Dependencies not yet done.
     pub pending: u8,
-    pub core_failure: Option<Outcome>,
+    pub core_failure: Option<Failure>,
     pub degraded: Option<Degrade>,
     /// Its block of dependency records, or `NO_DEPS`.
     pub deps: u32,
     pub n_deps: u8,
 }
 
-const NO_DEPS: u32 = u32::MAX;
-/// Dependency records per block: the next hop and the side dependencies.
-const BLOCK: usize = MAX_SIDE_DEPS + 1;
+/// `work_start` of a call no worker has taken yet.
+pub const NOT_STARTED: Micros = Micros::MAX;
 
-/// The slab of calls and their dependency blocks.
+impl Call {
+    /// When a worker took it, if one did.
+    #[inline]
+    pub fn worked_from(&self) -> Option<Micros> {
+        (self.work_start != NOT_STARTED).then_some(self.work_start)
+    }
+}
+
+const NO_DEPS: u32 = u32::MAX;
+/// Most dependency records a call has: the next hop and the side dependencies.
+const MOST_DEPS: usize = MAX_SIDE_DEPS + 1;
+
+/// The slab of calls and their dependency records.
 #[derive(Default)]
 pub struct Calls {
     calls: Vec<Call>,
     free: Vec<u32>,
+    /// Dependency records; a call's are contiguous, from `Call::deps`.
     deps: Vec<DepRt>,
-    free_blocks: Vec<u32>,
+    /// Free runs of dependency records by length (index 0 = one record), by first index.
+    free_runs: [Vec<u32>; MOST_DEPS],
     live: usize,
 }
 
@@ -167,7 +181,7 @@ impl Calls {
                     key,
                     deadline,
                     arrived: now,
-                    work_start: None,
+                    work_start: NOT_STARTED,
                     trace,
                     phase: Phase::Queued,
                     holds_worker: false,
@@ -190,7 +204,7 @@ impl Calls {
         c.key = key;
         c.deadline = deadline;
         c.arrived = now;
-        c.work_start = None;
+        c.work_start = NOT_STARTED;
         c.trace = trace;
         c.phase = Phase::Queued;
         c.holds_worker = false;
@@ -208,7 +222,7 @@ impl Calls {
         call.live = false;
         call.generation = call.generation.wrapping_add(1);
         if call.deps != NO_DEPS {
-            self.free_blocks.push(call.deps);
+            self.free_runs[call.n_deps as usize - 1].push(call.deps);
             call.deps = NO_DEPS;
             call.n_deps = 0;
         }
@@ -218,23 +232,19 @@ impl Calls {
 
     /// Gives call `c` `n` idle dependency records for clients `first..first + n`.
     pub fn start_deps(&mut self, c: CallRef, first: usize, n: usize, now: Micros) {
-        debug_assert!(n <= BLOCK);
-        let block = match self.calls[c.slot as usize].deps {
-            NO_DEPS => match self.free_blocks.pop() {
-                Some(b) => b,
-                None => {
-                    self.deps.extend((0..BLOCK).map(|_| DepRt::idle(0, now)));
-                    (self.deps.len() / BLOCK - 1) as u32
-                }
-            },
-            b => b,
+        debug_assert!((1..=MOST_DEPS).contains(&n) && self.calls[c.slot as usize].deps == NO_DEPS);
+        let base = match self.free_runs[n - 1].pop() {
+            Some(b) => b as usize,
+            None => {
+                self.deps.extend((0..n).map(|_| DepRt::idle(0, now)));
+                self.deps.len() - n
+            }
         };
-        let base = block as usize * BLOCK;
         for j in 0..n {
             self.deps[base + j] = DepRt::idle((first + j) as u16, now);
         }
         let call = &mut self.calls[c.slot as usize];
-        call.deps = block;
+        call.deps = base as u32;
         call.n_deps = n as u8;
         call.pending = n as u8;
         call.phase = Phase::Calling;
@@ -259,12 +269,12 @@ impl Calls {
     /// Dependency `d` of call `c`.
     #[inline(always)]
     pub fn dep(&self, c: CallRef, d: usize) -> &DepRt {
-        &self.deps[self.calls[c.slot as usize].deps as usize * BLOCK + d]
+        &self.deps[self.calls[c.slot as usize].deps as usize + d]
     }
 
     #[inline(always)]
     pub fn dep_mut(&mut self, c: CallRef, d: usize) -> &mut DepRt {
-        let base = self.calls[c.slot as usize].deps as usize * BLOCK;
+        let base = self.calls[c.slot as usize].deps as usize;
         &mut self.deps[base + d]
     }
 
@@ -282,7 +292,7 @@ impl Calls {
         if !(call.live && call.generation == c.generation && (d as usize) < call.n_deps as usize) {
             return None;
         }
-        let dep = &self.deps[call.deps as usize * BLOCK + d as usize];
+        let dep = &self.deps[call.deps as usize + d as usize];
         (dep.attempt == attempt).then_some(dep.state)
     }
 

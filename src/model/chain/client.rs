@@ -9,11 +9,11 @@ use super::engine::{Answer, Ev, GeneralEngine};
 use super::plan::Isolation;
 use super::rules;
 use super::stats::{Degrade, NO_TRACE};
-use crate::policy::Outcome;
 use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
 use crate::policy::bulkhead::Entry;
 use crate::policy::deadline::{may_attempt_after, try_timeout};
 use crate::policy::stack::Stage;
+use crate::policy::{Failure, Outcome};
 use crate::report::MarkKind;
 use crate::scenario::Fallback;
 use crate::sim::rng::Purpose;
@@ -108,7 +108,7 @@ impl GeneralEngine {
                     let deadline = self.calls.get(c).deadline;
                     if let Some(t) = try_timeout(self.plan.clients[cl].per_try, deadline, now) {
                         let a = self.calls.dep(c, d).attempt;
-                        self.sched(now, t, Class::Timer, Ev::TryTimeout(c, d as u8, a));
+                        self.arm_try_timer(cl, now, t, c, d as u8, a);
                     }
                 }
                 Stage::Bulkhead => {
@@ -468,10 +468,11 @@ impl GeneralEngine {
                 }
                 Ok(None) => {}
                 Err(o) if optional => {
-                    call.degraded.get_or_insert(Degrade { cause: o, stale });
+                    call.degraded
+                        .get_or_insert(Degrade { cause: o.failure().unwrap_or(Failure::Error), stale });
                 }
                 Err(o) => {
-                    call.core_failure.get_or_insert(o);
+                    call.core_failure.get_or_insert(o.failure().unwrap_or(Failure::Error));
                 }
             }
             call.pending == 0

@@ -24,6 +24,7 @@ use super::calls::{CallRef, Calls, DepState, Parent, Phase};
 use super::plan::{HopKind, Plan};
 use super::rules;
 use super::stats::{Ended, NO_TRACE, Stats};
+use super::timers::TimerList;
 use super::{Budget, SimError};
 use crate::policy::Outcome;
 use crate::policy::breaker::Breaker;
@@ -75,6 +76,8 @@ pub(super) enum Ev {
     SlotTimeout(CallRef, u8, u32),
     /// A timed breaker half-opens: (client, instance).
     BreakerTimer(u16, u16),
+    /// The earliest per-try timer of a client is due (see `timers.rs`).
+    ClientTimer(u16),
 }
 
 /// A hop's live protections.
@@ -99,6 +102,8 @@ pub(super) struct GeneralEngine {
     pub calls: Calls,
     pub hop_rt: Vec<HopRt>,
     pub client_rt: Vec<ClientRt>,
+    /// Each client's per-try timers.
+    pub timers: Vec<TimerList>,
     arrivals: Arrivals,
     pending_arrival: Option<(Micros, Key)>,
     /// When the next arrival event is due. Arrivals come one at a time and in order, so
@@ -119,9 +124,11 @@ pub(super) struct GeneralEngine {
 /// Whether an event is still meant to happen. Events that are never stale (an arrival, a
 /// grant of a slot or a worker, a breaker's timer) always are; the others name the state
 /// they were scheduled for, and are stale once it moved on.
-fn wanted(calls: &Calls, ev: &Ev) -> bool {
+pub(super) fn wanted(calls: &Calls, ev: &Ev) -> bool {
     match *ev {
-        Ev::Arrival | Ev::StartWork(_) | Ev::SlotGrant(..) | Ev::BreakerTimer(..) => true,
+        Ev::Arrival | Ev::StartWork(_) | Ev::SlotGrant(..) | Ev::BreakerTimer(..) | Ev::ClientTimer(_) => {
+            true
+        }
         Ev::WorkDone(c) => calls.valid(c),
         Ev::QueueTimeout(c) => {
             calls.valid(c) && {
@@ -174,12 +181,14 @@ impl GeneralEngine {
                 },
             })
             .collect();
+        let plan_clients = 0..plan.clients.len();
         GeneralEngine {
             plan,
             q: EventQueue::new(),
             calls: Calls::default(),
             hop_rt,
             client_rt,
+            timers: plan_clients.map(|_| TimerList::default()).collect(),
             arrivals: Arrivals::new(s, seed),
             pending_arrival: None,
             next_arrival: Some(0),
@@ -219,10 +228,14 @@ impl GeneralEngine {
             if let Some(e) = self.error.take() {
                 return Err(SimError::Internal(e));
             }
-            self.compact();
-            if let Some(stop) = self.budget.check(&self.calls, self.events, &self.stats) {
-                self.stop = Some(stop);
-                self.done = true;
+            // The budget and the queue are looked at every 64 events: a few more calls past
+            // the limit change nothing, and the check stays off the per-event path.
+            if self.events & 63 == 0 {
+                self.compact();
+                if let Some(stop) = self.budget.check(&self.calls, self.events, &self.stats) {
+                    self.stop = Some(stop);
+                    self.done = true;
+                }
             }
         }
         Ok(self.done)
@@ -250,16 +263,25 @@ impl GeneralEngine {
             return;
         }
         if let Err(e) = self.q.schedule(at, class, ev) {
-            self.error.get_or_insert_with(|| e.to_string());
+            self.fail(e.to_string());
         }
+    }
+
+    /// Records a bug in the model (the first one); the run stops with an internal error.
+    pub fn fail(&mut self, message: String) {
+        self.error.get_or_insert(message);
     }
 
     /// Handles one event; returns whether it was still wanted (stale ones change nothing).
     fn dispatch(&mut self, now: Micros, ev: Ev) -> bool {
+        if let Ev::ClientTimer(cl) = ev {
+            return self.client_timer(now, cl as usize);
+        }
         if !wanted(&self.calls, &ev) {
             return false;
         }
         match ev {
+            Ev::ClientTimer(_) => unreachable!("handled above"),
             Ev::Arrival => self.on_arrival(now),
             Ev::WorkDone(c) => self.on_work_done(now, c),
             Ev::StartWork(c) => {
@@ -298,11 +320,19 @@ impl GeneralEngine {
     /// the calls alive (timers of calls that answered long ago would otherwise wait for
     /// their time).
     fn compact(&mut self) {
-        if self.q.len() > self.compact_at {
+        if self.pending() > self.compact_at {
             let calls = &self.calls;
             self.q.retain(|ev| wanted(calls, ev));
-            self.compact_at = (self.q.len() * 2).max(self.budget.queue_compaction);
+            for t in &mut self.timers {
+                t.retain(|ev| wanted(calls, ev));
+            }
+            self.compact_at = (self.pending() * 2).max(self.budget.queue_compaction);
         }
+    }
+
+    /// Events waiting, in the queue and in the clients' timer lists.
+    fn pending(&self) -> usize {
+        self.q.len() + self.timers.iter().map(TimerList::len).sum::<usize>()
     }
 
     /// The Retry-After a hop sends with concurrency and queue rejections (µs).
@@ -424,7 +454,7 @@ impl GeneralEngine {
         let (hop, deadline, key) = {
             let call = self.calls.get_mut(c);
             call.phase = Phase::Working;
-            call.work_start = Some(now);
+            call.work_start = now;
             (call.hop as usize, call.deadline, call.key)
         };
         let spec = &self.plan.hops[hop];
@@ -457,7 +487,7 @@ impl GeneralEngine {
         match &self.plan.hops[hop].kind {
             HopKind::Leaf(behaviour) => {
                 let call = self.calls.get(c);
-                let start = call.work_start.unwrap_or(now);
+                let start = call.worked_from().unwrap_or(now);
                 let error_rate =
                     self.plan.hops[hop].faults.at(start).error_rate.unwrap_or(behaviour.error_rate);
                 let (outcome, empty) = rules::leaf_answer(call.key, behaviour, error_rate);
@@ -523,7 +553,7 @@ impl GeneralEngine {
                 let waiting = self.calls.dep_is(p.call, p.dep, p.attempt, DepState::InFlight);
                 let call = self.calls.get(c);
                 let wasted = !waiting || call.orphan;
-                let worked = call.work_start.is_some();
+                let worked = call.worked_from().is_some();
                 self.trace_span(c, now, rules::call_result(outcome), wasted);
                 if wasted && worked {
                     self.stats.hops[hop].abandoned += 1;
@@ -552,7 +582,7 @@ impl GeneralEngine {
                 call.hop as usize,
                 attempt,
                 call.arrived,
-                call.work_start,
+                call.worked_from(),
                 now,
                 result,
                 abandoned,

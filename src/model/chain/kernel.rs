@@ -37,7 +37,7 @@ use super::arrivals::Arrivals;
 use super::plan::{ClientSpec, HopKind, HopSpec, Isolation, Plan, WorkerPoolSpec};
 use super::rules;
 use super::stats::{End, Ended, NO_TRACE, Stats};
-use crate::policy::Outcome;
+use crate::policy::{Failure, Outcome};
 use crate::report::MarkKind;
 use crate::scenario::Scenario;
 use crate::scenario::validate::{MAX_ATTEMPTS, MAX_LAYERS};
@@ -155,7 +155,7 @@ enum Change {
     /// Levels `lo..=hi` take workers again (the sleep is over).
     Take { lo: u8, hi: u8 },
     /// The request ends: every level gives its worker back, and the ending is counted.
-    End { arrived: Micros, trace: u32, outcome: Outcome, core_failure: Option<Outcome> },
+    End { arrived: Micros, trace: u32, outcome: Outcome, core_failure: Option<Failure> },
 }
 
 /// Records wait in a heap of keys `time << 64 | class << 62 | slot`, their changes in a
@@ -470,7 +470,7 @@ impl RetryChainKernel {
                     break (lvl, delay);
                 }
                 // The layer's only dependency failed for good: it answers with the failure.
-                core_failure = Some(out);
+                core_failure = out.failure();
                 out = rules::layer_answer(core_failure);
             };
             if delay > 0 {

@@ -35,6 +35,7 @@ mod kernel;
 pub mod plan;
 mod rules;
 mod stats;
+mod timers;
 
 use crate::error::FieldError;
 use crate::policy::retry::ms_to_us;

@@ -5,9 +5,9 @@
 
 use super::plan::{ClientSpec, LeafBehaviour};
 use super::stats::End;
-use crate::policy::Outcome;
 use crate::policy::retry::Jitter;
 use crate::policy::token_bucket::NEVER;
+use crate::policy::{Failure, Outcome};
 use crate::report::{CallResult, Span, ms};
 use crate::sim::Micros;
 use crate::sim::rng::{Key, Purpose};
@@ -70,11 +70,11 @@ pub fn retry_delay(
 /// dependency failure it saw: success, or the failure passed up as the caller will see it
 /// (a 4xx stays a 4xx, an exhausted deadline stays one, anything else becomes a 5xx).
 #[inline]
-pub fn layer_answer(core_failure: Option<Outcome>) -> Outcome {
+pub fn layer_answer(core_failure: Option<Failure>) -> Outcome {
     match core_failure {
         None => Outcome::Ok,
-        Some(Outcome::ClientError) => Outcome::ClientError,
-        Some(Outcome::DeadlineExceeded) => Outcome::DeadlineExceeded,
+        Some(Failure::ClientError) => Outcome::ClientError,
+        Some(Failure::DeadlineExceeded) => Outcome::DeadlineExceeded,
         Some(_) => Outcome::Error,
     }
 }
@@ -171,10 +171,10 @@ mod tests {
     #[test]
     fn failures_travel_up_and_requests_end_one_way() {
         assert_eq!(layer_answer(None), Outcome::Ok);
-        assert_eq!(layer_answer(Some(Outcome::Timeout)), Outcome::Error);
-        assert_eq!(layer_answer(Some(Outcome::BreakerOpen)), Outcome::Error);
-        assert_eq!(layer_answer(Some(Outcome::ClientError)), Outcome::ClientError);
-        assert_eq!(layer_answer(Some(Outcome::DeadlineExceeded)), Outcome::DeadlineExceeded);
+        assert_eq!(layer_answer(Some(Failure::Timeout)), Outcome::Error);
+        assert_eq!(layer_answer(Some(Failure::BreakerOpen)), Outcome::Error);
+        assert_eq!(layer_answer(Some(Failure::ClientError)), Outcome::ClientError);
+        assert_eq!(layer_answer(Some(Failure::DeadlineExceeded)), Outcome::DeadlineExceeded);
         assert_eq!(end_of(Outcome::Ok, false), End::Succeeded);
         assert_eq!(end_of(Outcome::Ok, true), End::Degraded);
         assert_eq!(end_of(Outcome::Overload { retry_after_us: 1 }, false), End::Rejected);

@@ -5,9 +5,9 @@
 //! a [`Recorder`] with bounded memory. Traces keep a capped sample of requests.
 
 use super::plan::{Isolation, Plan};
-use crate::policy::Outcome;
 use crate::policy::breaker::Transition;
 use crate::policy::retry_budget::RetryBudget;
+use crate::policy::{Failure, Outcome};
 use crate::report::{BreakerTransition, Causes, Mark, MarkKind, RequestOutcome, Span, Trace, ms};
 use crate::sim::Micros;
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
@@ -32,7 +32,7 @@ pub fn new_hist() -> Histogram<u64> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Degrade {
     /// The failure the fallback covered.
-    pub cause: Outcome,
+    pub cause: Failure,
     /// A stale (hot-list) fallback rather than `unavailable`.
     pub stale: bool,
 }
@@ -47,7 +47,7 @@ pub struct Ended {
     /// The entry's answer.
     pub outcome: Outcome,
     /// The first core dependency failure the entry call saw, if any.
-    pub core_failure: Option<Outcome>,
+    pub core_failure: Option<Failure>,
     /// Set if a fallback answered for part of the response.
     pub degraded: Option<Degrade>,
 }
@@ -128,16 +128,16 @@ pub struct Stats {
 }
 
 /// Adds one to the cause of a degraded or failed response.
-pub fn add_cause(c: &mut Causes, o: Outcome) {
-    match o {
-        Outcome::Timeout => c.timeout += 1,
-        Outcome::Error | Outcome::Ok => c.error += 1,
-        Outcome::Overload { .. } => c.overload += 1,
-        Outcome::ClientError => c.client_error += 1,
-        Outcome::DeadlineExceeded => c.budget_exhausted += 1,
-        Outcome::BudgetDenied => c.retry_budget_denied += 1,
-        Outcome::BreakerOpen => c.breaker_rejected += 1,
-        Outcome::BulkheadFull => c.bulkhead_rejected += 1,
+pub fn add_cause(c: &mut Causes, f: Failure) {
+    match f {
+        Failure::Timeout => c.timeout += 1,
+        Failure::Error => c.error += 1,
+        Failure::Overload => c.overload += 1,
+        Failure::ClientError => c.client_error += 1,
+        Failure::DeadlineExceeded => c.budget_exhausted += 1,
+        Failure::BudgetDenied => c.retry_budget_denied += 1,
+        Failure::BreakerOpen => c.breaker_rejected += 1,
+        Failure::BulkheadFull => c.bulkhead_rejected += 1,
     }
 }
 
@@ -246,7 +246,7 @@ impl Stats {
             End::Succeeded => t.succeeded += 1,
             End::Degraded => {
                 t.degraded += 1;
-                let d = degraded.unwrap_or(Degrade { cause: Outcome::Error, stale: false });
+                let d = degraded.unwrap_or(Degrade { cause: Failure::Error, stale: false });
                 add_cause(&mut t.degraded_by, d.cause);
                 if d.stale {
                     t.degraded_stale += 1;
@@ -256,7 +256,7 @@ impl Stats {
             }
             End::Failed => {
                 t.failed += 1;
-                add_cause(&mut t.failed_by, core_failure.unwrap_or(outcome));
+                add_cause(&mut t.failed_by, core_failure.or(outcome.failure()).unwrap_or(Failure::Error));
             }
             End::Rejected => t.rejected += 1,
         }

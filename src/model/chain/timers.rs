@@ -1,0 +1,115 @@
+//! Per-try timers, kept per client.
+//!
+//! Nearly every attempt arms a per-try timer and nearly every one goes stale (the answer
+//! comes first). A client's timers are armed in time order (one timeout length, time only
+//! moves forward), so each client keeps them in a FIFO of its own and the event queue holds
+//! only the earliest, under the sequence number it would have had if scheduled directly:
+//! the order of events is exactly the same, but a stale timer costs a look at the front of
+//! a short list instead of a trip through the queue. A timer capped earlier than the list's
+//! last one (by a deadline) goes to the queue directly.
+
+use super::calls::CallRef;
+use super::engine::{Ev, GeneralEngine};
+use crate::sim::{Class, Micros};
+use std::collections::VecDeque;
+
+/// A per-try timer waiting in its client's list.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Armed {
+    at: Micros,
+    seq: u64,
+    call: CallRef,
+    dep: u8,
+    attempt: u32,
+}
+
+impl Armed {
+    fn event(&self) -> Ev {
+        Ev::TryTimeout(self.call, self.dep, self.attempt)
+    }
+}
+
+/// One client's timers, earliest first; `armed`: the queue holds an event for the front.
+#[derive(Default)]
+pub(super) struct TimerList {
+    list: VecDeque<Armed>,
+    armed: bool,
+}
+
+impl TimerList {
+    /// Timers waiting (stale ones included).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Drops stale timers, keeping the front while the queue holds an event for it.
+    pub fn retain(&mut self, mut wanted: impl FnMut(&Ev) -> bool) {
+        let keep_front = self.armed;
+        let mut i = 0;
+        self.list.retain(|t| {
+            i += 1;
+            (keep_front && i == 1) || wanted(&t.event())
+        });
+    }
+}
+
+impl GeneralEngine {
+    /// Arms the per-try timer of attempt `attempt` of dependency `d` of call `c` (client
+    /// `cl`), `after` µs from `now`.
+    pub(super) fn arm_try_timer(
+        &mut self,
+        cl: usize,
+        now: Micros,
+        after: Micros,
+        c: CallRef,
+        d: u8,
+        attempt: u32,
+    ) {
+        let at = now.saturating_add(after);
+        if at > self.horizon {
+            return; // the run ends first
+        }
+        let seq = self.q.reserve();
+        let t = Armed { at, seq, call: c, dep: d, attempt };
+        let timers = &mut self.timers[cl];
+        if timers.list.back().is_some_and(|b| b.at > at) {
+            // Out of order (a deadline cut it short): straight to the queue.
+            self.schedule_as(at, seq, t.event());
+            return;
+        }
+        timers.list.push_back(t);
+        if !timers.armed {
+            timers.armed = true;
+            self.schedule_as(at, seq, Ev::ClientTimer(cl as u16));
+        }
+    }
+
+    fn schedule_as(&mut self, at: Micros, seq: u64, ev: Ev) {
+        if let Err(e) = self.q.schedule_as(at, Class::Timer, seq, ev) {
+            self.fail(e.to_string());
+        }
+    }
+
+    /// The queue's event for client `cl`'s earliest timer came due: hand the queue the next
+    /// wanted timer, then fire this one if it is still wanted. Returns whether it was.
+    pub(super) fn client_timer(&mut self, now: Micros, cl: usize) -> bool {
+        let timers = &mut self.timers[cl];
+        timers.armed = false;
+        let Some(due) = timers.list.pop_front() else { return false };
+        debug_assert_eq!(due.at, now, "the queue held the front's time");
+        // A stale timer never becomes wanted again (attempts only move on), so it can go now.
+        while timers.list.front().is_some_and(|t| !super::engine::wanted(&self.calls, &t.event())) {
+            timers.list.pop_front();
+        }
+        if let Some(next) = timers.list.front().copied() {
+            timers.armed = true;
+            self.schedule_as(next.at, next.seq, Ev::ClientTimer(cl as u16));
+        }
+        let ev = due.event();
+        if !super::engine::wanted(&self.calls, &ev) {
+            return false;
+        }
+        self.on_try_timeout(now, due.call, due.dep as usize);
+        true
+    }
+}
