@@ -7,7 +7,7 @@ scripts/install-tools.sh
 source scripts/env.sh
 trunk build --release --offline
 # The bundle size the README reports: wasm + JS, gzipped.
-wasm=$(ls dist/*.wasm) js=$(ls dist/*.js)
+wasm=$(ls dist/*_bg.wasm) js=$(ls dist/resilience-lab-*.js)
 printf 'bundle: wasm %s B (gzip %s B), js %s B (gzip %s B), total gzipped %s B\n' \
   "$(stat -c %s $wasm)" "$(gzip -9c $wasm | wc -c)" "$(stat -c %s $js)" "$(gzip -9c $js | wc -c)" \
   "$(( $(gzip -9c $wasm | wc -c) + $(gzip -9c $js | wc -c) ))"

@@ -3,11 +3,11 @@
 //! Every error names the field, the value it got and what is allowed, so the UI can show it
 //! next to the control and the CLI can print it and exit 2. Nothing here panics.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What a field accepts, used to tell the user how to fix a bad value.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Allowed {
     /// A number between `min` and `max`, both included.
@@ -54,27 +54,32 @@ impl fmt::Display for Allowed {
 }
 
 /// A value a user supplied that the model cannot accept.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldError {
     /// Dotted path of the field, e.g. `layers[1].client.max_attempts`.
     pub field: String,
     /// The value as the user wrote it.
     pub value: String,
-    /// What the field accepts.
-    pub allowed: Allowed,
+    /// What the field accepts (boxed: errors travel in `Result`s, which stay small).
+    pub allowed: Box<Allowed>,
     /// The unit of the range (`ms`, `req/s`, …), empty when the field names what it counts.
-    #[serde(skip_serializing_if = "str::is_empty")]
-    pub unit: &'static str,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unit: String,
 }
 
 impl FieldError {
     pub fn new(field: impl Into<String>, value: impl fmt::Display, allowed: Allowed) -> Self {
-        FieldError { field: field.into(), value: value.to_string(), allowed, unit: "" }
+        FieldError {
+            field: field.into(),
+            value: value.to_string(),
+            allowed: Box::new(allowed),
+            unit: String::new(),
+        }
     }
 
     /// The same error, naming the range's unit.
-    pub fn with_unit(mut self, unit: &'static str) -> Self {
-        self.unit = unit;
+    pub fn with_unit(mut self, unit: &str) -> Self {
+        self.unit = unit.to_string();
         self
     }
 }

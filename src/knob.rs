@@ -1,158 +1,186 @@
 //! A knob: one numeric setting a learner can move, described once and used everywhere.
 //!
-//! The same description drives the slider and the number field (range, step, scale), the
-//! URL parameter, the help text and validation. Reading a typed value never panics; it
-//! returns a [`FieldError`] naming the knob, the text and the allowed range.
+//! The same description drives the slider and the number field, the URL parameter, the
+//! help text and validation. What a knob accepts is a [`FieldRange`], for scenario knobs
+//! the very range validation uses (`scenario::ranges`); the slider travels over a span of
+//! it in *stops* — round values, one arrow key apart — and anything else in range can be
+//! typed. Reading a typed value never panics; it returns a [`FieldError`] naming the
+//! knob, the text and the allowed range.
 
 use crate::error::{Allowed, FieldError, fmt_num};
 use crate::i18n::T;
+use crate::scenario::ranges::FieldRange;
 
-/// How the slider maps its travel onto the range.
+/// How the slider maps its travel onto its span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
-    /// Equal slider travel, equal change.
+    /// Equal steps.
     Linear,
-    /// Equal slider travel, equal ratio (for ranges spanning decades). Needs `min > 0`.
+    /// Round values per decade (1, 1.5, 2, 3, 5, 7, 10, …): for spans of several decades.
     Log,
 }
 
-/// Slider positions run from 0 to this many steps.
-pub const SLIDER_STEPS: f64 = 1000.0;
+/// Where the slider travels. Values outside it but in range are typed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slider {
+    pub min: f64,
+    pub max: f64,
+    pub scale: Scale,
+}
 
-/// The description of one numeric setting of a state `S`.
-pub struct Knob<S> {
+impl Slider {
+    /// Equal steps from `min` to `max`.
+    pub const fn linear(min: f64, max: f64) -> Slider {
+        Slider { min, max, scale: Scale::Linear }
+    }
+    /// Round values per decade from `min` to `max` (both above 0).
+    pub const fn log(min: f64, max: f64) -> Slider {
+        Slider { min, max, scale: Scale::Log }
+    }
+}
+
+/// Most stops a linear slider gets; a longer span steps in round multiples of the step.
+const MOST_LINEAR_STOPS: f64 = 200.0;
+/// The stops of a decade on a log slider.
+const DECADE: [f64; 6] = [1.0, 1.5, 2.0, 3.0, 5.0, 7.0];
+
+/// The description of one numeric setting of a state `S`, at an item `I` of it (a layer, a
+/// target), or `()`-like `usize` for settings with one value.
+pub struct Knob<S, I = usize> {
     /// URL parameter, DOM id suffix and field name in error messages.
     pub key: &'static str,
     /// Label shown beside the control.
     pub label: T,
     /// Help text (tooltip and description): what it means and which real setting it maps to.
     pub help: T,
-    /// Unit shown after the number field.
+    /// Unit shown after the number field and read out with the slider's value.
     pub unit: T,
-    /// Smallest accepted value.
-    pub min: f64,
-    /// Largest accepted value.
-    pub max: f64,
-    /// Granularity of the slider and of the number field.
+    /// What is accepted.
+    pub range: FieldRange,
+    /// Where the slider travels.
+    pub slider: Slider,
+    /// Granularity of the number shown and of a linear slider.
     pub step: f64,
-    /// Whether only whole numbers are accepted.
-    pub integer: bool,
-    /// Slider travel.
-    pub scale: Scale,
-    /// Whether 0 is accepted and means "off" (unlimited, none); the slider's first stop.
+    /// Whether 0 is also accepted and means "off" (unlimited, none): the slider's first stop.
     pub off: bool,
     /// Reads the value; `None` when the knob does not apply to this state (e.g. a layer
-    /// index past the end).
-    pub get: fn(&S, usize) -> Option<f64>,
+    /// past the end).
+    pub get: fn(&S, I) -> Option<f64>,
     /// Writes an already validated value.
-    pub set: fn(&mut S, usize, f64),
+    pub set: fn(&mut S, I, f64),
 }
 
-impl<S> Knob<S> {
+impl<S, I> Knob<S, I> {
     /// What this knob accepts.
     pub fn allowed(&self) -> Allowed {
+        let (min, max) = (fmt_num(self.range.min), fmt_num(self.range.max));
         if self.off {
-            Allowed::OffOrRange { min: fmt_num(self.min), max: fmt_num(self.max), integer: self.integer }
-        } else if self.integer {
-            Allowed::Integer { min: fmt_num(self.min), max: fmt_num(self.max) }
+            Allowed::OffOrRange { min, max, integer: self.range.integer }
+        } else if self.range.integer {
+            Allowed::Integer { min, max }
         } else {
-            Allowed::range(self.min, self.max)
-        }
-    }
-
-    /// The field name for messages: the key, with the index when it is a per-item knob.
-    pub fn field_name(&self, index: Option<usize>) -> String {
-        match index {
-            Some(i) => format!("{}[{}]", self.key, i),
-            None => self.key.to_string(),
+            Allowed::Range { min, max }
         }
     }
 
     /// Reads a number a person typed: surrounding spaces, thousands separators (`,`, `_`,
-    /// and the full-width comma) and a full-width minus are tolerated.
-    pub fn parse(&self, raw: &str, index: Option<usize>) -> Result<f64, FieldError> {
+    /// and the full-width comma) and a full-width minus are tolerated. `field` names the
+    /// control in the error.
+    pub fn parse(&self, raw: &str, field: &str) -> Result<f64, FieldError> {
         let cleaned: String = raw
             .trim()
             .chars()
             .filter(|c| !matches!(c, ',' | '_' | '，' | ' '))
             .map(|c| if c == '−' { '-' } else { c })
             .collect();
-        let field = self.field_name(index);
         let value: f64 = cleaned
             .parse()
             .ok()
             .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| FieldError::new(&field, raw.trim(), self.allowed()))?;
-        self.check(value, index)
+            .ok_or_else(|| FieldError::new(field, raw.trim(), self.allowed()))?;
+        self.check(value, field)
     }
 
-    /// Checks a number against the range and, for integer knobs, wholeness.
-    pub fn check(&self, value: f64, index: Option<usize>) -> Result<f64, FieldError> {
-        let whole_ok = !self.integer || value == value.trunc();
-        if self.off && value == 0.0 {
-            return Ok(0.0);
-        }
-        if value.is_finite() && value >= self.min && value <= self.max && whole_ok {
+    /// Checks a number against the range (or 0 for "off").
+    pub fn check(&self, value: f64, field: &str) -> Result<f64, FieldError> {
+        if (self.off && value == 0.0) || self.range.accepts(value) {
             Ok(value)
         } else {
-            Err(FieldError::new(self.field_name(index), fmt_num(value), self.allowed()))
+            Err(FieldError::new(field, fmt_num(value), self.allowed()))
         }
     }
 
-    /// Slider position (0..=1000) of a value. With `off`, position 0 is "off" and the
-    /// range uses positions 1..=1000.
-    pub fn to_slider(&self, value: f64) -> f64 {
-        if self.off {
-            if value <= 0.0 {
-                return 0.0;
+    /// The slider's stops, smallest first: round values over the slider's span (and 0 first
+    /// when the knob can be off).
+    pub fn stops(&self) -> Vec<f64> {
+        let Slider { min, max, scale } = self.slider;
+        let mut v: Vec<f64> = match scale {
+            Scale::Linear => {
+                let mut step = self.step.max(f64::MIN_POSITIVE);
+                while (max - min) / step > MOST_LINEAR_STOPS {
+                    step = next_round_step(step);
+                }
+                let n = ((max - min) / step).floor() as usize;
+                (0..=n).map(|k| clean(min + k as f64 * step)).chain([max]).collect()
             }
-            let inner = self.position_on_slider(value);
-            return 1.0 + (inner * (SLIDER_STEPS - 1.0) / SLIDER_STEPS).round();
-        }
-        self.position_on_slider(value)
-    }
-
-    fn position_on_slider(&self, value: f64) -> f64 {
-        let v = value.clamp(self.min, self.max);
-        let frac = match self.scale {
-            Scale::Log if self.min > 0.0 => (v / self.min).ln() / (self.max / self.min).ln(),
-            _ if self.max > self.min => (v - self.min) / (self.max - self.min),
-            _ => 0.0,
-        };
-        (frac * SLIDER_STEPS).round()
-    }
-
-    /// The value at a slider position, snapped to the step (and to 1–2–5 steps on a log
-    /// scale, so a log slider lands on round numbers).
-    pub fn from_slider(&self, pos: f64) -> f64 {
-        if self.off {
-            if pos < 0.5 {
-                return 0.0;
+            Scale::Log => {
+                let mut out = vec![min];
+                let mut decade = 10f64.powf(min.log10().floor());
+                while decade <= max {
+                    out.extend(DECADE.iter().map(|m| clean(m * decade)).filter(|x| *x > min && *x < max));
+                    decade *= 10.0;
+                }
+                out.push(max);
+                out
             }
-            return self.value_on_slider((pos - 1.0).max(0.0) * SLIDER_STEPS / (SLIDER_STEPS - 1.0));
+        };
+        if self.range.integer {
+            v.iter_mut().for_each(|x| *x = x.round());
         }
-        self.value_on_slider(pos)
+        v.retain(|x| self.range.accepts(*x));
+        v.dedup();
+        if self.off {
+            v.insert(0, 0.0);
+        }
+        v
     }
 
-    fn value_on_slider(&self, pos: f64) -> f64 {
-        let frac = (pos / SLIDER_STEPS).clamp(0.0, 1.0);
-        let raw = match self.scale {
-            Scale::Log if self.min > 0.0 => self.min * (self.max / self.min).powf(frac),
-            _ => self.min + frac * (self.max - self.min),
+    /// The stop nearest to `value` (on a log slider, nearest by ratio).
+    pub fn nearest_stop(&self, stops: &[f64], value: f64) -> usize {
+        let distance = |s: f64| match self.slider.scale {
+            Scale::Log if s > 0.0 && value > 0.0 => (s / value).ln().abs(),
+            _ => (s - value).abs() / (self.slider.max - self.slider.min).abs().max(f64::MIN_POSITIVE),
         };
-        let snapped = match self.scale {
-            Scale::Log => snap_log(raw),
-            Scale::Linear => raw,
-        };
-        let stepped = (snapped / self.step).round() * self.step;
-        // Remove float noise such as 0.30000000000000004.
-        let cleaned = (stepped * 1e9).round() / 1e9;
-        cleaned.clamp(self.min, self.max)
+        if self.off && value == 0.0 {
+            return 0;
+        }
+        let first = usize::from(self.off && stops.len() > 1);
+        (first..stops.len()).min_by(|&a, &b| distance(stops[a]).total_cmp(&distance(stops[b]))).unwrap_or(0)
     }
 }
 
-/// A setting chosen from a few named options (a select control).
-pub struct Choice<S> {
+/// 1 → 2 → 5 → 10 …: the next round step size.
+fn next_round_step(step: f64) -> f64 {
+    let magnitude = 10f64.powf(step.log10().floor());
+    let m = step / magnitude;
+    clean(
+        if m < 1.5 {
+            2.0
+        } else if m < 3.5 {
+            5.0
+        } else {
+            10.0
+        } * magnitude,
+    )
+}
+
+/// Removes float noise such as 0.30000000000000004.
+fn clean(x: f64) -> f64 {
+    (x * 1e9).round() / 1e9
+}
+
+/// A setting chosen from a few named options (a select control), at an item `I`.
+pub struct Choice<S, I = usize> {
     /// URL parameter, DOM id suffix and field name in error messages.
     pub key: &'static str,
     /// Label shown beside the control.
@@ -162,19 +190,15 @@ pub struct Choice<S> {
     /// (value in URLs, label) for each option.
     pub options: &'static [(&'static str, T)],
     /// The current option; `None` when the choice does not apply to this state.
-    pub get: fn(&S, usize) -> Option<&'static str>,
+    pub get: fn(&S, I) -> Option<&'static str>,
     /// Applies an option (one of `options`).
-    pub set: fn(&mut S, usize, &str),
+    pub set: fn(&mut S, I, &str),
 }
 
-impl<S> Choice<S> {
-    /// Checks a value against the options.
-    pub fn check(&self, value: &str, index: Option<usize>) -> Result<&'static str, FieldError> {
+impl<S, I> Choice<S, I> {
+    /// Checks a value against the options; `field` names the control in the error.
+    pub fn check(&self, value: &str, field: &str) -> Result<&'static str, FieldError> {
         self.options.iter().map(|(v, _)| *v).find(|v| *v == value.trim()).ok_or_else(|| {
-            let field = match index {
-                Some(i) => format!("{}[{}]", self.key, i),
-                None => self.key.to_string(),
-            };
             FieldError::new(
                 field,
                 value.trim(),
@@ -182,16 +206,6 @@ impl<S> Choice<S> {
             )
         })
     }
-}
-
-/// Rounds to two significant digits, so log sliders stop at 1.2, 150, 3,600 rather than
-/// 1.2345.
-fn snap_log(x: f64) -> f64 {
-    if x <= 0.0 || !x.is_finite() {
-        return x;
-    }
-    let magnitude = 10f64.powf(x.log10().floor() - 1.0);
-    (x / magnitude).round() * magnitude
 }
 
 #[cfg(test)]
@@ -202,17 +216,15 @@ mod tests {
         v: f64,
     }
 
-    fn knob(scale: Scale, integer: bool) -> Knob<S> {
+    fn knob(slider: Slider, integer: bool) -> Knob<S> {
         Knob {
             key: "v",
             label: T::FieldPool,
             help: T::FieldPoolHelp,
             unit: T::UnitConnections,
-            min: 1.0,
-            max: 10_000.0,
+            range: FieldRange { min: 1.0, max: 10_000.0, integer, unit: "" },
+            slider,
             step: 1.0,
-            integer,
-            scale,
             off: false,
             get: |s, _| Some(s.v),
             set: |s, _, v| s.v = v,
@@ -221,55 +233,40 @@ mod tests {
 
     #[test]
     fn parse_tolerates_separators_and_rejects_garbage() {
-        let k = knob(Scale::Linear, true);
-        assert_eq!(k.parse(" 1,000 ", None), Ok(1000.0));
-        assert_eq!(k.parse("2_000", None), Ok(2000.0));
-        let e = k.parse("abc", None).unwrap_err();
+        let k = knob(Slider::linear(1.0, 100.0), true);
+        assert_eq!(k.parse(" 1,000 ", "v"), Ok(1000.0));
+        assert_eq!(k.parse("2_000", "v"), Ok(2000.0));
+        let e = k.parse("abc", "v").unwrap_err();
         assert_eq!((e.field.as_str(), e.value.as_str()), ("v", "abc"));
-        let e = k.parse("0", Some(2)).unwrap_err();
-        assert_eq!(e.field, "v[2]");
-        assert!(k.parse("1.5", None).is_err(), "integers only");
-        assert!(k.parse("inf", None).is_err());
-        assert!(k.parse("NaN", None).is_err());
-        assert!(k.parse("−5", None).is_err());
+        assert_eq!(k.parse("0", "l2.v").unwrap_err().field, "l2.v");
+        assert!(k.parse("1.5", "v").is_err(), "integers only");
+        assert!(k.parse("inf", "v").is_err());
+        assert!(k.parse("NaN", "v").is_err());
+        assert!(k.parse("−5", "v").is_err());
+        assert_eq!(k.parse("9999", "v"), Ok(9999.0), "beyond the slider but in range: typed");
     }
 
     #[test]
-    fn slider_round_trips_on_both_scales() {
-        for scale in [Scale::Linear, Scale::Log] {
-            let k = knob(scale, true);
-            assert_eq!(k.from_slider(0.0), 1.0);
-            assert_eq!(k.from_slider(SLIDER_STEPS), 10_000.0);
-            for v in [1.0, 10.0, 200.0, 5000.0] {
-                let back = k.from_slider(k.to_slider(v));
-                // A linear slider resolves 1/1000 of the range; a log one 5 % of the value.
-                let tolerance = match scale {
-                    Scale::Linear => (k.max - k.min) / SLIDER_STEPS,
-                    Scale::Log => v * 0.05,
-                };
-                assert!((back - v).abs() <= tolerance, "{scale:?} {v} -> {back}");
-            }
-        }
-        let k = knob(Scale::Log, true);
-        assert_eq!(k.to_slider(100.0), 500.0, "log scale puts 100 mid-way between 1 and 10,000");
-    }
-
-    #[test]
-    fn off_is_the_first_stop_and_zero_is_accepted() {
-        let k = Knob { off: true, ..knob(Scale::Log, false) };
-        assert_eq!(k.from_slider(0.0), 0.0);
-        assert_eq!(k.to_slider(0.0), 0.0);
-        assert_eq!(k.from_slider(1.0), 1.0, "the next stop is the minimum");
-        assert_eq!(k.from_slider(SLIDER_STEPS), 10_000.0);
-        assert_eq!(k.parse("0", None), Ok(0.0));
-        assert!(k.parse("0.5", None).is_err(), "below the minimum and not off");
-        assert_eq!(k.from_slider(k.to_slider(200.0)), 200.0);
-        assert_eq!(k.allowed().to_string(), "0 (off) or a number from 1 to 10000");
-    }
-
-    #[test]
-    fn log_snap_gives_round_numbers() {
-        assert_eq!(snap_log(1234.0), 1200.0);
-        assert_eq!(snap_log(0.01234), 0.012);
+    fn stops_are_round_and_one_arrow_key_apart() {
+        let k = knob(Slider::linear(1.0, 10.0), true);
+        assert_eq!(k.stops(), (1..=10).map(f64::from).collect::<Vec<_>>(), "attempts: every whole number");
+        let k = knob(Slider::log(1.0, 1000.0), true);
+        assert_eq!(
+            k.stops(),
+            vec![
+                1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0, 150.0, 200.0, 300.0,
+                500.0, 700.0, 1000.0
+            ]
+        );
+        let wide = knob(Slider::linear(0.0, 600_000.0), false);
+        let stops = Knob { step: 100.0, range: FieldRange { min: 0.0, ..wide.range }, ..wide }.stops();
+        assert!(stops.len() <= 202 && stops[1] == 5_000.0, "{:?}", &stops[..3]);
+        let off = Knob { off: true, ..knob(Slider::log(1.0, 100.0), false) };
+        let stops = off.stops();
+        assert_eq!(stops[0], 0.0, "off is the first stop");
+        assert_eq!(off.nearest_stop(&stops, 0.0), 0);
+        assert_eq!(stops[off.nearest_stop(&stops, 29.0)], 30.0);
+        assert_eq!(stops[off.nearest_stop(&stops, 0.5)], 1.0, "a value near 0 is not off");
+        assert_eq!(off.allowed().to_string(), "0 (off) or a number from 1 to 10000");
     }
 }

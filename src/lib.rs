@@ -15,6 +15,7 @@ pub mod report;
 pub mod scenario;
 pub mod sim;
 pub mod state;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -426,6 +426,9 @@ pub fn ms(us: u64) -> f64 {
 macro_rules! named {
     ($t:ty { $($v:ident => $s:literal),* $(,)? }) => {
         impl $t {
+            /// Every variant, in declaration order (the wire codec sends the index).
+            pub const ALL: &'static [Self] = &[$(Self::$v),*];
+
             /// The word the report uses for it.
             pub fn name(self) -> &'static str {
                 match self { $(Self::$v => $s),* }

@@ -208,6 +208,27 @@ texts! {
     KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off (most real stacks): the callee keeps working and holding its worker — a timeout is not a cancellation.",
         "开：调用方超时会取消被放弃的工作。关（多数真实系统）：被调方继续工作并占着线程——超时不等于取消。";
     OptOff => "off", "关";
+    KFaultKind => "Kind", "类型";
+    KFaultTarget => "Acts on", "作用于";
+    KFaultTargetHelp => "The service the window slows down, fails or takes down: the leaf or a side dependency.", "该时间窗作用的服务：叶子服务或某个旁路依赖。";
+    GroupShape => "Shape", "结构";
+    KLayers => "Layers", "层数";
+    KLayersHelp => "Retrying layers between the entry and the leaf (1–8). A new layer copies the last one's settings, so 3 layers of 3 attempts give 3³ = 27× and 5 give 3⁵ = 243×.",
+        "入口与叶子服务之间带重试的层数（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
+    KFaults => "Fault windows", "故障时间窗";
+    KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run; set its kind, target, start and end below.",
+        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍；可在下方设置类型、作用对象、开始与结束时间。";
+    KSides => "Side dependencies", "旁路依赖";
+    KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
+        "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个可以缺省的类似推荐服务。";
+    StepperLess => "fewer: {what}", "减少：{what}";
+    StepperMore => "more: {what}", "增加：{what}";
+    KFaultKindHelp => "What the window does: slows the service's work (latency ×factor), replaces its error rate, takes it down (every call fails at once), or multiplies the arrivals (a traffic surge).",
+        "该时间窗做什么：让服务变慢（延迟 ×倍数）、替换其错误率、使其宕机（每个调用立即失败），或让到达量成倍增加（流量激增）。";
+    OptLatency => "latency", "延迟";
+    OptErrors => "errors", "错误";
+    OptDown => "down", "宕机";
+    OptSurge => "traffic surge", "流量激增";
     OptOn => "on", "开";
     OptNone => "none", "无";
     KDeadline => "Total deadline", "总截止时间";
@@ -358,6 +379,10 @@ texts! {
     Difference => "B − A", "B − A";
     Running => "Simulating… {percent} %", "模拟中… {percent}%";
     RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";
+    RunStoppedCalls => "The run stopped at {t} s: more than {limit} calls were alive at once. Queues and retries grew without bound — the system diverged. The charts show what happened up to then; requests still in flight count as unfinished.",
+        "运行在 {t} 秒时停止：同时存活的调用超过 {limit} 个。队列与重试无限增长——系统发散了。图表显示停止前发生的一切；仍在途的请求计为未完成。";
+    RunStoppedWork => "The run stopped at {t} s after {limit} events, more than its work estimate allows. The charts show what happened up to then.",
+        "运行在 {t} 秒时停止：已处理 {limit} 个事件，超出工作量估计。图表显示停止前发生的一切。";
     TooMuchWork => "it implies up to {estimated} calls if every attempt is used, more than the browser runs ({cap}); shorten the duration, lower the rate or the attempts (the command line allows more).",
         "若用尽所有尝试，它最多会产生 {estimated} 次调用，超过浏览器可运行的上限（{cap}）；请缩短持续时间、降低速率或尝试次数（命令行允许更多）。";
     UnknownParam => "The link has settings this page does not know and ignored: {keys}.", "链接中有本页不认识的设置，已忽略：{keys}。";

@@ -7,11 +7,12 @@
 use super::{FieldKey, FormErrors};
 use crate::error::FieldError;
 use crate::i18n::T;
-use crate::knob::{Knob, Scale};
+use crate::knob::{Knob, Slider};
 use crate::model::amplification::{
     CalcInput, CalcOutput, MAX_ATTEMPTS, MAX_LAYERS, SECONDS_PER_DAY, compute, limits,
 };
 use crate::query::Query;
+use crate::scenario::ranges::FieldRange;
 
 /// Requests per day (URL `rpd`).
 pub static REQUESTS_PER_DAY: Knob<CalcInput> = Knob {
@@ -19,11 +20,14 @@ pub static REQUESTS_PER_DAY: Knob<CalcInput> = Knob {
     label: T::FieldRequestsPerDay,
     help: T::FieldRequestsPerDayHelp,
     unit: T::UnitPerDay,
-    min: limits::REQUESTS_PER_DAY.0,
-    max: limits::REQUESTS_PER_DAY.1,
+    range: FieldRange {
+        min: limits::REQUESTS_PER_DAY.0,
+        max: limits::REQUESTS_PER_DAY.1,
+        integer: false,
+        unit: "",
+    },
+    slider: Slider::log(limits::REQUESTS_PER_DAY.0, limits::REQUESTS_PER_DAY.1),
     step: 1.0,
-    integer: false,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(s.requests_per_day),
     set: |s, _, v| s.requests_per_day = v,
@@ -35,11 +39,9 @@ pub static AVG_RPS: Knob<CalcInput> = Knob {
     label: T::FieldAvgRps,
     help: T::FieldAvgRpsHelp,
     unit: T::UnitRps,
-    min: limits::AVG_RPS.0,
-    max: limits::AVG_RPS.1,
+    range: FieldRange { min: limits::AVG_RPS.0, max: limits::AVG_RPS.1, integer: false, unit: "" },
+    slider: Slider::log(limits::AVG_RPS.0, limits::AVG_RPS.1),
     step: 0.001,
-    integer: false,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(s.requests_per_day / SECONDS_PER_DAY),
     set: |s, _, v| s.requests_per_day = v * SECONDS_PER_DAY,
@@ -51,11 +53,9 @@ pub static PEAK_FACTOR: Knob<CalcInput> = Knob {
     label: T::FieldPeakFactor,
     help: T::FieldPeakFactorHelp,
     unit: T::UnitTimes,
-    min: limits::PEAK_FACTOR.0,
-    max: limits::PEAK_FACTOR.1,
+    range: FieldRange { min: limits::PEAK_FACTOR.0, max: limits::PEAK_FACTOR.1, integer: false, unit: "" },
+    slider: Slider::log(limits::PEAK_FACTOR.0, limits::PEAK_FACTOR.1),
     step: 0.1,
-    integer: false,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(s.peak_factor),
     set: |s, _, v| s.peak_factor = v,
@@ -67,11 +67,9 @@ pub static LAYERS: Knob<CalcInput> = Knob {
     label: T::FieldLayers,
     help: T::FieldLayersHelp,
     unit: T::UnitLayers,
-    min: 1.0,
-    max: MAX_LAYERS as f64,
+    range: FieldRange { min: 1.0, max: MAX_LAYERS as f64, integer: true, unit: "" },
+    slider: Slider::linear(1.0, MAX_LAYERS as f64),
     step: 1.0,
-    integer: true,
-    scale: Scale::Linear,
     off: false,
     get: |s, _| Some(s.attempts.len() as f64),
     set: |s, _, v| {
@@ -87,11 +85,9 @@ pub static ATTEMPTS: Knob<CalcInput> = Knob {
     label: T::FieldAttempts,
     help: T::FieldAttemptsHelp,
     unit: T::UnitAttempts,
-    min: 1.0,
-    max: MAX_ATTEMPTS as f64,
+    range: FieldRange { min: 1.0, max: MAX_ATTEMPTS as f64, integer: true, unit: "" },
+    slider: Slider::linear(1.0, MAX_ATTEMPTS as f64),
     step: 1.0,
-    integer: true,
-    scale: Scale::Linear,
     off: false,
     get: |s, i| s.attempts.get(i).map(|&a| f64::from(a)),
     set: |s, i, v| {
@@ -107,11 +103,9 @@ pub static HOLD_NORMAL: Knob<CalcInput> = Knob {
     label: T::FieldHoldNormal,
     help: T::FieldHoldNormalHelp,
     unit: T::UnitMs,
-    min: limits::HOLD_MS.0,
-    max: limits::HOLD_MS.1,
+    range: FieldRange { min: limits::HOLD_MS.0, max: limits::HOLD_MS.1, integer: false, unit: "" },
+    slider: Slider::log(limits::HOLD_MS.0, limits::HOLD_MS.1),
     step: 0.1,
-    integer: false,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(s.hold_normal_ms),
     set: |s, _, v| s.hold_normal_ms = v,
@@ -123,11 +117,9 @@ pub static HOLD_DEGRADED: Knob<CalcInput> = Knob {
     label: T::FieldHoldDegraded,
     help: T::FieldHoldDegradedHelp,
     unit: T::UnitMs,
-    min: limits::HOLD_MS.0,
-    max: limits::HOLD_MS.1,
+    range: FieldRange { min: limits::HOLD_MS.0, max: limits::HOLD_MS.1, integer: false, unit: "" },
+    slider: Slider::log(limits::HOLD_MS.0, limits::HOLD_MS.1),
     step: 0.1,
-    integer: false,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(s.hold_degraded_ms),
     set: |s, _, v| s.hold_degraded_ms = v,
@@ -139,11 +131,9 @@ pub static POOL: Knob<CalcInput> = Knob {
     label: T::FieldPool,
     help: T::FieldPoolHelp,
     unit: T::UnitConnections,
-    min: limits::POOL.0 as f64,
-    max: limits::POOL.1 as f64,
+    range: FieldRange { min: limits::POOL.0 as f64, max: limits::POOL.1 as f64, integer: true, unit: "" },
+    slider: Slider::log(limits::POOL.0 as f64, limits::POOL.1 as f64),
     step: 1.0,
-    integer: true,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(f64::from(s.pool_size)),
     set: |s, _, v| s.pool_size = v as u32,
@@ -155,11 +145,9 @@ pub static RESPONSE_KIB: Knob<CalcInput> = Knob {
     label: T::FieldResponseKib,
     help: T::FieldResponseKibHelp,
     unit: T::UnitKib,
-    min: limits::RESPONSE_KIB.0,
-    max: limits::RESPONSE_KIB.1,
+    range: FieldRange { min: limits::RESPONSE_KIB.0, max: limits::RESPONSE_KIB.1, integer: false, unit: "" },
+    slider: Slider::log(limits::RESPONSE_KIB.0, limits::RESPONSE_KIB.1),
     step: 0.01,
-    integer: false,
-    scale: Scale::Log,
     off: false,
     get: |s, _| Some(s.response_kib),
     set: |s, _, v| s.response_kib = v,
@@ -197,6 +185,8 @@ pub struct CalcState {
     pub output: CalcOutput,
     /// Fields whose current text is not accepted, with that text and the error.
     pub errors: FormErrors,
+    /// Link parameters this page does not read.
+    pub unknown: Vec<String>,
 }
 
 /// Something the learner did on the calculator page.
@@ -204,8 +194,8 @@ pub struct CalcState {
 pub enum CalcAction {
     /// Typed text into the number field of a knob.
     Type(FieldKey, String),
-    /// Moved a slider to a position (0–1000).
-    Slide(FieldKey, f64),
+    /// Moved a slider to one of its stops (an index into `Knob::stops`).
+    Slide(FieldKey, usize),
     /// Back to source 000's example.
     Reset,
 }
@@ -221,7 +211,7 @@ impl CalcState {
     fn from_input(input: CalcInput) -> Self {
         let output = compute(&input)
             .unwrap_or_else(|_| compute(&CalcInput::default()).expect("the default input is valid"));
-        CalcState { input, output, errors: FormErrors::default() }
+        CalcState { input, output, errors: FormErrors::default(), unknown: Vec::new() }
     }
 
     /// Applies a learner's action; returns the new state.
@@ -230,14 +220,17 @@ impl CalcState {
             CalcAction::Reset => CalcState::default(),
             CalcAction::Type(key, raw) => {
                 let Some(k) = knob(key.key) else { return self.clone() };
-                match k.parse(&raw, key.index) {
+                match k.parse(&raw, &key.field()) {
                     Ok(v) => self.apply(k, key, v),
                     Err(e) => self.with_error(key, raw, e),
                 }
             }
-            CalcAction::Slide(key, pos) => {
+            CalcAction::Slide(key, stop) => {
                 let Some(k) = knob(key.key) else { return self.clone() };
-                self.apply(k, key, k.from_slider(pos))
+                match k.stops().get(stop) {
+                    Some(&v) => self.apply(k, key, v),
+                    None => self.clone(),
+                }
             }
         }
     }
@@ -258,7 +251,7 @@ impl CalcState {
                 if key.key == "layers" {
                     errors.retain(|f| f.key != "attempts" || f.index.unwrap_or(0) < input.attempts.len());
                 }
-                CalcState { input, output, errors }
+                CalcState { input, output, errors, unknown: self.unknown.clone() }
             }
             Err(e) => self.with_error(key, crate::error::fmt_num(v), e),
         }
@@ -276,7 +269,7 @@ impl CalcState {
         let mut state = CalcState::default();
         let apply_one = |state: &mut CalcState, key: FieldKey, raw: &str| {
             if let Some(k) = knob(key.key) {
-                match k.parse(raw, key.index) {
+                match k.parse(raw, &key.field()) {
                     Ok(v) => {
                         let mut input = state.input.clone();
                         (k.set)(&mut input, key.index.unwrap_or(0), v);
@@ -302,16 +295,36 @@ impl CalcState {
             if q.get("layers").is_none() && (1..=MAX_LAYERS).contains(&items.len()) {
                 (LAYERS.set)(&mut state.input, 0, items.len() as f64);
             }
+            if items.len() > state.input.attempts.len() {
+                let max = if q.get("layers").is_some() { state.input.attempts.len() } else { MAX_LAYERS };
+                state.errors.set(
+                    FieldKey::plain("attempts"),
+                    list.to_string(),
+                    FieldError::new(
+                        "attempts",
+                        format!("{} items", items.len()),
+                        crate::error::Allowed::Length { min_len: 1, max_len: max },
+                    ),
+                );
+            }
             for (i, raw) in items.iter().enumerate().take(state.input.attempts.len()) {
                 apply_one(&mut state, FieldKey::at("attempts", i), raw);
             }
         }
+        let known = ["page", "lang", "rps", "attempts"];
+        state.unknown = q
+            .pairs()
+            .iter()
+            .map(|(k, _)| k)
+            .filter(|k| !known.contains(&k.as_str()) && knob(k).is_none())
+            .cloned()
+            .collect();
         state.recomputed()
     }
 
     fn recomputed(self) -> CalcState {
-        let errors = self.errors;
-        CalcState { errors, ..CalcState::from_input(self.input) }
+        let (errors, unknown) = (self.errors, self.unknown);
+        CalcState { errors, unknown, ..CalcState::from_input(self.input) }
     }
 
     /// Writes the page's inputs into `q` (other parameters are left alone).
@@ -350,7 +363,7 @@ mod tests {
         let s = CalcState::default().reduce(CalcAction::Type(FieldKey::plain("layers"), "3".into()));
         assert_eq!(s.input.attempts, vec![3, 3, 3]);
         assert_eq!(s.output.amplification, 27.0);
-        let s = s.reduce(CalcAction::Slide(FieldKey::plain("layers"), 0.0));
+        let s = s.reduce(CalcAction::Slide(FieldKey::plain("layers"), 0));
         assert_eq!(s.input.attempts, vec![3]);
     }
 
@@ -375,6 +388,18 @@ mod tests {
         assert_eq!(s.input.pool_size, 200);
         assert!(s.errors.get(&FieldKey::at("attempts", 1)).is_some());
         assert_eq!(s.errors.get(&FieldKey::plain("pool")).unwrap().0, "-5");
+    }
+
+    #[test]
+    fn unused_parameters_are_named() {
+        let s =
+            CalcState::from_query(&Query::parse("?page=calculator&attempts=3,3,3,3,3,3,3,3,3&zzz=1&lang=zh"));
+        let (raw, e) = s.errors.get(&FieldKey::plain("attempts")).expect("nine attempts: more than 8 layers");
+        assert_eq!(raw, "3,3,3,3,3,3,3,3,3");
+        assert_eq!(e.to_string(), "attempts: got 9 items, allowed a list of 1 to 8 items");
+        assert_eq!(s.unknown, vec!["zzz".to_string()]);
+        let s = CalcState::from_query(&Query::parse("?layers=2&attempts=3,3,3"));
+        assert!(s.errors.get(&FieldKey::plain("attempts")).is_some(), "more attempts than layers=2 allows");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod calculator;
+pub mod runs;
 pub mod storm;
 
 use crate::error::FieldError;
@@ -27,6 +28,15 @@ impl FieldKey {
     pub const fn at(key: &'static str, index: usize) -> Self {
         FieldKey { key, index: Some(index) }
     }
+    /// The name in error messages: the key, with the item for per-item knobs
+    /// (`attempts[1]`).
+    pub fn field(&self) -> String {
+        match self.index {
+            Some(i) => format!("{}[{}]", self.key, i),
+            None => self.key.to_string(),
+        }
+    }
+
     /// The DOM id of the number field (the slider's is this plus `-slider`).
     pub fn dom_id(&self) -> String {
         match self.index {
@@ -36,28 +46,35 @@ impl FieldKey {
     }
 }
 
-/// Fields whose text is not accepted: the text as typed and the error to show beside it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FormErrors {
-    items: Vec<(FieldKey, String, FieldError)>,
+/// Fields whose text is not accepted: the text as typed and the error to show beside it,
+/// by the page's field key type `K`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormErrors<K = FieldKey> {
+    items: Vec<(K, String, FieldError)>,
 }
 
-impl FormErrors {
+impl<K> Default for FormErrors<K> {
+    fn default() -> Self {
+        FormErrors { items: Vec::new() }
+    }
+}
+
+impl<K: PartialEq> FormErrors<K> {
     /// Records (or replaces) the error of a field.
-    pub fn set(&mut self, key: FieldKey, raw: String, err: FieldError) {
+    pub fn set(&mut self, key: K, raw: String, err: FieldError) {
         self.clear(&key);
         self.items.push((key, raw, err));
     }
     /// Forgets the error of a field.
-    pub fn clear(&mut self, key: &FieldKey) {
+    pub fn clear(&mut self, key: &K) {
         self.items.retain(|(k, _, _)| k != key);
     }
     /// Keeps only the errors whose key passes `keep`.
-    pub fn retain(&mut self, mut keep: impl FnMut(&FieldKey) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
         self.items.retain(|(k, _, _)| keep(k));
     }
     /// The text and error of a field, if it has one.
-    pub fn get(&self, key: &FieldKey) -> Option<(&String, &FieldError)> {
+    pub fn get(&self, key: &K) -> Option<(&String, &FieldError)> {
         self.items.iter().find(|(k, _, _)| k == key).map(|(_, raw, e)| (raw, e))
     }
     /// Whether no field has an error.
@@ -65,7 +82,7 @@ impl FormErrors {
         self.items.is_empty()
     }
     /// Every error, in the order they were found.
-    pub fn iter(&self) -> impl Iterator<Item = (&FieldKey, &String, &FieldError)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &String, &FieldError)> {
         self.items.iter().map(|(k, r, e)| (k, r, e))
     }
 }

@@ -19,7 +19,16 @@ pub struct CalculatorProps {
 }
 
 fn control(props: &CalculatorProps, knob: &'static Knob<CalcInput>, key: FieldKey, label: String) -> Html {
-    let spec = ControlSpec::from_knob(props.lang, knob, key, &props.state.input, &props.state.errors, label);
+    let error = props.state.errors.get(&key);
+    let spec = ControlSpec::from_knob(
+        props.lang,
+        knob,
+        key.index.unwrap_or(0),
+        &props.state.input,
+        error,
+        key.dom_id(),
+        label,
+    );
     let d1 = props.dispatch.clone();
     let d2 = props.dispatch.clone();
     let id = spec.id.clone();
@@ -28,7 +37,7 @@ fn control(props: &CalculatorProps, knob: &'static Knob<CalcInput>, key: FieldKe
             key={id}
             {spec}
             ontype={Callback::from(move |raw: String| d1.emit(CalcAction::Type(key, raw)))}
-            onslide={Callback::from(move |pos: f64| d2.emit(CalcAction::Slide(key, pos)))}
+            onslide={Callback::from(move |stop: usize| d2.emit(CalcAction::Slide(key, stop)))}
         />
     }
 }
@@ -59,11 +68,17 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <h2>{ t(T::CalcInputs) }</h2>
+                    if !props.state.unknown.is_empty() {
+                        <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &props.state.unknown.join(", "))]) }</p>
+                    }
                     { plain(&calc::REQUESTS_PER_DAY) }
                     { plain(&calc::AVG_RPS) }
                     { plain(&calc::PEAK_FACTOR) }
                     { plain(&calc::LAYERS) }
                     <div class="attempts-group">{ attempts }</div>
+                    if let Some((_, e)) = props.state.errors.get(&FieldKey::plain("attempts")) {
+                        <p class="field-error" role="alert" id="f-attempts-error">{ lang.field_error(e) }</p>
+                    }
                     { plain(&calc::HOLD_NORMAL) }
                     { plain(&calc::HOLD_DEGRADED) }
                     { plain(&calc::POOL) }

@@ -1,9 +1,8 @@
 //! A slider paired with a number field, with label, unit, help text and an error slot.
 
-use crate::error::fmt_num;
-use crate::i18n::{Lang, T};
-use crate::knob::{Knob, SLIDER_STEPS};
-use crate::state::{FieldKey, FormErrors};
+use crate::error::{FieldError, fmt_num};
+use crate::i18n::{Lang, T, format_number};
+use crate::knob::Knob;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -17,8 +16,11 @@ pub struct ControlSpec {
     pub unit: String,
     /// Text in the number field: the value, or what was typed when it is not accepted.
     pub text: String,
-    /// Slider position, 0–1000.
-    pub slider: f64,
+    /// The slider's stop nearest the value, and how many stops it has.
+    pub stop: usize,
+    pub stops: usize,
+    /// The value with its unit, as a screen reader says it ("3 attempts", "off").
+    pub value_text: String,
     /// What is wrong with the typed text, translated.
     pub error: Option<String>,
     /// Range, shown in the tooltip.
@@ -26,27 +28,40 @@ pub struct ControlSpec {
 }
 
 impl ControlSpec {
-    /// Builds the view of `knob` (item `index` for per-item knobs) over `state`.
-    pub fn from_knob<S>(
+    /// Builds the view of `knob` at item `index` over `state`; `error` is the field's
+    /// rejected text and error, if any.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_knob<S, I: Copy>(
         lang: Lang,
-        knob: &Knob<S>,
-        key: FieldKey,
+        knob: &Knob<S, I>,
+        index: I,
         state: &S,
-        errors: &FormErrors,
+        error: Option<(&String, &FieldError)>,
+        id: String,
         label: String,
     ) -> ControlSpec {
-        let value = (knob.get)(state, key.index.unwrap_or(0)).unwrap_or(knob.min);
-        let (text, error) = match errors.get(&key) {
+        let value = (knob.get)(state, index).unwrap_or(knob.range.min);
+        let (text, error) = match error {
             Some((raw, e)) => (raw.clone(), Some(lang.field_error(e))),
             None => (fmt_num(round_for_display(value, knob.step)), None),
         };
+        let stops = knob.stops();
+        let stop = knob.nearest_stop(&stops, value);
+        let unit = lang.t(knob.unit).to_string();
+        let value_text = if knob.off && value == 0.0 {
+            lang.t(T::OptOff).to_string()
+        } else {
+            format!("{} {}", format_number(round_for_display(value, knob.step), 6), unit)
+        };
         ControlSpec {
-            id: key.dom_id(),
+            id,
             label,
             help: lang.t(knob.help).to_string(),
-            unit: lang.t(knob.unit).to_string(),
+            unit,
             text,
-            slider: knob.to_slider(value),
+            stop,
+            stops: stops.len(),
+            value_text,
             error,
             range: lang.allowed(&knob.allowed()),
         }
@@ -68,11 +83,12 @@ pub struct NumberControlProps {
     pub spec: ControlSpec,
     /// The learner committed text in the number field (Enter or leaving the field).
     pub ontype: Callback<String>,
-    /// The learner moved the slider (position 0–1000).
-    pub onslide: Callback<f64>,
+    /// The learner moved the slider to a stop.
+    pub onslide: Callback<usize>,
 }
 
-/// One knob: label, slider, number field, unit, help and error.
+/// One knob: label, slider, number field, unit, help and error. The slider moves from
+/// stop to stop (one arrow key each) and says its value with its unit.
 #[component]
 pub fn NumberControl(props: &NumberControlProps) -> Html {
     let spec = &props.spec;
@@ -83,8 +99,8 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
         let cb = props.onslide.clone();
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(pos) = input.value().parse::<f64>() {
-                cb.emit(pos);
+            if let Ok(stop) = input.value().parse::<usize>() {
+                cb.emit(stop);
             }
         })
     };
@@ -124,11 +140,12 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
                 class="slider"
                 type="range"
                 min="0"
-                max={fmt_num(SLIDER_STEPS)}
+                max={spec.stops.saturating_sub(1).to_string()}
                 step="1"
-                value={fmt_num(spec.slider)}
+                value={spec.stop.to_string()}
                 title={tooltip}
                 aria-label={spec.label.clone()}
+                aria-valuetext={spec.value_text.clone()}
                 aria-describedby={help_id.clone()}
                 oninput={onslide}
             />

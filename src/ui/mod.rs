@@ -6,9 +6,14 @@ pub mod browser;
 pub mod calculator;
 pub mod charts;
 pub mod controls;
+pub mod runs;
 pub mod storm;
+pub mod worker;
 
-/// Mounts the app on `<body>`.
+/// Mounts the app on `<body>`; in a Web Worker (which loads the same module) it does
+/// nothing, and `worker.rs` answers the page's messages.
 pub fn start() {
-    yew::Renderer::<app::App>::new().render();
+    if web_sys::window().is_some() {
+        yew::Renderer::<app::App>::new().render();
+    }
 }

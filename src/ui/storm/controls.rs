@@ -2,9 +2,11 @@
 //! the chain grouped by hop and by mechanism.
 
 use crate::i18n::{Lang, T, format_number};
+use crate::scenario::validate::{MAX_LAYERS, MAX_SIDE_DEPS};
 use crate::scenario::{FaultEffect, Scenario, presets};
-use crate::state::FieldKey;
-use crate::state::storm::{self, CHOICES, Group, NUMBERS, StormAction, StormState, Target};
+use crate::state::storm::{
+    self, CHOICES, Group, MOST_FAULT_WINDOWS, NUMBERS, StormAction, StormKey, StormState, Target,
+};
 use crate::ui::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -41,8 +43,89 @@ fn target_id(t: Target) -> String {
     }
 }
 
-fn dom_id(key: &str, t: Target) -> String {
-    format!("k-{}", storm::url_key(key, t).replace('.', "-"))
+/// A − n + stepper for a count the page can change (layers, side dependencies, windows).
+#[allow(clippy::too_many_arguments)]
+fn stepper(
+    lang: Lang,
+    id: &str,
+    label: T,
+    help: T,
+    value: usize,
+    min: usize,
+    max: usize,
+    on: Callback<usize>,
+) -> Html {
+    let (less, more) = (on.clone(), on);
+    let name = lang.t(label).to_string();
+    html! {
+        <div class="control stepper" id={id.to_string()}>
+            <div class="control-head">
+                <span class="stepper-label" id={format!("{id}-label")} title={lang.t(help)}>{ &name }</span>
+                <span class="control-value" role="group" aria-labelledby={format!("{id}-label")}>
+                    <button type="button" class="secondary small" id={format!("{id}-minus")} disabled={value <= min}
+                        aria-label={lang.f(T::StepperLess, &[("what", &name)])}
+                        onclick={Callback::from(move |_: MouseEvent| less.emit(value.saturating_sub(1)))}>{ "−" }</button>
+                    <output id={format!("{id}-value")} aria-live="off">{ value }</output>
+                    <button type="button" class="secondary small" id={format!("{id}-plus")} disabled={value >= max}
+                        aria-label={lang.f(T::StepperMore, &[("what", &name)])}
+                        onclick={Callback::from(move |_: MouseEvent| more.emit(value + 1))}>{ "+" }</button>
+                </span>
+            </div>
+            <p class="help">{ lang.t(help) }</p>
+        </div>
+    }
+}
+
+/// The shape controls of a target: the number of layers and fault windows (the run), the
+/// side dependencies of a layer, a fault window's target.
+fn shape_controls(props: &PanelProps, t: Target) -> Html {
+    let lang = props.lang;
+    let st = &props.state;
+    let d = props.dispatch.clone();
+    match t {
+        Target::Run => {
+            let d2 = d.clone();
+            html! {
+                <fieldset class="group">
+                    <legend>{ lang.t(T::GroupShape) }</legend>
+                    { stepper(lang, "layers", T::KLayers, T::KLayersHelp, st.a.layers.len(), 1, MAX_LAYERS, Callback::from(move |n| d.emit(StormAction::Layers(n)))) }
+                    { stepper(lang, "faults", T::KFaults, T::KFaultsHelp, st.a.faults.len(), 0, MOST_FAULT_WINDOWS, Callback::from(move |n| d2.emit(StormAction::Faults(n)))) }
+                    if let Some((_, e)) = st.errors.get(&storm::LAYERS).or(st.errors.get(&storm::FAULTS)) {
+                        <p class="field-error" role="alert" id="shape-error">{ lang.field_error(e) }</p>
+                    }
+                </fieldset>
+            }
+        }
+        Target::Layer(i) => {
+            let n = st.a.layers.get(i).map_or(0, |l| l.side_deps.len());
+            let id = format!("l{}-sides", i + 1);
+            html! {
+                <fieldset class="group">
+                    <legend>{ lang.t(T::GroupShape) }</legend>
+                    { stepper(lang, &id, T::KSides, T::KSidesHelp, n, 0, MAX_SIDE_DEPS, Callback::from(move |n| d.emit(StormAction::Sides(i, n)))) }
+                    if let Some((_, e)) = st.errors.get(&storm::sides_key(i)) {
+                        <p class="field-error" role="alert">{ lang.field_error(e) }</p>
+                    }
+                </fieldset>
+            }
+        }
+        Target::Fault(i)
+            if !matches!(st.a.faults.get(i).map(|f| f.effect), Some(FaultEffect::Surge { .. }) | None) =>
+        {
+            let key = storm::fault_target_key(i);
+            let current = st.a.faults[i].target.clone();
+            let spec = ChoiceSpec {
+                id: key.dom_id(),
+                label: lang.t(T::KFaultTarget).to_string(),
+                help: lang.t(T::KFaultTargetHelp).to_string(),
+                value: current,
+                options: storm::fault_targets(&st.a).into_iter().map(|n| (n.clone(), n)).collect(),
+                error: st.errors.get(&key).map(|(_, e)| lang.field_error(e)),
+            };
+            html! { <ChoiceControl {spec} onchoose={Callback::from(move |v: String| d.emit(StormAction::FaultTarget(i, v)))} /> }
+        }
+        _ => Html::default(),
+    }
 }
 
 /// A heading for each target.
@@ -80,7 +163,6 @@ fn target_title(lang: Lang, s: &Scenario, t: Target) -> String {
 fn target_controls(props: &PanelProps, t: Target) -> Html {
     let lang = props.lang;
     let st = &props.state;
-    let idx = t.index();
     let groups: Html = GROUP_ORDER
         .iter()
         .map(|&g| {
@@ -88,10 +170,10 @@ fn target_controls(props: &PanelProps, t: Target) -> Html {
                 .iter()
                 .filter(|d| d.group == g && d.applies.to(t))
                 .filter_map(|d| {
-                    let value = (d.choice.get)(&st.a, idx)?;
-                    let key = FieldKey::at(d.choice.key, idx);
+                    let value = (d.choice.get)(&st.a, t)?;
+                    let key = StormKey::on(d.choice.key, t);
                     let spec = ChoiceSpec {
-                        id: dom_id(d.choice.key, t),
+                        id: key.dom_id(),
                         label: lang.t(d.choice.label).to_string(),
                         help: lang.t(d.choice.help).to_string(),
                         value: value.to_string(),
@@ -108,18 +190,17 @@ fn target_controls(props: &PanelProps, t: Target) -> Html {
             let numbers: Vec<Html> = NUMBERS
                 .iter()
                 .filter(|d| d.group == g && d.applies.to(t))
-                .filter(|d| (d.knob.get)(&st.a, idx).is_some())
+                .filter(|d| (d.knob.get)(&st.a, t).is_some())
                 .map(|d| {
-                    let key = FieldKey::at(d.knob.key, idx);
-                    let mut spec = ControlSpec::from_knob(lang, &d.knob, key, &st.a, &st.errors, lang.t(d.knob.label).to_string());
-                    spec.id = dom_id(d.knob.key, t);
+                    let key = StormKey::on(d.knob.key, t);
+                    let spec = ControlSpec::from_knob(lang, &d.knob, t, &st.a, st.errors.get(&key), key.dom_id(), lang.t(d.knob.label).to_string());
                     let d1 = props.dispatch.clone();
                     let d2 = props.dispatch.clone();
                     let id = spec.id.clone();
                     html! {
                         <NumberControl key={id} {spec}
                             ontype={Callback::from(move |raw: String| d1.emit(StormAction::Type(key, raw)))}
-                            onslide={Callback::from(move |pos: f64| d2.emit(StormAction::Slide(key, pos)))} />
+                            onslide={Callback::from(move |stop: usize| d2.emit(StormAction::Slide(key, stop)))} />
                     }
                 })
                 .collect();
@@ -138,6 +219,7 @@ fn target_controls(props: &PanelProps, t: Target) -> Html {
     html! {
         <details class="target" open={matches!(t, Target::Run | Target::Layer(_) | Target::Leaf)} id={target_id(t)}>
             <summary>{ target_title(lang, &st.a, t) }</summary>
+            { shape_controls(props, t) }
             { groups }
         </details>
     }
@@ -188,7 +270,8 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
     };
     let seed_error = st.errors.get(&storm::SEED).map(|(_, e)| lang.field_error(e));
     let seed_text = st.errors.get(&storm::SEED).map_or_else(|| st.seed.to_string(), |(raw, _)| raw.clone());
-    let preset_error = st.errors.get(&FieldKey::plain("preset")).map(|(_, e)| lang.field_error(e));
+    let preset_error = st.errors.get(&storm::PRESET).map(|(_, e)| lang.field_error(e));
+    let compare_error = st.errors.get(&storm::COMPARE).map(|(_, e)| lang.field_error(e));
     let targets: Html = storm::targets(&st.a).into_iter().map(|tg| target_controls(props, tg)).collect();
     html! {
         <div class="panel controls-panel">
@@ -232,6 +315,9 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                 </button>
                 <button type="button" id="reset-preset" class="secondary small" title={t(T::ResetPresetHelp)} onclick={onreset}>{ t(T::ResetPreset) }</button>
             </div>
+            if let Some(e) = compare_error {
+                <p class="field-error" role="alert" id="compare-error">{ e }</p>
+            }
             if !st.unknown.is_empty() {
                 <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &st.unknown.join(", "))]) }</p>
             }

@@ -2,11 +2,9 @@
 //! chain diagram and charts at a playhead in virtual time, a sampled request's timeline,
 //! latency distributions and the closed forms. Compare mode runs side B beside A.
 //!
-//! Runs happen off the render path: a change to the scenario starts a run that steps the
-//! engine in slices of at most ~40 ms and yields between them (an owned timeout that is
-//! cancelled if the scenario changes again), so a large scenario shows progress and never
-//! blocks the page for long. Playback is driven by requestAnimationFrame through an owned
-//! handle that is cancelled on drop.
+//! The page only composes views: its runs happen in a Web Worker through the `use_runs`
+//! hook (`ui/runs.rs`, over the natively tested `state::runs::Batch`), and playback is
+//! driven by requestAnimationFrame through an owned handle that is cancelled on drop.
 
 pub mod controls;
 pub mod diagram;
@@ -14,28 +12,24 @@ pub mod figures;
 pub mod timeline;
 
 use crate::i18n::{Lang, T, format_number};
-use crate::model::chain::{ChainSim, SimError};
 use crate::plot::storm::{formulas, per_second, run_end_ms};
-use crate::report::{HopKind, Report};
+use crate::report::{HopKind, Report, Stopped};
 use crate::scenario::Scenario;
+use crate::state::runs::{Job, RunError, Side, digest};
 use crate::state::storm::{StormAction, StormState};
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, Line, Lines, Playhead, ReportRef, StackChart, TimeChart};
+use crate::ui::runs::use_runs;
 use controls::ControlPanel;
 use diagram::Diagram;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
-use gloo_timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use timeline::Timeline;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// The browser refuses scenarios implying more calls than this (worst case).
-pub const UI_MAX_CALLS: f64 = 2e7;
-/// Longest slice of simulation between yields to the browser (ms).
-const SLICE_MS: f64 = 40.0;
 /// 1× playback shows the whole run in this many real milliseconds.
 const PLAY_MS_AT_1X: f64 = 10_000.0;
 const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
@@ -44,130 +38,26 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// What a run depends on.
-#[derive(Clone, PartialEq)]
-struct RunKey {
-    a: Scenario,
-    seed: u64,
-    compare: bool,
-    preset: &'static str,
-}
-
-fn run_key(st: &StormState) -> RunKey {
-    RunKey { a: st.a.clone(), seed: st.seed, compare: st.compare, preset: st.preset }
-}
-
-/// What the last run produced.
-#[derive(Clone, Default)]
-struct RunOutput {
-    /// What it was a run of.
-    key: Option<RunKey>,
-    a: Option<ReportRef>,
-    b: Option<ReportRef>,
-    error: Option<SimError>,
-    /// 0–1 while running, 1 when done.
-    progress: f64,
-    /// Increments with every finished run.
-    seq: u64,
-}
-
-impl PartialEq for RunOutput {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-            && self.a == other.a
-            && self.b == other.b
-            && self.error == other.error
-            && self.progress == other.progress
-            && self.seq == other.seq
-    }
-}
-
-/// A run in progress: the engines still stepping, the finished reports, the pending yield.
-struct Runner {
-    key: RunKey,
-    sims: Vec<(usize, ChainSim)>,
-    done: [Option<Rc<Report>>; 2],
-    total: usize,
-    seq: u64,
-    _yield: Option<Timeout>,
-}
-
-type RunnerCell = Rc<RefCell<Option<Runner>>>;
-
-/// Longest simulation done synchronously when the learner acts, so that small scenarios
-/// redraw in one frame; longer runs continue in slices with a progress bar.
-const SYNC_MS: f64 = 50.0;
-
-/// Starts a run of `st`'s scenarios, stepping it for up to `budget_ms` at once.
-fn start_run(st: &StormState, cell: &RunnerCell, out: &UseStateHandle<RunOutput>, seq: u64, budget_ms: f64) {
-    let key = run_key(st);
-    let mut sides: Vec<Scenario> = vec![st.a.clone()];
+/// The runs the page's state asks for: side A, and side B in compare mode, each described
+/// by the page's query (its whole state).
+fn jobs(st: &StormState) -> Vec<Job> {
+    let query = st.run_query();
+    let mut jobs = vec![Job::Storm { query: query.clone(), side: Side::A }];
     if st.compare {
-        sides.push(st.side_b());
+        jobs.push(Job::Storm { query, side: Side::B });
     }
-    let mut sims = Vec::new();
-    for (side, s) in sides.iter().enumerate() {
-        match ChainSim::new(s, st.seed, UI_MAX_CALLS) {
-            Ok(sim) => sims.push((side, sim)),
-            Err(e) => {
-                *cell.borrow_mut() = None;
-                out.set(RunOutput { key: Some(key), error: Some(e), progress: 1.0, seq, a: None, b: None });
-                return;
-            }
-        }
-    }
-    let total = sims.len();
-    *cell.borrow_mut() = Some(Runner { key, sims, done: [None, None], total, seq, _yield: None });
-    pump(cell.clone(), out.clone(), budget_ms);
-}
-
-/// Steps the runner for one slice; publishes the result or schedules the next slice.
-fn pump(cell: RunnerCell, out: UseStateHandle<RunOutput>, budget_ms: f64) {
-    let t0 = now_ms();
-    let mut guard = cell.borrow_mut();
-    let Some(run) = guard.as_mut() else { return };
-    while let Some((_, sim)) = run.sims.first_mut() {
-        match sim.step(20_000) {
-            Ok(true) => {
-                let (side, sim) = run.sims.remove(0);
-                run.done[side] = Some(Rc::new(sim.finish()));
-            }
-            Ok(false) => {}
-            Err(e) => {
-                let (seq, key) = (run.seq, run.key.clone());
-                *guard = None;
-                out.set(RunOutput { key: Some(key), error: Some(e), progress: 1.0, seq, a: None, b: None });
-                return;
-            }
-        }
-        if now_ms() - t0 > budget_ms {
-            break;
-        }
-    }
-    if run.sims.is_empty() {
-        let a = run.done[0].take().map(ReportRef);
-        let b = run.done[1].take().map(ReportRef);
-        let (seq, key) = (run.seq, run.key.clone());
-        *guard = None;
-        out.set(RunOutput { key: Some(key), a, b, error: None, progress: 1.0, seq });
-    } else {
-        let left: f64 = run.sims.iter().map(|(_, s)| 1.0 - s.progress()).sum();
-        let progress = 1.0 - left / run.total as f64;
-        out.set(RunOutput { progress, ..(*out).clone() });
-        let (c, o) = (cell.clone(), out.clone());
-        run._yield = Some(Timeout::new(0, move || pump(c, o, SLICE_MS)));
-    }
+    jobs
 }
 
 /// A run that could not start, in the page's language.
-fn sim_error_text(lang: Lang, e: &SimError) -> String {
+fn run_error_text(lang: Lang, e: &RunError) -> String {
     match e {
-        SimError::Invalid(f) => lang.field_error(f),
-        SimError::TooMuchWork { estimated, cap } => lang.f(
+        RunError::Invalid(f) => lang.field_error(f),
+        RunError::TooMuchWork { estimated, cap } => lang.f(
             T::TooMuchWork,
             &[("estimated", &format_number(*estimated, 0)), ("cap", &format_number(*cap, 0))],
         ),
-        SimError::Internal(m) => m.clone(),
+        RunError::Internal(m) => m.clone(),
     }
 }
 
@@ -182,9 +72,7 @@ pub struct StormProps {
 pub fn StormPage(props: &StormProps) -> Html {
     let lang = props.lang;
     let t = |k: T| lang.t(k);
-    let out = use_state(RunOutput::default);
-    let runner: Rc<RefCell<Option<Runner>>> = use_mut_ref(|| None);
-    let seq: Rc<Cell<u64>> = (*use_memo((), |_| Rc::new(Cell::new(0u64)))).clone();
+    let runs = use_runs(jobs(&props.state));
     // When the learner last acted (performance.now() ms), to measure rerun + redraw.
     let action_at: Rc<Cell<f64>> = (*use_memo((), |_| Rc::new(Cell::new(0.0f64)))).clone();
     let reduced = use_memo((), |_| browser::prefers_reduced_motion());
@@ -195,36 +83,33 @@ pub fn StormPage(props: &StormProps) -> Html {
     let copied = use_state(|| false);
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     let measure: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
-
-    // Start a run when the page opens, and whenever the scenario changed without a run
-    // having been started for it already (the learner's actions start theirs at once).
-    {
-        let out = out.clone();
-        let runner = runner.clone();
-        let seq = seq.clone();
-        let st = props.state.clone();
-        let action_at = action_at.clone();
-        use_effect_with(run_key(&props.state), move |key| {
-            let running = runner.borrow().as_ref().is_some_and(|r| r.key == *key);
-            if !running && out.key.as_ref() != Some(key) {
-                if action_at.get() == 0.0 {
-                    action_at.set(now_ms());
-                }
-                let id = seq.get() + 1;
-                seq.set(id);
-                start_run(&st, &runner, &out, id, SLICE_MS);
-            }
-        });
-    }
+    // The reports on screen: those of the latest finished run.
+    let (a, b, error) = match runs.results.as_deref() {
+        Some(results) => {
+            let mut reports =
+                results.iter().map(|r| r.as_ref().ok().map(|rep| ReportRef(Rc::new(rep.clone()))));
+            let a = reports.next().flatten();
+            let b = reports.next().flatten();
+            (a, b, results.iter().find_map(|r| r.as_ref().err().cloned()))
+        }
+        None => (None, None, None),
+    };
+    let report_digest = use_memo(runs.finished, {
+        let a = a.clone();
+        move |_| a.as_ref().map(|r| digest(&r.0.to_json()))
+    });
 
     // After a finished run is on screen, record how long rerun + redraw took: from the
     // learner's action to the first animation frame after the new DOM.
     {
         let measure = measure.clone();
         let action_at = action_at.clone();
-        let run_seq = out.seq;
-        use_effect_with(run_seq, move |seq| {
+        let digest = *report_digest;
+        use_effect_with(runs.finished, move |seq| {
             let seq = *seq;
+            if seq == 0 {
+                return; // nothing has finished yet: the page is not ready to be measured
+            }
             let handle = request_animation_frame(move |_| {
                 let started = action_at.get();
                 let took = if started > 0.0 { now_ms() - started } else { 0.0 };
@@ -234,13 +119,16 @@ pub fn StormPage(props: &StormProps) -> Html {
                 {
                     let _ = el.set_attribute("data-redraw-ms", &format!("{took:.1}"));
                     let _ = el.set_attribute("data-run", &seq.to_string());
+                    if let Some(d) = digest {
+                        let _ = el.set_attribute("data-digest", &format!("{d:016x}"));
+                    }
                 }
             });
             *measure.borrow_mut() = Some(handle);
         });
     }
 
-    let end_ms = out.a.as_ref().map_or(1.0, |r| run_end_ms(&r.0).max(1.0));
+    let end_ms = a.as_ref().map_or(1.0, |r| run_end_ms(&r.0).max(1.0));
 
     // Playback: one animation frame per render while playing.
     {
@@ -270,7 +158,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         });
     }
     // Reduced motion: always the end state.
-    if *reduced && *playhead != end_ms && out.a.is_some() {
+    if *reduced && *playhead != end_ms && a.is_some() {
         playhead.set(end_ms);
     }
 
@@ -278,18 +166,9 @@ pub fn StormPage(props: &StormProps) -> Html {
     let dispatch = {
         let action_at = action_at.clone();
         let copied = copied.clone();
-        let (runner, out, seq) = (runner.clone(), out.clone(), seq.clone());
-        use_callback((props.dispatch.clone(), props.state.clone()), move |a: StormAction, (d, st)| {
+        use_callback(props.dispatch.clone(), move |a: StormAction, d| {
             action_at.set(now_ms());
             copied.set(false);
-            // The reducer is pure: compute the next state here too, and if the run changes,
-            // simulate now so that the new controls and the new run appear in one frame.
-            let next = st.reduce(a.clone());
-            if run_key(&next) != run_key(st) {
-                let id = seq.get() + 1;
-                seq.set(id);
-                start_run(&next, &runner, &out, id, SYNC_MS);
-            }
             d.emit(a);
         })
     };
@@ -326,7 +205,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         let onstep = {
             let playhead = playhead.clone();
             let playing = playing.clone();
-            let bucket = out.a.as_ref().map_or(1.0, |r| r.0.series.bucket_ms);
+            let bucket = a.as_ref().map_or(1.0, |r| r.0.series.bucket_ms);
             Callback::from(move |_: MouseEvent| {
                 playing.set(false);
                 playhead.set(((*playhead / bucket).floor() + 1.0) * bucket);
@@ -368,14 +247,22 @@ pub fn StormPage(props: &StormProps) -> Html {
             </div>
         }
     };
-    let status = if out.progress < 1.0 {
-        html! { <div class="progress" role="status"><progress max="1" value={out.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", out.progress * 100.0))]) }</div> }
-    } else if let Some(e) = &out.error {
-        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &sim_error_text(lang, e))]) }</div> }
+    let status = if runs.progress < 1.0 {
+        html! { <div class="progress" role="status"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
+    } else if let Some(e) = &error {
+        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &run_error_text(lang, e))]) }</div> }
+    } else if let Some(stop) = a.as_ref().and_then(|r| r.0.summary.stopped) {
+        let (key, at_ms, limit) = match stop {
+            Stopped::CallsAlive { at_ms, limit } => (T::RunStoppedCalls, at_ms, limit),
+            Stopped::Work { at_ms, limit } => (T::RunStoppedWork, at_ms, limit),
+        };
+        let text = lang
+            .f(key, &[("t", &format_number(at_ms / 1000.0, 2)), ("limit", &format_number(limit as f64, 0))]);
+        html! { <div class="warning" role="alert" id="run-stopped">{ text }</div> }
     } else {
         Html::default()
     };
-    let views = match (&out.a, &out.b) {
+    let views = match (&a, &b) {
         (Some(a), b) => {
             let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a" /> };
             let side_b = b.as_ref().map(|b| html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} at_ms={at} side="b" /> });

@@ -1,0 +1,367 @@
+//! Runs as messages: what a page asks for (a [`Request`] of [`Job`]s) and what comes back
+//! ([`Reply`]), and the [`Batch`] that steps a request's simulations in slices. The same
+//! code runs in a Web Worker (the usual case: the page's main thread only renders) and, where
+//! no worker can start, in slices on the main thread. Free of browser code, so it is tested
+//! natively; messages use the compact encoding of `crate::wire`.
+
+use crate::error::FieldError;
+use crate::model::chain::{ChainSim, SimError};
+use crate::query::Query;
+use crate::report::Report;
+use crate::scenario::Scenario;
+use crate::state::storm::StormState;
+use crate::wire::{Reader, Wire, Writer, wire_struct, wire_unit_enum};
+
+/// The browser refuses scenarios implying more calls than this (worst case).
+pub const BROWSER_MAX_CALLS: f64 = 2e7;
+
+/// Which side of compare mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// One simulation to run, described by the page state that asks for it: a page's URL query
+/// is its whole state, so the worker rebuilds exactly the scenario the page shows (a test
+/// checks the round trip over random edits), and no scenario has to travel as a message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    /// One side of the retry-storm page.
+    Storm { query: String, side: Side },
+}
+
+impl Job {
+    /// The scenario and seed the job runs.
+    pub fn scenario(&self) -> (Scenario, u64) {
+        match self {
+            Job::Storm { query, side } => {
+                let st = StormState::from_query(&Query::parse(query));
+                let s = match side {
+                    Side::A => st.a.clone(),
+                    Side::B => st.side_b(),
+                };
+                (s, st.seed)
+            }
+        }
+    }
+}
+
+/// A page's request: run these jobs. A newer request replaces an older one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// Increases with every request a page makes.
+    pub id: u64,
+    pub jobs: Vec<Job>,
+}
+
+/// Why a job did not produce a report (a [`SimError`] that can travel as a message).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    /// A field is out of range.
+    Invalid(FieldError),
+    /// More work than the cap allows.
+    TooMuchWork { estimated: f64, cap: f64 },
+    /// A bug in the model.
+    Internal(String),
+}
+
+impl From<SimError> for RunError {
+    fn from(e: SimError) -> Self {
+        match e {
+            SimError::Invalid(f) => RunError::Invalid(f),
+            SimError::TooMuchWork { estimated, cap } => RunError::TooMuchWork { estimated, cap },
+            SimError::Internal(m) => RunError::Internal(m),
+        }
+    }
+}
+
+/// What one job ended with.
+pub type JobResult = Result<Report, RunError>;
+
+/// What comes back for a request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// Still running: the share done (0–1).
+    Progress { id: u64, fraction: f64 },
+    /// Every job's result, in the order of the request.
+    Done { id: u64, results: Vec<JobResult> },
+}
+
+impl Reply {
+    /// The request this answers.
+    pub fn id(&self) -> u64 {
+        match self {
+            Reply::Progress { id, .. } | Reply::Done { id, .. } => *id,
+        }
+    }
+}
+
+wire_unit_enum!(Side { A, B });
+wire_struct!(Request { id, jobs });
+
+impl Wire for Job {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Job::Storm { query, side } => {
+                0u8.put(w);
+                query.put(w);
+                side.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader) -> Option<Self> {
+        match u8::get(r)? {
+            0 => Some(Job::Storm { query: Wire::get(r)?, side: Wire::get(r)? }),
+            _ => None,
+        }
+    }
+}
+
+impl Wire for RunError {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            RunError::Invalid(f) => {
+                0u8.put(w);
+                f.put(w);
+            }
+            RunError::TooMuchWork { estimated, cap } => {
+                1u8.put(w);
+                (*estimated, *cap).put(w);
+            }
+            RunError::Internal(m) => {
+                2u8.put(w);
+                m.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader) -> Option<Self> {
+        Some(match u8::get(r)? {
+            0 => RunError::Invalid(Wire::get(r)?),
+            1 => {
+                let (estimated, cap) = Wire::get(r)?;
+                RunError::TooMuchWork { estimated, cap }
+            }
+            2 => RunError::Internal(Wire::get(r)?),
+            _ => return None,
+        })
+    }
+}
+
+impl Wire for Reply {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Reply::Progress { id, fraction } => {
+                0u8.put(w);
+                (*id, *fraction).put(w);
+            }
+            Reply::Done { id, results } => {
+                1u8.put(w);
+                id.put(w);
+                results.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader) -> Option<Self> {
+        Some(match u8::get(r)? {
+            0 => {
+                let (id, fraction) = Wire::get(r)?;
+                Reply::Progress { id, fraction }
+            }
+            1 => Reply::Done { id: Wire::get(r)?, results: Wire::get(r)? },
+            _ => return None,
+        })
+    }
+}
+
+/// Events a slice handles between looks at the clock.
+const EVENTS_PER_CHECK: u64 = 2_000;
+
+/// A request's simulations, stepped in slices.
+pub struct Batch {
+    id: u64,
+    sims: Vec<Option<ChainSim>>,
+    results: Vec<Option<JobResult>>,
+}
+
+impl Batch {
+    /// Prepares every job (a job that cannot start is done at once, with its error).
+    pub fn new(req: &Request) -> Batch {
+        let mut sims = Vec::new();
+        let mut results = Vec::new();
+        for j in &req.jobs {
+            let (scenario, seed) = j.scenario();
+            match ChainSim::new(&scenario, seed, BROWSER_MAX_CALLS) {
+                Ok(sim) => {
+                    sims.push(Some(sim));
+                    results.push(None);
+                }
+                Err(e) => {
+                    sims.push(None);
+                    results.push(Some(Err(e.into())));
+                }
+            }
+        }
+        Batch { id: req.id, sims, results }
+    }
+
+    /// The request it runs.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Steps the jobs, one after the other, while `more_time()` says so (it is asked every
+    /// few thousand events). Returns the final reply when every job is done.
+    pub fn step(&mut self, mut more_time: impl FnMut() -> bool) -> Option<Reply> {
+        for (sim, result) in self.sims.iter_mut().zip(&mut self.results) {
+            while let Some(s) = sim {
+                match s.step(EVENTS_PER_CHECK) {
+                    Ok(true) => {
+                        *result = sim.take().map(|s| Ok(s.finish()));
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        *sim = None;
+                        *result = Some(Err(e.into()));
+                    }
+                }
+                if sim.is_some() && !more_time() {
+                    return None;
+                }
+            }
+        }
+        let results =
+            self.results.iter_mut().map(|r| r.take().unwrap_or(Err(RunError::Internal("lost".into()))));
+        Some(Reply::Done { id: self.id, results: results.collect() })
+    }
+
+    /// The share of the work done (0–1), for a progress bar.
+    pub fn progress(&self) -> f64 {
+        if self.sims.is_empty() {
+            return 1.0;
+        }
+        let done: f64 = self.sims.iter().map(|s| s.as_ref().map_or(1.0, ChainSim::progress)).sum();
+        done / self.sims.len() as f64
+    }
+
+    /// The current progress as a reply.
+    pub fn progress_reply(&self) -> Reply {
+        Reply::Progress { id: self.id, fraction: self.progress() }
+    }
+}
+
+/// The page's side: which request is the latest, so that late replies to older ones are
+/// dropped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Latest {
+    id: u64,
+}
+
+impl Latest {
+    /// A new request id, replacing the previous one.
+    pub fn bump(&mut self) -> u64 {
+        self.id += 1;
+        self.id
+    }
+
+    /// Whether a reply answers the latest request.
+    pub fn current(&self, reply: &Reply) -> bool {
+        reply.id() == self.id
+    }
+}
+
+/// FNV-1a (64 bit) of a report's JSON, shown on the page so a test can compare a browser
+/// run with a native one byte for byte.
+pub fn digest(json: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in json.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::chain::{DEFAULT_MAX_CALLS, run_with};
+    use crate::scenario::presets;
+
+    fn storm(query: &str, side: Side) -> Job {
+        Job::Storm { query: query.to_string(), side }
+    }
+
+    #[test]
+    fn a_batch_stepped_in_slices_gives_the_same_reports_as_one_run() {
+        let a = presets::breaker_demo();
+        let b = presets::metastable_retry_storm();
+        let req = Request {
+            id: 7,
+            jobs: vec![
+                storm("?preset=breaker-demo", Side::A),
+                storm("?preset=metastable-retry-storm&seed=1", Side::A),
+            ],
+        };
+        let mut batch = Batch::new(&req);
+        let mut slices = 0;
+        let reply = loop {
+            let mut budget = 3; // three looks at the clock per slice
+            if let Some(r) = batch.step(|| {
+                budget -= 1;
+                budget > 0
+            }) {
+                break r;
+            }
+            slices += 1;
+            assert!(batch.progress() < 1.0);
+        };
+        assert!(slices > 2, "it took several slices");
+        let Reply::Done { id, results } = reply else { panic!("done") };
+        assert_eq!(id, 7);
+        let want = [
+            run_with(&a, a.seed, DEFAULT_MAX_CALLS).unwrap(),
+            run_with(&b, b.seed, DEFAULT_MAX_CALLS).unwrap(),
+        ];
+        for (got, want) in results.iter().zip(want) {
+            assert_eq!(got.as_ref().unwrap().to_json(), want.to_json());
+        }
+    }
+
+    #[test]
+    fn replies_travel_as_messages_and_errors_survive() {
+        let req = Request {
+            id: 1,
+            jobs: vec![
+                storm(
+                    "?preset=chain-3x4&pattern=batch&requests=100000&l1.attempts=10&l2.attempts=10&l3.attempts=10",
+                    Side::A,
+                ),
+                storm("?preset=lab11-unprotected", Side::A),
+                storm("?preset=metastable-retry-storm&compare=1", Side::B),
+            ],
+        };
+        let back: Request = crate::wire::decode(&crate::wire::encode(&req)).unwrap();
+        assert_eq!(back, req);
+        let reply = Batch::new(&back).step(|| true).unwrap();
+        let Reply::Done { results, .. } = crate::wire::decode::<Reply>(&crate::wire::encode(&reply)).unwrap()
+        else {
+            panic!()
+        };
+        assert!(matches!(&results[0], Err(RunError::TooMuchWork { .. })), "{:?}", results[0].as_ref().err());
+        assert_eq!(results[1].as_ref().unwrap().summary.downstream_attempts, 900);
+        let b = presets::metastable_with_budget();
+        assert_eq!(
+            results[2].as_ref().unwrap().to_json(),
+            run_with(&b, b.seed, DEFAULT_MAX_CALLS).unwrap().to_json()
+        );
+    }
+
+    #[test]
+    fn only_the_latest_request_counts() {
+        let mut l = Latest::default();
+        let first = l.bump();
+        let second = l.bump();
+        assert!(!l.current(&Reply::Progress { id: first, fraction: 0.5 }));
+        assert!(l.current(&Reply::Done { id: second, results: vec![] }));
+    }
+}

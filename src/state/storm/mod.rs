@@ -1,0 +1,461 @@
+//! The retry-storm page's state: a preset, the learner's edits to it (scenario A) — its
+//! shape (layers, side dependencies, fault windows) and every control — the seed, compare
+//! mode, and the URL that reproduces all of it.
+//!
+//! Every control is described once in [`knobs`] over a [`Target`] (the whole run, layer
+//! `i`, the leaf, side dependency `i`, fault window `i`); the same client controls serve
+//! layers and side dependencies. The URL is the page's whole state: a link, a reload, or a
+//! run request sent to the Web Worker all rebuild the same scenario from it, so numbers are
+//! written so that they read back exactly.
+
+pub mod knobs;
+pub mod shape;
+pub mod target;
+
+pub use knobs::{Applies, CHOICES, ChoiceDef, Group, NUMBERS, NumberDef, choice, number};
+pub use shape::{MOST_FAULT_WINDOWS, Shape};
+pub use target::{Target, side_count, side_owner, targets};
+
+use super::FormErrors;
+use crate::error::{Allowed, FieldError};
+use crate::query::Query;
+use crate::scenario::presets::{self, Preset};
+use crate::scenario::validate::{MAX_LAYERS, MAX_SIDE_DEPS};
+use crate::scenario::*;
+
+/// A control on a target: how the page names a field in errors, the DOM and the URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StormKey {
+    /// The control's key (unique across the page).
+    pub key: &'static str,
+    /// What it applies to.
+    pub target: Target,
+}
+
+impl StormKey {
+    /// A control on a target.
+    pub const fn on(key: &'static str, target: Target) -> Self {
+        StormKey { key, target }
+    }
+
+    /// The URL parameter: `l2.attempts`, `rate`.
+    pub fn url_key(&self) -> String {
+        self.target.url_key(self.key)
+    }
+
+    /// The DOM id of its number field or select: `k-l2-attempts`.
+    pub fn dom_id(&self) -> String {
+        format!("k-{}", self.url_key().replace('.', "-"))
+    }
+}
+
+/// Page-level fields.
+pub const SEED: StormKey = StormKey::on("seed", Target::Run);
+pub const PRESET: StormKey = StormKey::on("preset", Target::Run);
+pub const COMPARE: StormKey = StormKey::on("compare", Target::Run);
+pub const LAYERS: StormKey = StormKey::on("layers", Target::Run);
+pub const FAULTS: StormKey = StormKey::on("faults", Target::Run);
+/// A layer's number of side dependencies (`l1.sides`).
+pub const fn sides_key(layer: usize) -> StormKey {
+    StormKey::on("sides", Target::Layer(layer))
+}
+
+/// URL keys the page reads besides its controls.
+pub const PAGE_KEYS: [&str; 7] = ["page", "lang", "preset", "seed", "compare", "layers", "faults"];
+
+/// A fault window's target (`f1.target`).
+pub const fn fault_target_key(i: usize) -> StormKey {
+    StormKey::on("target", Target::Fault(i))
+}
+
+/// The services a fault window may act on: the leaf and the side dependencies.
+pub fn fault_targets(s: &Scenario) -> Vec<String> {
+    std::iter::once(s.leaf.name.clone())
+        .chain(s.layers.iter().flat_map(|l| l.side_deps.iter().map(|d| d.target.name.clone())))
+        .collect()
+}
+
+/// What the retry-storm page holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StormState {
+    /// The preset the page started from.
+    pub preset: &'static str,
+    /// The scenario as edited (side A), always valid.
+    pub a: Scenario,
+    /// The seed of both sides.
+    pub seed: u64,
+    /// Whether side B is shown.
+    pub compare: bool,
+    /// Controls whose text or link value was not accepted.
+    pub errors: FormErrors<StormKey>,
+    /// Link parameters that name no control.
+    pub unknown: Vec<String>,
+}
+
+/// Something the learner did on the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StormAction {
+    /// Picked a preset.
+    Preset(String),
+    /// Committed text in a number field.
+    Type(StormKey, String),
+    /// Moved a slider to one of its stops (an index into `Knob::stops`).
+    Slide(StormKey, usize),
+    /// Picked an option.
+    Choose(StormKey, String),
+    /// Typed a seed.
+    Seed(String),
+    /// Asked for a different seed (the caller supplies it, so the reducer stays pure).
+    NewSeed(u64),
+    /// Turned compare mode on or off.
+    Compare(bool),
+    /// Set the number of layers (1–8).
+    Layers(usize),
+    /// Set how many side dependencies layer `.0` calls (0–3).
+    Sides(usize, usize),
+    /// Set the number of fault windows.
+    Faults(usize),
+    /// Point fault window `.0` at the service named `.1` (the leaf or a side dependency).
+    FaultTarget(usize, String),
+    /// Back to the preset as it was.
+    Reset,
+}
+
+fn preset_or_default(name: &str) -> &'static Preset {
+    presets::find(name).unwrap_or_else(|| presets::find(presets::DEFAULT).unwrap_or(&presets::all()[0]))
+}
+
+/// A number as the URL writes it: the shortest text that reads back as the same number.
+pub fn url_num(v: f64) -> String {
+    format!("{v}")
+}
+
+impl StormState {
+    /// A page showing `preset` unchanged.
+    pub fn new(preset: &str) -> Self {
+        let p = preset_or_default(preset);
+        let a = (p.build)();
+        StormState {
+            preset: p.name,
+            seed: a.seed,
+            a,
+            compare: false,
+            errors: FormErrors::default(),
+            unknown: Vec::new(),
+        }
+    }
+
+    /// The preset's unedited scenario.
+    pub fn baseline(&self) -> Scenario {
+        (preset_or_default(self.preset).build)()
+    }
+
+    /// The preset brought to the current shape: what the controls' changes are measured
+    /// against.
+    pub fn shaped_baseline(&self) -> Scenario {
+        Shape::of(&self.a).apply(&self.baseline())
+    }
+
+    /// Side B of compare mode: the preset's comparison scenario, or the unedited preset.
+    pub fn side_b(&self) -> Scenario {
+        let p = preset_or_default(self.preset);
+        p.versus.map_or_else(|| (p.build)(), |b| b())
+    }
+
+    /// Applies an action.
+    pub fn reduce(&self, action: StormAction) -> StormState {
+        match action {
+            StormAction::Preset(name) => StormState { compare: self.compare, ..StormState::new(&name) },
+            StormAction::Reset => StormState { compare: self.compare, ..StormState::new(self.preset) },
+            StormAction::Compare(on) => {
+                let mut next = StormState { compare: on, ..self.clone() };
+                next.errors.clear(&COMPARE);
+                next
+            }
+            StormAction::NewSeed(seed) => {
+                let mut next = self.clone();
+                next.seed = seed;
+                next.errors.clear(&SEED);
+                next
+            }
+            StormAction::Seed(raw) => {
+                let mut next = self.clone();
+                match raw.trim().parse::<u64>() {
+                    Ok(v) => {
+                        next.seed = v;
+                        next.errors.clear(&SEED);
+                    }
+                    Err(_) => next.errors.set(SEED, raw.clone(), seed_error(&raw)),
+                }
+                next
+            }
+            StormAction::Layers(n) => {
+                let preset = self.baseline();
+                self.reshape(LAYERS, n.to_string(), |s| shape::set_layers(s, n, &preset))
+            }
+            StormAction::Sides(layer, n) => {
+                let preset = self.baseline();
+                self.reshape(sides_key(layer), n.to_string(), |s| shape::set_sides(s, layer, n, &preset))
+            }
+            StormAction::Faults(n) => self.reshape(FAULTS, n.to_string(), |s| shape::set_faults(s, n)),
+            StormAction::FaultTarget(i, name) => {
+                let key = fault_target_key(i);
+                let names = fault_targets(&self.a);
+                if i >= self.a.faults.len() || matches!(self.a.faults[i].effect, FaultEffect::Surge { .. }) {
+                    return self.clone(); // a surge has no target
+                }
+                if !names.contains(&name) {
+                    let e = FieldError::new(
+                        key.url_key(),
+                        format!("{name:?}"),
+                        Allowed::OneOf { choices: names },
+                    );
+                    return self.with_error(key, name, e);
+                }
+                self.apply(key, name.clone(), |s| s.faults[i].target = name)
+            }
+            StormAction::Type(key, raw) => {
+                let Some(def) = self.number(key) else { return self.clone() };
+                match def.knob.parse(&raw, &key.url_key()) {
+                    Ok(v) => self.apply(key, raw, |s| (def.knob.set)(s, key.target, v)),
+                    Err(e) => self.with_error(key, raw, e),
+                }
+            }
+            StormAction::Slide(key, stop) => {
+                let Some(def) = self.number(key) else { return self.clone() };
+                let Some(&v) = def.knob.stops().get(stop) else { return self.clone() };
+                self.apply(key, url_num(v), |s| (def.knob.set)(s, key.target, v))
+            }
+            StormAction::Choose(key, value) => {
+                let Some(def) = choice(key.key)
+                    .filter(|d| d.applies.to(key.target) && (d.choice.get)(&self.a, key.target).is_some())
+                else {
+                    return self.clone();
+                };
+                match def.choice.check(&value, &key.url_key()) {
+                    Ok(v) => self.apply(key, value, |s| (def.choice.set)(s, key.target, v)),
+                    Err(e) => self.with_error(key, value, e),
+                }
+            }
+        }
+    }
+
+    /// The numeric control `key` names, if it applies to the scenario as it is (a control
+    /// the page does not show cannot be changed).
+    fn number(&self, key: StormKey) -> Option<&'static NumberDef> {
+        number(key.key).filter(|d| d.applies.to(key.target) && (d.knob.get)(&self.a, key.target).is_some())
+    }
+
+    /// A shape change: applied if the result is valid, else the error by the control. The
+    /// errors of controls that are gone with the shape are dropped.
+    fn reshape(&self, key: StormKey, raw: String, f: impl FnOnce(&mut Scenario)) -> StormState {
+        let mut next = self.apply(key, raw, f);
+        let live = targets(&next.a);
+        next.errors.retain(|k| live.contains(&k.target));
+        next
+    }
+
+    fn apply(&self, key: StormKey, raw: String, f: impl FnOnce(&mut Scenario)) -> StormState {
+        let mut a = self.a.clone();
+        f(&mut a);
+        match validate(&a) {
+            Ok(()) => {
+                let mut next = StormState { a, ..self.clone() };
+                next.errors.clear(&key);
+                next
+            }
+            Err(mut e) => {
+                // Keep the last valid scenario; tell the learner which rule broke.
+                e.field = format!("{} ({})", key.url_key(), e.field);
+                self.with_error(key, raw, e)
+            }
+        }
+    }
+
+    fn with_error(&self, key: StormKey, raw: String, e: FieldError) -> StormState {
+        let mut next = self.clone();
+        next.errors.set(key, raw, e);
+        next
+    }
+
+    /// Reads the page from a URL query: `preset`, `seed`, `compare`, the shape (`layers`,
+    /// `l1.sides`, `faults`), then every changed control (`l2.attempts=4`,
+    /// `leaf.error=0.5`, `f1.end=9000`, ...). A value that is not accepted keeps the
+    /// preset's value for that field only and is reported by the field; a key that names
+    /// nothing is listed.
+    pub fn from_query(q: &Query) -> StormState {
+        let mut st = StormState::new(q.get("preset").unwrap_or(presets::DEFAULT));
+        if let Some(p) = q.get("preset")
+            && presets::find(p).is_none()
+        {
+            let choices = presets::all().iter().map(|p| p.name.to_string()).collect();
+            st.errors.set(
+                PRESET,
+                p.to_string(),
+                FieldError::new("preset", format!("{p:?}"), Allowed::OneOf { choices }),
+            );
+        }
+        if let Some(raw) = q.get("seed") {
+            st = st.reduce(StormAction::Seed(raw.to_string()));
+        }
+        if let Some(raw) = q.get("compare") {
+            match raw {
+                "1" | "true" | "on" => st.compare = true,
+                "0" | "false" | "off" => st.compare = false,
+                other => {
+                    let choices = ["0", "1"].map(String::from).to_vec();
+                    st.errors.set(
+                        COMPARE,
+                        other.to_string(),
+                        FieldError::new("compare", format!("{other:?}"), Allowed::OneOf { choices }),
+                    );
+                }
+            }
+        }
+        // The shape first: the controls then tune what it made.
+        let count =
+            |st: &mut StormState, key: StormKey, raw: &str, min: usize, max: usize| -> Option<usize> {
+                match raw.trim().parse::<usize>() {
+                    Ok(n) if (min..=max).contains(&n) => Some(n),
+                    _ => {
+                        let e = FieldError::new(
+                            key.url_key(),
+                            format!("{raw:?}"),
+                            Allowed::integer(min as u64, max as u64),
+                        );
+                        st.errors.set(key, raw.to_string(), e);
+                        None
+                    }
+                }
+            };
+        if let Some(raw) = q.get("layers")
+            && let Some(n) = count(&mut st, LAYERS, raw, 1, MAX_LAYERS)
+        {
+            st = st.reduce(StormAction::Layers(n));
+        }
+        let mut rest: Vec<(&String, &String)> = Vec::new();
+        for (k, v) in q.pairs() {
+            match Target::parse_key(k) {
+                Some((Target::Layer(i), "sides")) if i < st.a.layers.len() => {
+                    if let Some(n) = count(&mut st, sides_key(i), v, 0, MAX_SIDE_DEPS) {
+                        st = st.reduce(StormAction::Sides(i, n));
+                    }
+                }
+                _ => rest.push((k, v)),
+            }
+        }
+        if let Some(raw) = q.get("faults")
+            && let Some(n) = count(&mut st, FAULTS, raw, 0, MOST_FAULT_WINDOWS)
+        {
+            st = st.reduce(StormAction::Faults(n));
+        }
+        // Choices next: they create the structures numbers then tune (a fault window's
+        // target after its kind).
+        let mut numbers = Vec::new();
+        let mut fault_targets_asked = Vec::new();
+        for (k, v) in rest {
+            if PAGE_KEYS.contains(&k.as_str()) {
+                continue;
+            }
+            if let Some((Target::Fault(i), "target")) = Target::parse_key(k) {
+                fault_targets_asked.push((i, k, v.clone()));
+                continue;
+            }
+            let Some((target, key)) = Target::parse_key(k) else {
+                st.unknown.push(k.clone());
+                continue;
+            };
+            if let Some(def) = choice(key).filter(|d| d.applies.to(target))
+                && (def.choice.get)(&st.a, target).is_some()
+            {
+                st = st.reduce(StormAction::Choose(StormKey::on(def.choice.key, target), v.clone()));
+                continue;
+            }
+            match number(key).filter(|d| d.applies.to(target)) {
+                Some(def) => numbers.push((def, target, k, v.clone())),
+                None => st.unknown.push(k.clone()),
+            }
+        }
+        for (i, k, v) in fault_targets_asked {
+            if i < st.a.faults.len() {
+                st = st.reduce(StormAction::FaultTarget(i, v));
+            } else {
+                st.unknown.push(k.clone());
+            }
+        }
+        for (def, target, k, v) in numbers {
+            if (def.knob.get)(&st.a, target).is_some() {
+                st = st.reduce(StormAction::Type(StormKey::on(def.knob.key, target), v));
+            } else {
+                st.unknown.push(k.clone());
+            }
+        }
+        st
+    }
+
+    /// Writes the page into `q`: preset, seed, compare, the shape where it differs from the
+    /// preset's, and every control whose value differs from the preset's (brought to the
+    /// same shape), each number written so that it reads back exactly.
+    pub fn write_query(&self, q: &mut Query) {
+        q.set("preset", self.preset);
+        q.set("seed", self.seed.to_string());
+        if self.compare {
+            q.set("compare", "1");
+        } else {
+            q.remove("compare");
+        }
+        let preset = self.baseline();
+        let (now, was) = (Shape::of(&self.a), Shape::of(&preset));
+        if now.layers != was.layers {
+            q.set("layers", now.layers.to_string());
+        }
+        let after_layers =
+            Shape { layers: now.layers, sides: Vec::new(), faults: preset.faults.len() }.apply(&preset);
+        for (i, &n) in now.sides.iter().enumerate() {
+            if after_layers.layers.get(i).map(|l| l.side_deps.len()) != Some(n) {
+                q.set(&sides_key(i).url_key(), n.to_string());
+            }
+        }
+        // Removing a service removes its fault windows: compare with what is left.
+        let after_sides = Shape { faults: usize::MAX, ..now.clone() }.apply(&preset);
+        if now.faults != after_sides.faults.len() {
+            q.set("faults", now.faults.to_string());
+        }
+        let base = self.shaped_baseline();
+        for (i, f) in self.a.faults.iter().enumerate() {
+            if base.faults.get(i).is_none_or(|b| b.target != f.target) && !f.target.is_empty() {
+                q.set(&fault_target_key(i).url_key(), f.target.clone());
+            }
+        }
+        for t in targets(&self.a) {
+            for def in CHOICES.iter().filter(|d| d.applies.to(t)) {
+                let now = (def.choice.get)(&self.a, t);
+                if now.is_some() && now != (def.choice.get)(&base, t) {
+                    q.set(&t.url_key(def.choice.key), now.unwrap_or_default());
+                }
+            }
+            for def in NUMBERS.iter().filter(|d| d.applies.to(t)) {
+                let now = (def.knob.get)(&self.a, t);
+                if let Some(v) = now
+                    && now != (def.knob.get)(&base, t)
+                {
+                    q.set(&t.url_key(def.knob.key), url_num(v));
+                }
+            }
+        }
+    }
+
+    /// The query that rebuilds this page's scenarios (what a run request carries).
+    pub fn run_query(&self) -> String {
+        let mut q = Query::new();
+        self.write_query(&mut q);
+        q.to_query_string()
+    }
+}
+
+fn seed_error(raw: &str) -> FieldError {
+    FieldError::new("seed", raw.trim(), Allowed::integer(0, u64::MAX))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,226 @@
+use super::*;
+use crate::model::chain::run;
+
+fn key(k: &'static str, t: Target) -> StormKey {
+    StormKey::on(k, t)
+}
+
+#[test]
+fn every_control_reads_something_on_some_preset() {
+    for def in NUMBERS {
+        let found = presets::all().iter().any(|p| {
+            let mut s = (p.build)();
+            shape::set_faults(&mut s, 1);
+            // Switch optional structures on so their numbers apply.
+            for t in targets(&s.clone()) {
+                for c in CHOICES.iter().filter(|c| c.applies.to(t)) {
+                    let last = c.choice.options.last().map(|o| o.0).unwrap_or("");
+                    if !matches!(c.choice.key, "pool" | "pattern" | "fault_kind") {
+                        (c.choice.set)(&mut s, t, last);
+                    }
+                }
+            }
+            targets(&s).into_iter().any(|t| def.applies.to(t) && (def.knob.get)(&s, t).is_some())
+        });
+        assert!(found, "{} applies nowhere", def.knob.key);
+    }
+}
+
+#[test]
+fn every_url_key_names_one_control() {
+    let mut keys: Vec<&str> =
+        NUMBERS.iter().map(|d| d.knob.key).chain(CHOICES.iter().map(|d| d.choice.key)).collect();
+    keys.extend(PAGE_KEYS);
+    keys.extend(["sides", "target"]);
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), keys.len(), "a key is used twice: {keys:?}");
+}
+
+#[test]
+fn a_fault_windows_error_rate_is_not_the_runs_rate() {
+    let q = Query::parse("?preset=breaker-demo&f1.fault_error=0.5&rate=120");
+    let st = StormState::from_query(&q);
+    assert!(st.unknown.is_empty() && st.errors.is_empty(), "{:?} {:?}", st.unknown, st.errors);
+    assert_eq!(st.a.faults[0].effect, FaultEffect::ErrorRate { rate: 0.5 });
+    assert_eq!(st.a.entry_rate_per_s(), Some(120.0));
+    let typed = st.reduce(StormAction::Type(key("fault_error", Target::Fault(0)), "0.25".into()));
+    assert_eq!(typed.a.faults[0].effect, FaultEffect::ErrorRate { rate: 0.25 });
+    assert_eq!(
+        typed.a.entry_rate_per_s(),
+        Some(120.0),
+        "typing into the fault's field leaves the arrivals alone"
+    );
+}
+
+#[test]
+fn edits_round_trip_through_the_url() {
+    let mut st = StormState::new("lab11-protected");
+    st = st.reduce(StormAction::Type(key("attempts", Target::Layer(1)), "3".into()));
+    st = st.reduce(StormAction::Choose(key("jitter", Target::Layer(1)), "full".into()));
+    st = st.reduce(StormAction::Type(key("error", Target::Leaf), "0.5".into()));
+    st = st.reduce(StormAction::Seed("42".into()));
+    st = st.reduce(StormAction::Compare(true));
+    assert!(st.errors.is_empty(), "{:?}", st.errors);
+    let mut q = Query::parse("?page=storm&lang=zh");
+    st.write_query(&mut q);
+    assert_eq!(
+        q.to_query_string(),
+        "?page=storm&lang=zh&preset=lab11-protected&seed=42&compare=1&l2.jitter=full&l2.attempts=3&leaf.error=0.5"
+    );
+    let back = StormState::from_query(&q);
+    assert_eq!(back.a, st.a);
+    assert_eq!((back.seed, back.compare, back.preset), (42, true, "lab11-protected"));
+}
+
+#[test]
+fn five_layers_from_a_link_and_back() {
+    let st = StormState::from_query(&Query::parse("?page=storm&preset=chain-3x3&layers=5"));
+    assert!(st.errors.is_empty() && st.unknown.is_empty());
+    assert_eq!(st.a.layers.len(), 5);
+    assert_eq!(run(&st.a).unwrap().summary.amplification, 243.0);
+    assert_eq!(st.run_query(), "?preset=chain-3x3&seed=1&layers=5");
+    let fewer = st.reduce(StormAction::Layers(4));
+    let again = fewer.reduce(StormAction::Layers(5));
+    assert_eq!(again.a, st.a, "removing a layer and adding it back gives the original");
+    let q = Query::parse("?preset=chain-2x3&l1.sides=1&faults=1&s1.error=0.2&f1.factor=3&layers=3");
+    let st = StormState::from_query(&q);
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{:?} {:?}", st.errors, st.unknown);
+    assert_eq!(StormState::from_query(&Query::parse(&st.run_query())).a, st.a);
+}
+
+#[test]
+fn unused_values_are_named() {
+    let st = StormState::from_query(&Query::parse(
+        "?preset=chain-3x3&compare=yes&layers=9&l1.sides=7&zzz=1&.=1&中.attempts=2",
+    ));
+    let (raw, e) = st.errors.get(&COMPARE).unwrap();
+    assert_eq!((raw.as_str(), e.to_string().as_str()), ("yes", "compare: got \"yes\", allowed one of 0, 1"));
+    assert!(st.errors.get(&LAYERS).is_some_and(|(_, e)| e.to_string().contains("from 1 to 8")));
+    assert!(st.errors.get(&sides_key(0)).is_some());
+    assert_eq!(st.unknown, vec!["zzz", ".", "中.attempts"]);
+    assert_eq!(st.a, presets::chain_3x3());
+}
+
+#[test]
+fn a_bad_link_value_names_the_field_and_falls_back_for_it_only() {
+    let q = Query::parse("?preset=chain-3x3&l1.attempts=99&l2.attempts=4&seed=x&bogus=1&l9.attempts=2");
+    let st = StormState::from_query(&q);
+    let (raw, e) = st.errors.get(&key("attempts", Target::Layer(0))).unwrap();
+    assert_eq!((raw.as_str(), e.field.as_str(), e.value.as_str()), ("99", "l1.attempts", "99"));
+    assert_eq!(st.a.layers[0].client.retry.max_attempts, 3, "fell back to the preset");
+    assert_eq!(st.a.layers[1].client.retry.max_attempts, 4, "the good field applied");
+    assert!(st.errors.get(&SEED).is_some());
+    assert_eq!(st.seed, 1);
+    assert_eq!(st.unknown, vec!["bogus".to_string(), "l9.attempts".to_string()]);
+}
+
+#[test]
+fn rule_violations_keep_the_last_valid_scenario() {
+    let st = StormState::new("lab11-protected");
+    // Decorrelated jitter needs exponential backoff.
+    let bad = st.reduce(StormAction::Choose(key("jitter", Target::Layer(1)), "decorrelated".into()));
+    assert_eq!(bad.a, st.a);
+    let (_, e) = bad.errors.get(&key("jitter", Target::Layer(1))).unwrap();
+    assert!(e.field.starts_with("l2.jitter"), "{}", e.field);
+}
+
+#[test]
+fn the_first_stop_switches_optional_settings_off() {
+    let st = StormState::new("big-promo-protected");
+    let k = key("rate_limit", Target::Layer(0));
+    let off = st.reduce(StormAction::Slide(k, 0));
+    assert!(off.a.layers[0].server.admission.is_none());
+    let on = off.reduce(StormAction::Type(k, "250".into()));
+    let tb = on.a.layers[0].server.admission.as_ref().unwrap().token_bucket.unwrap();
+    assert_eq!(tb.rate_per_s, 250.0);
+}
+
+#[test]
+fn knob_ranges_are_validations() {
+    let window = number("window").unwrap();
+    assert_eq!(window.knob.range, crate::scenario::ranges::BREAKER_WINDOW);
+    assert_eq!(number("instances").unwrap().knob.range.max, 256.0);
+    let st = StormState::new("breaker-demo");
+    let big = st.reduce(StormAction::Type(key("window", Target::Layer(0)), "5000".into()));
+    assert!(big.errors.is_empty(), "every window validation accepts, the knob accepts");
+    assert_eq!(big.a.layers[0].client.breaker.unwrap().window, 5000);
+}
+
+#[test]
+fn presets_and_side_b() {
+    let st = StormState::new("metastable-retry-storm");
+    assert!(st.side_b().layers[0].client.retry_budget.is_some());
+    let st = StormState::new("chain-3x3");
+    assert_eq!(st.side_b(), st.baseline(), "without a comparison, B is the unedited preset");
+    let st = StormState::new("nope");
+    assert_eq!(st.preset, presets::DEFAULT);
+}
+
+/// A small deterministic generator for random edits.
+fn lcg(x: &mut u64) -> u64 {
+    *x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *x >> 33
+}
+
+#[test]
+fn random_edits_always_read_back_from_the_url() {
+    // STORM_EDIT_CASES=500 for a deeper search.
+    let cases: usize = std::env::var("STORM_EDIT_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let mut x = 12345u64;
+    for p in presets::all() {
+        for _ in 0..cases {
+            let mut st = StormState::new(p.name);
+            for _ in 0..12 {
+                let ts = targets(&st.a);
+                let t = ts[(lcg(&mut x) as usize) % ts.len()];
+                let action = match lcg(&mut x) % 9 {
+                    0 => StormAction::Layers(1 + (lcg(&mut x) as usize) % 8),
+                    8 => {
+                        if st.a.faults.is_empty() {
+                            continue;
+                        }
+                        let names = fault_targets(&st.a);
+                        let i = (lcg(&mut x) as usize) % st.a.faults.len();
+                        StormAction::FaultTarget(i, names[(lcg(&mut x) as usize) % names.len()].clone())
+                    }
+                    1 => StormAction::Sides(
+                        (lcg(&mut x) as usize) % st.a.layers.len(),
+                        (lcg(&mut x) as usize) % 4,
+                    ),
+                    2 => StormAction::Faults((lcg(&mut x) as usize) % 4),
+                    3 | 4 => {
+                        let defs: Vec<&ChoiceDef> = CHOICES.iter().filter(|d| d.applies.to(t)).collect();
+                        if defs.is_empty() {
+                            continue;
+                        }
+                        let d = defs[(lcg(&mut x) as usize) % defs.len()];
+                        let o = d.choice.options[(lcg(&mut x) as usize) % d.choice.options.len()].0;
+                        StormAction::Choose(StormKey::on(d.choice.key, t), o.to_string())
+                    }
+                    _ => {
+                        let defs: Vec<&NumberDef> = NUMBERS.iter().filter(|d| d.applies.to(t)).collect();
+                        if defs.is_empty() {
+                            continue;
+                        }
+                        let d = defs[(lcg(&mut x) as usize) % defs.len()];
+                        let stops = d.knob.stops().len();
+                        StormAction::Slide(StormKey::on(d.knob.key, t), (lcg(&mut x) as usize) % stops)
+                    }
+                };
+                st = st.reduce(action);
+                assert_eq!(validate(&st.a), Ok(()));
+            }
+            let q = st.run_query();
+            let back = StormState::from_query(&Query::parse(&q));
+            assert_eq!(back.a, st.a, "{} via {q}", p.name);
+            assert!(
+                back.errors.is_empty() && back.unknown.is_empty(),
+                "{q}: {:?} {:?}",
+                back.errors,
+                back.unknown
+            );
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Running simulations for a page: the [`use_runs`] hook sends the page's jobs to a Web Worker
+//! (so no run, however large, blocks input or animation) and hands back the latest results.
+//! Where no worker can start (a test harness without the site's files), the same
+//! [`Batch`] runs in slices of at most 40 ms on the main thread.
+
+use crate::state::runs::{Batch, Job, JobResult, Latest, Reply, Request};
+use gloo_timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::prelude::*;
+
+/// Longest slice on the main thread when there is no worker (ms).
+const LOCAL_SLICE_MS: f64 = 40.0;
+
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Where runs happen.
+enum Backend {
+    Worker { worker: Worker, _onmessage: Closure<dyn FnMut(MessageEvent)> },
+    Local { batch: Rc<RefCell<Option<Batch>>>, next: Rc<RefCell<Option<Timeout>>> },
+}
+
+/// A page's runner: submits requests, passes replies to the latest one on.
+pub struct Runner {
+    backend: Backend,
+    on_reply: Rc<dyn Fn(Reply)>,
+}
+
+/// The worker script and module URLs `static/boot.js` left on `window.labBoot`.
+fn boot_urls() -> Option<(String, String, String)> {
+    let window: JsValue = web_sys::window()?.into();
+    let boot = js_sys::Reflect::get(&window, &"labBoot".into()).ok()?;
+    let get = |k: &str| js_sys::Reflect::get(&boot, &k.into()).ok()?.as_string();
+    Some((get("worker")?, get("js")?, get("wasm")?))
+}
+
+fn start_worker(on_reply: Rc<dyn Fn(Reply)>) -> Option<Backend> {
+    let (script, js, wasm) = boot_urls()?;
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(&script, &opts).ok()?;
+    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let Some(bytes) = e.data().dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
+        if let Some(reply) = crate::wire::decode::<Reply>(&bytes) {
+            on_reply(reply);
+        }
+    });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    let init = js_sys::Object::new();
+    let urls = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&urls, &"js".into(), &js.into());
+    let _ = js_sys::Reflect::set(&urls, &"wasm".into(), &wasm.into());
+    let _ = js_sys::Reflect::set(&init, &"labInit".into(), &urls);
+    worker.post_message(&init).ok()?;
+    Some(Backend::Worker { worker, _onmessage: onmessage })
+}
+
+impl Runner {
+    /// A runner on a worker if one can start, else on the main thread.
+    pub fn new(on_reply: Rc<dyn Fn(Reply)>) -> Runner {
+        let backend = start_worker(on_reply.clone()).unwrap_or_else(|| Backend::Local {
+            batch: Rc::new(RefCell::new(None)),
+            next: Rc::new(RefCell::new(None)),
+        });
+        Runner { backend, on_reply }
+    }
+
+    /// Whether runs happen off the main thread.
+    pub fn in_worker(&self) -> bool {
+        matches!(self.backend, Backend::Worker { .. })
+    }
+
+    /// Runs `req`, replacing whatever ran before.
+    pub fn submit(&self, req: &Request) {
+        match &self.backend {
+            Backend::Worker { worker, .. } => {
+                let bytes = crate::wire::encode(req);
+                let _ = worker.post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
+            }
+            Backend::Local { batch, next } => {
+                *batch.borrow_mut() = Some(Batch::new(req));
+                local_slice(batch.clone(), next.clone(), self.on_reply.clone());
+            }
+        }
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        if let Backend::Worker { worker, .. } = &self.backend {
+            worker.terminate();
+        }
+    }
+}
+
+fn local_slice(
+    batch: Rc<RefCell<Option<Batch>>>,
+    next: Rc<RefCell<Option<Timeout>>>,
+    on_reply: Rc<dyn Fn(Reply)>,
+) {
+    let t0 = now();
+    let reply = {
+        let mut guard = batch.borrow_mut();
+        let Some(b) = guard.as_mut() else { return };
+        match b.step(|| now() - t0 < LOCAL_SLICE_MS) {
+            Some(done) => {
+                *guard = None;
+                Some(done)
+            }
+            None => {
+                on_reply(b.progress_reply());
+                None
+            }
+        }
+    };
+    match reply {
+        Some(done) => on_reply(done),
+        None => {
+            let (b, n, r) = (batch.clone(), next.clone(), on_reply);
+            *next.borrow_mut() = Some(Timeout::new(0, move || local_slice(b, n, r)));
+        }
+    }
+}
+
+/// What a page's runs have produced so far.
+#[derive(Clone, Default, PartialEq)]
+pub struct Runs {
+    /// The results of the latest finished request, in the order of its jobs.
+    pub results: Option<Rc<Vec<JobResult>>>,
+    /// The jobs those results are for.
+    pub jobs: Option<Rc<Vec<Job>>>,
+    /// 0–1 while the latest request runs, 1 when it is done.
+    pub progress: f64,
+    /// How many requests have finished (increases with every finished run).
+    pub finished: u64,
+    /// Whether runs happen in a Web Worker.
+    pub in_worker: bool,
+}
+
+impl Runs {
+    /// Whether the results on hand are for `jobs`.
+    pub fn is_for(&self, jobs: &[Job]) -> bool {
+        self.jobs.as_deref().is_some_and(|j| j == jobs)
+    }
+}
+
+/// Runs `jobs` whenever they change, in a worker when one can start; a newer set of jobs
+/// replaces an older one still running.
+#[hook]
+pub fn use_runs(jobs: Vec<Job>) -> Runs {
+    let state = use_state(Runs::default);
+    let latest = use_mut_ref(Latest::default);
+    let asked = use_mut_ref(|| None::<Rc<Vec<Job>>>);
+    let runner = {
+        let state = state.clone();
+        let latest = latest.clone();
+        let asked = asked.clone();
+        use_mut_ref(move || {
+            let on_reply: Rc<dyn Fn(Reply)> = Rc::new(move |reply: Reply| {
+                if !latest.borrow().current(&reply) {
+                    return;
+                }
+                match reply {
+                    Reply::Progress { fraction, .. } => {
+                        state.set(Runs { progress: fraction, ..(*state).clone() });
+                    }
+                    Reply::Done { results, .. } => {
+                        let jobs = asked.borrow().clone();
+                        state.set(Runs {
+                            results: Some(Rc::new(results)),
+                            jobs,
+                            progress: 1.0,
+                            finished: state.finished + 1,
+                            in_worker: state.in_worker,
+                        });
+                    }
+                }
+            });
+            Runner::new(on_reply)
+        })
+    };
+    {
+        let state = state.clone();
+        use_effect_with(jobs, move |jobs| {
+            let id = latest.borrow_mut().bump();
+            *asked.borrow_mut() = Some(Rc::new(jobs.clone()));
+            let r = runner.borrow();
+            r.submit(&Request { id, jobs: jobs.clone() });
+            state.set(Runs { progress: 0.0, in_worker: r.in_worker(), ..(*state).clone() });
+        });
+    }
+    (*state).clone()
+}

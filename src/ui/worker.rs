@@ -1,0 +1,63 @@
+//! The simulation's side of the Web Worker. `static/worker.js` loads the app's own module in
+//! the worker and hands every message here: an encoded [`Request`] (`crate::wire`). The
+//! worker steps it in slices of about 20 ms, posting progress between them, and a newer
+//! request replaces the one being run (it is looked at between slices).
+
+use crate::state::runs::{Batch, Request};
+use gloo_timers::callback::Timeout;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, WorkerGlobalScope};
+
+/// Longest slice of simulation between looks at the message queue (ms).
+const SLICE_MS: f64 = 20.0;
+
+thread_local! {
+    static CURRENT: RefCell<Option<Batch>> = const { RefCell::new(None) };
+    /// The pending call of the next slice (an owned handle: dropping it cancels it).
+    static NEXT: RefCell<Option<Timeout>> = const { RefCell::new(None) };
+}
+
+fn now() -> f64 {
+    js_sys::global().unchecked_into::<WorkerGlobalScope>().performance().map_or(0.0, |p| p.now())
+}
+
+fn post(bytes: &[u8]) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(&js_sys::Uint8Array::from(bytes));
+}
+
+/// Called once the module is loaded in the worker.
+#[wasm_bindgen]
+pub fn worker_ready() {}
+
+/// A message from the page: a run request.
+#[wasm_bindgen]
+pub fn worker_message(data: JsValue) {
+    let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
+    let Some(req) = crate::wire::decode::<Request>(&bytes) else { return };
+    CURRENT.with(|c| *c.borrow_mut() = Some(Batch::new(&req)));
+    NEXT.with(|n| *n.borrow_mut() = Some(Timeout::new(0, slice)));
+}
+
+/// Runs the current request for one slice and posts what came of it.
+fn slice() {
+    let t0 = now();
+    let reply = CURRENT.with(|c| {
+        let mut guard = c.borrow_mut();
+        let batch = guard.as_mut()?;
+        let reply = batch.step(|| now() - t0 < SLICE_MS);
+        Some(match reply {
+            Some(done) => {
+                *guard = None;
+                (done, false)
+            }
+            None => (batch.progress_reply(), true),
+        })
+    });
+    let Some((reply, more)) = reply else { return };
+    post(&crate::wire::encode(&reply));
+    if more {
+        NEXT.with(|n| *n.borrow_mut() = Some(Timeout::new(0, slice)));
+    }
+}
