@@ -214,3 +214,28 @@ fn too_much_work_is_refused_with_a_clear_message() {
     assert_eq!(code, 2);
     assert!(stderr.contains("allowed at most") && stderr.contains("above the cap"), "{stderr}");
 }
+
+/// A story that names an order of protections names the order the engine ran, in both
+/// languages (the words come from the report's `clients[i].stack`).
+#[test]
+fn stories_state_the_order_the_engine_ran() {
+    use resilience_lab::i18n::Lang;
+    let mut checked = 0;
+    for p in presets::all() {
+        for lang in Lang::ALL {
+            let story = p.story(lang);
+            assert!(!story.contains('{'), "{}: a placeholder is left in {story}", p.name);
+        }
+        let Some(callee) = p.story_stack else { continue };
+        let r: Report = run(&(p.build)()).unwrap();
+        let hop = r.hops.iter().position(|h| h.name == callee).unwrap();
+        let stack = &r.clients.iter().find(|c| c.callee == hop).unwrap().stack;
+        assert!(stack.len() >= 3, "{}: the story names a real stack: {stack:?}", p.name);
+        for lang in Lang::ALL {
+            let order = stack.iter().map(|&s| lang.stage_word(s)).collect::<Vec<_>>().join(" → ");
+            assert!(p.story(lang).contains(&order), "{} ({lang:?}) names {order}", p.name);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "big-promo-protected's story names its order");
+}

@@ -148,9 +148,32 @@ fn StormHarness(props: &StormHarnessProps) -> Html {
     }
 }
 
-async fn settle() {
-    // The first run starts in an effect; let it finish and render.
-    for _ in 0..20 {
+/// The number of finished runs the storm page has drawn (`data-run` on `#storm`), 0 before.
+fn runs_drawn(root: &Element) -> u64 {
+    root.query_selector("#storm")
+        .unwrap()
+        .and_then(|el| el.get_attribute("data-run"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Waits until the storm page has drawn a run newer than `after` and returns its number;
+/// fails the test after 10 s, so a run that never finishes (or never redraws) is a failure.
+async fn settle(root: &Element, after: u64) -> u64 {
+    for _ in 0..1000 {
+        yew::scheduler::flush().await;
+        let now = runs_drawn(root);
+        if now > after {
+            return now;
+        }
+        gloo_timers_sleep(10).await;
+    }
+    panic!("no run newer than {after} was drawn within 10 s");
+}
+
+/// Lets effects and renders that start no run (an invalid value) take place.
+async fn flush_renders() {
+    for _ in 0..5 {
         yew::scheduler::flush().await;
         gloo_timers_sleep(10).await;
     }
@@ -182,16 +205,17 @@ async fn storm_page_mounts_runs_and_reruns_on_a_change() {
         StormHarnessProps { preset: "chain-3x3" },
     )
     .render();
-    settle().await;
+    let first = settle(&root, 0).await;
     assert_eq!(value(&root, "h-a-amplification"), 27.0);
     assert_eq!(value(&root, "h-a-downstream_attempts"), 27_000.0);
     assert!(root.query_selector(".diagram svg").unwrap().is_some(), "the diagram is drawn");
     assert!(root.query_selector("#load-a path.series").unwrap().is_some(), "the load chart is drawn");
     type_into(&root, "k-l1-attempts", "2");
-    settle().await;
+    let second = settle(&root, first).await;
     assert_eq!(value(&root, "h-a-amplification"), 18.0, "2 × 3 × 3");
     type_into(&root, "k-l1-attempts", "12");
-    settle().await;
+    flush_renders().await;
+    assert_eq!(runs_drawn(&root), second, "an invalid value starts no run");
     let err = text(&root, "#k-l1-attempts-error");
     assert!(err.contains("l1.attempts") && err.contains("12"), "{err}");
     assert_eq!(value(&root, "h-a-amplification"), 18.0, "the last valid run stays");
@@ -245,4 +269,69 @@ async fn timeline_draws_a_lane_per_hop_and_the_deadline() {
     assert!(root.query_selector(".deadline").unwrap().is_some());
     assert_eq!(root.query_selector_all(".mark.backoff").unwrap().length(), 1, "one 20 ms backoff");
     assert!(text(&root, "#trace-label").contains("degraded, 220 ms"), "{}", text(&root, "#trace-label"));
+}
+
+/// The badges of each hop, read from the DOM: their `data-stage` names in drawn order.
+fn badge_order(root: &Element, hop: usize) -> Vec<String> {
+    let list = root.query_selector_all(&format!("#hop-a-{hop} .badge")).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()?.get_attribute("data-stage"))
+        .collect()
+}
+
+async fn draw_diagram(
+    s: resilience_lab::scenario::Scenario,
+) -> (Element, Rc<resilience_lab::report::Report>) {
+    use resilience_lab::ui::storm::diagram::Diagram;
+    #[derive(Properties, PartialEq)]
+    struct P {
+        r: ReportRef,
+        s: resilience_lab::scenario::Scenario,
+    }
+    #[function_component]
+    fn H(p: &P) -> Html {
+        html! { <Diagram lang={Lang::En} report={p.r.clone()} scenario={p.s.clone()} at_ms={0.0} side="a" /> }
+    }
+    let r = Rc::new(run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap());
+    let root = mount_point();
+    yew::Renderer::<H>::with_root_and_props(root.clone(), P { r: ReportRef(r.clone()), s }).render();
+    yew::scheduler::flush().await;
+    (root, r)
+}
+
+/// Checks that every hop's badges, admission and fallback aside, are its stack towards the
+/// next hop in the report's order.
+fn assert_badges_follow_the_report(root: &Element, r: &resilience_lab::report::Report) {
+    for hop in 0..r.hops.len() {
+        let drawn: Vec<String> =
+            badge_order(root, hop).into_iter().filter(|b| b != "admission" && b != "fallback").collect();
+        let ran: Vec<String> = r
+            .clients
+            .iter()
+            .find(|c| c.caller == hop && c.callee == hop + 1)
+            .map(|c| c.stack.iter().map(|s| s.name().to_string()).collect())
+            .unwrap_or_default();
+        assert_eq!(drawn, ran, "hop {hop}: the diagram draws the order the engine ran");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn diagram_badges_are_the_reports_stack_in_order() {
+    let (root, r) = draw_diagram(presets::big_promo_protected()).await;
+    assert_badges_follow_the_report(&root, &r);
+    let entry = badge_order(&root, 0);
+    assert_eq!(entry.first().map(String::as_str), Some("admission"), "the rate limit comes first: {entry:?}");
+    assert!(entry.len() > 2, "the app's stack is drawn: {entry:?}");
+    let note = text(&root, "#order-a");
+    assert!(note.contains("retry → deadline") || note.contains("retry → retry budget"), "{note}");
+
+    // Reorder a stack in the scenario: the diagram follows the engine, not its own text.
+    use resilience_lab::policy::stack::Stage::*;
+    let mut s = presets::big_promo_protected();
+    s.layers[0].client.stack = Some(vec![Retry, Bulkhead, Timeout, Breaker, RetryBudget, Deadline]);
+    let (root, r) = draw_diagram(s).await;
+    assert_badges_follow_the_report(&root, &r);
+    let stack = &r.clients.iter().find(|c| c.caller == 0).unwrap().stack;
+    assert!(stack.iter().position(|s| *s == Timeout) < stack.iter().position(|s| *s == RetryBudget));
+    assert!(text(&root, "#order-a").contains("timeout → retry budget"), "{}", text(&root, "#order-a"));
 }

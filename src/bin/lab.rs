@@ -275,7 +275,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("presets") if args.len() == 1 => Ok(presets::all()
             .iter()
-            .map(|p| format!("{:<28}  {}\n", p.name, p.story.en()))
+            .map(|p| format!("{:<28}  {}\n", p.name, p.story(resilience_lab::i18n::Lang::En)))
             .collect::<String>()),
         Some("run") => run(&args[1..]),
         Some("show") => match parse_run(&args[1..]) {

@@ -42,6 +42,19 @@ impl Lang {
         }
     }
 
+    /// The word for one stage of a policy stack, as badges, captions and stories print it.
+    pub fn stage_word(self, stage: crate::policy::stack::Stage) -> &'static str {
+        use crate::policy::stack::Stage;
+        self.t(match stage {
+            Stage::Retry => T::StageRetry,
+            Stage::Deadline => T::BadgeDeadline,
+            Stage::RetryBudget => T::BadgeBudget,
+            Stage::Breaker => T::BadgeBreaker,
+            Stage::Timeout => T::BadgeTimeout,
+            Stage::Bulkhead => T::BadgeBulkhead,
+        })
+    }
+
     /// Reads a code or a browser language tag: `zh`, `zh-CN`, `zh-Hans-SG` → Chinese;
     /// `en`, `en-GB` → English; anything else → `None`.
     pub fn from_tag(tag: &str) -> Option<Lang> {

@@ -157,8 +157,8 @@ texts! {
     PresetBigPromoStory => "Source 003's incident: a ×5 surge while recommendations slow to a p99 of ~2 s. Every dependency shares 8 threads with an unbounded queue, nothing times out in time, the app retries at once: order calls queue behind slow recommendations and the order path goes down with them.",
         "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
     PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
-    PresetBigPromoProtectedStory => "Source 003's protection chain: entry rate limit (429 + Retry-After) → a recommendation bulkhead of 20 with no queue → 150 ms timeout → breaker → hot-list fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
-        "文档 003 的保护链：入口限流（429 + Retry-After）→ 推荐独立舱并发 20、队列 0 → 150 ms 超时 → 熔断 → 热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
+    PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a bulkhead of 20 with no queue, a 150 ms timeout, a breaker) and serves the hot list as a fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
+        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过 {order}（舱壁并发 20、队列 0，150 ms 超时，熔断），失败时返回热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
     PresetBreakerDemo => "Circuit breaker", "熔断器";
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN → HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN → HALF_OPEN → CLOSED。";
@@ -434,8 +434,9 @@ texts! {
     Unlimited => "∞", "∞";
     BadgeAdmission => "admission", "准入";
     BadgeDeadline => "deadline", "截止";
+    StageRetry => "retry", "重试";
     BadgeRetry => "retry ×{n}", "重试 ×{n}";
-    BadgeBudget => "budget", "预算";
+    BadgeBudget => "retry budget", "重试预算";
     BadgeBreaker => "breaker", "熔断";
     BadgeBulkhead => "bulkhead", "舱壁";
     BadgeShared => "shared pool", "共享池";
@@ -444,8 +445,8 @@ texts! {
     StateClosed => "CLOSED", "关闭";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
-    OrderNote => "Each hop applies, outermost first: admission → deadline check → retry budget → breaker → bulkhead → per-try timeout → call.",
-        "每一跳由外到内依次为：准入 → 截止检查 → 重试预算 → 熔断 → 舱壁 → 单次超时 → 调用。";
+    OrderNote => "Badges read outermost first, in the order the engine ran them; the entry applies: {order}.", "徽章按由外到内排列，即引擎执行的顺序；入口服务依次执行：{order}。";
+    OrderCall => "call", "调用";
     // charts
     ChartLoad => "Offered load and attempts at each hop", "各跳的请求量与尝试次数";
     ChartInFlight => "In flight and queued at {hop}", "{hop} 的在途与排队";

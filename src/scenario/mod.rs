@@ -242,7 +242,7 @@ pub struct Client {
     #[serde(default)]
     pub fallback: Option<Fallback>,
     /// The order of the protections, outermost first: all six stages, `retry` first; none =
-    /// the default, retry → deadline → retry_budget → breaker → timeout → bulkhead.
+    /// the default, `policy::stack::DEFAULT_ORDER`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<Vec<Stage>>,
 }

@@ -14,13 +14,34 @@ pub struct Preset {
     pub name: &'static str,
     /// One-line story (title).
     pub title: T,
-    /// What to look at.
+    /// What to look at. A story that names an order of protections says `{order}`, filled
+    /// from the compiled stack of the client calling `story_stack` (see [`Preset::story`]).
     pub story: T,
+    /// The callee (a service name) whose caller's stack the story's `{order}` names.
+    pub story_stack: Option<&'static str>,
     /// Builds the scenario.
     pub build: fn() -> Scenario,
     /// A second scenario to compare against on the same seed and traffic (compare mode's
     /// side B; `lab run --versus`).
     pub versus: Option<fn() -> Scenario>,
+}
+
+impl Preset {
+    /// The story in `lang`, with `{order}` filled from the engine's own compiled stack (the
+    /// order `clients[i].stack` reports), so the story cannot state another order.
+    pub fn story(&self, lang: crate::i18n::Lang) -> String {
+        let order = self.story_stack.map(|callee| {
+            let plan = crate::model::chain::plan::compile(&(self.build)());
+            let stack = plan
+                .clients
+                .iter()
+                .find(|c| plan.hops.get(c.callee).is_some_and(|h| h.name == callee))
+                .map(|c| c.stack())
+                .unwrap_or_default();
+            stack.iter().map(|&st| lang.stage_word(st)).collect::<Vec<_>>().join(" → ")
+        });
+        lang.f(self.story, &[("order", order.as_deref().unwrap_or(""))])
+    }
 }
 
 /// Every preset, in the order the picker shows them.
@@ -43,6 +64,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetLab11UnprotectedStory,
         build: lab11_unprotected,
         versus: Some(lab11_protected),
+        story_stack: None,
     },
     Preset {
         name: "lab11-protected",
@@ -50,6 +72,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetLab11ProtectedStory,
         build: lab11_protected,
         versus: Some(lab11_budget_150),
+        story_stack: None,
     },
     Preset {
         name: "lab11-budget-150",
@@ -57,6 +80,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetLab11Budget150Story,
         build: lab11_budget_150,
         versus: None,
+        story_stack: None,
     },
     Preset {
         name: "chain-2x3",
@@ -64,6 +88,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetChain2x3Story,
         build: chain_2x3,
         versus: None,
+        story_stack: None,
     },
     Preset {
         name: "chain-3x3",
@@ -71,6 +96,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetChain3x3Story,
         build: chain_3x3,
         versus: None,
+        story_stack: None,
     },
     Preset {
         name: "chain-3x4",
@@ -78,6 +104,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetChain3x4Story,
         build: chain_3x4,
         versus: None,
+        story_stack: None,
     },
     Preset {
         name: "recommendation-500rps",
@@ -85,6 +112,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetRecommendation500Story,
         build: recommendation_500rps,
         versus: None,
+        story_stack: None,
     },
     Preset {
         name: "big-promo",
@@ -92,6 +120,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetBigPromoStory,
         build: big_promo,
         versus: Some(big_promo_protected),
+        story_stack: None,
     },
     Preset {
         name: "big-promo-protected",
@@ -99,6 +128,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetBigPromoProtectedStory,
         build: big_promo_protected,
         versus: Some(big_promo),
+        story_stack: Some("recommendations"),
     },
     Preset {
         name: "breaker-demo",
@@ -106,6 +136,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetBreakerDemoStory,
         build: breaker_demo,
         versus: None,
+        story_stack: None,
     },
     Preset {
         name: "bulkhead-shared-vs-isolated",
@@ -113,6 +144,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetBulkheadStory,
         build: bulkhead_shared,
         versus: Some(bulkhead_isolated),
+        story_stack: None,
     },
     Preset {
         name: "metastable-retry-storm",
@@ -120,6 +152,7 @@ static PRESETS: &[Preset] = &[
         story: T::PresetMetastableStory,
         build: metastable_retry_storm,
         versus: Some(metastable_with_budget),
+        story_stack: None,
     },
 ];
 

@@ -11,7 +11,16 @@
 //!   and the same per-attempt luck.
 //! - Floating-point transforms use `libm`, which is the same Rust code on every target
 //!   (std's `ln`/`exp` call the platform's libm natively and may differ in the last bit).
+//!
+//! Which draws go through which crate: a stream's 64-bit words come from `rand_pcg`
+//! (PCG32) and its uniform floats from `rand`'s `StandardUniform` (the top 53 bits times
+//! 2⁻⁵³, exact on every target). Per-call draws are counter-based — a SplitMix64 hash of
+//! the key, not a sequential generator, which `rand` does not offer — and turn their 64
+//! bits into a float with [`unit`], the same conversion (a test pins the two together).
+//! Exponential and normal variates are written here over `libm` rather than taken from
+//! `rand_distr`, whose `ln`/`exp` go through std and may differ natively and in wasm.
 
+use rand::RngExt;
 use rand_core::Rng;
 use rand_pcg::Lcg64Xsh32;
 
@@ -48,13 +57,14 @@ impl Stream {
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
-    /// A uniform number in [0, 1).
+    /// A uniform number in [0, 1) (`rand`'s `StandardUniform`).
     pub fn uniform(&mut self) -> f64 {
-        unit(self.0.next_u64())
+        self.0.random::<f64>()
     }
 }
 
-/// 53 random bits as a uniform number in [0, 1).
+/// 53 random bits as a uniform number in [0, 1): the conversion of `rand`'s
+/// `StandardUniform` for `f64`, for bits that do not come from a stream.
 #[inline]
 pub fn unit(bits: u64) -> f64 {
     (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
@@ -223,6 +233,18 @@ pub fn lognormal(median: f64, p99: f64, u: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_is_rands_standard_uniform() {
+        // The streams draw floats through rand; per-call keys through `unit`. They must be
+        // one conversion, or a key's draw and a stream's draw would disagree in the last bit.
+        let (mut a, mut b) = (fork(7, "arrivals"), fork(7, "arrivals"));
+        for _ in 0..10_000 {
+            assert_eq!(a.uniform().to_bits(), unit(b.next_u64()).to_bits());
+        }
+        assert_eq!(unit(u64::MAX), 1.0 - f64::EPSILON / 2.0, "never 1.0");
+        assert_eq!(unit(0), 0.0);
+    }
 
     #[test]
     fn forks_are_stable_and_independent_of_each_other() {

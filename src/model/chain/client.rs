@@ -532,3 +532,69 @@ fn slot_token(c: CallRef, d: usize) -> u64 {
 fn untoken_slot(t: u64) -> (CallRef, usize) {
     (CallRef { slot: (t >> 32) as u32, generation: ((t as u32) >> 2) & GEN_MASK }, (t & 3) as usize)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::chain::{DEFAULT_MAX_CALLS, run_with};
+    use crate::policy::stack::Stage::{self, *};
+    use crate::report::Report;
+    use crate::scenario::{FaultEffect, Scenario, presets};
+
+    /// The breaker demo with inventory slowed ×100 (mean 1 s) for 5 s, longer than the
+    /// 300 ms per-try timeout: every slow call times out.
+    fn slow_inventory(stack: Option<Vec<Stage>>) -> Report {
+        let mut s: Scenario = presets::breaker_demo();
+        s.faults[0].effect = FaultEffect::Latency { factor: 100.0 };
+        s.layers[0].client.stack = stack;
+        run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap()
+    }
+
+    #[test]
+    fn a_breaker_outside_the_timeout_records_timeouts_and_opens() {
+        let r = slow_inventory(None);
+        assert_eq!(r.clients[0].stack, vec![Breaker, Timeout], "the default order");
+        assert!(r.summary.timeouts >= 20, "{}", r.summary.timeouts);
+        assert!(!r.breaker_transitions.is_empty(), "the breaker saw the timeouts and opened");
+        assert!(r.clients[0].breaker_rejected > 0);
+    }
+
+    #[test]
+    fn a_breaker_inside_the_timeout_is_interrupted_and_never_sees_one() {
+        let r = slow_inventory(Some(vec![Retry, Deadline, RetryBudget, Timeout, Breaker, Bulkhead]));
+        assert_eq!(r.clients[0].stack, vec![Timeout, Breaker], "the order that ran");
+        let outside = slow_inventory(None).summary.timeouts;
+        assert!(
+            r.summary.timeouts > 5 * outside,
+            "nothing stops the timeouts: {} vs {outside}",
+            r.summary.timeouts
+        );
+        assert!(r.breaker_transitions.is_empty(), "timeouts interrupt the breaker: it records nothing");
+        assert_eq!(r.clients[0].breaker_rejected, 0);
+    }
+
+    #[test]
+    fn refusals_by_the_callers_own_stages_are_not_retried() {
+        // Every layer of chain-3x3 may try 3 times; a bulkhead of one with no queue refuses
+        // most calls at once, and a refusal is final.
+        let mut s = presets::chain_3x3();
+        let c = &mut s.layers[0].client;
+        c.bulkhead = Some(crate::policy::bulkhead::BulkheadConfig {
+            max_concurrent: 1,
+            max_queue: 0,
+            queue_timeout_ms: None,
+        });
+        let r = run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap();
+        let cl = &r.clients[0];
+        assert!(cl.bulkhead_rejected > 900, "{cl:?}");
+        // Were a refusal retried, a request would collect several and the counts would differ.
+        assert_eq!(
+            r.summary.failed_by_cause.bulkhead_rejected, cl.bulkhead_rejected,
+            "each refusal ends its request"
+        );
+        assert_eq!(
+            cl.attempts,
+            3 * (r.summary.original_requests - cl.bulkhead_rejected),
+            "the rest try 3 times"
+        );
+    }
+}

@@ -38,23 +38,6 @@ use crate::scenario::{Dist, Scenario};
 use crate::sim::rng::{self, Key, Purpose};
 use crate::sim::{Class, EventQueue, Micros};
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn work_draws_are_clamped_never_wrapped() {
-        let wide = Dist::LogNormal { median_ms: 0.001, p99_ms: 86_400_000.0 };
-        for k in 0..2_000 {
-            let w = sample(&wide, Key(k), 1e15);
-            assert!(w <= MAX_WORK_US, "{w}");
-        }
-        assert_eq!(sample(&Dist::Constant { ms: 86_400_000.0 }, Key(1), 1e15), MAX_WORK_US);
-        assert_eq!(sample(&Dist::Constant { ms: 2.5 }, Key(1), 2.0), 5_000);
-        assert_eq!(sample(&Dist::Constant { ms: 0.0 }, Key(1), 1000.0), 0);
-    }
-}
-
 /// An event.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Ev {
@@ -663,4 +646,21 @@ fn sample(d: &Dist, key: Key, factor: f64) -> Micros {
         return MAX_WORK_US;
     }
     crate::policy::retry::ms_to_us(ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_draws_are_clamped_never_wrapped() {
+        let wide = Dist::LogNormal { median_ms: 0.001, p99_ms: 86_400_000.0 };
+        for k in 0..2_000 {
+            let w = sample(&wide, Key(k), 1e15);
+            assert!(w <= MAX_WORK_US, "{w}");
+        }
+        assert_eq!(sample(&Dist::Constant { ms: 86_400_000.0 }, Key(1), 1e15), MAX_WORK_US);
+        assert_eq!(sample(&Dist::Constant { ms: 2.5 }, Key(1), 2.0), 5_000);
+        assert_eq!(sample(&Dist::Constant { ms: 0.0 }, Key(1), 1000.0), 0);
+    }
 }

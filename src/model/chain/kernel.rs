@@ -521,3 +521,33 @@ impl RetryChainKernel {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fits;
+    use crate::model::chain::plan::compile;
+    use crate::scenario::{Dist, Scenario, presets};
+
+    #[test]
+    fn retry_only_chains_fit_and_any_protection_does_not() {
+        for p in [presets::chain_2x3, presets::chain_3x3, presets::chain_3x4, presets::lab11_unprotected] {
+            assert!(fits(&compile(&p())), "{}", p().name);
+        }
+        type Change = fn(&mut Scenario);
+        let changes: [(&str, Change); 6] = [
+            ("a per-try timeout", |s| s.layers[0].client.per_try_timeout_ms = Some(100.0)),
+            ("a worker limit", |s| s.leaf.server.workers = Some(10)),
+            ("a deadline", |s| s.layers[0].deadline_ms = Some(100.0)),
+            ("variable leaf work", |s| s.leaf.work = Dist::Exponential { mean_ms: 10.0 }),
+            ("zero leaf work", |s| s.leaf.work = Dist::Constant { ms: 0.0 }),
+            ("own work in a layer", |s| s.layers[1].work = Dist::Constant { ms: 1.0 }),
+        ];
+        for (what, change) in changes {
+            let mut s = presets::chain_3x3();
+            change(&mut s);
+            assert!(!fits(&compile(&s)), "{what} sends the run to the general engine");
+        }
+        assert!(!fits(&compile(&presets::lab11_protected())), "admission, fallback, deadline");
+        assert!(!fits(&compile(&presets::breaker_demo())), "a breaker");
+    }
+}

@@ -354,3 +354,75 @@ impl Traces {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::chain::plan::compile;
+    use crate::policy::Outcome;
+    use crate::scenario::presets;
+
+    fn ended(arrived: Micros, trace: u32, outcome: Outcome) -> Ended {
+        Ended { arrived, trace, outcome, core_failure: None, degraded: None }
+    }
+
+    #[test]
+    fn each_ending_is_counted_once_with_its_cause_latency_and_trace() {
+        let plan = compile(&presets::big_promo_protected());
+        let mut st = Stats::new(&plan, 1_000_000, 64, 2, 1);
+        let traces: Vec<u32> = (0..4).map(|i| st.request_arrived(i * 1000)).collect();
+        assert_eq!(traces, vec![0, 1, NO_TRACE, NO_TRACE], "two traces, then the cap");
+        assert_eq!(st.live_requests, 4);
+
+        assert_eq!(st.request_ended(5_000, ended(0, 0, Outcome::Ok)), End::Succeeded);
+        let stale = Degrade { cause: Failure::Timeout, stale: true };
+        let e = Ended { degraded: Some(stale), ..ended(1_000, 1, Outcome::Ok) };
+        assert_eq!(st.request_ended(9_000, e), End::Degraded);
+        let e = Ended { core_failure: Some(Failure::BreakerOpen), ..ended(2_000, NO_TRACE, Outcome::Error) };
+        assert_eq!(st.request_ended(3_000, e), End::Failed);
+        let e = ended(3_000, NO_TRACE, Outcome::Overload { retry_after_us: 1 });
+        assert_eq!(st.request_ended(3_000, e), End::Rejected);
+
+        let t = &st.totals;
+        assert_eq!((t.original, t.succeeded, t.degraded, t.failed, t.rejected), (4, 1, 1, 1, 1));
+        assert_eq!((t.degraded_by.timeout, t.degraded_stale, t.degraded_unavailable), (1, 1, 0));
+        assert_eq!(t.failed_by.breaker_rejected, 1, "the core failure, not the entry's error, is the cause");
+        assert_eq!(t.failed_by.error, 0);
+        assert_eq!(st.live_requests, 0);
+        assert_eq!(st.max_us, [5_000, 8_000, 1_000, 0]);
+        assert_eq!(st.traces.list[0].outcome, RequestOutcome::Succeeded);
+        assert_eq!(st.traces.list[1].outcome, RequestOutcome::Degraded);
+        assert_eq!(st.traces.list[1].end_ms, 9.0);
+    }
+
+    #[test]
+    fn every_failure_has_one_cause_counter() {
+        let all = [
+            Failure::Timeout,
+            Failure::Error,
+            Failure::Overload,
+            Failure::ClientError,
+            Failure::DeadlineExceeded,
+            Failure::BudgetDenied,
+            Failure::BreakerOpen,
+            Failure::BulkheadFull,
+        ];
+        let mut c = Causes::default();
+        for (i, f) in all.into_iter().enumerate() {
+            for _ in 0..=i {
+                add_cause(&mut c, f);
+            }
+        }
+        let got = [
+            c.timeout,
+            c.error,
+            c.overload,
+            c.client_error,
+            c.budget_exhausted,
+            c.retry_budget_denied,
+            c.breaker_rejected,
+            c.bulkhead_rejected,
+        ];
+        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8], "each failure lands in its own counter");
+    }
+}

@@ -113,3 +113,52 @@ impl GeneralEngine {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::chain::{DEFAULT_MAX_CALLS, run_with};
+    use crate::policy::retry::Backoff;
+    use crate::report::Report;
+    use crate::scenario::{Dist, Load, Scenario, presets};
+
+    /// One layer calling a leaf that takes 1 s; 2 attempts, no backoff, a 100 ms per-try
+    /// timeout, a request every 10 ms, and the given deadline.
+    fn slow_leaf(deadline_ms: Option<f64>) -> Report {
+        let mut s: Scenario = presets::lab11_protected();
+        s.layers.truncate(1);
+        let l = &mut s.layers[0];
+        l.server.admission = None;
+        l.deadline_ms = deadline_ms;
+        l.client.fallback = None;
+        l.client.retry.max_attempts = 2;
+        l.client.retry.backoff = Backoff::None {};
+        l.client.per_try_timeout_ms = Some(100.0);
+        s.leaf.work = Dist::Constant { ms: 1000.0 };
+        s.leaf.error_rate = 0.0;
+        s.load = Load::Constant { rate_per_s: 100.0, peak_factor: 1.0, duration_ms: 500.0 };
+        s.report.trace_sample = 1;
+        run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap()
+    }
+
+    #[test]
+    fn timers_in_arming_order_fire_on_time() {
+        let r = slow_leaf(None);
+        assert_eq!(r.summary.original_requests, 50);
+        assert_eq!(r.summary.timeouts, 100, "both tries of every request time out");
+        for t in &r.traces {
+            assert_eq!(t.end_ms - t.arrival_ms, 200.0, "two 100 ms tries: request {}", t.request);
+        }
+    }
+
+    #[test]
+    fn a_timer_cut_short_by_the_deadline_fires_before_earlier_armed_ones() {
+        // The second try starts at +100 ms with 20 ms of deadline left: its timer (+120 ms)
+        // is due before the first-try timers of the requests that arrived since, so it
+        // bypasses the client's in-order list.
+        let r = slow_leaf(Some(120.0));
+        assert_eq!(r.summary.timeouts, 100);
+        for t in &r.traces {
+            assert_eq!(t.end_ms - t.arrival_ms, 120.0, "cut at the deadline: request {}", t.request);
+        }
+    }
+}

@@ -285,7 +285,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                     </select>
                 </div>
                 if let Some(p) = preset {
-                    <p class="story" id="preset-story">{ lang.t(p.story) }</p>
+                    <p class="story" id="preset-story">{ p.story(lang) }</p>
                 }
                 if let Some(e) = preset_error {
                     <p class="field-error" role="alert" id="preset-error">{ e }</p>

@@ -3,6 +3,8 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{bucket_at, diagram_layout, dots, gauge_at, total_until};
+use crate::policy::stack::Stage;
+use crate::report::Report;
 use crate::scenario::Scenario;
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
@@ -17,8 +19,37 @@ pub struct DiagramProps {
     pub side: &'static str,
 }
 
-/// Badges of a hop's policy stack, outermost first.
-fn badges(lang: Lang, s: &Scenario, hop: usize) -> Vec<(String, &'static str)> {
+/// One badge in a hop's box: its label and the stage's name (`admission`, a
+/// `policy::stack::Stage` name, or `fallback`), which is also its CSS class `b-<name>`.
+struct Badge {
+    label: String,
+    name: &'static str,
+}
+
+/// The label of one stage as a badge (the bulkhead stage is the caller's own bulkhead or a
+/// slot of the layer's shared pool).
+fn stage_label(lang: Lang, stage: Stage, layer: Option<&crate::scenario::Layer>) -> String {
+    match stage {
+        Stage::Retry => {
+            let n = layer.map_or(1, |l| l.client.retry.max_attempts);
+            lang.f(T::BadgeRetry, &[("n", &n.to_string())])
+        }
+        Stage::Bulkhead if layer.is_some_and(|l| l.client.use_shared_pool) => {
+            lang.t(T::BadgeShared).to_string()
+        }
+        _ => lang.stage_word(stage).to_string(),
+    }
+}
+
+/// The stack a hop applies to its next hop, as the report says the engine ran it.
+fn next_hop_stack(r: &Report, hop: usize) -> &[Stage] {
+    r.clients.iter().find(|c| c.caller == hop && c.callee == hop + 1).map_or(&[], |c| c.stack.as_slice())
+}
+
+/// Badges of a hop, outermost first: admission (the hop's server turns requests away
+/// before any work), then the stack towards its next hop in the report's order, then a
+/// fallback if a failure there degrades instead of failing.
+fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     let mut out = Vec::new();
     let server = if hop < s.layers.len() {
         Some(&s.layers[hop].server)
@@ -28,36 +59,26 @@ fn badges(lang: Lang, s: &Scenario, hop: usize) -> Vec<(String, &'static str)> {
         None
     };
     if server.is_some_and(|sv| sv.admission.is_some()) {
-        out.push((lang.t(T::BadgeAdmission).to_string(), "b-admission"));
+        out.push(Badge { label: lang.t(T::BadgeAdmission).to_string(), name: "admission" });
     }
-    if let Some(l) = s.layers.get(hop) {
-        let c = &l.client;
-        if l.deadline_ms.is_some() || c.min_useful_ms > 0.0 {
-            out.push((lang.t(T::BadgeDeadline).to_string(), "b-deadline"));
-        }
-        if c.retry.max_attempts > 1 {
-            out.push((lang.f(T::BadgeRetry, &[("n", &c.retry.max_attempts.to_string())]), "b-retry"));
-        }
-        if c.retry_budget.is_some() {
-            out.push((lang.t(T::BadgeBudget).to_string(), "b-budget"));
-        }
-        if c.breaker.is_some() {
-            out.push((lang.t(T::BadgeBreaker).to_string(), "b-breaker"));
-        }
-        if c.bulkhead.is_some() {
-            out.push((lang.t(T::BadgeBulkhead).to_string(), "b-bulkhead"));
-        }
-        if c.use_shared_pool || l.shared_pool.is_some() {
-            out.push((lang.t(T::BadgeShared).to_string(), "b-shared"));
-        }
-        if c.per_try_timeout_ms.is_some() {
-            out.push((lang.t(T::BadgeTimeout).to_string(), "b-timeout"));
-        }
-        if c.fallback.is_some() || l.side_deps.iter().any(|d| d.client.fallback.is_some()) {
-            out.push((lang.t(T::BadgeFallback).to_string(), "b-fallback"));
-        }
+    let layer = s.layers.get(hop);
+    for &stage in next_hop_stack(r, hop) {
+        out.push(Badge { label: stage_label(lang, stage, layer), name: stage.name() });
+    }
+    if let Some(l) = layer
+        && (l.client.fallback.is_some() || l.side_deps.iter().any(|d| d.client.fallback.is_some()))
+    {
+        out.push(Badge { label: lang.t(T::BadgeFallback).to_string(), name: "fallback" });
     }
     out
+}
+
+/// The caption under the diagram: the order the entry hop's stack ran in, from the report.
+fn order_note(lang: Lang, r: &Report) -> String {
+    let stack = next_hop_stack(r, 0);
+    let mut words: Vec<&str> = stack.iter().map(|&st| lang.stage_word(st)).collect();
+    words.push(lang.t(T::OrderCall));
+    lang.f(T::OrderNote, &[("order", &words.join(" → "))])
 }
 
 #[component]
@@ -121,7 +142,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let queue = r.series.queue.get(bx.hop).map_or(0, |s| gauge_at(s, b));
             let pool = hop.workers.map_or_else(|| lang.t(T::Unlimited).to_string(), |w| w.to_string());
             let saturated = hop.workers.is_some_and(|w| busy >= i64::from(w));
-            let bs = badges(lang, &props.scenario, bx.hop);
+            let bs = badges(lang, r, &props.scenario, bx.hop);
             html! {
                 <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"))} id={format!("hop-{}-{}", props.side, bx.hop)}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
@@ -133,14 +154,14 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         { lang.f(T::BusyOf, &[("busy", &busy.to_string()), ("pool", &pool)]) }
                         { if queue > 0 { format!(" · {}", lang.f(T::QueueN, &[("n", &queue.to_string())])) } else { String::new() } }
                     </text>
-                    { for bs.iter().enumerate().map(|(i, (label, class))| {
+                    { for bs.iter().enumerate().map(|(i, badge)| {
                         let col = (i % 2) as f64;
                         let row = (i / 2) as f64;
                         let bw = (bx.w - 20.0) / 2.0;
                         html! {
-                            <g class={classes!("badge", *class)}>
+                            <g class={classes!("badge", format!("b-{}", badge.name))} data-stage={badge.name}>
                                 <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 64.0 + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
-                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 75.0 + row * 17.0).to_string()}>{ label }</text>
+                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 75.0 + row * 17.0).to_string()}>{ &badge.label }</text>
                             </g>
                         }
                     }) }
@@ -155,7 +176,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 { edge_views }
                 { box_views }
             </svg>
-            <p class="note">{ lang.t(T::OrderNote) }</p>
+            <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
         </figure>
     }
 }
