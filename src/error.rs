@@ -67,11 +67,33 @@ pub struct FieldError {
     pub unit: String,
 }
 
+/// How many characters of a user's value a message repeats.
+pub const SHOWN_CHARS: usize = 40;
+
+/// A user's value as a message shows it: at most [`SHOWN_CHARS`] characters, then `…`, so
+/// a 10,000-character link value cannot flood the page.
+pub fn clip(value: &str) -> String {
+    match value.char_indices().nth(SHOWN_CHARS) {
+        Some((i, _)) => format!("{}…", &value[..i]),
+        None => value.to_string(),
+    }
+}
+
+/// A list of a user's values as a message shows it: the first `most`, each clipped, then
+/// how many more.
+pub fn clip_list(values: &[String], most: usize) -> String {
+    let mut out = values.iter().take(most).map(|v| clip(v)).collect::<Vec<_>>().join(", ");
+    if values.len() > most {
+        out.push_str(&format!(" … (+{})", values.len() - most));
+    }
+    out
+}
+
 impl FieldError {
     pub fn new(field: impl Into<String>, value: impl fmt::Display, allowed: Allowed) -> Self {
         FieldError {
-            field: field.into(),
-            value: value.to_string(),
+            field: clip(&field.into()),
+            value: clip(&value.to_string()),
             allowed: Box::new(allowed),
             unit: String::new(),
         }
@@ -131,6 +153,18 @@ pub fn check_int(field: &str, value: u64, min: u64, max: u64) -> Result<u64, Fie
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_values_are_clipped_by_characters() {
+        assert_eq!(clip("short"), "short");
+        let long = "中".repeat(10_000);
+        assert_eq!(clip(&long), format!("{}…", "中".repeat(SHOWN_CHARS)));
+        let e = FieldError::new("rate", &long, Allowed::range(0.1, 1.0));
+        assert!(e.value.chars().count() == SHOWN_CHARS + 1, "{}", e.value);
+        let keys: Vec<String> = (0..12).map(|i| format!("k{i}")).collect();
+        assert_eq!(clip_list(&keys[..2], 8), "k0, k1");
+        assert_eq!(clip_list(&keys, 3), "k0, k1, k2 … (+9)");
+    }
 
     #[test]
     fn message_names_field_value_and_range() {

@@ -239,3 +239,30 @@ fn stories_state_the_order_the_engine_ran() {
     }
     assert!(checked >= 1, "big-promo-protected's story names its order");
 }
+
+/// `lab keys` prints the storm page's link grammar from the page's own tables.
+#[test]
+fn cli_keys_list_every_control_of_the_storm_page() {
+    use resilience_lab::state::storm::{CHOICES, NUMBERS};
+    let out = Command::new(env!("CARGO_BIN_EXE_lab")).arg("keys").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for d in NUMBERS {
+        assert!(
+            text.contains(&format!("){} ", d.knob.key)) || text.contains(&format!("\n{} ", d.knob.key)),
+            "{}",
+            d.knob.key
+        );
+    }
+    for d in CHOICES {
+        assert!(
+            text.contains(&format!("){} ", d.choice.key)) || text.contains(&format!("\n{} ", d.choice.key)),
+            "{}",
+            d.choice.key
+        );
+    }
+    assert!(
+        text.contains("(l<N>. | s<N>.)attempts") && text.contains("a whole number from 1 to 10"),
+        "{text}"
+    );
+}

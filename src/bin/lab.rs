@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! lab presets
-//! lab run --preset NAME [--seed N] [--format json|table|csv]
-//! lab run --scenario FILE.json [--seed N] [--format json|table|csv] [--engine auto|general]
+//! lab run --preset NAME [--seed N] [--format json|table|csv|digest]
+//! lab run --scenario FILE.json [--seed N] [--format json|table|csv|digest] [--engine auto|general]
 //! lab show --preset NAME          (prints the preset as a scenario file)
 //! ```
 //!
@@ -22,9 +22,10 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   lab presets
-  lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv]
+  lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv|digest]
           [--engine auto|general] [--max-calls N]
   lab show --preset NAME [--versus]
+  lab keys
 
   --versus runs the preset's comparison scenario (side B of compare mode).
   --engine general skips the retry-chain kernel (same report, slower; for comparisons).
@@ -40,6 +41,8 @@ enum Format {
     Json,
     Table,
     Csv,
+    /// The FNV-1a digest of the report's compact JSON, as the page shows it in `data-digest`.
+    Digest,
 }
 
 struct RunArgs {
@@ -109,9 +112,10 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
                     "json" => Format::Json,
                     "table" => Format::Table,
                     "csv" => Format::Csv,
+                    "digest" => Format::Digest,
                     _ => {
                         return Err(UsageError(format!(
-                            "--format: got {v:?}, allowed one of json, table, csv"
+                            "--format: got {v:?}, allowed one of json, table, csv, digest"
                         )));
                     }
                 };
@@ -178,6 +182,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
         Format::Json => report.to_json_pretty(),
         Format::Table => table(&report),
         Format::Csv => csv(&report),
+        Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::digest(&report.to_json())),
     })
 }
 
@@ -270,6 +275,19 @@ fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
+/// The retry-storm page's link keys, from the page's own control tables.
+fn keys() -> String {
+    let mut out = String::from(
+        "Retry-storm page (?page=storm): preset=NAME, seed=N, compare=1, layers=N, faults=N,\n\
+         l<N>.sides=N, f<N>.target=NAME, and every changed control:\n\n",
+    );
+    for d in resilience_lab::state::storm::key_docs() {
+        let unit = if d.unit.is_empty() { String::new() } else { format!(" ({})", d.unit) };
+        let _ = writeln!(out, "{:<34}  {}{}  — {}", d.key, d.accepts, unit, d.label);
+    }
+    out
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -278,6 +296,7 @@ fn main() -> ExitCode {
             .map(|p| format!("{:<28}  {}\n", p.name, p.story(resilience_lab::i18n::Lang::En)))
             .collect::<String>()),
         Some("run") => run(&args[1..]),
+        Some("keys") if args.len() == 1 => Ok(keys()),
         Some("show") => match parse_run(&args[1..]) {
             Ok(a) if a.preset.is_some() => load_scenario(&a)
                 .map(|s| serde_json::to_string_pretty(&s).unwrap_or_default())

@@ -42,6 +42,10 @@ texts! {
     SkipToContent => "Skip to content", "跳到正文";
     PageNotFound => "Unknown page “{page}”; showing the default page instead.",
         "未知页面“{page}”，已显示默认页面。";
+    LangNotFound => "This site speaks English and 简体中文, not “{lang}”; showing {shown}.",
+        "本站提供简体中文和 English，不支持“{lang}”；当前显示{shown}。";
+    LangName => "English", "简体中文";
+    Dismiss => "Dismiss", "关闭";
 
     // ---- validation --------------------------------------------------------------------
     AllowedRange => "allowed: {min} to {max}", "允许范围：{min} 到 {max}";

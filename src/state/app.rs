@@ -49,6 +49,8 @@ pub struct Route {
     pub lang: Option<Lang>,
     /// A `page=` value that names no page, to tell the user.
     pub unknown_page: Option<String>,
+    /// A `lang=` value that names no language we speak, to tell the user.
+    pub unknown_lang: Option<String>,
 }
 
 impl Route {
@@ -61,7 +63,14 @@ impl Route {
                 None => (Page::DEFAULT, Some(s.to_string())),
             },
         };
-        Route { page, lang: q.get("lang").and_then(Lang::from_tag), unknown_page }
+        let (lang, unknown_lang) = match q.get("lang") {
+            None | Some("") => (None, None),
+            Some(tag) => match Lang::from_tag(tag) {
+                Some(l) => (Some(l), None),
+                None => (None, Some(crate::error::clip(tag))),
+            },
+        };
+        Route { page, lang, unknown_page: unknown_page.map(|p| crate::error::clip(&p)), unknown_lang }
     }
 }
 
@@ -86,6 +95,9 @@ mod tests {
         let r = Route::from_query(&Query::parse("?page=nope&lang=fr"));
         assert_eq!((r.page, r.lang), (Page::DEFAULT, None));
         assert_eq!(r.unknown_page.as_deref(), Some("nope"));
+        assert_eq!(r.unknown_lang.as_deref(), Some("fr"), "a language we do not speak is named");
+        let r = Route::from_query(&Query::parse("?lang=zh-Hans-CN"));
+        assert_eq!((r.lang, r.unknown_lang), (Some(Lang::Zh), None));
     }
 
     #[test]

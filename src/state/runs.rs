@@ -84,8 +84,9 @@ pub type JobResult = Result<Report, RunError>;
 pub enum Reply {
     /// Still running: the share done (0–1).
     Progress { id: u64, fraction: f64 },
-    /// Every job's result, in the order of the request.
-    Done { id: u64, results: Vec<JobResult> },
+    /// Every job's result, in the order of the request, and each report's [`digest`]
+    /// (0 for an error), computed where the run happened so the page need not serialize it.
+    Done { id: u64, results: Vec<JobResult>, digests: Vec<u64> },
 }
 
 impl Reply {
@@ -155,10 +156,11 @@ impl Wire for Reply {
                 0u8.put(w);
                 (*id, *fraction).put(w);
             }
-            Reply::Done { id, results } => {
+            Reply::Done { id, results, digests } => {
                 1u8.put(w);
                 id.put(w);
                 results.put(w);
+                digests.put(w);
             }
         }
     }
@@ -168,7 +170,7 @@ impl Wire for Reply {
                 let (id, fraction) = Wire::get(r)?;
                 Reply::Progress { id, fraction }
             }
-            1 => Reply::Done { id: Wire::get(r)?, results: Wire::get(r)? },
+            1 => Reply::Done { id: Wire::get(r)?, results: Wire::get(r)?, digests: Wire::get(r)? },
             _ => return None,
         })
     }
@@ -230,9 +232,13 @@ impl Batch {
                 }
             }
         }
-        let results =
-            self.results.iter_mut().map(|r| r.take().unwrap_or(Err(RunError::Internal("lost".into()))));
-        Some(Reply::Done { id: self.id, results: results.collect() })
+        let results: Vec<JobResult> = self
+            .results
+            .iter_mut()
+            .map(|r| r.take().unwrap_or(Err(RunError::Internal("lost".into()))))
+            .collect();
+        let digests = results.iter().map(|r| r.as_ref().map_or(0, |rep| digest(&rep.to_json()))).collect();
+        Some(Reply::Done { id: self.id, results, digests })
     }
 
     /// The share of the work done (0–1), for a progress bar.
@@ -316,14 +322,15 @@ mod tests {
             assert!(batch.progress() < 1.0);
         };
         assert!(slices > 2, "it took several slices");
-        let Reply::Done { id, results } = reply else { panic!("done") };
+        let Reply::Done { id, results, digests } = reply else { panic!("done") };
         assert_eq!(id, 7);
         let want = [
             run_with(&a, a.seed, DEFAULT_MAX_CALLS).unwrap(),
             run_with(&b, b.seed, DEFAULT_MAX_CALLS).unwrap(),
         ];
-        for (got, want) in results.iter().zip(want) {
+        for ((got, want), d) in results.iter().zip(want).zip(digests) {
             assert_eq!(got.as_ref().unwrap().to_json(), want.to_json());
+            assert_eq!(d, digest(&want.to_json()), "the digest travels with the report");
         }
     }
 
@@ -362,6 +369,6 @@ mod tests {
         let first = l.bump();
         let second = l.bump();
         assert!(!l.current(&Reply::Progress { id: first, fraction: 0.5 }));
-        assert!(l.current(&Reply::Done { id: second, results: vec![] }));
+        assert!(l.current(&Reply::Done { id: second, results: vec![], digests: vec![] }));
     }
 }

@@ -18,6 +18,7 @@ pub struct Shell {
     pub lang: Lang,
     pub page: Page,
     pub unknown_page: Option<String>,
+    pub unknown_lang: Option<String>,
 }
 
 /// What the header and navigation can do.
@@ -34,7 +35,10 @@ impl Reducible for Shell {
         match action {
             ShellAction::SetLang(l) => next.lang = l,
             ShellAction::Go(p) => next.page = p,
-            ShellAction::DismissNotice => next.unknown_page = None,
+            ShellAction::DismissNotice => {
+                next.unknown_page = None;
+                next.unknown_lang = None;
+            }
         }
         Rc::new(next)
     }
@@ -84,7 +88,12 @@ pub fn App() -> Html {
             let langs = browser::browser_languages();
             let saved = browser::saved_lang();
             let lang = initial_lang(route.lang, saved.as_deref(), langs.iter().map(String::as_str));
-            Shell { lang, page: route.page, unknown_page: route.unknown_page }
+            Shell {
+                lang,
+                page: route.page,
+                unknown_page: route.unknown_page,
+                unknown_lang: route.unknown_lang,
+            }
         })
     };
     let calc = {
@@ -153,12 +162,19 @@ pub fn App() -> Html {
             }
         })
         .collect();
-    let notice = shell.unknown_page.as_ref().map(|p| {
+    let mut notices: Vec<String> = Vec::new();
+    if let Some(p) = &shell.unknown_page {
+        notices.push(lang.f(T::PageNotFound, &[("page", p)]));
+    }
+    if let Some(l) = &shell.unknown_lang {
+        notices.push(lang.f(T::LangNotFound, &[("lang", l), ("shown", lang.t(T::LangName))]));
+    }
+    let notice = (!notices.is_empty()).then(|| {
         let s = shell.clone();
         html! {
-            <div class="notice" role="status">
-                { lang.f(T::PageNotFound, &[("page", p)]) }
-                <button type="button" class="close" aria-label="×"
+            <div class="notice" role="status" id="link-notice">
+                { for notices.iter().map(|n| html! { <p>{ n }</p> }) }
+                <button type="button" class="close" aria-label={t(T::Dismiss)} title={t(T::Dismiss)}
                     onclick={Callback::from(move |_| s.dispatch(ShellAction::DismissNotice))}>{ "×" }</button>
             </div>
         }

@@ -69,7 +69,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <h2>{ t(T::CalcInputs) }</h2>
                     if !props.state.unknown.is_empty() {
-                        <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &props.state.unknown.join(", "))]) }</p>
+                        <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&props.state.unknown, 8))]) }</p>
                     }
                     { plain(&calc::REQUESTS_PER_DAY) }
                     { plain(&calc::AVG_RPS) }

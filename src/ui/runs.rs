@@ -3,7 +3,8 @@
 //! Where no worker can start (a test harness without the site's files), the same
 //! [`Batch`] runs in slices of at most 40 ms on the main thread.
 
-use crate::state::runs::{Batch, Job, JobResult, Latest, Reply, Request};
+use crate::report::Report;
+use crate::state::runs::{Batch, Job, Latest, Reply, Request, RunError};
 use gloo_timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,6 +14,13 @@ use yew::prelude::*;
 
 /// Longest slice on the main thread when there is no worker (ms).
 const LOCAL_SLICE_MS: f64 = 40.0;
+
+/// The size of this wasm instance's linear memory (bytes).
+pub fn memory_bytes() -> u64 {
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map_or(0, |m| m.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64)
+}
 
 fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -27,7 +35,7 @@ enum Backend {
 /// A page's runner: submits requests, passes replies to the latest one on.
 pub struct Runner {
     backend: Backend,
-    on_reply: Rc<dyn Fn(Reply)>,
+    on_reply: Rc<dyn Fn(Reply, u64)>,
 }
 
 /// The worker script and module URLs `static/boot.js` left on `window.labBoot`.
@@ -38,15 +46,15 @@ fn boot_urls() -> Option<(String, String, String)> {
     Some((get("worker")?, get("js")?, get("wasm")?))
 }
 
-fn start_worker(on_reply: Rc<dyn Fn(Reply)>) -> Option<Backend> {
+fn start_worker(on_reply: Rc<dyn Fn(Reply, u64)>) -> Option<Backend> {
     let (script, js, wasm) = boot_urls()?;
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Module);
     let worker = Worker::new_with_options(&script, &opts).ok()?;
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let Some(bytes) = e.data().dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
-        if let Some(reply) = crate::wire::decode::<Reply>(&bytes) {
-            on_reply(reply);
+        if let Some((memory, reply)) = crate::wire::decode::<(u64, Reply)>(&bytes) {
+            on_reply(reply, memory);
         }
     });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
@@ -61,7 +69,7 @@ fn start_worker(on_reply: Rc<dyn Fn(Reply)>) -> Option<Backend> {
 
 impl Runner {
     /// A runner on a worker if one can start, else on the main thread.
-    pub fn new(on_reply: Rc<dyn Fn(Reply)>) -> Runner {
+    pub fn new(on_reply: Rc<dyn Fn(Reply, u64)>) -> Runner {
         let backend = start_worker(on_reply.clone()).unwrap_or_else(|| Backend::Local {
             batch: Rc::new(RefCell::new(None)),
             next: Rc::new(RefCell::new(None)),
@@ -100,7 +108,7 @@ impl Drop for Runner {
 fn local_slice(
     batch: Rc<RefCell<Option<Batch>>>,
     next: Rc<RefCell<Option<Timeout>>>,
-    on_reply: Rc<dyn Fn(Reply)>,
+    on_reply: Rc<dyn Fn(Reply, u64)>,
 ) {
     let t0 = now();
     let reply = {
@@ -112,13 +120,13 @@ fn local_slice(
                 Some(done)
             }
             None => {
-                on_reply(b.progress_reply());
+                on_reply(b.progress_reply(), memory_bytes());
                 None
             }
         }
     };
     match reply {
-        Some(done) => on_reply(done),
+        Some(done) => on_reply(done, memory_bytes()),
         None => {
             let (b, n, r) = (batch.clone(), next.clone(), on_reply);
             *next.borrow_mut() = Some(Timeout::new(0, move || local_slice(b, n, r)));
@@ -126,11 +134,21 @@ fn local_slice(
     }
 }
 
+/// One job's result as pages hold it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    /// The report, or why there is none.
+    pub result: Result<Rc<Report>, RunError>,
+    /// The report's digest (0 for an error), for tests comparing with native runs.
+    pub digest: u64,
+}
+
 /// What a page's runs have produced so far.
 #[derive(Clone, Default, PartialEq)]
 pub struct Runs {
-    /// The results of the latest finished request, in the order of its jobs.
-    pub results: Option<Rc<Vec<JobResult>>>,
+    /// The results of the latest finished request, in the order of its jobs (each report
+    /// behind an `Rc`: views share it, nothing copies it).
+    pub results: Option<Rc<Vec<Shown>>>,
     /// The jobs those results are for.
     pub jobs: Option<Rc<Vec<Job>>>,
     /// 0–1 while the latest request runs, 1 when it is done.
@@ -139,6 +157,9 @@ pub struct Runs {
     pub finished: u64,
     /// Whether runs happen in a Web Worker.
     pub in_worker: bool,
+    /// The most linear memory the runs' wasm instance has had (bytes; the worker's when
+    /// runs happen there), for the end-to-end memory bound.
+    pub memory_bytes: u64,
 }
 
 impl Runs {
@@ -150,47 +171,59 @@ impl Runs {
 
 /// Runs `jobs` whenever they change, in a worker when one can start; a newer set of jobs
 /// replaces an older one still running.
+///
+/// The runs' state lives in a `RefCell` the reply callback owns; the callback only ever
+/// *sets* the Yew state. (A state handle kept by a long-lived closure must not be read:
+/// each read of it keeps the value it read alive for the handle's lifetime, here every
+/// report of every run.)
 #[hook]
 pub fn use_runs(jobs: Vec<Job>) -> Runs {
     let state = use_state(Runs::default);
+    let current = use_mut_ref(Runs::default);
     let latest = use_mut_ref(Latest::default);
     let asked = use_mut_ref(|| None::<Rc<Vec<Job>>>);
     let runner = {
-        let state = state.clone();
+        let state = state.setter();
+        let current = current.clone();
         let latest = latest.clone();
         let asked = asked.clone();
         use_mut_ref(move || {
-            let on_reply: Rc<dyn Fn(Reply)> = Rc::new(move |reply: Reply| {
+            let on_reply: Rc<dyn Fn(Reply, u64)> = Rc::new(move |reply: Reply, memory: u64| {
                 if !latest.borrow().current(&reply) {
                     return;
                 }
+                let mut now = current.borrow_mut();
+                now.memory_bytes = now.memory_bytes.max(memory);
                 match reply {
-                    Reply::Progress { fraction, .. } => {
-                        state.set(Runs { progress: fraction, ..(*state).clone() });
-                    }
-                    Reply::Done { results, .. } => {
-                        let jobs = asked.borrow().clone();
-                        state.set(Runs {
-                            results: Some(Rc::new(results)),
-                            jobs,
-                            progress: 1.0,
-                            finished: state.finished + 1,
-                            in_worker: state.in_worker,
-                        });
+                    Reply::Progress { fraction, .. } => now.progress = fraction,
+                    Reply::Done { results, digests, .. } => {
+                        let shown = results
+                            .into_iter()
+                            .zip(digests.into_iter().chain(std::iter::repeat(0)))
+                            .map(|(result, digest)| Shown { result: result.map(Rc::new), digest })
+                            .collect();
+                        now.results = Some(Rc::new(shown));
+                        now.jobs = asked.borrow().clone();
+                        now.progress = 1.0;
+                        now.finished += 1;
                     }
                 }
+                state.set(now.clone());
             });
             Runner::new(on_reply)
         })
     };
     {
-        let state = state.clone();
+        let state = state.setter();
         use_effect_with(jobs, move |jobs| {
             let id = latest.borrow_mut().bump();
             *asked.borrow_mut() = Some(Rc::new(jobs.clone()));
             let r = runner.borrow();
             r.submit(&Request { id, jobs: jobs.clone() });
-            state.set(Runs { progress: 0.0, in_worker: r.in_worker(), ..(*state).clone() });
+            let mut now = current.borrow_mut();
+            now.progress = 0.0;
+            now.in_worker = r.in_worker();
+            state.set(now.clone());
         });
     }
     (*state).clone()

@@ -1,7 +1,8 @@
 //! The simulation's side of the Web Worker. `static/worker.js` loads the app's own module in
 //! the worker and hands every message here: an encoded [`Request`] (`crate::wire`). The
-//! worker steps it in slices of about 20 ms, posting progress between them, and a newer
-//! request replaces the one being run (it is looked at between slices).
+//! worker steps it in slices of about 50 ms, posting progress (with the worker's memory
+//! size) between them once a run has taken a while, and a newer request replaces the one
+//! being run (it is looked at between slices).
 
 use crate::state::runs::{Batch, Request};
 use gloo_timers::callback::Timeout;
@@ -9,11 +10,18 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, WorkerGlobalScope};
 
-/// Longest slice of simulation between looks at the message queue (ms).
-const SLICE_MS: f64 = 20.0;
+/// Longest slice of simulation between looks at the message queue (ms). The worker blocks
+/// nothing the learner sees; a slice only bounds how late a newer request is noticed.
+const SLICE_MS: f64 = 50.0;
+
+/// Runs shorter than this post no progress (ms): every progress reply re-renders the page,
+/// which would only slow a quick rerun down.
+const QUIET_MS: f64 = 150.0;
 
 thread_local! {
     static CURRENT: RefCell<Option<Batch>> = const { RefCell::new(None) };
+    /// When the current request arrived (ms, the worker's clock).
+    static STARTED: RefCell<f64> = const { RefCell::new(0.0) };
     /// The pending call of the next slice (an owned handle: dropping it cancels it).
     static NEXT: RefCell<Option<Timeout>> = const { RefCell::new(None) };
 }
@@ -36,6 +44,7 @@ pub fn worker_ready() {}
 pub fn worker_message(data: JsValue) {
     let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
     let Some(req) = crate::wire::decode::<Request>(&bytes) else { return };
+    STARTED.with(|t| *t.borrow_mut() = now());
     CURRENT.with(|c| *c.borrow_mut() = Some(Batch::new(&req)));
     NEXT.with(|n| *n.borrow_mut() = Some(Timeout::new(0, slice)));
 }
@@ -56,7 +65,10 @@ fn slice() {
         })
     });
     let Some((reply, more)) = reply else { return };
-    post(&crate::wire::encode(&reply));
+    let quiet = more && STARTED.with(|t| now() - *t.borrow() < QUIET_MS);
+    if !quiet {
+        post(&crate::wire::encode(&(crate::ui::runs::memory_bytes(), reply)));
+    }
     if more {
         NEXT.with(|n| *n.borrow_mut() = Some(Timeout::new(0, slice)));
     }

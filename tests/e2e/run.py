@@ -20,6 +20,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Chrome, StaticServer  # noqa: E402
+import links  # noqa: E402
 
 SUB_PATH = "some/sub/path"
 
@@ -183,6 +184,12 @@ def main():
                 for key, f in HEADLINE_FIELDS.items():
                     expect(key in got, f"{p}: headline {key} missing")
                     expect(got[key] == float(f(want)), f"{p} ({lang}): {key} page {got[key]} != CLI {f(want)}")
+                # Byte for byte: the report the worker computed has the native report's digest.
+                native = subprocess.run([lab, "run", "--preset", p, "--seed", str(seed), "--format", "digest"],
+                                        check=True, capture_output=True, text=True).stdout.strip()
+                in_page = chrome.js("return document.getElementById('storm').getAttribute('data-digest')")
+                expect(in_page == native, f"{p}: the worker's report digest {in_page} != native {native}")
+                expect(chrome.js("return document.getElementById('storm').getAttribute('data-in-worker')") == "1", "runs happen in the worker")
                 # Show the end state for the screenshot.
                 chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")
                 chrome.full_screenshot(os.path.join(artifacts, f"storm-{p}-{lang}.png"), width=1400)
@@ -294,7 +301,7 @@ def main():
         no_console_errors(chrome, "redraw timing")
 
     for name, fn in [
-        ("every preset's headline figures equal the CLI's, in both languages", storm_matches_the_cli_for_every_preset),
+        ("every preset's headline figures and report digest equal the CLI's, in both languages", storm_matches_the_cli_for_every_preset),
         ("playback runs to the end", storm_playback_runs_to_the_end),
         ("sliders change the run", storm_sliders_change_the_run),
         ("compare mode shows both sides", storm_compare_shows_both_sides),
@@ -309,6 +316,7 @@ def main():
         ("the language choice survives a reload", language_choice_survives_reload),
     ]:
         checks.run(name, fn)
+    links.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
 
     chrome.close()
     server.close()

@@ -20,8 +20,10 @@ pub const NO_TRACE: u32 = u32::MAX;
 /// Longest latency the histograms hold (µs): 10 days; longer values are clamped.
 pub const HIST_MAX: u64 = 864_000_000_000;
 
-/// Most spans and marks one trace keeps; the rest are counted as dropped.
-pub const MAX_TRACE_ITEMS: usize = 4_000;
+/// Most spans and marks one trace keeps; the rest are counted as dropped. A timeline of
+/// more is unreadable, and the page decodes and draws every trace it is sent (250 keeps the
+/// heaviest accepted link under 100 ms of main-thread work; no preset comes near it).
+pub const MAX_TRACE_ITEMS: usize = 250;
 
 /// A latency histogram: 1 µs to 10 days at 3 significant digits.
 pub fn new_hist() -> Histogram<u64> {

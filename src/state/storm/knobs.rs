@@ -78,6 +78,57 @@ impl Applies {
     }
 }
 
+impl Applies {
+    /// How a URL key for this kind of target is written (`l<N>.` for layer N, …).
+    pub fn key_pattern(self) -> &'static str {
+        match self {
+            Applies::Run => "",
+            Applies::Client => "l<N>. | s<N>.",
+            Applies::Server => "l<N>. | leaf. | s<N>.",
+            Applies::Layer => "l<N>.",
+            Applies::Service => "leaf. | s<N>.",
+            Applies::Fault => "f<N>.",
+        }
+    }
+}
+
+/// One line of the storm page's URL grammar: a key, what it applies to and what it accepts.
+pub struct KeyDoc {
+    /// The key, with its target prefix pattern: `l<N>. | s<N>.attempts`.
+    pub key: String,
+    /// What it accepts, in words (the same text a bad value's error gives).
+    pub accepts: String,
+    /// Its unit, if any.
+    pub unit: &'static str,
+    /// Its label (English).
+    pub label: &'static str,
+}
+
+/// Every URL key of the storm page's controls, from the tables the page and the parser use
+/// (`lab keys` prints it; the README's link grammar points there).
+pub fn key_docs() -> Vec<KeyDoc> {
+    let prefix = |a: Applies, key: &str| {
+        let p = a.key_pattern();
+        if p.is_empty() { key.to_string() } else { format!("({p}){key}") }
+    };
+    let numbers = NUMBERS.iter().map(|d| KeyDoc {
+        key: prefix(d.applies, d.knob.key),
+        accepts: d.knob.allowed().to_string(),
+        unit: d.knob.range.unit,
+        label: d.knob.label.en(),
+    });
+    let choices = CHOICES.iter().map(|d| KeyDoc {
+        key: prefix(d.applies, d.choice.key),
+        accepts: format!(
+            "one of {}",
+            d.choice.options.iter().map(|(v, _)| *v).collect::<Vec<_>>().join(", ")
+        ),
+        unit: "",
+        label: d.choice.label.en(),
+    });
+    numbers.chain(choices).collect()
+}
+
 /// A numeric control of the page.
 pub struct NumberDef {
     pub group: Group,

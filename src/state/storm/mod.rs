@@ -12,7 +12,7 @@ pub mod knobs;
 pub mod shape;
 pub mod target;
 
-pub use knobs::{Applies, CHOICES, ChoiceDef, Group, NUMBERS, NumberDef, choice, number};
+pub use knobs::{Applies, CHOICES, ChoiceDef, Group, KeyDoc, NUMBERS, NumberDef, choice, key_docs, number};
 pub use shape::{MOST_FAULT_WINDOWS, Shape};
 pub use target::{Target, side_count, side_owner, targets};
 

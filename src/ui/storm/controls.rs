@@ -319,7 +319,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                 <p class="field-error" role="alert" id="compare-error">{ e }</p>
             }
             if !st.unknown.is_empty() {
-                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &st.unknown.join(", "))]) }</p>
+                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&st.unknown, 8))]) }</p>
             }
             { targets }
         </div>

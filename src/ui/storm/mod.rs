@@ -15,7 +15,7 @@ use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{formulas, per_second, run_end_ms};
 use crate::report::{HopKind, Report, Stopped};
 use crate::scenario::Scenario;
-use crate::state::runs::{Job, RunError, Side, digest};
+use crate::state::runs::{Job, RunError, Side};
 use crate::state::storm::{StormAction, StormState};
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, Line, Lines, Playhead, ReportRef, StackChart, TimeChart};
@@ -87,24 +87,24 @@ pub fn StormPage(props: &StormProps) -> Html {
     let (a, b, error) = match runs.results.as_deref() {
         Some(results) => {
             let mut reports =
-                results.iter().map(|r| r.as_ref().ok().map(|rep| ReportRef(Rc::new(rep.clone()))));
+                results.iter().map(|r| r.result.as_ref().ok().map(|rep| ReportRef(rep.clone())));
             let a = reports.next().flatten();
             let b = reports.next().flatten();
-            (a, b, results.iter().find_map(|r| r.as_ref().err().cloned()))
+            (a, b, results.iter().find_map(|r| r.result.as_ref().err().cloned()))
         }
         None => (None, None, None),
     };
-    let report_digest = use_memo(runs.finished, {
-        let a = a.clone();
-        move |_| a.as_ref().map(|r| digest(&r.0.to_json()))
-    });
+    let report_digest =
+        runs.results.as_ref().and_then(|r| r.first()).filter(|r| r.result.is_ok()).map(|r| r.digest);
 
     // After a finished run is on screen, record how long rerun + redraw took: from the
     // learner's action to the first animation frame after the new DOM.
     {
         let measure = measure.clone();
         let action_at = action_at.clone();
-        let digest = *report_digest;
+        let digest = report_digest;
+        let memory = runs.memory_bytes;
+        let in_worker = runs.in_worker;
         use_effect_with(runs.finished, move |seq| {
             let seq = *seq;
             if seq == 0 {
@@ -119,6 +119,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                 {
                     let _ = el.set_attribute("data-redraw-ms", &format!("{took:.1}"));
                     let _ = el.set_attribute("data-run", &seq.to_string());
+                    let _ = el.set_attribute("data-run-memory", &memory.to_string());
+                    let _ = el.set_attribute("data-in-worker", if in_worker { "1" } else { "0" });
                     if let Some(d) = digest {
                         let _ = el.set_attribute("data-digest", &format!("{d:016x}"));
                     }

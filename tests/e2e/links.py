@@ -1,0 +1,202 @@
+"""Links are untrusted input: the end-to-end checks for hostile, odd and heavy links.
+
+Every page load in these checks carries probes installed before any page script runs
+(Chrome DevTools `Page.addScriptToEvaluateOnNewDocument`): a `longtask` observer, a
+listener for Content-Security-Policy violations, and the moment the app first rendered.
+"""
+
+import random
+import time
+
+PROBES = """
+window.__probe = { tasks: [], csp: [], appAt: null };
+new PerformanceObserver(l => { for (const e of l.getEntries()) window.__probe.tasks.push([e.startTime, e.duration]); })
+  .observe({ type: 'longtask', buffered: true });
+document.addEventListener('securitypolicyviolation', e => window.__probe.csp.push(e.violatedDirective + ' ' + e.blockedURI));
+new MutationObserver((_, obs) => {
+  if (document.querySelector('#storm, #page-title')) { window.__probe.appAt = performance.now(); obs.disconnect(); }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+# What a message about a link can be in: field errors, the unknown-parameter list, the
+# shell's notice about page or language, the run's error or stop message.
+MESSAGES = "#unknown-params, .field-error, #link-notice, #compare-error, #run-error, #run-stopped, [role=alert]"
+
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob:; "
+       "worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'")
+
+SHOWN_CHARS = 40  # src/error.rs: how much of a value a message repeats
+
+
+def clip(s):
+    return s if len(s) <= SHOWN_CHARS else s[:SHOWN_CHARS] + "…"
+
+
+def install_probes(chrome):
+    chrome.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": PROBES}})
+
+
+def wait_settled(chrome, page, timeout=60.0):
+    """Waits until the page has rendered and, on the storm page, a run finished or failed."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        state = chrome.js(
+            "const s = document.getElementById('storm');"
+            "if (s) return s.getAttribute('data-run') || document.getElementById('run-error') ? 'done' : 'running';"
+            "return document.getElementById('page-title') ? 'done' : 'loading';")
+        if state == "done":
+            return
+        time.sleep(0.03)
+    raise AssertionError(f"{page}: the page did not settle within {timeout}s ({state})")
+
+
+def messages(chrome):
+    return chrome.js("return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent).join(' | ');", MESSAGES)
+
+
+def probe(chrome):
+    return chrome.js("return window.__probe;")
+
+
+def encode(s):
+    from urllib.parse import quote
+    return quote(s, safe="")
+
+
+def generated_links(n, seed=20261130):
+    """(query, expected words in a message or None) for n links of the issue's classes."""
+    rnd = random.Random(seed)
+    knobs = ["l1.attempts", "l2.attempts", "rate", "duration", "leaf.error", "seed", "layers", "faults", "l1.timeout"]
+    bad_values = ["-1", "NaN", "1e999", "abc", "99999999999999999999", "中", "0x10", "1,2", "inf", "9" * 10_000]
+    odd_keys = ["zzz", ".", "..", ".attempts", "é1.attempts", "\u00a0.x", "中.attempts", "l0.attempts", "l99.attempts",
+                "f9.end", "k" * 300, "%", "l1..attempts", "f1.rate"]
+    presets = ["chain-3x3", "lab11-unprotected", "big-promo-protected", "breaker-demo", "metastable-retry-storm"]
+    out = []
+    for i in range(n):
+        kind = i % 8
+        preset = rnd.choice(presets)
+        lang = rnd.choice(["en", "zh"])
+        if kind == 0:  # an unknown or odd key on the storm page
+            k = rnd.choice(odd_keys)
+            out.append((f"?page=storm&lang={lang}&preset={preset}&{encode(k)}=1", clip(k)))
+        elif kind == 1:  # a bad value for a known knob
+            k, v = rnd.choice(knobs), rnd.choice(bad_values)
+            out.append((f"?page=storm&lang={lang}&preset=chain-3x3&{k}={encode(v)}", k))
+        elif kind == 2:  # compare, lang and page values that mean nothing
+            choice = rnd.choice([("compare", "yes"), ("compare", "2"), ("compare", "TRUE"), ("lang", "fr"),
+                                 ("lang", "x-klingon"), ("page", "nope"), ("page", "中文")])
+            base = f"?page=storm&preset={preset}" if choice[0] != "page" else f"?preset={preset}"
+            if choice[0] != "lang":
+                base += f"&lang={lang}"
+            out.append((f"{base}&{choice[0]}={encode(choice[1])}", clip(choice[1])))
+        elif kind == 3:  # the calculator: unknown keys, too many attempts, bad layers
+            choice = rnd.choice([("attempts", "1,2,3,4,5,6,7,8,9", "attempts"), ("layers", "99", "layers"),
+                                 ("zzz", "1", "zzz"), ("é1.attempts", "1", "é1.attempts"), ("peak", "NaN", "peak")])
+            out.append((f"?page=calculator&lang={lang}&{encode(choice[0])}={encode(choice[1])}", choice[2]))
+        elif kind == 4:  # repeated keys: the last one wins, nothing to say
+            out.append((f"?page=storm&lang={lang}&preset=chain-3x3&l1.attempts=2&l1.attempts=4", None))
+        elif kind == 5:  # a long query of unknown keys (up to ~30 KB: python's http.server, like
+            # most static hosts, answers 414 to a request line over 64 KB before the page runs)
+            keys = "&".join(f"junk{j}={'x' * rnd.randint(0, 50)}" for j in range(rnd.randint(100, 900)))
+            out.append((f"?page=storm&lang={lang}&preset={preset}&{keys}", "junk0"))
+        else:  # anything: random pairs, only survival is checked
+            pairs = []
+            for _ in range(rnd.randint(1, 12)):
+                k = rnd.choice(knobs + odd_keys + ["page", "lang", "preset", "compare", "pattern", "requests"])
+                v = rnd.choice(bad_values + ["1", "2", "0", "", "batch", "poisson", "storm", "calculator"] + presets)
+                pairs.append(f"{encode(k)}={encode(v)}")
+            out.append(("?" + "&".join(pairs), None))
+    return out
+
+
+# The links the robustness issue quoted: each must render with its message.
+QUOTED = [
+    ("?page=storm&preset=chain-3x3&.=1", "."),
+    ("?page=storm&.attempts=1", ".attempts"),
+    ("?page=calculator&..=1", ".."),
+    ("?page=calculator&%E4%B8%AD.attempts=1", "中.attempts"),
+    ("?page=storm&%C3%A91.attempts=1", "é1.attempts"),
+    ("?page=storm&%C2%A0.x=1", "\u00a0.x"),
+    ("?page=storm&preset=breaker-demo&f1.rate=0.5", "f1.rate"),
+    ("?page=storm&compare=yes", "yes"),
+    ("?page=storm&lang=fr", "fr"),
+    ("?page=calculator&attempts=1,2,3,4,5,6,7,8,9", "attempts"),
+]
+
+# Accepted links that used to freeze or kill the tab.
+HEAVY = [
+    "?page=storm&preset=chain-3x4&pattern=batch&requests=18000&l1.attempts=10&l2.attempts=10&l3.attempts=10",
+    "?page=storm&preset=metastable-retry-storm&rate=20000&duration=240000",
+    "?page=storm&preset=recommendation-500rps&rate=10000&peak=1&duration=150000",
+    "?page=storm&preset=big-promo&rate=1000&duration=600000",
+]
+
+
+def add_checks(run, chrome, base, measurements, expect, no_console_errors):
+    install_probes(chrome)
+
+    def check_link(query, want):
+        chrome.get(base + query)
+        wait_settled(chrome, query[:80])
+        no_console_errors(chrome, query[:120])
+        p = probe(chrome)
+        expect(not p["csp"], f"{query[:80]}: CSP violations {p['csp']}")
+        expect(chrome.js("return !!document.querySelector('#storm, #page-title')"), f"{query[:80]}: a page is rendered")
+        if want is not None:
+            said = messages(chrome)
+            expect(want in said, f"{query[:100]}: no message names {want!r}; messages: {said[:300]!r}")
+
+    def quoted_links():
+        for query, want in QUOTED:
+            check_link(query, want)
+
+    def fuzzed_links():
+        links = generated_links(int(__import__("os").environ.get("E2E_LINKS", "240")))
+        for query, want in links:
+            check_link(query, want)
+        measurements["fuzzed_links"] = len(links)
+        print(f"     {len(links)} generated links: rendered, no console error, no CSP violation, every unused value named")
+
+    def csp_holds():
+        for query in ["?page=storm&preset=big-promo-protected", "?page=calculator"]:
+            chrome.get(base + query)
+            wait_settled(chrome, query)
+            policy = chrome.js("const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m && m.content;")
+            expect(policy == CSP, f"the page carries the strict policy: {policy!r}")
+            expect(not probe(chrome)["csp"], f"{query}: violations {probe(chrome)['csp']}")
+            expect(chrome.js("return !!(window.labBoot && window.labBoot.worker)"), "the boot script ran (a file, not inline)")
+            no_console_errors(chrome, f"CSP {query}")
+        # The probe itself can see a violation: an inline script is refused.
+        chrome.js("const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.appendChild(s);")
+        time.sleep(0.2)
+        expect(chrome.js("return window.__inline") is None, "inline script was refused")
+        expect(probe(chrome)["csp"], "and reported as a violation")
+        chrome.console_errors()  # drain the expected refusal
+
+    def heavy_links():
+        worst_task, worst_mem, boot = 0.0, 0, 0.0
+        for query in HEAVY:
+            chrome.get(base + query)
+            wait_settled(chrome, query, timeout=120)
+            time.sleep(0.3)  # let the last render's task be observed
+            p = probe(chrome)
+            app_at = p["appAt"] or 0.0
+            after = [d for (t, d) in p["tasks"] if t >= app_at]
+            during_boot = [d for (t, d) in p["tasks"] if t < app_at]
+            longest = max(after, default=0.0)
+            mem = int(chrome.js("return document.getElementById('storm').getAttribute('data-run-memory')") or 0)
+            stopped = chrome.js("const e = document.getElementById('run-stopped'); return e && e.textContent;")
+            print(f"     {query[12:92]}: longest task after boot {longest:.0f} ms, boot {max(during_boot, default=0):.0f} ms, "
+                  f"worker memory {mem / 2**20:.0f} MB, {'stopped' if stopped else 'finished'}")
+            expect(longest <= 100.0, f"{query}: a {longest:.0f} ms task on the main thread")
+            expect(0 < mem <= 256 * 2**20, f"{query}: wasm memory {mem / 2**20:.0f} MB")
+            no_console_errors(chrome, query)
+            worst_task, worst_mem = max(worst_task, longest), max(worst_mem, mem)
+            boot = max(boot, max(during_boot, default=0.0))
+        measurements["heavy_links"] = {"longest_task_ms": worst_task, "worker_memory_mb": worst_mem / 2**20,
+                                       "longest_boot_task_ms": boot}
+
+    run("the links the robustness issue quoted render with their messages", quoted_links)
+    run("the site runs under a strict CSP with no violation", csp_holds)
+    run("heavy links: no main-thread task over 100 ms, wasm memory under 256 MB", heavy_links)
+    run("generated hostile links render, each unused value named", fuzzed_links)

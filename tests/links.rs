@@ -1,0 +1,149 @@
+//! Links are untrusted input: any string read as a query gives every page a state, never a
+//! panic, and reading a page's own link back gives the same state.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use resilience_lab::query::Query;
+use resilience_lab::state::app::Route;
+use resilience_lab::state::calculator::CalcState;
+use resilience_lab::state::storm::StormState;
+
+/// Keys a link may hold: known ones, near misses, empty and dotted ones, multi-byte ones.
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "page",
+            "lang",
+            "preset",
+            "seed",
+            "compare",
+            "layers",
+            "faults",
+            "rate",
+            "duration",
+            "pattern",
+            "requests",
+            "peak",
+            "attempts",
+            "l1.attempts",
+            "l2.attempts",
+            "l1.sides",
+            "l1.timeout",
+            "leaf.error",
+            "leaf.work",
+            "f1.target",
+            "f1.error",
+            "f1.end",
+            "f1.kind",
+            "s1.1.timeout",
+            ".",
+            "..",
+            ".attempts",
+            "l1.",
+            "l0.attempts",
+            "l99.attempts",
+            "é1.attempts",
+            "\u{a0}.x",
+            "中.attempts",
+            "f0.end",
+            "l1.l1.attempts",
+        ])
+        .prop_map(str::to_string),
+        any::<String>(),
+        "[a-z0-9.%]{0,12}",
+    ]
+}
+
+/// Values: numbers of every kind, words, junk, long strings.
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<f64>().prop_map(|v| v.to_string()),
+        any::<i64>().prop_map(|v| v.to_string()),
+        prop::sample::select(vec![
+            "",
+            "0",
+            "-1",
+            "1e999",
+            "NaN",
+            "inf",
+            "yes",
+            "TRUE",
+            "2",
+            "fr",
+            "zh",
+            "en",
+            "storm",
+            "calculator",
+            "chain-3x4",
+            "big-promo",
+            "batch",
+            "poisson",
+            "3,3,3",
+            "1,2,3,4,5,6,7,8,9",
+            "%",
+            "%E4",
+            "%E4%B8%AD",
+            "+",
+            "1.5",
+            "0x10",
+            " 3 ",
+        ])
+        .prop_map(str::to_string),
+        any::<String>(),
+        "[0-9,.e+-]{0,30}",
+        (1usize..20_000).prop_map(|n| "9".repeat(n)),
+    ]
+}
+
+fn link() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        prop::collection::vec((key(), value(), prop::sample::select(vec!["=", "", "=="])), 0..24).prop_map(
+            |pairs| {
+                let body: Vec<String> = pairs.into_iter().map(|(k, v, eq)| format!("{k}{eq}{v}")).collect();
+                format!("?{}", body.join("&"))
+            }
+        ),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_link_gives_every_page_a_state(link in link()) {
+        let q = Query::parse(&link);
+        let _ = Route::from_query(&q);
+
+        let calc = CalcState::from_query(&q);
+        let mut own = Query::new();
+        calc.write_query(&mut own);
+        let again = CalcState::from_query(&Query::parse(&own.to_query_string()));
+        prop_assert_eq!(&again.input, &calc.input, "the calculator's own link reads back");
+
+        let storm = StormState::from_query(&q);
+        let own = storm.run_query();
+        let again = StormState::from_query(&Query::parse(&own));
+        prop_assert_eq!(&again.a, &storm.a, "the storm page's own link reads back");
+        prop_assert_eq!((again.preset, again.seed, again.compare), (storm.preset, storm.seed, storm.compare));
+        prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own);
+    }
+}
+
+#[test]
+fn the_links_that_crashed_the_page_give_states() {
+    for link in [
+        "?page=storm&preset=chain-3x3&.=1",
+        "?page=storm&.attempts=1",
+        "?page=calculator&..=1",
+        "?page=calculator&%E4%B8%AD.attempts=1",
+        "?page=storm&é1.attempts=1",
+        "?page=storm&%C2%A0.x=1",
+    ] {
+        let q = Query::parse(link);
+        let _ = Route::from_query(&q);
+        let _ = CalcState::from_query(&q);
+        let st = StormState::from_query(&q);
+        assert!(!st.unknown.is_empty() || link.contains("calculator"), "{link}: the odd key is listed");
+    }
+}
