@@ -135,6 +135,8 @@ texts! {
     ChainPictureLabel => "Attempts per second reaching each level in the worst case",
         "最坏情况下每一级每秒收到的尝试次数";
 
+    // ---- admission lab (?page=admission) -------------------------------------------------
+    // ---- queue lab (?page=queue) ---------------------------------------------------------
     // ---- presets -----------------------------------------------------------------------
     PresetLab11Unprotected => "Lab 11, unprotected", "实验 11：无保护";
     PresetLab11UnprotectedStory => "Source 000: 100 requests at once; page → recommendation → a slow profile service that holds each call 100 ms and fails. Both layers try 3 times: 900 profile calls, and every request ends after 1,020 ms.",
@@ -173,6 +175,7 @@ texts! {
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. Compare with a retry budget: the storm dies out and the system recovers.",
         "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用 worker，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
 
+    // ---- breaker lab (?page=breaker) -----------------------------------------------------
     // ---- retry-storm controls ------------------------------------------------------------
     GroupLoad => "Load", "负载";
     GroupDeadline => "Deadline and timeouts", "截止时间与超时";
