@@ -165,6 +165,17 @@ pub struct HopStats {
     pub peak_in_flight: i64,
     /// Longest queue for a worker.
     pub peak_queue: i64,
+    /// The pool its dependencies share, if it has one (`layers[i].shared_pool`).
+    pub shared_pool: Option<PoolSize>,
+}
+
+/// The size of a bounded pool: a layer's shared pool or a caller's bulkhead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolSize {
+    /// Slots (threads, calls at once).
+    pub size: u32,
+    /// Calls that may wait for a slot; none = unbounded.
+    pub queue: Option<u32>,
 }
 
 /// Per caller → dependency figures.
@@ -199,6 +210,9 @@ pub struct ClientStats {
     /// Its protections in the order the engine applied them, outermost first (see
     /// `policy::stack`): the first sees a call first on the way out and last on the way back.
     pub stack: Vec<Stage>,
+    /// Its own bulkhead, if it has one (a shared-pool slot is the caller hop's
+    /// `shared_pool`).
+    pub bulkhead: Option<PoolSize>,
 }
 
 /// What a service is in the chain.
@@ -320,6 +334,14 @@ pub struct Series {
     pub breaker_half_open: Vec<Vec<i64>>,
     /// Slots in use per client bulkhead or shared pool (gauge), empty when it has none.
     pub bulkhead_in_use: Vec<Vec<i64>>,
+    /// Calls waiting for a slot of each client's own bulkhead (gauge), empty when it has
+    /// none.
+    pub bulkhead_queue: Vec<Vec<i64>>,
+    /// Threads busy in each hop's shared pool (gauge), empty for hops without one.
+    pub shared_pool_busy: Vec<Vec<i64>>,
+    /// Calls waiting for a thread of each hop's shared pool (gauge), empty for hops without
+    /// one.
+    pub shared_pool_queue: Vec<Vec<i64>>,
 }
 
 /// One breaker state change.

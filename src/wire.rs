@@ -283,8 +283,10 @@ wire_struct!(HopStats {
     abandoned_work,
     cancelled,
     peak_in_flight,
-    peak_queue
+    peak_queue,
+    shared_pool
 });
+wire_struct!(PoolSize { size, queue });
 wire_struct!(ClientStats {
     name,
     caller,
@@ -299,7 +301,8 @@ wire_struct!(ClientStats {
     budget_exhausted,
     breaker_instances,
     budget_max_tokens,
-    stack
+    stack,
+    bulkhead
 });
 wire_struct!(Series {
     bucket_ms,
@@ -316,7 +319,10 @@ wire_struct!(Series {
     budget_tokens,
     breaker_open,
     breaker_half_open,
-    bulkhead_in_use
+    bulkhead_in_use,
+    bulkhead_queue,
+    shared_pool_busy,
+    shared_pool_queue
 });
 wire_struct!(BreakerTransition { t_ms, client, instance, from, to });
 wire_struct!(LatencyDist { outcome, count, percentiles, bins });

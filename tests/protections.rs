@@ -190,3 +190,37 @@ fn per_instance_breakers_half_open_together_and_make_a_burst() {
     let peak_half = r.series.breaker_half_open[0].iter().copied().max().unwrap();
     assert!(peak_half >= 4, "many instances half-open at once: {peak_half}");
 }
+
+/// The report describes pools as the diagram draws them: big-promo's one shared pool of 8
+/// threads with its unbounded queue, full and queueing during the incident; the protected
+/// side's bulkheads with their sizes, never over them.
+#[test]
+fn pools_are_reported_with_their_size_use_and_queue() {
+    let r = preset("big-promo");
+    let product = r.hops.iter().position(|h| h.name == "product").unwrap();
+    let pool = r.hops[product].shared_pool.expect("product shares a pool");
+    assert_eq!((pool.size, pool.queue), (8, None));
+    assert!(r.hops.iter().enumerate().all(|(i, h)| (i == product) == h.shared_pool.is_some()));
+    let busy = &r.series.shared_pool_busy[product];
+    let queue = &r.series.shared_pool_queue[product];
+    assert_eq!(busy.len(), r.series.buckets);
+    assert_eq!(busy.iter().max(), Some(&8), "the pool fills, never past its size");
+    assert!(queue.iter().max().unwrap() > &1_000, "calls pile up behind it: {:?}", queue.iter().max());
+    assert!(r.series.shared_pool_busy.iter().enumerate().all(|(i, s)| (i == product) != s.is_empty()));
+
+    let p = preset("big-promo-protected");
+    let mut seen = 0;
+    for (ci, c) in p.clients.iter().enumerate() {
+        match c.bulkhead {
+            Some(b) => {
+                seen += 1;
+                let max_q = p.series.bulkhead_queue[ci].iter().max().copied().unwrap_or(0);
+                let max_busy = p.series.bulkhead_in_use[ci].iter().max().copied().unwrap_or(0);
+                assert!(max_q <= i64::from(b.queue.unwrap()), "{}: queue {max_q} over {:?}", c.name, b.queue);
+                assert!(max_busy <= i64::from(b.size), "{}: busy {max_busy} over {}", c.name, b.size);
+            }
+            None => assert!(p.series.bulkhead_queue[ci].is_empty()),
+        }
+    }
+    assert_eq!(seen, 2, "the order path's bulkhead and the recommendations bulkhead");
+}

@@ -41,7 +41,7 @@ enum Format {
     Json,
     Table,
     Csv,
-    /// The FNV-1a digest of the report's compact JSON, as the page shows it in `data-digest`.
+    /// The FNV-1a digest of the report's wire encoding, as the page shows it in `data-digest`.
     Digest,
 }
 
@@ -182,7 +182,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
         Format::Json => report.to_json_pretty(),
         Format::Table => table(&report),
         Format::Csv => csv(&report),
-        Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::digest(&report.to_json())),
+        Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),
     })
 }
 

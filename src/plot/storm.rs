@@ -109,9 +109,44 @@ pub struct Edge {
     pub y2: f64,
 }
 
-/// Lays out the chain: the main path left to right in one row, side dependencies below
-/// the layer that calls them.
-pub fn diagram_layout(r: &Report, width: f64) -> (Vec<HopBox>, Vec<Edge>, f64) {
+/// A layer's shared pool, drawn as its own box under the layer: the cause a learner should
+/// be able to point at when several dependencies queue for the same threads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolBox {
+    /// The layer that owns the pool.
+    pub hop: usize,
+    /// The clients that draw from it.
+    pub clients: Vec<usize>,
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+/// The chain diagram's geometry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub boxes: Vec<HopBox>,
+    pub edges: Vec<Edge>,
+    pub pools: Vec<PoolBox>,
+    pub height: f64,
+}
+
+/// Height of a shared pool's box.
+pub const POOL_H: f64 = 58.0;
+
+/// Whether client `ci` draws from its caller's shared pool (a bulkhead stage without a
+/// bulkhead of its own).
+pub fn uses_shared_pool(r: &Report, ci: usize) -> bool {
+    let c = &r.clients[ci];
+    c.bulkhead.is_none()
+        && c.stack.contains(&crate::policy::stack::Stage::Bulkhead)
+        && r.hops.get(c.caller).is_some_and(|h| h.shared_pool.is_some())
+}
+
+/// Lays out the chain: the main path left to right in one row, each layer's shared pool
+/// under it, side dependencies below that, side by side under the layer that calls them.
+pub fn diagram_layout(r: &Report, width: f64) -> Layout {
     let main: Vec<usize> =
         r.hops.iter().enumerate().filter(|(_, h)| h.kind != HopKind::Side).map(|(i, _)| i).collect();
     let n = main.len().max(1) as f64;
@@ -125,18 +160,38 @@ pub fn diagram_layout(r: &Report, width: f64) -> (Vec<HopBox>, Vec<Edge>, f64) {
         .enumerate()
         .map(|(k, &hop)| HopBox { hop, x: x0 + k as f64 * (w + gap), y: 10.0, w, h })
         .collect();
+    let pools: Vec<PoolBox> = boxes
+        .iter()
+        .filter(|b| r.hops[b.hop].shared_pool.is_some())
+        .map(|b| PoolBox {
+            hop: b.hop,
+            clients: (0..r.clients.len())
+                .filter(|&ci| r.clients[ci].caller == b.hop && uses_shared_pool(r, ci))
+                .collect(),
+            x: b.x,
+            y: b.y + h + 24.0,
+            w,
+            h: POOL_H,
+        })
+        .collect();
+    let side_y = 10.0 + h + 50.0 + if pools.is_empty() { 0.0 } else { POOL_H + 24.0 };
     let mut edges = Vec::new();
-    let mut side_row = 0.0_f64;
+    let mut sides_of: Vec<usize> = vec![0; r.hops.len()];
     for (ci, c) in r.clients.iter().enumerate() {
         let Some(from) = boxes.iter().find(|b| b.hop == c.caller).cloned() else { continue };
         if r.hops.get(c.callee).is_some_and(|hp| hp.kind == HopKind::Side) {
-            let bx = HopBox { hop: c.callee, x: from.x, y: from.y + h + 50.0 + side_row, w, h };
-            side_row += 0.0;
+            // The k-th side dependency of a layer sits k boxes to the right of the first; a
+            // layer with a shared pool keeps the space under it for the pool.
+            let has_pool = r.hops[c.caller].shared_pool.is_some();
+            let k = (sides_of[c.caller] + usize::from(has_pool)) as f64;
+            sides_of[c.caller] += 1;
+            let bx = HopBox { hop: c.callee, x: from.x + k * (w + gap * 0.5), y: side_y, w, h };
+            let x1 = if has_pool { from.x + w - 10.0 - 8.0 * (k - 1.0) } else { from.x + w / 2.0 + k * 12.0 };
             edges.push(Edge {
                 from: c.caller,
                 to: c.callee,
                 client: ci,
-                x1: from.x + w / 2.0,
+                x1,
                 y1: from.y + h,
                 x2: bx.x + w / 2.0,
                 y2: bx.y,
@@ -154,8 +209,9 @@ pub fn diagram_layout(r: &Report, width: f64) -> (Vec<HopBox>, Vec<Edge>, f64) {
             });
         }
     }
-    let height = boxes.iter().map(|b| b.y + b.h).fold(0.0, f64::max) + 10.0;
-    (boxes, edges, height)
+    let height =
+        boxes.iter().map(|b| b.y + b.h).chain(pools.iter().map(|p| p.y + p.h)).fold(0.0, f64::max) + 10.0;
+    Layout { boxes, edges, pools, height }
 }
 
 /// Positions (0–1 along an edge) of the dots showing `count` calls in the current bucket,
@@ -297,14 +353,17 @@ mod tests {
     #[test]
     fn layout_puts_the_main_path_in_a_row_and_side_deps_below() {
         let r = run(&presets::bulkhead_shared()).unwrap();
-        let (boxes, edges, height) = diagram_layout(&r, 900.0);
+        let Layout { boxes, edges, pools, height } = diagram_layout(&r, 900.0);
         assert_eq!(boxes.len(), 3);
+        assert_eq!(pools.len(), 1, "the product layer's shared pool");
+        assert_eq!(pools[0].clients, vec![0, 1], "both of product's dependencies draw from it");
         let product = boxes.iter().find(|b| b.hop == 0).unwrap();
         let core = boxes.iter().find(|b| b.hop == 1).unwrap();
         let recs = boxes.iter().find(|b| b.hop == 2).unwrap();
         assert_eq!(product.y, core.y);
         assert!(core.x > product.x);
-        assert!(recs.y > product.y + product.h);
+        assert!(recs.y > pools[0].y + pools[0].h, "side dependencies below the pool");
+        assert!(pools[0].y > product.y + product.h);
         assert_eq!(edges.len(), 2);
         assert!(height >= recs.y + recs.h);
     }

@@ -124,6 +124,7 @@ impl GeneralEngine {
                             self.gauge_slots(now, cl);
                         }
                         Some(Entry::Queued) => {
+                            self.gauge_pool(now, cl);
                             let dep = self.calls.dep_mut(c, d);
                             dep.state = DepState::WaitingSlot;
                             dep.stage = pos as u8;
@@ -183,6 +184,30 @@ impl GeneralEngine {
         };
         if let Some(g) = self.stats.clients[cl].slots_g {
             self.stats.rec.set(g, now, i64::from(v));
+        }
+        self.gauge_pool(now, cl);
+    }
+
+    /// The pool gauges the diagram draws: a bulkhead's queue, or a shared pool's busy
+    /// threads and queue (per hop, so every client drawing from it sees one figure).
+    fn gauge_pool(&mut self, now: Micros, cl: usize) {
+        match self.slot_kind(cl) {
+            SlotKind::Own => {
+                let q = self.client_rt[cl].bulkhead.as_ref().map_or(0, |p| p.queued());
+                if let Some(g) = self.stats.clients[cl].bulkhead_queue_g {
+                    self.stats.rec.set(g, now, q as i64);
+                }
+            }
+            SlotKind::Shared => {
+                let caller = self.plan.clients[cl].caller;
+                let (busy, q) =
+                    self.hop_rt[caller].shared.as_ref().map_or((0, 0), |p| (p.active(), p.queued()));
+                if let Some((bg, qg)) = self.stats.hops[caller].pool_g {
+                    self.stats.rec.set(bg, now, i64::from(busy));
+                    self.stats.rec.set(qg, now, q as i64);
+                }
+            }
+            SlotKind::None => {}
         }
     }
 

@@ -75,6 +75,12 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
             cancelled: r.cancelled,
             peak_in_flight: r.peak_in_flight,
             peak_queue: r.peak_queue,
+            shared_pool: match s.kind {
+                super::plan::HopKind::Layer { shared_pool: Some(p), .. } => {
+                    Some(PoolSize { size: p.size, queue: p.queue })
+                }
+                _ => None,
+            },
         })
         .collect();
     let clients: Vec<ClientStats> = plan
@@ -98,6 +104,12 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
                 .retry_budget
                 .map(|b| crate::policy::retry_budget::RetryBudget::new(b).max_milli_tokens() as f64 / 1000.0),
             stack: s.stack(),
+            bulkhead: match s.isolation {
+                Some(super::plan::Isolation::Bulkhead(b)) => {
+                    Some(PoolSize { size: b.max_concurrent, queue: Some(b.max_queue) })
+                }
+                _ => None,
+            },
         })
         .collect();
     let rec = &mut stats.rec;
@@ -124,6 +136,9 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
         breaker_open: stats.clients.iter().map(|c| gauge_or_empty(rec, c.open_g)).collect(),
         breaker_half_open: stats.clients.iter().map(|c| gauge_or_empty(rec, c.half_g)).collect(),
         bulkhead_in_use: stats.clients.iter().map(|c| gauge_or_empty(rec, c.slots_g)).collect(),
+        bulkhead_queue: stats.clients.iter().map(|c| gauge_or_empty(rec, c.bulkhead_queue_g)).collect(),
+        shared_pool_busy: stats.hops.iter().map(|h| gauge_or_empty(rec, h.pool_g.map(|g| g.0))).collect(),
+        shared_pool_queue: stats.hops.iter().map(|h| gauge_or_empty(rec, h.pool_g.map(|g| g.1))).collect(),
     };
     let latency = latency_dists(&hist, &max_us);
     Report {

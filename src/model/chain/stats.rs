@@ -4,6 +4,7 @@
 //! Counters and histograms are sums, so whoever writes them may batch; the series live in
 //! a [`Recorder`] with bounded memory. Traces keep a capped sample of requests.
 
+use super::plan::HopKind;
 use super::plan::{Isolation, Plan};
 use crate::policy::breaker::Transition;
 use crate::policy::retry_budget::RetryBudget;
@@ -86,6 +87,8 @@ pub struct HopCounters {
     pub attempts_c: CounterId,
     pub in_flight_g: GaugeId,
     pub queue_g: GaugeId,
+    /// Busy threads and waiting calls of its shared pool, if it has one.
+    pub pool_g: Option<(GaugeId, GaugeId)>,
 }
 
 /// Per caller → dependency counts and series.
@@ -101,6 +104,8 @@ pub struct ClientCounters {
     pub open_g: Option<GaugeId>,
     pub half_g: Option<GaugeId>,
     pub slots_g: Option<GaugeId>,
+    /// Calls waiting for its own bulkhead, if it has one.
+    pub bulkhead_queue_g: Option<GaugeId>,
 }
 
 /// The capped sample of traced requests.
@@ -170,7 +175,7 @@ impl Stats {
         let hops = plan
             .hops
             .iter()
-            .map(|_| HopCounters {
+            .map(|h| HopCounters {
                 calls: 0,
                 rejected: 0,
                 abandoned: 0,
@@ -180,6 +185,8 @@ impl Stats {
                 attempts_c: rec.counter(),
                 in_flight_g: rec.gauge(0),
                 queue_g: rec.gauge(0),
+                pool_g: matches!(h.kind, HopKind::Layer { shared_pool: Some(_), .. })
+                    .then(|| (rec.gauge(0), rec.gauge(0))),
             })
             .collect();
         let clients = plan
@@ -200,6 +207,8 @@ impl Stats {
                     open_g: has_breaker.then(|| rec.gauge(0)),
                     half_g: has_breaker.then(|| rec.gauge(0)),
                     slots_g: matches!(c.isolation, Some(Isolation::Bulkhead(_) | Isolation::SharedPool))
+                        .then(|| rec.gauge(0)),
+                    bulkhead_queue_g: matches!(c.isolation, Some(Isolation::Bulkhead(_)))
                         .then(|| rec.gauge(0)),
                 }
             })

@@ -2,7 +2,7 @@
 //! counters, and dots that flow and multiply along the calls.
 
 use crate::i18n::{Lang, T, format_number};
-use crate::plot::storm::{bucket_at, diagram_layout, dots, gauge_at, total_until};
+use crate::plot::storm::{Layout, PoolBox, bucket_at, diagram_layout, dots, gauge_at, total_until};
 use crate::policy::stack::Stage;
 use crate::report::Report;
 use crate::scenario::Scenario;
@@ -81,12 +81,77 @@ fn order_note(lang: Lang, r: &Report) -> String {
     lang.f(T::OrderNote, &[("order", &words.join(" → "))])
 }
 
+/// A client's own bulkhead at bucket `b`: "bulkhead 3/16 · queue 5/32".
+fn bulkhead_text(lang: Lang, r: &Report, ci: usize, b: usize) -> Option<String> {
+    let size = r.clients.get(ci)?.bulkhead?;
+    let busy = r.series.bulkhead_in_use.get(ci).map_or(0, |s| gauge_at(s, b));
+    let queued = r.series.bulkhead_queue.get(ci).map_or(0, |s| gauge_at(s, b));
+    let queue = size.queue.map_or_else(|| lang.t(T::Unlimited).to_string(), |q| q.to_string());
+    Some(lang.f(
+        T::BulkheadUse,
+        &[
+            ("busy", &busy.to_string()),
+            ("size", &size.size.to_string()),
+            ("queued", &queued.to_string()),
+            ("queue", &queue),
+        ],
+    ))
+}
+
+/// A layer's shared pool: its threads as cells (filled = busy), its queue at the playhead,
+/// and a dashed line to every call path that holds a thread in it.
+fn pool_view(
+    lang: Lang,
+    r: &Report,
+    p: &PoolBox,
+    edges: &[crate::plot::storm::Edge],
+    b: usize,
+    side: &str,
+) -> Html {
+    let Some(size) = r.hops[p.hop].shared_pool else { return Html::default() };
+    let busy = r.series.shared_pool_busy.get(p.hop).map_or(0, |s| gauge_at(s, b));
+    let queued = r.series.shared_pool_queue.get(p.hop).map_or(0, |s| gauge_at(s, b));
+    let full = busy >= i64::from(size.size);
+    let cells = size.size.min(32) as usize;
+    let per_cell = f64::from(size.size) / cells as f64;
+    let cw = ((p.w - 16.0) / cells as f64).min(18.0);
+    let queue_limit = size.queue.map_or_else(|| lang.t(T::Unlimited).to_string(), |q| q.to_string());
+    let links: Html = edges
+        .iter()
+        .filter(|e| p.clients.contains(&e.client))
+        .map(|e| {
+            let (mx, my) = ((e.x1 + e.x2) / 2.0, (e.y1 + e.y2) / 2.0);
+            let (px, py) = (p.x + p.w / 2.0, p.y);
+            html! { <line class="pool-link" x1={px.to_string()} y1={py.to_string()} x2={mx.to_string()} y2={my.to_string()} /> }
+        })
+        .collect();
+    html! {
+        <g class={classes!("pool", full.then_some("full"))} id={format!("pool-{side}-{}", p.hop)}
+            data-size={size.size.to_string()} data-busy={busy.to_string()} data-queue={queued.to_string()}>
+            { links }
+            <rect class="pool-box" x={p.x.to_string()} y={p.y.to_string()} width={p.w.to_string()} height={p.h.to_string()} rx="6" />
+            <text class="pool-title" x={(p.x + 8.0).to_string()} y={(p.y + 15.0).to_string()}>
+                { lang.f(T::SharedPoolTitle, &[("size", &size.size.to_string())]) }
+            </text>
+            { for (0..cells).map(|k| {
+                let on = (k as f64 + 0.5) * per_cell <= busy as f64;
+                html! { <rect class={classes!("cell", on.then_some("on"))} x={(p.x + 8.0 + k as f64 * cw).to_string()} y={(p.y + 22.0).to_string()}
+                    width={(cw - 2.0).max(1.0).to_string()} height="12" rx="2" /> }
+            }) }
+            <text class="pool-text" x={(p.x + 8.0).to_string()} y={(p.y + 50.0).to_string()}>
+                { lang.f(T::SharedPoolUse, &[("busy", &busy.to_string()), ("size", &size.size.to_string()),
+                    ("queued", &format_number(queued as f64, 0)), ("queue", &queue_limit)]) }
+            </text>
+        </g>
+    }
+}
+
 #[component]
 pub fn Diagram(props: &DiagramProps) -> Html {
     let lang = props.lang;
     let r = &props.report.0;
     let width = 900.0;
-    let (boxes, edges, height) = diagram_layout(r, width);
+    let Layout { boxes, edges, pools, height } = diagram_layout(r, width);
     let b = bucket_at(r, props.at_ms);
     let phase = if r.series.bucket_ms > 0.0 { (props.at_ms / r.series.bucket_ms).fract() } else { 0.0 };
     let edge_views: Html = edges
@@ -116,10 +181,17 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     html! { <circle class="dot" cx={format!("{x:.1}")} cy={format!("{y:.1}")} r="3.2" /> }
                 })
                 .collect();
+            // A side dependency's own bulkhead is drawn beside its (vertical) edge; the next
+            // hop's is in the caller's box.
+            let side_bulkhead = r.hops.get(e.to).is_some_and(|h| h.kind == crate::report::HopKind::Side);
+            let bulkhead = side_bulkhead.then(|| bulkhead_text(lang, r, e.client, b)).flatten();
             html! {
                 <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.0.to_lowercase())))}>
                     <line x1={e.x1.to_string()} y1={e.y1.to_string()} x2={e.x2.to_string()} y2={e.y2.to_string()} />
                     { ds }
+                    if let Some(t) = bulkhead {
+                        <text class="pool-text" x={(mx + 8.0).to_string()} y={(my + 4.0).to_string()} id={format!("bulkhead-{}-{}", props.side, e.client)}>{ t }</text>
+                    }
                     if let Some(a) = attempts.filter(|a| *a > 1 && e.to < props.scenario.layers.len() + 1) {
                         <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle">{ format!("×{a}") }</text>
                     }
@@ -143,6 +215,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let pool = hop.workers.map_or_else(|| lang.t(T::Unlimited).to_string(), |w| w.to_string());
             let saturated = hop.workers.is_some_and(|w| busy >= i64::from(w));
             let bs = badges(lang, r, &props.scenario, bx.hop);
+            let next_client = r.clients.iter().position(|c| c.caller == bx.hop && c.callee == bx.hop + 1);
+            let bulkhead = next_client.and_then(|ci| bulkhead_text(lang, r, ci, b));
+            let top = if bulkhead.is_some() { 81.0 } else { 64.0 };
+            let fill = hop.workers.map(|w| (busy as f64 / f64::from(w.max(1))).clamp(0.0, 1.0));
             html! {
                 <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"))} id={format!("hop-{}-{}", props.side, bx.hop)}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
@@ -152,16 +228,23 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     </text>
                     <text class="hop-busy" x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}>
                         { lang.f(T::BusyOf, &[("busy", &busy.to_string()), ("pool", &pool)]) }
-                        { if queue > 0 { format!(" · {}", lang.f(T::QueueN, &[("n", &queue.to_string())])) } else { String::new() } }
+                        { if queue > 0 { format!(" · {}", lang.f(T::QueueN, &[("n", &format_number(queue as f64, 0))])) } else { String::new() } }
                     </text>
+                    if let Some(f) = fill {
+                        <rect class="use-bar" x={(bx.x + 8.0).to_string()} y={(bx.y + 59.0).to_string()} width={((bx.w - 16.0) * f).to_string()} height="3" />
+                    }
+                    if let Some(t) = bulkhead {
+                        <text class="pool-text" x={(bx.x + 8.0).to_string()} y={(bx.y + 74.0).to_string()}
+                            id={format!("bulkhead-{}-{}", props.side, next_client.unwrap_or(0))}>{ t }</text>
+                    }
                     { for bs.iter().enumerate().map(|(i, badge)| {
                         let col = (i % 2) as f64;
                         let row = (i / 2) as f64;
                         let bw = (bx.w - 20.0) / 2.0;
                         html! {
                             <g class={classes!("badge", format!("b-{}", badge.name))} data-stage={badge.name}>
-                                <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 64.0 + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
-                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + 75.0 + row * 17.0).to_string()}>{ &badge.label }</text>
+                                <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
+                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + 11.0 + row * 17.0).to_string()}>{ &badge.label }</text>
                             </g>
                         }
                     }) }
@@ -174,6 +257,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             <figcaption>{ lang.t(T::DiagramTitle) }</figcaption>
             <svg viewBox={format!("0 0 {width} {height}")} role="img" aria-label={lang.t(T::DiagramLabel)}>
                 { edge_views }
+                { for pools.iter().map(|p| pool_view(lang, r, p, &edges, b, props.side)) }
                 { box_views }
             </svg>
             <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
