@@ -413,6 +413,7 @@ texts! {
     HRetries => "Retries", "重试次数";
     HTimeouts => "Timeouts", "超时次数";
     HCoreSuccess => "Core success", "核心成功率";
+    HCoreSuccessNote => "counts degraded answers as served", "降级应答也计为成功";
     HP50 => "Latency p50", "延迟 p50";
     HP99 => "Latency p99", "延迟 p99";
     HMax => "Latency max", "最长延迟";
@@ -460,6 +461,21 @@ texts! {
     // charts
     ChartLoad => "Offered load and attempts at each hop", "各跳的请求量与尝试次数";
     ChartInFlight => "In flight and queued at {hop}", "{hop} 的在途与排队";
+    RunAnnounce => "Run finished: amplification {amp}×, core success {success} %, {failed} failed.",
+        "运行完成：放大 {amp} 倍，核心成功率 {success}%，失败 {failed} 个。";
+    OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
+    OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒成功应答与失败（A 与 B）";
+    OverlayInSystemTitle => "Requests in the system, A and B", "系统内请求数（A 与 B）";
+    OverlayLeafAttempts => "leaf calls", "叶子调用";
+    OverlayAnswered => "answered (in full or degraded)", "已应答（完整或降级）";
+    OverlayFailed => "failed or rejected", "失败或被拒";
+    OverlayInSystem => "in the system", "在系统内";
+    ViewLabel => "Compare view", "对比视图";
+    ViewSideBySide => "Side by side", "并排";
+    ViewOverlay => "Overlay", "叠加";
+    ViewHelp => "Side by side draws A and B on shared axes; overlay draws them on the same charts, A solid and B dashed.",
+        "并排视图在相同坐标轴上分别绘制 A 与 B；叠加视图把两者画在同一图表上，A 为实线、B 为虚线。";
+    ChartSharedPool => "Threads busy and calls queued in {hop}'s shared pool", "{hop} 共享线程池的忙碌线程与排队调用";
     ChartOutcomes => "Outcomes over time", "结果随时间变化";
     ChartBreaker => "Breaker state", "熔断器状态";
     ChartBudget => "Retry-budget tokens", "重试预算令牌";

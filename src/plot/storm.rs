@@ -17,6 +17,9 @@ pub struct Headline {
     pub unit: Unit,
     /// Whether a larger value is better (for colouring differences).
     pub higher_is_better: Option<bool>,
+    /// What the figure counts, where its definition matters (core success counts
+    /// degraded answers as served).
+    pub note: Option<T>,
 }
 
 /// How a headline value is written.
@@ -32,8 +35,14 @@ pub enum Unit {
 pub fn headlines(r: &Report) -> Vec<Headline> {
     let s = &r.summary;
     let abandoned: u64 = r.hops.iter().map(|h| h.abandoned_work).sum();
-    let h =
-        |id, label, value: f64, unit, better| Headline { id, label, value, unit, higher_is_better: better };
+    let h = |id, label, value: f64, unit, better| Headline {
+        id,
+        label,
+        value,
+        unit,
+        higher_is_better: better,
+        note: (id == "core_success_rate").then_some(T::HCoreSuccessNote),
+    };
     vec![
         h("original_requests", T::HOriginal, s.original_requests as f64, Unit::Count, None),
         h("downstream_attempts", T::HLeaf, s.downstream_attempts as f64, Unit::Count, None),

@@ -76,6 +76,10 @@ pub struct TimeChartProps {
     /// Unit of the y axis, shown in the corner.
     #[prop_or_default]
     pub y_unit: String,
+    /// The top of the y axis, when several charts must share it (compare mode); by
+    /// default the chart's own largest value.
+    #[prop_or_default]
+    pub y_max: Option<f64>,
 }
 
 fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
@@ -126,13 +130,15 @@ struct Frame<'a> {
     unit: &'a str,
     height: f64,
     end_ms: f64,
+    /// The top of the y axis (for `data-y-max`, which tests compare across charts).
+    y_max: f64,
 }
 
 /// The frame every time chart shares: caption with unit and legend, axes, then `body`.
 fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
     let h = f.height;
     html! {
-        <figure class="chart" id={f.id.to_string()}>
+        <figure class="chart" id={f.id.to_string()} data-x-end={f.end_ms.to_string()} data-y-max={f.y_max.to_string()}>
             <figcaption>
                 { f.title }
                 if !f.unit.is_empty() { <span class="unit">{ format!("({})", f.unit) }</span> }
@@ -163,7 +169,7 @@ fn edges(n: usize, bucket_ms: f64, xs: &Linear) -> Vec<f64> {
 pub fn TimeChart(props: &TimeChartProps) -> Html {
     let h = props.height;
     let max_v = props.lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0_f64, f64::max);
-    let max = nice_max(max_v.max(props.limit.as_ref().map_or(0.0, |l| l.0)));
+    let max = nice_max(props.y_max.unwrap_or(0.0).max(max_v).max(props.limit.as_ref().map_or(0.0, |l| l.0)));
     let xs = x_scale(props.end_ms);
     let (ys, y_axis) = y_axis(max, h);
     let n = props.lines.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
@@ -195,6 +201,7 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             unit: &props.y_unit,
             height: h,
             end_ms: props.end_ms,
+            y_max: max,
         },
         legend(&props.lines.0),
         y_axis,
@@ -215,6 +222,9 @@ pub struct StackProps {
     pub height: f64,
     #[prop_or_default]
     pub y_unit: String,
+    /// The top of the y axis when shared with another chart.
+    #[prop_or_default]
+    pub y_max: Option<f64>,
 }
 
 /// Stacked areas per bucket (outcomes over time).
@@ -225,7 +235,7 @@ pub fn StackChart(props: &StackProps) -> Html {
     let totals: Vec<f64> = (0..n)
         .map(|i| props.layers.0.iter().map(|l| l.values.get(i).copied().unwrap_or(0.0)).sum())
         .collect();
-    let max = nice_max(totals.iter().copied().fold(0.0, f64::max));
+    let max = nice_max(totals.iter().copied().fold(props.y_max.unwrap_or(0.0), f64::max));
     let xs = x_scale(props.end_ms);
     let (ys, y_axis) = y_axis(max, h);
     let xe = edges(n, props.bucket_ms, &xs);
@@ -253,6 +263,7 @@ pub fn StackChart(props: &StackProps) -> Html {
             unit: &props.y_unit,
             height: h,
             end_ms: props.end_ms,
+            y_max: max,
         },
         legend(&props.layers.0),
         y_axis,
@@ -283,6 +294,9 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
 pub struct LatencyProps {
     pub lang: Lang,
     pub dists: Vec<LatencyDist>,
+    /// Appended to the chart's id (compare mode draws two).
+    #[prop_or_default]
+    pub id_suffix: &'static str,
 }
 
 /// Latency histograms per outcome on a log axis, with p50 and p99 markers.
@@ -347,7 +361,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
         })
         .collect();
     html! {
-        <figure class="chart" id="chart-latency">
+        <figure class="chart" id={format!("chart-latency{}", props.id_suffix)}>
             <figcaption>{ lang.t(T::ChartLatency) }<span class="legend">{ legend }</span></figcaption>
             <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={lang.t(T::ChartLatency)}>
                 { y_axis }

@@ -236,7 +236,23 @@ def main():
         expect(b.get("core_success_rate") == want_b["summary"]["core_success_rate"], f"side B matches the CLI's --versus: {b}")
         expect(chrome.find("#h-d-core_success_rate") is not None, "differences shown")
         expect("compare=1" in chrome.url(), "compare is in the link")
+        for chart in ["load", "inflight", "outcomes"]:
+            axes = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById(arguments[0] + '-' + s); "
+                             "return f && [f.dataset.xEnd, f.dataset.yMax]; });", chart)
+            expect(axes[0] is not None and axes[0] == axes[1], f"{chart}: A and B share their axes: {axes}")
+        expect(chrome.find("#chart-timeline-b") is not None and chrome.find("#chart-latency-b") is not None,
+               "B's request timeline and latency distribution are drawn too")
+        expect("degraded" in chrome.text("#h-note-core_success_rate"), "core success says it counts degraded answers")
         chrome.full_screenshot(os.path.join(artifacts, "storm-compare-en.png"), width=1400)
+        chrome.click("#view-overlay")
+        chrome.wait("#overlay")
+        expect("overlay=1" in chrome.url(), f"the overlay view is in the link: {chrome.url()}")
+        expect(chrome.find("#load-a") is None, "overlay replaces the side-by-side charts")
+        legend = chrome.text("#overlay-load")
+        expect("A:" in legend and "B:" in legend, f"both sides on one chart: {legend!r}")
+        chrome.full_screenshot(os.path.join(artifacts, "storm-compare-overlay-en.png"), width=1400)
+        chrome.click("#view-sides")
+        chrome.wait("#load-b")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "compare")
 

@@ -53,6 +53,7 @@ impl StormKey {
 pub const SEED: StormKey = StormKey::on("seed", Target::Run);
 pub const PRESET: StormKey = StormKey::on("preset", Target::Run);
 pub const COMPARE: StormKey = StormKey::on("compare", Target::Run);
+pub const OVERLAY: StormKey = StormKey::on("overlay", Target::Run);
 pub const LAYERS: StormKey = StormKey::on("layers", Target::Run);
 pub const FAULTS: StormKey = StormKey::on("faults", Target::Run);
 /// A layer's number of side dependencies (`l1.sides`).
@@ -61,7 +62,7 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 7] = ["page", "lang", "preset", "seed", "compare", "layers", "faults"];
+pub const PAGE_KEYS: [&str; 8] = ["page", "lang", "preset", "seed", "compare", "overlay", "layers", "faults"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {
@@ -86,6 +87,8 @@ pub struct StormState {
     pub seed: u64,
     /// Whether side B is shown.
     pub compare: bool,
+    /// In compare mode, A and B drawn on the same charts (rather than side by side).
+    pub overlay: bool,
     /// Controls whose text or link value was not accepted.
     pub errors: FormErrors<StormKey>,
     /// Link parameters that name no control.
@@ -109,6 +112,8 @@ pub enum StormAction {
     NewSeed(u64),
     /// Turned compare mode on or off.
     Compare(bool),
+    /// Chose overlaid (true) or side-by-side charts in compare mode.
+    Overlay(bool),
     /// Set the number of layers (1–8).
     Layers(usize),
     /// Set how many side dependencies layer `.0` calls (0–3).
@@ -140,6 +145,7 @@ impl StormState {
             seed: a.seed,
             a,
             compare: false,
+            overlay: false,
             errors: FormErrors::default(),
             unknown: Vec::new(),
         }
@@ -165,8 +171,17 @@ impl StormState {
     /// Applies an action.
     pub fn reduce(&self, action: StormAction) -> StormState {
         match action {
-            StormAction::Preset(name) => StormState { compare: self.compare, ..StormState::new(&name) },
-            StormAction::Reset => StormState { compare: self.compare, ..StormState::new(self.preset) },
+            StormAction::Preset(name) => {
+                StormState { compare: self.compare, overlay: self.overlay, ..StormState::new(&name) }
+            }
+            StormAction::Reset => {
+                StormState { compare: self.compare, overlay: self.overlay, ..StormState::new(self.preset) }
+            }
+            StormAction::Overlay(on) => {
+                let mut next = StormState { overlay: on, ..self.clone() };
+                next.errors.clear(&OVERLAY);
+                next
+            }
             StormAction::Compare(on) => {
                 let mut next = StormState { compare: on, ..self.clone() };
                 next.errors.clear(&COMPARE);
@@ -298,16 +313,17 @@ impl StormState {
         if let Some(raw) = q.get("seed") {
             st = st.reduce(StormAction::Seed(raw.to_string()));
         }
-        if let Some(raw) = q.get("compare") {
+        for (key, flag) in [(COMPARE, &mut st.compare), (OVERLAY, &mut st.overlay)] {
+            let Some(raw) = q.get(key.key) else { continue };
             match raw {
-                "1" | "true" | "on" => st.compare = true,
-                "0" | "false" | "off" => st.compare = false,
+                "1" | "true" | "on" => *flag = true,
+                "0" | "false" | "off" => *flag = false,
                 other => {
                     let choices = ["0", "1"].map(String::from).to_vec();
                     st.errors.set(
-                        COMPARE,
+                        key,
                         other.to_string(),
-                        FieldError::new("compare", format!("{other:?}"), Allowed::OneOf { choices }),
+                        FieldError::new(key.key, format!("{other:?}"), Allowed::OneOf { choices }),
                     );
                 }
             }
@@ -399,10 +415,12 @@ impl StormState {
     pub fn write_query(&self, q: &mut Query) {
         q.set("preset", self.preset);
         q.set("seed", self.seed.to_string());
-        if self.compare {
-            q.set("compare", "1");
-        } else {
-            q.remove("compare");
+        for (key, on) in [("compare", self.compare), ("overlay", self.overlay && self.compare)] {
+            if on {
+                q.set(key, "1");
+            } else {
+                q.remove(key);
+            }
         }
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));
@@ -449,6 +467,7 @@ impl StormState {
     pub fn run_query(&self) -> String {
         let mut q = Query::new();
         self.write_query(&mut q);
+        q.remove("overlay"); // how the charts are laid out is not part of the run
         q.to_query_string()
     }
 }

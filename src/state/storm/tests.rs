@@ -62,13 +62,15 @@ fn edits_round_trip_through_the_url() {
     st = st.reduce(StormAction::Type(key("error", Target::Leaf), "0.5".into()));
     st = st.reduce(StormAction::Seed("42".into()));
     st = st.reduce(StormAction::Compare(true));
+    st = st.reduce(StormAction::Overlay(true));
     assert!(st.errors.is_empty(), "{:?}", st.errors);
     let mut q = Query::parse("?page=storm&lang=zh");
     st.write_query(&mut q);
     assert_eq!(
         q.to_query_string(),
-        "?page=storm&lang=zh&preset=lab11-protected&seed=42&compare=1&l2.jitter=full&l2.attempts=3&leaf.error=0.5"
+        "?page=storm&lang=zh&preset=lab11-protected&seed=42&compare=1&overlay=1&l2.jitter=full&l2.attempts=3&leaf.error=0.5"
     );
+    assert!(!st.run_query().contains("overlay"), "the layout of the charts is not part of the run");
     let back = StormState::from_query(&q);
     assert_eq!(back.a, st.a);
     assert_eq!((back.seed, back.compare, back.preset), (42, true, "lab11-protected"));
@@ -93,8 +95,9 @@ fn five_layers_from_a_link_and_back() {
 #[test]
 fn unused_values_are_named() {
     let st = StormState::from_query(&Query::parse(
-        "?preset=chain-3x3&compare=yes&layers=9&l1.sides=7&zzz=1&.=1&中.attempts=2",
+        "?preset=chain-3x3&compare=yes&overlay=2&layers=9&l1.sides=7&zzz=1&.=1&中.attempts=2",
     ));
+    assert!(st.errors.get(&OVERLAY).is_some_and(|(_, e)| e.to_string().contains("overlay")));
     let (raw, e) = st.errors.get(&COMPARE).unwrap();
     assert_eq!((raw.as_str(), e.to_string().as_str()), ("yes", "compare: got \"yes\", allowed one of 0, 1"));
     assert!(st.errors.get(&LAYERS).is_some_and(|(_, e)| e.to_string().contains("from 1 to 8")));

@@ -48,6 +48,9 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                 <div class="hcard">
                     <div class="hlabel">{ lang.t(h.label) }</div>
                     <div class="hvalue" id={format!("h-a-{}", h.id)} data-value={h.value.to_string()}>{ show(h.value, h.unit) }</div>
+                    if let Some(n) = h.note {
+                        <div class="hnote" id={format!("h-note-{}", h.id)}>{ lang.t(n) }</div>
+                    }
                     if let Some(b) = b {
                         <div class="hb">
                             <span class="side-tag">{ "B" }</span>
@@ -64,7 +67,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
     html! {
         <div class="headline" id="headline">
             if hb.is_some() {
-                <p class="note">{ format!("{}  ·  B = {}  ·  ( ) = {}", lang.t(T::SideA), lang.t(T::SideB), lang.t(T::Difference)) }</p>
+                <p class="note">{ format!("{}  ·  {}  ·  ( ) = {}", lang.t(T::SideA), lang.t(T::SideB), lang.t(T::Difference)) }</p>
             }
             <div class="hgrid">{ cards }</div>
         </div>

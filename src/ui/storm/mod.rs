@@ -9,21 +9,21 @@
 pub mod controls;
 pub mod diagram;
 pub mod figures;
+pub mod run_view;
 pub mod timeline;
 
 use crate::i18n::{Lang, T, format_number};
-use crate::plot::storm::{formulas, per_second, run_end_ms};
-use crate::report::{HopKind, Report, Stopped};
-use crate::scenario::Scenario;
+use crate::plot::storm::{formulas, run_end_ms};
+use crate::report::Stopped;
 use crate::state::runs::{Job, RunError, Side};
 use crate::state::storm::{StormAction, StormState};
 use crate::ui::browser;
-use crate::ui::charts::{LatencyChart, Line, Lines, Playhead, ReportRef, StackChart, TimeChart};
+use crate::ui::charts::{LatencyChart, ReportRef};
 use crate::ui::runs::use_runs;
 use controls::ControlPanel;
-use diagram::Diagram;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
+use run_view::{Axes, ChartRef, Overlay, RunView, chart_data};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use timeline::Timeline;
@@ -130,7 +130,18 @@ pub fn StormPage(props: &StormProps) -> Html {
         });
     }
 
-    let end_ms = a.as_ref().map_or(1.0, |r| run_end_ms(&r.0).max(1.0));
+    // Chart data once per report; in compare mode, axes shared by both sides.
+    let data_a = use_memo((a.clone(), lang), |(r, lang)| {
+        r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0))))
+    });
+    let data_b = use_memo((b.clone(), lang), |(r, lang)| {
+        r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0))))
+    });
+    let axes = match (&a, &*data_a, &b, &*data_b) {
+        (Some(ra), Some(da), Some(rb), Some(db)) => Some(Axes::shared((&ra.0, &da.0), (&rb.0, &db.0))),
+        _ => None,
+    };
+    let end_ms = axes.map_or_else(|| a.as_ref().map_or(1.0, |r| run_end_ms(&r.0)), |x| x.end_ms).max(1.0);
 
     // Playback: one animation frame per render while playing.
     {
@@ -250,7 +261,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         }
     };
     let status = if runs.progress < 1.0 {
-        html! { <div class="progress" role="status"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
+        html! { <div class="progress"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
     } else if let Some(e) = &error {
         html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &run_error_text(lang, e))]) }</div> }
     } else if let Some(stop) = a.as_ref().and_then(|r| r.0.summary.stopped) {
@@ -264,11 +275,51 @@ pub fn StormPage(props: &StormProps) -> Html {
     } else {
         Html::default()
     };
-    let views = match (&a, &b) {
-        (Some(a), b) => {
-            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a" /> };
-            let side_b = b.as_ref().map(|b| html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} at_ms={at} side="b" /> });
+    // What a screen reader hears: one sentence when a run finishes, not every figure on
+    // every frame.
+    let announce = a.as_ref().map_or_else(String::new, |r| {
+        let s = &r.0.summary;
+        lang.f(
+            T::RunAnnounce,
+            &[
+                ("amp", &format_number(s.amplification, 2)),
+                ("success", &format_number(s.core_success_rate * 100.0, 1)),
+                ("failed", &format_number(s.failed as f64, 0)),
+            ],
+        )
+    });
+    let overlay = props.state.overlay && b.is_some();
+    let view_switch = b.is_some().then(|| {
+        let pick = |on: bool| {
+            let d = props.dispatch.clone();
+            Callback::from(move |_: MouseEvent| d.emit(StormAction::Overlay(on)))
+        };
+        html! {
+            <div class="view-switch" role="group" aria-label={t(T::ViewLabel)} title={t(T::ViewHelp)}>
+                <button type="button" id="view-sides" class="secondary small" aria-pressed={(!overlay).to_string()} onclick={pick(false)}>{ t(T::ViewSideBySide) }</button>
+                <button type="button" id="view-overlay" class="secondary small" aria-pressed={overlay.to_string()} onclick={pick(true)}>{ t(T::ViewOverlay) }</button>
+            </div>
+        }
+    });
+    let views = match (&a, &*data_a) {
+        (Some(a), Some(da)) => {
+            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} at_ms={at} side="a" /> };
+            let side_b = b.as_ref().zip(data_b.as_ref().as_ref()).map(|(b, db)| {
+                html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} data={db.clone()} {axes} at_ms={at} side="b" /> }
+            });
             let f = formulas(&props.state.a, &a.0);
+            let lower = |r: &ReportRef, side: &'static str| {
+                let sfx = if side == "a" { "" } else { "-b" };
+                html! {
+                    <div class="side" id={format!("lower-{side}")}>
+                        if b.is_some() { <h2>{ if side == "a" { t(T::SideA) } else { t(T::SideB) } }</h2> }
+                        <div class="panel">
+                            <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx} />
+                        </div>
+                        <div class="panel"><LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} /></div>
+                    </div>
+                }
+            };
             html! {
                 <>
                     <HeadlineTable {lang} a={a.clone()} b={b.clone()} />
@@ -276,19 +327,24 @@ pub fn StormPage(props: &StormProps) -> Html {
                     if *reduced {
                         <p class="note">{ t(T::ReducedMotion) }</p>
                     }
-                    <div class={classes!("sides", b.is_some().then_some("compare"))}>
-                        <div class="side">
-                            if b.is_some() { <h2>{ t(T::SideA) }</h2> }
-                            { side_a }
+                    { for view_switch }
+                    if let (true, Some(bb)) = (overlay, b.as_ref()) {
+                        <Overlay {lang} a={a.clone()} b={bb.clone()} at_ms={at} {end_ms} />
+                    } else {
+                        <div class={classes!("sides", b.is_some().then_some("compare"))}>
+                            <div class="side">
+                                if b.is_some() { <h2>{ t(T::SideA) }</h2> }
+                                { side_a }
+                            </div>
+                            if let Some(v) = side_b {
+                                <div class="side"><h2>{ t(T::SideB) }</h2>{ v }</div>
+                            }
                         </div>
-                        if let Some(v) = side_b {
-                            <div class="side"><h2>{ t(T::SideB) }</h2>{ v }</div>
-                        }
+                    }
+                    <div class={classes!("sides", b.is_some().then_some("compare"))}>
+                        { lower(a, "a") }
+                        if let Some(bb) = b.as_ref() { { lower(bb, "b") } }
                     </div>
-                    <div class="panel">
-                        <Timeline {lang} report={a.clone()} index={*trace_idx} onselect={trace_cb.clone()} />
-                    </div>
-                    <div class="panel"><LatencyChart {lang} dists={a.0.latency.clone()} /></div>
                     <div class="panel"><FormulaPanel {lang} {f} /></div>
                 </>
             }
@@ -302,172 +358,13 @@ pub fn StormPage(props: &StormProps) -> Html {
             <p class="intro">{ t(T::StormIntro) }</p>
             <div class="storm-layout">
                 <ControlPanel {lang} state={props.state.clone()} {dispatch} {oncopy} copied={*copied} />
-                <div class="storm-main" aria-live="polite">
+                <div class="storm-main">
+                    <p class="sr-only" aria-live="polite" id="run-announce">{ announce }</p>
                     { status }
                     { views }
                     <p class="note assumptions">{ t(T::Assumptions) }</p>
                 </div>
             </div>
         </section>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct RunViewProps {
-    pub lang: Lang,
-    pub report: ReportRef,
-    pub scenario: Scenario,
-    pub at_ms: f64,
-    pub side: &'static str,
-}
-
-/// Chart data of one run, computed once per report.
-struct ChartData {
-    load: Lines,
-    focus_hop: usize,
-    in_flight: Lines,
-    limit: Option<f64>,
-    outcomes: Lines,
-    breakers: Lines,
-    budgets: Lines,
-}
-
-fn chart_data(lang: Lang, r: &Report) -> ChartData {
-    let s = &r.series;
-    let mut load = vec![Line {
-        name: lang.t(T::SeriesOffered).to_string(),
-        class: "c-offered".into(),
-        values: per_second(&s.offered, s.bucket_ms),
-    }];
-    for (i, h) in r.hops.iter().enumerate() {
-        load.push(Line {
-            name: h.name.clone(),
-            class: format!("c-hop{}", i % 8),
-            values: per_second(&s.attempts[i], s.bucket_ms),
-        });
-    }
-    // The hop to watch: the first with a limited pool, else the leaf.
-    let leaf = r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
-    let focus_hop = r.hops.iter().position(|h| h.workers.is_some()).unwrap_or(leaf);
-    let in_flight = vec![
-        Line {
-            name: lang.t(T::SeriesBusy).to_string(),
-            class: "c-busy".into(),
-            values: s.in_flight[focus_hop].iter().map(|&v| v as f64).collect(),
-        },
-        Line {
-            name: lang.t(T::SeriesQueue).to_string(),
-            class: "c-queue".into(),
-            values: s.queue[focus_hop].iter().map(|&v| v as f64).collect(),
-        },
-    ];
-    let outcomes = vec![
-        Line {
-            name: lang.t(T::OutcomeSucceeded).to_string(),
-            class: "o-succeeded".into(),
-            values: per_second(&s.succeeded, s.bucket_ms),
-        },
-        Line {
-            name: lang.t(T::OutcomeDegraded).to_string(),
-            class: "o-degraded".into(),
-            values: per_second(&s.degraded, s.bucket_ms),
-        },
-        Line {
-            name: lang.t(T::OutcomeFailed).to_string(),
-            class: "o-failed".into(),
-            values: per_second(&s.failed, s.bucket_ms),
-        },
-        Line {
-            name: lang.t(T::OutcomeRejected).to_string(),
-            class: "o-rejected".into(),
-            values: per_second(&s.rejected, s.bucket_ms),
-        },
-    ];
-    let mut breakers = Vec::new();
-    let mut budgets = Vec::new();
-    for (ci, c) in r.clients.iter().enumerate() {
-        if c.breaker_instances > 0 {
-            breakers.push(Line {
-                name: format!("{} · {}", c.name, lang.t(T::SeriesOpen)),
-                class: "c-open".into(),
-                values: s.breaker_open[ci].iter().map(|&v| v as f64).collect(),
-            });
-            breakers.push(Line {
-                name: format!("{} · {}", c.name, lang.t(T::SeriesHalfOpen)),
-                class: "c-half".into(),
-                values: s.breaker_half_open[ci].iter().map(|&v| v as f64).collect(),
-            });
-        }
-        if c.budget_max_tokens.is_some() {
-            budgets.push(Line {
-                name: c.name.clone(),
-                class: format!("c-hop{}", ci % 8),
-                values: s.budget_tokens[ci].clone(),
-            });
-        }
-    }
-    ChartData {
-        load: Lines::new(load),
-        focus_hop,
-        in_flight: Lines::new(in_flight),
-        limit: r.hops[focus_hop].workers.map(f64::from),
-        outcomes: Lines::new(outcomes),
-        breakers: Lines::new(breakers),
-        budgets: Lines::new(budgets),
-    }
-}
-
-/// Diagram and charts of one run at the playhead.
-#[component]
-pub fn RunView(props: &RunViewProps) -> Html {
-    let lang = props.lang;
-    let r = props.report.clone();
-    let data = {
-        let r = r.clone();
-        use_memo((r, lang), |(r, lang)| chart_data(*lang, &r.0))
-    };
-    let rep = &r.0;
-    let end = run_end_ms(rep);
-    let bucket = rep.series.bucket_ms;
-    let side = props.side;
-    let chart = |id: &str, body: Html, h: f64| {
-        html! {
-            <div class="chart-wrap" id={format!("{id}-{side}")}>
-                { body }
-                <Playhead end_ms={end} at_ms={props.at_ms} height={h} />
-            </div>
-        }
-    };
-    let per_s = lang.t(T::PerSecond).to_string();
-    html! {
-        <div class="run-view">
-            <div class="panel">
-                <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side} />
-            </div>
-            <div class="panel charts">
-                { chart("chart-load", html! {
-                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
-                }, 170.0) }
-                { chart("chart-inflight", html! {
-                    <TimeChart {lang} id={format!("inflight-{side}")}
-                        title={lang.f(T::ChartInFlight, &[("hop", &rep.hops[data.focus_hop].name)])}
-                        lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end}
-                        limit={data.limit.map(|l| (l, lang.t(T::SeriesPool).to_string()))} />
-                }, 170.0) }
-                { chart("chart-outcomes", html! {
-                    <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
-                }, 170.0) }
-                if !data.breakers.is_empty() {
-                    { chart("chart-breaker", html! {
-                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} />
-                    }, 120.0) }
-                }
-                if !data.budgets.is_empty() {
-                    { chart("chart-budget", html! {
-                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} />
-                    }, 120.0) }
-                }
-            </div>
-        </div>
     }
 }

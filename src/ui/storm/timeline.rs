@@ -15,6 +15,9 @@ pub struct TimelineProps {
     /// Index into the report's traces.
     pub index: usize,
     pub onselect: Callback<usize>,
+    /// Appended to element ids, so that compare mode's two timelines keep unique ids.
+    #[prop_or_default]
+    pub id_suffix: &'static str,
 }
 
 fn outcome_label(lang: Lang, o: RequestOutcome) -> &'static str {
@@ -34,6 +37,7 @@ fn lanes(r: &Report) -> Vec<String> {
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let lang = props.lang;
+    let sfx = props.id_suffix;
     let r = &props.report.0;
     if r.traces.is_empty() {
         return html! { <p class="empty">{ lang.t(T::NoData) }</p> };
@@ -123,13 +127,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         ],
     );
     html! {
-        <figure class="chart timeline" id="chart-timeline">
+        <figure class="chart timeline" id={format!("chart-timeline{sfx}")}>
             <figcaption>
                 { lang.t(T::ChartTimeline) }
                 <span class="trace-nav">
-                    <button type="button" class="secondary small" id="trace-prev" aria-label={lang.t(T::TracePrev)} title={lang.t(T::TracePrev)} onclick={prev}>{ "‹" }</button>
-                    <span id="trace-label">{ label.clone() }</span>
-                    <button type="button" class="secondary small" id="trace-next" aria-label={lang.t(T::TraceNext)} title={lang.t(T::TraceNext)} onclick={next}>{ "›" }</button>
+                    <button type="button" class="secondary small" id={format!("trace-prev{sfx}")} aria-label={lang.t(T::TracePrev)} title={lang.t(T::TracePrev)} onclick={prev}>{ "‹" }</button>
+                    <span id={format!("trace-label{sfx}")}>{ label.clone() }</span>
+                    <button type="button" class="secondary small" id={format!("trace-next{sfx}")} aria-label={lang.t(T::TraceNext)} title={lang.t(T::TraceNext)} onclick={next}>{ "›" }</button>
                 </span>
             </figcaption>
             <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label={label}>

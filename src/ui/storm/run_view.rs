@@ -1,0 +1,315 @@
+//! One run's diagram and charts at the playhead, and compare mode's two ways of putting
+//! A beside B: side by side on shared axes, or overlaid on the same charts.
+
+use super::diagram::Diagram;
+use crate::i18n::{Lang, T};
+use crate::plot::palette::hop_class;
+use crate::plot::storm::{per_second, run_end_ms};
+use crate::report::{HopKind, Report};
+use crate::scenario::Scenario;
+use crate::ui::charts::{Line, Lines, Playhead, ReportRef, StackChart, TimeChart};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct RunViewProps {
+    pub lang: Lang,
+    pub report: ReportRef,
+    pub scenario: Scenario,
+    pub data: ChartRef,
+    /// Axes shared with the other side in compare mode.
+    #[prop_or_default]
+    pub axes: Option<Axes>,
+    pub at_ms: f64,
+    pub side: &'static str,
+}
+
+/// A run's chart data behind an `Rc`; equal when it is the same data.
+#[derive(Clone)]
+pub struct ChartRef(pub Rc<ChartData>);
+
+impl PartialEq for ChartRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The top of each chart's y axis and the end of the time axis, shared by A and B so that
+/// the same height means the same number on both sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Axes {
+    pub end_ms: f64,
+    pub load: f64,
+    pub in_flight: f64,
+    pub outcomes: f64,
+    pub breakers: f64,
+    pub budgets: f64,
+}
+
+fn top(lines: &Lines) -> f64 {
+    lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0, f64::max)
+}
+
+fn stacked_top(lines: &Lines) -> f64 {
+    let n = lines.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
+    (0..n)
+        .map(|i| lines.0.iter().map(|l| l.values.get(i).copied().unwrap_or(0.0)).sum::<f64>())
+        .fold(0.0, f64::max)
+}
+
+impl Axes {
+    /// Axes wide and tall enough for both runs.
+    pub fn shared(a: (&Report, &ChartData), b: (&Report, &ChartData)) -> Axes {
+        let one = |(r, d): (&Report, &ChartData)| Axes {
+            end_ms: run_end_ms(r),
+            load: top(&d.load),
+            in_flight: top(&d.in_flight).max(d.limit.unwrap_or(0.0)),
+            outcomes: stacked_top(&d.outcomes),
+            breakers: top(&d.breakers),
+            budgets: top(&d.budgets),
+        };
+        let (x, y) = (one(a), one(b));
+        Axes {
+            end_ms: x.end_ms.max(y.end_ms),
+            load: x.load.max(y.load),
+            in_flight: x.in_flight.max(y.in_flight),
+            outcomes: x.outcomes.max(y.outcomes),
+            breakers: x.breakers.max(y.breakers),
+            budgets: x.budgets.max(y.budgets),
+        }
+    }
+}
+
+/// Chart data of one run, computed once per report.
+pub struct ChartData {
+    load: Lines,
+    /// The in-flight chart's title.
+    focus_title: String,
+    in_flight: Lines,
+    limit: Option<f64>,
+    outcomes: Lines,
+    breakers: Lines,
+    budgets: Lines,
+}
+
+pub fn chart_data(lang: Lang, r: &Report) -> ChartData {
+    let s = &r.series;
+    let mut load = vec![Line {
+        name: lang.t(T::SeriesOffered).to_string(),
+        class: "c-offered".into(),
+        values: per_second(&s.offered, s.bucket_ms),
+    }];
+    for (i, h) in r.hops.iter().enumerate() {
+        load.push(Line {
+            name: h.name.clone(),
+            class: hop_class(i),
+            values: per_second(&s.attempts[i], s.bucket_ms),
+        });
+    }
+    // What to watch: a shared pool if a layer has one (where calls to every dependency
+    // queue for the same threads), else the first hop with a limited pool, else the leaf.
+    let leaf = r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
+    let pool_hop = r.hops.iter().position(|h| h.shared_pool.is_some());
+    let focus_hop = r.hops.iter().position(|h| h.workers.is_some()).unwrap_or(leaf);
+    let as_f64 = |v: &[i64]| v.iter().map(|&v| v as f64).collect::<Vec<_>>();
+    let (busy, queue, limit, focus_title) = match pool_hop {
+        Some(p) => (
+            as_f64(&s.shared_pool_busy[p]),
+            as_f64(&s.shared_pool_queue[p]),
+            r.hops[p].shared_pool.map(|sp| f64::from(sp.size)),
+            lang.f(T::ChartSharedPool, &[("hop", &r.hops[p].name)]),
+        ),
+        None => (
+            as_f64(&s.in_flight[focus_hop]),
+            as_f64(&s.queue[focus_hop]),
+            r.hops[focus_hop].workers.map(f64::from),
+            lang.f(T::ChartInFlight, &[("hop", &r.hops[focus_hop].name)]),
+        ),
+    };
+    let in_flight = vec![
+        Line { name: lang.t(T::SeriesBusy).to_string(), class: "c-busy".into(), values: busy },
+        Line { name: lang.t(T::SeriesQueue).to_string(), class: "c-queue".into(), values: queue },
+    ];
+    let outcomes = vec![
+        Line {
+            name: lang.t(T::OutcomeSucceeded).to_string(),
+            class: "o-succeeded".into(),
+            values: per_second(&s.succeeded, s.bucket_ms),
+        },
+        Line {
+            name: lang.t(T::OutcomeDegraded).to_string(),
+            class: "o-degraded".into(),
+            values: per_second(&s.degraded, s.bucket_ms),
+        },
+        Line {
+            name: lang.t(T::OutcomeFailed).to_string(),
+            class: "o-failed".into(),
+            values: per_second(&s.failed, s.bucket_ms),
+        },
+        Line {
+            name: lang.t(T::OutcomeRejected).to_string(),
+            class: "o-rejected".into(),
+            values: per_second(&s.rejected, s.bucket_ms),
+        },
+    ];
+    let mut breakers = Vec::new();
+    let mut budgets = Vec::new();
+    for (ci, c) in r.clients.iter().enumerate() {
+        if c.breaker_instances > 0 {
+            breakers.push(Line {
+                name: format!("{} · {}", c.name, lang.t(T::SeriesOpen)),
+                class: "c-open".into(),
+                values: s.breaker_open[ci].iter().map(|&v| v as f64).collect(),
+            });
+            breakers.push(Line {
+                name: format!("{} · {}", c.name, lang.t(T::SeriesHalfOpen)),
+                class: "c-half".into(),
+                values: s.breaker_half_open[ci].iter().map(|&v| v as f64).collect(),
+            });
+        }
+        if c.budget_max_tokens.is_some() {
+            budgets.push(Line {
+                name: c.name.clone(),
+                class: hop_class(ci),
+                values: s.budget_tokens[ci].clone(),
+            });
+        }
+    }
+    ChartData {
+        load: Lines::new(load),
+        focus_title,
+        in_flight: Lines::new(in_flight),
+        limit,
+        outcomes: Lines::new(outcomes),
+        breakers: Lines::new(breakers),
+        budgets: Lines::new(budgets),
+    }
+}
+
+/// Diagram and charts of one run at the playhead.
+#[component]
+pub fn RunView(props: &RunViewProps) -> Html {
+    let lang = props.lang;
+    let r = props.report.clone();
+    let data = &props.data.0;
+    let rep = &r.0;
+    let axes = props.axes;
+    let end = axes.map_or_else(|| run_end_ms(rep), |a| a.end_ms);
+    let y = |f: fn(&Axes) -> f64| axes.as_ref().map(f);
+    let bucket = rep.series.bucket_ms;
+    let side = props.side;
+    let chart = |id: &str, body: Html, h: f64| {
+        html! {
+            <div class="chart-wrap" id={format!("{id}-{side}")}>
+                { body }
+                <Playhead end_ms={end} at_ms={props.at_ms} height={h} />
+            </div>
+        }
+    };
+    let per_s = lang.t(T::PerSecond).to_string();
+    html! {
+        <div class="run-view">
+            <div class="panel">
+                <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side} />
+            </div>
+            <div class="panel charts">
+                { chart("chart-load", html! {
+                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} />
+                }, 170.0) }
+                { chart("chart-inflight", html! {
+                    <TimeChart {lang} id={format!("inflight-{side}")}
+                        title={data.focus_title.clone()}
+                        lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end} y_max={y(|a| a.in_flight)}
+                        limit={data.limit.map(|l| (l, lang.t(T::SeriesPool).to_string()))} />
+                }, 170.0) }
+                { chart("chart-outcomes", html! {
+                    <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.outcomes)} />
+                }, 170.0) }
+                if !data.breakers.is_empty() {
+                    { chart("chart-breaker", html! {
+                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)} />
+                    }, 120.0) }
+                }
+                if !data.budgets.is_empty() {
+                    { chart("chart-budget", html! {
+                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.budgets)} />
+                    }, 120.0) }
+                }
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct OverlayProps {
+    pub lang: Lang,
+    pub a: ReportRef,
+    pub b: ReportRef,
+    pub at_ms: f64,
+    pub end_ms: f64,
+}
+
+/// One figure of both runs, A solid and B dashed, named by side.
+fn pair(lang: Lang, class: &str, a: Vec<f64>, b: Vec<f64>, what: &str) -> [Line; 2] {
+    [
+        Line { name: format!("{} · {what}", lang.t(T::SideA)), class: class.to_string(), values: a },
+        Line { name: format!("{} · {what}", lang.t(T::SideB)), class: format!("{class} dash1"), values: b },
+    ]
+}
+
+/// Compare mode's overlay: the figures that differ between A and B on one set of charts.
+#[component]
+pub fn Overlay(props: &OverlayProps) -> Html {
+    let lang = props.lang;
+    let (a, b) = (&props.a.0, &props.b.0);
+    let bucket = a.series.bucket_ms;
+    let leaf = |r: &Report| r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
+    let sum = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().zip(y).map(|(p, q)| p + q).collect() };
+    let good = |r: &Report| per_second(&sum(&r.series.succeeded, &r.series.degraded), r.series.bucket_ms);
+    let bad = |r: &Report| per_second(&sum(&r.series.failed, &r.series.rejected), r.series.bucket_ms);
+    let load = Lines::new(
+        pair(
+            lang,
+            "c-hop0",
+            per_second(&a.series.attempts[leaf(a)], bucket),
+            per_second(&b.series.attempts[leaf(b)], bucket),
+            lang.t(T::OverlayLeafAttempts),
+        )
+        .into(),
+    );
+    let mut outcomes: Vec<Line> = pair(lang, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
+    outcomes.extend(pair(lang, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
+    let in_flight = Lines::new(
+        pair(
+            lang,
+            "c-hop3",
+            a.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
+            b.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
+            lang.t(T::OverlayInSystem),
+        )
+        .into(),
+    );
+    let per_s = lang.t(T::PerSecond).to_string();
+    let end = props.end_ms;
+    let chart = |id: &str, body: Html| {
+        html! {
+            <div class="chart-wrap" id={id.to_string()}>
+                { body }
+                <Playhead end_ms={end} at_ms={props.at_ms} height={170.0} />
+            </div>
+        }
+    };
+    html! {
+        <div class="panel charts overlay" id="overlay">
+            { chart("chart-overlay-load", html! {
+                <TimeChart {lang} id="overlay-load" title={lang.t(T::OverlayLoadTitle).to_string()} lines={load} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
+            }) }
+            { chart("chart-overlay-outcomes", html! {
+                <TimeChart {lang} id="overlay-outcomes" title={lang.t(T::OverlayOutcomesTitle).to_string()} lines={Lines::new(outcomes)} bucket_ms={bucket} end_ms={end} y_unit={per_s} />
+            }) }
+            { chart("chart-overlay-inflight", html! {
+                <TimeChart {lang} id="overlay-inflight" title={lang.t(T::OverlayInSystemTitle).to_string()} lines={in_flight} bucket_ms={bucket} end_ms={end} />
+            }) }
+        </div>
+    }
+}
