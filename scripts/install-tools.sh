@@ -13,6 +13,8 @@ source scripts/env.sh
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+# The accessibility checker the end-to-end test injects into each page (--browser only).
+AXE_VERSION=4.14.1
 want_browser=0
 [ "${1:-}" = "--browser" ] && want_browser=1
 
@@ -57,8 +59,15 @@ if ! (wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"); the
   npm install --silent --no-audit --no-fund --prefix .tools/binaryen "binaryen@$BINARYEN_VERSION"
 fi
 
-# 5. For the tests: Chromium and its driver from Debian, and CJK fonts for screenshots.
+# 5. For the tests: Chromium and its driver from Debian, CJK fonts for screenshots, and
+#    axe-core (npm) for the accessibility checks.
 if [ "$want_browser" = 1 ]; then
+  if [ ! -f .tools/axe/node_modules/axe-core/axe.min.js ] ||
+     ! grep -q "\"version\": \"$AXE_VERSION\"" .tools/axe/node_modules/axe-core/package.json; then
+    log "installing axe-core@$AXE_VERSION into .tools/"
+    mkdir -p .tools/axe
+    npm install --silent --no-audit --no-fund --prefix .tools/axe "axe-core@$AXE_VERSION"
+  fi
   missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)

@@ -40,6 +40,9 @@ texts! {
     FooterOffline => "Runs entirely in your browser: no server, no network.",
         "完全在浏览器中运行：无服务器，无网络请求。";
     SkipToContent => "Skip to content", "跳到正文";
+    CalcAnnounce => "Worst case: {worst} attempts/s downstream, amplification {amp}×.", "最坏情况：下游每秒 {worst} 次尝试，放大 {amp} 倍。";
+    ControlsToggle => "Settings: preset, seed and every knob", "设置：预设、种子与全部参数";
+    SkipToPlayback => "Skip to the figures and playback", "跳到数字与播放控制";
     PageNotFound => "Unknown page “{page}”; showing the default page instead.",
         "未知页面“{page}”，已显示默认页面。";
     LangNotFound => "This site speaks English and 简体中文, not “{lang}”; showing {shown}.",
@@ -480,6 +483,7 @@ texts! {
     ChartBreaker => "Breaker state", "熔断器状态";
     ChartBudget => "Retry-budget tokens", "重试预算令牌";
     ChartLatency => "Latency by outcome", "各结果的延迟分布";
+    LatencyLegend => "{outcome} ({n}): p50 {p50} ms (dashed), p99 {p99} ms (dotted)", "{outcome}（{n}）：p50 {p50} ms（虚线），p99 {p99} ms（点线）";
     ChartTimeline => "One request, attempt by attempt", "单个请求的每次尝试";
     SeriesOffered => "offered", "原始请求";
     SeriesBusy => "busy workers", "忙碌线程";

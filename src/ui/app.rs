@@ -10,6 +10,7 @@ use crate::state::app::{Page, Route, initial_lang};
 use crate::state::calculator::{CalcAction, CalcState};
 use crate::state::storm::{StormAction, StormState};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Which page, which language, and a notice about the link that opened the app.
@@ -197,7 +198,18 @@ pub fn App() -> Html {
     };
     html! {
         <div class="app" lang={lang.html_tag()}>
-            <a class="skip" href="#main">{ t(T::SkipToContent) }</a>
+            <a class="skip" id="skip-main" href="#main">{ t(T::SkipToContent) }</a>
+            if shell.page == Page::Storm {
+                <a class="skip" id="skip-play" href="#play" onclick={Callback::from(|e: MouseEvent| {
+                    // Move the focus itself: following a link to a button only scrolls to it.
+                    if let Some(play) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("play")) {
+                        e.prevent_default();
+                        if let Some(el) = play.dyn_ref::<web_sys::HtmlElement>() {
+                            let _ = el.focus();
+                        }
+                    }
+                })}>{ t(T::SkipToPlayback) }</a>
+            }
             <header class="top">
                 <div class="brand">
                     <svg class="logo" viewBox="0 0 32 32" aria-hidden="true">

@@ -68,6 +68,14 @@ pub fn set_document_lang_and_title(tag: &str, title: &str) {
 }
 
 /// Whether the user asked the system for reduced motion.
+/// Whether the window is wide enough for the controls beside the figures (the CSS
+/// breakpoint, 1000 px).
+pub fn is_wide() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(min-width: 1001px)").ok().flatten())
+        .is_none_or(|m| m.matches())
+}
+
 pub fn prefers_reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())

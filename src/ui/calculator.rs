@@ -61,11 +61,31 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
         Callback::from(move |_: MouseEvent| d.emit(CalcAction::Reset))
     };
     let has_errors = !props.state.errors.is_empty();
+    // One sentence for a screen reader when the worst case changes, not the whole panel.
+    let announce = lang.f(
+        T::CalcAnnounce,
+        &[
+            ("worst", &format_number(props.state.output.worst_attempts_per_s, 0)),
+            ("amp", &format_number(props.state.output.amplification, 2)),
+        ],
+    );
     html! {
         <section class="page calculator" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::CalcTitle) }</h1>
             <p class="intro">{ t(T::CalcIntro) }</p>
             <div class="two-col">
+                // Results first (reading order, and a phone's first screen); the grid puts the
+                // inputs on the left on a wide screen.
+                <div class="panel outputs">
+                    <p class="sr-only" aria-live="polite" id="calc-announce">{ announce }</p>
+                    <h2>{ t(T::CalcOutputs) }</h2>
+                    if has_errors {
+                        <p class="stale-note">{ t(T::KeptLastValid) }</p>
+                    }
+                    <Results {lang} input={props.state.input.clone()} output={props.state.output.clone()} />
+                    <h3>{ t(T::CalcChain) }</h3>
+                    <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
+                </div>
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <h2>{ t(T::CalcInputs) }</h2>
                     if !props.state.unknown.is_empty() {
@@ -87,15 +107,6 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                         { t(T::CalcReset) }
                     </button>
                 </form>
-                <div class="panel outputs" aria-live="polite">
-                    <h2>{ t(T::CalcOutputs) }</h2>
-                    if has_errors {
-                        <p class="stale-note">{ t(T::KeptLastValid) }</p>
-                    }
-                    <Results {lang} input={props.state.input.clone()} output={props.state.output.clone()} />
-                    <h3>{ t(T::CalcChain) }</h3>
-                    <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
-                </div>
             </div>
         </section>
     }

@@ -334,17 +334,17 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 })
                 .collect();
             let p = &d.percentiles;
-            // Two rows of labels per outcome so p50 and p99 never overlap.
-            let marker = |v: f64, label: &str, row: f64| {
+            // The values are written in the legend, not on the bars (where they would be
+            // clipped at the edge and unreadable over a bar); the lines only mark where.
+            let marker = |v: f64, which: &'static str| {
                 let x = xs.map(v.max(lo));
                 html! {
-                    <g class={classes!("pmark", class.clone())}>
+                    <g class={classes!("pmark", which, class.clone())}>
                         <line x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(h - MB).to_string()} />
-                        <text x={(x + 3.0).to_string()} y={(MT + 10.0 + 11.0 * (2.0 * j as f64 + row)).to_string()}>{ format!("{label} {}", format_number(v, 1)) }</text>
                     </g>
                 }
             };
-            html! { <g>{ rects }{ marker(p.p50, "p50", 0.0) }{ marker(p.p99, "p99", 1.0) }</g> }
+            html! { <g>{ rects }{ marker(p.p50, "p50") }{ marker(p.p99, "p99") }</g> }
         })
         .collect();
     let ticks: Vec<f64> = (-3..=7).map(|e| 10f64.powi(e)).filter(|t| *t >= lo && *t <= hi).collect();
@@ -357,7 +357,17 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 RequestOutcome::Failed => T::OutcomeFailed,
                 RequestOutcome::Rejected | RequestOutcome::Unfinished => T::OutcomeRejected,
             };
-            html! { <span class="legend-item"><span class={classes!("swatch", format!("o-{}", d.outcome))} />{ format!("{} ({})", lang.t(name), d.count) }</span> }
+            let p = &d.percentiles;
+            let text = lang.f(
+                T::LatencyLegend,
+                &[
+                    ("outcome", lang.t(name)),
+                    ("n", &format_number(d.count as f64, 0)),
+                    ("p50", &format_number(p.p50, 1)),
+                    ("p99", &format_number(p.p99, 1)),
+                ],
+            );
+            html! { <span class="legend-item"><span class={classes!("swatch", format!("o-{}", d.outcome))} />{ text }</span> }
         })
         .collect();
     html! {

@@ -21,6 +21,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Chrome, StaticServer  # noqa: E402
 import links  # noqa: E402
+import a11y  # noqa: E402
 
 SUB_PATH = "some/sub/path"
 
@@ -364,6 +365,7 @@ def main():
     ]:
         checks.run(name, fn)
     links.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
+    a11y.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors, artifacts)
 
     chrome.close()
     server.close()

@@ -16,6 +16,9 @@ import urllib.error
 import urllib.request
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+TAB = "\ue004"
+ARROW_LEFT = "\ue012"
+ARROW_RIGHT = "\ue014"
 ENTER = "\ue007"
 
 
@@ -103,6 +106,21 @@ class Chrome:
 
     def js(self, script, *args):
         return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args):
+        """Runs `script`, which calls its last argument with the result."""
+        return self.cmd("POST", "/execute/async", {"script": script, "args": list(args)})
+
+    def press(self, *keys):
+        """Presses and releases each key in turn, as a keyboard would (WebDriver key codes:
+        TAB, ENTER, ARROW_RIGHT ... below)."""
+        actions = []
+        for k in keys:
+            actions += [{"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]
+        self.cmd("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+
+    def focused_id(self):
+        return self.js("return document.activeElement ? document.activeElement.id : null;")
 
     # -- elements ----------------------------------------------------------------------
     def find(self, css):

@@ -76,6 +76,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     // When the learner last acted (performance.now() ms), to measure rerun + redraw.
     let action_at: Rc<Cell<f64>> = (*use_memo((), |_| Rc::new(Cell::new(0.0f64)))).clone();
     let reduced = use_memo((), |_| browser::prefers_reduced_motion());
+    let wide = use_memo((), |_| browser::is_wide());
     let playhead = use_state(|| 0.0f64);
     let playing = use_state(|| !*reduced);
     let speed = use_state(|| 1.0f64);
@@ -356,14 +357,20 @@ pub fn StormPage(props: &StormProps) -> Html {
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
             <p class="intro">{ t(T::StormIntro) }</p>
+            // The figures come first (in reading and tab order, and on a phone's screen); on a
+            // wide screen the grid puts the controls in the left column. On a narrow screen
+            // the controls start folded.
             <div class="storm-layout">
-                <ControlPanel {lang} state={props.state.clone()} {dispatch} {oncopy} copied={*copied} />
                 <div class="storm-main">
                     <p class="sr-only" aria-live="polite" id="run-announce">{ announce }</p>
                     { status }
                     { views }
                     <p class="note assumptions">{ t(T::Assumptions) }</p>
                 </div>
+                <details class="controls-wrap" open={*wide}>
+                    <summary id="controls-toggle">{ t(T::ControlsToggle) }</summary>
+                    <ControlPanel {lang} state={props.state.clone()} {dispatch} {oncopy} copied={*copied} />
+                </details>
             </div>
         </section>
     }

@@ -1,0 +1,119 @@
+"""Everyone can use it: axe-core on every page in both languages, keyboard-only use, and the
+phone layout. axe-core comes from npm (scripts/install-tools.sh puts it in .tools/axe/) and
+is injected by WebDriver, which the page's Content-Security-Policy does not govern.
+"""
+
+import os
+import time
+
+from webdriver import ARROW_LEFT, ARROW_RIGHT, ENTER, TAB
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+AXE = os.path.join(ROOT, ".tools", "axe", "node_modules", "axe-core", "axe.min.js")
+
+# Pages in the states a learner sees them: each with a finished run.
+PAGES = [
+    "?page=storm&preset=lab11-unprotected",
+    "?page=storm&preset=big-promo",
+    "?page=storm&preset=breaker-demo",
+    "?page=storm&preset=bulkhead-shared-vs-isolated&compare=1",
+    "?page=storm&preset=big-promo-protected&compare=1&overlay=1",
+    "?page=calculator",
+]
+
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.map(v =>
+  [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160))])));
+"""
+
+
+def settle(chrome):
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if chrome.js("const s = document.getElementById('storm'); return s ? !!s.getAttribute('data-run') : !!document.getElementById('page-title');"):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the page did not settle")
+
+
+def axe_violations(chrome):
+    with open(AXE, encoding="utf-8") as f:
+        chrome.js(f.read() + "\nreturn true;")
+    chrome.cmd("POST", "/timeouts", {"script": 60000})
+    return chrome.js_async(RUN_AXE)
+
+
+def add_checks(run, chrome, base, measurements, expect, no_console_errors, artifacts):
+
+    def axe_every_page():
+        expect(os.path.exists(AXE), f"axe-core is installed at {AXE} (scripts/install-tools.sh --browser)")
+        found = {}
+        for lang in ["en", "zh"]:
+            for query in PAGES:
+                chrome.get(f"{base}{query}&lang={lang}")
+                settle(chrome)
+                # Stop playback so the page holds still while it is checked.
+                chrome.js("const p = document.getElementById('play'); if (p && p.getAttribute('aria-pressed') === 'true') p.click();")
+                bad = [v for v in axe_violations(chrome) if v[1] in ("serious", "critical")]
+                if bad:
+                    found[f"{query} ({lang})"] = bad
+                no_console_errors(chrome, f"axe {query}")
+        measurements["axe_serious_or_critical"] = sum(len(v) for v in found.values())
+        expect(not found, "axe-core found serious or critical violations:\n" +
+               "\n".join(f"  {page}: {v}" for page, vs in found.items() for v in vs))
+        print(f"     axe-core {measurements.get('axe_version', '')}: 0 serious or critical violations on {len(PAGES) * 2} page states")
+
+    def keyboard_only():
+        chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
+        settle(chrome)
+        chrome.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+        # The skip links come first: the second jumps to playback.
+        stops = []
+        for _ in range(4):
+            chrome.press(TAB)
+            stops.append(chrome.focused_id() or chrome.js("return document.activeElement.className"))
+            if stops[-1] == "skip-play":
+                break
+        expect("skip-play" in stops, f"a skip link to playback within 4 tab stops: {stops}")
+        chrome.press(ENTER)
+        expect(chrome.focused_id() == "play", f"the skip link puts the focus on Play: {chrome.focused_id()}")
+        # A slider moves one stop per arrow key and says its value with its unit.
+        slider = "k-l1-attempts-slider"
+        chrome.js(f"document.getElementById('{slider}').focus();")
+        before = chrome.js(f"const s = document.getElementById('{slider}'); return [Number(s.value), s.getAttribute('aria-valuetext')];")
+        run = chrome.js("return document.getElementById('storm').getAttribute('data-run');")
+        chrome.press(ARROW_RIGHT)
+        deadline = time.time() + 10
+        while time.time() < deadline and chrome.js("return document.getElementById('storm').getAttribute('data-run');") == run:
+            time.sleep(0.05)
+        after = chrome.js(f"const s = document.getElementById('{slider}'); return [Number(s.value), s.getAttribute('aria-valuetext')];")
+        expect(after[0] == before[0] + 1, f"one stop per arrow key: {before} -> {after}")
+        expect(after[1] and "4" in after[1] and "attempt" in after[1], f"the announced value has its unit: {after[1]!r}")
+        expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0, "4 × 3 × 3 ran")
+        chrome.press(ARROW_LEFT)
+        no_console_errors(chrome, "keyboard")
+
+    def phone_layout():
+        chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        try:
+            for lang in ["en", "zh"]:
+                chrome.get(base + f"?page=storm&lang={lang}&preset=big-promo")
+                settle(chrome)
+                top = chrome.js("const e = document.getElementById('headline'); return e.getBoundingClientRect().top + window.scrollY;")
+                inner = chrome.js("return window.innerHeight;")
+                expect(top < inner, f"({lang}) the headline figures start within the first screen: {top} px of {inner}")
+                wide = chrome.js("return document.documentElement.scrollWidth;")
+                expect(wide <= 392, f"({lang}) nothing overflows sideways: {wide} px")
+                chrome.screenshot(os.path.join(artifacts, f"storm-big-promo-phone-{lang}.png"))
+                chrome.get(base + f"?page=calculator&lang={lang}")
+                settle(chrome)
+                top = chrome.js("const e = document.getElementById('out-worst'); return e.getBoundingClientRect().top + window.scrollY;")
+                expect(top < inner * 1.5, f"({lang}) the calculator's first result is near the top: {top} px")
+                chrome.screenshot(os.path.join(artifacts, f"calculator-phone-{lang}.png"))
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
+    run("axe-core: no serious or critical violation on any page, both languages", axe_every_page)
+    run("keyboard only: a skip link reaches Play, sliders move one stop per arrow key", keyboard_only)
+    run("phone (390 × 844): figures within the first screen, nothing overflows", phone_layout)
