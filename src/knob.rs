@@ -18,6 +18,9 @@ pub enum Scale {
     Linear,
     /// Round values per decade (1, 1.5, 2, 3, 5, 7, 10, …): for spans of several decades.
     Log,
+    /// Percentages in "nines" (90, 95, 99, 99.5, 99.9, …): log steps of what is missing
+    /// from 100 %, for objectives.
+    Nines,
 }
 
 /// Where the slider travels. Values outside it but in range are typed.
@@ -36,6 +39,10 @@ impl Slider {
     /// Round values per decade from `min` to `max` (both above 0).
     pub const fn log(min: f64, max: f64) -> Slider {
         Slider { min, max, scale: Scale::Log }
+    }
+    /// Percentages from `min` to `max` (below 100) in nines.
+    pub const fn nines(min: f64, max: f64) -> Slider {
+        Slider { min, max, scale: Scale::Nines }
     }
 }
 
@@ -133,6 +140,24 @@ impl<S, I> Knob<S, I> {
                 out.push(max);
                 out
             }
+            Scale::Nines => {
+                let (least, most) = (100.0 - max, 100.0 - min);
+                let mut out = vec![min];
+                let mut decade = 10f64.powf(least.log10().floor());
+                while decade <= most {
+                    out.extend(
+                        [5.0, 2.0, 1.0]
+                            .iter()
+                            .map(|m| m * decade)
+                            .filter(|m| *m > least && *m < most)
+                            .map(|m| clean(100.0 - m)),
+                    );
+                    decade *= 10.0;
+                }
+                out.push(max);
+                out.sort_by(f64::total_cmp);
+                out
+            }
         };
         if self.range.integer {
             v.iter_mut().for_each(|x| *x = x.round());
@@ -149,6 +174,7 @@ impl<S, I> Knob<S, I> {
     pub fn nearest_stop(&self, stops: &[f64], value: f64) -> usize {
         let distance = |s: f64| match self.slider.scale {
             Scale::Log if s > 0.0 && value > 0.0 => (s / value).ln().abs(),
+            Scale::Nines if s < 100.0 && value < 100.0 => ((100.0 - s) / (100.0 - value)).ln().abs(),
             _ => (s - value).abs() / (self.slider.max - self.slider.min).abs().max(f64::MIN_POSITIVE),
         };
         if self.off && value == 0.0 {
@@ -244,6 +270,18 @@ mod tests {
         assert!(k.parse("NaN", "v").is_err());
         assert!(k.parse("−5", "v").is_err());
         assert_eq!(k.parse("9999", "v"), Ok(9999.0), "beyond the slider but in range: typed");
+    }
+
+    #[test]
+    fn nines_step_through_what_is_missing_from_100() {
+        let mut k = knob(Slider::nines(90.0, 99.999), false);
+        k.range = FieldRange { min: 50.0, max: 99.999, integer: false, unit: "%" };
+        let stops = k.stops();
+        assert_eq!(
+            stops,
+            vec![90.0, 95.0, 98.0, 99.0, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99, 99.995, 99.998, 99.999]
+        );
+        assert_eq!(stops[k.nearest_stop(&stops, 99.94)], 99.95, "nearest by ratio of what is missing");
     }
 
     #[test]

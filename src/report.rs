@@ -62,7 +62,7 @@ pub struct Causes {
 }
 
 /// Headline figures.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Requests that entered the chain.
     pub original_requests: u64,
@@ -302,7 +302,7 @@ pub enum MarkKind {
 }
 
 /// Bucketed series. Counters are totals per bucket; gauges the peak level in the bucket.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Series {
     /// Bucket width (ms).
     pub bucket_ms: f64,

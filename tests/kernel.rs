@@ -57,6 +57,7 @@ fn chain(
         leaf: leaf("leaf", leaf_ms, error_rate),
         faults: Vec::new(),
         cancel_on_timeout: false,
+        slo: Default::default(),
         report: ReportOptions { bucket_ms: None, trace_sample: 12 },
     }
 }
@@ -277,6 +278,7 @@ fn arb_chain() -> impl Strategy<Value = Scenario> {
                 leaf: lf,
                 faults,
                 cancel_on_timeout: false,
+                slo: Default::default(),
                 report: ReportOptions { bucket_ms, trace_sample },
             }
         })

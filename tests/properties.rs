@@ -149,6 +149,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     leaf: lf,
                     faults,
                     cancel_on_timeout: cancel,
+                    slo: Default::default(),
                     report: ReportOptions { bucket_ms: None, trace_sample: 50 },
                 }
             },

@@ -15,6 +15,7 @@ fn chain(k: u32, layers: usize, f: f64, duration_ms: f64) -> Scenario {
         leaf: leaf("leaf", 10.0, f),
         faults: Vec::new(),
         cancel_on_timeout: false,
+        slo: Default::default(),
         report: ReportOptions { bucket_ms: None, trace_sample: 0 },
     }
 }

@@ -232,7 +232,7 @@ async fn headline_table_shows_both_sides_and_the_difference() {
     }
     #[function_component]
     fn H(p: &P) -> Html {
-        html! { <HeadlineTable lang={Lang::Zh} a={p.a.clone()} b={Some(p.b.clone())} /> }
+        html! { <HeadlineTable lang={Lang::Zh} a={p.a.clone()} b={Some(p.b.clone())} slo={resilience_lab::model::slo::Slo::default()} /> }
     }
     let root = mount_point();
     yew::Renderer::<H>::with_root_and_props(

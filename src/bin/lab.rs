@@ -14,6 +14,7 @@
 //! hand: three subcommands and a few flags do not earn a parser crate.
 
 use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
+use resilience_lab::model::slo::Slo;
 use resilience_lab::report::{Report, Stopped};
 use resilience_lab::scenario::{Scenario, presets};
 use std::fmt::Write as _;
@@ -180,7 +181,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
     }
     Ok(match args.format {
         Format::Json => report.to_json_pretty(),
-        Format::Table => table(&report),
+        Format::Table => table(&report, scenario.slo),
         Format::Csv => csv(&report),
         Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),
     })
@@ -201,8 +202,9 @@ fn stopped_notice(stop: Stopped) -> String {
     }
 }
 
-fn table(r: &Report) -> String {
+fn table(r: &Report, slo: Slo) -> String {
     let s = &r.summary;
+    let budget = slo.budget(s);
     let mut out = String::new();
     let _ = writeln!(out, "scenario  {}  (seed {})", r.scenario, r.seed);
     let rows: Vec<(&str, String)> = vec![
@@ -222,6 +224,17 @@ fn table(r: &Report) -> String {
         ("timeouts", s.timeouts.to_string()),
         ("core_success_rate", format!("{:.4}", s.core_success_rate)),
         ("degraded_rate", format!("{:.4}", s.degraded_rate)),
+        (
+            "slo",
+            format!(
+                "{} % {}: {} failed of {:.1} allowed ({:.1} % of the error budget)",
+                slo.success_percent,
+                if budget.met { "met" } else { "breached" },
+                budget.spent,
+                budget.allowed,
+                budget.spent_fraction * 100.0
+            ),
+        ),
         (
             "latency_ms p50/p99/max",
             format!("{} / {} / {}", s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.max),

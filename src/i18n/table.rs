@@ -191,6 +191,7 @@ texts! {
     GroupFallback => "Fallback", "降级兜底";
     GroupService => "Service behaviour", "服务行为";
     GroupFaults => "Fault injection", "故障注入";
+    GroupSlo => "Objective (SLO)", "目标（SLO）";
     UnitRequests => "requests", "个请求";
     UnitTokens => "tokens", "令牌";
     UnitTokensPerS => "tokens/s", "令牌/秒";
@@ -214,6 +215,8 @@ texts! {
     OptBatch => "batch at t = 0", "t = 0 一批";
     OptConstant => "evenly spaced", "均匀间隔";
     OptPoisson => "Poisson", "泊松";
+    KSlo => "Success objective", "成功率目标";
+    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；入口接纳控制拒绝的请求（429）单独计数。在结果图上画成虚线。";
     KCancel => "Cancel on timeout", "超时即取消";
     KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off (most real stacks): the callee keeps working and holding its worker — a timeout is not a cancellation.",
         "开：调用方超时会取消被放弃的工作。关（多数真实系统）：被调方继续工作并占着线程——超时不等于取消。";
@@ -425,6 +428,14 @@ texts! {
     HBreakerRejected => "Breaker rejected", "熔断拒绝";
     HBulkheadRejected => "Bulkhead rejected", "舱壁拒绝";
     HAbandoned => "Abandoned work", "被放弃的工作";
+    HErrorBudget => "Error budget spent", "错误预算消耗";
+    HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
+    SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed", "SLO {target}% 达成：失败 {spent}，允许 {allowed}";
+    SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed", "SLO {target}% 未达成：失败 {spent}，允许 {allowed}";
+    ChartErrorBudget => "Error budget spent (cumulative)", "错误预算累计消耗";
+    SeriesErrorBudget => "spent", "已消耗";
+    SeriesSloTarget => "SLO: answered must reach this line", "SLO：成功+降级须达到此线";
+    LimitErrorBudget => "whole budget", "全部预算";
     // playback
     Play => "Play", "播放";
     Pause => "Pause", "暂停";

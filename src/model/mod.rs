@@ -4,3 +4,4 @@ pub mod amplification;
 pub mod capacity;
 pub mod chain;
 pub mod degradation;
+pub mod slo;

@@ -3,6 +3,7 @@
 //! comparison. Pure functions, tested natively; the components only place the results.
 
 use crate::i18n::T;
+use crate::model::slo::Slo;
 use crate::report::{CallResult, HopKind, Report, Trace};
 use crate::scenario::{Load, Scenario};
 
@@ -32,8 +33,9 @@ pub enum Unit {
 }
 
 /// The headline figures of a report, in display order.
-pub fn headlines(r: &Report) -> Vec<Headline> {
+pub fn headlines(r: &Report, slo: Slo) -> Vec<Headline> {
     let s = &r.summary;
+    let budget = slo.budget(s);
     let abandoned: u64 = r.hops.iter().map(|h| h.abandoned_work).sum();
     let h = |id, label, value: f64, unit, better| Headline {
         id,
@@ -41,7 +43,11 @@ pub fn headlines(r: &Report) -> Vec<Headline> {
         value,
         unit,
         higher_is_better: better,
-        note: (id == "core_success_rate").then_some(T::HCoreSuccessNote),
+        note: match id {
+            "core_success_rate" => Some(T::HCoreSuccessNote),
+            "error_budget_spent" => Some(T::HErrorBudgetNote),
+            _ => None,
+        },
     };
     vec![
         h("original_requests", T::HOriginal, s.original_requests as f64, Unit::Count, None),
@@ -52,6 +58,7 @@ pub fn headlines(r: &Report) -> Vec<Headline> {
         h("failed", T::HFailed, s.failed as f64, Unit::Count, Some(false)),
         h("admission_rejected", T::HRejected, s.admission_rejected as f64, Unit::Count, None),
         h("core_success_rate", T::HCoreSuccess, s.core_success_rate, Unit::Percent, Some(true)),
+        h("error_budget_spent", T::HErrorBudget, budget.spent_fraction, Unit::Percent, Some(false)),
         h("latency_p50", T::HP50, s.latency_ms.p50, Unit::Ms, Some(false)),
         h("latency_p99", T::HP99, s.latency_ms.p99, Unit::Ms, Some(false)),
         h("latency_max", T::HMax, s.latency_ms.max, Unit::Ms, Some(false)),
@@ -339,11 +346,13 @@ mod tests {
     #[test]
     fn headlines_mirror_the_summary() {
         let r = run(&presets::chain_3x3()).unwrap();
-        let h = headlines(&r);
+        let h = headlines(&r, Slo::default());
         let get = |id: &str| h.iter().find(|x| x.id == id).unwrap().value;
         assert_eq!(get("downstream_attempts"), 27_000.0);
         assert_eq!(get("amplification"), 27.0);
         assert_eq!(get("original_requests"), 1000.0);
+        // Every request fails: 1,000 failures against 1 allowed by 99.9 %.
+        assert!((get("error_budget_spent") - 1000.0).abs() < 1e-6, "{}", get("error_budget_spent"));
     }
 
     #[test]

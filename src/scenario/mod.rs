@@ -45,6 +45,10 @@ pub struct Scenario {
     /// working and holding its worker, as with most real stacks).
     #[serde(default)]
     pub cancel_on_timeout: bool,
+    /// The entry's service-level objective (drawn on the outcome chart; the engine ignores
+    /// it). Default: 99.9 % core success, source 003's big-promo target.
+    #[serde(default)]
+    pub slo: crate::model::slo::Slo,
     /// What the report keeps.
     #[serde(default)]
     pub report: ReportOptions,

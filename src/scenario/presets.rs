@@ -204,6 +204,7 @@ fn base(name: &str, load: Load, layers: Vec<Layer>, leaf: Leaf) -> Scenario {
         leaf,
         faults: Vec::new(),
         cancel_on_timeout: false,
+        slo: Default::default(),
         report: ReportOptions::default(),
     }
 }

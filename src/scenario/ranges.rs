@@ -50,6 +50,8 @@ pub const RETRY_AFTER_MS: FieldRange = ms(0.0, MAX_MS);
 pub const WORK_MS: FieldRange = ms(0.0, MAX_MS);
 pub const LOG_NORMAL_MS: FieldRange = ms(0.001, MAX_MS);
 pub const PROBABILITY: FieldRange = num(0.0, 1.0, "probability");
+/// A service-level objective: from a coin toss to five nines.
+pub const SLO_PERCENT: FieldRange = num(50.0, 99.999, "%");
 pub const MAX_ATTEMPTS: FieldRange = count(1.0, 10.0);
 pub const BACKOFF_MS: FieldRange = ms(0.0, MAX_MS);
 pub const BACKOFF_BASE_MS: FieldRange = ms(0.001, MAX_MS);
@@ -132,6 +134,7 @@ pub fn for_path(path: &str) -> Option<FieldRange> {
         ("effect", "factor") => LATENCY_FACTOR,
         ("effect", "rate") => PROBABILITY,
         ("report", "bucket_ms") => REPORT_BUCKET_MS,
+        ("slo", "success_percent") => SLO_PERCENT,
         ("report", "trace_sample") => TRACE_SAMPLE,
         ("work", "ms" | "mean_ms") => WORK_MS,
         ("work", "median_ms" | "p99_ms") => LOG_NORMAL_MS,

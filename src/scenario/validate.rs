@@ -282,6 +282,7 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
         c.num("report.bucket_ms", b, r::REPORT_BUCKET_MS);
     }
     c.int("report.trace_sample", s.report.trace_sample, r::TRACE_SAMPLE);
+    c.num("slo.success_percent", s.slo.success_percent, r::SLO_PERCENT);
     c.errors
 }
 

@@ -225,6 +225,9 @@ pub struct StackProps {
     /// The top of the y axis when shared with another chart.
     #[prop_or_default]
     pub y_max: Option<f64>,
+    /// A line drawn over the bands (the SLO's target), with its legend and class.
+    #[prop_or_default]
+    pub target: Option<Line>,
 }
 
 /// Stacked areas per bucket (outcomes over time).
@@ -255,6 +258,12 @@ pub fn StackChart(props: &StackProps) -> Html {
             html! { <path class={classes!("band", l.class.clone())} d={d} /> }
         })
         .collect();
+    let target = props.target.as_ref().map(|l| {
+        let ys_px: Vec<f64> = l.values.iter().map(|&v| ys.map(v)).collect();
+        html! { <path class={classes!("series", l.class.clone())} d={step_path(&xe, &ys_px)} /> }
+    });
+    let mut keys: Vec<Line> = props.layers.0.to_vec();
+    keys.extend(props.target.clone());
     chart_frame(
         Frame {
             lang: props.lang,
@@ -265,9 +274,9 @@ pub fn StackChart(props: &StackProps) -> Html {
             end_ms: props.end_ms,
             y_max: max,
         },
-        legend(&props.layers.0),
+        legend(&keys),
         y_axis,
-        bands,
+        html! { <>{ bands }{ for target }</> },
     )
 }
 

@@ -256,6 +256,7 @@ fn drawn(n: u64) -> Scenario {
         leaf,
         faults,
         cancel_on_timeout: g.chance(0.3),
+        slo: Default::default(),
         report: ReportOptions {
             bucket_ms: g.chance(0.2).then(|| g.ms(1.0, 20.0)),
             trace_sample: g.int(0, 30) as u32,

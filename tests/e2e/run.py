@@ -346,7 +346,28 @@ def main():
                "removing a layer and adding it back gives the same run")
         no_console_errors(chrome, "layers stepper")
 
+    def storm_slo_and_error_budget():
+        for p, met in [("big-promo", "false"), ("big-promo-protected", "true")]:
+            page(f"?page=storm&lang=en&preset={p}&seed=7")
+            run = wait_run(chrome)
+            want = cli_report(lab, p, 7)["summary"]
+            allowed = (want["original_requests"] - want["admission_rejected"]) * (1 - 0.999)
+            got = chrome.js("return Number(document.getElementById('h-a-error_budget_spent').dataset.value)")
+            expect(abs(got - want["failed"] / allowed) <= 1e-9 * max(1.0, got), f"{p}: budget spent {got} != failed/allowed")
+            expect(chrome.js("return document.getElementById('slo-status-a').dataset.met") == met, f"{p}: SLO met = {met}")
+            expect(chrome.js("return document.querySelectorAll('#outcomes-a path.c-slo').length") == 1, f"{p}: the target line is drawn")
+            expect(chrome.js("return document.querySelectorAll('#error-budget-a .limit').length") == 1, f"{p}: the budget's 100 % line")
+        # Moving the objective redraws without a rerun: the objective judges the run.
+        chrome.js("const i = document.getElementById('k-slo'); i.value = '50'; i.dispatchEvent(new Event('change', {bubbles: true}));")
+        half = (want["original_requests"] - want["admission_rejected"]) * 0.5
+        chrome.wait_text("#slo-status-a", f"SLO 50 % met: {want['failed']} failed of {half:,.0f} allowed")
+        time.sleep(0.3)
+        expect(chrome.js("return document.getElementById('storm').getAttribute('data-run')") == run, "no rerun for the SLO")
+        expect("slo=50" in chrome.url(), f"the objective is in the link: {chrome.url()}")
+        no_console_errors(chrome, "SLO")
+
     for name, fn in [
+        ("the SLO: its target line, the error budget spent, met or breached as source 003 says", storm_slo_and_error_budget),
         ("the big-promo diagram shows its shared pool of 8 and the queue", storm_diagram_points_at_the_shared_pool),
         ("layers: 5 from a link, one removed and added back", storm_layers_from_the_page),
         ("every preset's headline figures and report digest equal the CLI's, in both languages", storm_matches_the_cli_for_every_preset),

@@ -27,6 +27,7 @@ pub enum Group {
     Fallback,
     Service,
     Faults,
+    Slo,
 }
 
 impl Group {
@@ -44,6 +45,7 @@ impl Group {
             Group::Fallback => T::GroupFallback,
             Group::Service => T::GroupService,
             Group::Faults => T::GroupFaults,
+            Group::Slo => T::GroupSlo,
         }
     }
 }
@@ -153,6 +155,22 @@ fn opt_u32(v: f64) -> Option<u32> {
 
 /// Every numeric control, in page order within each group.
 pub static NUMBERS: &[NumberDef] = &[
+    NumberDef {
+        group: Group::Slo,
+        applies: Applies::Run,
+        knob: Knob {
+            key: "slo",
+            label: T::KSlo,
+            help: T::KSloHelp,
+            unit: T::UnitPercent,
+            range: r::SLO_PERCENT,
+            slider: Slider::nines(90.0, 99.999),
+            step: 0.001,
+            off: false,
+            get: |s, _| Some(s.slo.success_percent),
+            set: |s, _, v| s.slo.success_percent = v,
+        },
+    },
     NumberDef {
         group: Group::Load,
         applies: Applies::Run,

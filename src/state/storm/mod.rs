@@ -468,6 +468,7 @@ impl StormState {
         let mut q = Query::new();
         self.write_query(&mut q);
         q.remove("overlay"); // how the charts are laid out is not part of the run
+        q.remove("slo"); // nor is the objective the run is judged by
         q.to_query_string()
     }
 }

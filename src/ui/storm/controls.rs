@@ -21,8 +21,9 @@ pub struct PanelProps {
     pub copied: bool,
 }
 
-const GROUP_ORDER: [Group; 11] = [
+const GROUP_ORDER: [Group; 12] = [
     Group::Load,
+    Group::Slo,
     Group::Admission,
     Group::Workers,
     Group::Deadline,

@@ -1,11 +1,15 @@
 //! Headline figures (with A/B differences in compare mode) and the formula panel.
 
 use crate::i18n::{Lang, T, format_number};
+use crate::model::slo::Slo;
 use crate::plot::storm::{Formulas, Unit, headlines};
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
 fn show(v: f64, unit: Unit) -> String {
+    if v.is_infinite() {
+        return "∞".to_string();
+    }
     match unit {
         Unit::Count => format_number(v, 0),
         Unit::Times => format!("{}×", format_number(v, 2)),
@@ -25,6 +29,8 @@ pub struct HeadlineProps {
     pub a: ReportRef,
     #[prop_or_default]
     pub b: Option<ReportRef>,
+    /// The objective both sides are held to.
+    pub slo: Slo,
 }
 
 /// The headline figures as cards. Each value carries the exact JSON value in
@@ -32,8 +38,27 @@ pub struct HeadlineProps {
 #[component]
 pub fn HeadlineTable(props: &HeadlineProps) -> Html {
     let lang = props.lang;
-    let ha = headlines(&props.a.0);
-    let hb = props.b.as_ref().map(|b| headlines(&b.0));
+    let slo = props.slo;
+    let ha = headlines(&props.a.0, slo);
+    let hb = props.b.as_ref().map(|b| headlines(&b.0, slo));
+    let status = |side: &str, r: &ReportRef| {
+        let b = slo.budget(&r.0.summary);
+        let text = lang.f(
+            if b.met { T::SloMet } else { T::SloBreached },
+            &[
+                ("target", &format_number(slo.success_percent, 3)),
+                ("spent", &format_number(b.spent as f64, 0)),
+                ("allowed", &format_number(b.allowed, 1)),
+            ],
+        );
+        html! {
+            <span class={classes!("slo-status", if b.met { "met" } else { "breached" })} id={format!("slo-status-{side}")}
+                data-met={b.met.to_string()}>
+                if props.b.is_some() { <span class="side-tag">{ side.to_uppercase() }</span>{ " " } }
+                { text }
+            </span>
+        }
+    };
     let cards: Html = ha
         .iter()
         .enumerate()
@@ -70,6 +95,10 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                 <p class="note">{ format!("{}  ·  {}  ·  ( ) = {}", lang.t(T::SideA), lang.t(T::SideB), lang.t(T::Difference)) }</p>
             }
             <div class="hgrid">{ cards }</div>
+            <p class="slo-line-note">
+                { status("a", &props.a) }
+                if let Some(b) = &props.b { { " · " }{ status("b", b) } }
+            </p>
         </div>
     }
 }

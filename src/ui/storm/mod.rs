@@ -132,11 +132,13 @@ pub fn StormPage(props: &StormProps) -> Html {
     }
 
     // Chart data once per report; in compare mode, axes shared by both sides.
-    let data_a = use_memo((a.clone(), lang), |(r, lang)| {
-        r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0))))
+    // The SLO is not part of a run: moving it redraws without rerunning.
+    let slo = props.state.a.slo;
+    let data_a = use_memo((a.clone(), lang, slo), |(r, lang, slo)| {
+        r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0, *slo))))
     });
-    let data_b = use_memo((b.clone(), lang), |(r, lang)| {
-        r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0))))
+    let data_b = use_memo((b.clone(), lang, slo), |(r, lang, slo)| {
+        r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0, *slo))))
     });
     let axes = match (&a, &*data_a, &b, &*data_b) {
         (Some(ra), Some(da), Some(rb), Some(db)) => Some(Axes::shared((&ra.0, &da.0), (&rb.0, &db.0))),
@@ -323,7 +325,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             };
             html! {
                 <>
-                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} />
+                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} />
                     { play_bar }
                     if *reduced {
                         <p class="note">{ t(T::ReducedMotion) }</p>

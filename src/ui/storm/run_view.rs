@@ -3,6 +3,7 @@
 
 use super::diagram::Diagram;
 use crate::i18n::{Lang, T};
+use crate::model::slo::Slo;
 use crate::plot::palette::hop_class;
 use crate::plot::storm::{per_second, run_end_ms};
 use crate::report::{HopKind, Report};
@@ -44,6 +45,7 @@ pub struct Axes {
     pub outcomes: f64,
     pub breakers: f64,
     pub budgets: f64,
+    pub error_budget: f64,
 }
 
 fn top(lines: &Lines) -> f64 {
@@ -67,6 +69,7 @@ impl Axes {
             outcomes: stacked_top(&d.outcomes),
             breakers: top(&d.breakers),
             budgets: top(&d.budgets),
+            error_budget: top(&d.error_budget),
         };
         let (x, y) = (one(a), one(b));
         Axes {
@@ -76,6 +79,7 @@ impl Axes {
             outcomes: x.outcomes.max(y.outcomes),
             breakers: x.breakers.max(y.breakers),
             budgets: x.budgets.max(y.budgets),
+            error_budget: x.error_budget.max(y.error_budget),
         }
     }
 }
@@ -90,9 +94,13 @@ pub struct ChartData {
     outcomes: Lines,
     breakers: Lines,
     budgets: Lines,
+    /// Over the outcomes: what must be answered per second to meet the SLO.
+    slo_target: Line,
+    /// The SLO's error budget spent so far, percent.
+    error_budget: Lines,
 }
 
-pub fn chart_data(lang: Lang, r: &Report) -> ChartData {
+pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let s = &r.series;
     let mut load = vec![Line {
         name: lang.t(T::SeriesOffered).to_string(),
@@ -175,7 +183,20 @@ pub fn chart_data(lang: Lang, r: &Report) -> ChartData {
             });
         }
     }
+    let per_s = if s.bucket_ms > 0.0 { 1000.0 / s.bucket_ms } else { 0.0 };
+    let slo_target = Line {
+        name: lang.t(T::SeriesSloTarget).to_string(),
+        class: "c-slo".into(),
+        values: slo.target_line(s).iter().map(|v| v * per_s).collect(),
+    };
+    // An SLO that allows no failure and got one has spent an infinite share: drawn at the
+    // chart's top rather than lost.
+    let burn = slo.budget_spent_over_time(&r.summary, s).into_iter().map(|v| v.min(1e9)).collect();
+    let error_budget =
+        vec![Line { name: lang.t(T::SeriesErrorBudget).to_string(), class: "c-fail".into(), values: burn }];
     ChartData {
+        slo_target,
+        error_budget: Lines::new(error_budget),
         load: Lines::new(load),
         focus_title,
         in_flight: Lines::new(in_flight),
@@ -223,8 +244,12 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         limit={data.limit.map(|l| (l, lang.t(T::SeriesPool).to_string()))} />
                 }, 170.0) }
                 { chart("chart-outcomes", html! {
-                    <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.outcomes)} />
+                    <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.outcomes)} target={data.slo_target.clone()} />
                 }, 170.0) }
+                { chart("chart-error-budget", html! {
+                    <TimeChart {lang} id={format!("error-budget-{side}")} title={lang.t(T::ChartErrorBudget).to_string()} lines={data.error_budget.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_unit={"%".to_string()} y_max={y(|a| a.error_budget)}
+                        limit={Some((100.0, lang.t(T::LimitErrorBudget).to_string()))} />
+                }, 120.0) }
                 if !data.breakers.is_empty() {
                     { chart("chart-breaker", html! {
                         <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)} />
