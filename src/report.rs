@@ -165,6 +165,23 @@ pub struct HopStats {
     pub peak_in_flight: i64,
     /// Longest queue for a worker.
     pub peak_queue: i64,
+    /// Waiting for and holding a worker, at a hop with a worker limit (none otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queueing: Option<Queueing>,
+}
+
+/// How calls waited for and held the workers of a hop with a worker limit: what the queue
+/// lab sets beside the closed forms of M/M/c.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Queueing {
+    /// Calls that got a worker.
+    pub served: u64,
+    /// Of which waited for it (a wait above 0).
+    pub waited: u64,
+    /// Their waits for a worker, summed (ms).
+    pub wait_ms: f64,
+    /// Time workers were held, summed over the calls that gave theirs back (ms).
+    pub busy_ms: f64,
 }
 
 /// Per caller → dependency figures.

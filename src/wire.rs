@@ -283,8 +283,10 @@ wire_struct!(HopStats {
     abandoned_work,
     cancelled,
     peak_in_flight,
-    peak_queue
+    peak_queue,
+    queueing
 });
+wire_struct!(Queueing { served, waited, wait_ms, busy_ms });
 wire_struct!(ClientStats {
     name,
     caller,
