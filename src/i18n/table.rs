@@ -281,7 +281,7 @@ texts! {
     QLegendSim => "simulated", "模拟";
     QLegendHere => "this setting", "当前设置";
     QLegendCeiling => "ceiling {p} %", "上限 {p}%";
-    QQueueChart => "Busy workers and queue over time", "忙碌线程与队列随时间变化";
+    QQueueChart => "Busy workers and queue over time (highest in each {ms} ms)", "忙碌线程与队列随时间变化（每 {ms} ms 内的最大值）";
     CapTitle => "Capacity with a safety ceiling (source 002)", "带安全上限的容量（文档 002）";
     CapMu => "Per-worker rate μ", "单线程服务率 μ";
     CapIdeal => "Ideal capacity cμ", "理想容量 cμ";

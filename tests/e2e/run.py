@@ -21,6 +21,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Chrome, StaticServer  # noqa: E402
 import links  # noqa: E402
+import labs_aq  # noqa: E402
 
 SUB_PATH = "some/sub/path"
 
@@ -31,6 +32,9 @@ class Checks:
         self.passed = 0
 
     def run(self, name, fn):
+        only = os.environ.get("E2E_ONLY")  # a developer's filter: run checks whose name contains it
+        if only and only not in name:
+            return
         t0 = time.time()
         try:
             fn()
@@ -317,6 +321,7 @@ def main():
     ]:
         checks.run(name, fn)
     links.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
+    labs_aq.add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts)
 
     chrome.close()
     server.close()
