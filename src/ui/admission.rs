@@ -21,6 +21,17 @@ const BEAT_MS: u32 = 700;
 const EDIT_ROWS: usize = 40;
 /// Rows of the step table shown around the current step.
 const STEP_ROWS: usize = 16;
+/// The step table's headings after `#`.
+const STEP_COLUMNS: [T; 8] = [
+    T::ColT,
+    T::ColEvent,
+    T::ColBefore,
+    T::ColAfter,
+    T::ColInFlight,
+    T::ColDecision,
+    T::ColReason,
+    T::ColRetryAfter,
+];
 
 #[derive(Properties, PartialEq)]
 pub struct AdmissionProps {
@@ -79,11 +90,19 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         (i >= current).then_some("later"),
         matches!(s.event, Event::Arrival(_, Err(_))).then_some("rejected")
     );
+    let cells = [
+        (i + 1).to_string(),
+        s.t_ms.to_string(),
+        event,
+        bucket(s.before),
+        bucket(s.after),
+        flight,
+        decision.to_string(),
+        reason.to_string(),
+        ra,
+    ];
     html! {
-        <tr {class} id={format!("adm-step-{}", i + 1)}>
-            <td>{ i + 1 }</td><td>{ s.t_ms }</td><td>{ event }</td><td>{ bucket(s.before) }</td>
-            <td>{ bucket(s.after) }</td><td>{ flight }</td><td>{ decision }</td><td>{ reason }</td><td>{ ra }</td>
-        </tr>
+        <tr {class} id={format!("adm-step-{}", i + 1)}>{ for cells.into_iter().map(|c| html! { <td>{ c }</td> }) }</tr>
     }
 }
 
@@ -349,11 +368,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                     </div>
                     <div class="panel table-scroll">
                         <table class="lab-table steps" id="adm-steps">
-                            <thead><tr>
-                                <th>{ "#" }</th><th>{ t(T::ColT) }</th><th>{ t(T::ColEvent) }</th><th>{ t(T::ColBefore) }</th>
-                                <th>{ t(T::ColAfter) }</th><th>{ t(T::ColInFlight) }</th><th>{ t(T::ColDecision) }</th>
-                                <th>{ t(T::ColReason) }</th><th>{ t(T::ColRetryAfter) }</th>
-                            </tr></thead>
+                            <thead><tr><th>{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th>{ t(c) }</th> }) }</tr></thead>
                             <tbody>{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>
                         </table>
                         if n > STEP_ROWS { <p class="note">{ lang.f(T::StepWindow, &[("a", &(from + 1).to_string()), ("b", &(from + STEP_ROWS).min(n).to_string()), ("n", &n.to_string())]) }</p> }
