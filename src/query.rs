@@ -107,13 +107,16 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Percent-encodes everything but unreserved characters and the comma (kept readable for
-/// lists such as `attempts=3,3`).
+/// Percent-encodes everything but unreserved characters, the comma and the colon (both
+/// allowed in a query by RFC 3986, kept readable for lists such as `attempts=3,3` and
+/// `arrivals=0:1:500,0:1:100`).
 fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' | b':' => {
+                out.push(b as char)
+            }
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }

@@ -167,6 +167,9 @@ pub struct HopStats {
     pub peak_queue: i64,
     /// The pool its dependencies share, if it has one (`layers[i].shared_pool`).
     pub shared_pool: Option<PoolSize>,
+    /// Waiting for and holding a worker, at a hop with a worker limit (none otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queueing: Option<Queueing>,
 }
 
 /// The size of a bounded pool: a layer's shared pool or a caller's bulkhead.
@@ -176,6 +179,20 @@ pub struct PoolSize {
     pub size: u32,
     /// Calls that may wait for a slot; none = unbounded.
     pub queue: Option<u32>,
+}
+
+/// How calls waited for and held the workers of a hop with a worker limit: what the queue
+/// lab sets beside the closed forms of M/M/c.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Queueing {
+    /// Calls that got a worker.
+    pub served: u64,
+    /// Of which waited for it (a wait above 0).
+    pub waited: u64,
+    /// Their waits for a worker, summed (ms).
+    pub wait_ms: f64,
+    /// Time workers were held, summed over the calls that gave theirs back (ms).
+    pub busy_ms: f64,
 }
 
 /// Per caller → dependency figures.

@@ -284,9 +284,11 @@ wire_struct!(HopStats {
     cancelled,
     peak_in_flight,
     peak_queue,
-    shared_pool
+    shared_pool,
+    queueing
 });
 wire_struct!(PoolSize { size, queue });
+wire_struct!(Queueing { served, waited, wait_ms, busy_ms });
 wire_struct!(ClientStats {
     name,
     caller,

@@ -4,8 +4,10 @@
 
 use proptest::prelude::*;
 use resilience_lab::query::Query;
+use resilience_lab::state::admission::AdmissionState;
 use resilience_lab::state::app::Route;
 use resilience_lab::state::calculator::CalcState;
+use resilience_lab::state::queue::QueueState;
 use resilience_lab::state::storm::StormState;
 
 /// Keys a link may hold: known ones, near misses, empty and dotted ones, multi-byte ones.
@@ -47,6 +49,22 @@ fn key() -> impl Strategy<Value = String> {
             "中.attempts",
             "f0.end",
             "l1.l1.attempts",
+            "b",
+            "r",
+            "cost",
+            "limit",
+            "hold",
+            "n",
+            "gap",
+            "gen",
+            "arrivals",
+            "workers",
+            "queue",
+            "service",
+            "ms",
+            "p99",
+            "ceiling",
+            "w",
         ])
         .prop_map(str::to_string),
         any::<String>(),
@@ -78,6 +96,15 @@ fn value() -> impl Strategy<Value = String> {
             "big-promo",
             "batch",
             "poisson",
+            "burst",
+            "even",
+            "table",
+            "log_normal",
+            "0:1:500,0:1:100",
+            "5:x:1,1:1:1:1,,9",
+            "source-002",
+            "source-003",
+            "overload",
             "3,3,3",
             "1,2,3,4,5,6,7,8,9",
             "%",
@@ -126,6 +153,19 @@ proptest! {
         let again = StormState::from_query(&Query::parse(&own));
         prop_assert_eq!(&again.a, &storm.a, "the storm page's own link reads back");
         prop_assert_eq!((again.preset, again.seed, again.compare), (storm.preset, storm.seed, storm.compare));
+        prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own);
+
+        let adm = AdmissionState::from_query(&q);
+        let mut own = Query::new();
+        adm.write_query(&mut own);
+        let again = AdmissionState::from_query(&Query::parse(&own.to_query_string()));
+        prop_assert_eq!(&again.input, &adm.input, "the admission lab's own link reads back");
+        prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own.to_query_string());
+
+        let queue = QueueState::from_query(&q);
+        let own = queue.run_query();
+        let again = QueueState::from_query(&Query::parse(&own));
+        prop_assert_eq!(&again.input, &queue.input, "the queue lab's own link reads back");
         prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own);
     }
 }

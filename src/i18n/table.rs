@@ -139,7 +139,163 @@ texts! {
         "最坏情况下每一级每秒收到的尝试次数";
 
     // ---- admission lab (?page=admission) -------------------------------------------------
+    AdmNav => "Admission lab", "准入实验";
+    AdmTitle => "Admission lab: token bucket and concurrency limit", "准入实验：令牌桶与并发上限";
+    AdmIntro => "Source 002's offline admission model, one event at a time: a bucket of B tokens refilling r per second (it starts full; 1 token = 1,000 integer credits) and a concurrency limit. Both gates must pass; a rejection consumes nothing; nothing queues or waits. Every decision is made by the same policy code the retry-storm page runs.",
+        "文档 002 的离线准入模型，逐个事件推演：容量 B 个令牌、每秒补充 r 个的令牌桶（初始为满；1 令牌 = 1,000 个整数 credit）加一个并发上限。两道门槛都要通过；拒绝不扣令牌；不排队，也不等待。每个决定都由重试风暴页所用的同一份策略代码做出。";
+    AdmPreset002 => "Source 002: B = 2, r = 2/s, limit 1", "文档 002：B = 2，r = 2/秒，并发 1";
+    AdmStory002 => "Six arrivals meet every rule: #2 is refused by the concurrency limit although tokens remain; #3 costs 3 > B (cost_exceeds_capacity); #1 completes at exactly 500 ms, so #4 arriving at 500 ms gets the slot; #5 finds the slot free but only 0.6 tokens (rate_limit, Retry-After 200 ms); #6 arrives exactly then and is admitted.",
+        "六个请求覆盖所有规则：#2 虽有令牌但并发已满而被拒；#3 成本 3 > B（cost_exceeds_capacity）；#1 恰在 500 ms 完成，所以 500 ms 到达的 #4 拿到名额；#5 名额空闲但只有 0.6 个令牌（rate_limit，Retry-After 200 ms）；#6 恰在那时到达，被接纳。";
+    AdmPreset003 => "Source 003: a bucket of 5 meets 8 requests", "文档 003：容量 5 的桶遇到 8 个请求";
+    AdmStory003 => "Eight requests arrive together at a bucket of 5 refilling 1 token/s: 5 × 200, then 3 × 429 with Retry-After 1 s (rejections take nothing, so each is told the same wait).",
+        "8 个请求同时到达容量 5、每秒补充 1 个令牌的桶：5 × 200，随后 3 × 429，Retry-After 1 秒（拒绝不扣令牌，所以每个都被告知同样的等待）。";
+    AdmPresetCost => "A cost above B", "成本超过 B";
+    AdmStoryCost => "Requests costing 3 tokens against a bucket of 2, once a second: the bucket is full every time and never enough. cost_exceeds_capacity says waiting cannot help (Go's rate.Limiter: n > burst never succeeds).",
+        "每秒一个成本为 3 的请求，桶容量却只有 2：每次桶都是满的，却永远不够。cost_exceeds_capacity 表示等待无济于事（Go rate.Limiter：n > burst 永远不会成功）。";
+    AdmPresetSteady => "A steady stream just above r", "略高于 r 的稳定流量";
+    AdmStorySteady => "2.5 requests/s, evenly spaced, against r = 2/s: the burst of 2 hides the excess for about 2 s, then about 1 request in 5 is refused. A token bucket bounds the average rate, not the spacing.",
+        "每秒 2.5 个均匀到达的请求，对上 r = 2/秒：容量 2 的突发先掩盖超出部分约 2 秒，之后约每 5 个拒绝 1 个。令牌桶限制的是平均速率，而不是间隔。";
+    KBucketB => "Bucket capacity B", "桶容量 B";
+    KBucketBHelp => "Burst size and starting level (the bucket starts full). ≈ Go rate.Limiter's burst b; ≈ Envoy local_ratelimit max_tokens. 0 = no token bucket (only the concurrency limit).",
+        "突发容量，也是初始令牌数（桶初始为满）。≈ Go rate.Limiter 的 burst b；≈ Envoy local_ratelimit 的 max_tokens。0 = 不用令牌桶（只有并发上限）。";
+    KRefill => "Refill rate r", "补充速率 r";
+    KRefillHelp => "Tokens added per second, continuously and exactly (elapsed ms × r credits). ≈ Go's rate.Limit (events/s). Envoy instead adds tokens_per_fill every fill_interval, in steps.",
+        "每秒补充的令牌数，连续且精确（经过的毫秒数 × r 个 credit）。≈ Go 的 rate.Limit（每秒事件数）。Envoy 则每个 fill_interval 一次性补充 tokens_per_fill 个，呈阶梯状。";
+    KCost => "Cost per request", "每个请求的成本";
+    KCostHelp => "Tokens a generated or added request takes when admitted (edit a row for others). A cost above B is refused as cost_exceeds_capacity (Go: AllowN with n > burst).",
+        "生成或新增的请求被接纳时扣除的令牌数（其他成本可逐行修改）。成本大于 B 的请求以 cost_exceeds_capacity 拒绝（Go：AllowN 且 n > burst）。";
+    KHold => "Hold time", "占用时间";
+    KHoldHelp => "How long an admitted request keeps its concurrency slot (generated and added rows). Completion frees the slot, never tokens.",
+        "被接纳的请求占用并发名额的时长（用于生成和新增的行）。完成只释放名额，从不退还令牌。";
+    KCount => "Requests", "请求数";
+    KCountHelp => "How many arrivals the generator makes (at most 1,000).", "生成器产生的到达数（最多 1,000 个）。";
+    KGap => "Gap", "间隔";
+    KGapHelp => "Time between generated arrivals; for Poisson, the mean of random exponential gaps.", "生成的到达之间的间隔；泊松方式下为随机指数间隔的均值。";
+    KLabSeedHelp => "The same seed always draws the same random arrivals and runs.", "相同的种子总是抽到相同的随机到达与运行结果。";
+    KGenHelp => "Edit the table, or generate: a burst of n at t = 0, n evenly spaced, or n Poisson arrivals (seeded). Editing a row turns a generated list into a table.",
+        "直接编辑表格，或生成：t = 0 时的 n 个突发、n 个均匀间隔或 n 个泊松到达（带种子）。修改任意一行会把生成的列表变为表格。";
+    OptTable => "table", "表格";
+    OptBurst => "burst at t = 0", "t = 0 突发";
+    UnitInteger => "integer", "整数";
+    ArrivalsTitle => "Arrivals", "到达";
+    ColTime => "time", "时间";
+    ColCost => "cost", "成本";
+    ColHold => "hold", "占用";
+    AddRow => "Add a row", "添加一行";
+    DeleteRow => "Delete row {n}", "删除第 {n} 行";
+    MoreRows => "{n} more rows are not shown for editing; they are in the link and in the run.", "另有 {n} 行未显示为可编辑；它们在链接中，也参与运行。";
+    Admitted => "admitted (200)", "接纳（200）";
+    Rejected => "rejected (429)", "拒绝（429）";
+    Completed => "completed", "完成";
+    ByReason => "Rejected by reason: concurrency_limit {c}, rate_limit {r}, cost_exceeds_capacity {x}.", "按原因：concurrency_limit {c}，rate_limit {r}，cost_exceeds_capacity {x}。";
+    CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} credit；补充量 = 经过的毫秒数 × {r} credit。";
+    EventScrub => "Event", "事件";
+    StepEventHelp => "Advance one event.", "前进一个事件。";
+    StepOf => "step {k} of {n} · t = {t} ms", "第 {k}/{n} 步 · t = {t} ms";
+    ReducedMotionSteps => "Reduced motion is on: showing the end state; step or drag to any event.", "已开启减少动态效果：显示最终状态；可单步或拖动到任意事件。";
+    NoBucket => "no token bucket", "无令牌桶";
+    BucketLabel => "Bucket: {level}", "令牌桶：{level}";
+    TokensChart => "Tokens over time (● admitted, × rejected)", "令牌随时间变化（● 接纳，× 拒绝）";
+    AxisMs => "time (ms)", "时间（ms）";
+    ColT => "t (ms)", "t（ms）";
+    ColEvent => "event", "事件";
+    ColBefore => "tokens before (credits)", "之前令牌（credit）";
+    ColAfter => "tokens after (credits)", "之后令牌（credit）";
+    ColInFlight => "in flight", "在途";
+    ColDecision => "decision", "决定";
+    ColReason => "reason", "原因";
+    ColRetryAfter => "Retry-After", "Retry-After";
+    EvArrival => "arrival #{n}, cost {cost}", "到达 #{n}，成本 {cost}";
+    EvCompletion => "#{n} completes", "#{n} 完成";
+    ReasonConcurrency => "concurrency_limit", "concurrency_limit（并发已满）";
+    ReasonRate => "rate_limit", "rate_limit（令牌不足）";
+    ReasonCost => "cost_exceeds_capacity", "cost_exceeds_capacity（成本超过容量）";
+    Never => "never", "永不";
+    StepWindow => "Steps {a}–{b} of {n}, around the current one.", "第 {a}–{b} 步（共 {n} 步），围绕当前步。";
+    RealLimiters => "What real limiters would do", "真实限流器会怎么做";
+    NoteGo => "Go's x/time/rate: Allow() makes the same decision as this lab (a full bucket of burst b refilling at Limit; n > burst never passes) and, as here, a refusal takes nothing. Wait() and Reserve() do not refuse: they reserve the tokens now and delay the caller until they exist — a queue in time instead of a 429.",
+        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 不拒绝：它们现在就预订令牌，让调用方等到令牌存在——用时间上的排队代替 429。";
+    NoteEnvoy => "Envoy's local_ratelimit starts with max_tokens and adds tokens_per_fill every fill_interval (at least 50 ms) in one step, so the level climbs in stairs, not the smooth slope drawn here; a refused request takes no token and gets 429 with x-envoy-ratelimited. That filter has no concurrency gate.",
+        "Envoy 的 local_ratelimit 初始为 max_tokens，每个 fill_interval（至少 50 ms）一次性补充 tokens_per_fill 个令牌，所以令牌量呈阶梯上升，而不是这里画的平滑斜线；被拒请求不消耗令牌，返回 429 和 x-envoy-ratelimited。该过滤器没有并发门槛。";
+    NoteModel => "This is source 002's teaching model: one global bucket, integer credits, no queue, no automatic retry; not RFC 2697's two-bucket three-colour marker, and not a production limiter. Retry-After is the time the bucket needs to hold the cost; HTTP sends it in whole seconds, rounded up.",
+        "这是文档 002 的教学模型：单个全局桶、整数 credit、不排队、不自动重试；不是 RFC 2697 的双桶三色标记器，也不是生产限流器。Retry-After 是桶攒够该成本所需的时间；HTTP 以整秒发送，向上取整。";
     // ---- queue lab (?page=queue) ---------------------------------------------------------
+    QNav => "Queue lab", "排队实验";
+    QTitle => "Queue lab: utilisation, waiting and the hockey stick", "排队实验：利用率、等待与“曲棍球棒”曲线";
+    QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), otherwise a stated approximation. Waiting explodes as ρ approaches 1, long before every worker is busy all the time.",
+        "一个有 c 个工作线程的池，前面是队列，到达速率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，远在线程一直全忙之前。";
+    QPreset002 => "Source 002: 120/s, 40 ms, 8 workers", "文档 002：120/秒，40 ms，8 个线程";
+    QStory002 => "λ = 120/s, 40 ms per request, 8 workers: ρ = 60 %. About 14 % of requests wait, under 2 ms on average. The capacity table reproduces source 002: 150/s admitted at a 75 % ceiling, at least 7 workers, L = 4.8 busy and 12 in system at W = 100 ms.",
+        "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待，平均不到 2 ms。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
+    QPresetSingle => "One worker at ρ = 80 %", "单线程，ρ = 80%";
+    QStorySingle => "M/M/1 at 20/s and 40 ms: 80 % of requests wait, on average 4 service times (160 ms), and the p99 of the time in system is about 920 ms — 23 service times.",
+        "M/M/1，20/秒、40 ms：80% 的请求需要等待，平均等 4 个服务时间（160 ms），系统内时间的 p99 约 920 ms——23 个服务时间。";
+    QPresetConstant => "Constant service (M/D/c)", "常数服务时间（M/D/c）";
+    QStoryConstant => "Source 002's workload with every request taking exactly 40 ms. No exact formula: the mean wait is drawn by Allen–Cunneen, half of M/M/c's; the simulation shows how close that is.",
+        "文档 002 的负载，但每个请求恰好 40 ms。没有精确公式：平均等待用 Allen–Cunneen 近似，为 M/M/c 的一半；模拟显示它有多接近。";
+    QPresetTail => "Long-tailed service (log-normal)", "长尾服务时间（对数正态）";
+    QStoryTail => "Median 30 ms, p99 300 ms: the mean is about 49 ms, so ρ ≈ 73 %. The variance of the service time (Cs² ≈ 1.66) lengthens every wait; Allen–Cunneen scales M/M/c's wait by (1 + 1.66)/2.",
+        "中位数 30 ms，p99 300 ms：均值约 49 ms，因此 ρ ≈ 73%。服务时间的方差（Cs² ≈ 1.66）拉长了每次等待；Allen–Cunneen 把 M/M/c 的等待乘以 (1 + 1.66)/2。";
+    QPresetOverload => "Overload: λ above cμ", "过载：λ 超过 cμ";
+    QStoryOverload => "210/s against an ideal 200/s, behind a queue of 50: no steady state exists. The queue fills and stays full, waits approach the time to drain it (50 ÷ 8 workers × 40 ms ≈ 250 ms), and the excess is turned away with 503.",
+        "210/秒对上理想的 200/秒，队列上限 50：不存在稳态。队列填满并保持满，等待接近排空队列的时间（50 ÷ 8 个线程 × 40 ms ≈ 250 ms），超出部分以 503 拒绝。";
+    QRateHelp => "Requests per second arriving at the pool, as a Poisson process or evenly spaced.", "每秒到达线程池的请求数，按泊松过程或均匀间隔到达。";
+    QArrivalsHelp => "Poisson: independent random gaps (the first M of M/M/c; Ca² = 1). Evenly spaced: one every 1/λ (Ca² = 0), which waits less.",
+        "泊松：相互独立的随机间隔（M/M/c 的第一个 M；Ca² = 1）。均匀：每 1/λ 一个（Ca² = 0），等待更少。";
+    QServiceHelp => "How long a request holds a worker: exponential (memoryless, the second M of M/M/c; Cs² = 1), constant (Cs² = 0), or log-normal by median and p99, the way latency is quoted.",
+        "请求占用线程的时长：指数（无记忆，M/M/c 的第二个 M；Cs² = 1）、常数（Cs² = 0），或按中位数与 p99 给出的对数正态（延迟通常的表述方式）。";
+    QServiceMs => "Service time", "服务时间";
+    QServiceMsHelp => "The constant, the mean (exponential) or the median (log-normal). μ = 1000 ÷ mean per worker.", "常数、均值（指数）或中位数（对数正态）。单线程 μ = 1000 ÷ 均值。";
+    QP99Help => "99th percentile of the log-normal service time (at least the median).", "对数正态服务时间的第 99 百分位（不小于中位数）。";
+    QWorkersHelp => "Workers serving at once, c (threads or connections; ≈ a server's maxThreads, Resilience4j ThreadPoolBulkhead maxThreadPoolSize). At most 10,000 here.",
+        "同时服务的线程数 c（线程或连接；≈ 服务器的 maxThreads、Resilience4j ThreadPoolBulkhead 的 maxThreadPoolSize）。此处最多 10,000。";
+    QCeiling => "Utilisation ceiling", "利用率上限";
+    QCeilingHelp => "Share of the ideal capacity cμ that admission allows (source 002: 75 %); it sets the capacity table and the line on the curve. The simulation does not enforce it.",
+        "准入允许使用的理想容量 cμ 的比例（文档 002：75%）；用于容量表和曲线上的竖线。模拟不执行这一上限。";
+    QW => "Time in system W", "系统内时间 W";
+    QWHelp => "End-to-end time for the capacity table's second L = λW (source 002: 100 ms gives 12 in system, waiting ones included).",
+        "容量表中第二个 L = λW 所用的端到端时间（文档 002：100 ms 对应系统内 12 个请求，含等待者）。";
+    QFigures => "Simulated beside closed form", "模拟与闭式解对照";
+    QColFormula => "formula", "公式";
+    QColClosed => "closed form", "闭式解";
+    QColSim => "simulated", "模拟";
+    QRho => "Utilisation ρ", "利用率 ρ";
+    QPWait => "P(wait), Erlang C", "等待概率（Erlang C）";
+    QWait => "Mean wait Wq", "平均等待 Wq";
+    QTime => "Mean time in system W", "平均系统内时间 W";
+    QP99 => "p99 time in system", "系统内时间 p99";
+    QL => "Mean number in system L", "平均系统内请求数 L";
+    QBlocked => "Turned away (queue full)", "被拒（队列已满）";
+    QExact => "M/M/c: every closed form above is exact for the steady state with an unbounded queue; the simulated figures differ by sampling noise and the run's empty start.",
+        "M/M/c：上面每个闭式解在无界队列的稳态下都是精确的；模拟结果的差异来自抽样噪声和从空系统开始运行。";
+    QApprox => "Not M/M/c: Wq and W are Allen–Cunneen's approximation, M/M/c's wait × (Ca² + Cs²)/2 = × {f}; P(wait) is Erlang C, a reference only; no p99 is drawn.",
+        "不是 M/M/c：Wq 与 W 采用 Allen–Cunneen 近似，即 M/M/c 的等待 × (Ca² + Cs²)/2 = × {f}；等待概率仍为 Erlang C，仅供参考；不给出 p99。";
+    QUnstable => "λ ≥ cμ: no steady state. The queue grows as long as arrivals last (or fills and turns calls away); only ρ has a closed form.",
+        "λ ≥ cμ：不存在稳态。只要还有到达，队列就不断增长（或填满后拒绝请求）；只有 ρ 有闭式解。";
+    QQueueNote => "The closed forms assume an unbounded queue; with a queue limit the run also turns calls away when it is full.", "闭式解假设队列无界；设置队列上限后，队列满时模拟还会拒绝请求。";
+    QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): {n} requests at this setting, {m} at each point of the curve. ρ = busy time ÷ (c × run length); L = λ × W with λ = served ÷ run length.",
+        "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置 {n} 个请求，曲线上每个点 {m} 个。ρ = 忙碌时间 ÷（c × 运行时长）；L = λ × W，其中 λ = 完成数 ÷ 运行时长。";
+    QRunFailed => "the run could not finish in the browser.", "该运行无法在浏览器中完成。";
+    QCurveTitle => "Mean time in system against utilisation", "平均系统内时间与利用率";
+    AxisRho => "utilisation ρ", "利用率 ρ";
+    QAxisW => "W (ms)", "W（ms）";
+    QLegendExact => "closed form (M/M/c)", "闭式解（M/M/c）";
+    QLegendApprox => "Allen–Cunneen approximation", "Allen–Cunneen 近似";
+    QLegendSim => "simulated", "模拟";
+    QLegendHere => "this setting", "当前设置";
+    QLegendCeiling => "ceiling {p} %", "上限 {p}%";
+    QQueueChart => "Busy workers and queue over time (highest in each {ms} ms)", "忙碌线程与队列随时间变化（每 {ms} ms 内的最大值）";
+    CapTitle => "Capacity with a safety ceiling (source 002)", "带安全上限的容量（文档 002）";
+    CapMu => "Per-worker rate μ", "单线程服务率 μ";
+    CapIdeal => "Ideal capacity cμ", "理想容量 cμ";
+    CapAdmit => "Admitted at the ceiling", "上限内可接纳";
+    CapHeadroom => "Headroom: capacity above the ceiling", "能力余量：上限以上的容量";
+    CapMargin => "Margin: current traffic to the ceiling", "距接纳上限的余量";
+    CapMinWorkers => "Fewest workers under the ceiling", "满足上限的最少线程数";
+    CapBusy => "Busy workers L = λ × service time", "忙碌线程 L = λ × 服务时间";
+    CapInSystem => "In system L = λ × W", "系统内请求 L = λ × W";
+    CapNote => "Headroom and margin are different things (source 002). L = λW needs a stable system with consistent long-run averages: 12 in system does not mean 12 cores suffice, and no average gives a p99.",
+        "能力余量与距上限的余量是两回事（文档 002）。L = λW 需要稳定且口径一致的长期平均：系统内 12 个请求不代表 12 个核就够，平均数也推不出 p99。";
     // ---- presets -----------------------------------------------------------------------
     PresetLab11Unprotected => "Lab 11, unprotected", "实验 11：无保护";
     PresetLab11UnprotectedStory => "Source 000: 100 requests at once; page → recommendation → a slow profile service that holds each call 100 ms and fails. Both layers try 3 times: 900 profile calls, and every request ends after 1,020 ms.",

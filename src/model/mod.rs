@@ -1,7 +1,9 @@
 //! Scenarios built from the engine and the policies.
 
+pub mod admission;
 pub mod amplification;
 pub mod capacity;
 pub mod chain;
 pub mod degradation;
+pub mod queueing;
 pub mod slo;

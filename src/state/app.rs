@@ -10,11 +10,15 @@ pub enum Page {
     Storm,
     /// The closed-form amplification and in-flight calculator.
     Calculator,
+    /// The admission lab: a token bucket and a concurrency limit, event by event.
+    Admission,
+    /// The queue lab: a worker pool against its closed forms.
+    Queue,
 }
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 2] = [Page::Storm, Page::Calculator];
+    pub const ALL: [Page; 4] = [Page::Storm, Page::Calculator, Page::Admission, Page::Queue];
     /// The page a link without `page=` opens.
     pub const DEFAULT: Page = Page::Storm;
 
@@ -23,6 +27,8 @@ impl Page {
         match self {
             Page::Storm => "storm",
             Page::Calculator => "calculator",
+            Page::Admission => "admission",
+            Page::Queue => "queue",
         }
     }
 
@@ -31,6 +37,8 @@ impl Page {
         match self {
             Page::Storm => T::StormNav,
             Page::Calculator => T::CalcNav,
+            Page::Admission => T::AdmNav,
+            Page::Queue => T::QNav,
         }
     }
 

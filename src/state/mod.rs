@@ -2,8 +2,11 @@
 //!
 //! The Yew components in `ui/` hold these in `use_reducer` and only display them.
 
+pub mod admission;
 pub mod app;
 pub mod calculator;
+mod lab;
+pub mod queue;
 pub mod runs;
 pub mod storm;
 

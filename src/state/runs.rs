@@ -9,6 +9,7 @@ use crate::model::chain::{ChainSim, SimError};
 use crate::query::Query;
 use crate::report::Report;
 use crate::scenario::Scenario;
+use crate::state::queue::QueueState;
 use crate::state::storm::StormState;
 use crate::wire::{Reader, Wire, Writer, wire_struct, wire_unit_enum};
 
@@ -29,6 +30,9 @@ pub enum Side {
 pub enum Job {
     /// One side of the retry-storm page.
     Storm { query: String, side: Side },
+    /// A run of the queue lab: its own setting (`point` 0) or point `k` of its
+    /// latency-versus-utilisation sweep (`state::queue::SWEEP_RHOS[k - 1]`).
+    Queue { query: String, point: u8 },
 }
 
 impl Job {
@@ -42,6 +46,10 @@ impl Job {
                     Side::B => st.side_b(),
                 };
                 (s, st.seed)
+            }
+            Job::Queue { query, point } => {
+                let st = QueueState::from_query(&Query::parse(query));
+                (st.input.scenario(usize::from(*point)), st.input.seed)
             }
         }
     }
@@ -109,11 +117,17 @@ impl Wire for Job {
                 query.put(w);
                 side.put(w);
             }
+            Job::Queue { query, point } => {
+                1u8.put(w);
+                query.put(w);
+                point.put(w);
+            }
         }
     }
     fn get(r: &mut Reader) -> Option<Self> {
         match u8::get(r)? {
             0 => Some(Job::Storm { query: Wire::get(r)?, side: Wire::get(r)? }),
+            1 => Some(Job::Queue { query: Wire::get(r)?, point: Wire::get(r)? }),
             _ => None,
         }
     }

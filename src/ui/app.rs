@@ -1,13 +1,17 @@
 //! The app shell: header with the product name and language switch, navigation between
 //! labs, the page, and the footer. It owns every page's state so the URL can hold all of it.
 
+use super::admission::AdmissionPage;
 use super::browser;
 use super::calculator::CalculatorPage;
+use super::queue::QueuePage;
 use super::storm::StormPage;
 use crate::i18n::{Lang, T};
 use crate::query::Query;
+use crate::state::admission::{AdmissionAction, AdmissionState};
 use crate::state::app::{Page, Route, initial_lang};
 use crate::state::calculator::{CalcAction, CalcState};
+use crate::state::queue::{QueueAction, QueueState};
 use crate::state::storm::{StormAction, StormState};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -67,14 +71,43 @@ impl Reducible for StormStore {
     }
 }
 
+/// Wraps a lab's state for `use_reducer`.
+#[derive(Clone, PartialEq)]
+pub struct LabStore<S>(pub S);
+
+impl Reducible for LabStore<AdmissionState> {
+    type Action = AdmissionAction;
+    fn reduce(self: Rc<Self>, action: AdmissionAction) -> Rc<Self> {
+        Rc::new(LabStore(self.0.reduce(action)))
+    }
+}
+
+impl Reducible for LabStore<QueueState> {
+    type Action = QueueAction;
+    fn reduce(self: Rc<Self>, action: QueueAction) -> Rc<Self> {
+        Rc::new(LabStore(self.0.reduce(action)))
+    }
+}
+
+/// Every page's state, for writing the open one into the URL.
+#[derive(Clone, PartialEq)]
+struct Pages {
+    calc: CalcState,
+    storm: StormState,
+    admission: AdmissionState,
+    queue: QueueState,
+}
+
 /// Writes the open page's state into the URL (other pages' state stays in memory).
-fn write_url(shell: &Shell, calc: &CalcState, storm: &StormState) {
+fn write_url(shell: &Shell, p: &Pages) {
     let mut q = Query::new();
     q.set("page", shell.page.slug());
     q.set("lang", shell.lang.code());
     match shell.page {
-        Page::Calculator => calc.write_query(&mut q),
-        Page::Storm => storm.write_query(&mut q),
+        Page::Calculator => p.calc.write_query(&mut q),
+        Page::Storm => p.storm.write_query(&mut q),
+        Page::Admission => p.admission.write_query(&mut q),
+        Page::Queue => p.queue.write_query(&mut q),
     }
     browser::replace_query(&q);
 }
@@ -105,13 +138,25 @@ pub fn App() -> Html {
         let q = start.clone();
         use_reducer(move || StormStore(StormState::from_query(&q)))
     };
+    let admission = {
+        let q = start.clone();
+        use_reducer(move || LabStore(AdmissionState::from_query(&q)))
+    };
+    let queue = {
+        let q = start.clone();
+        use_reducer(move || LabStore(QueueState::from_query(&q)))
+    };
 
     {
         let shell_now = (*shell).clone();
-        let calc_now = calc.0.clone();
-        let storm_now = storm.0.clone();
-        use_effect_with((shell_now, calc_now, storm_now), |(shell, calc, storm)| {
-            write_url(shell, calc, storm);
+        let pages = Pages {
+            calc: calc.0.clone(),
+            storm: storm.0.clone(),
+            admission: admission.0.clone(),
+            queue: queue.0.clone(),
+        };
+        use_effect_with((shell_now, pages), |(shell, pages)| {
+            write_url(shell, pages);
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
             browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
@@ -193,6 +238,20 @@ pub fn App() -> Html {
             html! {
                 <CalculatorPage {lang} state={calc.0.clone()}
                     dispatch={Callback::from(move |a: CalcAction| c.dispatch(a))} />
+            }
+        }
+        Page::Admission => {
+            let s = admission.clone();
+            html! {
+                <AdmissionPage {lang} state={admission.0.clone()}
+                    dispatch={Callback::from(move |a: AdmissionAction| s.dispatch(a))} />
+            }
+        }
+        Page::Queue => {
+            let s = queue.clone();
+            html! {
+                <QueuePage {lang} state={queue.0.clone()}
+                    dispatch={Callback::from(move |a: QueueAction| s.dispatch(a))} />
             }
         }
     };

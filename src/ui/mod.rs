@@ -1,11 +1,14 @@
 //! The Yew front end (wasm32 only). Components display state from `crate::state` and
 //! reports from the model; they never simulate.
 
+pub mod admission;
 pub mod app;
 pub mod browser;
 pub mod calculator;
 pub mod charts;
 pub mod controls;
+mod lab;
+pub mod queue;
 pub mod runs;
 pub mod storm;
 pub mod worker;

@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Chrome, StaticServer  # noqa: E402
 import links  # noqa: E402
 import a11y  # noqa: E402
+import labs_aq  # noqa: E402
 
 SUB_PATH = "some/sub/path"
 
@@ -387,6 +388,7 @@ def main():
         checks.run(name, fn)
     links.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
     a11y.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors, artifacts)
+    labs_aq.add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts)
 
     chrome.close()
     server.close()

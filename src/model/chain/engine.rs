@@ -434,12 +434,18 @@ impl GeneralEngine {
     }
 
     fn start_work(&mut self, now: Micros, c: CallRef) {
-        let (hop, deadline, key) = {
+        let (hop, deadline, key, arrived) = {
             let call = self.calls.get_mut(c);
             call.phase = Phase::Working;
             call.work_start = now;
-            (call.hop as usize, call.deadline, call.key)
+            (call.hop as usize, call.deadline, call.key, call.arrived)
         };
+        let h = &mut self.stats.hops[hop];
+        h.served += 1;
+        if now > arrived {
+            h.waited += 1;
+            h.wait_us += now - arrived;
+        }
         let spec = &self.plan.hops[hop];
         if deadline != NO_DEADLINE && deadline.saturating_sub(now) < spec.min_budget.max(1) {
             self.stats.totals.deadline_exhausted += 1;
@@ -480,7 +486,10 @@ impl GeneralEngine {
         }
     }
 
-    fn release_worker(&mut self, now: Micros, hop: usize) {
+    /// A call that held a worker since `work_start` (none: taken this instant, not started)
+    /// gives it back; the next queued call, if any, takes it.
+    fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
+        self.stats.hops[hop].busy_us += work_start.map_or(0, |w| now.saturating_sub(w));
         let calls = &self.calls;
         let next = self.hop_rt[hop].pool.release(|t| {
             let r = Self::untoken(t);
@@ -501,17 +510,18 @@ impl GeneralEngine {
 
     /// Call `c` answers `outcome`: free what it holds and tell its caller.
     pub fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
-        let (hop, holds_worker, holds_admission, parent) = {
+        let (hop, holds_worker, holds_admission, parent, worked) = {
             let call = self.calls.get_mut(c);
             (
                 call.hop as usize,
                 std::mem::take(&mut call.holds_worker),
                 std::mem::take(&mut call.holds_admission),
                 call.parent,
+                call.worked_from(),
             )
         };
         if holds_worker {
-            self.release_worker(now, hop);
+            self.release_worker(now, hop, worked);
         }
         if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
             a.release();
@@ -588,13 +598,14 @@ impl GeneralEngine {
 
     /// The caller stopped waiting and cancels `c` and everything it started.
     pub fn cancel_subtree(&mut self, now: Micros, c: CallRef) {
-        let (hop, phase, holds_worker, holds_admission) = {
+        let (hop, phase, holds_worker, holds_admission, worked) = {
             let call = self.calls.get_mut(c);
             (
                 call.hop as usize,
                 call.phase,
                 std::mem::take(&mut call.holds_worker),
                 std::mem::take(&mut call.holds_admission),
+                call.worked_from(),
             )
         };
         if phase == Phase::Queued && !holds_worker {
@@ -602,7 +613,7 @@ impl GeneralEngine {
             self.gauge_queue(now, hop);
         }
         if holds_worker {
-            self.release_worker(now, hop);
+            self.release_worker(now, hop, worked);
         }
         if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
             a.release();

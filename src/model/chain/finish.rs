@@ -81,6 +81,14 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
                 }
                 _ => None,
             },
+            // Only a limited pool has a queue; the retry-chain kernel never runs one, so
+            // both engines leave this empty for the hops it takes.
+            queueing: s.pool.workers.map(|_| Queueing {
+                served: r.served,
+                waited: r.waited,
+                wait_ms: ms(r.wait_us),
+                busy_ms: ms(r.busy_us),
+            }),
         })
         .collect();
     let clients: Vec<ClientStats> = plan

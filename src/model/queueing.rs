@@ -1,0 +1,228 @@
+//! Closed forms for a pool of c workers fed by one stream of arrivals (the queue lab).
+//!
+//! Exact results hold for **M/M/c** only: Poisson arrivals at rate λ, exponential service
+//! at rate μ per worker, c workers, an unbounded FIFO queue, and λ < cμ (otherwise no
+//! steady state exists and every figure but ρ is infinite):
+//!
+//! - offered load a = λ/μ, utilisation ρ = λ/(cμ) (this one holds for any distribution);
+//! - Erlang C, the probability an arrival waits: C(c, a), computed from the Erlang B
+//!   recursion B(0) = 1, B(k) = a·B(k−1)/(k + a·B(k−1)), then C = c·B / (c − a(1 − B));
+//! - mean wait Wq = C/(cμ − λ); mean time in system W = Wq + 1/μ; L = λW (Little);
+//! - waits are 0 with probability 1 − C, else exponential with rate cμ − λ, so the wait's
+//!   p99 is ln(C/0.01)/(cμ − λ) (0 when C ≤ 1 %); the time in system is that wait plus an
+//!   independent exponential service, whose tail
+//!   P(T > t) = e^{−μt} + C·(e^{−μt} − e^{−(cμ−λ)t})/(c − 1 − a) is solved for its p99.
+//!
+//! Other cases get no exact formula. The lab draws the **Allen–Cunneen** approximation for
+//! the mean wait, Wq ≈ Wq(M/M/c) · (Ca² + Cs²)/2, with Ca² the squared coefficient of
+//! variation of the gaps between arrivals (1 Poisson, 0 evenly spaced) and Cs² that of the
+//! service time (0 constant, 1 exponential, e^{σ²} − 1 log-normal). For M/D/1 it is exact
+//! (Pollaczek–Khinchine); for D/D/c it gives 0, which is also exact. No p99 is drawn then.
+
+/// One pool under steady load.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pool {
+    /// Arrival rate λ (req/s).
+    pub lambda: f64,
+    /// Mean service time 1/μ (ms).
+    pub service_ms: f64,
+    /// Workers c (count).
+    pub workers: u32,
+}
+
+/// The closed-form figures of a pool.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    /// ρ = λ/(cμ) (fraction).
+    pub rho: f64,
+    /// Erlang C: probability an arrival waits (fraction); `None` when unstable.
+    pub p_wait: Option<f64>,
+    /// Mean wait for a worker Wq (ms).
+    pub wait_ms: Option<f64>,
+    /// Mean time in system W = Wq + 1/μ (ms).
+    pub time_ms: Option<f64>,
+    /// Mean number in system L = λW (count).
+    pub in_system: Option<f64>,
+}
+
+impl Pool {
+    /// μ per worker (req/s).
+    pub fn mu(&self) -> f64 {
+        1000.0 / self.service_ms
+    }
+
+    /// Offered load a = λ/μ (erlangs).
+    pub fn offered(&self) -> f64 {
+        self.lambda * self.service_ms / 1000.0
+    }
+
+    /// ρ = λ/(cμ).
+    pub fn rho(&self) -> f64 {
+        self.offered() / f64::from(self.workers.max(1))
+    }
+
+    /// Whether a steady state exists (λ < cμ).
+    pub fn stable(&self) -> bool {
+        self.rho() < 1.0 && self.service_ms > 0.0
+    }
+
+    /// Erlang C(c, a), `None` when unstable.
+    pub fn erlang_c(&self) -> Option<f64> {
+        if !self.stable() {
+            return None;
+        }
+        let (c, a) = (self.workers, self.offered());
+        let mut b = 1.0;
+        for k in 1..=c {
+            b = a * b / (f64::from(k) + a * b);
+        }
+        Some(f64::from(c) * b / (f64::from(c) - a * (1.0 - b)))
+    }
+
+    /// The M/M/c figures.
+    pub fn mmc(&self) -> Figures {
+        self.scaled(1.0)
+    }
+
+    /// The M/M/c figures with the mean wait scaled by `factor` (Allen–Cunneen's
+    /// (Ca² + Cs²)/2; 1 for M/M/c).
+    pub fn scaled(&self, factor: f64) -> Figures {
+        let rho = self.rho();
+        let p_wait = self.erlang_c();
+        // cμ − λ in req/ms, so that a wait comes out in ms.
+        let spare = (f64::from(self.workers) * self.mu() - self.lambda) / 1000.0;
+        let wait_ms = p_wait.map(|c| factor * c / spare);
+        let time_ms = wait_ms.map(|w| w + self.service_ms);
+        let in_system = time_ms.map(|w| self.lambda * w / 1000.0);
+        Figures { rho, p_wait, wait_ms, time_ms, in_system }
+    }
+
+    /// p99 of the wait (ms) for M/M/c.
+    pub fn wait_p99_ms(&self) -> Option<f64> {
+        let c = self.erlang_c()?;
+        let theta = (f64::from(self.workers) * self.mu() - self.lambda) / 1000.0;
+        Some(if c <= 0.01 { 0.0 } else { (c / 0.01).ln() / theta })
+    }
+
+    /// P(time in system > t ms) for M/M/c.
+    pub fn time_tail(&self, t_ms: f64) -> Option<f64> {
+        Some(self.tail(self.erlang_c()?, t_ms))
+    }
+
+    /// The tail given Erlang C (computed once: it costs O(c)).
+    fn tail(&self, c: f64, t_ms: f64) -> f64 {
+        let mu = self.mu() / 1000.0;
+        let theta = (f64::from(self.workers) * self.mu() - self.lambda) / 1000.0;
+        let es = (-mu * t_ms).exp();
+        let d = theta - mu;
+        // X + S with X ~ Exp(θ), S ~ Exp(μ): (θe^{−μt} − μe^{−θt})/(θ − μ), or (1 + μt)e^{−μt}
+        // when θ = μ.
+        let both = if (d / mu).abs() < 1e-9 {
+            (1.0 + mu * t_ms) * es
+        } else {
+            (theta * es - mu * (-theta * t_ms).exp()) / d
+        };
+        (1.0 - c) * es + c * both
+    }
+
+    /// p99 of the time in system (ms) for M/M/c, by bisection on the tail.
+    pub fn time_p99_ms(&self) -> Option<f64> {
+        let c = self.erlang_c()?;
+        let (mut lo, mut hi) = (0.0, self.service_ms);
+        while self.tail(c, hi) > 0.01 {
+            hi *= 2.0;
+        }
+        for _ in 0..100 {
+            let mid = 0.5 * (lo + hi);
+            if self.tail(c, mid) > 0.01 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(0.5 * (lo + hi))
+    }
+}
+
+/// Allen–Cunneen's factor (Ca² + Cs²)/2.
+pub fn allen_cunneen(ca2: f64, cs2: f64) -> f64 {
+    (ca2 + cs2) / 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(lambda: f64, mu: f64, c: u32) -> Pool {
+        Pool { lambda, service_ms: 1000.0 / mu, workers: c }
+    }
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn erlang_c_for_textbook_cases() {
+        // c = 2, λ = 1.5, μ = 1: a = 1.5; a²/2! · c/(c − a) = 1.125 · 4 = 4.5; Σ_{k<2} aᵏ/k!
+        // = 2.5; C = 4.5 / 7 = 9/14 = 0.642857…
+        let p = pool(1.5, 1.0, 2);
+        assert!(close(p.erlang_c().unwrap(), 9.0 / 14.0, 1e-12));
+        assert_eq!(format!("{:.4}", p.erlang_c().unwrap()), "0.6429");
+        // Wq = C/(cμ − λ) = (9/14)/0.5 = 9/7 s; W = 9/7 + 1 = 16/7 s; L = 1.5 · 16/7 = 24/7.
+        let f = p.mmc();
+        assert!(close(f.wait_ms.unwrap(), 9000.0 / 7.0, 1e-9));
+        assert!(close(f.time_ms.unwrap(), 16000.0 / 7.0, 1e-9));
+        assert!(close(f.in_system.unwrap(), 24.0 / 7.0, 1e-12));
+        // c = 3, λ = 2, μ = 1: a³/3! · 3/(3 − 2) = 4; Σ_{k<3} = 1 + 2 + 2 = 5; C = 4/9.
+        assert!(close(pool(2.0, 1.0, 3).erlang_c().unwrap(), 4.0 / 9.0, 1e-12));
+        // M/M/1: C = ρ, Wq = ρ/(μ − λ): λ = 0.8, μ = 1 → 0.8 and 4 s.
+        let m1 = pool(0.8, 1.0, 1);
+        assert!(close(m1.erlang_c().unwrap(), 0.8, 1e-12));
+        assert!(close(m1.mmc().wait_ms.unwrap(), 4000.0, 1e-9));
+    }
+
+    #[test]
+    fn erlang_c_matches_the_direct_sum() {
+        // Source 002's workload as M/M/8: a = 4.8. The direct formula, term by term.
+        let p = pool(120.0, 25.0, 8);
+        let a: f64 = 4.8;
+        let fact = |n: u32| (1..=n).map(f64::from).product::<f64>();
+        let top = a.powi(8) / fact(8) * 8.0 / (8.0 - a);
+        let sum: f64 = (0..8).map(|k| a.powi(k as i32) / fact(k)).sum();
+        assert!(close(p.erlang_c().unwrap(), top / (sum + top), 1e-12));
+        assert!(close(p.rho(), 0.6, 1e-12));
+    }
+
+    #[test]
+    fn tails_and_percentiles() {
+        // M/M/1, λ = 0.8, μ = 1: the time in system is exponential with rate μ − λ = 0.2/s,
+        // so its p99 is ln(100)/0.2 s = 23.03 s; the wait's p99 is ln(0.8/0.01)/0.2 s.
+        let m1 = pool(0.8, 1.0, 1);
+        assert!(close(m1.time_p99_ms().unwrap(), 100.0f64.ln() / 0.2 * 1000.0, 1e-6));
+        assert!(close(m1.wait_p99_ms().unwrap(), 80.0f64.ln() / 0.2 * 1000.0, 1e-6));
+        // θ = μ (c − 1 − a = 0): c = 2, λ = 1, μ = 1 takes the limit branch; the tail is 1 at 0.
+        let p = pool(1.0, 1.0, 2);
+        assert!(close(p.time_tail(0.0).unwrap(), 1.0, 1e-12));
+        assert!(p.time_p99_ms().unwrap() > p.wait_p99_ms().unwrap());
+        // Light load: almost nobody waits, the wait's p99 is 0.
+        assert_eq!(pool(1.0, 25.0, 8).wait_p99_ms(), Some(0.0));
+    }
+
+    #[test]
+    fn unstable_pools_have_no_steady_state() {
+        let p = pool(210.0, 25.0, 8);
+        assert!(!p.stable());
+        assert!(close(p.rho(), 1.05, 1e-12));
+        assert_eq!(p.mmc().wait_ms, None);
+        assert_eq!(p.time_p99_ms(), None);
+    }
+
+    #[test]
+    fn allen_cunneen_is_exact_for_md1() {
+        // M/D/1 (Pollaczek–Khinchine): Wq = ρ/(2μ(1 − ρ)); at ρ = 0.8, μ = 1: 2 s, half of
+        // M/M/1's 4 s.
+        let f = pool(0.8, 1.0, 1).scaled(allen_cunneen(1.0, 0.0));
+        assert!(close(f.wait_ms.unwrap(), 2000.0, 1e-9));
+        assert_eq!(allen_cunneen(0.0, 0.0), 0.0, "D/D/c: nobody waits");
+    }
+}

@@ -1,0 +1,586 @@
+//! The queue lab's state (`?page=queue`): one pool of c workers behind a queue, fed at λ.
+//!
+//! The simulated figures come from the chain engine itself: a one-layer scenario (a client
+//! that calls once, no retries) in front of a leaf with the lab's workers, queue and
+//! service time, so it is the same model as the retry-storm page. The closed forms come
+//! from `model::queueing`, the capacity table from `model::capacity`. The link holds
+//! `preset=` and every setting that differs from it.
+
+use super::lab::{preset_error, read_choice, read_knobs, unknown_keys, write_knobs};
+use super::{FieldKey, FormErrors};
+use crate::error::{FieldError, fmt_num};
+use crate::i18n::T;
+use crate::knob::{Choice, Knob, Slider};
+use crate::model::capacity::{self, CapacityInput, CapacityOutput};
+use crate::model::queueing::{Figures, Pool, allen_cunneen};
+use crate::query::Query;
+use crate::report::{Report, RequestOutcome};
+use crate::scenario::presets::{layer, leaf, retrying};
+use crate::scenario::ranges::{self as r, FieldRange};
+use crate::scenario::{Dist, Load, ReportOptions, Scenario};
+use crate::sim::rng::Z99;
+
+/// Requests in the run at the lab's own setting.
+pub const RUN_REQUESTS: u64 = 20_000;
+/// Requests in each run of the latency-versus-utilisation sweep.
+pub const SWEEP_REQUESTS: u64 = 5_000;
+/// The utilisations the sweep simulates (at most 12 runs, each bounded as above).
+pub const SWEEP_RHOS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+/// Most workers: the closed forms cost O(c) each and the curve draws 60 of them.
+pub const MAX_WORKERS: f64 = 10_000.0;
+
+/// The service-time distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    Constant,
+    Exponential,
+    LogNormal,
+}
+
+/// Everything the lab's inputs hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueInput {
+    /// Arrival rate λ (req/s).
+    pub rate: f64,
+    /// Poisson arrivals (else evenly spaced).
+    pub poisson: bool,
+    /// Shape of the service time.
+    pub service: Service,
+    /// Service time: the constant, the mean (exponential) or the median (log-normal) (ms).
+    pub service_ms: f64,
+    /// 99th percentile of a log-normal service time (ms).
+    pub p99_ms: f64,
+    /// Workers c (count).
+    pub workers: u32,
+    /// Calls that may wait for a worker (count; 0 = unbounded).
+    pub queue: u32,
+    /// Share of the ideal capacity admission allows (%), for the capacity table.
+    pub ceiling_pct: f64,
+    /// End-to-end time in system for the capacity table's second L = λW (ms).
+    pub w_ms: f64,
+    /// Seed of the runs.
+    pub seed: u64,
+}
+
+fn source_002() -> QueueInput {
+    QueueInput {
+        rate: 120.0,
+        poisson: true,
+        service: Service::Exponential,
+        service_ms: 40.0,
+        p99_ms: 400.0,
+        workers: 8,
+        queue: 0,
+        ceiling_pct: 75.0,
+        w_ms: 100.0,
+        seed: 1,
+    }
+}
+
+/// A named starting point.
+pub struct QueuePreset {
+    /// `preset=` value.
+    pub name: &'static str,
+    /// Title in the picker.
+    pub title: T,
+    /// What to look at.
+    pub story: T,
+    build: fn() -> QueueInput,
+}
+
+/// The lab's presets, in picker order; the first opens by default.
+pub static PRESETS: [QueuePreset; 5] = [
+    // Source 002's workload: λ = 120/s, 40 ms, 8 workers (ρ = 60 %), ceiling 75 %.
+    QueuePreset { name: "source-002", title: T::QPreset002, story: T::QStory002, build: source_002 },
+    QueuePreset {
+        name: "single-worker",
+        title: T::QPresetSingle,
+        story: T::QStorySingle,
+        // M/M/1 at ρ = 80 %: the mean wait is 4 service times.
+        build: || QueueInput { rate: 20.0, workers: 1, ..source_002() },
+    },
+    QueuePreset {
+        name: "constant-service",
+        title: T::QPresetConstant,
+        story: T::QStoryConstant,
+        build: || QueueInput { service: Service::Constant, ..source_002() },
+    },
+    QueuePreset {
+        name: "long-tail",
+        title: T::QPresetTail,
+        story: T::QStoryTail,
+        // Log-normal, median 30 ms and p99 300 ms: mean ≈ 49 ms, ρ ≈ 74 %.
+        build: || QueueInput { service: Service::LogNormal, service_ms: 30.0, p99_ms: 300.0, ..source_002() },
+    },
+    QueuePreset {
+        name: "overload",
+        title: T::QPresetOverload,
+        story: T::QStoryOverload,
+        // λ = 210/s against cμ = 200/s, behind a queue of 50: no steady state; it fills.
+        build: || QueueInput { rate: 210.0, queue: 50, ..source_002() },
+    },
+];
+
+/// Finds a preset by name.
+pub fn preset(name: &str) -> Option<&'static QueuePreset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+type K = Knob<QueueInput>;
+
+/// Arrival rate λ (`rate`).
+pub static RATE: K = Knob {
+    key: "rate",
+    label: T::KRate,
+    help: T::QRateHelp,
+    unit: T::UnitRps,
+    range: r::RATE_PER_S,
+    slider: Slider::log(1.0, 10_000.0),
+    step: 0.1,
+    off: false,
+    get: |s, _| Some(s.rate),
+    set: |s, _, v| s.rate = v,
+};
+
+/// Service time (`ms`).
+pub static SERVICE_MS: K = Knob {
+    key: "ms",
+    label: T::QServiceMs,
+    help: T::QServiceMsHelp,
+    unit: T::UnitMs,
+    range: r::LOG_NORMAL_MS,
+    slider: Slider::log(1.0, 10_000.0),
+    step: 0.1,
+    off: false,
+    get: |s, _| Some(s.service_ms),
+    set: |s, _, v| s.service_ms = v,
+};
+
+/// Log-normal p99 (`p99`).
+pub static P99: K = Knob {
+    key: "p99",
+    label: T::KP99,
+    help: T::QP99Help,
+    unit: T::UnitMs,
+    range: r::LOG_NORMAL_MS,
+    slider: Slider::log(1.0, 60_000.0),
+    step: 0.1,
+    off: false,
+    get: |s, _| Some(s.p99_ms),
+    set: |s, _, v| s.p99_ms = v,
+};
+
+/// Workers c (`workers`).
+pub static WORKERS: K = Knob {
+    key: "workers",
+    label: T::KWorkers,
+    help: T::QWorkersHelp,
+    unit: T::UnitWorkers,
+    range: r::WORKERS.to(MAX_WORKERS),
+    slider: Slider::log(1.0, 1000.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(f64::from(s.workers)),
+    set: |s, _, v| s.workers = v as u32,
+};
+
+/// Queue limit (`queue`, 0 = unbounded).
+pub static QUEUE: K = Knob {
+    key: "queue",
+    label: T::KQueue,
+    help: T::KQueueHelp,
+    unit: T::UnitCalls,
+    range: r::QUEUE.from(1.0),
+    slider: Slider::log(1.0, 10_000.0),
+    step: 1.0,
+    off: true,
+    get: |s, _| Some(f64::from(s.queue)),
+    set: |s, _, v| s.queue = v as u32,
+};
+
+/// Utilisation ceiling (`ceiling`, %).
+pub static CEILING: K = Knob {
+    key: "ceiling",
+    label: T::QCeiling,
+    help: T::QCeilingHelp,
+    unit: T::UnitPercent,
+    range: FieldRange { min: 1.0, max: 100.0, integer: false, unit: "%" },
+    slider: Slider::linear(5.0, 100.0),
+    step: 5.0,
+    off: false,
+    get: |s, _| Some(s.ceiling_pct),
+    set: |s, _, v| s.ceiling_pct = v,
+};
+
+/// Time in system for the capacity table's L = λW (`w`).
+pub static W: K = Knob {
+    key: "w",
+    label: T::QW,
+    help: T::QWHelp,
+    unit: T::UnitMs,
+    range: FieldRange { min: 0.0, max: 3_600_000.0, integer: false, unit: "ms" },
+    slider: Slider::log(1.0, 10_000.0),
+    step: 0.1,
+    off: false,
+    get: |s, _| Some(s.w_ms),
+    set: |s, _, v| s.w_ms = v,
+};
+
+/// Seed of the runs (`seed`).
+pub static SEED: K = Knob {
+    key: "seed",
+    label: T::Seed,
+    help: T::KLabSeedHelp,
+    unit: T::UnitInteger,
+    range: FieldRange { min: 0.0, max: 1e9, integer: true, unit: "" },
+    slider: Slider::linear(0.0, 100.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(s.seed as f64),
+    set: |s, _, v| s.seed = v as u64,
+};
+
+/// Every knob, in page order.
+pub static KNOBS: [&K; 8] = [&RATE, &SERVICE_MS, &P99, &WORKERS, &QUEUE, &CEILING, &W, &SEED];
+
+/// Poisson or evenly spaced arrivals (`arrivals`).
+pub static ARRIVALS: Choice<QueueInput> = Choice {
+    key: "arrivals",
+    label: T::KPattern,
+    help: T::QArrivalsHelp,
+    options: &[("poisson", T::OptPoisson), ("even", T::OptConstant)],
+    get: |s, _| Some(if s.poisson { "poisson" } else { "even" }),
+    set: |s, _, v| s.poisson = v == "poisson",
+};
+
+/// The service-time shape (`service`).
+pub static SERVICE: Choice<QueueInput> = Choice {
+    key: "service",
+    label: T::KDist,
+    help: T::QServiceHelp,
+    options: &[
+        ("exponential", T::OptExponentialDist),
+        ("constant", T::OptConstantDist),
+        ("log_normal", T::OptLogNormal),
+    ],
+    get: |s, _| {
+        Some(match s.service {
+            Service::Constant => "constant",
+            Service::Exponential => "exponential",
+            Service::LogNormal => "log_normal",
+        })
+    },
+    set: |s, _, v| {
+        s.service = match v {
+            "constant" => Service::Constant,
+            "log_normal" => Service::LogNormal,
+            _ => Service::Exponential,
+        }
+    },
+};
+
+/// The closed forms for the lab's setting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Closed {
+    /// The pool (λ, mean service, c).
+    pub pool: Pool,
+    /// Whether the setting is M/M/c, where the forms are exact.
+    pub exact: bool,
+    /// The figures (mean wait scaled by Allen–Cunneen's factor when not exact).
+    pub figures: Figures,
+    /// p99 of the time in system (ms), M/M/c only.
+    pub p99_ms: Option<f64>,
+}
+
+impl QueueInput {
+    /// The service time as the scenario's distribution.
+    pub fn dist(&self) -> Dist {
+        match self.service {
+            Service::Constant => Dist::Constant { ms: self.service_ms },
+            Service::Exponential => Dist::Exponential { mean_ms: self.service_ms },
+            Service::LogNormal => {
+                Dist::LogNormal { median_ms: self.service_ms, p99_ms: self.p99_ms.max(self.service_ms) }
+            }
+        }
+    }
+
+    /// The pool the closed forms see: λ, the mean service time, c.
+    pub fn pool(&self) -> Pool {
+        Pool { lambda: self.rate, service_ms: self.dist().mean_ms(), workers: self.workers }
+    }
+
+    /// Allen–Cunneen's (Ca² + Cs²)/2: 1 for M/M/c.
+    pub fn factor(&self) -> f64 {
+        let ca2 = if self.poisson { 1.0 } else { 0.0 };
+        let cs2 = match self.dist() {
+            Dist::Constant { .. } => 0.0,
+            Dist::Exponential { .. } => 1.0,
+            Dist::LogNormal { median_ms, p99_ms } => {
+                let sigma = (p99_ms / median_ms).ln() / Z99;
+                (sigma * sigma).exp() - 1.0
+            }
+        };
+        allen_cunneen(ca2, cs2)
+    }
+
+    /// The closed forms (see `model::queueing` for what each assumes).
+    pub fn closed(&self) -> Closed {
+        let pool = self.pool();
+        let exact = self.poisson && self.service == Service::Exponential;
+        let figures = pool.scaled(self.factor());
+        Closed { pool, exact, figures, p99_ms: if exact { pool.time_p99_ms() } else { None } }
+    }
+
+    /// Source 002's capacity table for this setting.
+    pub fn capacity(&self) -> Result<CapacityOutput, FieldError> {
+        capacity::compute(&CapacityInput {
+            arrival_rps: self.rate,
+            service_ms: self.dist().mean_ms(),
+            workers: self.workers,
+            ceiling: self.ceiling_pct / 100.0,
+            time_in_system_ms: self.w_ms,
+        })
+    }
+
+    /// The closed-form mean time in system (ms) against ρ, 60 points up to 0.98, for the
+    /// latency-versus-utilisation curve.
+    pub fn curve(&self) -> Vec<(f64, f64)> {
+        let (pool, factor) = (self.pool(), self.factor());
+        (1..=60)
+            .filter_map(|i| {
+                let rho = 0.98 * f64::from(i) / 60.0;
+                let p = Pool { lambda: rho * f64::from(pool.workers) * pool.mu(), ..pool };
+                p.scaled(factor).time_ms.map(|w| (rho, w))
+            })
+            .collect()
+    }
+
+    /// The scenario of sweep point `point` (0 = the lab's own setting, `k` ≥ 1 = the k-th
+    /// of [`SWEEP_RHOS`]): a client that calls once, in front of the pool.
+    pub fn scenario(&self, point: usize) -> Scenario {
+        let (rate, requests) = match point.checked_sub(1).and_then(|k| SWEEP_RHOS.get(k)) {
+            Some(rho) => (rho * f64::from(self.workers) * self.pool().mu(), SWEEP_REQUESTS),
+            None => (self.rate, RUN_REQUESTS),
+        };
+        let duration_ms = (requests as f64 / rate * 1000.0).min(r::DURATION_MS.max);
+        let (rate_per_s, peak_factor) = (rate, 1.0);
+        let load = if self.poisson {
+            Load::Poisson { rate_per_s, peak_factor, duration_ms }
+        } else {
+            Load::Constant { rate_per_s, peak_factor, duration_ms }
+        };
+        let mut server = leaf("server", 0.0, 0.0);
+        server.work = self.dist();
+        server.server.workers = Some(self.workers);
+        server.server.queue = (self.queue > 0).then_some(self.queue);
+        Scenario {
+            name: "queue-lab".into(),
+            seed: self.seed,
+            load,
+            layers: vec![layer("client", retrying(1, 0.0))],
+            leaf: server,
+            faults: Vec::new(),
+            cancel_on_timeout: false,
+            slo: Default::default(),
+            // The lab's own run: as many buckets as a report holds (each keeps its highest
+            // value), so the queue's spikes stay visible; the sweep's series are not drawn.
+            report: ReportOptions {
+                bucket_ms: (point == 0).then(|| (duration_ms / 400.0).ceil().max(1.0)),
+                trace_sample: 0,
+            },
+        }
+    }
+}
+
+/// What a run of the lab's scenario measured at the pool.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Simulated {
+    /// Busy time ÷ (c × run length) (fraction).
+    pub rho: f64,
+    /// Share of served calls that waited for a worker.
+    pub p_wait: f64,
+    /// Mean wait for a worker (ms).
+    pub wait_ms: f64,
+    /// Mean time in the pool, wait plus service (ms).
+    pub time_ms: f64,
+    /// p99 of the requests' latency (ms): the time in the pool, as the client adds none.
+    pub p99_ms: f64,
+    /// λ × W with λ = served ÷ run length: the mean number in the pool (Little).
+    pub in_system: f64,
+    /// Calls turned away by a full queue (fraction of calls).
+    pub blocked: f64,
+    /// Calls served.
+    pub served: u64,
+}
+
+/// The pool's figures from a report of [`QueueInput::scenario`] (`None` if nothing ran).
+pub fn simulated(r: &Report) -> Option<Simulated> {
+    let pool = r.hops.get(1)?;
+    let q = pool.queueing?;
+    if q.served == 0 || r.summary.end_ms <= 0.0 {
+        return None;
+    }
+    let n = q.served as f64;
+    let workers = f64::from(pool.workers.unwrap_or(1));
+    let time_ms = (q.wait_ms + q.busy_ms) / n;
+    let p99_ms =
+        r.latency.iter().find(|d| d.outcome == RequestOutcome::Succeeded).map_or(0.0, |d| d.percentiles.p99);
+    Some(Simulated {
+        rho: q.busy_ms / (workers * r.summary.end_ms),
+        p_wait: q.waited as f64 / n,
+        wait_ms: q.wait_ms / n,
+        time_ms,
+        p99_ms,
+        in_system: n / r.summary.end_ms * time_ms,
+        blocked: if pool.calls == 0 { 0.0 } else { pool.rejected as f64 / pool.calls as f64 },
+        served: q.served,
+    })
+}
+
+/// What the lab holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueState {
+    /// The preset it started from.
+    pub preset: &'static str,
+    /// The inputs, always valid.
+    pub input: QueueInput,
+    /// Fields whose text or link value was not accepted.
+    pub errors: FormErrors,
+    /// Link keys this page does not read.
+    pub unknown: Vec<String>,
+}
+
+/// Something the learner did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueAction {
+    /// Picked a preset.
+    Preset(String),
+    /// Typed into a knob's field.
+    Type(FieldKey, String),
+    /// Moved a knob's slider to a stop.
+    Slide(FieldKey, usize),
+    /// Picked an option of a choice (by key).
+    Choose(&'static str, String),
+    /// Back to the preset as it was.
+    Reset,
+}
+
+impl Default for QueueState {
+    fn default() -> Self {
+        QueueState::new(PRESETS[0].name)
+    }
+}
+
+impl QueueState {
+    /// The preset `name` (the first if there is none by that name), unedited.
+    pub fn new(name: &str) -> Self {
+        let p = preset(name).unwrap_or(&PRESETS[0]);
+        QueueState { preset: p.name, input: (p.build)(), errors: FormErrors::default(), unknown: Vec::new() }
+    }
+
+    /// Applies an action.
+    pub fn reduce(&self, action: QueueAction) -> QueueState {
+        let mut next = self.clone();
+        match action {
+            QueueAction::Preset(name) => return QueueState::new(&name),
+            QueueAction::Reset => return QueueState::new(self.preset),
+            QueueAction::Choose(key, v) => {
+                let Some(c) = [&ARRIVALS, &SERVICE].into_iter().find(|c| c.key == key) else { return next };
+                match c.check(&v, key) {
+                    Ok(v) => {
+                        (c.set)(&mut next.input, 0, v);
+                        next.errors.clear(&FieldKey::plain(key));
+                    }
+                    Err(e) => next.errors.set(FieldKey::plain(key), v, e),
+                }
+            }
+            QueueAction::Type(key, raw) => {
+                let Some(k) = KNOBS.iter().find(|k| k.key == key.key) else { return next };
+                match k.parse(&raw, key.key) {
+                    Ok(v) => {
+                        (k.set)(&mut next.input, 0, v);
+                        next.errors.clear(&key);
+                    }
+                    Err(e) => next.errors.set(key, raw, e),
+                }
+            }
+            QueueAction::Slide(key, stop) => {
+                if let Some(v) =
+                    KNOBS.iter().find(|k| k.key == key.key).and_then(|k| k.stops().get(stop).copied())
+                {
+                    return self.reduce(QueueAction::Type(key, fmt_num(v)));
+                }
+            }
+        }
+        next
+    }
+
+    /// Reads the lab from a link; a bad value keeps the preset's for that field alone.
+    pub fn from_query(q: &Query) -> QueueState {
+        let mut st = QueueState::new(q.get("preset").unwrap_or(PRESETS[0].name));
+        if let Some(p) = q.get("preset")
+            && preset(p).is_none()
+        {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+            st.errors.set(FieldKey::plain("preset"), p.to_string(), preset_error(p, &names));
+        }
+        read_knobs(q, &KNOBS, &mut st.input, &mut st.errors);
+        read_choice(q, &ARRIVALS, &mut st.input, &mut st.errors);
+        read_choice(q, &SERVICE, &mut st.input, &mut st.errors);
+        st.unknown = unknown_keys(q, |k| {
+            matches!(k, "page" | "lang" | "preset" | "arrivals" | "service")
+                || KNOBS.iter().any(|n| n.key == k)
+        });
+        st
+    }
+
+    /// Writes the lab into `q`: the preset, then what differs from it.
+    pub fn write_query(&self, q: &mut Query) {
+        let base = (preset(self.preset).unwrap_or(&PRESETS[0]).build)();
+        q.set("preset", self.preset);
+        write_knobs(q, &KNOBS, &self.input, &base);
+        for c in [&ARRIVALS, &SERVICE] {
+            match (c.get)(&self.input, 0) {
+                Some(v) if Some(v) != (c.get)(&base, 0) => q.set(c.key, v),
+                _ => q.remove(c.key),
+            }
+        }
+    }
+
+    /// The page's own link query (what the worker rebuilds the runs from).
+    pub fn run_query(&self) -> String {
+        let mut q = Query::new();
+        self.write_query(&mut q);
+        q.to_query_string()
+    }
+}
+
+/// The lab's link for a hop's pool, as the retry-storm page holds it (`Server::workers`,
+/// `Server::queue`, `Layer::work`/`Leaf::work` and the rate arriving there). Values the lab
+/// cannot show are brought to its nearest: more than 10,000 workers to 10,000, a service
+/// time of 0 to 0.001 ms, and `Some(0)` — no waiting room, which only a scenario file can
+/// say (the lab's queue 0, like the storm page's, means unbounded) — to a queue of 1.
+pub fn query_for(workers: u32, queue: Option<u32>, work: &Dist, arrival_rate: f64) -> String {
+    let mut input = source_002();
+    input.workers = workers.clamp(1, MAX_WORKERS as u32);
+    input.queue = queue.map_or(0, |q| q.max(1));
+    if arrival_rate.is_finite() {
+        input.rate = arrival_rate.clamp(r::RATE_PER_S.min, r::RATE_PER_S.max);
+    }
+    let floor = |ms: f64| ms.max(r::LOG_NORMAL_MS.min);
+    match *work {
+        Dist::Constant { ms } => (input.service, input.service_ms) = (Service::Constant, floor(ms)),
+        Dist::Exponential { mean_ms } => {
+            (input.service, input.service_ms) = (Service::Exponential, floor(mean_ms))
+        }
+        Dist::LogNormal { median_ms, p99_ms } => {
+            (input.service, input.service_ms, input.p99_ms) =
+                (Service::LogNormal, floor(median_ms), floor(p99_ms))
+        }
+    }
+    let st = QueueState { input, ..QueueState::default() };
+    let mut q = Query::new();
+    q.set("page", "queue");
+    st.write_query(&mut q);
+    q.to_query_string()
+}

@@ -1,0 +1,384 @@
+//! The admission lab (`?page=admission`): the gates and the arrivals on the left; on the
+//! right the counts, playback one event at a time, the bucket at the current step beside
+//! the tokens over time, the step table, and how real limiters compare. It shows
+//! `state::admission`'s run (made by `policy::token_bucket`) and decides nothing itself.
+
+use super::browser;
+use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
+use crate::i18n::{Lang, T, format_number};
+use crate::model::admission::{Event, Run, Step, level_at};
+use crate::plot::line_path;
+use crate::policy::token_bucket::{NEVER, Rejection};
+use crate::state::admission::{self as adm, AdmissionAction as A, AdmissionState, COLUMNS, Gen};
+use crate::state::{FieldKey, FormErrors};
+use gloo_timers::callback::Timeout;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Real time between two events while playing (ms).
+const BEAT_MS: u32 = 700;
+/// Rows of the arrivals table shown for editing (the rest stay in the link).
+const EDIT_ROWS: usize = 40;
+/// Rows of the step table shown around the current step.
+const STEP_ROWS: usize = 16;
+/// The step table's headings after `#`.
+const STEP_COLUMNS: [T; 8] = [
+    T::ColT,
+    T::ColEvent,
+    T::ColBefore,
+    T::ColAfter,
+    T::ColInFlight,
+    T::ColDecision,
+    T::ColReason,
+    T::ColRetryAfter,
+];
+
+#[derive(Properties, PartialEq)]
+pub struct AdmissionProps {
+    pub lang: Lang,
+    pub state: AdmissionState,
+    pub dispatch: Callback<A>,
+}
+
+/// Credits as tokens with the exact credits beside them: `1.4 (1,400)`.
+fn tokens(run: &Run, credits: u64) -> String {
+    let t = credits as f64 / run.per_token as f64;
+    format!("{} ({})", format_number(t, 6), format_number(credits as f64, 0))
+}
+
+fn reason_key(r: Rejection) -> T {
+    match r {
+        Rejection::ConcurrencyLimit => T::ReasonConcurrency,
+        Rejection::RateLimit { .. } => T::ReasonRate,
+        Rejection::CostExceedsCapacity => T::ReasonCost,
+    }
+}
+
+/// Retry-After of a rejection: the wait the bucket itself gives, for a rate limit only.
+fn retry_after(lang: Lang, r: Rejection) -> String {
+    match r {
+        Rejection::RateLimit { retry_after: NEVER } | Rejection::CostExceedsCapacity => {
+            lang.t(T::Never).into()
+        }
+        Rejection::RateLimit { retry_after } => format!("{retry_after} ms"),
+        Rejection::ConcurrencyLimit => "—".into(),
+    }
+}
+
+/// One step as a table row.
+fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize) -> Html {
+    let run = &st.run;
+    let cost = |a: usize| st.input.arrivals.get(a).map_or(0, |x| x.cost).to_string();
+    let (event, decision, reason, ra) = match s.event {
+        Event::Arrival(a, d) => (
+            lang.f(T::EvArrival, &[("n", &(a + 1).to_string()), ("cost", &cost(a))]),
+            lang.t(if d.is_ok() { T::Admitted } else { T::Rejected }),
+            d.err().map(|r| lang.t(reason_key(r))).unwrap_or(""),
+            d.err().map(|r| retry_after(lang, r)).unwrap_or_default(),
+        ),
+        Event::Completion(a) => {
+            (lang.f(T::EvCompletion, &[("n", &(a + 1).to_string())]), "", "", String::new())
+        }
+    };
+    let bucket = |c| if run.capacity > 0 { tokens(run, c) } else { "—".into() };
+    let flight = match st.input.limit {
+        0 => s.in_flight.to_string(),
+        l => format!("{}/{l}", s.in_flight),
+    };
+    let class = classes!(
+        (i + 1 == current).then_some("current"),
+        (i >= current).then_some("later"),
+        matches!(s.event, Event::Arrival(_, Err(_))).then_some("rejected")
+    );
+    let cells = [
+        (i + 1).to_string(),
+        s.t_ms.to_string(),
+        event,
+        bucket(s.before),
+        bucket(s.after),
+        flight,
+        decision.to_string(),
+        reason.to_string(),
+        ra,
+    ];
+    html! {
+        <tr {class} id={format!("adm-step-{}", i + 1)}>{ for cells.into_iter().map(|c| html! { <td>{ c }</td> }) }</tr>
+    }
+}
+
+/// The bucket at step `k`: its level, the slots in flight, the event dropping in or bouncing off.
+fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
+    let run = &st.run;
+    let step = k.checked_sub(1).and_then(|i| run.steps.get(i));
+    let level = step.map_or(run.capacity, |s| s.after);
+    let share = if run.capacity == 0 { 0.0 } else { level as f64 / run.capacity as f64 };
+    let h = 150.0 * share;
+    let (cls, label) = match step.map(|s| s.event) {
+        Some(Event::Arrival(_, Ok(()))) => ("drop in", lang.t(T::Admitted).to_string()),
+        Some(Event::Arrival(_, Err(r))) => ("drop off", lang.t(reason_key(r)).to_string()),
+        Some(Event::Completion(_)) => ("drop done", lang.t(T::Completed).to_string()),
+        None => ("", String::new()),
+    };
+    let caption = if run.capacity == 0 { lang.t(T::NoBucket).to_string() } else { tokens(run, level) };
+    let flight = step.map_or(0, |s| s.in_flight);
+    html! {
+        <figure class="bucket" id="adm-bucket" data-level={level.to_string()}>
+            <svg viewBox="0 0 200 230" role="img" aria-label={lang.f(T::BucketLabel, &[("level", &caption)])}>
+                <path class="bucket-wall" d="M40 40 L52 200 L148 200 L160 40" />
+                <rect class="bucket-fill" x="50" y={(198.0 - h).to_string()} width="100" height={h.to_string()} />
+                if step.is_some() {
+                    <g key={k} class={cls}><circle cx="100" cy="20" r="9" /><text x="100" y="14" text-anchor="middle">{ label }</text></g>
+                }
+                { for (0..st.input.limit.min(12)).map(|i| html! {
+                    <rect class={classes!("slot", (i < flight).then_some("busy"))} x={(30 + i * 12).to_string()} y="212" width="9" height="9" />
+                }) }
+            </svg>
+            <figcaption>{ caption }</figcaption>
+        </figure>
+    }
+}
+
+/// Tokens over time: the level between steps (refilling, capped at B), arrivals marked
+/// admitted (dot) or rejected (cross), and the current step's time.
+fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
+    // Past the last event until the bucket is full again (at most as long again, or 1 s), so
+    // the refill after a burst is seen.
+    let last = run.steps.last().map_or((0.0, run.capacity), |s| (s.t_ms as f64, s.after));
+    let refill = match run.rate_per_ms {
+        0 => 0.0,
+        r => (run.capacity - last.1.min(run.capacity)) as f64 / r as f64,
+    };
+    let end = (last.0 + refill.min(last.0.max(1000.0))).max(1.0) * 1.05;
+    let per = run.per_token as f64;
+    let top = (run.capacity as f64 / per).max(1.0);
+    let (sx, sy) = xy_scales((0.0, end), (0.0, top));
+    let px = |t: f64, c: f64| (sx.map(t), sy.map(c / per));
+    let mut pts = vec![px(0.0, run.capacity as f64)];
+    let mut marks = Vec::new();
+    let mut prev = (0.0, run.capacity as f64);
+    for s in &run.steps {
+        let t = s.t_ms as f64;
+        // The level rises at the rate until it meets capacity: draw the corner.
+        if run.rate_per_ms > 0 {
+            let full = prev.0 + (run.capacity as f64 - prev.1) / run.rate_per_ms as f64;
+            if full > prev.0 && full < t {
+                pts.push(px(full, run.capacity as f64));
+            }
+        }
+        pts.push(px(t, s.before as f64));
+        pts.push(px(t, s.after as f64));
+        prev = (t, s.after as f64);
+        if let Event::Arrival(_, d) = s.event {
+            marks.push((px(t, s.before as f64), d.is_ok()));
+        }
+    }
+    pts.push(px(end, level_at(run, end)));
+    let x = k.checked_sub(1).and_then(|i| run.steps.get(i)).map_or(0.0, |s| sx.map(s.t_ms as f64));
+    let body = html! {
+        <>
+            <path class="series c-hop0" d={line_path(&pts)} />
+            { for marks.iter().map(|&((x, y), ok)| if ok {
+                html! { <circle class="mark-ok" cx={x.to_string()} cy={y.to_string()} r="3.5" /> }
+            } else {
+                html! { <path class="mark-no" d={format!("M{} {}l6 6m0-6l-6 6", x - 3.0, y - 3.0)} /> }
+            }) }
+            <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1="10" y2="200" />
+        </>
+    };
+    let fmt: fn(f64) -> String = |v| format_number(v, 0);
+    xy_frame(
+        "adm-tokens",
+        lang.t(T::TokensChart),
+        (lang.t(T::AxisMs), lang.t(T::UnitTokens)),
+        &sx,
+        &sy,
+        fmt,
+        body,
+    )
+}
+
+/// The arrivals as an editable table (the first rows), with a row's errors under it.
+fn arrivals_table(lang: Lang, st: &AdmissionState, dispatch: &Callback<A>) -> Html {
+    let rows = st.input.arrivals.iter().enumerate().take(EDIT_ROWS).map(|(i, _)| {
+        let cells = COLUMNS.iter().map(|col| {
+            let key = FieldKey::at(col.key, i);
+            let (value, bad) = match st.errors.get(&key) {
+                Some((raw, _)) => (raw.clone(), true),
+                None => ((col.get)(&st.input, i).map_or(String::new(), crate::error::fmt_num), false),
+            };
+            let d = dispatch.clone();
+            let onchange = Callback::from(move |e: web_sys::Event| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                d.emit(A::Type(key, input.value()));
+            });
+            html! {
+                <td><input class="num cell" id={key.dom_id()} aria-label={format!("{} #{}", lang.t(col.label), i + 1)}
+                    aria-invalid={bad.to_string()} {value} {onchange} /></td>
+            }
+        });
+        let d = dispatch.clone();
+        html! {
+            <tr>
+                <td>{ i + 1 }</td>{ for cells }
+                <td><button type="button" class="secondary small" aria-label={lang.f(T::DeleteRow, &[("n", &(i + 1).to_string())])}
+                    onclick={Callback::from(move |_| d.emit(A::DeleteRow(i)))}>{ "×" }</button></td>
+            </tr>
+        }
+    });
+    let d = dispatch.clone();
+    let more = st.input.arrivals.len().saturating_sub(EDIT_ROWS);
+    html! {
+        <>
+            <table class="lab-table arrivals" id="adm-arrivals">
+                <thead><tr><th>{ "#" }</th>
+                    { for COLUMNS.iter().map(|c| html! { <th>{ format!("{} ({})", lang.t(c.label), lang.t(c.unit)) }</th> }) }
+                    <th /></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            if more > 0 { <p class="note">{ lang.f(T::MoreRows, &[("n", &more.to_string())]) }</p> }
+            { errors_list(lang, &st.errors) }
+            <button type="button" id="adm-add-row" class="secondary small" onclick={Callback::from(move |_| d.emit(A::AddRow))}>{ lang.t(T::AddRow) }</button>
+        </>
+    }
+}
+
+/// Errors of table cells and link items, each with an id naming its field.
+fn errors_list(lang: Lang, errors: &FormErrors) -> Html {
+    errors
+        .iter()
+        .filter(|(k, _, _)| k.index.is_some() || k.key == "arrivals")
+        .map(|(k, _, e)| {
+            html! { <p class="field-error" role="alert" id={format!("{}-error", k.dom_id())}>{ lang.field_error(e) }</p> }
+        })
+        .collect()
+}
+
+/// The admission lab page.
+#[component]
+pub fn AdmissionPage(props: &AdmissionProps) -> Html {
+    let (lang, st, dispatch) = (props.lang, &props.state, &props.dispatch);
+    let t = |k: T| lang.t(k);
+    let run = &st.run;
+    let n = run.steps.len();
+    let reduced = *use_memo((), |_| browser::prefers_reduced_motion());
+    let step = use_state(|| if reduced { n } else { 0 });
+    let playing = use_state(|| !reduced);
+    let timer = use_mut_ref(|| None::<Timeout>);
+    // A changed run shows its end state; playback starts again from the play button.
+    let seen = use_mut_ref(|| run.clone());
+    if *seen.borrow() != *run {
+        *seen.borrow_mut() = run.clone();
+        step.set(n);
+        playing.set(false);
+    }
+    let k = (*step).min(n);
+    {
+        let (step, playing, timer) = (step.clone(), playing.clone(), timer.clone());
+        use_effect_with((*playing, k, n), move |&(on, k, n)| {
+            *timer.borrow_mut() = (on && k < n).then(|| {
+                Timeout::new(BEAT_MS, move || {
+                    step.set(k + 1);
+                    if k + 1 >= n {
+                        playing.set(false);
+                    }
+                })
+            });
+        });
+    }
+    let ontype = dispatch.reform(|(k, v)| A::Type(k, v));
+    let onslide = dispatch.reform(|(k, s)| A::Slide(k, s));
+    let kn = |k| knob(lang, k, &st.input, &st.errors, &ontype, &onslide);
+    let presets: Vec<_> = adm::PRESETS.iter().map(|p| (p.name, p.title, p.story)).collect();
+    let onplay = {
+        let (step, playing) = (step.clone(), playing.clone());
+        Callback::from(move |_: MouseEvent| {
+            if !*playing && k >= n {
+                step.set(0);
+            }
+            playing.set(!*playing);
+        })
+    };
+    let onstep = {
+        let (step, playing) = (step.clone(), playing.clone());
+        Callback::from(move |_: MouseEvent| {
+            playing.set(false);
+            step.set((k + 1).min(n));
+        })
+    };
+    let onscrub = {
+        let (step, playing) = (step.clone(), playing.clone());
+        Callback::from(move |e: InputEvent| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            playing.set(false);
+            step.set(i.value().parse().unwrap_or(0));
+        })
+    };
+    let now = k.checked_sub(1).and_then(|i| run.steps.get(i)).map_or(0, |s| s.t_ms);
+    let rejected = run.rejected_total();
+    let figure = |id: &str, label: T, v: usize| {
+        html! {
+            <div class="figure" id={id.to_string()} data-value={v.to_string()}>
+                <div class="figure-label">{ t(label) }</div>
+                <div class="figure-value"><span class="value">{ v }</span>{" "}<span class="unit">{ t(T::UnitRequests) }</span></div>
+            </div>
+        }
+    };
+    let from = k.saturating_sub(STEP_ROWS / 2).min(n.saturating_sub(STEP_ROWS));
+    let d = dispatch.clone();
+    let source = st.input.source;
+    html! {
+        <section class="page lab admission" id="admission" aria-labelledby="page-title" data-step={k.to_string()} data-steps={n.to_string()}>
+            <h1 id="page-title">{ t(T::AdmTitle) }</h1>
+            <p class="intro">{ t(T::AdmIntro) }</p>
+            <div class="two-col">
+                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    { preset_picker(lang, &presets, st.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                    { kn(&adm::CAPACITY) }{ kn(&adm::RATE) }{ kn(&adm::LIMIT) }{ kn(&adm::COST) }{ kn(&adm::HOLD) }
+                    <fieldset class="group">
+                        <legend>{ t(T::ArrivalsTitle) }</legend>
+                        { choice(lang, &adm::GEN, &st.input, &st.errors, dispatch.reform(A::Gen)) }
+                        if source != Gen::Table { { kn(&adm::COUNT) } }
+                        if matches!(source, Gen::Even | Gen::Poisson) { { kn(&adm::GAP) } }
+                        if source == Gen::Poisson { { kn(&adm::SEED) } }
+                        { arrivals_table(lang, st, dispatch) }
+                    </fieldset>
+                    <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
+                </form>
+                <div class="outputs">
+                    <div class="figures">
+                        { figure("adm-admitted", T::Admitted, run.admitted) }
+                        { figure("adm-rejected", T::Rejected, rejected) }
+                    </div>
+                    <p class="note" id="adm-reasons">{ lang.f(T::ByReason, &[
+                        ("c", &run.rejected[0].to_string()), ("r", &run.rejected[1].to_string()), ("x", &run.rejected[2].to_string()),
+                    ]) }{ " " }{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</p>
+                    <div class="playbar" role="group" aria-label={t(T::EventScrub)}>
+                        <button type="button" id="play" onclick={onplay} disabled={reduced} aria-pressed={(*playing).to_string()}>
+                            { if *playing { t(T::Pause) } else { t(T::Play) } }
+                        </button>
+                        <button type="button" id="step" class="secondary small" title={t(T::StepEventHelp)} onclick={onstep}>{ t(T::Step) }</button>
+                        <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
+                            aria-label={t(T::EventScrub)} aria-valuetext={lang.f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &now.to_string())])} oninput={onscrub} />
+                        <span class="time" id="playhead-label" aria-live="polite">{ lang.f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &now.to_string())]) }</span>
+                    </div>
+                    if reduced { <p class="note">{ t(T::ReducedMotionSteps) }</p> }
+                    <div class="panel bucket-row">
+                        { bucket_view(lang, st, k) }
+                        if run.capacity > 0 { <div class="chart-wrap tokens">{ tokens_chart(lang, run, k) }</div> }
+                    </div>
+                    <div class="panel table-scroll">
+                        <table class="lab-table steps" id="adm-steps">
+                            <thead><tr><th>{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th>{ t(c) }</th> }) }</tr></thead>
+                            <tbody>{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>
+                        </table>
+                        if n > STEP_ROWS { <p class="note">{ lang.f(T::StepWindow, &[("a", &(from + 1).to_string()), ("b", &(from + STEP_ROWS).min(n).to_string()), ("n", &n.to_string())]) }</p> }
+                    </div>
+                    <div class="panel side-note">
+                        <h2>{ t(T::RealLimiters) }</h2>
+                        <p>{ t(T::NoteGo) }</p><p>{ t(T::NoteEnvoy) }</p><p class="note">{ t(T::NoteModel) }</p>
+                    </div>
+                </div>
+            </div>
+        </section>
+    }
+}

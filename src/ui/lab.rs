@@ -1,0 +1,135 @@
+//! Pieces the mechanism labs share: a knob's or a choice's control over a lab's state, the
+//! preset picker, the notice about unknown link keys, and an x–y chart frame (axes, ticks,
+//! caption) that a lab fills with its own marks.
+
+use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
+use crate::i18n::{Lang, T, format_number};
+use crate::knob::{Choice, Knob};
+use crate::plot::{Linear, nice_ticks};
+use crate::state::{FieldKey, FormErrors};
+use yew::prelude::*;
+
+/// The control of knob `k` over `input`: typing sends `(key, text)`, the slider
+/// `(key, stop)`.
+pub fn knob<S>(
+    lang: Lang,
+    k: &Knob<S>,
+    input: &S,
+    errors: &FormErrors,
+    ontype: &Callback<(FieldKey, String)>,
+    onslide: &Callback<(FieldKey, usize)>,
+) -> Html {
+    let key = FieldKey::plain(k.key);
+    let spec =
+        ControlSpec::from_knob(lang, k, 0, input, errors.get(&key), key.dom_id(), lang.t(k.label).into());
+    let (t, s) = (ontype.clone(), onslide.clone());
+    html! {
+        <NumberControl key={k.key} {spec}
+            ontype={Callback::from(move |raw: String| t.emit((key, raw)))}
+            onslide={Callback::from(move |stop: usize| s.emit((key, stop)))} />
+    }
+}
+
+/// The select of choice `c` over `input`.
+pub fn choice<S>(
+    lang: Lang,
+    c: &Choice<S>,
+    input: &S,
+    errors: &FormErrors,
+    onchoose: Callback<String>,
+) -> Html {
+    let spec = ChoiceSpec {
+        id: FieldKey::plain(c.key).dom_id(),
+        label: lang.t(c.label).into(),
+        help: lang.t(c.help).into(),
+        value: (c.get)(input, 0).unwrap_or_default().into(),
+        options: c.options.iter().map(|(v, l)| (v.to_string(), lang.t(*l).to_string())).collect(),
+        error: errors.get(&FieldKey::plain(c.key)).map(|(_, e)| lang.field_error(e)),
+    };
+    html! { <ChoiceControl key={c.key} {spec} {onchoose} /> }
+}
+
+/// The preset select with the current preset's story, and the errors about the link:
+/// a `preset=` naming none, and the keys the page does not read.
+pub fn preset_picker(
+    lang: Lang,
+    presets: &[(&'static str, T, T)],
+    current: &str,
+    errors: &FormErrors,
+    unknown: &[String],
+    onpick: Callback<String>,
+) -> Html {
+    let onchange = Callback::from(move |e: Event| {
+        let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        onpick.emit(s.value());
+    });
+    let story = presets.iter().find(|p| p.0 == current).map(|p| lang.t(p.2));
+    html! {
+        <div class="control choice">
+            <label for="preset" title={lang.t(T::PresetHelp)}>{ lang.t(T::Preset) }</label>
+            <select id="preset" {onchange}>
+                { for presets.iter().map(|(name, title, _)| html! {
+                    <option value={*name} selected={*name == current}>{ format!("{} — {}", lang.t(*title), name) }</option>
+                }) }
+            </select>
+            if let Some(s) = story { <p class="story" id="preset-story">{ s }</p> }
+            if let Some((_, e)) = errors.get(&FieldKey::plain("preset")) {
+                <p class="field-error" role="alert" id="preset-error">{ lang.field_error(e) }</p>
+            }
+            if !unknown.is_empty() {
+                <p class="field-error" role="alert" id="unknown-params">
+                    { lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(unknown, 8))]) }
+                </p>
+            }
+        </div>
+    }
+}
+
+/// The plot area of [`xy_frame`] (SVG units).
+pub const XW: f64 = 480.0;
+pub const XH: f64 = 230.0;
+const L: f64 = 48.0;
+const B: f64 = 30.0;
+/// Right margin: room for half of the last x tick's label.
+const R: f64 = 22.0;
+
+/// Scales mapping `x` and `y` onto the plot area of [`xy_frame`].
+pub fn xy_scales(x: (f64, f64), y: (f64, f64)) -> (Linear, Linear) {
+    (Linear::new(x, (L, XW - R)), Linear::new(y, (XH - B, 10.0)))
+}
+
+/// A chart frame: caption, axes with ticks (x labelled by `xfmt`), axis names, then `body`
+/// drawn with the scales of [`xy_scales`].
+pub fn xy_frame(
+    id: &str,
+    title: &str,
+    axes: (&str, &str),
+    sx: &Linear,
+    sy: &Linear,
+    xfmt: fn(f64) -> String,
+    body: Html,
+) -> Html {
+    let (x0, x1) = sx.domain;
+    let (y0, y1) = sy.domain;
+    let num = |v: f64| v.to_string();
+    html! {
+        <figure class="chart" id={id.to_string()}>
+            <figcaption>{ title }</figcaption>
+            <svg viewBox={format!("0 0 {XW} {XH}")} role="img" aria-label={title.to_string()}>
+                <g class="axis">
+                    { for nice_ticks(y0, y1, 4).into_iter().map(|t| { let y = sy.map(t); html! { <g>
+                        <line class="grid" x1={num(L)} x2={num(XW - R)} y1={num(y)} y2={num(y)} />
+                        <text x={num(L - 5.0)} y={num(y + 4.0)} text-anchor="end">{ format_number(t, 2) }</text>
+                    </g> } }) }
+                    { for nice_ticks(x0, x1, 6).into_iter().map(|t| { let x = sx.map(t); html! {
+                        <text x={num(x)} y={num(XH - B + 14.0)} text-anchor="middle">{ xfmt(t) }</text>
+                    } }) }
+                    <line x1={num(L)} x2={num(XW - R)} y1={num(XH - B)} y2={num(XH - B)} />
+                    <text class="axis-label" x={num(XW - R)} y={num(XH - 3.0)} text-anchor="end">{ axes.0 }</text>
+                    <text class="axis-label" x="4" y="9">{ axes.1 }</text>
+                </g>
+                { body }
+            </svg>
+        </figure>
+    }
+}

@@ -1,0 +1,254 @@
+//! The queue lab (`?page=queue`): the pool's settings on the left; on the right each
+//! simulated figure beside its closed form, the latency-versus-utilisation curve (closed
+//! form as a line, simulated points as dots, the current setting marked), busy workers and
+//! the queue over time, and source 002's capacity table with its formulas. The runs happen
+//! in the Web Worker (`use_runs`), each a small bounded chain-engine run.
+
+use super::charts::{Line, Lines, TimeChart};
+use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
+use super::runs::use_runs;
+use crate::i18n::{Lang, T, format_number};
+use crate::plot::{line_path, nice_max};
+use crate::state::queue::{
+    self as q, Closed, QueueAction as A, QueueInput, QueueState, SWEEP_RHOS, Service, Simulated, simulated,
+};
+use crate::state::runs::{Job, RunError};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct QueueProps {
+    pub lang: Lang,
+    pub state: QueueState,
+    pub dispatch: Callback<A>,
+}
+
+fn pct(x: f64) -> String {
+    format!("{} %", format_number(x * 100.0, 2))
+}
+
+fn ms(x: f64) -> String {
+    format!("{} ms", format_number(x, 2))
+}
+
+/// A figure's row: label, formula, closed form, simulated; both values carry `data-value`.
+fn row(
+    lang: Lang,
+    id: &str,
+    label: T,
+    formula: String,
+    closed: Option<f64>,
+    sim: Option<f64>,
+    f: fn(f64) -> String,
+) -> Html {
+    let cell = |id: String, v: Option<f64>| match v {
+        Some(v) if v.is_finite() => html! { <td class="value" {id} data-value={v.to_string()}>{ f(v) }</td> },
+        _ => html! { <td class="value" {id}>{ "—" }</td> },
+    };
+    html! {
+        <tr>
+            <th scope="row">{ lang.t(label) }</th><td><code>{ formula }</code></td>
+            { cell(format!("q-{id}"), closed) }{ cell(format!("q-{id}-sim"), sim) }
+        </tr>
+    }
+}
+
+fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simulated>) -> Html {
+    let p = &c.pool;
+    let f = &c.figures;
+    let n = |x: f64| format_number(x, 2);
+    let scaled = if c.exact { String::new() } else { format!(" × {}", n(input.factor())) };
+    html! {
+        <table class="lab-table figures-vs" id="q-figures">
+            <thead><tr><th /><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
+            <tbody>
+                { row(lang, "rho", T::QRho, format!("λ/(cμ) = {}/({} × {})", n(p.lambda), p.workers, n(p.mu())), Some(f.rho), sim.map(|s| s.rho), pct) }
+                { row(lang, "pwait", T::QPWait, format!("C({}, {})", p.workers, n(p.offered())), f.p_wait, sim.map(|s| s.p_wait), pct) }
+                { row(lang, "wait", T::QWait, format!("C/(cμ − λ){scaled}"), f.wait_ms, sim.map(|s| s.wait_ms), ms) }
+                { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
+                { row(lang, "p99", T::QP99, "P(T > t) = 1 %".into(), c.p99_ms, sim.map(|s| s.p99_ms), ms) }
+                { row(lang, "l", T::QL, "L = λW".into(), f.in_system, sim.map(|s| s.in_system), |x| format_number(x, 3)) }
+                if input.queue > 0 { { row(lang, "blocked", T::QBlocked, "—".into(), None, sim.map(|s| s.blocked), pct) } }
+            </tbody>
+        </table>
+    }
+}
+
+/// Mean time in system against ρ: the closed form's line, the sweep's dots, the current
+/// setting (its closed form and its own run), the ceiling.
+fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simulated>]) -> Html {
+    let line = input.curve();
+    let dots: Vec<(f64, f64)> = SWEEP_RHOS
+        .iter()
+        .zip(sims.iter().skip(1))
+        .filter_map(|(&rho, s)| s.map(|s| (rho, s.time_ms)))
+        .collect();
+    let here = c.figures.time_ms.map(|w| (c.figures.rho, w));
+    let own = sims.first().copied().flatten().map(|s| (c.figures.rho.min(1.0), s.time_ms));
+    // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
+    let top = line
+        .iter()
+        .filter(|p| p.0 <= 0.95)
+        .chain(&dots)
+        .chain(here.iter())
+        .chain(own.iter())
+        .map(|p| p.1)
+        .fold(input.pool().service_ms, f64::max);
+    let (sx, sy) = xy_scales((0.0, 1.0), (0.0, nice_max(top * 1.1)));
+    let ymax = sy.domain.1;
+    let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
+    let pts: Vec<(f64, f64)> = line.iter().take_while(|p| p.1 <= ymax).map(px).collect();
+    let x_ceiling = sx.map(input.ceiling_pct / 100.0);
+    let body = html! {
+        <>
+            <line class="ceiling" x1={x_ceiling.to_string()} x2={x_ceiling.to_string()} y1="10" y2="200" />
+            <path class="series c-hop0" d={line_path(&pts)} />
+            { for dots.iter().map(|p| { let (x, y) = px(p); html! { <circle class="sim-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> } }) }
+            { for here.iter().map(|p| { let (x, y) = px(p); html! { <circle class="here" cx={x.to_string()} cy={y.to_string()} r="7" /> } }) }
+            { for own.iter().map(|p| { let (x, y) = px(p); html! { <circle class="sim-dot own" cx={x.to_string()} cy={y.to_string()} r="4.5" /> } }) }
+        </>
+    };
+    let fmt: fn(f64) -> String = |v| format!("{}%", format_number(v * 100.0, 0));
+    html! {
+        <>
+            { xy_frame("q-curve", lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
+            <p class="legend">
+                <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(if c.exact { T::QLegendExact } else { T::QLegendApprox }) }</span>
+                <span class="legend-item"><span class="swatch dot" />{ lang.t(T::QLegendSim) }</span>
+                <span class="legend-item"><span class="swatch here" />{ lang.t(T::QLegendHere) }</span>
+                <span class="legend-item"><span class="swatch ceiling" />{ lang.f(T::QLegendCeiling, &[("p", &format_number(input.ceiling_pct, 2))]) }</span>
+            </p>
+        </>
+    }
+}
+
+/// Source 002's capacity table, each figure with its formula.
+fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
+    let Ok(o) = input.capacity() else { return Html::default() };
+    let n = |x: f64| format_number(x, 3);
+    let (l, s, c, k) = (n(input.rate), n(input.pool().service_ms), input.workers, n(input.ceiling_pct));
+    let rows = [
+        ("mu", T::CapMu, format!("1000 / {s} ms"), o.per_worker_rps, T::UnitRps),
+        ("ideal", T::CapIdeal, format!("{c} × {}", n(o.per_worker_rps)), o.ideal_rps, T::UnitRps),
+        ("rho", T::QRho, format!("{l} / {}", n(o.ideal_rps)), o.utilisation * 100.0, T::UnitPercent),
+        ("admit", T::CapAdmit, format!("{k} % × {}", n(o.ideal_rps)), o.admit_rps, T::UnitRps),
+        (
+            "headroom",
+            T::CapHeadroom,
+            format!("{} − {}", n(o.ideal_rps), n(o.admit_rps)),
+            o.headroom_rps,
+            T::UnitRps,
+        ),
+        ("margin", T::CapMargin, format!("{} − {l}", n(o.admit_rps)), o.margin_to_ceiling_rps, T::UnitRps),
+        (
+            "min-workers",
+            T::CapMinWorkers,
+            format!("ceil({l} / ({} × {k} %))", n(o.per_worker_rps)),
+            o.min_workers as f64,
+            T::UnitWorkers,
+        ),
+        ("busy", T::CapBusy, format!("{l} × {s} ms"), o.busy_workers, T::UnitWorkers),
+        ("in-system", T::CapInSystem, format!("{l} × {} ms", n(input.w_ms)), o.in_system, T::UnitRequests),
+    ];
+    html! {
+        <table class="lab-table capacity" id="q-capacity">
+            <tbody>
+                { for rows.into_iter().map(|(id, label, formula, v, unit)| html! {
+                    <tr><th scope="row">{ lang.t(label) }</th><td><code>{ formula }</code></td>
+                        <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, 3), lang.t(unit)) }</td></tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+/// The queue lab page.
+#[component]
+pub fn QueuePage(props: &QueueProps) -> Html {
+    let (lang, st, dispatch) = (props.lang, &props.state, &props.dispatch);
+    let t = |k: T| lang.t(k);
+    let query = st.run_query();
+    let jobs: Vec<Job> =
+        (0..=SWEEP_RHOS.len()).map(|p| Job::Queue { query: query.clone(), point: p as u8 }).collect();
+    let runs = use_runs(jobs);
+    let input = &st.input;
+    let closed = input.closed();
+    let results = runs.results.as_deref();
+    let sims: Vec<Option<Simulated>> = results
+        .map(|r| r.iter().map(|s| s.result.as_ref().ok().and_then(|rep| simulated(rep))).collect())
+        .unwrap_or_default();
+    let report = results.and_then(|r| r.first()).and_then(|s| s.result.as_ref().ok()).cloned();
+    let error = results.and_then(|r| r.iter().find_map(|s| s.result.as_ref().err().cloned()));
+    let ontype = dispatch.reform(|(k, v)| A::Type(k, v));
+    let onslide = dispatch.reform(|(k, s)| A::Slide(k, s));
+    let kn = |k| knob(lang, k, input, &st.errors, &ontype, &onslide);
+    let ch = |c: &'static crate::knob::Choice<QueueInput>| {
+        let key = c.key;
+        choice(lang, c, input, &st.errors, dispatch.reform(move |v| A::Choose(key, v)))
+    };
+    let presets: Vec<_> = q::PRESETS.iter().map(|p| (p.name, p.title, p.story)).collect();
+    let status = match (&error, runs.progress < 1.0) {
+        (_, true) => {
+            html! { <p class="progress" role="status">{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</p> }
+        }
+        (Some(e), _) => {
+            let m = match e {
+                RunError::Invalid(f) => lang.field_error(f),
+                RunError::TooMuchWork { .. } | RunError::Internal(_) => t(T::QRunFailed).into(),
+            };
+            html! { <p class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &m)]) }</p> }
+        }
+        _ => Html::default(),
+    };
+    let notes = if !closed.pool.stable() {
+        t(T::QUnstable).to_string()
+    } else if closed.exact {
+        t(T::QExact).to_string()
+    } else {
+        lang.f(T::QApprox, &[("f", &format_number(input.factor(), 3))])
+    };
+    let queue_chart = report.map(|r| {
+        let s = &r.series;
+        let series = |v: &[i64]| v.iter().map(|&x| x as f64).collect();
+        let lines = Lines::new(vec![
+            Line { name: t(T::SeriesBusy).into(), class: "c-busy".into(), values: series(&s.in_flight[1]) },
+            Line { name: t(T::SeriesQueue).into(), class: "c-queue".into(), values: series(&s.queue[1]) },
+        ]);
+        html! {
+            <TimeChart {lang} id="q-queue-chart" title={lang.f(T::QQueueChart, &[("ms", &format_number(s.bucket_ms, 0))])} {lines} bucket_ms={s.bucket_ms}
+                end_ms={r.summary.end_ms} limit={Some((f64::from(input.workers), t(T::SeriesPool).to_string()))} y_unit={t(T::UnitCalls).to_string()} />
+        }
+    });
+    let d = dispatch.clone();
+    html! {
+        <section class="page lab queue" id="queue" aria-labelledby="page-title" data-run={runs.finished.to_string()}>
+            <h1 id="page-title">{ t(T::QTitle) }</h1>
+            <p class="intro">{ t(T::QIntro) }</p>
+            <div class="two-col">
+                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    { preset_picker(lang, &presets, st.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                    { kn(&q::RATE) }{ ch(&q::ARRIVALS) }{ ch(&q::SERVICE) }{ kn(&q::SERVICE_MS) }
+                    if input.service == Service::LogNormal { { kn(&q::P99) } }
+                    { kn(&q::WORKERS) }{ kn(&q::QUEUE) }{ kn(&q::CEILING) }{ kn(&q::W) }{ kn(&q::SEED) }
+                    <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
+                </form>
+                <div class="outputs" aria-live="polite">
+                    { status }
+                    <div class="panel">
+                        <h2>{ t(T::QFigures) }</h2>
+                        { figures_table(lang, input, &closed, sims.first().copied().flatten().as_ref()) }
+                        <p class="note" id="q-assumes">{ notes }</p>
+                        if input.queue > 0 { <p class="note">{ t(T::QQueueNote) }</p> }
+                        <p class="note">{ lang.f(T::QSimNote, &[("n", &format_number(q::RUN_REQUESTS as f64, 0)), ("m", &format_number(q::SWEEP_REQUESTS as f64, 0))]) }</p>
+                    </div>
+                    <div class="panel">{ curve_chart(lang, input, &closed, &sims) }</div>
+                    if let Some(c) = queue_chart { <div class="panel">{ c }</div> }
+                    <div class="panel">
+                        <h2>{ t(T::CapTitle) }</h2>
+                        { capacity_table(lang, input) }
+                        <p class="note">{ t(T::CapNote) }</p>
+                    </div>
+                </div>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,196 @@
+"""End-to-end checks of the admission lab (?page=admission) and the queue lab (?page=queue).
+
+Each page is opened from a link with its parameters in both languages and from the
+navigation; the figures are read from `data-value`s (source 003's 5 admitted and 3
+rejected, source 002's admission example, ρ and Erlang C's P(wait) and mean wait beside
+their simulated values); playback steps one event at a time; the controls answer the
+keyboard; screenshots at 1440×900, 1920×1080 and 390×844 go to the artifacts directory.
+"""
+
+import os
+import time
+
+SIZES = [(1440, 900), (1920, 1080), (390, 844)]
+TAB = "\ue004"
+ENTER = "\ue007"
+
+
+def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
+    def page(query):
+        chrome.get(base + query)
+        chrome.wait("#page-title")
+
+    def value(css):
+        v = chrome.js("const e = document.querySelector(arguments[0]); return e ? e.getAttribute('data-value') : null;", css)
+        expect(v is not None, f"{css} has a data-value")
+        return float(v)
+
+    def wait_queue_run(timeout=60.0):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if chrome.js("return !!document.querySelector('#q-rho-sim[data-value]') && !document.querySelector('#queue .progress');"):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the queue lab's runs did not finish within {timeout}s ({chrome.url()})")
+
+    def wait_contains(css, want, timeout=15.0):
+        deadline = time.time() + timeout
+        got = None
+        while time.time() < deadline:
+            got = chrome.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
+            if got is not None and want in got:
+                return got
+            time.sleep(0.05)
+        raise AssertionError(f"{css}: wanted text containing {want!r}, last saw {got!r}")
+
+    def press(*keys):
+        actions = []
+        for k in keys:
+            actions += [{"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]
+        chrome.cmd("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+
+    def cdp(cmd, **params):
+        return chrome.cmd("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+
+    def shots(name):
+        """The whole page at 1440 wide, then the first screen at each size (the viewport set
+        exactly with DevTools' device metrics, so browser chrome does not eat into it)."""
+        chrome.full_screenshot(os.path.join(artifacts, f"{name}-full.png"), width=1440)
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        for w, h in SIZES:
+            cdp("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=1, mobile=w < 600)
+            time.sleep(0.3)
+            expect(chrome.js("return document.documentElement.scrollWidth <= window.innerWidth + 1"),
+                   f"{name} at {w}×{h}: no sideways scrolling "
+                   f"({chrome.js('return document.documentElement.scrollWidth')} > {w})")
+            chrome.screenshot(os.path.join(artifacts, f"{name}-{w}x{h}.png"))
+        cdp("Emulation.clearDeviceMetricsOverride")
+
+    # ---- admission ---------------------------------------------------------------------
+    def admission_source_003_both_languages():
+        for lang, title in [("en", "Admission lab"), ("zh", "准入实验")]:
+            page(f"?page=admission&lang={lang}&preset=source-003")
+            expect(title in chrome.text("#page-title"), f"{lang} title: {chrome.text('#page-title')!r}")
+            admitted = chrome.js("return Array.from(document.querySelectorAll('[id*=admitted][data-value]')).map(e => Number(e.dataset.value));")
+            rejected = chrome.js("return Array.from(document.querySelectorAll('[id*=rejected][data-value]')).map(e => Number(e.dataset.value));")
+            expect(admitted == [5.0], f"admitted 5: {admitted}")
+            expect(rejected == [3.0], f"rejected 3: {rejected}")
+            # Every rejection tells the client when to come back: 1,000 ms at 1 token/s.
+            chrome.js("const s = document.getElementById('scrub'); s.value = s.max; s.dispatchEvent(new Event('input', {bubbles: true}));")
+            rows = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tbody tr.rejected')).map(r => r.cells[8].textContent);")
+            expect(rows == ["1000 ms"] * 3, f"3 × 429 with Retry-After 1000 ms: {rows}")
+            expect(chrome.js("return document.documentElement.lang") == ("zh-CN" if lang == "zh" else "en"), "<html lang> follows")
+            shots(f"admission-source-003-{lang}")
+            no_console_errors(chrome, f"admission source-003 ({lang})")
+
+    def admission_source_002_steps_through_the_boundary():
+        page("?page=admission&lang=en&preset=source-002")
+        # Stop the autoplay and start from the first event.
+        chrome.js("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") == "false", "scrubbing pauses")
+        steps = int(chrome.js("return document.getElementById('admission').dataset.steps"))
+        expect(steps == 9, f"six arrivals and three completions: {steps}")
+        seen = []
+        for k in range(1, steps + 1):
+            chrome.click("#step")
+            chrome.wait(f"#adm-step-{k}.current")
+            seen.append(chrome.js("const r = document.querySelector('#adm-steps tr.current').cells; return [r[1].textContent, r[3].textContent, r[4].textContent, r[6].textContent, r[7].textContent];"))
+        # At 500 ms the completion comes first and frees the slot for the arrival.
+        expect(seen[3][0] == "500" and seen[3][3] == "", f"step 4 is #1's completion at 500 ms: {seen[3]}")
+        expect(seen[4][0] == "500" and seen[4][3].startswith("admitted"), f"step 5 admits #4 at 500 ms: {seen[4]}")
+        expect(seen[1][4] == "concurrency_limit" and seen[2][4] == "cost_exceeds_capacity" and seen[6][4] == "rate_limit",
+               f"the three reasons: {[s[4] for s in seen]}")
+        expect(seen[6][1] == "0.6 (600)", f"tokens with exact credits: {seen[6][1]!r}")
+        expect(int(chrome.js("return document.getElementById('admission').dataset.step")) == steps, "stepped to the end")
+        # Play from the start runs to the end on its own.
+        chrome.click("#play")
+        expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") == "true", "playing")
+        deadline = time.time() + 15
+        while time.time() < deadline and chrome.js("return document.getElementById('admission').dataset.step") != str(steps):
+            time.sleep(0.1)
+        expect(chrome.js("return document.getElementById('admission').dataset.step") == str(steps), "playback reached the end")
+        no_console_errors(chrome, "admission playback")
+
+    def admission_table_edit_and_generators():
+        page("?page=admission&lang=en&preset=source-002")
+        chrome.type("#f-row_hold-0", "501")
+        # #1 now holds the slot until 501 ms: #4 at 500 ms meets the concurrency limit.
+        wait_contains("#adm-reasons", "concurrency_limit 2, rate_limit 0")
+        expect("arrivals=0:1:501" in chrome.url(), f"the table is in the link: {chrome.url()}")
+        # Keyboard: Tab from the preset select reaches the capacity field; Enter in it applies.
+        chrome.js("document.getElementById('preset').focus();")
+        press(TAB)
+        focused = chrome.js("return document.activeElement && document.activeElement.id")
+        expect(focused is not None and focused != "preset", f"Tab moves on from the preset: {focused}")
+        chrome.js("const s = document.getElementById('f-gen'); s.value = 'poisson'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        chrome.wait("#f-seed")
+        expect("gen=poisson" in chrome.url(), chrome.url())
+        a = value("#adm-admitted") + value("#adm-rejected")
+        expect(a == 6.0, f"six generated arrivals: {a}")
+        page("?page=admission&lang=en&preset=source-003&b=-1&arrivals=0:1:5,x:1:2&zzz=1")
+        err = chrome.text("#f-b-error") if chrome.find("#f-b-error") else ""
+        said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
+        expect("b = -1" in said, f"the bad capacity is named: {said!r} {err!r}")
+        expect("arrivals[1].time = x" in said, f"the bad row is named: {said!r}")
+        expect("zzz" in chrome.text("#unknown-params"), "unknown keys listed")
+        no_console_errors(chrome, "admission edits")
+
+    # ---- queue -------------------------------------------------------------------------
+    def queue_figures_both_languages():
+        for lang, title in [("en", "Queue lab"), ("zh", "排队实验")]:
+            page(f"?page=queue&lang={lang}")
+            expect(title in chrome.text("#page-title"), f"{lang} title")
+            wait_queue_run()
+            rho, pwait, wait = value("#q-rho"), value("#q-pwait"), value("#q-wait")
+            expect(abs(rho - 0.6) < 1e-12, f"ρ 60 %: {rho}")
+            expect(abs(pwait - 0.13954) < 5e-5, f"Erlang C(8, 4.8) ≈ 0.1395: {pwait}")
+            expect(abs(wait - 1.7443) < 1e-3, f"Wq = C/(cμ − λ) ≈ 1.744 ms: {wait}")
+            srho, spwait = value("#q-rho-sim"), value("#q-pwait-sim")
+            expect(abs(srho - rho) < 0.03 and abs(spwait - pwait) < 0.03, f"simulated beside closed form: {srho}, {spwait}")
+            cap = [value(f"#cap-{k}") for k in ["admit", "headroom", "margin", "min-workers", "busy", "in-system"]]
+            expect(cap == [150.0, 50.0, 30.0, 7.0, 4.8, 12.0], f"source 002's capacity table: {cap}")
+            dots = chrome.js("return document.querySelectorAll('#q-curve .sim-dot').length")
+            expect(dots == 11, f"ten sweep points and this setting's run: {dots}")
+            expect(chrome.find("#q-queue-chart") is not None, "queue length over time drawn")
+            shots(f"queue-source-002-{lang}")
+            no_console_errors(chrome, f"queue ({lang})")
+
+    def queue_approximation_is_named_and_edits_rerun():
+        page("?page=queue&lang=en&preset=long-tail")
+        wait_queue_run()
+        note = chrome.text("#q-assumes")
+        expect("Allen–Cunneen" in note, f"the approximation is named: {note!r}")
+        expect(chrome.text("#q-p99") == "—", "no p99 closed form off M/M/c")
+        page("?page=queue&lang=en&preset=source-002")
+        wait_queue_run()
+        chrome.type("#f-workers", "7")
+        chrome.wait("#q-rho[data-value^='0.68']")
+        wait_queue_run()
+        expect("workers=7" in chrome.url(), f"the change is in the link: {chrome.url()}")
+        page("?page=queue&lang=en&workers=0&service=weird&foo=1")
+        said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
+        expect("workers = 0" in said and "service" in said and "foo" in said, f"bad values named: {said!r}")
+        page("?page=queue&lang=en&preset=overload")
+        wait_queue_run()
+        expect("no steady state" in chrome.text("#q-assumes"), "overload says no steady state")
+        shots("queue-overload-en")
+        no_console_errors(chrome, "queue edits")
+
+    def labs_from_the_navigation():
+        page("?page=storm&lang=zh")
+        chrome.click("#nav-admission")
+        chrome.wait_text("#page-title", "准入实验：令牌桶与并发上限")
+        chrome.click("#nav-queue")
+        chrome.wait("#queue")
+        expect("page=queue" in chrome.url() and "lang=zh" in chrome.url(), chrome.url())
+        no_console_errors(chrome, "navigation to the labs")
+
+    for name, fn in [
+        ("labs-aq admission: source-003 shows 5 admitted and 3 rejected, in both languages", admission_source_003_both_languages),
+        ("labs-aq admission: source-002 steps through the 500 ms boundary, and plays", admission_source_002_steps_through_the_boundary),
+        ("labs-aq admission: table edits, generators, keyboard and bad links", admission_table_edit_and_generators),
+        ("labs-aq queue: ρ, Erlang C and mean wait beside the simulation, in both languages", queue_figures_both_languages),
+        ("labs-aq queue: approximations named, edits rerun, bad links named", queue_approximation_is_named_and_edits_rerun),
+        ("labs-aq: both labs from the navigation", labs_from_the_navigation),
+    ]:
+        run(name, fn)

@@ -1,0 +1,339 @@
+//! The admission and queue labs: source 002's admission model step by step, source 003's
+//! 5 × 200 / 3 × 429, source 002's capacity table, the queue closed forms against the
+//! chain engine's runs, and the labs' links (bad values, unknown keys, round trips, the
+//! storm page's `query_for`).
+#![cfg(not(target_arch = "wasm32"))]
+
+use resilience_lab::model::admission::{Event, Step};
+use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, run_with};
+use resilience_lab::policy::token_bucket::Rejection;
+use resilience_lab::query::Query;
+use resilience_lab::scenario::{AdmissionConfig, Dist, TokenBucketConfig};
+use resilience_lab::state::FieldKey;
+use resilience_lab::state::admission::{self as adm, AdmissionAction, AdmissionState, Gen};
+use resilience_lab::state::queue::{self as queue, QueueAction, QueueState, Service, simulated};
+use resilience_lab::state::runs::{Batch, Job, Reply, Request};
+
+fn step(t_ms: u64, event: Event, before: u64, after: u64, in_flight: u32) -> Step {
+    Step { t_ms, event, before, after, in_flight }
+}
+
+#[test]
+fn source_002_admission_step_by_step() {
+    use Event::{Arrival, Completion};
+    let st = AdmissionState::from_query(&Query::parse("?page=admission&preset=source-002"));
+    let run = &st.run;
+    // B = 2 tokens = 2,000 credits, r = 2 tokens/s = 2 credits/ms, starting full, limit 1.
+    assert_eq!((run.per_token, run.capacity, run.rate_per_ms), (1000, 2000, 2));
+    let want = vec![
+        // #1 (cost 1, hold 500) takes the slot and 1,000 credits.
+        step(0, Arrival(0, Ok(())), 2000, 1000, 1),
+        // #2 at the same instant: tokens remain, the slot does not; nothing is taken.
+        step(0, Arrival(1, Err(Rejection::ConcurrencyLimit)), 1000, 1000, 1),
+        // #3 costs 3 tokens > B: refused before anything else is looked at.
+        step(200, Arrival(2, Err(Rejection::CostExceedsCapacity)), 1400, 1400, 1),
+        // #1 ends at exactly 500 ms and is released before the arrival at 500 ms.
+        step(500, Completion(0), 2000, 2000, 0),
+        step(500, Arrival(3, Ok(())), 2000, 0, 1),
+        step(800, Completion(3), 600, 600, 0),
+        // A free slot, 600 credits for a cost of 1,000: 400 missing at 2 per ms = 200 ms.
+        step(800, Arrival(4, Err(Rejection::RateLimit { retry_after: 200 })), 600, 600, 0),
+        // At 1,000 ms the bucket holds exactly 1,000 credits again.
+        step(1000, Arrival(5, Ok(())), 1000, 0, 1),
+        step(1100, Completion(5), 200, 200, 0),
+    ];
+    assert_eq!(run.steps, want);
+    assert_eq!((run.admitted, run.rejected), (3, [1, 1, 1]));
+    let reasons: Vec<&str> = run
+        .steps
+        .iter()
+        .filter_map(|s| match s.event {
+            Arrival(_, Err(r)) => Some(r.reason()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons, ["concurrency_limit", "cost_exceeds_capacity", "rate_limit"]);
+
+    // The boundary matters: one millisecond more of hold and #4 finds the slot taken.
+    let later = st.reduce(AdmissionAction::Type(FieldKey::at("row_hold", 0), "501".into()));
+    let at_500 = later.run.steps.iter().find(|s| s.t_ms == 500).unwrap();
+    assert_eq!(at_500.event, Arrival(3, Err(Rejection::ConcurrencyLimit)));
+    assert_eq!(later.input.source, Gen::Table);
+}
+
+#[test]
+fn source_003_five_200_three_429_with_retry_after() {
+    let st = AdmissionState::from_query(&Query::parse("?page=admission&preset=source-003"));
+    let run = &st.run;
+    assert_eq!((st.input.capacity, st.input.rate_milli, st.input.arrivals.len()), (5, 1000, 8));
+    assert_eq!(run.admitted, 5, "5 × 200");
+    assert_eq!(run.rejected, [0, 3, 0], "3 × 429, all rate_limit");
+    let rejections: Vec<_> = run
+        .steps
+        .iter()
+        .filter_map(|s| match s.event {
+            Event::Arrival(i, Err(r)) => Some((i, r, s.before, s.after)),
+            _ => None,
+        })
+        .collect();
+    // 1 token/s = 1 credit per ms; the empty bucket needs 1,000 credits: Retry-After 1 s,
+    // the same for each, since a rejection consumes nothing.
+    let ra = Rejection::RateLimit { retry_after: 1000 };
+    assert_eq!(rejections, vec![(5, ra, 0, 0), (6, ra, 0, 0), (7, ra, 0, 0)]);
+}
+
+#[test]
+fn the_other_admission_presets_tell_their_stories() {
+    let cost = AdmissionState::new("cost-above-b");
+    assert_eq!((cost.run.admitted, cost.run.rejected), (0, [0, 0, 5]), "a cost above B never passes");
+    assert!(cost.run.steps.iter().all(|s| s.before == 2000), "the bucket is full each time, in vain");
+    let steady = AdmissionState::new("steady-above-r");
+    // 20 arrivals 400 ms apart against r = 2/s and B = 2: the first refusal at 2,400 ms.
+    let first = steady.run.steps.iter().find(|s| matches!(s.event, Event::Arrival(_, Err(_)))).unwrap();
+    assert_eq!((first.t_ms, first.before), (2400, 800));
+    assert_eq!((steady.run.admitted, steady.run.rejected), (17, [0, 3, 0]));
+}
+
+#[test]
+fn admission_links_round_trip_and_bad_values_fall_back_alone() {
+    let st = AdmissionState::new("source-002")
+        .reduce(AdmissionAction::Type(FieldKey::plain("r"), "2.5".into()))
+        .reduce(AdmissionAction::Type(FieldKey::at("time", 2), "250".into()))
+        .reduce(AdmissionAction::AddRow);
+    assert_eq!(st.run.per_token, 1_000_000, "a decimal rate: 10⁶ credits per token");
+    let mut q = Query::parse("?page=admission&lang=zh");
+    st.write_query(&mut q);
+    assert_eq!(
+        q.to_query_string(),
+        "?page=admission&lang=zh&preset=source-002&r=2.5&arrivals=0:1:500,0:1:100,250:3:100,500:2:300,800:1:100,1000:1:100,1000:1:100"
+    );
+    let back = AdmissionState::from_query(&q);
+    assert_eq!((back.input.clone(), back.run.clone()), (st.input.clone(), st.run.clone()));
+
+    let bad = AdmissionState::from_query(&Query::parse(
+        "?page=admission&preset=source-003&b=-1&limit=2&gen=sometimes&arrivals=0:1:5,x:1:2,5:0:1,1:1:1:1,9&zzz=1&zzz=2",
+    ));
+    assert_eq!(bad.input.capacity, 5, "b fell back to the preset's");
+    assert_eq!(bad.input.limit, 2, "good fields still apply");
+    let err = |k: FieldKey| bad.errors.get(&k).map(|(raw, e)| (raw.clone(), e.to_string()));
+    assert_eq!(
+        err(FieldKey::plain("b")),
+        Some(("-1".into(), "b: got -1, allowed 0 (off) or a whole number from 1 to 1000000".into()))
+    );
+    assert!(err(FieldKey::plain("gen")).unwrap().1.contains("one of table, burst, even, poisson"));
+    assert_eq!(
+        err(FieldKey::at("arrivals", 1)).unwrap().1,
+        "arrivals[1].time: got x, allowed a whole number from 0 to 1000000000"
+    );
+    assert!(err(FieldKey::at("arrivals", 2)).unwrap().1.starts_with("arrivals[2].cost: got 0"));
+    assert!(err(FieldKey::at("arrivals", 3)).is_some(), "four parts");
+    let times: Vec<u64> = bad.input.arrivals.iter().map(|a| a.at_ms).collect();
+    assert_eq!(
+        times,
+        vec![0, 9],
+        "the bad items are skipped, the good ones kept (defaults for cost and hold)"
+    );
+    assert_eq!(bad.unknown, vec!["zzz".to_string()]);
+
+    let unknown = AdmissionState::from_query(&Query::parse("?preset=nope"));
+    assert_eq!(unknown.preset, "source-002");
+    assert!(unknown.errors.get(&FieldKey::plain("preset")).is_some());
+}
+
+#[test]
+fn admission_input_is_bounded() {
+    let many: Vec<String> = (0..1500).map(|i| format!("{i}:1:1")).collect();
+    let st = AdmissionState::from_query(&Query::parse(&format!("?arrivals={}", many.join(","))));
+    assert_eq!(st.input.arrivals.len(), 1000);
+    assert!(st.errors.get(&FieldKey::plain("arrivals")).is_some(), "the cut is said");
+    let generated = AdmissionState::from_query(&Query::parse("?gen=poisson&n=1000&gap=600000&seed=7"));
+    assert_eq!(generated.input.arrivals.len(), 1000);
+    assert!(generated.input.arrivals.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+    assert_eq!(
+        generated.run.steps.len(),
+        1000 + generated.run.admitted,
+        "every arrival and every completion, nothing more"
+    );
+    let big = AdmissionState::from_query(&Query::parse("?n=5000"));
+    assert_eq!(big.input.n, 6, "beyond 1,000 the field keeps the preset's value");
+    assert!(big.errors.get(&FieldKey::plain("n")).is_some());
+}
+
+#[test]
+fn admission_query_for_a_storm_hop() {
+    let cfg = AdmissionConfig {
+        token_bucket: Some(TokenBucketConfig { capacity: 20, rate_per_s: 20.0, cost: 1 }),
+        concurrency_limit: None,
+        retry_after_ms: 1000.0,
+    };
+    let link = adm::query_for(&cfg);
+    assert_eq!(link, "?page=admission&preset=source-002&b=20&r=20&limit=0&n=23&gen=burst");
+    let st = AdmissionState::from_query(&Query::parse(&link));
+    assert!(st.errors.is_empty() && st.unknown.is_empty());
+    assert_eq!((st.run.admitted, st.run.rejected_total()), (20, 3));
+    let only_limit =
+        AdmissionConfig { token_bucket: None, concurrency_limit: Some(4), retry_after_ms: 1000.0 };
+    let st = AdmissionState::from_query(&Query::parse(&adm::query_for(&only_limit)));
+    assert_eq!((st.input.capacity, st.run.admitted, st.run.rejected), (0, 4, [3, 0, 0]));
+}
+
+#[test]
+fn source_002_capacity_table() {
+    let st = QueueState::from_query(&Query::parse("?page=queue"));
+    let o = st.input.capacity().unwrap();
+    assert_eq!(o.per_worker_rps, 25.0);
+    assert_eq!(o.ideal_rps, 200.0);
+    assert_eq!(o.utilisation, 0.6, "ρ 60 %");
+    assert_eq!(o.admit_rps, 150.0, "admit 150/s at 75 %");
+    assert_eq!(o.headroom_rps, 50.0);
+    assert_eq!(o.margin_to_ceiling_rps, 30.0);
+    assert_eq!(o.min_workers, 7, "ceil(120 / (25 × 0.75))");
+    assert_eq!(o.busy_workers, 4.8, "L at W = 40 ms");
+    assert_eq!(o.in_system, 12.0, "L at W = 100 ms");
+}
+
+#[test]
+fn erlang_c_against_published_values() {
+    use resilience_lab::model::queueing::Pool;
+    // The call-centre textbook case (e.g. callcentrehelper.com, "Erlang C formula – made
+    // simple"): 100 calls per 30 minutes at 180 s each is 10 erlangs; with 11 agents the
+    // probability of waiting is 68.21 %, the mean wait 122.8 s, and 39.0 % of calls are
+    // answered within 20 s (1 − C·e^{−(c − a)·20/180}).
+    let p = Pool { lambda: 100.0 / 1800.0, service_ms: 180_000.0, workers: 11 };
+    let c = p.erlang_c().unwrap();
+    assert_eq!(format!("{c:.4}"), "0.6821");
+    assert_eq!(format!("{:.1}", p.mmc().wait_ms.unwrap() / 1000.0), "122.8");
+    assert_eq!(format!("{:.3}", 1.0 - c * (-(11.0 - 10.0) * 20.0 / 180.0f64).exp()), "0.390");
+    // A textbook M/M/m exercise: 120 customers an hour, 3 minutes each, 10 servers
+    // (a = 6): "from the Erlang C curve, the probability of waiting is about 0.10".
+    let p = Pool { lambda: 120.0 / 3600.0, service_ms: 180_000.0, workers: 10 };
+    assert_eq!(format!("{:.4}", p.erlang_c().unwrap()), "0.1013");
+}
+
+/// Runs the lab's own setting through the chain engine, as the worker does.
+fn simulate(query: &str) -> (QueueState, queue::Simulated) {
+    let st = QueueState::from_query(&Query::parse(query));
+    let r = run_with(&st.input.scenario(0), st.input.seed, DEFAULT_MAX_CALLS).unwrap();
+    let s = simulated(&r).unwrap();
+    (st, s)
+}
+
+fn within(what: &str, got: f64, want: f64, tol: f64) {
+    assert!((got - want).abs() <= tol, "{what}: simulated {got}, closed form {want}, tolerance {tol}");
+}
+
+#[test]
+fn mmc_simulated_figures_match_the_closed_forms_within_tolerance() {
+    // Source 002's workload as M/M/8: C(8, 4.8) = 0.13954 (the direct sum, tests in
+    // model::queueing), Wq = C/(200 − 120) s = 1.744 ms, W = 41.744 ms, p99 ≈ 186.7 ms.
+    // 20,000 requests a run: tolerances are about four standard errors, seen over seeds.
+    for seed in 1..=6 {
+        let (st, s) = simulate(&format!("?page=queue&seed={seed}"));
+        let c = st.input.closed();
+        let f = c.figures;
+        assert!(c.exact);
+        within("ρ", s.rho, f.rho, 0.025);
+        within("P(wait)", s.p_wait, f.p_wait.unwrap(), 0.025);
+        within("Wq (ms)", s.wait_ms, f.wait_ms.unwrap(), 0.25 * f.wait_ms.unwrap());
+        within("W (ms)", s.time_ms, f.time_ms.unwrap(), 0.03 * f.time_ms.unwrap());
+        within("p99 (ms)", s.p99_ms, c.p99_ms.unwrap(), 0.05 * c.p99_ms.unwrap());
+        within("L", s.in_system, f.in_system.unwrap(), 0.04 * f.in_system.unwrap());
+        assert_eq!(s.blocked, 0.0, "an unbounded queue turns nobody away");
+    }
+    // M/M/1 at ρ = 0.8: Wq = 160 ms; a busier queue is noisier (about 20 % over 20,000).
+    let (st, s) = simulate("?page=queue&preset=single-worker");
+    let f = st.input.closed().figures;
+    within("M/M/1 P(wait)", s.p_wait, 0.8, 0.03);
+    within("M/M/1 Wq", s.wait_ms, f.wait_ms.unwrap(), 0.2 * 160.0);
+}
+
+#[test]
+fn approximations_are_labelled_and_close() {
+    // M/D/8: Allen–Cunneen halves M/M/c's wait; W is within 1 % of the run's.
+    let (st, s) = simulate("?page=queue&preset=constant-service");
+    let c = st.input.closed();
+    assert!(!c.exact && c.p99_ms.is_none(), "no exact form, no p99 drawn");
+    assert_eq!(st.input.factor(), 0.5);
+    within("M/D/8 W", s.time_ms, c.figures.time_ms.unwrap(), 0.01 * c.figures.time_ms.unwrap());
+    // D/D/c: evenly spaced arrivals and constant work below capacity never wait.
+    let (st, s) = simulate("?page=queue&preset=constant-service&arrivals=even");
+    assert_eq!((st.input.factor(), s.p_wait, s.wait_ms), (0.0, 0.0, 0.0));
+    // Overload: no steady state; the bounded queue turns the excess away.
+    let (st, s) = simulate("?page=queue&preset=overload");
+    assert!(!st.input.closed().pool.stable());
+    assert!(s.blocked > 0.02 && s.rho > 0.98, "{s:?}");
+}
+
+#[test]
+fn queue_links_round_trip_and_bad_values_fall_back_alone() {
+    let st = QueueState::default()
+        .reduce(QueueAction::Choose("service", "log_normal".into()))
+        .reduce(QueueAction::Type(FieldKey::plain("workers"), "4".into()))
+        .reduce(QueueAction::Type(FieldKey::plain("queue"), "9".into()));
+    assert_eq!(st.run_query(), "?preset=source-002&workers=4&queue=9&service=log_normal");
+    assert_eq!(QueueState::from_query(&Query::parse(&st.run_query())).input, st.input);
+    let bad = QueueState::from_query(&Query::parse(
+        "?page=queue&workers=0&rate=abc&service=weird&ceiling=101&seed=3&foo=1",
+    ));
+    assert_eq!((bad.input.workers, bad.input.rate, bad.input.service), (8, 120.0, Service::Exponential));
+    assert_eq!(bad.input.seed, 3);
+    for key in ["workers", "rate", "service", "ceiling"] {
+        assert!(bad.errors.get(&FieldKey::plain(key)).is_some(), "{key} has its error");
+    }
+    assert_eq!(
+        bad.errors.get(&FieldKey::plain("workers")).unwrap().1.to_string(),
+        "workers: got 0, allowed a whole number from 1 to 10000"
+    );
+    assert_eq!(bad.unknown, vec!["foo".to_string()]);
+}
+
+#[test]
+fn queue_query_for_a_storm_hop() {
+    let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0);
+    assert_eq!(link, "?page=queue&preset=source-002", "source 002's pool is the default preset");
+    let link = queue::query_for(200, Some(0), &Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 }, 500.0);
+    let st = QueueState::from_query(&Query::parse(&link));
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
+    assert_eq!((st.input.workers, st.input.queue, st.input.rate), (200, 1, 500.0));
+    assert_eq!(st.input.dist(), Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 });
+    let st = QueueState::from_query(&Query::parse(&queue::query_for(
+        1_000_000,
+        Some(7),
+        &Dist::Constant { ms: 0.0 },
+        f64::NAN,
+    )));
+    assert!(st.errors.is_empty());
+    assert_eq!((st.input.workers, st.input.queue, st.input.service_ms), (10_000, 7, 0.001));
+}
+
+#[test]
+fn queue_jobs_travel_to_the_worker_and_stay_bounded() {
+    let query = QueueState::default().run_query();
+    let jobs: Vec<Job> =
+        (0..=queue::SWEEP_RHOS.len()).map(|p| Job::Queue { query: query.clone(), point: p as u8 }).collect();
+    let req = Request { id: 3, jobs };
+    let back: Request = resilience_lab::wire::decode(&resilience_lab::wire::encode(&req)).unwrap();
+    assert_eq!(back, req);
+    let Some(Reply::Done { results, .. }) = Batch::new(&back).step(|| true) else { panic!("done") };
+    assert_eq!(results.len(), 11);
+    for (k, r) in results.iter().enumerate().skip(1) {
+        let rep = r.as_ref().unwrap();
+        let s = simulated(rep).unwrap();
+        let want = queue::SWEEP_RHOS[k - 1];
+        within(&format!("sweep point {k} ρ"), s.rho, want, 0.05);
+        assert!(rep.summary.original_requests <= 5_300, "about 5,000 requests a point");
+    }
+    // The heaviest settings a link can name still run to the end, within the run budget.
+    for q in [
+        "?rate=10000000&workers=1&ms=86400000",
+        "?rate=0.001&workers=10000&ms=0.001&arrivals=even",
+        "?service=log_normal&ms=0.001&p99=86400000&workers=10000&rate=10000000",
+    ] {
+        let st = QueueState::from_query(&Query::parse(q));
+        assert!(st.errors.is_empty(), "{q}");
+        let t0 = std::time::Instant::now();
+        let r = run_with(&st.input.scenario(0), 1, DEFAULT_MAX_CALLS).unwrap();
+        assert!(r.summary.original_requests <= 20_000, "{q}");
+        assert!(t0.elapsed().as_secs() < 20, "{q} took {:?}", t0.elapsed());
+    }
+}
