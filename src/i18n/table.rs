@@ -614,6 +614,9 @@ texts! {
     SharedPoolUse => "busy {busy}/{size} · queue {queued}/{queue}", "忙碌 {busy}/{size} · 排队 {queued}/{queue}";
     Unlimited => "∞", "∞";
     BadgeAdmission => "admission", "准入";
+    LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
+    LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
+    LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
     BadgeDeadline => "deadline", "截止";
     StageRetry => "retry", "重试";
     BadgeRetry => "retry ×{n}", "重试 ×{n}";

@@ -367,7 +367,22 @@ def main():
         expect("slo=50" in chrome.url(), f"the objective is in the link: {chrome.url()}")
         no_console_errors(chrome, "SLO")
 
+    def storm_hops_open_their_labs():
+        for preset, kind, hop, wait_css in [("big-promo-protected", "admission", 0, "#admission"),
+                                            ("metastable-retry-storm", "queue", 1, "#q-rho-sim[data-value]")]:
+            page(f"?page=storm&lang=zh&preset={preset}")
+            wait_run(chrome)
+            links = chrome.js("return Array.from(document.querySelectorAll('#storm .lab-link')).map(a => a.id);")
+            want = f"lab-link-a-{hop}-{kind}"
+            expect(want in links, f"{preset}: a link to the {kind} lab from hop {hop}: {links}")
+            chrome.click(f"#{want}")
+            chrome.wait(wait_css, timeout=20)
+            expect(f"page={kind}" in chrome.url(), f"the lab opened: {chrome.url()}")
+            expect(chrome.js("return document.documentElement.lang").startswith("zh"), "the language carries over")
+            no_console_errors(chrome, f"{preset} → {kind} lab")
+
     for name, fn in [
+        ("a hop's admission and worker pool open their labs", storm_hops_open_their_labs),
         ("the SLO: its target line, the error budget spent, met or breached as source 003 says", storm_slo_and_error_budget),
         ("the big-promo diagram shows its shared pool of 8 and the queue", storm_diagram_points_at_the_shared_pool),
         ("layers: 5 from a link, one removed and added back", storm_layers_from_the_page),

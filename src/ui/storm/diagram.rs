@@ -2,10 +2,12 @@
 //! counters, and dots that flow and multiply along the calls.
 
 use crate::i18n::{Lang, T, format_number};
-use crate::plot::storm::{Layout, PoolBox, bucket_at, diagram_layout, dots, gauge_at, total_until};
+use crate::plot::storm::{
+    Layout, PoolBox, bucket_at, diagram_layout, dots, gauge_at, run_end_ms, total_until,
+};
 use crate::policy::stack::Stage;
 use crate::report::Report;
-use crate::scenario::Scenario;
+use crate::scenario::{Dist, Scenario, Server};
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
@@ -71,6 +73,64 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
         out.push(Badge { label: lang.t(T::BadgeFallback).to_string(), name: "fallback" });
     }
     out
+}
+
+/// The scenario's server and work of a hop (the report's order: layers, the leaf, then the
+/// side dependencies).
+fn hop_service(s: &Scenario, hop: usize) -> Option<(&Server, &Dist)> {
+    let n = s.layers.len();
+    if hop < n {
+        Some((&s.layers[hop].server, &s.layers[hop].work))
+    } else if hop == n {
+        Some((&s.leaf.server, &s.leaf.work))
+    } else {
+        s.layers
+            .iter()
+            .flat_map(|l| l.side_deps.iter())
+            .nth(hop - n - 1)
+            .map(|d| (&d.target.server, &d.target.work))
+    }
+}
+
+/// The mechanism labs that can show one of this hop's settings on its own: its admission
+/// control in the admission lab, its worker pool (with the hop's mean arrival rate over the
+/// run) in the queue lab.
+fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, String)> {
+    let mut out = Vec::new();
+    let Some((server, work)) = hop_service(s, hop) else { return out };
+    if let Some(adm) = &server.admission {
+        out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm)));
+    }
+    if let Some(workers) = server.workers {
+        let secs = (run_end_ms(r) / 1000.0).max(1e-3);
+        let rate = r.hops.get(hop).map_or(0.0, |h| h.calls as f64 / secs);
+        out.push((
+            "queue",
+            T::LabLinkQueue,
+            crate::state::queue::query_for(workers, server.queue, work, rate),
+        ));
+    }
+    out
+}
+
+/// Under the diagram: each hop's settings that a lab can show step by step, as links.
+fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
+    let links: Vec<Html> = (0..r.hops.len())
+        .flat_map(|hop| lab_links(r, s, hop).into_iter().map(move |l| (hop, l)))
+        .map(|(hop, (kind, label, href))| {
+            html! {
+                <a class="lab-link" id={format!("lab-link-{side}-{hop}-{kind}")} href={href}>
+                    { lang.f(label, &[("hop", &r.hops[hop].name)]) }
+                </a>
+            }
+        })
+        .collect();
+    if links.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <p class="note lab-links">{ lang.t(T::LabLinksIntro) }{ " " }{ for links }</p>
+    }
 }
 
 /// The caption under the diagram: the order the entry hop's stack ran in, from the report.
@@ -261,6 +321,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 { box_views }
             </svg>
             <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
+            { lab_links_view(lang, r, &props.scenario, props.side) }
         </figure>
     }
 }
