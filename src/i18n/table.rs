@@ -347,6 +347,10 @@ texts! {
     GroupFallback => "Fallback", "降级兜底";
     GroupService => "Service behaviour", "服务行为";
     GroupFaults => "Fault injection", "故障注入";
+    LessonKnobs => "Lesson knobs", "本课旋钮";
+    LessonKnobsHelp => "The few controls this preset's lesson turns (and any you changed). Every other setting is under “All knobs”.", "本预设的课程要拨动的几个控件（以及你改过的）。其余设置都在“全部旋钮”里。";
+    AllKnobs => "All knobs", "全部旋钮";
+    LessonOnly => "Lesson knobs only", "只看本课旋钮";
     GroupSlo => "Objective (SLO)", "目标（SLO）";
     UnitRequests => "requests", "个请求";
     UnitTokens => "tokens", "令牌";

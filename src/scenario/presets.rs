@@ -24,6 +24,10 @@ pub struct Preset {
     /// A second scenario to compare against on the same seed and traffic (compare mode's
     /// side B; `lab run --versus`).
     pub versus: Option<fn() -> Scenario>,
+    /// The storm page's controls that matter for this preset's lesson, as URL keys
+    /// (`l1.attempts`, `rate`, or `layers` for the layers stepper); the page shows these
+    /// first, with every other control one click away.
+    pub knobs: &'static [&'static str],
 }
 
 impl Preset {
@@ -65,6 +69,7 @@ static PRESETS: &[Preset] = &[
         build: lab11_unprotected,
         versus: Some(lab11_protected),
         story_stack: None,
+        knobs: &["l1.attempts", "l2.attempts", "l2.backoff_ms", "requests"],
     },
     Preset {
         name: "lab11-protected",
@@ -73,6 +78,7 @@ static PRESETS: &[Preset] = &[
         build: lab11_protected,
         versus: Some(lab11_budget_150),
         story_stack: None,
+        knobs: &["l1.attempts", "l2.attempts", "l2.budget", "l2.per_try", "requests"],
     },
     Preset {
         name: "lab11-budget-150",
@@ -81,6 +87,7 @@ static PRESETS: &[Preset] = &[
         build: lab11_budget_150,
         versus: None,
         story_stack: None,
+        knobs: &["l1.attempts", "l2.attempts", "l2.budget", "l1.deadline"],
     },
     Preset {
         name: "chain-2x3",
@@ -89,6 +96,7 @@ static PRESETS: &[Preset] = &[
         build: chain_2x3,
         versus: None,
         story_stack: None,
+        knobs: &["layers", "l1.attempts", "l2.attempts", "leaf.error"],
     },
     Preset {
         name: "chain-3x3",
@@ -97,6 +105,7 @@ static PRESETS: &[Preset] = &[
         build: chain_3x3,
         versus: None,
         story_stack: None,
+        knobs: &["layers", "l1.attempts", "l2.attempts", "l3.attempts", "leaf.error"],
     },
     Preset {
         name: "chain-3x4",
@@ -105,6 +114,7 @@ static PRESETS: &[Preset] = &[
         build: chain_3x4,
         versus: None,
         story_stack: None,
+        knobs: &["layers", "l1.attempts", "l2.attempts", "l3.attempts", "leaf.error"],
     },
     Preset {
         name: "recommendation-500rps",
@@ -113,6 +123,7 @@ static PRESETS: &[Preset] = &[
         build: recommendation_500rps,
         versus: None,
         story_stack: None,
+        knobs: &["rate", "l1.attempts", "l1.per_try", "leaf.workers", "leaf.ms"],
     },
     Preset {
         name: "big-promo",
@@ -121,6 +132,7 @@ static PRESETS: &[Preset] = &[
         build: big_promo,
         versus: Some(big_promo_protected),
         story_stack: None,
+        knobs: &["rate", "peak", "l1.shared_pool", "l1.attempts", "s1.ms"],
     },
     Preset {
         name: "big-promo-protected",
@@ -129,6 +141,7 @@ static PRESETS: &[Preset] = &[
         build: big_promo_protected,
         versus: Some(big_promo),
         story_stack: Some("recommendations"),
+        knobs: &["rate", "l1.rate_limit", "l1.bulkhead", "l1.per_try", "l1.breaker"],
     },
     Preset {
         name: "breaker-demo",
@@ -137,6 +150,7 @@ static PRESETS: &[Preset] = &[
         build: breaker_demo,
         versus: None,
         story_stack: None,
+        knobs: &["l1.breaker", "l1.window", "l1.min_calls", "l1.failure_pct", "l1.open_ms"],
     },
     Preset {
         name: "bulkhead-shared-vs-isolated",
@@ -145,6 +159,7 @@ static PRESETS: &[Preset] = &[
         build: bulkhead_shared,
         versus: Some(bulkhead_isolated),
         story_stack: None,
+        knobs: &["rate", "l1.shared_pool", "l1.pool", "s1.ms"],
     },
     Preset {
         name: "metastable-retry-storm",
@@ -153,6 +168,7 @@ static PRESETS: &[Preset] = &[
         build: metastable_retry_storm,
         versus: Some(metastable_with_budget),
         story_stack: None,
+        knobs: &["rate", "l1.attempts", "l1.budget", "f1.factor", "f1.end"],
     },
 ];
 

@@ -264,6 +264,7 @@ def main():
         chrome.click("#k-l1-budget")  # focus; choose via the select's value below
         chrome.js("const s = document.getElementById('k-l1-budget'); s.value = 'ratio'; s.dispatchEvent(new Event('change', {bubbles: true}));")
         run = wait_run(chrome, run)
+        chrome.click("#all-knobs")  # the leaf's workers are not one of this lesson's knobs
         chrome.type("#k-leaf-workers", "6")
         wait_run(chrome, run)
         link = chrome.url()
@@ -297,7 +298,7 @@ def main():
     def storm_redraw_latency_per_preset():
         worst = 0.0
         for p in presets:
-            page(f"?page=storm&lang=en&preset={p}")
+            page(f"?page=storm&lang=en&preset={p}&knobs=all")
             run = wait_run(chrome)
             chrome.js("const b = document.getElementById('play'); if (b.getAttribute('aria-pressed') === 'true') b.click();")
             samples = []
@@ -349,7 +350,7 @@ def main():
 
     def storm_slo_and_error_budget():
         for p, met in [("big-promo", "false"), ("big-promo-protected", "true")]:
-            page(f"?page=storm&lang=en&preset={p}&seed=7")
+            page(f"?page=storm&lang=en&preset={p}&seed=7&knobs=all")
             run = wait_run(chrome)
             want = cli_report(lab, p, 7)["summary"]
             allowed = (want["original_requests"] - want["admission_rejected"]) * (1 - 0.999)
@@ -381,7 +382,26 @@ def main():
             expect(chrome.js("return document.documentElement.lang").startswith("zh"), "the language carries over")
             no_console_errors(chrome, f"{preset} → {kind} lab")
 
+    def storm_lesson_knobs_first():
+        page("?page=storm&lang=en&preset=chain-3x3")
+        wait_run(chrome)
+        shown = chrome.js("return Array.from(document.querySelectorAll('#lesson-knobs .control')).map(c => c.id || (c.querySelector('input,select') || {}).id);")
+        expect(len(shown) == 5, f"layers and four knobs in the lesson view: {shown}")
+        expect(chrome.js("return document.querySelectorAll('details.target').length") == 0, "the other controls wait behind 'All knobs'")
+        chrome.click("#all-knobs")
+        chrome.wait("details.target")
+        expect("knobs=all" in chrome.url(), f"the choice is in the link: {chrome.url()}")
+        chrome.click("#lesson-only")
+        chrome.wait("#lesson-knobs")
+        # A link's change outside the lesson stays visible, and so does a refused value.
+        page("?page=storm&lang=en&preset=chain-3x3&l1.deadline=500&leaf.ms=-4")
+        wait_run(chrome)
+        expect(chrome.js("return !!document.querySelector('#lesson-knobs #k-l1-deadline')"), "a changed knob joins the lesson view")
+        expect(chrome.js("return !!document.querySelector('#lesson-knobs .field-error')"), "a refused value shows its error")
+        no_console_errors(chrome, "lesson knobs")
+
     for name, fn in [
+        ("the lesson view: the preset's few knobs, all knobs one click away", storm_lesson_knobs_first),
         ("a hop's admission and worker pool open their labs", storm_hops_open_their_labs),
         ("the SLO: its target line, the error budget spent, met or breached as source 003 says", storm_slo_and_error_budget),
         ("the big-promo diagram shows its shared pool of 8 and the queue", storm_diagram_points_at_the_shared_pool),

@@ -9,6 +9,7 @@
 //! written so that they read back exactly.
 
 pub mod knobs;
+pub mod lesson;
 pub mod shape;
 pub mod target;
 
@@ -54,6 +55,7 @@ pub const SEED: StormKey = StormKey::on("seed", Target::Run);
 pub const PRESET: StormKey = StormKey::on("preset", Target::Run);
 pub const COMPARE: StormKey = StormKey::on("compare", Target::Run);
 pub const OVERLAY: StormKey = StormKey::on("overlay", Target::Run);
+pub const KNOBS: StormKey = StormKey::on("knobs", Target::Run);
 pub const LAYERS: StormKey = StormKey::on("layers", Target::Run);
 pub const FAULTS: StormKey = StormKey::on("faults", Target::Run);
 /// A layer's number of side dependencies (`l1.sides`).
@@ -62,7 +64,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 8] = ["page", "lang", "preset", "seed", "compare", "overlay", "layers", "faults"];
+pub const PAGE_KEYS: [&str; 9] =
+    ["page", "lang", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {
@@ -89,6 +92,8 @@ pub struct StormState {
     pub compare: bool,
     /// In compare mode, A and B drawn on the same charts (rather than side by side).
     pub overlay: bool,
+    /// Every control shown, rather than the preset's lesson knobs (`knobs=all`).
+    pub all_knobs: bool,
     /// Controls whose text or link value was not accepted.
     pub errors: FormErrors<StormKey>,
     /// Link parameters that name no control.
@@ -100,6 +105,8 @@ pub struct StormState {
 pub enum StormAction {
     /// Picked a preset.
     Preset(String),
+    /// Showed every control (true) or only the preset's lesson knobs (false).
+    AllKnobs(bool),
     /// Committed text in a number field.
     Type(StormKey, String),
     /// Moved a slider to one of its stops (an index into `Knob::stops`).
@@ -146,6 +153,7 @@ impl StormState {
             a,
             compare: false,
             overlay: false,
+            all_knobs: false,
             errors: FormErrors::default(),
             unknown: Vec::new(),
         }
@@ -171,11 +179,22 @@ impl StormState {
     /// Applies an action.
     pub fn reduce(&self, action: StormAction) -> StormState {
         match action {
-            StormAction::Preset(name) => {
-                StormState { compare: self.compare, overlay: self.overlay, ..StormState::new(&name) }
-            }
-            StormAction::Reset => {
-                StormState { compare: self.compare, overlay: self.overlay, ..StormState::new(self.preset) }
+            StormAction::Preset(name) => StormState {
+                compare: self.compare,
+                overlay: self.overlay,
+                all_knobs: self.all_knobs,
+                ..StormState::new(&name)
+            },
+            StormAction::Reset => StormState {
+                compare: self.compare,
+                overlay: self.overlay,
+                all_knobs: self.all_knobs,
+                ..StormState::new(self.preset)
+            },
+            StormAction::AllKnobs(on) => {
+                let mut next = StormState { all_knobs: on, ..self.clone() };
+                next.errors.clear(&KNOBS);
+                next
             }
             StormAction::Overlay(on) => {
                 let mut next = StormState { overlay: on, ..self.clone() };
@@ -313,6 +332,18 @@ impl StormState {
         if let Some(raw) = q.get("seed") {
             st = st.reduce(StormAction::Seed(raw.to_string()));
         }
+        match q.get(KNOBS.key) {
+            None | Some("lesson") => {}
+            Some("all") => st.all_knobs = true,
+            Some(other) => {
+                let choices = ["lesson", "all"].map(String::from).to_vec();
+                st.errors.set(
+                    KNOBS,
+                    other.to_string(),
+                    FieldError::new(KNOBS.key, format!("{other:?}"), Allowed::OneOf { choices }),
+                );
+            }
+        }
         for (key, flag) in [(COMPARE, &mut st.compare), (OVERLAY, &mut st.overlay)] {
             let Some(raw) = q.get(key.key) else { continue };
             match raw {
@@ -422,6 +453,11 @@ impl StormState {
                 q.remove(key);
             }
         }
+        if self.all_knobs {
+            q.set(KNOBS.key, "all");
+        } else {
+            q.remove(KNOBS.key);
+        }
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));
         if now.layers != was.layers {
@@ -469,6 +505,7 @@ impl StormState {
         self.write_query(&mut q);
         q.remove("overlay"); // how the charts are laid out is not part of the run
         q.remove("slo"); // nor is the objective the run is judged by
+        q.remove(KNOBS.key); // nor which controls are shown
         q.to_query_string()
     }
 }

@@ -4,8 +4,10 @@
 use crate::i18n::{Lang, T, format_number};
 use crate::scenario::validate::{MAX_LAYERS, MAX_SIDE_DEPS};
 use crate::scenario::{FaultEffect, Scenario, presets};
+use crate::state::storm::lesson::{LessonControl, lesson_controls};
 use crate::state::storm::{
-    self, CHOICES, Group, MOST_FAULT_WINDOWS, NUMBERS, StormAction, StormKey, StormState, Target,
+    self, CHOICES, ChoiceDef, Group, MOST_FAULT_WINDOWS, NUMBERS, NumberDef, StormAction, StormKey,
+    StormState, Target,
 };
 use crate::ui::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use web_sys::HtmlInputElement;
@@ -161,6 +163,104 @@ fn target_title(lang: Lang, s: &Scenario, t: Target) -> String {
     }
 }
 
+/// A select control on a target, labelled `label`.
+fn choice_control(props: &PanelProps, d: &'static ChoiceDef, t: Target, label: String) -> Option<Html> {
+    let lang = props.lang;
+    let st = &props.state;
+    let value = (d.choice.get)(&st.a, t)?;
+    let key = StormKey::on(d.choice.key, t);
+    let spec = ChoiceSpec {
+        id: key.dom_id(),
+        label,
+        help: lang.t(d.choice.help).to_string(),
+        value: value.to_string(),
+        options: d.choice.options.iter().map(|(v, l)| (v.to_string(), lang.t(*l).to_string())).collect(),
+        error: st.errors.get(&key).map(|(_, e)| lang.field_error(e)),
+    };
+    let dispatch = props.dispatch.clone();
+    let id = spec.id.clone();
+    Some(html! {
+        <ChoiceControl key={id} {spec} onchoose={Callback::from(move |v: String| dispatch.emit(StormAction::Choose(key, v)))} />
+    })
+}
+
+/// A number control (slider and field) on a target, labelled `label`.
+fn number_control(props: &PanelProps, d: &'static NumberDef, t: Target, label: String) -> Html {
+    let lang = props.lang;
+    let st = &props.state;
+    let key = StormKey::on(d.knob.key, t);
+    let spec = ControlSpec::from_knob(lang, &d.knob, t, &st.a, st.errors.get(&key), key.dom_id(), label);
+    let d1 = props.dispatch.clone();
+    let d2 = props.dispatch.clone();
+    let id = spec.id.clone();
+    html! {
+        <NumberControl key={id} {spec}
+            ontype={Callback::from(move |raw: String| d1.emit(StormAction::Type(key, raw)))}
+            onslide={Callback::from(move |stop: usize| d2.emit(StormAction::Slide(key, stop)))} />
+    }
+}
+
+/// A target's short name for a lesson control's label ("" for the whole run).
+fn target_short(s: &Scenario, t: Target) -> String {
+    match t {
+        Target::Run => String::new(),
+        Target::Layer(i) => s.layers.get(i).map(|l| l.name.clone()).unwrap_or_default(),
+        Target::Leaf => s.leaf.name.clone(),
+        Target::Side(i) => s
+            .layers
+            .iter()
+            .flat_map(|l| l.side_deps.iter())
+            .nth(i)
+            .map(|d| d.target.name.clone())
+            .unwrap_or_default(),
+        Target::Fault(i) => format!("f{}", i + 1),
+    }
+}
+
+/// The lesson view: the preset's few knobs (and anything already changed), then a button
+/// to every control.
+fn lesson_view(props: &PanelProps, controls: &[LessonControl]) -> Html {
+    let lang = props.lang;
+    let st = &props.state;
+    let label = |t: Target, what: T| {
+        let who = target_short(&st.a, t);
+        if who.is_empty() { lang.t(what).to_string() } else { format!("{who} · {}", lang.t(what)) }
+    };
+    let items: Html = controls
+        .iter()
+        .map(|&c| match c {
+            LessonControl::Layers => {
+                let d = props.dispatch.clone();
+                stepper(
+                    lang,
+                    "layers",
+                    T::KLayers,
+                    T::KLayersHelp,
+                    st.a.layers.len(),
+                    1,
+                    MAX_LAYERS,
+                    Callback::from(move |n| d.emit(StormAction::Layers(n))),
+                )
+            }
+            LessonControl::Number(d, t) => number_control(props, d, t, label(t, d.knob.label)),
+            LessonControl::Choice(d, t) => {
+                choice_control(props, d, t, label(t, d.choice.label)).unwrap_or_default()
+            }
+        })
+        .collect();
+    let d = props.dispatch.clone();
+    html! {
+        <fieldset class="group lesson-knobs" id="lesson-knobs">
+            <legend>{ lang.t(T::LessonKnobs) }</legend>
+            <p class="help">{ lang.t(T::LessonKnobsHelp) }</p>
+            { items }
+            <button type="button" id="all-knobs" class="secondary small" onclick={Callback::from(move |_: MouseEvent| d.emit(StormAction::AllKnobs(true)))}>
+                { lang.t(T::AllKnobs) }
+            </button>
+        </fieldset>
+    }
+}
+
 fn target_controls(props: &PanelProps, t: Target) -> Html {
     let lang = props.lang;
     let st = &props.state;
@@ -170,40 +270,13 @@ fn target_controls(props: &PanelProps, t: Target) -> Html {
             let choices: Vec<Html> = CHOICES
                 .iter()
                 .filter(|d| d.group == g && d.applies.to(t))
-                .filter_map(|d| {
-                    let value = (d.choice.get)(&st.a, t)?;
-                    let key = StormKey::on(d.choice.key, t);
-                    let spec = ChoiceSpec {
-                        id: key.dom_id(),
-                        label: lang.t(d.choice.label).to_string(),
-                        help: lang.t(d.choice.help).to_string(),
-                        value: value.to_string(),
-                        options: d.choice.options.iter().map(|(v, l)| (v.to_string(), lang.t(*l).to_string())).collect(),
-                        error: st.errors.get(&key).map(|(_, e)| lang.field_error(e)),
-                    };
-                    let dispatch = props.dispatch.clone();
-                    let id = spec.id.clone();
-                    Some(html! {
-                        <ChoiceControl key={id} {spec} onchoose={Callback::from(move |v: String| dispatch.emit(StormAction::Choose(key, v)))} />
-                    })
-                })
+                .filter_map(|d| choice_control(props, d, t, lang.t(d.choice.label).to_string()))
                 .collect();
             let numbers: Vec<Html> = NUMBERS
                 .iter()
                 .filter(|d| d.group == g && d.applies.to(t))
                 .filter(|d| (d.knob.get)(&st.a, t).is_some())
-                .map(|d| {
-                    let key = StormKey::on(d.knob.key, t);
-                    let spec = ControlSpec::from_knob(lang, &d.knob, t, &st.a, st.errors.get(&key), key.dom_id(), lang.t(d.knob.label).to_string());
-                    let d1 = props.dispatch.clone();
-                    let d2 = props.dispatch.clone();
-                    let id = spec.id.clone();
-                    html! {
-                        <NumberControl key={id} {spec}
-                            ontype={Callback::from(move |raw: String| d1.emit(StormAction::Type(key, raw)))}
-                            onslide={Callback::from(move |stop: usize| d2.emit(StormAction::Slide(key, stop)))} />
-                    }
-                })
+                .map(|d| number_control(props, d, t, lang.t(d.knob.label).to_string()))
                 .collect();
             if choices.is_empty() && numbers.is_empty() {
                 return Html::default();
@@ -273,7 +346,17 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
     let seed_text = st.errors.get(&storm::SEED).map_or_else(|| st.seed.to_string(), |(raw, _)| raw.clone());
     let preset_error = st.errors.get(&storm::PRESET).map(|(_, e)| lang.field_error(e));
     let compare_error = st.errors.get(&storm::COMPARE).map(|(_, e)| lang.field_error(e));
-    let targets: Html = storm::targets(&st.a).into_iter().map(|tg| target_controls(props, tg)).collect();
+    let lesson = if st.all_knobs { Vec::new() } else { lesson_controls(st) };
+    let targets: Html = if lesson.is_empty() {
+        storm::targets(&st.a).into_iter().map(|tg| target_controls(props, tg)).collect()
+    } else {
+        lesson_view(props, &lesson)
+    };
+    let has_lesson = presets::find(st.preset).is_some_and(|p| !p.knobs.is_empty());
+    let onlesson = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(StormAction::AllKnobs(false)))
+    };
     html! {
         <div class="panel controls-panel">
             <div class="control choice">
@@ -321,6 +404,12 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
             }
             if !st.unknown.is_empty() {
                 <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&st.unknown, 8))]) }</p>
+            }
+            if st.all_knobs && has_lesson {
+                <button type="button" id="lesson-only" class="secondary small" onclick={onlesson}>{ t(T::LessonOnly) }</button>
+            }
+            if let Some((_, e)) = st.errors.get(&storm::KNOBS) {
+                <p class="field-error" role="alert" id="knobs-error">{ lang.field_error(e) }</p>
             }
             { targets }
         </div>
