@@ -1,6 +1,7 @@
 //! Scenarios built from the engine and the policies.
 
 pub mod amplification;
+pub mod breaker_lab;
 pub mod capacity;
 pub mod chain;
 pub mod degradation;

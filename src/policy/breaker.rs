@@ -239,8 +239,8 @@ pub struct Breaker {
     failures: u32,
     slows: u32,
     opened_at: u64,
-    /// What the last opening was decided on: the window, or the probes.
-    tripped: Tally,
+    /// What the last opening or closing was decided on: the window, or the probes.
+    decided: Tally,
     probes_issued: u32,
     probes_done: u32,
     probe_failures: u32,
@@ -273,7 +273,7 @@ impl Breaker {
             failures: 0,
             slows: 0,
             opened_at: 0,
-            tripped: Tally::default(),
+            decided: Tally::default(),
             probes_issued: 0,
             probes_done: 0,
             probe_failures: 0,
@@ -315,8 +315,14 @@ impl Breaker {
                 self.window_tally()
             }
             State::HalfOpen => self.probe_tally(),
-            State::Open => self.tripped,
+            State::Open => self.decided,
         }
+    }
+
+    /// What the last move to open or to closed was decided on: the window's tally when it
+    /// opened, or the probes' when they answered.
+    pub fn decided(&self) -> Tally {
+        self.decided
     }
 
     /// Whether the failure rate and the slow-call rate of `t` are at or above their
@@ -355,8 +361,8 @@ impl Breaker {
 
     fn go(&mut self, now: u64, to: State) -> Transition {
         let t = Transition { at_us: now, from: self.state, to };
-        if to == State::Open {
-            self.tripped = if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() };
+        if to != State::HalfOpen {
+            self.decided = if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() };
         }
         self.state = to;
         self.epoch = self.epoch.wrapping_add(1);
@@ -697,6 +703,7 @@ mod tests {
         let p = b.try_acquire(2_000_040).0.expect("a probe exactly at the boundary (≥)");
         assert_eq!(b.tally(2_000_040), tally(0, 0), "half-open: no probe answered yet");
         assert_eq!(b.on_result(2_000_050, p, false, 1).map(|t| t.to), Some(State::Closed));
+        assert_eq!(b.decided(), tally(1, 0), "closed by 1 probe of 1 passing");
         assert_eq!(b.tally(2_000_050), tally(0, 0), "closing empties the window");
         assert_eq!(record(&mut b, 2_000_060, true), None, "a fresh window: 1 call, below the minimum");
     }
