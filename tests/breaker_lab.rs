@@ -42,10 +42,19 @@ fn source_003_opens_at_10_failures_in_a_window_of_20() {
     // (the dependency is down until 15 s) → open at 11.25 s; the call at 16.3 s half-opens
     // again, 3 probes pass → closed at 16.55 s.
     let (input, r) = lab("source-003");
-    assert_eq!((input.breaker.window, input.breaker.min_calls, input.breaker.failure_rate_pct), (20, 20, 50.0));
+    assert_eq!(
+        (input.breaker.window, input.breaker.min_calls, input.breaker.failure_rate_pct),
+        (20, 20, 50.0)
+    );
     assert_eq!(
         path(&r),
-        vec![(5950.0, Open), (11_000.0, HalfOpen), (11_250.0, Open), (16_300.0, HalfOpen), (16_550.0, Closed)]
+        vec![
+            (5950.0, Open),
+            (11_000.0, HalfOpen),
+            (11_250.0, Open),
+            (16_300.0, HalfOpen),
+            (16_550.0, Closed)
+        ]
     );
     assert_eq!(rates(&r, 0), (tally(20, 10, 0), true, false), "exactly at the threshold");
     assert_eq!(r.changes[1].cause, Cause::Waited { timed: false }, "lazy: at a call");
@@ -69,7 +78,13 @@ fn source_001_time_window_opens_when_a_healthy_second_falls_out() {
     assert_eq!((input.breaker.failure_rate_pct, input.breaker.open_ms), (50.0, 30_000.0));
     assert_eq!(
         path(&r),
-        vec![(18_020.0, Open), (48_050.0, HalfOpen), (48_170.0, Open), (78_200.0, HalfOpen), (78_320.0, Closed)]
+        vec![
+            (18_020.0, Open),
+            (48_050.0, HalfOpen),
+            (48_170.0, Open),
+            (78_200.0, HalfOpen),
+            (78_320.0, Closed)
+        ]
     );
     assert_eq!(rates(&r, 0), (tally(181, 96, 0), true, false));
     // As the call at 17.95 s is sent (its answer comes at 17.97 s): 40 + 159 calls, 95
@@ -77,7 +92,10 @@ fn source_001_time_window_opens_when_a_healthy_second_falls_out() {
     // failed, 53 % — but rates are judged only when an answer is recorded (as in
     // Resilience4j), so it opens at the next answer, 18.02 s.
     assert_eq!((r.frames[359].at_us, r.frames[359].tally), (17_950_000, tally(199, 95, 0)));
-    assert_eq!((r.frames[360].at_us, r.frames[360].state, r.frames[360].tally), (18_000_000, Closed, tally(180, 96, 0)));
+    assert_eq!(
+        (r.frames[360].at_us, r.frames[360].state, r.frames[360].tally),
+        (18_000_000, Closed, tally(180, 96, 0))
+    );
     assert_eq!(rates(&r, 2), (tally(3, 2, 0), true, false));
     assert_eq!(r.changes[1].at_us - r.changes[0].at_us, 30_030_000, "30 s open, then the next call");
     assert_eq!(counts(&r), (594, 1200, 6));
@@ -95,7 +113,13 @@ fn source_002_opossum_settings_half_open_on_a_timer_with_one_trial() {
     assert_eq!((input.breaker.min_calls, input.breaker.half_open_calls), (1, 1));
     assert_eq!(
         path(&r),
-        vec![(14_950.0, Open), (44_950.0, HalfOpen), (45_050.0, Open), (75_050.0, HalfOpen), (75_150.0, Closed)]
+        vec![
+            (14_950.0, Open),
+            (44_950.0, HalfOpen),
+            (45_050.0, Open),
+            (75_050.0, HalfOpen),
+            (75_150.0, Closed)
+        ]
     );
     assert_eq!(rates(&r, 0), (tally(100, 50, 0), true, false));
     assert_eq!(r.changes[1].cause, Cause::Waited { timed: true }, "on the timer, between calls");
@@ -141,11 +165,18 @@ fn slow_calls_open_it_and_in_flight_answers_are_not_recorded() {
     let (_, r) = lab("slow");
     assert_eq!(
         path(&r),
-        vec![(7400.0, Open), (12_400.0, HalfOpen), (14_100.0, Open), (19_100.0, HalfOpen), (19_350.0, Closed)]
+        vec![
+            (7400.0, Open),
+            (12_400.0, HalfOpen),
+            (14_100.0, Open),
+            (19_100.0, HalfOpen),
+            (19_350.0, Closed)
+        ]
     );
     assert_eq!(rates(&r, 0), (tally(20, 0, 10), false, true), "by the slow-call rate alone");
     assert_eq!(rates(&r, 2), (tally(3, 0, 3), false, true));
-    let late: Vec<usize> = (0..r.calls.len()).filter(|&i| r.calls[i].fate == Fate::Passed && !r.calls[i].recorded).collect();
+    let late: Vec<usize> =
+        (0..r.calls.len()).filter(|&i| r.calls[i].fate == Fate::Passed && !r.calls[i].recorded).collect();
     assert_eq!(late, (60..=73).collect::<Vec<_>>());
     assert!(r.calls[74].fate == Fate::Rejected, "the answer at 7.4 s comes before the call at 7.4 s");
     assert_eq!(counts(&r), (130, 114, 6));
@@ -159,10 +190,16 @@ fn bad_input_is_refused_with_field_value_and_range() {
     assert_eq!(e.to_string(), "rate: got 700, allowed a number from 0.01 to 666.66 (calls/s)");
     input.rate_per_s = 10.0;
     input.breaker.min_calls = 21;
-    assert_eq!(check(&input).unwrap_err().to_string(), "min_calls: got 21, allowed a whole number from 1 to 20 (calls)");
+    assert_eq!(
+        check(&input).unwrap_err().to_string(),
+        "min_calls: got 21, allowed a whole number from 1 to 20 (calls)"
+    );
     input.breaker.min_calls = 20;
     input.phases[1].failure_pct = 101.0;
-    assert_eq!(check(&input).unwrap_err().to_string(), "phase_fail[1]: got 101, allowed a number from 0 to 100 (%)");
+    assert_eq!(
+        check(&input).unwrap_err().to_string(),
+        "phase_fail[1]: got 101, allowed a number from 0 to 100 (%)"
+    );
     input.phases.clear();
     assert!(run(&input).is_err(), "no phase: refused, not a panic");
 }

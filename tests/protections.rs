@@ -97,7 +97,10 @@ fn the_chain_runs_a_time_based_window_and_files_say_so_only_when_chosen() {
     // The same minimum is refused for a count window of 1 call, naming the range.
     s.layers[0].client.breaker.as_mut().unwrap().window_kind = WindowKind::Count;
     let e = validate(&s).unwrap_err();
-    assert_eq!(e.to_string(), "layers[0].client.breaker.min_calls: got 50, allowed a whole number from 1 to 1 (calls)");
+    assert_eq!(
+        e.to_string(),
+        "layers[0].client.breaker.min_calls: got 50, allowed a whole number from 1 to 1 (calls)"
+    );
 }
 
 #[test]

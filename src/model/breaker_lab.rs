@@ -406,7 +406,11 @@ pub const PRESETS: [&str; 5] = ["source-003", "source-001", "source-002", "flapp
 
 /// A preset's input.
 pub fn preset(name: &str) -> Option<LabInput> {
-    let phase = |s: f64, failure_pct: f64, latency_ms: f64| Phase { duration_ms: s * 1000.0, failure_pct, latency_ms };
+    let phase = |s: f64, failure_pct: f64, latency_ms: f64| Phase {
+        duration_ms: s * 1000.0,
+        failure_pct,
+        latency_ms,
+    };
     let count = |window: u32, open_ms: f64, half_open_calls: u32| BreakerConfig {
         window,
         min_calls: window,
@@ -416,9 +420,11 @@ pub fn preset(name: &str) -> Option<LabInput> {
     };
     let (breaker, phases, rate_per_s) = match name {
         // Source 003: a window of 20 calls, ≥ 50 %; the dependency is down for 10 s.
-        "source-003" => {
-            (count(20, 5000.0, 3), vec![phase(5.0, 0.0, 50.0), phase(10.0, 100.0, 50.0), phase(15.0, 0.0, 50.0)], 10.0)
-        }
+        "source-003" => (
+            count(20, 5000.0, 3),
+            vec![phase(5.0, 0.0, 50.0), phase(10.0, 100.0, 50.0), phase(15.0, 0.0, 50.0)],
+            10.0,
+        ),
         // Source 001: ≥ 50 % "within a short period" (a 10 s time window), 30 s open.
         "source-001" => (
             BreakerConfig { window: 10, window_kind: WindowKind::Time, ..count(20, 30_000.0, 3) },

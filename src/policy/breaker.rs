@@ -362,7 +362,8 @@ impl Breaker {
     fn go(&mut self, now: u64, to: State) -> Transition {
         let t = Transition { at_us: now, from: self.state, to };
         if to != State::HalfOpen {
-            self.decided = if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() };
+            self.decided =
+                if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() };
         }
         self.state = to;
         self.epoch = self.epoch.wrapping_add(1);

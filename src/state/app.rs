@@ -10,11 +10,13 @@ pub enum Page {
     Storm,
     /// The closed-form amplification and in-flight calculator.
     Calculator,
+    /// The circuit breaker, call by call.
+    Breaker,
 }
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 2] = [Page::Storm, Page::Calculator];
+    pub const ALL: [Page; 3] = [Page::Storm, Page::Calculator, Page::Breaker];
     /// The page a link without `page=` opens.
     pub const DEFAULT: Page = Page::Storm;
 
@@ -23,6 +25,7 @@ impl Page {
         match self {
             Page::Storm => "storm",
             Page::Calculator => "calculator",
+            Page::Breaker => "breaker",
         }
     }
 
@@ -31,6 +34,7 @@ impl Page {
         match self {
             Page::Storm => T::StormNav,
             Page::Calculator => T::CalcNav,
+            Page::Breaker => T::BlTitle,
         }
     }
 
@@ -92,6 +96,7 @@ mod tests {
     fn route_reads_page_and_language() {
         let r = Route::from_query(&Query::parse("?page=calculator&lang=zh"));
         assert_eq!((r.page, r.lang, r.unknown_page), (Page::Calculator, Some(Lang::Zh), None));
+        assert_eq!(Route::from_query(&Query::parse("?page=breaker")).page, Page::Breaker);
         let r = Route::from_query(&Query::parse("?page=nope&lang=fr"));
         assert_eq!((r.page, r.lang), (Page::DEFAULT, None));
         assert_eq!(r.unknown_page.as_deref(), Some("nope"));

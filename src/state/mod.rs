@@ -3,6 +3,7 @@
 //! The Yew components in `ui/` hold these in `use_reducer` and only display them.
 
 pub mod app;
+pub mod breaker;
 pub mod calculator;
 pub mod runs;
 pub mod storm;
