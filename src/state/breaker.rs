@@ -506,6 +506,37 @@ impl BreakerState {
     }
 }
 
+impl BreakerState {
+    /// The settings as the page shows them beside Resilience4j's and opossum's names:
+    /// (label, value with its unit, Resilience4j, opossum; "—" where it has none).
+    pub fn settings(&self, lang: crate::i18n::Lang) -> Vec<(T, String, &'static str, &'static str)> {
+        let i = &self.input;
+        let val = |k: &K| {
+            let v = (k.get)(i, 0).unwrap_or(0.0);
+            if k.off && v == 0.0 {
+                lang.t(T::OptOff).to_string()
+            } else {
+                format!("{} {}", crate::i18n::format_number(v, 2), lang.t(k.unit))
+            }
+        };
+        let pick = |c: &C| {
+            let v = (c.get)(i, 0);
+            c.options.iter().find(|o| Some(o.0) == v).map_or("", |o| lang.t(o.1)).to_string()
+        };
+        vec![
+            (T::BlWindowKind, pick(&WINDOW_KIND), "slidingWindowType", "—"),
+            (T::KWindow, val(window_knob(i.breaker.window_kind)), "slidingWindowSize", "rollingCountTimeout"),
+            (T::KMinCalls, val(&MIN_CALLS), "minimumNumberOfCalls", "volumeThreshold"),
+            (T::KFailurePct, val(&FAILURE_PCT), "failureRateThreshold", "errorThresholdPercentage"),
+            (T::BlSlowMs, val(&SLOW_MS), "slowCallDurationThreshold", "—"),
+            (T::BlSlowPct, val(&SLOW_PCT), "slowCallRateThreshold", "—"),
+            (T::KOpenMs, val(&OPEN_MS), "waitDurationInOpenState", "resetTimeout"),
+            (T::KHalfOpen, val(&PROBES), "permittedNumberOfCallsInHalfOpenState", "—"),
+            (T::BlHalfOpen, pick(&HALF_OPEN), "automaticTransitionFromOpenToHalfOpenEnabled", "—"),
+        ]
+    }
+}
+
 /// The lab's link for a breaker configured elsewhere (a hop's breaker on the storm page):
 /// source 003's timeline with that breaker, e.g. `?page=breaker&preset=source-003&open_ms=30000&probes=1`
 /// for `BreakerConfig::default()`. Its `instances` and `client_errors` do not apply to the

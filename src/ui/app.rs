@@ -1,12 +1,14 @@
 //! The app shell: header with the product name and language switch, navigation between
 //! labs, the page, and the footer. It owns every page's state so the URL can hold all of it.
 
+use super::breaker::BreakerPage;
 use super::browser;
 use super::calculator::CalculatorPage;
 use super::storm::StormPage;
 use crate::i18n::{Lang, T};
 use crate::query::Query;
 use crate::state::app::{Page, Route, initial_lang};
+use crate::state::breaker::{BreakerAction, BreakerState};
 use crate::state::calculator::{CalcAction, CalcState};
 use crate::state::storm::{StormAction, StormState};
 use std::rc::Rc;
@@ -66,14 +68,26 @@ impl Reducible for StormStore {
     }
 }
 
+/// Wraps the breaker lab's state for `use_reducer`.
+#[derive(Clone, PartialEq)]
+pub struct BreakerStore(pub BreakerState);
+
+impl Reducible for BreakerStore {
+    type Action = BreakerAction;
+    fn reduce(self: Rc<Self>, action: BreakerAction) -> Rc<Self> {
+        Rc::new(BreakerStore(self.0.reduce(action)))
+    }
+}
+
 /// Writes the open page's state into the URL (other pages' state stays in memory).
-fn write_url(shell: &Shell, calc: &CalcState, storm: &StormState) {
+fn write_url(shell: &Shell, calc: &CalcState, storm: &StormState, breaker: &BreakerState) {
     let mut q = Query::new();
     q.set("page", shell.page.slug());
     q.set("lang", shell.lang.code());
     match shell.page {
         Page::Calculator => calc.write_query(&mut q),
         Page::Storm => storm.write_query(&mut q),
+        Page::Breaker => breaker.write_query(&mut q),
     }
     browser::replace_query(&q);
 }
@@ -104,13 +118,18 @@ pub fn App() -> Html {
         let q = start.clone();
         use_reducer(move || StormStore(StormState::from_query(&q)))
     };
+    let breaker = {
+        let q = start.clone();
+        use_reducer(move || BreakerStore(BreakerState::from_query(&q)))
+    };
 
     {
         let shell_now = (*shell).clone();
         let calc_now = calc.0.clone();
         let storm_now = storm.0.clone();
-        use_effect_with((shell_now, calc_now, storm_now), |(shell, calc, storm)| {
-            write_url(shell, calc, storm);
+        let breaker_now = breaker.0.clone();
+        use_effect_with((shell_now, calc_now, storm_now, breaker_now), |(shell, calc, storm, breaker)| {
+            write_url(shell, calc, storm, breaker);
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
             browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
@@ -192,6 +211,13 @@ pub fn App() -> Html {
             html! {
                 <CalculatorPage {lang} state={calc.0.clone()}
                     dispatch={Callback::from(move |a: CalcAction| c.dispatch(a))} />
+            }
+        }
+        Page::Breaker => {
+            let b = breaker.clone();
+            html! {
+                <BreakerPage {lang} state={breaker.0.clone()}
+                    dispatch={Callback::from(move |a: BreakerAction| b.dispatch(a))} />
             }
         }
     };

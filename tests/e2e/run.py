@@ -317,6 +317,7 @@ def main():
     ]:
         checks.run(name, fn)
     links.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
+    __import__("labs_breaker").add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
 
     chrome.close()
     server.close()
