@@ -163,14 +163,16 @@ fn cells(
     );
 }
 
-/// The state band over the whole run: one row per state, the playhead, time ticks.
-fn band(out: &mut String, lang: Lang, r: &LabRun, at_us: u64) {
-    let (w, left, row) = (640.0, 86.0, 16.0);
+/// The state band over the whole run: one row per state, below them the dependency's
+/// phases (shaded by failure share, hatched when slow, each with its figures), the
+/// playhead, time ticks.
+fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) {
+    let (w, left, row) = (640.0, 104.0, 16.0);
     let xs = Linear::new((0.0, r.end_us.max(1) as f64), (left, w - 8.0));
     let y = |s: State| 4.0 + f64::from(2 - s.level()) * row;
     let _ = write!(
         out,
-        r#"<svg class="band" viewBox="0 0 {w} 82" role="img" aria-label="{}">"#,
+        r#"<svg class="band" viewBox="0 0 {w} 100" role="img" aria-label="{}">"#,
         esc(lang.t(T::ChartBreaker))
     );
     for s in [State::Open, State::HalfOpen, State::Closed] {
@@ -192,11 +194,39 @@ fn band(out: &mut String, lang: Lang, r: &LabRun, at_us: u64) {
             row - 2.0
         );
     }
+    let _ = write!(out, r#"<text class="row-label" x="2" y="65">{}</text>"#, esc(lang.t(T::BlDependency)));
+    let mut from = 0.0;
+    for p in &input.phases {
+        let to = from + p.duration_ms * 1000.0;
+        let (x0, x1) = (xs.map(from), xs.map(to.min(r.end_us as f64)));
+        let slow = input.breaker.slow_call_ms.is_some_and(|s| p.latency_ms >= s);
+        let (class, shade) = match (slow, p.failure_pct > 0.0) {
+            (true, _) => ("slow", 1.0),
+            (false, true) => ("fail", 0.25 + 0.75 * p.failure_pct / 100.0),
+            (false, false) => ("ok", 0.35),
+        };
+        let _ = write!(
+            out,
+            r#"<rect class="phase {class}" x="{x0:.2}" y="54" width="{:.2}" height="15" fill-opacity="{shade:.2}"/>"#,
+            (x1 - x0 - 1.0).max(1.0),
+        );
+        let label = format!("{} · {} ms", percent(p.failure_pct, 0), format_number(p.latency_ms, 0));
+        if x1 - x0 > label.chars().count() as f64 * 5.6 + 6.0 {
+            let _ = write!(
+                out,
+                r#"<text class="phase-label{}" x="{:.2}" y="65">{}</text>"#,
+                if class == "fail" && p.failure_pct >= 50.0 { " on-dark" } else { "" },
+                x0 + 4.0,
+                esc(&label)
+            );
+        }
+        from = to;
+    }
     out.push_str(r#"<g class="axis">"#);
     for s in nice_ticks(0.0, r.end_us as f64 / 1e6, 6) {
         let _ = write!(
             out,
-            r#"<text x="{:.2}" y="66" text-anchor="middle">{}</text>"#,
+            r#"<text x="{:.2}" y="84" text-anchor="middle">{}</text>"#,
             xs.map(s * 1e6),
             format_number(s, 2)
         );
@@ -204,7 +234,7 @@ fn band(out: &mut String, lang: Lang, r: &LabRun, at_us: u64) {
     let x = xs.map(at_us as f64);
     let _ = write!(
         out,
-        r#"<text class="axis-label" x="{}" y="80" text-anchor="end">{}</text></g><line class="playhead" x1="{x:.2}" x2="{x:.2}" y1="0" y2="54"/></svg>"#,
+        r#"<text class="axis-label" x="{}" y="98" text-anchor="end">{}</text></g><line class="playhead" x1="{x:.2}" x2="{x:.2}" y1="0" y2="72"/></svg>"#,
         w - 8.0,
         esc(lang.t(T::AxisTime))
     );
@@ -291,7 +321,9 @@ pub fn outputs(
     }
     let _ =
         write!(o, r#"</div><div class="panel"><h3>{} · {}</h3>"#, t(T::ChartBreaker), t(state_word(f.state)));
-    band(&mut o, lang, r, t_us);
+    o.push_str(r#"<div class="band-scroll">"#);
+    band(&mut o, lang, input, r, t_us);
+    o.push_str("</div>");
     let shown = strip(r, k, STRIP);
     let head = esc(&lang.f(T::BlCalls, &[("n", &shown.len().to_string())]));
     let _ = write!(o, "<h3>{head}</h3>");

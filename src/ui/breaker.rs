@@ -12,13 +12,13 @@ use crate::plot::breaker::outputs;
 use crate::state::FieldKey;
 use crate::state::breaker::{self as st, BreakerAction, BreakerState};
 use gloo_render::{AnimationFrame, request_animation_frame};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// 1× playback shows every call in this many real milliseconds (as on the storm page).
-const PLAY_MS_AT_1X: f64 = 10_000.0;
+/// Playback shows every call of a run in this many real milliseconds (the storm page's 1×).
+const PLAY_MS: f64 = 10_000.0;
 
 #[derive(Properties, PartialEq)]
 pub struct BreakerProps {
@@ -142,7 +142,6 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     // The playhead: a call index (n = the end of the run), fractional while playing.
     let pos = use_state(|| n as f64);
     let playing = use_state(|| false);
-    let speed = use_state(|| 1.0f64);
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     {
         // A new run (a new address) opens at its end, paused.
@@ -152,16 +151,23 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             playing.set(false);
         });
     }
+    // The time of the last frame drawn while playing: each frame advances by the real time
+    // since the one before, rendering included, so playback keeps time however slow a
+    // frame is (up to 100 ms a frame; the first counts as one frame at 60 Hz).
+    let last: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
     {
-        let (pos, playing, frame, speed) = (pos.clone(), playing.clone(), frame.clone(), *speed);
+        let (pos, playing, frame) = (pos.clone(), playing.clone(), frame.clone());
         use_effect_with((*playing, *pos), move |(on, at)| {
             let at = *at;
+            if !on {
+                last.set(None);
+            }
             // The handle cancels the frame when it is replaced or dropped.
             *frame.borrow_mut() = on.then(|| {
-                let start = js_sys::Date::now();
-                request_animation_frame(move |_| {
-                    let dt = (js_sys::Date::now() - start).clamp(0.0, 100.0);
-                    let next = at + dt * speed * (n.max(1) as f64) / PLAY_MS_AT_1X;
+                request_animation_frame(move |now| {
+                    let dt = last.get().map_or(16.0, |l| (now - l).clamp(0.0, 100.0));
+                    last.set(Some(now));
+                    let next = at + dt * (n.max(1) as f64) / PLAY_MS;
                     if next >= n as f64 {
                         playing.set(false);
                     }
@@ -200,13 +206,6 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
         let i: HtmlInputElement = e.target_unchecked_into();
         seek(i.value().parse().unwrap_or(0.0))
     });
-    let onspeed = {
-        let speed = speed.clone();
-        Callback::from(move |e: Event| {
-            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            speed.set(s.value().parse().unwrap_or(1.0));
-        })
-    };
     let num = |x: usize| format_number(x as f64, 0);
     let call_of = if k < n {
         lang.f(T::BlCallOf, &[("k", &num(k + 1)), ("n", &num(n))])
@@ -228,10 +227,6 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                             { if *playing { t(T::Pause) } else { t(T::Play) } }
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::BlStepHelp)} onclick={onstep}>{ t(T::Step) }</button>
-                        <label for="speed" title={t(T::SpeedHelp)}>{ t(T::Speed) }</label>
-                        <select id="speed" title={t(T::SpeedHelp)} onchange={onspeed}>
-                            { for [0.25, 0.5, 1.0, 2.0, 4.0].map(|s| html! { <option value={s.to_string()} selected={s == *speed}>{ format!("{s}×") }</option> }) }
-                        </select>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
                             aria-label={t(T::Scrub)} aria-valuetext={call_of.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
                         <span class="time" id="playhead-label">{ format!("{call_of} · {time}") }</span>

@@ -40,6 +40,18 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
             "return Array.from(document.querySelectorAll('#breaker-changes tbody tr'))"
             ".map(r => [Number(r.dataset.atMs), r.dataset.to]);")
 
+    def shot(file, width, height, full=False):
+        """A screenshot at a window size (the whole page's height if `full`), then back
+        to the size the other checks expect."""
+        chrome.cmd("POST", "/window/rect", {"width": width, "height": height})
+        time.sleep(0.2)
+        if full:
+            h = chrome.js("return Math.min(8000, document.documentElement.scrollHeight);")
+            chrome.cmd("POST", "/window/rect", {"width": width, "height": int(h) + 40})
+            time.sleep(0.2)
+        chrome.screenshot(os.path.join(artifacts, file))
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
     def presets_in_both_languages():
         for lang in ["en", "zh"]:
             for name, (passed, rejected, probes, path) in PRESETS.items():
@@ -51,8 +63,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
                 got = [(round(ms), to) for ms, to in changes()]
                 expect(got == path, f"{name} ({lang}): transitions {got} != {path}")
                 expect(f"preset={name}" in chrome.url() and f"lang={lang}" in chrome.url(), chrome.url())
-                chrome.full_screenshot(os.path.join(artifacts, f"breaker-{name}-{lang}.png"), width=1280)
-                chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+                shot(f"breaker-{name}-{lang}-1440x900.png", 1440, 900)
                 no_console_errors(chrome, f"breaker {name} ({lang})")
         measurements["breaker_presets"] = len(PRESETS)
 
@@ -77,8 +88,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         chrome.js("document.getElementById('scrub').focus()")
         chrome.cmd("POST", f"/element/{chrome.find('#scrub')}/value", {"text": "\ue014"})  # ArrowRight
         chrome.wait_text("#playhead-label", "call 62 of 300 · t = 6.1 s")
-        # Play runs to the end (2× speed: 5 s of real time for 300 calls).
-        chrome.js("const s = document.getElementById('speed'); s.value = '4'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        # Play runs to the end (10 s of real time for the whole run).
         chrome.click("#play")
         deadline = time.time() + 20
         while time.time() < deadline and int(data("#breaker", "data-pos")) < n:
@@ -95,11 +105,10 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         # open_ms=2000 still applies: the half-open comes 2 s after 5.95 s, at 8.0 s.
         got = changes()
         expect(round(got[1][0]) == 8000 and got[1][1] == "HalfOpen", f"the good field applied: {got}")
-        chrome.full_screenshot(os.path.join(artifacts, "breaker-bad-link-en.png"), width=1280)
-        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
-        load("?page=breaker&lang=zh&preset=source-003&rate=5000")
+        shot("breaker-bad-link-en-1440x900.png", 1440, 900)
+        load("?page=breaker&lang=zh&preset=source-003&rate=800")
         err = chrome.text("#f-rate-error")
-        expect("rate" in err and "5000" in err and "666.66" in err, f"the call bound, in Chinese: {err!r}")
+        expect("rate" in err and "800" in err and "666.66" in err, f"the call bound, in Chinese: {err!r}")
         no_console_errors(chrome, "breaker bad link")
 
     def editing_rewrites_the_link():
@@ -113,6 +122,31 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         expect("window_kind=time" in chrome.url(), chrome.url())
         no_console_errors(chrome, "breaker edits")
 
+    def screenshots_at_three_sizes():
+        for lang, name in [("en", "source-003"), ("zh", "flapping")]:
+            load(f"?page=breaker&lang={lang}&preset={name}")
+            chrome.wait_text("#page-title", TITLES[lang])
+            # Mid-run, so the strip shows calls of every kind and the window is filling.
+            k = {"source-003": 118, "flapping": 47}[name]
+            chrome.js("const s = document.getElementById('scrub'); s.value = arguments[0];"
+                      "s.dispatchEvent(new Event('input', {bubbles: true}));", k)
+            deadline = time.time() + 10
+            while time.time() < deadline and data("#breaker", "data-pos") != str(k):
+                time.sleep(0.05)
+            expect(data("#breaker", "data-pos") == str(k), f"scrubbed to call {k}")
+            for w, h in [(1440, 900), (1920, 1080), (390, 844)]:
+                shot(f"breaker-{name}-{lang}-mid-{w}x{h}.png", w, h)
+            shot(f"breaker-{name}-{lang}-mid-1440-full.png", 1440, 900, full=True)
+            shot(f"breaker-{name}-{lang}-mid-390-full.png", 390, 844, full=True)
+            # Nothing wider than a phone's screen, but the tables that scroll inside their box.
+            chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+            time.sleep(0.2)
+            wide = chrome.js("return document.documentElement.scrollWidth;")
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+            expect(wide <= 390, f"{name} ({lang}) at 390 px: the page is {wide} px wide")
+            no_console_errors(chrome, f"breaker screenshots {name} ({lang})")
+
+    run("breaker lab: screenshots at 1440x900, 1920x1080 and 390x844", screenshots_at_three_sizes)
     run("breaker lab: each preset's transitions and counts, both languages", presets_in_both_languages)
     run("breaker lab: playback steps one call at a time", playback_steps)
     run("breaker lab: a bad value shows its field's error; the rest applies", bad_value_shows_its_field_error)

@@ -31,6 +31,9 @@ class Checks:
         self.passed = 0
 
     def run(self, name, fn):
+        only = os.environ.get("E2E_ONLY")  # a developer's filter: run checks whose name contains it
+        if only and only not in name:
+            return
         t0 = time.time()
         try:
             fn()
