@@ -376,7 +376,8 @@ pub fn outputs(
     // The transitions so far, with their causes.
     let _ = write!(
         o,
-        r#"</div><div class="panel table-scroll"><table class="inflight" id="breaker-changes"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
+        r#"</div><div class="panel table-scroll"><h3>{}</h3><table class="inflight" id="breaker-changes"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
+        t(T::BlTransitions),
         t(T::AxisTime),
         t(T::BlChange),
         t(T::BlCause)

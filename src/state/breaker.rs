@@ -13,6 +13,7 @@ use crate::model::breaker_lab::{self as lab, Arrivals, LabInput, MAX_PHASES, Pha
 use crate::policy::breaker::{BreakerConfig, WindowKind};
 use crate::query::Query;
 use crate::scenario::ranges::{self as r, FieldRange};
+use crate::state::storm::url_num;
 
 type K = Knob<LabInput>;
 type C = Choice<LabInput>;
@@ -492,13 +493,13 @@ impl BreakerState {
         for k in [w].into_iter().chain(SCALARS) {
             let v = (k.get)(&self.input, 0);
             if v != (k.get)(&base, 0) {
-                q.set(k.key, v.map(fmt_num).unwrap_or_default());
+                q.set(k.key, v.map(url_num).unwrap_or_default());
             }
         }
         if self.input.phases != base.phases {
             for k in PHASE_KNOBS {
                 let list: Vec<String> = (0..self.input.phases.len())
-                    .filter_map(|i| (k.get)(&self.input, i).map(fmt_num))
+                    .filter_map(|i| (k.get)(&self.input, i).map(url_num))
                     .collect();
                 q.set(k.key, list.join(","));
             }

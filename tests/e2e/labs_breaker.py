@@ -45,6 +45,12 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         to the size the other checks expect."""
         chrome.cmd("POST", "/window/rect", {"width": width, "height": height})
         time.sleep(0.2)
+        # The window's size includes the browser's frame: grow it until the page sees
+        # exactly width x height.
+        iw, ih = chrome.js("return [window.innerWidth, window.innerHeight];")
+        if (iw, ih) != (width, height):
+            chrome.cmd("POST", "/window/rect", {"width": 2 * width - iw, "height": 2 * height - ih})
+            time.sleep(0.2)
         if full:
             h = chrome.js("return Math.min(8000, document.documentElement.scrollHeight);")
             chrome.cmd("POST", "/window/rect", {"width": width, "height": int(h) + 40})
