@@ -288,17 +288,9 @@ pub fn cause_text(lang: Lang, input: &LabInput, c: &Change) -> String {
     }
 }
 
-/// Everything right of the controls but the playback bar, at playhead `k`: the counts,
-/// the state band and latest calls, the window, the transitions so far, and the settings'
-/// names in Resilience4j and opossum with where this model differs. `settings` are the
-/// rows of that table: (label, value as shown, Resilience4j name, opossum name).
-pub fn outputs(
-    lang: Lang,
-    input: &LabInput,
-    r: &LabRun,
-    k: usize,
-    settings: &[(T, String, &str, &str)],
-) -> String {
+/// Everything right of the controls that moves with the playhead `k`: the counts, the
+/// state band and latest calls, the window, the transitions so far.
+pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     let mut o = String::with_capacity(24_000);
     let t = |k: T| esc(lang.t(k));
     let f = r.frame(k);
@@ -395,10 +387,19 @@ pub fn outputs(
         );
     }
 
-    // The settings in real libraries, and where this model differs.
+    o.push_str("</tbody></table></div>");
+    o
+}
+
+/// The settings' names in Resilience4j and opossum, and where this model differs; apart
+/// from [`outputs`], so playback leaves it alone. `settings` are the rows: (label, value
+/// as shown, Resilience4j name, opossum name).
+pub fn mapping(lang: Lang, settings: &[(T, String, &str, &str)]) -> String {
+    let mut o = String::with_capacity(4_000);
+    let t = |k: T| esc(lang.t(k));
     let _ = write!(
         o,
-        r#"</tbody></table></div><div class="panel" id="breaker-mapping"><h3>{}</h3><div class="table-scroll"><table class="inflight"><thead><tr><th>{}</th><th>Resilience4j</th><th>opossum</th></tr></thead><tbody>"#,
+        r#"<div class="panel" id="breaker-mapping"><h3>{}</h3><div class="table-scroll"><table class="inflight"><thead><tr><th>{}</th><th>Resilience4j</th><th>opossum</th></tr></thead><tbody>"#,
         t(T::BlMapTitle),
         t(T::BlThisLab)
     );
@@ -455,11 +456,9 @@ mod tests {
     fn the_markup_carries_the_figures_a_test_reads_and_escapes_text() {
         let input = preset("source-003").unwrap();
         let r = run(&input).unwrap();
-        let html = outputs(
+        let html = outputs(Lang::En, &input, &r, 60);
+        let table = mapping(
             Lang::En,
-            &input,
-            &r,
-            60,
             &[(T::KOpenMs, "5,000 <ms>".into(), "waitDurationInOpenState", "resetTimeout")],
         );
         assert!(html.contains(r#"id="breaker-passed" data-value="60" data-total="194""#), "{html}");
@@ -469,7 +468,7 @@ mod tests {
         assert!(html.contains(r#"<tr data-at-ms="5950" data-to="Open">"#));
         assert!(html.contains("failure rate 50 % ≥ 50 %: 10 of 20"), "the cause in words");
         assert!(!html.contains(r#"data-at-ms="11000""#), "later transitions are not shown yet");
-        assert!(html.contains("Open time: 5,000 &lt;ms&gt;"), "values are escaped");
+        assert!(table.contains("Open time: 5,000 &lt;ms&gt;"), "values are escaped");
         assert_eq!(
             html.matches("<svg").count(),
             2 + 7 + 2,

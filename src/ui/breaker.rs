@@ -8,7 +8,7 @@ use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::model::breaker_lab::{LabInput, run};
-use crate::plot::breaker::outputs;
+use crate::plot::breaker::{mapping, outputs};
 use crate::state::FieldKey;
 use crate::state::breaker::{self as st, BreakerAction, BreakerState};
 use gloo_render::{AnimationFrame, request_animation_frame};
@@ -137,6 +137,13 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     let lang = p.lang;
     let t = |k: T| lang.t(k);
     let result = use_memo(p.state.input.clone(), |i| run(i).map(Rc::new));
+    // The settings table does not move with the playhead: built once per input.
+    let table = {
+        let st = p.state.clone();
+        use_memo((lang, p.state.input.clone()), move |(lang, _)| {
+            AttrValue::from(mapping(*lang, &st.settings(*lang)))
+        })
+    };
     let reduced = *use_memo((), |_| browser::prefers_reduced_motion());
     let n = result.as_ref().as_ref().map_or(0, |r| r.calls.len());
     // The playhead: a call index (n = the end of the run), fractional while playing.
@@ -153,7 +160,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     }
     // The time of the last frame drawn while playing: each frame advances by the real time
     // since the one before, rendering included, so playback keeps time however slow a
-    // frame is (up to 100 ms a frame; the first counts as one frame at 60 Hz).
+    // frame is (up to 250 ms a frame; the first counts as one frame at 60 Hz).
     let last: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
     {
         let (pos, playing, frame) = (pos.clone(), playing.clone(), frame.clone());
@@ -165,7 +172,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             // The handle cancels the frame when it is replaced or dropped.
             *frame.borrow_mut() = on.then(|| {
                 request_animation_frame(move |now| {
-                    let dt = last.get().map_or(16.0, |l| (now - l).clamp(0.0, 100.0));
+                    let dt = last.get().map_or(16.0, |l| (now - l).clamp(0.0, 250.0));
                     last.set(Some(now));
                     let next = at + dt * (n.max(1) as f64) / PLAY_MS;
                     if next >= n as f64 {
@@ -213,7 +220,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
         format!("{} / {}", num(n), num(n))
     };
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
-    let body = outputs(lang, &p.state.input, &r, k, &p.state.settings(lang));
+    let body = outputs(lang, &p.state.input, &r, k);
     html! {
         <section class="page breaker" id="breaker" aria-labelledby="page-title" data-pos={k.to_string()} data-n={n.to_string()}
             data-state={["Closed", "HalfOpen", "Open"][f.state.level() as usize]}>
@@ -233,6 +240,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                     </div>
                     if reduced { <p class="note">{ t(T::ReducedMotion) }</p> }
                     { Html::from_html_unchecked(body.into()) }
+                    { Html::from_html_unchecked((*table).clone()) }
                 </div>
             </div>
         </section>

@@ -99,7 +99,8 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         deadline = time.time() + 20
         while time.time() < deadline and int(data("#breaker", "data-pos")) < n:
             time.sleep(0.1)
-        expect(int(data("#breaker", "data-pos")) == n, "playback reached the end")
+        pos = int(data("#breaker", "data-pos"))
+        expect(pos == n, f"playback reached the end: at {pos} of {n} after 20 s, {chrome.text('#play')!r}")
         expect(chrome.text("#play") == "Play", "and stopped")
         no_console_errors(chrome, "breaker playback")
 
