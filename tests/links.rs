@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use resilience_lab::query::Query;
 use resilience_lab::state::admission::AdmissionState;
 use resilience_lab::state::app::Route;
+use resilience_lab::state::breaker::BreakerState;
 use resilience_lab::state::calculator::CalcState;
 use resilience_lab::state::queue::QueueState;
 use resilience_lab::state::storm::StormState;
@@ -185,5 +186,81 @@ fn the_links_that_crashed_the_page_give_states() {
         let _ = CalcState::from_query(&q);
         let st = StormState::from_query(&q);
         assert!(!st.unknown.is_empty() || link.contains("calculator"), "{link}: the odd key is listed");
+    }
+}
+
+/// The breaker lab's keys, and near misses.
+fn breaker_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "preset",
+            "window",
+            "min_calls",
+            "failure_pct",
+            "slow_ms",
+            "slow_pct",
+            "open_ms",
+            "probes",
+            "rate",
+            "seed",
+            "phases",
+            "phase_ms",
+            "phase_fail",
+            "phase_latency",
+            "window_kind",
+            "half_open",
+            "arrivals",
+            "lang",
+        ])
+        .prop_map(str::to_string),
+        "[a-z_]{0,12}",
+    ]
+}
+
+/// Values for them: the generic ones, and the lab's own words, lists and counts.
+fn breaker_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        value(),
+        prop::sample::select(vec![
+            "source-001",
+            "source-002",
+            "flapping",
+            "slow",
+            "time",
+            "count",
+            "timed",
+            "lazy",
+            "even",
+            "poisson",
+            "5000,100,5000",
+            "0,100,0",
+            "50,50",
+            "1,2,3,4,5,6,7,8,9",
+            "100000",
+            "0.015",
+        ])
+        .prop_map(str::to_string),
+        (0u32..200).prop_map(|v| v.to_string()),
+        (0.0f64..2000.0).prop_map(|v| v.to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_link_gives_the_breaker_lab_a_state_whose_own_link_reads_back(
+        pairs in prop::collection::vec((breaker_key(), breaker_value()), 0..16)
+    ) {
+        let body: Vec<String> = pairs.into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let st = BreakerState::from_query(&Query::parse(&format!("?page=breaker&{}", body.join("&"))));
+        prop_assert!(resilience_lab::model::breaker_lab::run(&st.input).is_ok(), "the state it keeps runs");
+        let mut own = Query::new();
+        st.write_query(&mut own);
+        let own = own.to_query_string();
+        let again = BreakerState::from_query(&Query::parse(&own));
+        prop_assert_eq!(&again.input, &st.input, "the lab's own link reads back: {}", own);
+        prop_assert_eq!(again.preset, st.preset);
+        prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own);
     }
 }

@@ -71,6 +71,39 @@ fn breaker_demo_goes_closed_open_half_open_closed() {
 }
 
 #[test]
+fn the_chain_runs_a_time_based_window_and_files_say_so_only_when_chosen() {
+    use resilience_lab::policy::breaker::{BreakerConfig, WindowKind};
+    use resilience_lab::scenario::validate::validate;
+    // A count-based breaker writes no window_kind, so every existing file and preset reads
+    // and prints as before.
+    let json = serde_json::to_string(&BreakerConfig::default()).unwrap();
+    assert!(!json.contains("window_kind"), "{json}");
+    let back: BreakerConfig = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.window_kind, WindowKind::Count);
+
+    // The breaker demo with a 1 s time window that needs 50 calls: 100 req/s fills it.
+    let mut s = presets::breaker_demo();
+    let b = s.layers[0].client.breaker.as_mut().unwrap();
+    *b = BreakerConfig { window: 1, window_kind: WindowKind::Time, min_calls: 50, ..*b };
+    assert_eq!(validate(&s), Ok(()), "min_calls may exceed a time window's seconds");
+    let json = serde_json::to_string(&s.layers[0].client.breaker).unwrap();
+    assert!(json.contains(r#""window_kind":"time""#), "{json}");
+    let r = run(&s).unwrap();
+    let first = &r.breaker_transitions[0];
+    assert_eq!((first.from, first.to), (State::Closed, State::Open));
+    assert!(first.t_ms >= 3000.0, "opens only once the failures start: {}", first.t_ms);
+    assert!(r.summary.breaker_rejected > 0);
+
+    // The same minimum is refused for a count window of 1 call, naming the range.
+    s.layers[0].client.breaker.as_mut().unwrap().window_kind = WindowKind::Count;
+    let e = validate(&s).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "layers[0].client.breaker.min_calls: got 50, allowed a whole number from 1 to 1 (calls)"
+    );
+}
+
+#[test]
 fn shared_pool_drags_the_core_down_and_isolated_pools_do_not() {
     let shared = preset("bulkhead-shared-vs-isolated");
     let isolated = versus("bulkhead-shared-vs-isolated");

@@ -335,6 +335,97 @@ texts! {
         "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用 worker，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
 
     // ---- breaker lab (?page=breaker) -----------------------------------------------------
+    BlTitle => "Circuit breaker lab", "熔断器实验";
+    BlIntro => "One caller, one breaker, one dependency whose health changes in phases. Each call is a cell: watch the window fill, the failure rate reach the threshold, and the breaker open, reject, probe and close. It is the breaker the retry-storm page runs.",
+        "一个调用方、一个熔断器、一个健康状况分阶段变化的依赖。每次调用是一个格子：观察窗口被结果填满、失败率达到阈值，熔断器打开、快速拒绝、探测并关闭。它与重试风暴页运行的是同一个熔断器。";
+    BlWindowHelp => "The calls (count-based) or seconds (time-based, 1 s buckets) the rates are taken over (≈ slidingWindowSize; source 003: 20 calls).",
+        "计算比例所用的最近调用数（按次数）或秒数（按时间，1 秒一桶）（≈ slidingWindowSize；文档 003：20 次）。";
+    BlWindowKind => "Window type", "窗口类型";
+    BlWindowKindHelp => "Count-based: the last N calls. Time-based: the calls answered in the last N whole seconds (≈ slidingWindowType; opossum: rollingCountTimeout).",
+        "按次数：最近 N 次调用。按时间：最近 N 个整秒内应答的调用（≈ slidingWindowType；opossum：rollingCountTimeout）。";
+    BlOptCount => "count-based", "按次数";
+    BlOptTime => "time-based", "按时间";
+    BlSlowMs => "Slow-call threshold", "慢调用阈值";
+    BlSlowMsHelp => "A call taking at least this long is slow (≈ slowCallDurationThreshold). 0 = off.",
+        "耗时不少于此值的调用算慢调用（≈ slowCallDurationThreshold）。0 = 不考虑。";
+    BlSlowPct => "Slow-call rate threshold", "慢调用比例阈值";
+    BlSlowPctHelp => "Opens at or above this share of slow calls (≈ slowCallRateThreshold).",
+        "慢调用占比达到或超过此值时打开（≈ slowCallRateThreshold）。";
+    BlHalfOpen => "Half-open", "半开方式";
+    BlHalfOpenHelp => "Lazy: the first call after the open time half-opens it (Resilience4j's default). Timed: a timer does, at the open time (automaticTransitionFromOpenToHalfOpenEnabled; opossum).",
+        "惰性：打开时间过后的第一次调用使其半开（Resilience4j 默认）。定时：到点由定时器半开（automaticTransitionFromOpenToHalfOpenEnabled；opossum）。";
+    BlRateHelp => "Calls the caller makes per second, whatever the breaker does with them; at most 20,000 in all.",
+        "调用方每秒发起的调用数，不论熔断器如何处理；总计最多 20,000 次。";
+    BlUnitCallsPerS => "calls/s", "次/秒";
+    BlUnitS => "s", "秒";
+    BlArrivalsHelp => "Evenly spaced calls meet evenly spread failures (50 %: every second call), so each transition follows from the settings; Poisson draws gaps and failures from the seed.",
+        "均匀间隔的调用对应均匀分布的失败（50%：每两次失败一次），每次转换都可由设置推算；泊松方式按种子随机抽取间隔与失败。";
+    BlSeedHelp => "Poisson only: the same seed gives the same calls.", "仅用于泊松方式：相同种子得到相同的调用。";
+    BlSeedUnit => "#", "#";
+    BlPhases => "Phases", "阶段数";
+    BlPhasesHelp => "The dependency's timeline, 1–8 phases; a new one copies the last.", "依赖的时间线，1–8 个阶段；新增阶段沿用最后一个。";
+    BlPhasesUnit => "phases", "个";
+    BlPhase => "Phase {n}", "阶段 {n}";
+    BlPhaseMs => "Length", "时长";
+    BlPhaseMsHelp => "How long the phase lasts.", "该阶段持续的时间。";
+    BlPhaseFail => "Failures", "失败比例";
+    BlPhaseFailHelp => "Share of the calls it receives that fail (5xx, timeout).", "该阶段收到的调用中失败（5xx、超时）的比例。";
+    BlPhaseLatency => "Latency", "延迟";
+    BlPhaseLatencyHelp => "How long each call takes, failed or not.", "每次调用的耗时，无论成败。";
+    BlDependency => "The dependency", "依赖";
+    BlP003 => "Source 003: ≥ 20 calls, ≥ 50 %", "文档 003：≥ 20 次、≥ 50%";
+    BlP003Story => "A window of 20 calls; the dependency is down from 5 s to 15 s. 10 failures in 20 open it (50 % ≥ 50 %); 5 s later 3 probes find it still down and it opens again; the next probes pass.",
+        "窗口 20 次调用；依赖在 5 s 到 15 s 宕机。20 次中 10 次失败即打开（50% ≥ 50%）；5 s 后 3 个探测仍遇到宕机，再次打开；之后的探测成功。";
+    BlP001 => "Source 001: 50 %, 30 s open", "文档 001：50%，打开 30 s";
+    BlP001Story => "A 10 s time window, a dependency failing 60 % of calls: it opens when a healthy second falls out of the window, stays open 30 s, and closes only once probes pass.",
+        "10 秒时间窗口，依赖 60% 的调用失败：健康的一秒滑出窗口时打开，保持打开 30 s，探测成功后才关闭。";
+    BlP002 => "Source 002: opossum settings", "文档 002：opossum 配置";
+    BlP002Story => "errorThresholdPercentage 50, resetTimeout 30 s on a timer, a 10 s rolling window, no volume threshold, one trial call.",
+        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 秒滚动窗口、无最小请求量、一次试探调用。";
+    BlPFlap => "A flapping dependency", "时好时坏的依赖";
+    BlPFlapStory => "Probes find it down (half-open opens again), then catch a good moment and close too early.",
+        "探测遇到宕机（半开再次打开），又赶上短暂恢复而过早关闭。";
+    BlPSlow => "Slow, not failing", "只慢不错";
+    BlPSlowStory => "Calls take 1.5 s against a 1 s slow-call threshold: the slow-call rate opens it without a single error; calls in flight answer too late to count.",
+        "调用耗时 1.5 s，慢调用阈值 1 s：没有一个错误，慢调用比例也会打开熔断器；在途调用应答太晚，不再计入。";
+    BlPassed => "Let through", "放行";
+    BlRejected => "Rejected fast", "快速拒绝";
+    BlProbes => "Probes", "探测";
+    BlTransitions => "Transitions", "状态转换";
+    BlCalls => "Calls, the latest {n}", "调用，最近 {n} 次";
+    BlSlow => "slow", "慢";
+    BlProbe => "probe", "探测";
+    BlPending => "no answer yet", "尚未应答";
+    BlNotRecorded => "answered after the state changed: not recorded", "状态改变后才应答：不计入";
+    BlWindowNow => "Window: {n} calls", "窗口：{n} 次调用";
+    BlWindowProbes => "Probes answered: {n} of {p}", "已应答探测：{n} / {p}";
+    BlWindowOpened => "Opened on {n} calls", "打开依据：{n} 次调用";
+    BlFailureRate => "failure rate", "失败率";
+    BlSlowRate => "slow-call rate", "慢调用比例";
+    BlRateLine => "{what} {rate} — threshold {thr}", "{what} {rate}——阈值 {thr}";
+    BlBelowMin => "Fewer than {min} calls: not judged yet.", "不足 {min} 次调用：尚不判断。";
+    BlChange => "Change", "转换";
+    BlCause => "Why", "原因";
+    BlByRate => "{what} {rate} ≥ {thr}: {f} of {n}", "{what} {rate} ≥ {thr}：{n} 次中 {f} 次";
+    BlProbesOk => "probes: {f} of {n} failed, {s} slow — below the thresholds", "探测：{n} 次中 {f} 次失败、{s} 次慢——低于阈值";
+    BlWaitLazy => "open time over: the next call", "打开时间已过：下一次调用";
+    BlWaitTimed => "open time over: the timer", "打开时间已过：定时器";
+    BlStepHelp => "Go to the next call (→ on the slider).", "前进到下一次调用（也可在滑块上按 →）。";
+    BlCallOf => "call {k} of {n}", "第 {k} / {n} 次调用";
+    BlMapTitle => "The same settings in Resilience4j and opossum", "对应的 Resilience4j 与 opossum 配置";
+    BlThisLab => "This lab", "本实验";
+    BlDiffTitle => "Where this model differs", "本模型的不同之处";
+    BlDiff1 => "The open time ends at ≥: a call exactly at open time + wait half-opens it; Resilience4j wants the clock strictly after (isAfter).",
+        "打开时间按 ≥ 结束：恰在打开时刻 + 等待时长到达的调用即可使其半开；Resilience4j 要求时钟严格晚于该时刻（isAfter）。";
+    BlDiff2 => "A call is slow at ≥ the threshold; Resilience4j: strictly longer (>).", "耗时 ≥ 阈值即算慢调用；Resilience4j 要求严格大于（>）。";
+    BlDiff3 => "Rates are compared exactly, in basis points, not as a float; a count window's minimum may not exceed it (Resilience4j lowers it to the window).",
+        "比例按万分之一精确比较，而非浮点数；按次数窗口的最小调用数不得超过窗口（Resilience4j 会把它降为窗口大小）。";
+    BlDiff4 => "Time buckets are whole seconds of virtual time from t = 0, not of the wall clock; as in Resilience4j, an N s window spans N − 1 to N seconds.",
+        "时间桶是从 t = 0 起的虚拟时间整秒，而非墙上时钟；与 Resilience4j 一样，N 秒窗口覆盖 N − 1 到 N 秒。";
+    BlDiff5 => "An answer arriving after the state changed is dropped; Resilience4j records it in the new state (a late call can count as a probe).",
+        "状态改变后才到达的应答被丢弃；Resilience4j 会把它记入新状态（迟到的调用可能被当作探测）。";
+    BlDiff6 => "opossum opens above the threshold (>), judges on failures only, counts rejected calls in its total, and closes on one good trial.",
+        "opossum 超过阈值（>）才打开，只在失败时判断，总数包含被拒绝的调用，一次试探成功即关闭。";
     // ---- retry-storm controls ------------------------------------------------------------
     GroupLoad => "Load", "负载";
     GroupDeadline => "Deadline and timeouts", "截止时间与超时";

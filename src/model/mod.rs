@@ -2,6 +2,7 @@
 
 pub mod admission;
 pub mod amplification;
+pub mod breaker_lab;
 pub mod capacity;
 pub mod chain;
 pub mod degradation;

@@ -1,13 +1,17 @@
-//! A count-based circuit breaker (Resilience4j's model; source 003's thresholds).
+//! A circuit breaker over a count- or time-based sliding window (Resilience4j's model;
+//! source 003's thresholds).
 //!
 //! Choices this model makes (see `semantics.md`, "Choices our models must state"):
-//! 1. The window holds the last `window` recorded calls. Every attempt is a call, so
-//!    retries count; calls the breaker itself rejects are not recorded, nor are refusals by
-//!    the caller's other protections (they say nothing about the dependency's health).
-//!    Failures are timeouts, 5xx and connection errors, overload rejections (429/503), and a
-//!    callee's "deadline exceeded" answer. A 4xx is a stated choice ([`ClientErrors`]): by
-//!    default it is ignored, counting neither way (Resilience4j's `ignoreExceptions`);
-//!    Resilience4j's own default records any exception not listed as a failure.
+//! 1. The window holds the last `window` recorded calls ([`WindowKind::Count`], Resilience4j
+//!    `COUNT_BASED`), or the calls recorded in the last `window` whole seconds of virtual
+//!    time ([`WindowKind::Time`], `TIME_BASED`; see "The time-based window" below). Every
+//!    attempt is a call, so retries count; calls the breaker itself rejects are not
+//!    recorded, nor are refusals by the caller's other protections (they say nothing about
+//!    the dependency's health). Failures are timeouts, 5xx and connection errors, overload
+//!    rejections (429/503), and a callee's "deadline exceeded" answer. A 4xx is a stated
+//!    choice ([`ClientErrors`]): by default it is ignored, counting neither way
+//!    (Resilience4j's `ignoreExceptions`); Resilience4j's own default records any exception
+//!    not listed as a failure.
 //! 2. Thresholds trip at `≥` (failure rate ≥ 50 % with 10 failures in 20 calls opens),
 //!    compared in integer basis points, so there is no rounding.
 //! 3. The rates are evaluated after every recorded outcome once at least `min_calls`
@@ -15,13 +19,26 @@
 //! 4. Half-open lets exactly `half_open_calls` probes through and rejects the rest; once
 //!    all probes have answered, the failure (and slow) rate over the probes decides: at or
 //!    above the threshold → open again, else closed with an empty window. Open → half-open
-//!    happens on the first call after `open_ms` (lazy, Resilience4j's default) or exactly
-//!    at `open_ms` (timed, `automaticTransitionFromOpenToHalfOpenEnabled`).
+//!    happens on the first call at or after `open_ms` (lazy, Resilience4j's default) or
+//!    exactly at `open_ms` (timed, `automaticTransitionFromOpenToHalfOpenEnabled`).
 //! 5. Each permit carries the breaker's epoch; an answer that arrives after the state
 //!    changed (a call let through before the breaker opened) is not recorded.
 //!
 //! A call is *slow* if it took at least `slow_call_ms`; a slow-call rate at or above
 //! `slow_rate` also opens the breaker.
+//!
+//! **The time-based window.** Like Resilience4j's, it aggregates outcomes in buckets of one
+//! second: the bucket of second `s` holds the calls recorded at a virtual time in
+//! `[s, s + 1)` s, counted from the start of the run (Resilience4j's buckets are epoch
+//! seconds of the wall clock). A call is recorded when its answer arrives, so it lands in
+//! the bucket of its completion. At time `t` in second `s` the window is the buckets of
+//! seconds `s − window + 1` to `s`: a window of 10 s covers between 9 and 10 s of history,
+//! and a whole second of outcomes falls out at once when `t` reaches the next whole second.
+//! `min_calls` counts the calls in those buckets and may exceed `window` (Resilience4j:
+//! `minimumNumberOfCalls` as given; for a count-based window it uses
+//! `min(minimumNumberOfCalls, slidingWindowSize)`, which validation here enforces instead).
+//! Only seconds that recorded a call hold a bucket, so memory grows with the busy seconds
+//! in the window, never with `window` itself.
 
 use super::Outcome;
 use serde::{Deserialize, Serialize};
@@ -31,8 +48,13 @@ use std::collections::VecDeque;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BreakerConfig {
-    /// Calls in the sliding window (≈ Resilience4j slidingWindowSize; source 003: 20).
+    /// Calls in the sliding window, or seconds for a time-based one (≈ Resilience4j
+    /// slidingWindowSize; source 003: 20 calls).
     pub window: u32,
+    /// Whether `window` counts calls or whole seconds (≈ slidingWindowType); left out of
+    /// files when it is the default, count-based.
+    #[serde(default, skip_serializing_if = "WindowKind::is_count")]
+    pub window_kind: WindowKind,
     /// Calls needed before rates are evaluated (≈ minimumNumberOfCalls).
     pub min_calls: u32,
     /// Failure rate that opens the breaker, in percent, compared with ≥
@@ -59,6 +81,24 @@ pub struct BreakerConfig {
     /// `recordExceptions`).
     #[serde(default)]
     pub client_errors: ClientErrors,
+}
+
+/// What the sliding window measures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowKind {
+    /// The last `window` recorded calls (Resilience4j `COUNT_BASED`).
+    #[default]
+    Count,
+    /// The calls recorded in the last `window` whole seconds (Resilience4j `TIME_BASED`).
+    Time,
+}
+
+impl WindowKind {
+    /// Whether this is the default, count-based window.
+    pub fn is_count(&self) -> bool {
+        *self == WindowKind::Count
+    }
 }
 
 /// What a breaker records for a 4xx answer: the caller's request was wrong, which says
@@ -99,6 +139,7 @@ impl Default for BreakerConfig {
     fn default() -> Self {
         BreakerConfig {
             window: 20,
+            window_kind: WindowKind::Count,
             min_calls: 20,
             failure_rate_pct: 50.0,
             slow_call_ms: None,
@@ -154,11 +195,32 @@ pub struct Transition {
 
 const FAILED: u8 = 1;
 const SLOW: u8 = 2;
+const US_PER_S: u64 = 1_000_000;
+
+/// Calls counted in a window, or over the probes of a half-open period.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Calls recorded.
+    pub calls: u32,
+    /// Of which failed.
+    pub failures: u32,
+    /// Of which were slow.
+    pub slows: u32,
+}
+
+/// The outcomes recorded in one second of a time-based window.
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    /// The whole second of virtual time.
+    sec: u64,
+    tally: Tally,
+}
 
 /// One breaker's live state.
 #[derive(Clone, Debug)]
 pub struct Breaker {
     window: u32,
+    kind: WindowKind,
     min_calls: u32,
     failure_bp: u64,
     slow_bp: u64,
@@ -168,10 +230,17 @@ pub struct Breaker {
     timed: bool,
     state: State,
     epoch: u32,
+    /// A count-based window: one entry per call, oldest first.
     ring: VecDeque<u8>,
+    /// A time-based window: the seconds that recorded calls, oldest first.
+    buckets: VecDeque<Bucket>,
+    /// A time-based window's calls (a count-based one has `ring.len()`).
+    calls: u32,
     failures: u32,
     slows: u32,
     opened_at: u64,
+    /// What the last opening or closing was decided on: the window, or the probes.
+    decided: Tally,
     probes_issued: u32,
     probes_done: u32,
     probe_failures: u32,
@@ -185,8 +254,10 @@ fn basis_points(pct: f64) -> u64 {
 impl Breaker {
     /// A closed breaker.
     pub fn new(cfg: &BreakerConfig) -> Self {
+        let count = cfg.window_kind == WindowKind::Count;
         Breaker {
             window: cfg.window.max(1),
+            kind: cfg.window_kind,
             min_calls: cfg.min_calls.max(1),
             failure_bp: basis_points(cfg.failure_rate_pct),
             slow_bp: basis_points(cfg.slow_rate_pct),
@@ -196,10 +267,13 @@ impl Breaker {
             timed: cfg.timed_half_open,
             state: State::Closed,
             epoch: 0,
-            ring: VecDeque::with_capacity(cfg.window as usize),
+            ring: VecDeque::with_capacity(if count { cfg.window as usize } else { 0 }),
+            buckets: VecDeque::new(),
+            calls: 0,
             failures: 0,
             slows: 0,
             opened_at: 0,
+            decided: Tally::default(),
             probes_issued: 0,
             probes_done: 0,
             probe_failures: 0,
@@ -217,8 +291,80 @@ impl Breaker {
         (self.timed && self.state == State::Open).then(|| self.opened_at.saturating_add(self.open_us))
     }
 
+    /// The closed-state window as it stands.
+    fn window_tally(&self) -> Tally {
+        let calls = match self.kind {
+            WindowKind::Count => self.ring.len() as u32,
+            WindowKind::Time => self.calls,
+        };
+        Tally { calls, failures: self.failures, slows: self.slows }
+    }
+
+    fn probe_tally(&self) -> Tally {
+        Tally { calls: self.probes_done, failures: self.probe_failures, slows: self.probe_slows }
+    }
+
+    /// What the rates are judged on at `now`: in closed state the window (a time-based
+    /// one first lets the seconds before `now`'s window fall out, as Resilience4j does when
+    /// it takes a snapshot), in half-open the probes answered so far, and while open the
+    /// window or probes whose rates opened it.
+    pub fn tally(&mut self, now: u64) -> Tally {
+        match self.state {
+            State::Closed => {
+                self.evict(now / US_PER_S);
+                self.window_tally()
+            }
+            State::HalfOpen => self.probe_tally(),
+            State::Open => self.decided,
+        }
+    }
+
+    /// What the last move to open or to closed was decided on: the window's tally when it
+    /// opened, or the probes' when they answered.
+    pub fn decided(&self) -> Tally {
+        self.decided
+    }
+
+    /// Whether the failure rate and the slow-call rate of `t` are at or above their
+    /// thresholds (the minimum number of calls aside).
+    pub fn exceeded(&self, t: Tally) -> (bool, bool) {
+        let n = u64::from(t.calls);
+        (
+            u64::from(t.failures) * 10_000 >= self.failure_bp * n,
+            self.slow_us.is_some() && u64::from(t.slows) * 10_000 >= self.slow_bp * n,
+        )
+    }
+
+    /// Whether a call that took `took_us` is slow.
+    pub fn is_slow(&self, took_us: u64) -> bool {
+        self.slow_us.is_some_and(|s| took_us >= s)
+    }
+
+    /// Whether an answer under `permit` would be recorded now (it was let through under
+    /// the current state).
+    pub fn is_current(&self, permit: Permit) -> bool {
+        permit.epoch == self.epoch
+    }
+
+    /// Drops the buckets of a time-based window that are older than second `sec`'s window.
+    fn evict(&mut self, sec: u64) {
+        while let Some(b) = self.buckets.front().copied() {
+            if b.sec.saturating_add(u64::from(self.window)) > sec {
+                break;
+            }
+            self.buckets.pop_front();
+            self.calls -= b.tally.calls;
+            self.failures -= b.tally.failures;
+            self.slows -= b.tally.slows;
+        }
+    }
+
     fn go(&mut self, now: u64, to: State) -> Transition {
         let t = Transition { at_us: now, from: self.state, to };
+        if to != State::HalfOpen {
+            self.decided =
+                if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() };
+        }
         self.state = to;
         self.epoch = self.epoch.wrapping_add(1);
         match to {
@@ -231,6 +377,8 @@ impl Breaker {
             }
             State::Closed => {
                 self.ring.clear();
+                self.buckets.clear();
+                self.calls = 0;
                 self.failures = 0;
                 self.slows = 0;
             }
@@ -278,18 +426,37 @@ impl Breaker {
         if permit.epoch != self.epoch {
             return None; // let through under an earlier state: not evidence about this one
         }
-        let slow = self.slow_us.is_some_and(|s| took_us >= s);
+        let slow = self.is_slow(took_us);
         match self.state {
             State::Closed => {
-                if self.ring.len() == self.window as usize {
-                    let old = self.ring.pop_front().unwrap_or(0);
-                    self.failures -= u32::from(old & FAILED != 0);
-                    self.slows -= u32::from(old & SLOW != 0);
-                }
-                self.ring.push_back(if failed { FAILED } else { 0 } | if slow { SLOW } else { 0 });
+                let n = match self.kind {
+                    WindowKind::Count => {
+                        if self.ring.len() == self.window as usize {
+                            let old = self.ring.pop_front().unwrap_or(0);
+                            self.failures -= u32::from(old & FAILED != 0);
+                            self.slows -= u32::from(old & SLOW != 0);
+                        }
+                        self.ring.push_back(if failed { FAILED } else { 0 } | if slow { SLOW } else { 0 });
+                        self.ring.len() as u32
+                    }
+                    WindowKind::Time => {
+                        let sec = now / US_PER_S;
+                        self.evict(sec);
+                        let one = Tally { calls: 1, failures: u32::from(failed), slows: u32::from(slow) };
+                        match self.buckets.back_mut() {
+                            Some(b) if b.sec == sec => {
+                                b.tally.calls += 1;
+                                b.tally.failures += one.failures;
+                                b.tally.slows += one.slows;
+                            }
+                            _ => self.buckets.push_back(Bucket { sec, tally: one }),
+                        }
+                        self.calls += 1;
+                        self.calls
+                    }
+                };
                 self.failures += u32::from(failed);
                 self.slows += u32::from(slow);
-                let n = self.ring.len() as u32;
                 if n >= self.min_calls && self.trips(self.failures, self.slows, n) {
                     return Some(self.go(now, State::Open));
                 }
@@ -314,9 +481,8 @@ impl Breaker {
     }
 
     fn trips(&self, failures: u32, slows: u32, n: u32) -> bool {
-        let n = u64::from(n);
-        u64::from(failures) * 10_000 >= self.failure_bp * n
-            || (self.slow_us.is_some() && u64::from(slows) * 10_000 >= self.slow_bp * n)
+        let (f, s) = self.exceeded(Tally { calls: n, failures, slows });
+        f || s
     }
 }
 
@@ -467,6 +633,101 @@ mod tests {
         assert_eq!(v(Outcome::ClientError), Ignored, "4xx: neither way by default");
         assert_eq!(verdict(Outcome::ClientError, ClientErrors::Failure), Failure);
         assert_eq!(verdict(Outcome::ClientError, ClientErrors::Success), Success);
+    }
+
+    fn timed_cfg(window: u32, min_calls: u32) -> BreakerConfig {
+        BreakerConfig { window, window_kind: WindowKind::Time, min_calls, ..cfg() }
+    }
+
+    /// Records one answer at `at` (µs) from a call let through at that moment.
+    fn record(b: &mut Breaker, at: u64, failed: bool) -> Option<State> {
+        let p = b.try_acquire(at).0.expect("permitted");
+        b.on_result(at, p, failed, 1).map(|t| t.to)
+    }
+
+    fn tally(calls: u32, failures: u32) -> Tally {
+        Tally { calls, failures, slows: 0 }
+    }
+
+    #[test]
+    fn a_time_window_drops_a_whole_second_when_the_next_one_begins() {
+        // 10 s window: at t in second s it holds the seconds s − 9 … s.
+        let mut b = Breaker::new(&timed_cfg(10, 3));
+        assert_eq!(record(&mut b, 500_000, true), None, "1 call: below the minimum");
+        assert_eq!(record(&mut b, 9_500_000, false), None);
+        assert_eq!(record(&mut b, 9_900_000, false), None, "1 of 3 failed: 33 %");
+        assert_eq!(b.tally(9_999_999), tally(3, 1), "second 0 is still inside at 9.999999 s");
+        assert_eq!(b.tally(10_000_000), tally(2, 0), "at 10 s the failure of second 0 falls out");
+        assert_eq!(record(&mut b, 10_200_000, true), None, "1 of 3: 33 %");
+        assert_eq!(record(&mut b, 10_300_000, true), Some(State::Open), "2 of 4 = 50 %: opens at ≥");
+        assert_eq!(b.tally(10_300_000), tally(4, 2), "open: the window that opened it");
+        assert_eq!(b.tally(60_000_000), tally(4, 2), "frozen while open");
+    }
+
+    #[test]
+    fn a_time_window_lands_each_answer_in_the_second_it_arrives() {
+        // Answers at 1.0 s and 10.999999 s share a 10 s window; at 11 s the first is out.
+        let mut b = Breaker::new(&timed_cfg(10, 20));
+        record(&mut b, 1_000_000, true);
+        record(&mut b, 10_999_999, false);
+        assert_eq!(b.tally(10_999_999), tally(2, 1));
+        assert_eq!(b.tally(11_000_000), tally(1, 0));
+        // A gap longer than the window empties it.
+        assert_eq!(b.tally(30_000_000), tally(0, 0));
+    }
+
+    #[test]
+    fn a_time_window_needs_min_calls_inside_it_and_may_ask_more_than_its_seconds() {
+        // A 2 s window with a minimum of 3 calls: one failure a second never opens it,
+        // every call failing, because the window never holds 3 of them.
+        let mut b = Breaker::new(&timed_cfg(2, 3));
+        for s in 0..10u64 {
+            assert_eq!(record(&mut b, s * 1_000_000 + 100_000, true), None, "second {s}");
+        }
+        assert_eq!(b.tally(9_500_000), tally(2, 2));
+        // Three failures within one second do.
+        assert_eq!(record(&mut b, 9_600_000, true), Some(State::Open), "3 calls in the window, all failed");
+    }
+
+    #[test]
+    fn a_time_window_trips_at_or_above_the_threshold_and_closing_empties_it() {
+        let mut b = Breaker::new(&BreakerConfig { half_open_calls: 1, ..timed_cfg(5, 20) });
+        // 11 successes then 9 failures within second 1: 45 %, closed.
+        for i in 0..20u64 {
+            assert_eq!(record(&mut b, 1_000_000 + i, i >= 11), None, "call {i}");
+        }
+        assert_eq!(b.tally(1_000_020), tally(20, 9));
+        assert_eq!(record(&mut b, 1_000_030, true), None, "10 of 21 = 47.6 %: closed");
+        assert_eq!(record(&mut b, 1_000_040, true), Some(State::Open), "11 of 22 = 50 %: open");
+        // Lazy: half-open on the first call at open_ms (1 s) after opening; the probe passes.
+        assert_eq!(b.try_acquire(2_000_039).0, None, "1 µs before the wait is over");
+        let p = b.try_acquire(2_000_040).0.expect("a probe exactly at the boundary (≥)");
+        assert_eq!(b.tally(2_000_040), tally(0, 0), "half-open: no probe answered yet");
+        assert_eq!(b.on_result(2_000_050, p, false, 1).map(|t| t.to), Some(State::Closed));
+        assert_eq!(b.decided(), tally(1, 0), "closed by 1 probe of 1 passing");
+        assert_eq!(b.tally(2_000_050), tally(0, 0), "closing empties the window");
+        assert_eq!(record(&mut b, 2_000_060, true), None, "a fresh window: 1 call, below the minimum");
+    }
+
+    #[test]
+    fn the_cause_of_an_opening_is_kept() {
+        let mut b = Breaker::new(&BreakerConfig { half_open_calls: 2, ..cfg() });
+        feed(&mut b, 0, &[[false; 10], [true; 10]].concat());
+        let opened_by = b.tally(0);
+        assert_eq!(opened_by, tally(20, 10));
+        assert_eq!(b.exceeded(opened_by), (true, false), "by the failure rate");
+        let p1 = b.try_acquire(1_000_000).0.unwrap();
+        let p2 = b.try_acquire(1_000_000).0.unwrap();
+        b.on_result(1_000_001, p1, true, 1);
+        assert_eq!(b.tally(1_000_001), tally(1, 1), "half-open: the probes so far");
+        assert!(!b.is_current(early_permit()), "a permit from another epoch is not current");
+        assert!(b.is_current(p2));
+        assert_eq!(b.on_result(1_000_002, p2, false, 1).map(|t| t.to), Some(State::Open));
+        assert_eq!(b.tally(1_000_002), tally(2, 1), "re-opened by the probes: 1 of 2");
+    }
+
+    fn early_permit() -> Permit {
+        Permit { epoch: u32::MAX }
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::faults::{MAX_FAULT_INCIDENCE, incidence};
 use super::ranges::{self as r, FieldRange};
 use super::*;
 use crate::error::{Allowed, FieldError, fmt_num};
+use crate::policy::breaker::WindowKind;
 use crate::policy::retry::{Backoff, Jitter};
 use crate::policy::stack::check_order;
 
@@ -143,11 +144,13 @@ impl Check {
         if let Some(b) = &c.breaker {
             let f = format!("{field}.breaker");
             self.int(&format!("{f}.window"), b.window, r::BREAKER_WINDOW);
-            self.int(
-                &format!("{f}.min_calls"),
-                b.min_calls,
-                r::BREAKER_MIN_CALLS.to(f64::from(b.window.max(1))),
-            );
+            // A count-based window can never hold more than `window` calls; a time-based
+            // one can (its window is in seconds).
+            let min_calls = match b.window_kind {
+                WindowKind::Count => r::BREAKER_MIN_CALLS.to(f64::from(b.window.max(1))),
+                WindowKind::Time => r::BREAKER_MIN_CALLS,
+            };
+            self.int(&format!("{f}.min_calls"), b.min_calls, min_calls);
             self.num(&format!("{f}.failure_rate_pct"), b.failure_rate_pct, r::PERCENT);
             self.opt(&format!("{f}.slow_call_ms"), b.slow_call_ms, r::SLOW_CALL_MS);
             self.num(&format!("{f}.slow_rate_pct"), b.slow_rate_pct, r::PERCENT);

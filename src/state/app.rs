@@ -14,11 +14,13 @@ pub enum Page {
     Admission,
     /// The queue lab: a worker pool against its closed forms.
     Queue,
+    /// The circuit breaker, call by call.
+    Breaker,
 }
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 4] = [Page::Storm, Page::Calculator, Page::Admission, Page::Queue];
+    pub const ALL: [Page; 5] = [Page::Storm, Page::Calculator, Page::Admission, Page::Queue, Page::Breaker];
     /// The page a link without `page=` opens.
     pub const DEFAULT: Page = Page::Storm;
 
@@ -29,6 +31,7 @@ impl Page {
             Page::Calculator => "calculator",
             Page::Admission => "admission",
             Page::Queue => "queue",
+            Page::Breaker => "breaker",
         }
     }
 
@@ -39,6 +42,7 @@ impl Page {
             Page::Calculator => T::CalcNav,
             Page::Admission => T::AdmNav,
             Page::Queue => T::QNav,
+            Page::Breaker => T::BlTitle,
         }
     }
 
@@ -100,6 +104,7 @@ mod tests {
     fn route_reads_page_and_language() {
         let r = Route::from_query(&Query::parse("?page=calculator&lang=zh"));
         assert_eq!((r.page, r.lang, r.unknown_page), (Page::Calculator, Some(Lang::Zh), None));
+        assert_eq!(Route::from_query(&Query::parse("?page=breaker")).page, Page::Breaker);
         let r = Route::from_query(&Query::parse("?page=nope&lang=fr"));
         assert_eq!((r.page, r.lang), (Page::DEFAULT, None));
         assert_eq!(r.unknown_page.as_deref(), Some("nope"));

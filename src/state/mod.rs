@@ -4,6 +4,7 @@
 
 pub mod admission;
 pub mod app;
+pub mod breaker;
 pub mod calculator;
 mod lab;
 pub mod queue;

@@ -2,6 +2,7 @@
 //! labs, the page, and the footer. It owns every page's state so the URL can hold all of it.
 
 use super::admission::AdmissionPage;
+use super::breaker::BreakerPage;
 use super::browser;
 use super::calculator::CalculatorPage;
 use super::queue::QueuePage;
@@ -10,6 +11,7 @@ use crate::i18n::{Lang, T};
 use crate::query::Query;
 use crate::state::admission::{AdmissionAction, AdmissionState};
 use crate::state::app::{Page, Route, initial_lang};
+use crate::state::breaker::{BreakerAction, BreakerState};
 use crate::state::calculator::{CalcAction, CalcState};
 use crate::state::queue::{QueueAction, QueueState};
 use crate::state::storm::{StormAction, StormState};
@@ -82,6 +84,13 @@ impl Reducible for LabStore<AdmissionState> {
     }
 }
 
+impl Reducible for LabStore<BreakerState> {
+    type Action = BreakerAction;
+    fn reduce(self: Rc<Self>, action: BreakerAction) -> Rc<Self> {
+        Rc::new(LabStore(self.0.reduce(action)))
+    }
+}
+
 impl Reducible for LabStore<QueueState> {
     type Action = QueueAction;
     fn reduce(self: Rc<Self>, action: QueueAction) -> Rc<Self> {
@@ -96,6 +105,7 @@ struct Pages {
     storm: StormState,
     admission: AdmissionState,
     queue: QueueState,
+    breaker: BreakerState,
 }
 
 /// Writes the open page's state into the URL (other pages' state stays in memory).
@@ -108,6 +118,7 @@ fn write_url(shell: &Shell, p: &Pages) {
         Page::Storm => p.storm.write_query(&mut q),
         Page::Admission => p.admission.write_query(&mut q),
         Page::Queue => p.queue.write_query(&mut q),
+        Page::Breaker => p.breaker.write_query(&mut q),
     }
     browser::replace_query(&q);
 }
@@ -145,6 +156,10 @@ pub fn App() -> Html {
     let queue = {
         let q = start.clone();
         use_reducer(move || LabStore(QueueState::from_query(&q)))
+        };
+        let breaker = {
+            let q = start.clone();
+            use_reducer(move || LabStore(BreakerState::from_query(&q)))
     };
 
     {
@@ -154,6 +169,7 @@ pub fn App() -> Html {
             storm: storm.0.clone(),
             admission: admission.0.clone(),
             queue: queue.0.clone(),
+            breaker: breaker.0.clone(),
         };
         use_effect_with((shell_now, pages), |(shell, pages)| {
             write_url(shell, pages);
@@ -252,6 +268,13 @@ pub fn App() -> Html {
             html! {
                 <QueuePage {lang} state={queue.0.clone()}
                     dispatch={Callback::from(move |a: QueueAction| s.dispatch(a))} />
+            }
+        }
+        Page::Breaker => {
+            let s = breaker.clone();
+            html! {
+                <BreakerPage {lang} state={breaker.0.clone()}
+                    dispatch={Callback::from(move |a: BreakerAction| s.dispatch(a))} />
             }
         }
     };

@@ -3,6 +3,7 @@
 
 pub mod admission;
 pub mod app;
+pub mod breaker;
 pub mod browser;
 pub mod calculator;
 pub mod charts;

@@ -6,7 +6,7 @@
 //! scenario, so a failing case can be replayed from its number.
 #![allow(dead_code)]
 
-use resilience_lab::policy::breaker::{BreakerConfig, ClientErrors};
+use resilience_lab::policy::breaker::{BreakerConfig, ClientErrors, WindowKind};
 use resilience_lab::policy::bulkhead::BulkheadConfig;
 use resilience_lab::policy::retry::{Backoff, Jitter, RetryOn, RetryPolicy};
 use resilience_lab::policy::retry_budget::RetryBudgetConfig;
@@ -120,6 +120,8 @@ fn client(g: &mut Gen, shared_pool: bool) -> Client {
             let window = g.int(2, 12) as u32;
             BreakerConfig {
                 window,
+                // Not drawn: one more draw would shift every later one, and so every chain.
+                window_kind: WindowKind::Count,
                 min_calls: g.int(1, u64::from(window)) as u32,
                 failure_rate_pct: g.ms(10.0, 90.0),
                 slow_call_ms: g.chance(0.3).then(|| g.ms(1.0, 40.0)),

@@ -424,6 +424,7 @@ def main():
     links.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
     a11y.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors, artifacts)
     labs_aq.add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts)
+    __import__("labs_breaker").add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
 
     chrome.close()
     server.close()

@@ -1,0 +1,555 @@
+//! The breaker lab's state: its knobs, reducer and URL, free of browser code.
+//!
+//! The page holds a preset (the base of its link) and the learner's input; the run is the
+//! model's (`model::breaker_lab::run`), computed by the view from the input. A field whose
+//! text is not accepted keeps that text and its error while the rest keeps the last valid
+//! input. The URL names the preset and every field that differs from it.
+
+use super::{FieldKey, FormErrors};
+use crate::error::{Allowed, FieldError, fmt_num};
+use crate::i18n::T;
+use crate::knob::{Choice, Knob, Slider};
+use crate::model::breaker_lab::{self as lab, Arrivals, LabInput, MAX_PHASES, Phase, limits};
+use crate::policy::breaker::{BreakerConfig, WindowKind};
+use crate::query::Query;
+use crate::scenario::ranges::{self as r, FieldRange};
+use crate::state::storm::url_num;
+
+type K = Knob<LabInput>;
+type C = Choice<LabInput>;
+
+fn set_window(s: &mut LabInput, _: usize, v: f64) {
+    s.breaker.window = v as u32;
+    if s.breaker.window_kind == WindowKind::Count {
+        s.breaker.min_calls = s.breaker.min_calls.min(s.breaker.window);
+    }
+}
+
+/// The window as a number of calls (URL `window`, count-based).
+pub static WINDOW_CALLS: K = Knob {
+    key: "window",
+    label: T::KWindow,
+    help: T::BlWindowHelp,
+    unit: T::UnitCalls,
+    range: r::BREAKER_WINDOW,
+    slider: Slider::log(1.0, 10_000.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(f64::from(s.breaker.window)),
+    set: set_window,
+};
+
+/// The window in seconds (URL `window`, time-based).
+pub static WINDOW_SECONDS: K = Knob {
+    key: "window",
+    label: T::KWindow,
+    help: T::BlWindowHelp,
+    unit: T::BlUnitS,
+    range: r::BREAKER_WINDOW,
+    slider: Slider::log(1.0, 3600.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(f64::from(s.breaker.window)),
+    set: set_window,
+};
+
+/// Minimum calls (URL `min_calls`).
+pub static MIN_CALLS: K = Knob {
+    key: "min_calls",
+    label: T::KMinCalls,
+    help: T::KMinCallsHelp,
+    unit: T::UnitCalls,
+    range: r::BREAKER_MIN_CALLS,
+    slider: Slider::log(1.0, 10_000.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(f64::from(s.breaker.min_calls)),
+    set: |s, _, v| s.breaker.min_calls = v as u32,
+};
+
+/// Failure-rate threshold (URL `failure_pct`).
+pub static FAILURE_PCT: K = Knob {
+    key: "failure_pct",
+    label: T::KFailurePct,
+    help: T::KFailurePctHelp,
+    unit: T::UnitPercent,
+    range: r::PERCENT,
+    slider: Slider::linear(1.0, 100.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(s.breaker.failure_rate_pct),
+    set: |s, _, v| s.breaker.failure_rate_pct = v,
+};
+
+/// Slow-call threshold, 0 = off (URL `slow_ms`).
+pub static SLOW_MS: K = Knob {
+    key: "slow_ms",
+    label: T::BlSlowMs,
+    help: T::BlSlowMsHelp,
+    unit: T::UnitMs,
+    range: r::SLOW_CALL_MS,
+    slider: Slider::log(1.0, 60_000.0),
+    step: 1.0,
+    off: true,
+    get: |s, _| Some(s.breaker.slow_call_ms.unwrap_or(0.0)),
+    set: |s, _, v| s.breaker.slow_call_ms = (v > 0.0).then_some(v),
+};
+
+/// Slow-call rate threshold (URL `slow_pct`).
+pub static SLOW_PCT: K = Knob {
+    key: "slow_pct",
+    label: T::BlSlowPct,
+    help: T::BlSlowPctHelp,
+    unit: T::UnitPercent,
+    range: r::PERCENT,
+    slider: Slider::linear(1.0, 100.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(s.breaker.slow_rate_pct),
+    set: |s, _, v| s.breaker.slow_rate_pct = v,
+};
+
+/// Open duration (URL `open_ms`).
+pub static OPEN_MS: K = Knob {
+    key: "open_ms",
+    label: T::KOpenMs,
+    help: T::KOpenMsHelp,
+    unit: T::UnitMs,
+    range: r::OPEN_MS,
+    slider: Slider::log(10.0, 600_000.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(s.breaker.open_ms),
+    set: |s, _, v| s.breaker.open_ms = v,
+};
+
+/// Half-open probes (URL `probes`).
+pub static PROBES: K = Knob {
+    key: "probes",
+    label: T::KHalfOpen,
+    help: T::KHalfOpenHelp,
+    unit: T::UnitCalls,
+    range: r::HALF_OPEN_CALLS,
+    slider: Slider::log(1.0, 1000.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(f64::from(s.breaker.half_open_calls)),
+    set: |s, _, v| s.breaker.half_open_calls = v as u32,
+};
+
+/// Call rate (URL `rate`).
+pub static RATE: K = Knob {
+    key: "rate",
+    label: T::KRate,
+    help: T::BlRateHelp,
+    unit: T::BlUnitCallsPerS,
+    range: limits::RATE,
+    slider: Slider::log(0.1, 1000.0),
+    step: 0.01,
+    off: false,
+    get: |s, _| Some(s.rate_per_s),
+    set: |s, _, v| s.rate_per_s = v,
+};
+
+/// Seed of a Poisson run (URL `seed`).
+pub static SEED: K = Knob {
+    key: "seed",
+    label: T::Seed,
+    help: T::BlSeedHelp,
+    unit: T::BlSeedUnit,
+    range: r::SEED,
+    slider: Slider::linear(0.0, 100.0),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(s.seed as f64),
+    set: |s, _, v| s.seed = v as u64,
+};
+
+/// Number of phases (URL: the length of `phase_ms`).
+pub static PHASES: K = Knob {
+    key: "phases",
+    label: T::BlPhases,
+    help: T::BlPhasesHelp,
+    unit: T::BlPhasesUnit,
+    range: FieldRange { min: 1.0, max: MAX_PHASES as f64, integer: true, unit: "" },
+    slider: Slider::linear(1.0, MAX_PHASES as f64),
+    step: 1.0,
+    off: false,
+    get: |s, _| Some(s.phases.len() as f64),
+    set: |s, _, v| {
+        let last = s.phases.last().copied().unwrap_or(Phase {
+            duration_ms: 5000.0,
+            failure_pct: 0.0,
+            latency_ms: 50.0,
+        });
+        s.phases.resize(v as usize, last);
+    },
+};
+
+/// A phase's length (URL `phase_ms`, a list).
+pub static PHASE_MS: K = Knob {
+    key: "phase_ms",
+    label: T::BlPhaseMs,
+    help: T::BlPhaseMsHelp,
+    unit: T::UnitMs,
+    range: limits::PHASE_MS,
+    slider: Slider::log(100.0, 600_000.0),
+    step: 1.0,
+    off: false,
+    get: |s, i| s.phases.get(i).map(|p| p.duration_ms),
+    set: |s, i, v| {
+        if let Some(p) = s.phases.get_mut(i) {
+            p.duration_ms = v
+        }
+    },
+};
+
+/// A phase's failure share (URL `phase_fail`, a list).
+pub static PHASE_FAIL: K = Knob {
+    key: "phase_fail",
+    label: T::BlPhaseFail,
+    help: T::BlPhaseFailHelp,
+    unit: T::UnitPercent,
+    range: limits::FAILURE_PCT,
+    slider: Slider::linear(0.0, 100.0),
+    step: 1.0,
+    off: false,
+    get: |s, i| s.phases.get(i).map(|p| p.failure_pct),
+    set: |s, i, v| {
+        if let Some(p) = s.phases.get_mut(i) {
+            p.failure_pct = v
+        }
+    },
+};
+
+/// A phase's latency (URL `phase_latency`, a list).
+pub static PHASE_LATENCY: K = Knob {
+    key: "phase_latency",
+    label: T::BlPhaseLatency,
+    help: T::BlPhaseLatencyHelp,
+    unit: T::UnitMs,
+    range: limits::LATENCY_MS,
+    slider: Slider::log(1.0, 60_000.0),
+    step: 1.0,
+    off: false,
+    get: |s, i| s.phases.get(i).map(|p| p.latency_ms),
+    set: |s, i, v| {
+        if let Some(p) = s.phases.get_mut(i) {
+            p.latency_ms = v
+        }
+    },
+};
+
+/// Count- or time-based window (URL `window_kind`).
+pub static WINDOW_KIND: C = Choice {
+    key: "window_kind",
+    label: T::BlWindowKind,
+    help: T::BlWindowKindHelp,
+    options: &[("count", T::BlOptCount), ("time", T::BlOptTime)],
+    get: |s, _| Some(if s.breaker.window_kind == WindowKind::Time { "time" } else { "count" }),
+    set: |s, _, v| {
+        s.breaker.window_kind = if v == "time" { WindowKind::Time } else { WindowKind::Count };
+        set_window(s, 0, f64::from(s.breaker.window));
+    },
+};
+
+/// Lazy or timed half-open (URL `half_open`).
+pub static HALF_OPEN: C = Choice {
+    key: "half_open",
+    label: T::BlHalfOpen,
+    help: T::BlHalfOpenHelp,
+    options: &[("lazy", T::OptLazy), ("timed", T::OptTimed)],
+    get: |s, _| Some(if s.breaker.timed_half_open { "timed" } else { "lazy" }),
+    set: |s, _, v| s.breaker.timed_half_open = v == "timed",
+};
+
+/// Evenly spaced or Poisson calls (URL `arrivals`).
+pub static ARRIVALS: C = Choice {
+    key: "arrivals",
+    label: T::KPattern,
+    help: T::BlArrivalsHelp,
+    options: &[("even", T::OptConstant), ("poisson", T::OptPoisson)],
+    get: |s, _| Some(if s.arrivals == Arrivals::Poisson { "poisson" } else { "even" }),
+    set: |s, _, v| s.arrivals = if v == "poisson" { Arrivals::Poisson } else { Arrivals::Even },
+};
+
+/// The presets with their titles and stories, in the picker's order.
+pub static PRESETS: [(&str, T, T); 5] = [
+    ("source-003", T::BlP003, T::BlP003Story),
+    ("source-001", T::BlP001, T::BlP001Story),
+    ("source-002", T::BlP002, T::BlP002Story),
+    ("flapping", T::BlPFlap, T::BlPFlapStory),
+    ("slow", T::BlPSlow, T::BlPSlowStory),
+];
+
+/// The knobs with one value, in the order the URL lists them (the window's knob depends on
+/// its kind, so it comes from [`window_knob`]).
+static SCALARS: [&K; 8] = [&MIN_CALLS, &FAILURE_PCT, &SLOW_MS, &SLOW_PCT, &OPEN_MS, &PROBES, &RATE, &SEED];
+/// The per-phase knobs, each a comma list in the URL.
+pub static PHASE_KNOBS: [&K; 3] = [&PHASE_MS, &PHASE_FAIL, &PHASE_LATENCY];
+static CHOICES: [&C; 3] = [&WINDOW_KIND, &HALF_OPEN, &ARRIVALS];
+
+/// The window's knob for a kind of window.
+pub fn window_knob(kind: WindowKind) -> &'static K {
+    if kind == WindowKind::Time { &WINDOW_SECONDS } else { &WINDOW_CALLS }
+}
+
+/// What the breaker lab holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BreakerState {
+    /// The preset the link starts from.
+    pub preset: &'static str,
+    /// The last valid input.
+    pub input: LabInput,
+    /// Fields whose text is not accepted, with that text and the error.
+    pub errors: FormErrors,
+    /// Link parameters this page does not read.
+    pub unknown: Vec<String>,
+}
+
+/// Something the learner did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BreakerAction {
+    /// Typed text into a knob's number field.
+    Type(FieldKey, String),
+    /// Moved a knob's slider to one of its stops.
+    Slide(FieldKey, usize),
+    /// Chose an option of a choice (by its key) or, for `preset`, a preset.
+    Choose(&'static str, String),
+    /// Back to the preset's settings.
+    Reset,
+}
+
+impl Default for BreakerState {
+    fn default() -> Self {
+        BreakerState::new(lab::PRESETS[0])
+    }
+}
+
+impl BreakerState {
+    /// A preset's state (the first preset for a name that is none).
+    fn new(name: &str) -> Self {
+        let preset = lab::PRESETS.into_iter().find(|p| *p == name).unwrap_or(lab::PRESETS[0]);
+        let input = lab::preset(preset).unwrap_or_else(|| lab::preset(lab::PRESETS[0]).expect("a preset"));
+        BreakerState { preset, input, errors: FormErrors::default(), unknown: Vec::new() }
+    }
+
+    fn knob(&self, key: &str) -> Option<&'static K> {
+        let w = window_knob(self.input.breaker.window_kind);
+        [w, &PHASES].into_iter().chain(SCALARS).chain(PHASE_KNOBS).find(|k| k.key == key)
+    }
+
+    /// Applies an action; returns the new state.
+    pub fn reduce(&self, action: BreakerAction) -> BreakerState {
+        match action {
+            BreakerAction::Reset => {
+                BreakerState { unknown: self.unknown.clone(), ..BreakerState::new(self.preset) }
+            }
+            BreakerAction::Choose("preset", name) => match lab::PRESETS.iter().find(|p| **p == name.trim()) {
+                Some(p) => BreakerState { unknown: self.unknown.clone(), ..BreakerState::new(p) },
+                None => {
+                    let choices = lab::PRESETS.map(String::from).to_vec();
+                    let e = FieldError::new("preset", &name, Allowed::OneOf { choices });
+                    self.with_error(FieldKey::plain("preset"), name, e)
+                }
+            },
+            BreakerAction::Choose(key, value) => {
+                let Some(c) = CHOICES.iter().find(|c| c.key == key) else { return self.clone() };
+                match c.check(&value, key) {
+                    Ok(v) => {
+                        let mut input = self.input.clone();
+                        (c.set)(&mut input, 0, v);
+                        self.commit(FieldKey::plain(c.key), input, value)
+                    }
+                    Err(e) => self.with_error(FieldKey::plain(c.key), value, e),
+                }
+            }
+            BreakerAction::Type(key, raw) => {
+                let Some(k) = self.knob(key.key) else { return self.clone() };
+                match k.parse(&raw, &key.field()) {
+                    Ok(v) => self.apply(k, key, v, raw),
+                    Err(e) => self.with_error(key, raw, e),
+                }
+            }
+            BreakerAction::Slide(key, stop) => {
+                let Some(k) = self.knob(key.key) else { return self.clone() };
+                match k.stops().get(stop) {
+                    Some(&v) => self.apply(k, key, v, fmt_num(v)),
+                    None => self.clone(),
+                }
+            }
+        }
+    }
+
+    fn apply(&self, k: &K, key: FieldKey, v: f64, raw: String) -> BreakerState {
+        let mut input = self.input.clone();
+        (k.set)(&mut input, key.index.unwrap_or(0), v);
+        self.commit(key, input, raw)
+    }
+
+    /// Keeps `input` if the model accepts it; else the error, named for the field changed.
+    fn commit(&self, key: FieldKey, input: LabInput, raw: String) -> BreakerState {
+        match lab::check(&input) {
+            Ok(()) => {
+                let mut errors = self.errors.clone();
+                errors.clear(&key);
+                let n = input.phases.len();
+                errors.retain(|f| f.index.is_none_or(|i| i < n));
+                BreakerState { input, errors, ..self.clone() }
+            }
+            Err(e) => self.with_error(key, raw, self.named_for(key, &input, e)),
+        }
+    }
+
+    /// The model names the rate when a timeline asks for too many calls; a longer phase
+    /// (or one more) is told its own bound instead.
+    fn named_for(&self, key: FieldKey, input: &LabInput, e: FieldError) -> FieldError {
+        if e.field != "rate" || key.key == "rate" {
+            return e;
+        }
+        let most_ms = lab::MAX_CALLS * 1000.0 / input.rate_per_s;
+        let now = &self.input.phases;
+        if key.key == "phases" {
+            let last = now.last().map_or(1.0, |p| p.duration_ms);
+            let room = now.len() + ((most_ms - lab::total_ms(now)) / last).max(0.0) as usize;
+            return FieldError::new(
+                "phases",
+                input.phases.len(),
+                Allowed::integer(1, room.min(MAX_PHASES) as u64),
+            );
+        }
+        let i = key.index.unwrap_or(0);
+        let this = input.phases.get(i).map_or(0.0, |p| p.duration_ms);
+        let max = (most_ms - (lab::total_ms(&input.phases) - this)).floor().max(limits::PHASE_MS.min);
+        limits::PHASE_MS.to(max).error(&key.field(), fmt_num(this))
+    }
+
+    fn with_error(&self, key: FieldKey, raw: String, err: FieldError) -> BreakerState {
+        let mut next = self.clone();
+        next.errors.set(key, raw, err);
+        next
+    }
+
+    /// Reads the page from a URL query: the preset, then choices, the timeline, then each
+    /// number. A bad value keeps the preset's for that field only and is reported.
+    pub fn from_query(q: &Query) -> BreakerState {
+        let mut st = BreakerState::new(q.get("preset").unwrap_or(lab::PRESETS[0]));
+        if let Some(p) = q.get("preset")
+            && p != st.preset
+        {
+            st = st.reduce(BreakerAction::Choose("preset", p.to_string()));
+        }
+        for c in CHOICES {
+            if let Some(v) = q.get(c.key) {
+                st = st.reduce(BreakerAction::Choose(c.key, v.to_string()));
+            }
+        }
+        let lists: Vec<(&K, Vec<&str>)> =
+            PHASE_KNOBS.iter().filter_map(|k| q.get(k.key).map(|l| (*k, l.split(',').collect()))).collect();
+        if let Some((_, items)) = lists.first().filter(|(k, _)| k.key == "phase_ms") {
+            st = st.reduce(BreakerAction::Type(FieldKey::plain("phases"), items.len().to_string()));
+        }
+        // The timeline before the numbers: the rate is told the bound the timeline sets.
+        for (k, items) in &lists {
+            let n = st.input.phases.len();
+            if items.len() > n {
+                let e = FieldError::new(
+                    k.key,
+                    format!("{} items", items.len()),
+                    Allowed::Length { min_len: 1, max_len: n },
+                );
+                st.errors.set(FieldKey::plain(k.key), items.join(","), e);
+            }
+            for (i, raw) in items.iter().enumerate().take(n) {
+                st = st.reduce(BreakerAction::Type(FieldKey::at(k.key, i), raw.to_string()));
+            }
+        }
+        for key in ["window"].into_iter().chain(SCALARS.iter().map(|k| k.key)) {
+            if let Some(raw) = q.get(key) {
+                st = st.reduce(BreakerAction::Type(FieldKey::plain(key), raw.to_string()));
+            }
+        }
+        let known = |k: &str| {
+            matches!(k, "page" | "lang" | "preset" | "window")
+                || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
+                || CHOICES.iter().any(|c| c.key == k)
+        };
+        st.unknown = q.pairs().iter().map(|(k, _)| k).filter(|k| !known(k)).cloned().collect();
+        st.unknown.dedup();
+        st
+    }
+
+    /// Writes the preset and every field that differs from it into `q`.
+    pub fn write_query(&self, q: &mut Query) {
+        let base = lab::preset(self.preset).unwrap_or_else(|| self.input.clone());
+        q.set("preset", self.preset);
+        for c in CHOICES {
+            let v = (c.get)(&self.input, 0);
+            if v != (c.get)(&base, 0) {
+                q.set(c.key, v.unwrap_or_default());
+            }
+        }
+        let w = window_knob(self.input.breaker.window_kind);
+        for k in [w].into_iter().chain(SCALARS) {
+            let v = (k.get)(&self.input, 0);
+            if v != (k.get)(&base, 0) {
+                q.set(k.key, v.map(url_num).unwrap_or_default());
+            }
+        }
+        if self.input.phases != base.phases {
+            for k in PHASE_KNOBS {
+                let list: Vec<String> = (0..self.input.phases.len())
+                    .filter_map(|i| (k.get)(&self.input, i).map(url_num))
+                    .collect();
+                q.set(k.key, list.join(","));
+            }
+        }
+    }
+}
+
+impl BreakerState {
+    /// The settings as the page shows them beside Resilience4j's and opossum's names:
+    /// (label, value with its unit, Resilience4j, opossum; "—" where it has none).
+    pub fn settings(&self, lang: crate::i18n::Lang) -> Vec<(T, String, &'static str, &'static str)> {
+        let i = &self.input;
+        let val = |k: &K| {
+            let v = (k.get)(i, 0).unwrap_or(0.0);
+            if k.off && v == 0.0 {
+                lang.t(T::OptOff).to_string()
+            } else {
+                format!("{} {}", crate::i18n::format_number(v, 2), lang.t(k.unit))
+            }
+        };
+        let pick = |c: &C| {
+            let v = (c.get)(i, 0);
+            c.options.iter().find(|o| Some(o.0) == v).map_or("", |o| lang.t(o.1)).to_string()
+        };
+        vec![
+            (T::BlWindowKind, pick(&WINDOW_KIND), "slidingWindowType", "—"),
+            (T::KWindow, val(window_knob(i.breaker.window_kind)), "slidingWindowSize", "rollingCountTimeout"),
+            (T::KMinCalls, val(&MIN_CALLS), "minimumNumberOfCalls", "volumeThreshold"),
+            (T::KFailurePct, val(&FAILURE_PCT), "failureRateThreshold", "errorThresholdPercentage"),
+            (T::BlSlowMs, val(&SLOW_MS), "slowCallDurationThreshold", "—"),
+            (T::BlSlowPct, val(&SLOW_PCT), "slowCallRateThreshold", "—"),
+            (T::KOpenMs, val(&OPEN_MS), "waitDurationInOpenState", "resetTimeout"),
+            (T::KHalfOpen, val(&PROBES), "permittedNumberOfCallsInHalfOpenState", "—"),
+            (T::BlHalfOpen, pick(&HALF_OPEN), "automaticTransitionFromOpenToHalfOpenEnabled", "—"),
+        ]
+    }
+}
+
+/// The lab's link for a breaker configured elsewhere (a hop's breaker on the storm page):
+/// source 003's timeline with that breaker, e.g. `?page=breaker&preset=source-003&open_ms=30000&probes=1`
+/// for `BreakerConfig::default()`. Its `instances` and `client_errors` do not apply to the
+/// lab and are left out; a value the lab does not accept is shown as that field's error.
+pub fn query_for(cfg: &BreakerConfig) -> String {
+    let mut st = BreakerState::default();
+    st.input.breaker = BreakerConfig { instances: 1, client_errors: Default::default(), ..*cfg };
+    let mut q = Query::new();
+    q.set("page", "breaker");
+    st.write_query(&mut q);
+    q.to_query_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,144 @@
+use super::*;
+use crate::model::breaker_lab::run;
+use crate::policy::breaker::State;
+
+fn q(s: &str) -> BreakerState {
+    BreakerState::from_query(&Query::parse(s))
+}
+
+fn link(st: &BreakerState) -> String {
+    let mut q = Query::new();
+    st.write_query(&mut q);
+    q.to_query_string()
+}
+
+#[test]
+fn a_preset_link_opens_the_preset_and_writes_only_what_differs() {
+    let st = q("?page=breaker&preset=source-001");
+    assert_eq!(st.input, lab::preset("source-001").unwrap());
+    assert!(st.errors.is_empty() && st.unknown.is_empty());
+    assert_eq!(link(&st), "?preset=source-001");
+    let st = st.reduce(BreakerAction::Type(FieldKey::plain("open_ms"), "10000".into()));
+    let st = st.reduce(BreakerAction::Choose("half_open", "timed".into()));
+    let st = st.reduce(BreakerAction::Type(FieldKey::at("phase_fail", 1), "80".into()));
+    let url = link(&st);
+    assert_eq!(
+        url,
+        "?preset=source-001&half_open=timed&open_ms=10000&phase_ms=10000,40000,40000&phase_fail=0,80,0&phase_latency=20,20,20"
+    );
+    assert_eq!(q(&url).input, st.input, "the link reproduces the input");
+}
+
+#[test]
+fn a_bad_value_shows_its_error_and_falls_back_for_that_field_only() {
+    let st =
+        q("?page=breaker&preset=source-003&failure_pct=150&open_ms=2000&window=abc&zzz=1&phase_ms=1,5000");
+    let base = lab::preset("source-003").unwrap();
+    assert_eq!(st.input.breaker.failure_rate_pct, 50.0, "the preset's value stays");
+    assert_eq!(st.input.breaker.open_ms, 2000.0, "good fields still apply");
+    assert_eq!(st.input.breaker.window, 20);
+    let (raw, e) = st.errors.get(&FieldKey::plain("failure_pct")).expect("an error by the field");
+    assert_eq!(
+        (raw.as_str(), e.to_string().as_str()),
+        ("150", "failure_pct: got 150, allowed a number from 0.01 to 100")
+    );
+    assert_eq!(st.errors.get(&FieldKey::plain("window")).unwrap().1.value, "abc");
+    assert_eq!(st.errors.get(&FieldKey::at("phase_ms", 0)).unwrap().1.field, "phase_ms[0]");
+    assert_eq!(st.input.phases.len(), 2, "two items: two phases");
+    assert_eq!(
+        (st.input.phases[0].duration_ms, st.input.phases[1].duration_ms),
+        (base.phases[0].duration_ms, 5000.0)
+    );
+    assert_eq!(st.unknown, vec!["zzz".to_string()]);
+    // An unknown preset is named, and the default preset is used.
+    let st = q("?preset=nope");
+    assert_eq!(st.preset, "source-003");
+    assert!(st.errors.get(&FieldKey::plain("preset")).unwrap().1.to_string().contains("source-001"));
+    // A list longer than the phases, and a choice that is none of its options.
+    let st = q("?phase_ms=5000&phase_fail=1,2&window_kind=sliding");
+    assert_eq!(
+        st.errors.get(&FieldKey::plain("phase_fail")).unwrap().1.to_string(),
+        "phase_fail: got 2 items, allowed a list of 1 to 1 items"
+    );
+    assert_eq!(
+        st.errors.get(&FieldKey::plain("window_kind")).unwrap().1.to_string(),
+        "window_kind: got sliding, allowed one of count, time"
+    );
+}
+
+#[test]
+fn too_many_calls_are_refused_naming_the_field_that_asked() {
+    // source-003: 30 s at 10 calls/s. 20,000 calls allow 666.66 calls/s, or 2,000 s in all.
+    let st = q("?rate=1000");
+    assert_eq!(st.input.rate_per_s, 10.0);
+    assert_eq!(
+        st.errors.get(&FieldKey::plain("rate")).unwrap().1.to_string(),
+        "rate: got 1000, allowed a number from 0.01 to 666.66 (calls/s)"
+    );
+    let st =
+        BreakerState::default().reduce(BreakerAction::Type(FieldKey::at("phase_ms", 1), "3000000".into()));
+    assert_eq!(
+        st.errors.get(&FieldKey::at("phase_ms", 1)).unwrap().1.to_string(),
+        "phase_ms[1]: got 3000000, allowed a number from 100 to 1980000 (ms)",
+        "2,000 s less the other phases' 20 s"
+    );
+    let st = q("?rate=600").reduce(BreakerAction::Type(FieldKey::plain("phases"), "5".into()));
+    assert_eq!(st.input.phases.len(), 3);
+    assert_eq!(
+        st.errors.get(&FieldKey::plain("phases")).unwrap().1.to_string(),
+        "phases: got 5, allowed a whole number from 1 to 3",
+        "45 s × 600/s > 20,000"
+    );
+}
+
+#[test]
+fn window_kind_sets_the_window_unit_and_the_minimum_calls_bound() {
+    let st = BreakerState::default();
+    assert_eq!(window_knob(st.input.breaker.window_kind).unit, T::UnitCalls);
+    let st = st.reduce(BreakerAction::Type(FieldKey::plain("min_calls"), "50".into()));
+    assert!(st.errors.get(&FieldKey::plain("min_calls")).is_some(), "50 calls never fit a window of 20");
+    let st = st.reduce(BreakerAction::Choose("window_kind", "time".into()));
+    assert_eq!(window_knob(st.input.breaker.window_kind).unit, T::BlUnitS);
+    let st = st.reduce(BreakerAction::Type(FieldKey::plain("min_calls"), "50".into()));
+    assert_eq!(st.input.breaker.min_calls, 50, "a 20 s window may need 50 calls");
+    assert!(st.errors.is_empty());
+    let st = st.reduce(BreakerAction::Choose("window_kind", "count".into()));
+    assert_eq!(st.input.breaker.min_calls, 20, "back to a count window: clamped to its 20 calls");
+}
+
+#[test]
+fn query_for_carries_a_storm_breaker_into_the_lab() {
+    assert_eq!(
+        query_for(&BreakerConfig::default()),
+        "?page=breaker&preset=source-003&open_ms=30000&probes=1"
+    );
+    let cfg = BreakerConfig {
+        window: 50,
+        window_kind: WindowKind::Time,
+        min_calls: 100,
+        failure_rate_pct: 25.5,
+        slow_call_ms: Some(200.0),
+        slow_rate_pct: 80.0,
+        open_ms: 1500.0,
+        half_open_calls: 4,
+        timed_half_open: true,
+        instances: 7,
+        client_errors: crate::policy::breaker::ClientErrors::Failure,
+    };
+    let link = query_for(&cfg);
+    let st = q(&link);
+    assert!(st.errors.is_empty(), "{link}: {:?}", st.errors);
+    assert_eq!(st.input.breaker, BreakerConfig { instances: 1, client_errors: Default::default(), ..cfg });
+    // A breaker outside the lab's ranges (a count window with more minimum calls than it
+    // holds) opens with that field's error, not a panic.
+    let st = q(&query_for(&BreakerConfig { min_calls: 40, ..BreakerConfig::default() }));
+    assert!(st.errors.get(&FieldKey::plain("min_calls")).is_some());
+}
+
+#[test]
+fn the_page_state_runs_the_preset_the_tests_pin() {
+    let st = q("?page=breaker&preset=source-002");
+    let r = run(&st.input).unwrap();
+    let opened = r.changes.iter().find(|c| c.to == State::Open).unwrap();
+    assert_eq!(opened.at_us, 14_950_000);
+}
