@@ -711,6 +711,7 @@ texts! {
     BadgeAdmission => "admission", "准入";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
+    LabLinkBreaker => "{hop}'s breaker →", "{hop} 的熔断器 →";
     LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
     BadgeDeadline => "deadline", "截止";
     StageRetry => "retry", "重试";

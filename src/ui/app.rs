@@ -156,10 +156,10 @@ pub fn App() -> Html {
     let queue = {
         let q = start.clone();
         use_reducer(move || LabStore(QueueState::from_query(&q)))
-        };
-        let breaker = {
-            let q = start.clone();
-            use_reducer(move || LabStore(BreakerState::from_query(&q)))
+    };
+    let breaker = {
+        let q = start.clone();
+        use_reducer(move || LabStore(BreakerState::from_query(&q)))
     };
 
     {

@@ -370,6 +370,7 @@ def main():
 
     def storm_hops_open_their_labs():
         for preset, kind, hop, wait_css in [("big-promo-protected", "admission", 0, "#admission"),
+                                            ("breaker-demo", "breaker", 0, "#breaker-passed[data-value]"),
                                             ("metastable-retry-storm", "queue", 1, "#q-rho-sim[data-value]")]:
             page(f"?page=storm&lang=zh&preset={preset}")
             wait_run(chrome)

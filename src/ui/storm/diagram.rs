@@ -93,13 +93,17 @@ fn hop_service(s: &Scenario, hop: usize) -> Option<(&Server, &Dist)> {
 }
 
 /// The mechanism labs that can show one of this hop's settings on its own: its admission
-/// control in the admission lab, its worker pool (with the hop's mean arrival rate over the
+/// control in the admission lab, the breaker towards its next hop in the breaker lab, its
+/// worker pool (with the hop's mean arrival rate over the
 /// run) in the queue lab.
 fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, String)> {
     let mut out = Vec::new();
     let Some((server, work)) = hop_service(s, hop) else { return out };
     if let Some(adm) = &server.admission {
         out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm)));
+    }
+    if let Some(b) = s.layers.get(hop).and_then(|l| l.client.breaker.as_ref()) {
+        out.push(("breaker", T::LabLinkBreaker, crate::state::breaker::query_for(b)));
     }
     if let Some(workers) = server.workers {
         let secs = (run_end_ms(r) / 1000.0).max(1e-3);
