@@ -711,6 +711,8 @@ texts! {
     BadgeAdmission => "admission", "准入";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
+    BreakerOpenLeft => "{s} s to a probe", "{s} 秒后试探";
+    BreakerRule => "opens at ≥ {pct} % failed of ≥ {min} calls", "≥ {min} 次调用中失败 ≥ {pct}% 即打开";
     LabLinkBreaker => "{hop}'s breaker →", "{hop} 的熔断器 →";
     LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
     BadgeDeadline => "deadline", "截止";

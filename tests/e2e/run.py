@@ -401,7 +401,22 @@ def main():
         expect(chrome.js("return !!document.querySelector('#lesson-knobs .field-error')"), "a refused value shows its error")
         no_console_errors(chrome, "lesson knobs")
 
+    def storm_breaker_badge_says_why():
+        page("?page=storm&lang=en&preset=breaker-demo")
+        wait_run(chrome)
+        rule = chrome.js("return document.getElementById('breaker-rule-a-0').textContent")
+        expect(rule.startswith("opens at ≥ 50 % failed of ≥ "), f"the rule it opens by: {rule!r}")
+        seen = None
+        for v in range(0, 1001, 10):
+            chrome.js("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input', {bubbles: true}));", v)
+            seen = chrome.js("const t = document.getElementById('breaker-a-0'); return t && t.classList.contains('open') ? t.textContent : null;")
+            if seen:
+                break
+        expect(seen is not None and "s to a probe" in seen, f"an open breaker says when it probes: {seen!r}")
+        no_console_errors(chrome, "breaker badge")
+
     for name, fn in [
+        ("the diagram's breaker: the rule it opens by and the time left open", storm_breaker_badge_says_why),
         ("the lesson view: the preset's few knobs, all knobs one click away", storm_lesson_knobs_first),
         ("a hop's admission and worker pool open their labs", storm_hops_open_their_labs),
         ("the SLO: its target line, the error budget spent, met or breached as source 003 says", storm_slo_and_error_budget),

@@ -231,16 +231,15 @@ fn lesson_view(props: &PanelProps, controls: &[LessonControl]) -> Html {
         .map(|&c| match c {
             LessonControl::Layers => {
                 let d = props.dispatch.clone();
-                stepper(
-                    lang,
-                    "layers",
-                    T::KLayers,
-                    T::KLayersHelp,
-                    st.a.layers.len(),
-                    1,
-                    MAX_LAYERS,
-                    Callback::from(move |n| d.emit(StormAction::Layers(n))),
-                )
+                let on = Callback::from(move |n| d.emit(StormAction::Layers(n)));
+                html! {
+                    <>
+                        { stepper(lang, "layers", T::KLayers, T::KLayersHelp, st.a.layers.len(), 1, MAX_LAYERS, on) }
+                        if let Some((_, e)) = st.errors.get(&storm::LAYERS) {
+                            <p class="field-error" role="alert" id="shape-error">{ lang.field_error(e) }</p>
+                        }
+                    </>
+                }
             }
             LessonControl::Number(d, t) => number_control(props, d, t, label(t, d.knob.label)),
             LessonControl::Choice(d, t) => {

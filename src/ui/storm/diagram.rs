@@ -145,6 +145,51 @@ fn order_note(lang: Lang, r: &Report) -> String {
     lang.f(T::OrderNote, &[("order", &words.join(" → "))])
 }
 
+/// A client's breaker settings, as the scenario holds them (layers' clients, then side
+/// dependencies' in the report's order).
+fn breaker_config<'a>(
+    s: &'a Scenario,
+    r: &Report,
+    client: usize,
+) -> Option<&'a crate::policy::breaker::BreakerConfig> {
+    let c = r.clients.get(client)?;
+    let layer = s.layers.get(c.caller)?;
+    if c.callee == c.caller + 1 {
+        return layer.client.breaker.as_ref();
+    }
+    let callee = &r.hops.get(c.callee)?.name;
+    layer.side_deps.iter().find(|d| &d.target.name == callee)?.client.breaker.as_ref()
+}
+
+/// When a client's breaker is open in the playhead's bucket (the state the diagram shows),
+/// the time until it lets a probe through (`open_ms` after it opened), from the report's
+/// transitions; with several instances, the soonest.
+fn open_left(lang: Lang, r: &Report, s: &Scenario, client: usize, at_ms: f64) -> Option<String> {
+    use crate::policy::breaker::State;
+    let cfg = breaker_config(s, r, client)?;
+    let bucket_end = (bucket_at(r, at_ms) + 1) as f64 * r.series.bucket_ms;
+    let instances = r.clients.get(client)?.breaker_instances;
+    let left = (0..instances)
+        .filter_map(|i| {
+            let last = r
+                .breaker_transitions
+                .iter()
+                .rfind(|t| t.client == client && t.instance == i && t.t_ms < bucket_end)?;
+            (last.to == State::Open).then(|| (cfg.open_ms - (at_ms - last.t_ms).max(0.0)).max(0.0))
+        })
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))?;
+    Some(lang.f(T::BreakerOpenLeft, &[("s", &format_number(left / 1000.0, 1))]))
+}
+
+/// The rule a breaker opens by: "opens at ≥ 50 % of ≥ 20 calls".
+fn breaker_rule(lang: Lang, s: &Scenario, r: &Report, client: usize) -> Option<String> {
+    let cfg = breaker_config(s, r, client)?;
+    Some(lang.f(
+        T::BreakerRule,
+        &[("pct", &format_number(cfg.failure_rate_pct, 1)), ("min", &cfg.min_calls.to_string())],
+    ))
+}
+
 /// A client's own bulkhead at bucket `b`: "bulkhead 3/16 · queue 5/32".
 fn bulkhead_text(lang: Lang, r: &Report, ci: usize, b: usize) -> Option<String> {
     let size = r.clients.get(ci)?.bulkhead?;
@@ -263,7 +308,12 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         <text class={classes!("breaker-state", key.to_lowercase())} x={mx.to_string()} y={(my + 16.0).to_string()} text-anchor="middle"
                             id={format!("breaker-{}-{}", props.side, e.client)}>
                             { if instances > 1 && n > 0 { format!("{label} {n}/{instances}") } else { label.to_string() } }
+                            { open_left(lang, r, &props.scenario, e.client, props.at_ms).map(|t| format!(" · {t}")).unwrap_or_default() }
                         </text>
+                        if let Some(rule) = breaker_rule(lang, &props.scenario, r, e.client) {
+                            <text class="breaker-rule" x={mx.to_string()} y={(my + 29.0).to_string()} text-anchor="middle"
+                                id={format!("breaker-rule-{}-{}", props.side, e.client)}>{ rule }</text>
+                        }
                     }
                 </g>
             }
