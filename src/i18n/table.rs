@@ -709,6 +709,7 @@ texts! {
     SharedPoolUse => "busy {busy}/{size} · queue {queued}/{queue}", "忙碌 {busy}/{size} · 排队 {queued}/{queue}";
     Unlimited => "∞", "∞";
     BadgeAdmission => "admission", "准入";
+    HopFocus => "Highlight a hop in every chart:", "在所有图中突出一跳：";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} 秒后试探";

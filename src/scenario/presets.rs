@@ -123,7 +123,7 @@ static PRESETS: &[Preset] = &[
         build: recommendation_500rps,
         versus: None,
         story_stack: None,
-        knobs: &["rate", "l1.attempts", "l1.per_try", "leaf.workers", "leaf.ms"],
+        knobs: &["rate", "l1.attempts", "l2.attempts", "l2.per_try", "leaf.workers"],
     },
     Preset {
         name: "big-promo",
@@ -132,7 +132,7 @@ static PRESETS: &[Preset] = &[
         build: big_promo,
         versus: Some(big_promo_protected),
         story_stack: None,
-        knobs: &["rate", "peak", "l1.shared_pool", "l1.attempts", "s1.ms"],
+        knobs: &["rate", "f1.factor", "f2.factor", "l2.shared_pool", "l1.attempts"],
     },
     Preset {
         name: "big-promo-protected",
@@ -141,7 +141,7 @@ static PRESETS: &[Preset] = &[
         build: big_promo_protected,
         versus: Some(big_promo),
         story_stack: Some("recommendations"),
-        knobs: &["rate", "l1.rate_limit", "l1.bulkhead", "l1.per_try", "l1.breaker"],
+        knobs: &["l1.rate_limit", "l1.budget", "s1.bulkhead", "s1.per_try", "s1.breaker"],
     },
     Preset {
         name: "breaker-demo",
@@ -159,7 +159,7 @@ static PRESETS: &[Preset] = &[
         build: bulkhead_shared,
         versus: Some(bulkhead_isolated),
         story_stack: None,
-        knobs: &["rate", "l1.shared_pool", "l1.pool", "s1.ms"],
+        knobs: &["rate", "l1.shared_pool", "s1.pool", "f1.factor"],
     },
     Preset {
         name: "metastable-retry-storm",

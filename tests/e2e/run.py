@@ -415,7 +415,39 @@ def main():
         expect(seen is not None and "s to a probe" in seen, f"an open breaker says when it probes: {seen!r}")
         no_console_errors(chrome, "breaker badge")
 
+    def storm_hop_focus():
+        page("?page=storm&lang=en&preset=chain-3x3")
+        wait_run(chrome)
+        opacity = "return Number(getComputedStyle(document.querySelector('#load-a path.hop-' + arguments[0])).opacity)"
+        chrome.click("#focus-a-1")
+        expect(chrome.js("return document.querySelector('.run-view').classList.contains('focus-hop-1')"), "the hop is picked")
+        expect(chrome.js(opacity, 0) < 0.5 and chrome.js(opacity, 1) == 1.0, "its series stands out, the others fade")
+        expect(chrome.js("return document.getElementById('focus-a-1').getAttribute('aria-pressed')") == "true", "the button says so")
+        chrome.click("#focus-a-1")
+        expect(chrome.js(opacity, 0) == 1.0, "picked again: all alike")
+        chrome.js("document.getElementById('hop-a-2').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        expect(chrome.js("return document.querySelector('.run-view').classList.contains('focus-hop-2')"), "a click on a hop's box picks it")
+        no_console_errors(chrome, "hop focus")
+
+    def storm_screenshots_at_three_sizes():
+        for query, name in [("preset=big-promo", "big-promo"), ("preset=breaker-demo", "breaker-demo"),
+                            ("preset=lab11-unprotected&compare=1", "compare")]:
+            for lang in ["en", "zh"]:
+                for w, h in [(390, 844), (1440, 900), (1920, 1080)]:
+                    chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                    page(f"?page=storm&lang={lang}&{query}")
+                    wait_run(chrome)
+                    chrome.js("const s = document.getElementById('scrub'); s.value = 600; s.dispatchEvent(new Event('input', {bubbles: true}));")
+                    time.sleep(0.2)
+                    chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}.png"))
+                    wide = chrome.js("return document.documentElement.scrollWidth")
+                    expect(wide <= w, f"{name} {lang} at {w}: nothing overflows sideways ({wide} px)")
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        no_console_errors(chrome, "screenshots")
+
     for name, fn in [
+        ("a picked hop stands out in every chart", storm_hop_focus),
+        ("big-promo, breaker-demo and compare mode at 390, 1440 and 1920 px, both languages", storm_screenshots_at_three_sizes),
         ("the diagram's breaker: the rule it opens by and the time left open", storm_breaker_badge_says_why),
         ("the lesson view: the preset's few knobs, all knobs one click away", storm_lesson_knobs_first),
         ("a hop's admission and worker pool open their labs", storm_hops_open_their_labs),

@@ -19,6 +19,12 @@ pub struct DiagramProps {
     pub at_ms: f64,
     /// Distinguishes the two sides' element ids in compare mode.
     pub side: &'static str,
+    /// The hop whose series stand out.
+    #[prop_or_default]
+    pub focus: Option<usize>,
+    /// A hop was picked (a click on its box or its button).
+    #[prop_or_default]
+    pub onfocus: Callback<usize>,
 }
 
 /// One badge in a hop's box: its label and the stage's name (`admission`, a
@@ -333,8 +339,14 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let bulkhead = next_client.and_then(|ci| bulkhead_text(lang, r, ci, b));
             let top = if bulkhead.is_some() { 81.0 } else { 64.0 };
             let fill = hop.workers.map(|w| (busy as f64 / f64::from(w.max(1))).clamp(0.0, 1.0));
+            let pick = {
+                let on = props.onfocus.clone();
+                let h = bx.hop;
+                Callback::from(move |_: MouseEvent| on.emit(h))
+            };
             html! {
-                <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"))} id={format!("hop-{}-{}", props.side, bx.hop)}>
+                <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"), (props.focus == Some(bx.hop)).then_some("focused"))}
+                    id={format!("hop-{}-{}", props.side, bx.hop)} onclick={pick}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
                     <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ &hop.name }</text>
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>
@@ -376,6 +388,18 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             </svg>
             <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }
+            <p class="note hop-focus" role="group" aria-label={lang.t(T::HopFocus)}>
+                { lang.t(T::HopFocus) }{ " " }
+                { for r.hops.iter().enumerate().map(|(i, h)| {
+                    let on = props.onfocus.clone();
+                    let pressed = props.focus == Some(i);
+                    html! {
+                        <button type="button" class={classes!("secondary", "small", pressed.then_some("active"))}
+                            id={format!("focus-{}-{i}", props.side)} aria-pressed={pressed.to_string()}
+                            onclick={Callback::from(move |_: MouseEvent| on.emit(i))}>{ &h.name }</button>
+                    }
+                }) }
+            </p>
         </figure>
     }
 }

@@ -82,6 +82,8 @@ pub fn StormPage(props: &StormProps) -> Html {
     let speed = use_state(|| 1.0f64);
     let trace_idx = use_state(|| 0usize);
     let copied = use_state(|| false);
+    // The hop whose series stand out in every chart (None: all alike).
+    let focus = use_state(|| None::<usize>);
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     let measure: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     // The reports on screen: those of the latest finished run.
@@ -306,9 +308,15 @@ pub fn StormPage(props: &StormProps) -> Html {
     });
     let views = match (&a, &*data_a) {
         (Some(a), Some(da)) => {
-            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} at_ms={at} side="a" /> };
+            let onfocus = {
+                let focus = focus.clone();
+                Callback::from(move |h: usize| focus.set(if *focus == Some(h) { None } else { Some(h) }))
+            };
+            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} at_ms={at} side="a"
+            focus={*focus} onfocus={onfocus.clone()} /> };
             let side_b = b.as_ref().zip(data_b.as_ref().as_ref()).map(|(b, db)| {
-                html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} data={db.clone()} {axes} at_ms={at} side="b" /> }
+                html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} data={db.clone()} {axes} at_ms={at} side="b"
+                    focus={*focus} onfocus={onfocus.clone()} /> }
             });
             let f = formulas(&props.state.a, &a.0);
             let lower = |r: &ReportRef, side: &'static str| {

@@ -23,6 +23,12 @@ pub struct RunViewProps {
     pub axes: Option<Axes>,
     pub at_ms: f64,
     pub side: &'static str,
+    /// The hop whose series stand out in every chart (the others fade).
+    #[prop_or_default]
+    pub focus: Option<usize>,
+    /// Picks (or, picked again, drops) the hop to stand out.
+    #[prop_or_default]
+    pub onfocus: Callback<usize>,
 }
 
 /// A run's chart data behind an `Rc`; equal when it is the same data.
@@ -110,7 +116,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     for (i, h) in r.hops.iter().enumerate() {
         load.push(Line {
             name: h.name.clone(),
-            class: hop_class(i),
+            class: format!("{} hop-line hop-{i}", hop_class(i)),
             values: per_second(&s.attempts[i], s.bucket_ms),
         });
     }
@@ -229,9 +235,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
     };
     let per_s = lang.t(T::PerSecond).to_string();
     html! {
-        <div class="run-view">
+        <div class={classes!("run-view", props.focus.map(|h| format!("focus-hop-{h}")))}>
             <div class="panel">
-                <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side} />
+                <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side}
+                    focus={props.focus} onfocus={props.onfocus.clone()} />
             </div>
             <div class="panel charts">
                 { chart("chart-load", html! {
