@@ -331,7 +331,7 @@ impl CalcState {
     pub fn write_query(&self, q: &mut Query) {
         for k in URL_KNOBS {
             if let Some(v) = (k.get)(&self.input, 0) {
-                q.set(k.key, crate::error::fmt_num(v));
+                q.set(k.key, crate::state::storm::url_num(v)); // exact: a link reads back the same number
             }
         }
         q.remove("rps");
