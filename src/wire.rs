@@ -321,6 +321,8 @@ wire_struct!(Series {
     budget_tokens,
     breaker_open,
     breaker_half_open,
+    breaker_window_calls,
+    breaker_failure_bp,
     bulkhead_in_use,
     bulkhead_queue,
     shared_pool_busy,

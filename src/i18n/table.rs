@@ -713,8 +713,8 @@ texts! {
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} 秒后试探";
-    BreakerRule => "opens at ≥ {pct} % failed of ≥ {min} calls", "≥ {min} 次调用中失败 ≥ {pct}% 即打开";
-    LabLinkBreaker => "{hop}'s breaker →", "{hop} 的熔断器 →";
+    BreakerRule => "window {calls} calls (min {min}) · {rate} % failed (opens ≥ {pct} %)", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%（≥ {pct}% 打开）";
+    LabLinkBreaker => "the breaker on {call} →", "{call} 上的熔断器 →";
     LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
     BadgeDeadline => "deadline", "截止";
     StageRetry => "retry", "重试";

@@ -10,6 +10,7 @@ go to ARTIFACTS_DIR/measurements.json. Exit status 0 only if every check passed.
 """
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -370,7 +371,8 @@ def main():
 
     def storm_hops_open_their_labs():
         for preset, kind, hop, wait_css in [("big-promo-protected", "admission", 0, "#admission"),
-                                            ("breaker-demo", "breaker", 0, "#breaker-passed[data-value]"),
+                                            ("breaker-demo", "breaker", "c0", "#breaker-passed[data-value]"),
+                                            ("big-promo-protected", "breaker", "c2", "#breaker-passed[data-value]"),
                                             ("metastable-retry-storm", "queue", 1, "#q-rho-sim[data-value]")]:
             page(f"?page=storm&lang=zh&preset={preset}")
             wait_run(chrome)
@@ -405,7 +407,7 @@ def main():
         page("?page=storm&lang=en&preset=breaker-demo")
         wait_run(chrome)
         rule = chrome.js("return document.getElementById('breaker-rule-a-0').textContent")
-        expect(rule.startswith("opens at ≥ 50 % failed of ≥ "), f"the rule it opens by: {rule!r}")
+        expect(rule.startswith("window ") and rule.endswith("(opens ≥ 50 %)"), f"the window against the rule it opens by: {rule!r}")
         seen = None
         for v in range(0, 1001, 10):
             chrome.js("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input', {bubbles: true}));", v)
@@ -413,6 +415,10 @@ def main():
             if seen:
                 break
         expect(seen is not None and "s to a probe" in seen, f"an open breaker says when it probes: {seen!r}")
+        rule = chrome.js("return document.getElementById('breaker-rule-a-0').textContent")
+        m = re.match(r"window (\d+) calls \(min (\d+)\) · (\d+) % failed", rule)
+        expect(m and int(m.group(1)) >= int(m.group(2)) and int(m.group(3)) >= 50,
+               f"it opened on at least the minimum calls at or over 50 %: {rule!r}")
         no_console_errors(chrome, "breaker badge")
 
     def storm_hop_focus():
@@ -431,6 +437,7 @@ def main():
 
     def storm_screenshots_at_three_sizes():
         for query, name in [("preset=big-promo", "big-promo"), ("preset=breaker-demo", "breaker-demo"),
+                            ("preset=big-promo-protected", "big-promo-protected"),
                             ("preset=lab11-unprotected&compare=1", "compare")]:
             for lang in ["en", "zh"]:
                 for w, h in [(390, 844), (1440, 900), (1920, 1080)]:
@@ -440,6 +447,9 @@ def main():
                     chrome.js("const s = document.getElementById('scrub'); s.value = 600; s.dispatchEvent(new Event('input', {bubbles: true}));")
                     time.sleep(0.2)
                     chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}.png"))
+                    if w == 1440:
+                        chrome.js("document.querySelector('.diagram').scrollIntoView()")
+                        chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}-diagram.png"))
                     wide = chrome.js("return document.documentElement.scrollWidth")
                     expect(wide <= w, f"{name} {lang} at {w}: nothing overflows sideways ({wide} px)")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})

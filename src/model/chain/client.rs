@@ -379,10 +379,13 @@ impl GeneralEngine {
                         };
                         if verdict == Verdict::Ignored {
                             breaker.release(permit);
-                        } else if let Some(t) =
-                            breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at)
-                        {
-                            self.breaker_moved(now, cl, inst as usize, t);
+                        } else {
+                            let moved =
+                                breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at);
+                            if let Some(t) = moved {
+                                self.breaker_moved(now, cl, inst as usize, t);
+                            }
+                            self.record_window(now, cl, inst as usize);
                         }
                     }
                 }
@@ -534,6 +537,15 @@ impl GeneralEngine {
         self.calls.dep_mut(c, d).state = DepState::Done;
     }
 
+    /// What client `cl`'s first breaker judges its rates on, for the diagram's badge
+    /// (instance 0 stands for the others: they see the same kind of traffic).
+    fn record_window(&mut self, now: Micros, cl: usize, inst: usize) {
+        if inst == 0 {
+            let t = self.client_rt[cl].breakers[0].tally(now);
+            self.stats.breaker_window(now, cl, t.calls, t.failures);
+        }
+    }
+
     /// A breaker of client `cl` changed state: record it, and arm a timed breaker's
     /// half-open timer.
     pub(super) fn breaker_moved(&mut self, now: Micros, cl: usize, inst: usize, t: Transition) {
@@ -541,6 +553,7 @@ impl GeneralEngine {
         let open = rt.breakers.iter().filter(|b| b.state() == BreakerState::Open).count() as i64;
         let half = rt.breakers.iter().filter(|b| b.state() == BreakerState::HalfOpen).count() as i64;
         self.stats.breaker_moved(now, cl, inst, t, open, half);
+        self.record_window(now, cl, inst);
         if let Some(at) = self.client_rt[cl].breakers[inst].half_open_at() {
             self.sched(now, at.saturating_sub(now), Class::Timer, Ev::BreakerTimer(cl as u16, inst as u16));
         }

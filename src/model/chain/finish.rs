@@ -143,6 +143,16 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
             .collect(),
         breaker_open: stats.clients.iter().map(|c| gauge_or_empty(rec, c.open_g)).collect(),
         breaker_half_open: stats.clients.iter().map(|c| gauge_or_empty(rec, c.half_g)).collect(),
+        breaker_window_calls: stats
+            .clients
+            .iter()
+            .map(|c| gauge_or_empty(rec, c.window_g.map(|w| w.0)))
+            .collect(),
+        breaker_failure_bp: stats
+            .clients
+            .iter()
+            .map(|c| gauge_or_empty(rec, c.window_g.map(|w| w.1)))
+            .collect(),
         bulkhead_in_use: stats.clients.iter().map(|c| gauge_or_empty(rec, c.slots_g)).collect(),
         bulkhead_queue: stats.clients.iter().map(|c| gauge_or_empty(rec, c.bulkhead_queue_g)).collect(),
         shared_pool_busy: stats.hops.iter().map(|h| gauge_or_empty(rec, h.pool_g.map(|g| g.0))).collect(),

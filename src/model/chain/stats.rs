@@ -108,6 +108,8 @@ pub struct ClientCounters {
     pub budget_g: Option<GaugeId>,
     pub open_g: Option<GaugeId>,
     pub half_g: Option<GaugeId>,
+    /// Calls in the first breaker's window, and their failure rate in basis points.
+    pub window_g: Option<(GaugeId, GaugeId)>,
     pub slots_g: Option<GaugeId>,
     /// Calls waiting for its own bulkhead, if it has one.
     pub bulkhead_queue_g: Option<GaugeId>,
@@ -215,6 +217,7 @@ impl Stats {
                     budget_g,
                     open_g: has_breaker.then(|| rec.gauge(0)),
                     half_g: has_breaker.then(|| rec.gauge(0)),
+                    window_g: has_breaker.then(|| (rec.gauge(0), rec.gauge(0))),
                     slots_g: matches!(c.isolation, Some(Isolation::Bulkhead(_) | Isolation::SharedPool))
                         .then(|| rec.gauge(0)),
                     bulkhead_queue_g: matches!(c.isolation, Some(Isolation::Bulkhead(_)))
@@ -321,6 +324,16 @@ impl Stats {
         if let (Some(og), Some(hg)) = (c.open_g, c.half_g) {
             self.rec.set(og, now, open);
             self.rec.set(hg, now, half);
+        }
+    }
+
+    /// What client `client`'s first breaker judges its rates on at `now` (its window while
+    /// closed, the probes while half-open, the tally it opened on while open).
+    pub fn breaker_window(&mut self, now: Micros, client: usize, calls: u32, failures: u32) {
+        if let Some((wg, fg)) = self.clients[client].window_g {
+            let bp = if calls == 0 { 0 } else { i64::from(failures) * 10_000 / i64::from(calls) };
+            self.rec.set(wg, now, i64::from(calls));
+            self.rec.set(fg, now, bp);
         }
     }
 

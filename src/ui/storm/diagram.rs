@@ -99,17 +99,13 @@ fn hop_service(s: &Scenario, hop: usize) -> Option<(&Server, &Dist)> {
 }
 
 /// The mechanism labs that can show one of this hop's settings on its own: its admission
-/// control in the admission lab, the breaker towards its next hop in the breaker lab, its
-/// worker pool (with the hop's mean arrival rate over the
+/// control in the admission lab, its worker pool (with the hop's mean arrival rate over the
 /// run) in the queue lab.
 fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, String)> {
     let mut out = Vec::new();
     let Some((server, work)) = hop_service(s, hop) else { return out };
     if let Some(adm) = &server.admission {
         out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm)));
-    }
-    if let Some(b) = s.layers.get(hop).and_then(|l| l.client.breaker.as_ref()) {
-        out.push(("breaker", T::LabLinkBreaker, crate::state::breaker::query_for(b)));
     }
     if let Some(workers) = server.workers {
         let secs = (run_end_ms(r) / 1000.0).max(1e-3);
@@ -135,6 +131,18 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
             }
         })
         .collect();
+    // Every breaker, by the call it guards (a layer's next hop or a side dependency).
+    let breakers = (0..r.clients.len()).filter_map(|ci| {
+        let cfg = breaker_config(s, r, ci)?;
+        let href = crate::state::breaker::query_for(cfg);
+        let name = &r.clients[ci].name;
+        Some(html! {
+            <a class="lab-link" id={format!("lab-link-{side}-c{ci}-breaker")} href={href}>
+                { lang.f(T::LabLinkBreaker, &[("call", name)]) }
+            </a>
+        })
+    });
+    let links: Vec<Html> = links.into_iter().chain(breakers).collect();
     if links.is_empty() {
         return Html::default();
     }
@@ -187,12 +195,20 @@ fn open_left(lang: Lang, r: &Report, s: &Scenario, client: usize, at_ms: f64) ->
     Some(lang.f(T::BreakerOpenLeft, &[("s", &format_number(left / 1000.0, 1))]))
 }
 
-/// The rule a breaker opens by: "opens at ≥ 50 % of ≥ 20 calls".
-fn breaker_rule(lang: Lang, s: &Scenario, r: &Report, client: usize) -> Option<String> {
+/// What a breaker judges at bucket `b` against the rule it opens by: "window 14 calls
+/// (min 20) · 57 % failed (opens ≥ 50 %)" (the peak in the bucket; its first instance).
+fn breaker_rule(lang: Lang, s: &Scenario, r: &Report, client: usize, b: usize) -> Option<String> {
     let cfg = breaker_config(s, r, client)?;
+    let calls = r.series.breaker_window_calls.get(client).map_or(0, |v| gauge_at(v, b));
+    let bp = r.series.breaker_failure_bp.get(client).map_or(0, |v| gauge_at(v, b));
     Some(lang.f(
         T::BreakerRule,
-        &[("pct", &format_number(cfg.failure_rate_pct, 1)), ("min", &cfg.min_calls.to_string())],
+        &[
+            ("calls", &calls.to_string()),
+            ("min", &cfg.min_calls.to_string()),
+            ("rate", &format_number(bp as f64 / 100.0, 0)),
+            ("pct", &format_number(cfg.failure_rate_pct, 1)),
+        ],
     ))
 }
 
@@ -299,6 +315,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // A side dependency's own bulkhead is drawn beside its (vertical) edge; the next
             // hop's is in the caller's box.
             let side_bulkhead = r.hops.get(e.to).is_some_and(|h| h.kind == crate::report::HopKind::Side);
+            // On a vertical edge (to a side dependency) the breaker's texts sit to its left,
+            // clear of the box below and of the bulkhead's text on its right.
+            let vertical = (e.x1 - e.x2).abs() < 1.0;
+            let (tx, ty, anchor) = if vertical { (mx - 8.0, my - 24.0, "end") } else { (mx, my, "middle") };
             let bulkhead = side_bulkhead.then(|| bulkhead_text(lang, r, e.client, b)).flatten();
             html! {
                 <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.0.to_lowercase())))}>
@@ -311,13 +331,13 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle">{ format!("×{a}") }</text>
                     }
                     if let Some((key, label, n)) = state {
-                        <text class={classes!("breaker-state", key.to_lowercase())} x={mx.to_string()} y={(my + 16.0).to_string()} text-anchor="middle"
+                        <text class={classes!("breaker-state", key.to_lowercase())} x={tx.to_string()} y={(ty + 16.0).to_string()} text-anchor={anchor}
                             id={format!("breaker-{}-{}", props.side, e.client)}>
                             { if instances > 1 && n > 0 { format!("{label} {n}/{instances}") } else { label.to_string() } }
                             { open_left(lang, r, &props.scenario, e.client, props.at_ms).map(|t| format!(" · {t}")).unwrap_or_default() }
                         </text>
-                        if let Some(rule) = breaker_rule(lang, &props.scenario, r, e.client) {
-                            <text class="breaker-rule" x={mx.to_string()} y={(my + 29.0).to_string()} text-anchor="middle"
+                        if let Some(rule) = breaker_rule(lang, &props.scenario, r, e.client, b) {
+                            <text class="breaker-rule" x={tx.to_string()} y={(ty + 29.0).to_string()} text-anchor={anchor}
                                 id={format!("breaker-rule-{}-{}", props.side, e.client)}>{ rule }</text>
                         }
                     }
