@@ -384,6 +384,12 @@ def main():
             expect(f"page={kind}" in chrome.url(), f"the lab opened: {chrome.url()}")
             expect(chrome.js("return document.documentElement.lang").startswith("zh"), "the language carries over")
             no_console_errors(chrome, f"{preset} → {kind} lab")
+        # A badge opens its lab too (a mouse's way in).
+        page("?page=storm&lang=en&preset=breaker-demo")
+        wait_run(chrome)
+        chrome.js("document.querySelector('#hop-a-0 g.badge.b-breaker').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        chrome.wait("#breaker-passed[data-value]", timeout=20)
+        expect("page=breaker" in chrome.url(), f"the breaker badge opened the lab: {chrome.url()}")
 
     def storm_lesson_knobs_first():
         page("?page=storm&lang=en&preset=chain-3x3")

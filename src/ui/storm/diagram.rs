@@ -387,8 +387,22 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         let col = (i % 2) as f64;
                         let row = (i / 2) as f64;
                         let bw = (bx.w - 20.0) / 2.0;
+                        // A badge whose mechanism has a lab opens it (mouse; the links under the
+                        // diagram are the keyboard's way).
+                        let href = match badge.name {
+                            "admission" => lab_links(r, &props.scenario, bx.hop).into_iter().find(|l| l.0 == "admission").map(|l| l.2),
+                            "breaker" => next_client.and_then(|ci| breaker_config(&props.scenario, r, ci)).map(crate::state::breaker::query_for),
+                            _ => None,
+                        };
+                        let open_lab = href.clone().map(|h| Callback::from(move |e: MouseEvent| {
+                            e.stop_propagation();
+                            if let Some(w) = web_sys::window() {
+                                let _ = w.location().assign(&h);
+                            }
+                        }));
                         html! {
-                            <g class={classes!("badge", format!("b-{}", badge.name))} data-stage={badge.name}>
+                            <g class={classes!("badge", format!("b-{}", badge.name), href.is_some().then_some("to-lab"))} data-stage={badge.name}
+                                data-href={href.clone()} onclick={open_lab}>
                                 <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
                                 <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + 11.0 + row * 17.0).to_string()}>{ &badge.label }</text>
                             </g>
