@@ -73,7 +73,7 @@ def generated_links(n, seed=20261130):
     presets = ["chain-3x3", "lab11-unprotected", "big-promo-protected", "breaker-demo", "metastable-retry-storm"]
     out = []
     for i in range(n):
-        kind = i % 8
+        kind = i % 9
         preset = rnd.choice(presets)
         lang = rnd.choice(["en", "zh"])
         if kind == 0:  # an unknown or odd key on the storm page
@@ -99,6 +99,15 @@ def generated_links(n, seed=20261130):
             # most static hosts, answers 414 to a request line over 64 KB before the page runs)
             keys = "&".join(f"junk{j}={'x' * rnd.randint(0, 50)}" for j in range(rnd.randint(100, 900)))
             out.append((f"?page=storm&lang={lang}&preset={preset}&{keys}", "junk0"))
+        elif kind == 8:  # the mechanism labs: a bad value or an unknown key, named
+            page, k, v = rnd.choice([
+                ("admission", "b", "-1"), ("admission", "r", "NaN"), ("admission", "arrivals", "0:x:1"),
+                ("admission", "gen", "nope"), ("admission", "zzz", "1"),
+                ("queue", "rate", "abc"), ("queue", "service", "nope"), ("queue", "workers", "1e999"),
+                ("queue", "zzz", "1"),
+                ("breaker", "window", "0"), ("breaker", "failure_pct", "1e999"), ("breaker", "phase_ms", "1,2"),
+                ("breaker", "zzz", "1")])
+            out.append((f"?page={page}&lang={lang}&{encode(k)}={encode(v)}", k))
         else:  # anything: random pairs, only survival is checked
             pairs = []
             for _ in range(rnd.randint(1, 12)):
