@@ -29,6 +29,11 @@ impl Query {
         Query { pairs }
     }
 
+    /// Every key, in order (repeated keys as often as given).
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.pairs.iter().map(|(k, _)| k.as_str())
+    }
+
     /// The last value given for `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())

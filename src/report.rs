@@ -349,15 +349,15 @@ pub struct Series {
     pub breaker_open: Vec<Vec<i64>>,
     /// Breaker instances half-open per client (gauge).
     pub breaker_half_open: Vec<Vec<i64>>,
-    /// Calls the first breaker instance judges its rates on, per client (gauge: the peak in
-    /// the bucket; its window while closed, its probes while half-open, the tally that
-    /// opened it while open), empty without a breaker.
+    /// Calls each client's first breaker instance judges its rates on (its window while
+    /// closed, its probes while half-open, the tally that opened it while open), per
+    /// bucket: the moment in the bucket with the most calls (then the most failures).
+    /// Empty without a breaker.
     #[serde(default)]
     pub breaker_window_calls: Vec<Vec<i64>>,
-    /// The failure rate of those calls in basis points (gauge: the peak in the bucket),
-    /// empty without a breaker.
+    /// Of those calls, the failed ones, at that same moment. Empty without a breaker.
     #[serde(default)]
-    pub breaker_failure_bp: Vec<Vec<i64>>,
+    pub breaker_window_failed: Vec<Vec<i64>>,
     /// Slots in use per client bulkhead or shared pool (gauge), empty when it has none.
     pub bulkhead_in_use: Vec<Vec<i64>>,
     /// Calls waiting for a slot of each client's own bulkhead (gauge), empty when it has

@@ -322,7 +322,7 @@ wire_struct!(Series {
     breaker_open,
     breaker_half_open,
     breaker_window_calls,
-    breaker_failure_bp,
+    breaker_window_failed,
     bulkhead_in_use,
     bulkhead_queue,
     shared_pool_busy,

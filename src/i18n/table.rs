@@ -685,7 +685,7 @@ texts! {
     SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed", "SLO {target}% 未达成：失败 {spent}，允许 {allowed}";
     ChartErrorBudget => "Error budget spent (cumulative)", "错误预算累计消耗";
     SeriesErrorBudget => "spent", "已消耗";
-    SeriesSloTarget => "SLO: answered must reach this line", "SLO：成功+降级须达到此线";
+    SeriesSloTarget => "SLO: succeeded + degraded must reach this line", "SLO：成功+降级须达到此线";
     LimitErrorBudget => "whole budget", "全部预算";
     // playback
     Play => "Play", "播放";
@@ -709,11 +709,17 @@ texts! {
     SharedPoolUse => "busy {busy}/{size} · queue {queued}/{queue}", "忙碌 {busy}/{size} · 排队 {queued}/{queue}";
     Unlimited => "∞", "∞";
     BadgeAdmission => "admission", "准入";
-    HopFocus => "Highlight a hop in every chart:", "在所有图中突出一跳：";
+    HopFocus => "Highlight a hop's series:", "突出某一跳的曲线：";
+    FaultShort => "fault {n}", "故障 {n}";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} 秒后试探";
-    BreakerRule => "window {calls} calls (min {min}) · {rate} % failed (opens ≥ {pct} %)", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%（≥ {pct}% 打开）";
+    BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
+    BreakerWindow => "window {calls} calls (min {min}) · {rate} % failed", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%";
+    BreakerProbing => "probes: {calls} answered, {failed} failed", "试探：已应答 {calls}，失败 {failed}";
+    BreakerReopened => "reopened: {calls} probes, {rate} % failed", "重新打开：试探 {calls} 次，失败 {rate}%";
+    BreakerOpenedOn => "opened on {calls} calls, {rate} % failed ≥ {pct} %", "在 {calls} 次调用、失败 {rate}% ≥ {pct}% 时打开";
+    BreakerOpenedSlow => "opened on {calls} calls: too many slow calls", "在 {calls} 次调用时因慢调用过多而打开";
     LabLinkBreaker => "the breaker on {call} →", "{call} 上的熔断器 →";
     LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
     BadgeDeadline => "deadline", "截止";

@@ -80,15 +80,21 @@ impl Slo {
     }
 
     /// Per report bucket, the share of the run's error budget spent by the end of that
-    /// bucket, in percent (100 = all of it).
+    /// bucket, in percent (100 = all of it). Requests still unfinished when the run ended
+    /// count as failed in the last bucket, as they do in the summary, so the line ends
+    /// where the headline's figure is.
     pub fn budget_spent_over_time(self, summary: &Summary, series: &Series) -> Vec<f64> {
         let allowed = self.budget(summary).allowed;
+        let recorded: u64 = series.failed.iter().sum();
+        let unfinished = summary.failed.saturating_sub(recorded);
+        let last = series.failed.len().saturating_sub(1);
         let mut failed = 0u64;
         series
             .failed
             .iter()
-            .map(|&f| {
-                failed += f;
+            .enumerate()
+            .map(|(i, &f)| {
+                failed += f + if i == last { unfinished } else { 0 };
                 if allowed > 0.0 {
                     100.0 * failed as f64 / allowed
                 } else if failed > 0 {
@@ -168,11 +174,9 @@ mod tests {
             "order success stays at or above 99.9 % ({} failed of {} allowed)",
             b.spent, b.allowed
         );
-        // The burn line ends at the share spent by the failures the series recorded
-        // (requests still unfinished at the end count as failed only in the summary).
+        // The burn line ends at the headline's share (unfinished requests included).
         let burn = slo.budget_spent_over_time(&bare.summary, &bare.series);
-        let recorded: u64 = bare.series.failed.iter().sum();
-        let expected = 100.0 * recorded as f64 / slo.budget(&bare.summary).allowed;
+        let expected = 100.0 * slo.budget(&bare.summary).spent_fraction;
         assert!((burn.last().unwrap() - expected).abs() < 1e-6 * expected, "{burn:?}");
     }
 

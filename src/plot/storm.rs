@@ -170,7 +170,12 @@ pub fn diagram_layout(r: &Report, width: f64) -> Layout {
     let w = ((width - gap * (n - 1.0)) / n).clamp(90.0, 220.0);
     let total = w * n + gap * (n - 1.0);
     let x0 = ((width - total) / 2.0).max(0.0);
-    let h = 136.0;
+    // A breaker on the main path writes two lines at the bottom of its caller's box.
+    let main_breaker = r
+        .clients
+        .iter()
+        .any(|c| c.breaker_instances > 0 && r.hops.get(c.callee).is_some_and(|hp| hp.kind != HopKind::Side));
+    let h = if main_breaker { 164.0 } else { 136.0 };
     let mut boxes: Vec<HopBox> = main
         .iter()
         .enumerate()

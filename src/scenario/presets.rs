@@ -132,7 +132,7 @@ static PRESETS: &[Preset] = &[
         build: big_promo,
         versus: Some(big_promo_protected),
         story_stack: None,
-        knobs: &["rate", "f1.factor", "f2.factor", "l2.shared_pool", "l1.attempts"],
+        knobs: &["rate", "f1.factor", "f2.factor", "l2.shared_pool", "l1.attempts", "slo"],
     },
     Preset {
         name: "big-promo-protected",
@@ -141,7 +141,7 @@ static PRESETS: &[Preset] = &[
         build: big_promo_protected,
         versus: Some(big_promo),
         story_stack: Some("recommendations"),
-        knobs: &["l1.rate_limit", "l1.budget", "s1.bulkhead", "s1.per_try", "s1.breaker"],
+        knobs: &["l1.rate_limit", "l1.budget", "s1.bulkhead", "s1.per_try", "s1.breaker", "slo"],
     },
     Preset {
         name: "breaker-demo",

@@ -146,12 +146,12 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
         breaker_window_calls: stats
             .clients
             .iter()
-            .map(|c| gauge_or_empty(rec, c.window_g.map(|w| w.0)))
+            .map(|c| gauge_or_empty(rec, c.window_g).into_iter().map(|v| v >> 32).collect())
             .collect(),
-        breaker_failure_bp: stats
+        breaker_window_failed: stats
             .clients
             .iter()
-            .map(|c| gauge_or_empty(rec, c.window_g.map(|w| w.1)))
+            .map(|c| gauge_or_empty(rec, c.window_g).into_iter().map(|v| v & 0xFFFF_FFFF).collect())
             .collect(),
         bulkhead_in_use: stats.clients.iter().map(|c| gauge_or_empty(rec, c.slots_g)).collect(),
         bulkhead_queue: stats.clients.iter().map(|c| gauge_or_empty(rec, c.bulkhead_queue_g)).collect(),

@@ -108,8 +108,9 @@ pub struct ClientCounters {
     pub budget_g: Option<GaugeId>,
     pub open_g: Option<GaugeId>,
     pub half_g: Option<GaugeId>,
-    /// Calls in the first breaker's window, and their failure rate in basis points.
-    pub window_g: Option<(GaugeId, GaugeId)>,
+    /// The first breaker's tally at one instant, calls in the high 32 bits and failures
+    /// in the low ones, so that a bucket's peak is one moment's pair, never a mix of two.
+    pub window_g: Option<GaugeId>,
     pub slots_g: Option<GaugeId>,
     /// Calls waiting for its own bulkhead, if it has one.
     pub bulkhead_queue_g: Option<GaugeId>,
@@ -217,7 +218,7 @@ impl Stats {
                     budget_g,
                     open_g: has_breaker.then(|| rec.gauge(0)),
                     half_g: has_breaker.then(|| rec.gauge(0)),
-                    window_g: has_breaker.then(|| (rec.gauge(0), rec.gauge(0))),
+                    window_g: has_breaker.then(|| rec.gauge(0)),
                     slots_g: matches!(c.isolation, Some(Isolation::Bulkhead(_) | Isolation::SharedPool))
                         .then(|| rec.gauge(0)),
                     bulkhead_queue_g: matches!(c.isolation, Some(Isolation::Bulkhead(_)))
@@ -330,10 +331,8 @@ impl Stats {
     /// What client `client`'s first breaker judges its rates on at `now` (its window while
     /// closed, the probes while half-open, the tally it opened on while open).
     pub fn breaker_window(&mut self, now: Micros, client: usize, calls: u32, failures: u32) {
-        if let Some((wg, fg)) = self.clients[client].window_g {
-            let bp = if calls == 0 { 0 } else { i64::from(failures) * 10_000 / i64::from(calls) };
-            self.rec.set(wg, now, i64::from(calls));
-            self.rec.set(fg, now, bp);
+        if let Some(wg) = self.clients[client].window_g {
+            self.rec.set(wg, now, (i64::from(calls) << 32) | i64::from(failures));
         }
     }
 

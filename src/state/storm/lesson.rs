@@ -60,7 +60,17 @@ pub fn lesson_controls(st: &StormState) -> Vec<LessonControl> {
             || (k.key == "layers" && p.knobs.contains(&"layers"))
     };
     let shape_error = st.errors.iter().any(|(k, _, _)| !shown_anyway(k));
-    if shape_error {
+    // So is a shape a link changed (side dependencies, fault windows and their targets,
+    // layers unless the lesson turns them): the link says what differs, once.
+    let mut q = crate::query::Query::new();
+    st.write_query(&mut q);
+    let reshaped = q.keys().any(|k| {
+        k == "faults"
+            || (k == "layers" && !p.knobs.contains(&"layers"))
+            || k.ends_with(".sides")
+            || k.ends_with(".target")
+    });
+    if shape_error || reshaped {
         return Vec::new();
     }
     let mut out: Vec<LessonControl> = p.knobs.iter().filter_map(|k| resolve(st, k)).collect();
@@ -99,7 +109,7 @@ mod tests {
     fn every_preset_names_controls_that_exist_on_it() {
         for p in presets::all() {
             let st = StormState::new(p.name);
-            assert!(!p.knobs.is_empty() && p.knobs.len() <= 5, "{}: 1 to 5 lesson knobs", p.name);
+            assert!(!p.knobs.is_empty() && p.knobs.len() <= 6, "{}: 1 to 6 lesson knobs", p.name);
             for k in p.knobs {
                 assert!(resolve(&st, k).is_some(), "{}: lesson knob {k} names no control", p.name);
             }
@@ -121,6 +131,19 @@ mod tests {
         let st = StormState::from_query(&Query::parse("?preset=chain-3x3&faults=1,2"));
         assert!(!st.errors.is_empty());
         assert!(lesson_controls(&st).is_empty());
+    }
+
+    #[test]
+    fn a_changed_shape_shows_the_full_panel() {
+        for link in
+            ["?preset=chain-3x3&faults=1", "?preset=big-promo&layers=4", "?preset=big-promo&l1.sides=1"]
+        {
+            let st = StormState::from_query(&Query::parse(link));
+            assert!(st.errors.is_empty(), "{link}: {:?}", st.errors);
+            assert!(lesson_controls(&st).is_empty(), "{link}");
+        }
+        let st = StormState::from_query(&Query::parse("?preset=chain-3x3&layers=5"));
+        assert!(!lesson_controls(&st).is_empty(), "chain-3x3's lesson turns the layers");
     }
 
     #[test]

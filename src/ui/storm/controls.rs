@@ -201,7 +201,7 @@ fn number_control(props: &PanelProps, d: &'static NumberDef, t: Target, label: S
 }
 
 /// A target's short name for a lesson control's label ("" for the whole run).
-fn target_short(s: &Scenario, t: Target) -> String {
+fn target_short(lang: Lang, s: &Scenario, t: Target) -> String {
     match t {
         Target::Run => String::new(),
         Target::Layer(i) => s.layers.get(i).map(|l| l.name.clone()).unwrap_or_default(),
@@ -213,7 +213,7 @@ fn target_short(s: &Scenario, t: Target) -> String {
             .nth(i)
             .map(|d| d.target.name.clone())
             .unwrap_or_default(),
-        Target::Fault(i) => format!("f{}", i + 1),
+        Target::Fault(i) => lang.f(T::FaultShort, &[("n", &(i + 1).to_string())]),
     }
 }
 
@@ -223,7 +223,7 @@ fn lesson_view(props: &PanelProps, controls: &[LessonControl]) -> Html {
     let lang = props.lang;
     let st = &props.state;
     let label = |t: Target, what: T| {
-        let who = target_short(&st.a, t);
+        let who = target_short(lang, &st.a, t);
         if who.is_empty() { lang.t(what).to_string() } else { format!("{who} · {}", lang.t(what)) }
     };
     let items: Html = controls

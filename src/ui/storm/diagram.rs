@@ -119,13 +119,18 @@ fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, Stri
     out
 }
 
+/// A lab's link in the page's language (a copied link opens as the learner saw it).
+fn with_lang(lang: Lang, query: &str) -> String {
+    format!("{query}&lang={}", lang.code())
+}
+
 /// Under the diagram: each hop's settings that a lab can show step by step, as links.
 fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
     let links: Vec<Html> = (0..r.hops.len())
         .flat_map(|hop| lab_links(r, s, hop).into_iter().map(move |l| (hop, l)))
         .map(|(hop, (kind, label, href))| {
             html! {
-                <a class="lab-link" id={format!("lab-link-{side}-{hop}-{kind}")} href={href}>
+                <a class="lab-link" id={format!("lab-link-{side}-{hop}-{kind}")} href={with_lang(lang, &href)}>
                     { lang.f(label, &[("hop", &r.hops[hop].name)]) }
                 </a>
             }
@@ -134,7 +139,7 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
     // Every breaker, by the call it guards (a layer's next hop or a side dependency).
     let breakers = (0..r.clients.len()).filter_map(|ci| {
         let cfg = breaker_config(s, r, ci)?;
-        let href = crate::state::breaker::query_for(cfg);
+        let href = with_lang(lang, &crate::state::breaker::query_for(cfg));
         let name = &r.clients[ci].name;
         Some(html! {
             <a class="lab-link" id={format!("lab-link-{side}-c{ci}-breaker")} href={href}>
@@ -175,41 +180,85 @@ fn breaker_config<'a>(
     layer.side_deps.iter().find(|d| &d.target.name == callee)?.client.breaker.as_ref()
 }
 
-/// When a client's breaker is open in the playhead's bucket (the state the diagram shows),
-/// the time until it lets a probe through (`open_ms` after it opened), from the report's
-/// transitions; with several instances, the soonest.
-fn open_left(lang: Lang, r: &Report, s: &Scenario, client: usize, at_ms: f64) -> Option<String> {
-    use crate::policy::breaker::State;
-    let cfg = breaker_config(s, r, client)?;
-    let bucket_end = (bucket_at(r, at_ms) + 1) as f64 * r.series.bucket_ms;
+/// A client's breaker state in bucket `b` as the diagram shows it (the worst of its
+/// instances: any open, else any half-open, else closed) and how many are in it.
+fn breaker_state(r: &Report, client: usize, b: usize) -> Option<(&'static str, i64)> {
     let instances = r.clients.get(client)?.breaker_instances;
-    let left = (0..instances)
-        .filter_map(|i| {
-            let last = r
-                .breaker_transitions
-                .iter()
-                .rfind(|t| t.client == client && t.instance == i && t.t_ms < bucket_end)?;
-            (last.to == State::Open).then(|| (cfg.open_ms - (at_ms - last.t_ms).max(0.0)).max(0.0))
-        })
-        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))))?;
-    Some(lang.f(T::BreakerOpenLeft, &[("s", &format_number(left / 1000.0, 1))]))
+    if instances == 0 {
+        return None;
+    }
+    let open = r.series.breaker_open.get(client).map_or(0, |s| gauge_at(s, b));
+    let half = r.series.breaker_half_open.get(client).map_or(0, |s| gauge_at(s, b));
+    Some(if open > 0 {
+        ("OPEN", open)
+    } else if half > 0 {
+        ("HALF_OPEN", half)
+    } else {
+        ("CLOSED", 0)
+    })
 }
 
-/// What a breaker judges at bucket `b` against the rule it opens by: "window 14 calls
-/// (min 20) · 57 % failed (opens ≥ 50 %)" (the peak in the bucket; its first instance).
-fn breaker_rule(lang: Lang, s: &Scenario, r: &Report, client: usize, b: usize) -> Option<String> {
+/// A breaker's two lines at the playhead: its state (with the time to a probe while
+/// open, or the rule it opens by while closed), and what its first instance judges its
+/// rates on: the window while closed, the probes while half-open, the tally that opened
+/// it while open (from the report's window series and transitions).
+fn breaker_lines(
+    lang: Lang,
+    r: &Report,
+    s: &Scenario,
+    client: usize,
+    at_ms: f64,
+    b: usize,
+) -> Option<(&'static str, String, String)> {
+    use crate::policy::breaker::State;
     let cfg = breaker_config(s, r, client)?;
+    let (key, n) = breaker_state(r, client, b)?;
+    let instances = r.clients[client].breaker_instances;
     let calls = r.series.breaker_window_calls.get(client).map_or(0, |v| gauge_at(v, b));
-    let bp = r.series.breaker_failure_bp.get(client).map_or(0, |v| gauge_at(v, b));
-    Some(lang.f(
-        T::BreakerRule,
-        &[
-            ("calls", &calls.to_string()),
-            ("min", &cfg.min_calls.to_string()),
-            ("rate", &format_number(bp as f64 / 100.0, 0)),
-            ("pct", &format_number(cfg.failure_rate_pct, 1)),
-        ],
-    ))
+    let failed = r.series.breaker_window_failed.get(client).map_or(0, |v| gauge_at(v, b));
+    let rate = if calls > 0 { 100.0 * failed as f64 / calls as f64 } else { 0.0 };
+    let pct = format_number(cfg.failure_rate_pct, 1);
+    let (calls_s, rate_s) = (calls.to_string(), format_number(rate, 1));
+    let label = match key {
+        "OPEN" => lang.t(T::StateOpen),
+        "HALF_OPEN" => lang.t(T::StateHalfOpen),
+        _ => lang.t(T::StateClosed),
+    };
+    let mut state_line =
+        if instances > 1 && n > 0 { format!("{label} {n}/{instances}") } else { label.to_string() };
+    // The first instance's last move in this bucket: when it opened, and from where.
+    let bucket_end = (b + 1) as f64 * r.series.bucket_ms;
+    let last =
+        r.breaker_transitions.iter().rfind(|t| t.client == client && t.instance == 0 && t.t_ms < bucket_end);
+    let detail = match key {
+        "CLOSED" => {
+            state_line = format!("{state_line} · {}", lang.f(T::BreakerOpensAt, &[("pct", &pct)]));
+            lang.f(
+                T::BreakerWindow,
+                &[("calls", &calls_s), ("min", &cfg.min_calls.to_string()), ("rate", &rate_s)],
+            )
+        }
+        "HALF_OPEN" => lang.f(T::BreakerProbing, &[("calls", &calls_s), ("failed", &failed.to_string())]),
+        _ => {
+            if let Some(t) = last.filter(|t| t.to == State::Open) {
+                let left = (cfg.open_ms - (at_ms - t.t_ms).max(0.0)).max(0.0);
+                state_line = format!(
+                    "{state_line} · {}",
+                    lang.f(T::BreakerOpenLeft, &[("s", &format_number(left / 1000.0, 1))])
+                );
+            }
+            let on_probes = last.is_some_and(|t| t.from == State::HalfOpen);
+            let by_failures = rate >= cfg.failure_rate_pct;
+            match (on_probes, by_failures) {
+                (true, _) => lang.f(T::BreakerReopened, &[("calls", &calls_s), ("rate", &rate_s)]),
+                (false, true) => {
+                    lang.f(T::BreakerOpenedOn, &[("calls", &calls_s), ("rate", &rate_s), ("pct", &pct)])
+                }
+                (false, false) => lang.f(T::BreakerOpenedSlow, &[("calls", &calls_s)]),
+            }
+        }
+    };
+    Some((key, state_line, detail))
 }
 
 /// A client's own bulkhead at bucket `b`: "bulkhead 3/16 · queue 5/32".
@@ -289,18 +338,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .iter()
         .map(|e| {
             let in_bucket = r.series.attempts.get(e.to).and_then(|a| a.get(b)).copied().unwrap_or(0);
-            let open = r.series.breaker_open.get(e.client).map_or(0, |s| gauge_at(s, b));
-            let half = r.series.breaker_half_open.get(e.client).map_or(0, |s| gauge_at(s, b));
-            let instances = r.clients.get(e.client).map_or(0, |c| c.breaker_instances);
-            let state = if instances == 0 {
-                None
-            } else if open > 0 {
-                Some(("OPEN", lang.t(T::StateOpen), open))
-            } else if half > 0 {
-                Some(("HALF_OPEN", lang.t(T::StateHalfOpen), half))
-            } else {
-                Some(("CLOSED", lang.t(T::StateClosed), 0))
-            };
+            let state = breaker_state(r, e.client, b).map(|(key, _)| key);
             let attempts = r.clients.get(e.client).and_then(|c| props.scenario.layers.get(c.caller)).map(|l| l.client.retry.max_attempts);
             let mx = (e.x1 + e.x2) / 2.0;
             let my = (e.y1 + e.y2) / 2.0;
@@ -315,13 +353,9 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // A side dependency's own bulkhead is drawn beside its (vertical) edge; the next
             // hop's is in the caller's box.
             let side_bulkhead = r.hops.get(e.to).is_some_and(|h| h.kind == crate::report::HopKind::Side);
-            // On a vertical edge (to a side dependency) the breaker's texts sit to its left,
-            // clear of the box below and of the bulkhead's text on its right.
-            let vertical = (e.x1 - e.x2).abs() < 1.0;
-            let (tx, ty, anchor) = if vertical { (mx - 8.0, my - 24.0, "end") } else { (mx, my, "middle") };
             let bulkhead = side_bulkhead.then(|| bulkhead_text(lang, r, e.client, b)).flatten();
             html! {
-                <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.0.to_lowercase())))}>
+                <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.to_lowercase())))}>
                     <line x1={e.x1.to_string()} y1={e.y1.to_string()} x2={e.x2.to_string()} y2={e.y2.to_string()} />
                     { ds }
                     if let Some(t) = bulkhead {
@@ -330,19 +364,31 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     if let Some(a) = attempts.filter(|a| *a > 1 && e.to < props.scenario.layers.len() + 1) {
                         <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle">{ format!("×{a}") }</text>
                     }
-                    if let Some((key, label, n)) = state {
-                        <text class={classes!("breaker-state", key.to_lowercase())} x={tx.to_string()} y={(ty + 16.0).to_string()} text-anchor={anchor}
-                            id={format!("breaker-{}-{}", props.side, e.client)}>
-                            { if instances > 1 && n > 0 { format!("{label} {n}/{instances}") } else { label.to_string() } }
-                            { open_left(lang, r, &props.scenario, e.client, props.at_ms).map(|t| format!(" · {t}")).unwrap_or_default() }
-                        </text>
-                        if let Some(rule) = breaker_rule(lang, &props.scenario, r, e.client, b) {
-                            <text class="breaker-rule" x={tx.to_string()} y={(ty + 29.0).to_string()} text-anchor={anchor}
-                                id={format!("breaker-rule-{}-{}", props.side, e.client)}>{ rule }</text>
-                        }
-                    }
                 </g>
             }
+        })
+        .collect();
+    // Each breaker's two lines, over everything: inside the caller's box for the main path
+    // (whose boxes leave room for them), to the left of a side dependency's edge.
+    let breaker_views: Html = edges
+        .iter()
+        .filter_map(|e| {
+            let (key, state_line, detail) = breaker_lines(lang, r, &props.scenario, e.client, props.at_ms, b)?;
+            let vertical = (e.x1 - e.x2).abs() < 1.0;
+            let (x, y, anchor) = if vertical {
+                (e.x1 - 8.0, (e.y1 + e.y2) / 2.0 - 8.0, "end")
+            } else {
+                let from = boxes.iter().find(|bx| bx.hop == e.from)?;
+                (from.x + 8.0, from.y + from.h - 22.0, "start")
+            };
+            Some(html! {
+                <g class="breaker-lines">
+                    <text class={classes!("breaker-state", key.to_lowercase())} x={x.to_string()} y={y.to_string()} text-anchor={anchor}
+                        id={format!("breaker-{}-{}", props.side, e.client)}>{ state_line }</text>
+                    <text class="breaker-rule" x={x.to_string()} y={(y + 13.0).to_string()} text-anchor={anchor}
+                        id={format!("breaker-rule-{}-{}", props.side, e.client)}>{ detail }</text>
+                </g>
+            })
         })
         .collect();
     let box_views: Html = boxes
@@ -394,6 +440,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                             "breaker" => next_client.and_then(|ci| breaker_config(&props.scenario, r, ci)).map(crate::state::breaker::query_for),
                             _ => None,
                         };
+                        let href = href.map(|h| with_lang(lang, &h));
                         let open_lab = href.clone().map(|h| Callback::from(move |e: MouseEvent| {
                             e.stop_propagation();
                             if let Some(w) = web_sys::window() {
@@ -419,6 +466,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 { edge_views }
                 { for pools.iter().map(|p| pool_view(lang, r, p, &edges, b, props.side)) }
                 { box_views }
+                { breaker_views }
             </svg>
             <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }

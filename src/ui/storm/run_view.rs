@@ -172,19 +172,19 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
         if c.breaker_instances > 0 {
             breakers.push(Line {
                 name: format!("{} · {}", c.name, lang.t(T::SeriesOpen)),
-                class: "c-open".into(),
+                class: format!("c-open hop-line hop-{}", c.callee),
                 values: s.breaker_open[ci].iter().map(|&v| v as f64).collect(),
             });
             breakers.push(Line {
                 name: format!("{} · {}", c.name, lang.t(T::SeriesHalfOpen)),
-                class: "c-half".into(),
+                class: format!("c-half hop-line hop-{}", c.callee),
                 values: s.breaker_half_open[ci].iter().map(|&v| v as f64).collect(),
             });
         }
         if c.budget_max_tokens.is_some() {
             budgets.push(Line {
                 name: c.name.clone(),
-                class: hop_class(ci),
+                class: format!("{} hop-line hop-{}", hop_class(ci), c.callee),
                 values: s.budget_tokens[ci].clone(),
             });
         }
