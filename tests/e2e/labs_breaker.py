@@ -95,6 +95,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         chrome.cmd("POST", f"/element/{chrome.find('#scrub')}/value", {"text": "\ue014"})  # ArrowRight
         chrome.wait_text("#playhead-label", "call 62 of 300 · t = 6.1 s")
         # Play runs to the end (10 s of real time for the whole run).
+        chrome.front()
         chrome.click("#play")
         deadline = time.time() + 40  # 10 s, with room for a machine busy building
         while time.time() < deadline and int(data("#breaker", "data-pos")) < n:

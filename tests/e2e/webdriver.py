@@ -97,6 +97,12 @@ class Chrome:
     # -- navigation and scripts ------------------------------------------------------
     def get(self, url):
         self.cmd("POST", "/url", {"url": url})
+        self.front()
+
+    def front(self):
+        """Brings the tab to the front: after many window resizes headless Chromium can
+        leave it in the background, where animation frames stop (playback would stall)."""
+        self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.bringToFront", "params": {}})
 
     def url(self):
         return self.cmd("GET", "/url")
