@@ -402,7 +402,43 @@ impl Default for ReportOptions {
     }
 }
 
+/// One service of the chain, by the report's hop index.
+#[derive(Clone, Copy, Debug)]
+pub struct ServiceRef<'a> {
+    pub name: &'a str,
+    pub server: &'a Server,
+    pub work: &'a Dist,
+}
+
 impl Scenario {
+    /// The service at report hop `hop`: the layers (entry first), the leaf, then every
+    /// layer's side dependencies in order — the numbering `model::chain::plan::compile`
+    /// gives hops (a test holds the two together).
+    pub fn service(&self, hop: usize) -> Option<ServiceRef<'_>> {
+        let n = self.layers.len();
+        if hop < n {
+            let l = &self.layers[hop];
+            Some(ServiceRef { name: &l.name, server: &l.server, work: &l.work })
+        } else if hop == n {
+            Some(ServiceRef { name: &self.leaf.name, server: &self.leaf.server, work: &self.leaf.work })
+        } else {
+            let d = self.layers.iter().flat_map(|l| l.side_deps.iter()).nth(hop - n - 1)?;
+            Some(ServiceRef { name: &d.target.name, server: &d.target.server, work: &d.target.work })
+        }
+    }
+
+    /// The client settings hop `caller` calls hop `callee` with (report indices): a
+    /// layer's own client towards its next hop, or its side dependency's.
+    pub fn client_to(&self, caller: usize, callee: usize) -> Option<&Client> {
+        let layer = self.layers.get(caller)?;
+        if callee == caller + 1 {
+            return Some(&layer.client);
+        }
+        let n = self.layers.len();
+        let first = n + 1 + self.layers[..caller].iter().map(|l| l.side_deps.len()).sum::<usize>();
+        layer.side_deps.get(callee.checked_sub(first)?).map(|d| &d.client)
+    }
+
     /// Reads a scenario from JSON text (types only; call [`validate`] for ranges). An
     /// error names the field by its JSON path and, for a number, its range and unit.
     pub fn from_json(text: &str) -> Result<Scenario, FieldError> {
@@ -426,6 +462,28 @@ impl Scenario {
             Load::Batch { .. } => None,
             Load::Constant { rate_per_s, peak_factor, .. }
             | Load::Poisson { rate_per_s, peak_factor, .. } => Some(rate_per_s * peak_factor),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hops_and_clients_follow_the_engines_numbering() {
+        for p in presets::all() {
+            let s = (p.build)();
+            let plan = crate::model::chain::plan::compile(&s);
+            for (i, h) in plan.hops.iter().enumerate() {
+                assert_eq!(s.service(i).map(|x| x.name), Some(h.name.as_str()), "{}: hop {i}", p.name);
+            }
+            assert!(s.service(plan.hops.len()).is_none());
+            for c in &plan.clients {
+                let client = s.client_to(c.caller, c.callee);
+                assert!(client.is_some(), "{}: client {} → {}", p.name, c.caller, c.callee);
+                assert_eq!(client.and_then(|x| x.breaker).is_some(), c.breaker.is_some(), "{}", p.name);
+            }
         }
     }
 }

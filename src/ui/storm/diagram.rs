@@ -7,7 +7,7 @@ use crate::plot::storm::{
 };
 use crate::policy::stack::Stage;
 use crate::report::Report;
-use crate::scenario::{Dist, Scenario, Server};
+use crate::scenario::Scenario;
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
@@ -59,14 +59,9 @@ fn next_hop_stack(r: &Report, hop: usize) -> &[Stage] {
 /// fallback if a failure there degrades instead of failing.
 fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     let mut out = Vec::new();
-    let server = if hop < s.layers.len() {
-        Some(&s.layers[hop].server)
-    } else if hop == s.layers.len() {
-        Some(&s.leaf.server)
-    } else {
-        None
-    };
-    if server.is_some_and(|sv| sv.admission.is_some()) {
+    // Every service with admission control says so, side dependencies included (as the
+    // links under the diagram do).
+    if s.service(hop).is_some_and(|sv| sv.server.admission.is_some()) {
         out.push(Badge { label: lang.t(T::BadgeAdmission).to_string(), name: "admission" });
     }
     let layer = s.layers.get(hop);
@@ -81,29 +76,12 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     out
 }
 
-/// The scenario's server and work of a hop (the report's order: layers, the leaf, then the
-/// side dependencies).
-fn hop_service(s: &Scenario, hop: usize) -> Option<(&Server, &Dist)> {
-    let n = s.layers.len();
-    if hop < n {
-        Some((&s.layers[hop].server, &s.layers[hop].work))
-    } else if hop == n {
-        Some((&s.leaf.server, &s.leaf.work))
-    } else {
-        s.layers
-            .iter()
-            .flat_map(|l| l.side_deps.iter())
-            .nth(hop - n - 1)
-            .map(|d| (&d.target.server, &d.target.work))
-    }
-}
-
 /// The mechanism labs that can show one of this hop's settings on its own: its admission
 /// control in the admission lab, its worker pool (with the hop's mean arrival rate over the
 /// run) in the queue lab.
 fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, String)> {
     let mut out = Vec::new();
-    let Some((server, work)) = hop_service(s, hop) else { return out };
+    let Some(crate::scenario::ServiceRef { server, work, .. }) = s.service(hop) else { return out };
     if let Some(adm) = &server.admission {
         out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm)));
     }
@@ -164,20 +142,14 @@ fn order_note(lang: Lang, r: &Report) -> String {
     lang.f(T::OrderNote, &[("order", &words.join(" → "))])
 }
 
-/// A client's breaker settings, as the scenario holds them (layers' clients, then side
-/// dependencies' in the report's order).
+/// A client's breaker settings, as the scenario holds them.
 fn breaker_config<'a>(
     s: &'a Scenario,
     r: &Report,
     client: usize,
 ) -> Option<&'a crate::policy::breaker::BreakerConfig> {
     let c = r.clients.get(client)?;
-    let layer = s.layers.get(c.caller)?;
-    if c.callee == c.caller + 1 {
-        return layer.client.breaker.as_ref();
-    }
-    let callee = &r.hops.get(c.callee)?.name;
-    layer.side_deps.iter().find(|d| &d.target.name == callee)?.client.breaker.as_ref()
+    s.client_to(c.caller, c.callee)?.breaker.as_ref()
 }
 
 /// A client's breaker state in bucket `b` as the diagram shows it (the worst of its
