@@ -172,7 +172,9 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             // The handle cancels the frame when it is replaced or dropped.
             *frame.borrow_mut() = on.then(|| {
                 request_animation_frame(move |now| {
-                    let dt = last.get().map_or(16.0, |l| (now - l).clamp(0.0, 250.0));
+                    // At least 1 ms: a frame that did not move the playhead would not re-run
+                    // this effect (its inputs unchanged), and playback would stop.
+                    let dt = last.get().map_or(16.0, |l| (now - l).clamp(1.0, 250.0));
                     last.set(Some(now));
                     let next = at + dt * (n.max(1) as f64) / PLAY_MS;
                     if next >= n as f64 {

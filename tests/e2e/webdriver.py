@@ -103,6 +103,7 @@ class Chrome:
         """Brings the tab to the front: after many window resizes headless Chromium can
         leave it in the background, where animation frames stop (playback would stall)."""
         self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.bringToFront", "params": {}})
+        self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.setWebLifecycleState", "params": {"state": "active"}})
 
     def url(self):
         return self.cmd("GET", "/url")

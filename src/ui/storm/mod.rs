@@ -160,7 +160,9 @@ pub fn StormPage(props: &StormProps) -> Html {
                 let start = now_ms();
                 let handle = request_animation_frame(move |_| {
                     // Clamp a long gap (a background tab) to one frame's worth.
-                    let dt = (now_ms() - start).clamp(0.0, 100.0);
+                    // At least 1 ms: a frame that left the playhead where it was would not
+                    // re-run this effect (its inputs unchanged), and playback would stop.
+                    let dt = (now_ms() - start).clamp(1.0, 100.0);
                     let next = at + dt * speed * end / PLAY_MS_AT_1X;
                     if next >= end {
                         playhead.set(end);
