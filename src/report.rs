@@ -25,8 +25,53 @@ pub struct Report {
     pub breaker_transitions: Vec<BreakerTransition>,
     /// Latency distributions per outcome.
     pub latency: Vec<LatencyDist>,
-    /// Timelines of a capped sample of requests.
+    /// Timelines of a capped sample of requests, and of those the scenario asked for
+    /// (`report.trace_requests`), in order of arrival.
     pub traces: Vec<Trace>,
+    /// A request of each kind worth drilling into (their numbers, for `trace_requests`).
+    #[serde(default)]
+    pub examples: Examples,
+}
+
+/// Request numbers (0 = first to arrive) worth looking at, found during the run: the first
+/// of each outcome, the slowest answered one, and the first failed or degraded by each
+/// cause. `None`: the run had no such request.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Examples {
+    /// The first request answered in full.
+    pub succeeded: Option<u64>,
+    /// The first request answered degraded.
+    pub degraded: Option<u64>,
+    /// The first request that failed.
+    pub failed: Option<u64>,
+    /// The first request the entry's admission control turned away.
+    pub rejected: Option<u64>,
+    /// The answered request with the longest latency (the first of equals).
+    pub slowest: Option<u64>,
+    /// The first request failed or degraded by each cause (as counted in `failed_by` and
+    /// `degraded_by`).
+    pub by_cause: CauseExamples,
+}
+
+/// The first request failed or degraded by each cause; fields as in [`Causes`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CauseExamples {
+    /// A try timed out.
+    pub timeout: Option<u64>,
+    /// 5xx or connection errors.
+    pub error: Option<u64>,
+    /// Overload rejections (429/503) from a downstream.
+    pub overload: Option<u64>,
+    /// 4xx.
+    pub client_error: Option<u64>,
+    /// Not enough deadline left to try (again).
+    pub budget_exhausted: Option<u64>,
+    /// The retry budget refused a retry.
+    pub retry_budget_denied: Option<u64>,
+    /// An open breaker refused the call.
+    pub breaker_rejected: Option<u64>,
+    /// A full bulkhead refused the call.
+    pub bulkhead_rejected: Option<u64>,
 }
 
 /// Latency percentiles (ms).
@@ -316,6 +361,27 @@ pub enum MarkKind {
     FallbackStale,
     /// `unavailable` answered for a failed optional dependency.
     FallbackUnavailable,
+    /// The failed attempt was the last the retry policy allows.
+    AttemptsExhausted,
+    /// The failure is not one the retry policy retries (a 4xx, a kind left out of
+    /// `retry_on`, a Retry-After of "never").
+    NotRetryable,
+}
+
+/// Why a hop's own admission turned a call away, before any work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    /// The token bucket was short of the call's cost (429).
+    RateLimit,
+    /// The concurrency limit was reached (503).
+    ConcurrencyLimit,
+    /// The call costs more than the bucket can ever hold (4xx).
+    CostExceedsCapacity,
+    /// Every worker busy and the queue full (503).
+    QueueFull,
+    /// It waited in the queue longer than the queue timeout (503).
+    QueueTimeout,
 }
 
 /// Bucketed series. Counters are totals per bucket; gauges the peak level in the bucket.
@@ -423,6 +489,12 @@ pub struct Trace {
 /// A call as the callee saw it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Span {
+    /// Its number in the trace, in order of arrival (0 = the entry call).
+    #[serde(default)]
+    pub id: u32,
+    /// The `id` of the call that made it; none for the entry call.
+    #[serde(default)]
+    pub parent: Option<u32>,
     /// Hop index.
     pub hop: usize,
     /// Attempt number at the caller (1 = first).
@@ -437,6 +509,9 @@ pub struct Span {
     pub result: CallResult,
     /// Nobody was waiting for it any more (a caller up the chain had timed out).
     pub abandoned: bool,
+    /// Why the hop's admission or queue turned it away, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
 }
 
 /// A caller-side event.
@@ -444,6 +519,12 @@ pub struct Span {
 pub struct Mark {
     /// Calling hop.
     pub hop: usize,
+    /// The span `id` of the calling call.
+    #[serde(default)]
+    pub call: u32,
+    /// The hop it calls (the dependency the event is about).
+    #[serde(default)]
+    pub callee: usize,
     /// What happened.
     pub kind: MarkKind,
     /// Start (ms).
@@ -505,7 +586,13 @@ named!(MarkKind {
     Backoff => "backoff", Timeout => "timeout", BudgetExhausted => "budget_exhausted",
     RetryBudgetDenied => "retry_budget_denied", BreakerRejected => "breaker_rejected",
     BulkheadRejected => "bulkhead_rejected", FallbackStale => "fallback_stale",
-    FallbackUnavailable => "fallback_unavailable",
+    FallbackUnavailable => "fallback_unavailable", AttemptsExhausted => "attempts_exhausted",
+    NotRetryable => "not_retryable",
+});
+named!(Refusal {
+    RateLimit => "rate_limit", ConcurrencyLimit => "concurrency_limit",
+    CostExceedsCapacity => "cost_exceeds_capacity", QueueFull => "queue_full",
+    QueueTimeout => "queue_timeout",
 });
 
 #[cfg(test)]
@@ -549,9 +636,15 @@ mod tests {
             BulkheadRejected,
             FallbackStale,
             FallbackUnavailable,
+            AttemptsExhausted,
+            NotRetryable,
         ];
         for m in all {
             check(serde_json::to_string(&m).unwrap(), m.name());
+        }
+        assert_eq!(all.len(), MarkKind::ALL.len(), "every mark kind checked");
+        for r in Refusal::ALL {
+            check(serde_json::to_string(r).unwrap(), r.name());
         }
     }
 }

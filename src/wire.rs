@@ -233,6 +233,7 @@ wire_unit_enum!(HopKind);
 wire_unit_enum!(RequestOutcome);
 wire_unit_enum!(CallResult);
 wire_unit_enum!(MarkKind);
+wire_unit_enum!(Refusal);
 wire_unit_enum!(BreakerState { Closed, Open, HalfOpen });
 wire_unit_enum!(Stage { Retry, Deadline, RetryBudget, Breaker, Timeout, Bulkhead });
 
@@ -330,10 +331,32 @@ wire_struct!(Series {
 });
 wire_struct!(BreakerTransition { t_ms, client, instance, from, to });
 wire_struct!(LatencyDist { outcome, count, percentiles, bins });
-wire_struct!(Span { hop, attempt, start_ms, work_ms, end_ms, result, abandoned });
-wire_struct!(Mark { hop, kind, start_ms, end_ms });
+wire_struct!(Span { id, parent, hop, attempt, start_ms, work_ms, end_ms, result, abandoned, refusal });
+wire_struct!(Mark { hop, call, callee, kind, start_ms, end_ms });
 wire_struct!(Trace { request, arrival_ms, deadline_ms, end_ms, outcome, spans, marks, dropped });
-wire_struct!(Report { scenario, seed, summary, hops, clients, series, breaker_transitions, latency, traces });
+wire_struct!(CauseExamples {
+    timeout,
+    error,
+    overload,
+    client_error,
+    budget_exhausted,
+    retry_budget_denied,
+    breaker_rejected,
+    bulkhead_rejected
+});
+wire_struct!(Examples { succeeded, degraded, failed, rejected, slowest, by_cause });
+wire_struct!(Report {
+    scenario,
+    seed,
+    summary,
+    hops,
+    clients,
+    series,
+    breaker_transitions,
+    latency,
+    traces,
+    examples
+});
 
 impl Wire for Stopped {
     fn put(&self, w: &mut Writer) {

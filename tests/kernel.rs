@@ -58,7 +58,7 @@ fn chain(
         faults: Vec::new(),
         cancel_on_timeout: false,
         slo: Default::default(),
-        report: ReportOptions { bucket_ms: None, trace_sample: 12 },
+        report: ReportOptions { bucket_ms: None, trace_sample: 12, ..Default::default() },
     }
 }
 
@@ -279,7 +279,7 @@ fn arb_chain() -> impl Strategy<Value = Scenario> {
                 faults,
                 cancel_on_timeout: false,
                 slo: Default::default(),
-                report: ReportOptions { bucket_ms, trace_sample },
+                report: ReportOptions { bucket_ms, trace_sample, ..Default::default() },
             }
         })
 }

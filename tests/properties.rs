@@ -150,7 +150,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     faults,
                     cancel_on_timeout: cancel,
                     slo: Default::default(),
-                    report: ReportOptions { bucket_ms: None, trace_sample: 50 },
+                    report: ReportOptions { bucket_ms: None, trace_sample: 50, ..Default::default() },
                 }
             },
         )

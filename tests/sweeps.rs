@@ -16,7 +16,7 @@ fn chain(k: u32, layers: usize, f: f64, duration_ms: f64) -> Scenario {
         faults: Vec::new(),
         cancel_on_timeout: false,
         slo: Default::default(),
-        report: ReportOptions { bucket_ms: None, trace_sample: 0 },
+        report: ReportOptions { bucket_ms: None, trace_sample: 0, ..Default::default() },
     }
 }
 

@@ -8,3 +8,4 @@ pub mod chain;
 pub mod degradation;
 pub mod queueing;
 pub mod slo;
+pub mod tree;

@@ -390,6 +390,10 @@ pub struct ReportOptions {
     /// Requests whose full timeline is kept (count).
     #[serde(default = "default_trace_sample")]
     pub trace_sample: u32,
+    /// Request numbers (0 = first to arrive) whose whole timeline is kept as well, beyond
+    /// the sample and its cap: the attempt trees a learner asked for (at most 8).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trace_requests: Vec<u64>,
 }
 
 fn default_trace_sample() -> u32 {
@@ -398,7 +402,7 @@ fn default_trace_sample() -> u32 {
 
 impl Default for ReportOptions {
     fn default() -> Self {
-        ReportOptions { bucket_ms: None, trace_sample: default_trace_sample() }
+        ReportOptions { bucket_ms: None, trace_sample: default_trace_sample(), trace_requests: Vec::new() }
     }
 }
 

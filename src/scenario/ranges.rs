@@ -78,6 +78,10 @@ pub const SURGE_FACTOR: FieldRange = num(0.01, 100.0, "×");
 pub const LATENCY_FACTOR: FieldRange = num(0.01, 1000.0, "×");
 pub const REPORT_BUCKET_MS: FieldRange = ms(0.1, 1e8);
 pub const TRACE_SAMPLE: FieldRange = FieldRange { unit: "requests", ..count(0.0, 200.0) };
+/// How many requests a scenario may ask to trace by number.
+pub const TRACE_REQUESTS: FieldRange = FieldRange { unit: "requests", ..count(0.0, 8.0) };
+/// A request number to trace (0 = the first to arrive); the engine numbers requests in 32 bits.
+pub const TRACE_REQUEST: FieldRange = count(0.0, 4_000_000_000.0);
 pub const SEED: FieldRange = count(0.0, u64::MAX as f64);
 
 impl FieldRange {
@@ -136,6 +140,7 @@ pub fn for_path(path: &str) -> Option<FieldRange> {
         ("report", "bucket_ms") => REPORT_BUCKET_MS,
         ("slo", "success_percent") => SLO_PERCENT,
         ("report", "trace_sample") => TRACE_SAMPLE,
+        ("report", "trace_requests") => TRACE_REQUEST,
         ("work", "ms" | "mean_ms") => WORK_MS,
         ("work", "median_ms" | "p99_ms") => LOG_NORMAL_MS,
         (_, "workers") => WORKERS,

@@ -285,6 +285,10 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
         c.num("report.bucket_ms", b, r::REPORT_BUCKET_MS);
     }
     c.int("report.trace_sample", s.report.trace_sample, r::TRACE_SAMPLE);
+    c.int("report.trace_requests.len", s.report.trace_requests.len() as u64, r::TRACE_REQUESTS);
+    for (i, &n) in s.report.trace_requests.iter().enumerate() {
+        c.int(&format!("report.trace_requests[{i}]"), n, r::TRACE_REQUEST);
+    }
     c.num("slo.success_percent", s.slo.success_percent, r::SLO_PERCENT);
     c.errors
 }

@@ -387,6 +387,7 @@ impl QueueInput {
             report: ReportOptions {
                 bucket_ms: (point == 0).then(|| (duration_ms / 400.0).ceil().max(1.0)),
                 trace_sample: 0,
+                trace_requests: Vec::new(),
             },
         }
     }

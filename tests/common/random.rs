@@ -262,6 +262,12 @@ fn drawn(n: u64) -> Scenario {
         report: ReportOptions {
             bucket_ms: g.chance(0.2).then(|| g.ms(1.0, 20.0)),
             trace_sample: g.int(0, 30) as u32,
+            // Some runs also trace requests by number (the attempt trees), beyond the sample.
+            trace_requests: if g.chance(0.3) {
+                (0..g.int(1, 3)).map(|_| g.int(0, 200)).collect()
+            } else {
+                Vec::new()
+            },
         },
     }
 }

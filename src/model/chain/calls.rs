@@ -6,6 +6,7 @@
 use super::stats::Degrade;
 use crate::policy::Failure;
 use crate::policy::breaker::Permit;
+use crate::report::Refusal;
 use crate::scenario::validate::MAX_SIDE_DEPS;
 use crate::sim::Micros;
 use crate::sim::rng::Key;
@@ -117,6 +118,13 @@ pub struct Call {
     /// When a worker took it, or [`NOT_STARTED`].
     pub work_start: Micros,
     pub trace: u32,
+    /// Traced calls: its span id and its caller's (`NO_SPAN` for the entry call).
+    pub span: u32,
+    pub parent_span: u32,
+    /// Entry calls: the original request's number (0 = first to arrive).
+    pub request: u32,
+    /// Why its hop's admission or queue turned it away, if it did (for its span).
+    pub refusal: Option<Refusal>,
     pub phase: Phase,
     pub holds_worker: bool,
     pub holds_admission: bool,
@@ -130,6 +138,9 @@ pub struct Call {
     pub deps: u32,
     pub n_deps: u8,
 }
+
+/// The span id of no call: a call not traced, or the parent of an entry call.
+pub const NO_SPAN: u32 = u32::MAX;
 
 /// `work_start` of a call no worker has taken yet.
 pub const NOT_STARTED: Micros = Micros::MAX;
@@ -183,6 +194,10 @@ impl Calls {
                     arrived: now,
                     work_start: NOT_STARTED,
                     trace,
+                    span: NO_SPAN,
+                    parent_span: NO_SPAN,
+                    request: 0,
+                    refusal: None,
                     phase: Phase::Queued,
                     holds_worker: false,
                     holds_admission: false,
@@ -206,6 +221,10 @@ impl Calls {
         c.arrived = now;
         c.work_start = NOT_STARTED;
         c.trace = trace;
+        c.span = NO_SPAN;
+        c.parent_span = NO_SPAN;
+        c.request = 0;
+        c.refusal = None;
         c.phase = Phase::Queued;
         c.holds_worker = false;
         c.holds_admission = false;

@@ -8,7 +8,7 @@ use super::calls::{CallRef, DepState, Parent, SlotKind};
 use super::engine::{Answer, Ev, GeneralEngine};
 use super::plan::Isolation;
 use super::rules;
-use super::stats::{Degrade, NO_TRACE};
+use super::stats::{Degrade, MarkBy, NO_TRACE};
 use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
 use crate::policy::bulkhead::Entry;
 use crate::policy::deadline::{may_attempt_after, try_timeout};
@@ -49,12 +49,14 @@ impl GeneralEngine {
         }
     }
 
+    /// A caller-side event of call `c` about its dependency `d`, for its trace.
     #[inline]
-    fn mark(&mut self, c: CallRef, kind: MarkKind, start: Micros, end: Micros) {
+    fn mark(&mut self, c: CallRef, d: usize, kind: MarkKind, start: Micros, end: Micros) {
         let call = self.calls.get(c);
         if call.trace != NO_TRACE {
-            let (trace, hop) = (call.trace, call.hop as usize);
-            self.stats.traces.mark(trace, hop, kind, start, end);
+            let callee = self.plan.clients[self.calls.dep(c, d).client as usize].callee;
+            let by = MarkBy { hop: call.hop as usize, call: call.span, callee };
+            self.stats.traces.mark(call.trace, by, kind, start, end);
         }
     }
 
@@ -80,7 +82,7 @@ impl GeneralEngine {
                     if !may_attempt_after(deadline, now, 0, self.plan.clients[cl].min_useful) {
                         self.stats.clients[cl].deadline_exhausted += 1;
                         self.stats.totals.deadline_exhausted += 1;
-                        self.mark(c, MarkKind::BudgetExhausted, now, now);
+                        self.mark(c, d, MarkKind::BudgetExhausted, now, now);
                         self.refuse(now, c, d, pos, Outcome::DeadlineExceeded);
                         return;
                     }
@@ -98,7 +100,7 @@ impl GeneralEngine {
                         None => {
                             self.stats.clients[cl].breaker_rejected += 1;
                             self.stats.totals.breaker_rejected += 1;
-                            self.mark(c, MarkKind::BreakerRejected, now, now);
+                            self.mark(c, d, MarkKind::BreakerRejected, now, now);
                             self.refuse(now, c, d, pos, Outcome::BreakerOpen);
                             return;
                         }
@@ -139,7 +141,7 @@ impl GeneralEngine {
                         _ => {
                             self.stats.clients[cl].bulkhead_rejected += 1;
                             self.stats.totals.bulkhead_rejected += 1;
-                            self.mark(c, MarkKind::BulkheadRejected, now, now);
+                            self.mark(c, d, MarkKind::BulkheadRejected, now, now);
                             self.refuse(now, c, d, pos, Outcome::BulkheadFull);
                             return;
                         }
@@ -295,7 +297,7 @@ impl GeneralEngine {
     pub(super) fn on_try_timeout(&mut self, now: Micros, c: CallRef, d: usize) {
         self.stats.totals.timeouts += 1;
         let dep = *self.calls.dep(c, d);
-        self.mark(c, MarkKind::Timeout, dep.started, now);
+        self.mark(c, d, MarkKind::Timeout, dep.started, now);
         if dep.state == DepState::InFlight && self.calls.valid(dep.child) {
             if self.plan.cancel_on_timeout {
                 self.cancel_subtree(now, dep.child);
@@ -436,6 +438,7 @@ impl GeneralEngine {
         let cl = self.calls.dep(c, d).client as usize;
         let Some(delay) = rules::retry_delay(&self.plan.clients[cl], attempt, prev_sleep, key, outcome)
         else {
+            self.mark(c, d, rules::gave_up(&self.plan.clients[cl], attempt), now, now);
             self.dep_done(now, c, d, Err(outcome));
             return;
         };
@@ -446,7 +449,7 @@ impl GeneralEngine {
                     if !may_attempt_after(deadline, now, delay, self.plan.clients[cl].min_useful) {
                         self.stats.clients[cl].deadline_exhausted += 1;
                         self.stats.totals.deadline_exhausted += 1;
-                        self.mark(c, MarkKind::BudgetExhausted, now, now);
+                        self.mark(c, d, MarkKind::BudgetExhausted, now, now);
                         self.dep_done(now, c, d, Err(Outcome::DeadlineExceeded));
                         return;
                     }
@@ -461,7 +464,7 @@ impl GeneralEngine {
                         if !ok {
                             self.stats.clients[cl].retry_budget_denied += 1;
                             self.stats.totals.retry_budget_denied += 1;
-                            self.mark(c, MarkKind::RetryBudgetDenied, now, now);
+                            self.mark(c, d, MarkKind::RetryBudgetDenied, now, now);
                             self.dep_done(now, c, d, Err(Outcome::BudgetDenied));
                             return;
                         }
@@ -476,7 +479,7 @@ impl GeneralEngine {
         } else {
             self.calls.dep_mut(c, d).state = DepState::Sleeping;
             self.sched(now, delay, Class::Timer, Ev::BackoffWake(c, d as u8, attempt));
-            self.mark(c, MarkKind::Backoff, now, now.saturating_add(delay));
+            self.mark(c, d, MarkKind::Backoff, now, now.saturating_add(delay));
         }
     }
 
@@ -507,7 +510,7 @@ impl GeneralEngine {
         };
         if result.is_err() && optional {
             let kind = if stale { MarkKind::FallbackStale } else { MarkKind::FallbackUnavailable };
-            self.mark(c, kind, now, now);
+            self.mark(c, d, kind, now, now);
         }
         if finished {
             let call = self.calls.get(c);

@@ -20,7 +20,7 @@
 //!   names the state it was meant for and is dropped when that state has moved on.
 
 use super::arrivals::Arrivals;
-use super::calls::{CallRef, Calls, DepState, Parent, Phase};
+use super::calls::{CallRef, Calls, DepState, NO_SPAN, Parent, Phase};
 use super::plan::{HopKind, Plan};
 use super::rules;
 use super::stats::{Ended, NO_TRACE, Stats};
@@ -33,7 +33,7 @@ use crate::policy::deadline::NO_DEADLINE;
 use crate::policy::retry_budget::RetryBudget;
 use crate::policy::token_bucket::{Admission, Rejection, TokenBucket};
 use crate::report::Stopped;
-use crate::report::{CallResult, ms};
+use crate::report::{CallResult, Refusal, ms};
 use crate::scenario::{Dist, Scenario};
 use crate::sim::rng::{self, Key, Purpose};
 use crate::sim::{Class, EventQueue, Micros};
@@ -276,6 +276,7 @@ impl GeneralEngine {
                 let hop = self.calls.get(c).hop as usize;
                 self.hop_rt[hop].pool.abandon();
                 self.stats.hops[hop].rejected += 1;
+                self.calls.get_mut(c).refusal = Some(Refusal::QueueTimeout);
                 self.gauge_queue(now, hop);
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
@@ -329,7 +330,8 @@ impl GeneralEngine {
         if let Some((_, key)) = self.pending_arrival.take() {
             let trace = self.stats.request_arrived(now);
             self.stats.series_request_arrived(now);
-            self.arrive(now, 0, None, key, NO_DEADLINE, trace);
+            let number = u32::try_from(self.stats.totals.original - 1).unwrap_or(u32::MAX);
+            self.arrive_as(now, 0, None, key, NO_DEADLINE, trace, number);
         }
         match self.arrivals.next() {
             Some((t, key)) => {
@@ -360,11 +362,33 @@ impl GeneralEngine {
         deadline: Micros,
         trace: u32,
     ) -> CallRef {
+        self.arrive_as(now, hop, parent, key, deadline, trace, 0)
+    }
+
+    /// [`arrive`](Self::arrive), numbering an entry call with its request's number.
+    #[allow(clippy::too_many_arguments)]
+    fn arrive_as(
+        &mut self,
+        now: Micros,
+        hop: usize,
+        parent: Option<Parent>,
+        key: Key,
+        deadline: Micros,
+        trace: u32,
+        number: u32,
+    ) -> CallRef {
         let c = self.calls.alloc(hop, parent, key, deadline, now, trace);
+        self.calls.get_mut(c).request = number;
         if let Some(p) = parent
             && self.calls.get(p.call).orphan
         {
             self.calls.get_mut(c).orphan = true;
+        }
+        if trace != NO_TRACE {
+            let id = self.stats.traces.next_span_id(trace);
+            let parent_span = parent.map_or(NO_SPAN, |p| self.calls.get(p.call).span);
+            let call = self.calls.get_mut(c);
+            (call.span, call.parent_span) = (id, parent_span);
         }
         if let HopKind::Layer { deadline: Some(d), .. } = self.plan.hops[hop].kind
             && deadline == NO_DEADLINE
@@ -385,13 +409,19 @@ impl GeneralEngine {
                 Ok(()) => self.calls.get_mut(c).holds_admission = true,
                 Err(rej) => {
                     self.stats.hops[hop].rejected += 1;
-                    let outcome = match rej {
+                    let (outcome, refusal) = match rej {
                         Rejection::RateLimit { retry_after } => {
-                            Outcome::Overload { retry_after_us: retry_after }
+                            (Outcome::Overload { retry_after_us: retry_after }, Refusal::RateLimit)
                         }
-                        Rejection::ConcurrencyLimit => Outcome::Overload { retry_after_us: spec.retry_after },
-                        Rejection::CostExceedsCapacity => Outcome::ClientError,
+                        Rejection::ConcurrencyLimit => (
+                            Outcome::Overload { retry_after_us: spec.retry_after },
+                            Refusal::ConcurrencyLimit,
+                        ),
+                        Rejection::CostExceedsCapacity => {
+                            (Outcome::ClientError, Refusal::CostExceedsCapacity)
+                        }
                     };
+                    self.calls.get_mut(c).refusal = Some(refusal);
                     self.respond(now, c, outcome, Answer::default());
                     return c;
                 }
@@ -411,6 +441,7 @@ impl GeneralEngine {
             }
             Entry::Rejected => {
                 self.stats.hops[hop].rejected += 1;
+                self.calls.get_mut(c).refusal = Some(Refusal::QueueFull);
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
@@ -532,6 +563,7 @@ impl GeneralEngine {
                 self.trace_span(c, now, rules::call_result(outcome), false);
                 let call = self.calls.get(c);
                 let ended = Ended {
+                    request: u64::from(call.request),
                     arrived: call.arrived,
                     trace: call.trace,
                     outcome,
@@ -570,17 +602,16 @@ impl GeneralEngine {
     fn trace_span(&mut self, c: CallRef, now: Micros, result: CallResult, abandoned: bool) {
         let call = self.calls.get(c);
         if call.trace != NO_TRACE {
-            let attempt = call.parent.map_or(1, |p| p.attempt);
-            let span = rules::span(
-                call.hop as usize,
-                attempt,
-                call.arrived,
-                call.worked_from(),
-                now,
-                result,
-                abandoned,
-            );
-            self.stats.traces.span(call.trace, span);
+            let of = rules::SpanOf {
+                id: call.span,
+                parent: (call.parent_span != NO_SPAN).then_some(call.parent_span),
+                hop: call.hop as usize,
+                attempt: call.parent.map_or(1, |p| p.attempt),
+                arrived: call.arrived,
+                work_start: call.worked_from(),
+                refusal: call.refusal,
+            };
+            self.stats.traces.span(call.trace, rules::span(of, now, result, abandoned));
         }
     }
 

@@ -169,6 +169,7 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
         breaker_transitions: stats.transitions,
         latency,
         traces: stats.traces.list,
+        examples: stats.examples,
     }
 }
 

@@ -36,7 +36,7 @@
 use super::arrivals::Arrivals;
 use super::plan::{ClientSpec, HopKind, HopSpec, Isolation, Plan, WorkerPoolSpec};
 use super::rules;
-use super::stats::{End, Ended, NO_TRACE, Stats};
+use super::stats::{End, Ended, MarkBy, NO_TRACE, Stats};
 use crate::policy::{Failure, Outcome};
 use crate::report::MarkKind;
 use crate::scenario::Scenario;
@@ -155,7 +155,7 @@ enum Change {
     /// Levels `lo..=hi` take workers again (the sleep is over).
     Take { lo: u8, hi: u8 },
     /// The request ends: every level gives its worker back, and the ending is counted.
-    End { arrived: Micros, trace: u32, outcome: Outcome, core_failure: Option<Failure> },
+    End { request: u32, arrived: Micros, trace: u32, outcome: Outcome, core_failure: Option<Failure> },
 }
 
 /// Records wait in a heap of keys `time << 64 | class << 62 | slot`, their changes in a
@@ -175,6 +175,11 @@ struct Walk {
     attempt: [u32; MAX_DEPTH],
     /// Layers: the last backoff slept (µs).
     prev_sleep: [Micros; MAX_DEPTH],
+    /// Traced requests: the span id of the level's call, and the next id to give.
+    span: [u32; MAX_DEPTH],
+    next_span: u32,
+    /// The request's number (0 = first to arrive).
+    request: u32,
     trace: u32,
 }
 
@@ -242,6 +247,9 @@ impl RetryChainKernel {
                 arrived: [0; MAX_DEPTH],
                 attempt: [0; MAX_DEPTH],
                 prev_sleep: [0; MAX_DEPTH],
+                span: [0; MAX_DEPTH],
+                next_span: 0,
+                request: 0,
                 trace: NO_TRACE,
             })),
             changes: Vec::new(),
@@ -284,7 +292,8 @@ impl RetryChainKernel {
         if let Some((_, key)) = self.pending_arrival.take() {
             let trace = self.stats.request_arrived(now);
             self.batch_request(0);
-            self.request(now, key, trace);
+            let number = u32::try_from(self.stats.totals.original - 1).unwrap_or(u32::MAX);
+            self.request(now, key, trace, number);
         }
         match self.arrivals.next() {
             Some((t, key)) => {
@@ -378,9 +387,10 @@ impl RetryChainKernel {
         match change {
             Change::Release { lo, hi } => self.shift(now, lo as usize, hi as usize, -1),
             Change::Take { lo, hi } => self.shift(now, lo as usize, hi as usize, 1),
-            Change::End { arrived, trace, outcome, core_failure } => {
+            Change::End { request, arrived, trace, outcome, core_failure } => {
                 self.shift(now, 0, self.depth - 1, -1);
-                let ended = Ended { arrived, trace, outcome, core_failure, degraded: None };
+                let request = u64::from(request);
+                let ended = Ended { request, arrived, trace, outcome, core_failure, degraded: None };
                 let end: End = self.stats.request_ended(now, ended);
                 self.batch_request(1 + end as usize);
             }
@@ -399,7 +409,7 @@ impl RetryChainKernel {
     }
 
     /// A new original request arrives at `now`: walk its whole life.
-    fn request(&mut self, now: Micros, key: Key, trace: u32) {
+    fn request(&mut self, now: Micros, key: Key, trace: u32, number: u32) {
         // One walk buffer serves every request: each level's entries are written as the
         // walk reaches the level.
         let mut w = self.walk.take().expect("the walk buffer is home between requests");
@@ -408,6 +418,11 @@ impl RetryChainKernel {
         w.attempt[0] = 0;
         w.prev_sleep[0] = 0;
         w.trace = trace;
+        w.request = number;
+        // Span ids count arrivals as the general engine's do: the entry is 0, and each
+        // call below takes the next id as the walk reaches it (see `descend`).
+        w.span[0] = 0;
+        w.next_span = 1;
         self.walk_request(&mut w, now);
         self.walk = Some(w);
     }
@@ -441,18 +456,22 @@ impl RetryChainKernel {
             let mut core_failure = None; // the failure the answering call's dependency reported
             let (lvl, delay) = loop {
                 if trace != NO_TRACE {
-                    let attempt = if lvl == 0 { 1 } else { w.attempt[lvl - 1] };
                     let arrived = w.arrived[lvl];
-                    let span =
-                        rules::span(lvl, attempt, arrived, Some(arrived), t, rules::call_result(out), false);
-                    self.stats.traces.span(trace, span);
+                    let of = rules::SpanOf {
+                        id: w.span[lvl],
+                        parent: lvl.checked_sub(1).map(|up| w.span[up]),
+                        hop: lvl,
+                        attempt: if lvl == 0 { 1 } else { w.attempt[lvl - 1] },
+                        arrived,
+                        work_start: Some(arrived),
+                        refusal: None,
+                    };
+                    self.stats.traces.span(trace, rules::span(of, t, rules::call_result(out), false));
                 }
                 if lvl == 0 {
-                    self.record(
-                        t,
-                        Class::Completion,
-                        Change::End { arrived: now, trace, outcome: out, core_failure },
-                    );
+                    let request = w.request;
+                    let end = Change::End { request, arrived: now, trace, outcome: out, core_failure };
+                    self.record(t, Class::Completion, end);
                     return;
                 }
                 lvl -= 1;
@@ -470,6 +489,10 @@ impl RetryChainKernel {
                     break (lvl, delay);
                 }
                 // The layer's only dependency failed for good: it answers with the failure.
+                if trace != NO_TRACE {
+                    let by = MarkBy { hop: lvl, call: w.span[lvl], callee: lvl + 1 };
+                    self.stats.traces.mark(trace, by, rules::gave_up(client, attempt), t, t);
+                }
                 core_failure = out.failure();
                 out = rules::layer_answer(core_failure);
             };
@@ -478,7 +501,8 @@ impl RetryChainKernel {
                 let (lo, hi) = ((lvl + 1) as u8, leaf as u8);
                 self.record(t, Class::Completion, Change::Release { lo, hi });
                 if trace != NO_TRACE {
-                    self.stats.traces.mark(trace, lvl, MarkKind::Backoff, t, t + delay);
+                    let by = MarkBy { hop: lvl, call: w.span[lvl], callee: lvl + 1 };
+                    self.stats.traces.mark(trace, by, MarkKind::Backoff, t, t + delay);
                 }
                 t += delay;
                 if t > horizon {
@@ -517,6 +541,10 @@ impl RetryChainKernel {
             w.arrived[lvl] = now;
             w.attempt[lvl] = 0;
             w.prev_sleep[lvl] = 0;
+            if w.trace != NO_TRACE {
+                w.span[lvl] = w.next_span;
+                w.next_span += 1;
+            }
             self.tiers[lvl].count_call(in_batch, &mut self.stats.rec, now);
         }
     }

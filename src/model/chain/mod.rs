@@ -218,7 +218,8 @@ impl ChainSim {
         let trace_cap = s.report.trace_sample as usize;
         let stride =
             if trace_cap == 0 { u64::MAX } else { ((work.requests / trace_cap as f64).ceil() as u64).max(1) };
-        let stats = Stats::new(&plan, width, MAX_BUCKETS, trace_cap, stride);
+        let stats =
+            Stats::with_requested(&plan, width, MAX_BUCKETS, trace_cap, stride, &s.report.trace_requests);
         let horizon = plan.arrival_end.saturating_add(DRAIN_HORIZON);
         let use_kernel =
             engine == Engine::Auto && kernel::fits(&plan) && kernel_stays_within(s, &plan, budget);

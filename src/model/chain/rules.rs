@@ -8,7 +8,7 @@ use super::stats::End;
 use crate::policy::retry::Jitter;
 use crate::policy::token_bucket::NEVER;
 use crate::policy::{Failure, Outcome};
-use crate::report::{CallResult, Span, ms};
+use crate::report::{CallResult, MarkKind, Refusal, Span, ms};
 use crate::sim::Micros;
 use crate::sim::rng::{Key, Purpose};
 
@@ -109,25 +109,44 @@ pub fn call_result(o: Outcome) -> CallResult {
     }
 }
 
-/// A call as its callee saw it, for a trace.
-pub fn span(
-    hop: usize,
-    attempt: u32,
-    arrived: Micros,
-    work_start: Option<Micros>,
-    now: Micros,
-    result: CallResult,
-    abandoned: bool,
-) -> Span {
+/// A traced call as its callee saw it, up to its end.
+#[derive(Clone, Copy, Debug)]
+pub struct SpanOf {
+    /// Its id in the trace, and its caller's (none for the entry call).
+    pub id: u32,
+    pub parent: Option<u32>,
+    pub hop: usize,
+    /// Attempt number at the caller (1 = first).
+    pub attempt: u32,
+    /// Arrival at the hop (µs).
+    pub arrived: Micros,
+    /// When a worker took it (µs), if one did.
+    pub work_start: Option<Micros>,
+    /// Why the hop's admission or queue turned it away, if it did.
+    pub refusal: Option<Refusal>,
+}
+
+/// A call as its callee saw it, for a trace, ending at `now`.
+pub fn span(of: SpanOf, now: Micros, result: CallResult, abandoned: bool) -> Span {
     Span {
-        hop,
-        attempt,
-        start_ms: ms(arrived),
-        work_ms: work_start.map(ms),
+        id: of.id,
+        parent: of.parent,
+        hop: of.hop,
+        attempt: of.attempt,
+        start_ms: ms(of.arrived),
+        work_ms: of.work_start.map(ms),
         end_ms: ms(now),
         result,
         abandoned,
+        refusal: of.refusal,
     }
+}
+
+/// Why a failed attempt that [`retry_delay`] does not retry ends its dependency's retries:
+/// the policy's last attempt, or a failure it does not retry.
+#[inline]
+pub fn gave_up(c: &ClientSpec, attempt: u32) -> MarkKind {
+    if attempt >= c.retry.max_attempts { MarkKind::AttemptsExhausted } else { MarkKind::NotRetryable }
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ use super::plan::{Isolation, Plan};
 use crate::policy::breaker::Transition;
 use crate::policy::retry_budget::RetryBudget;
 use crate::policy::{Failure, Outcome};
-use crate::report::{BreakerTransition, Causes, Mark, MarkKind, RequestOutcome, Span, Trace, ms};
+use crate::report::{
+    BreakerTransition, CauseExamples, Causes, Examples, Mark, MarkKind, RequestOutcome, Span, Trace, ms,
+};
 use crate::sim::Micros;
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
 use crate::sim::tally::Tally;
@@ -25,6 +27,11 @@ pub const HIST_MAX: u64 = 864_000_000_000;
 /// more is unreadable, and the page decodes and draws every trace it is sent (250 keeps the
 /// heaviest accepted link under 100 ms of main-thread work; no preset comes near it).
 pub const MAX_TRACE_ITEMS: usize = 250;
+
+/// Most spans and marks a trace asked for by number keeps: a whole attempt tree is the
+/// point there (chain-3x4 failing everywhere is 121 calls and as many marks; 4,000 leaves
+/// room for side dependencies), and there are at most 8 such traces.
+pub const MAX_REQUESTED_TRACE_ITEMS: usize = 4_000;
 
 /// A latency histogram: 1 µs to 10 days at 3 significant digits.
 pub fn new_hist() -> Histogram<u64> {
@@ -43,6 +50,8 @@ pub struct Degrade {
 /// How an original request ended, as its entry call answered.
 #[derive(Clone, Copy, Debug)]
 pub struct Ended {
+    /// Its number (0 = first to arrive).
+    pub request: u64,
     /// When it arrived (µs).
     pub arrived: Micros,
     /// Its trace, or [`NO_TRACE`].
@@ -116,11 +125,18 @@ pub struct ClientCounters {
     pub bulkhead_queue_g: Option<GaugeId>,
 }
 
-/// The capped sample of traced requests.
+/// The capped sample of traced requests, and those asked for by number.
 pub struct Traces {
     pub list: Vec<Trace>,
     cap: usize,
     stride: u64,
+    /// Request numbers asked for (`report.trace_requests`), sorted.
+    requested: Vec<u64>,
+    /// Sampled traces started so far (the cap counts these only).
+    sampled: usize,
+    /// Per trace: the next span id, and the most items it keeps.
+    next_id: Vec<u32>,
+    item_cap: Vec<usize>,
 }
 
 /// Everything a run counts.
@@ -138,6 +154,10 @@ pub struct Stats {
     pub clients: Vec<ClientCounters>,
     pub transitions: Vec<BreakerTransition>,
     pub traces: Traces,
+    /// A request of each kind worth drilling into.
+    pub examples: Examples,
+    /// The slowest answered request's latency (µs), for `examples.slowest`.
+    slowest_us: u64,
     /// Time of the last event handled (µs).
     pub last_t: Micros,
 }
@@ -153,6 +173,21 @@ pub fn add_cause(c: &mut Causes, f: Failure) {
         Failure::BudgetDenied => c.retry_budget_denied += 1,
         Failure::BreakerOpen => c.breaker_rejected += 1,
         Failure::BulkheadFull => c.bulkhead_rejected += 1,
+    }
+}
+
+/// The example slot of a cause; the same match as [`add_cause`], so that each counted
+/// cause has its example.
+fn cause_example(c: &mut CauseExamples, f: Failure) -> &mut Option<u64> {
+    match f {
+        Failure::Timeout => &mut c.timeout,
+        Failure::Error => &mut c.error,
+        Failure::Overload => &mut c.overload,
+        Failure::ClientError => &mut c.client_error,
+        Failure::DeadlineExceeded => &mut c.budget_exhausted,
+        Failure::BudgetDenied => &mut c.retry_budget_denied,
+        Failure::BreakerOpen => &mut c.breaker_rejected,
+        Failure::BulkheadFull => &mut c.bulkhead_rejected,
     }
 }
 
@@ -174,8 +209,19 @@ impl End {
 
 impl Stats {
     /// Counters and series for `plan`, buckets of `width` µs (at most `max_buckets`), a
-    /// trace of every `stride`-th request up to `trace_cap` of them.
-    pub fn new(plan: &Plan, width: Micros, max_buckets: usize, trace_cap: usize, stride: u64) -> Self {
+    /// trace of every `stride`-th request up to `trace_cap` of them, and of the requests
+    /// numbered in `requested` (beyond the cap).
+    pub fn with_requested(
+        plan: &Plan,
+        width: Micros,
+        max_buckets: usize,
+        trace_cap: usize,
+        stride: u64,
+        requested: &[u64],
+    ) -> Self {
+        let mut requested = requested.to_vec();
+        requested.sort_unstable();
+        requested.dedup();
         let mut rec = Recorder::new(width, max_buckets);
         let offered_c = rec.counter();
         let end_c = [rec.counter(), rec.counter(), rec.counter(), rec.counter()];
@@ -238,7 +284,17 @@ impl Stats {
             hops,
             clients,
             transitions: Vec::new(),
-            traces: Traces { list: Vec::new(), cap: trace_cap, stride },
+            traces: Traces {
+                list: Vec::new(),
+                cap: trace_cap,
+                stride,
+                requested,
+                sampled: 0,
+                next_id: Vec::new(),
+                item_cap: Vec::new(),
+            },
+            examples: Examples::default(),
+            slowest_us: 0,
             last_t: 0,
         }
     }
@@ -263,15 +319,24 @@ impl Stats {
     /// An original request ended: its outcome, causes, latency and trace. The series are
     /// [`series_request_ended`](Self::series_request_ended)'s.
     pub fn request_ended(&mut self, now: Micros, e: Ended) -> End {
-        let Ended { arrived, trace, outcome, core_failure, degraded } = e;
+        let Ended { request, arrived, trace, outcome, core_failure, degraded } = e;
         let end = super::rules::end_of(outcome, degraded.is_some());
         let t = &mut self.totals;
+        let ex = &mut self.examples;
+        let first = match end {
+            End::Succeeded => &mut ex.succeeded,
+            End::Degraded => &mut ex.degraded,
+            End::Failed => &mut ex.failed,
+            End::Rejected => &mut ex.rejected,
+        };
+        first.get_or_insert(request);
         match end {
             End::Succeeded => t.succeeded += 1,
             End::Degraded => {
                 t.degraded += 1;
                 let d = degraded.unwrap_or(Degrade { cause: Failure::Error, stale: false });
                 add_cause(&mut t.degraded_by, d.cause);
+                cause_example(&mut ex.by_cause, d.cause).get_or_insert(request);
                 if d.stale {
                     t.degraded_stale += 1;
                 } else {
@@ -280,11 +345,17 @@ impl Stats {
             }
             End::Failed => {
                 t.failed += 1;
-                add_cause(&mut t.failed_by, core_failure.or(outcome.failure()).unwrap_or(Failure::Error));
+                let cause = core_failure.or(outcome.failure()).unwrap_or(Failure::Error);
+                add_cause(&mut t.failed_by, cause);
+                cause_example(&mut ex.by_cause, cause).get_or_insert(request);
             }
             End::Rejected => t.rejected += 1,
         }
         let latency = now - arrived;
+        if end != End::Rejected && (ex.slowest.is_none() || latency > self.slowest_us) {
+            ex.slowest = Some(request);
+            self.slowest_us = latency;
+        }
         let i = end as usize;
         self.hist[i].record(latency.min(HIST_MAX));
         self.max_us[i] = self.max_us[i].max(latency);
@@ -344,10 +415,28 @@ impl Stats {
     }
 }
 
+/// Who a caller-side mark is about: the calling call and the dependency it calls.
+#[derive(Clone, Copy, Debug)]
+pub struct MarkBy {
+    /// The calling hop.
+    pub hop: usize,
+    /// The calling call's span id.
+    pub call: u32,
+    /// The hop it calls.
+    pub callee: usize,
+}
+
 impl Traces {
-    /// Starts a trace for request number `idx` if it is sampled.
+    /// Starts a trace for request number `idx` if it is sampled or asked for.
     fn start(&mut self, idx: u64, now: Micros) -> u32 {
-        if self.list.len() < self.cap && idx.is_multiple_of(self.stride) {
+        let asked = !self.requested.is_empty() && self.requested.binary_search(&idx).is_ok();
+        let sampled = self.sampled < self.cap && idx.is_multiple_of(self.stride);
+        if sampled || asked {
+            if sampled {
+                self.sampled += 1;
+            }
+            self.next_id.push(0);
+            self.item_cap.push(if asked { MAX_REQUESTED_TRACE_ITEMS } else { MAX_TRACE_ITEMS });
             self.list.push(Trace {
                 request: idx,
                 arrival_ms: ms(now),
@@ -364,23 +453,33 @@ impl Traces {
         }
     }
 
+    /// The id of the next call to arrive in trace `t` (ids count arrivals from 0).
+    #[cold]
+    pub fn next_span_id(&mut self, t: u32) -> u32 {
+        let n = &mut self.next_id[t as usize];
+        *n += 1;
+        *n - 1
+    }
+
     /// Adds a server-side span to trace `t`, or counts it as dropped past the cap.
     #[cold]
     pub fn span(&mut self, t: u32, span: Span) {
         let tr = &mut self.list[t as usize];
-        if tr.spans.len() + tr.marks.len() < MAX_TRACE_ITEMS {
+        if tr.spans.len() + tr.marks.len() < self.item_cap[t as usize] {
             tr.spans.push(span);
         } else {
             tr.dropped += 1;
         }
     }
 
-    /// Adds a caller-side mark to trace `t`, or counts it as dropped past the cap.
+    /// Adds a caller-side mark to trace `t`, or counts it as dropped past the cap: `by` is
+    /// what the calling call did, about its dependency.
     #[cold]
-    pub fn mark(&mut self, t: u32, hop: usize, kind: MarkKind, start: Micros, end: Micros) {
+    pub fn mark(&mut self, t: u32, by: MarkBy, kind: MarkKind, start: Micros, end: Micros) {
         let tr = &mut self.list[t as usize];
-        if tr.spans.len() + tr.marks.len() < MAX_TRACE_ITEMS {
-            tr.marks.push(Mark { hop, kind, start_ms: ms(start), end_ms: ms(end) });
+        if tr.spans.len() + tr.marks.len() < self.item_cap[t as usize] {
+            let MarkBy { hop, call, callee } = by;
+            tr.marks.push(Mark { hop, call, callee, kind, start_ms: ms(start), end_ms: ms(end) });
         } else {
             tr.dropped += 1;
         }
@@ -395,15 +494,15 @@ mod tests {
     use crate::scenario::presets;
 
     fn ended(arrived: Micros, trace: u32, outcome: Outcome) -> Ended {
-        Ended { arrived, trace, outcome, core_failure: None, degraded: None }
+        Ended { request: arrived / 1000, arrived, trace, outcome, core_failure: None, degraded: None }
     }
 
     #[test]
     fn each_ending_is_counted_once_with_its_cause_latency_and_trace() {
         let plan = compile(&presets::big_promo_protected());
-        let mut st = Stats::new(&plan, 1_000_000, 64, 2, 1);
+        let mut st = Stats::with_requested(&plan, 1_000_000, 64, 2, 1, &[3]);
         let traces: Vec<u32> = (0..4).map(|i| st.request_arrived(i * 1000)).collect();
-        assert_eq!(traces, vec![0, 1, NO_TRACE, NO_TRACE], "two traces, then the cap");
+        assert_eq!(traces, vec![0, 1, NO_TRACE, 2], "two sampled, then the cap; request 3 asked for");
         assert_eq!(st.live_requests, 4);
 
         assert_eq!(st.request_ended(5_000, ended(0, 0, Outcome::Ok)), End::Succeeded);
@@ -425,6 +524,11 @@ mod tests {
         assert_eq!(st.traces.list[0].outcome, RequestOutcome::Succeeded);
         assert_eq!(st.traces.list[1].outcome, RequestOutcome::Degraded);
         assert_eq!(st.traces.list[1].end_ms, 9.0);
+        let ex = &st.examples;
+        assert_eq!((ex.succeeded, ex.degraded, ex.failed, ex.rejected), (Some(0), Some(1), Some(2), Some(3)));
+        assert_eq!(ex.slowest, Some(1), "8 ms, the longest answered; a rejection is not answered");
+        assert_eq!((ex.by_cause.timeout, ex.by_cause.breaker_rejected), (Some(1), Some(2)));
+        assert_eq!(ex.by_cause.error, None, "the entry's error is not the cause");
     }
 
     #[test]
