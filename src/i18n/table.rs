@@ -776,6 +776,68 @@ texts! {
     TraceLabel => "Request #{n}: {outcome}, {ms} ms", "请求 #{n}：{outcome}，{ms} ms";
     TracePrev => "Previous request", "上一个请求";
     TraceNext => "Next request", "下一个请求";
+    // attempt tree
+    TreeTitle => "Why did it end so? The attempt tree", "为什么是这个结果？尝试树";
+    TreeHelp => "Every call this request caused down the chain, to scale in time: which call made it, how it ended, and where each branch stopped and why. Without a pick it shows the sampled request above.",
+        "这个请求沿调用链引发的每一次调用，按时间比例绘制：由谁发起、如何结束、每个分支在哪里停下以及原因。未选择时显示上方抽样的请求。";
+    TreeFind => "Show me", "查看";
+    TreeFindFailed => "a failed one", "一个失败的";
+    TreeFindDegraded => "a degraded one", "一个降级的";
+    TreeFindRejected => "a rejected one", "一个被拒绝的";
+    TreeFindSlowest => "the slowest", "最慢的";
+    TreeFindBreaker => "one cut by the breaker", "被熔断器切断的";
+    TreeFindDeadline => "one cut by the deadline", "被截止时间切断的";
+    TreeFindRetryBudget => "one cut by the retry budget", "被重试预算切断的";
+    TreeFindBulkhead => "one cut by the bulkhead", "被舱壁切断的";
+    TreeFindTimeout => "one that timed out", "一个超时的";
+    TreeFindSampled => "the sampled one", "抽样的那个";
+    TreeFindNone => "This run has none of that kind.", "本次运行没有这类请求。";
+    TreeRequestLabel => "Request number", "请求编号";
+    TreeRequestHelp => "0 = the first request to arrive. Side A's run traces this request whole (up to 4,000 calls and events); the link keeps it (request=N).",
+        "0 = 最先到达的请求。A 侧的运行会完整追踪该请求（最多 4,000 个调用与事件）；链接会保存它（request=N）。";
+    TreeShow => "Show", "显示";
+    TreeMissing => "Request #{n} is not in this run: it has {count} requests (numbered from 0).",
+        "本次运行没有请求 #{n}：共有 {count} 个请求（从 0 编号）。";
+    TreeSummary => "Request #{n}: {outcome} after {ms} ms · {calls} calls ({per_hop})",
+        "请求 #{n}：{ms} ms 后{outcome} · 共 {calls} 次调用（{per_hop}）";
+    TreeStopsTitle => "Where branches stopped", "分支停止之处";
+    TreeNoStops => "No branch was cut: every dependency answered on an attempt.", "没有分支被切断：每个依赖都在某次尝试中给出了回答。";
+    TreeStopLine => "{caller} → {callee} at {ms} ms after {tries}: {cause}",
+        "{caller} → {callee}，{ms} ms，{tries}之后：{cause}";
+    TreeTries => "{n} tries", "{n} 次尝试";
+    TreeOneTry => "1 try", "1 次尝试";
+    TreeTry => "try {n}", "第 {n} 次";
+    TreeCollapse => "Collapse below", "折叠其下";
+    TreeCollapseHelp => "Hide the calls made below this hop (its own calls stay).", "隐藏该服务之下的调用（它自己的调用保留）。";
+    TreeRowsCapped => "Showing the first {shown} of {total} calls; collapse a hop to see the rest.",
+        "仅显示 {total} 次调用中的前 {shown} 次；折叠某一层可查看其余部分。";
+    TreeDropped => "{n} spans and events past the trace's cap are not shown.", "超出追踪上限的 {n} 个调用与事件未显示。";
+    TreeAxis => "ms since the request arrived", "请求到达后的毫秒数";
+    TreeFallback => "fallback answered: {which}", "由兜底回答：{which}";
+    TreeFallbackStale => "stale hot list", "过期热门列表";
+    TreeFallbackUnavailable => "“unavailable”", "“unavailable”（不可用）";
+    TreeLegendStop => "branch stopped", "分支停止";
+    StopDeadline => "deadline: too little time left for another try", "截止时间：剩余时间不够再试一次";
+    StopRetryBudget => "the retry budget refused the retry", "重试预算拒绝了重试";
+    StopBreaker => "the breaker was open", "熔断器处于打开状态";
+    StopBulkhead => "the bulkhead was full", "舱壁已满";
+    StopAttempts => "attempts exhausted", "尝试次数用尽";
+    StopNotRetryable => "not retried (4xx, or a failure the policy does not retry)", "不重试（4xx，或策略不重试的失败）";
+    ResultOk => "ok", "成功";
+    ResultTimeout => "timed out", "超时";
+    ResultError => "error (5xx)", "错误（5xx）";
+    ResultOverload => "overloaded (429/503)", "过载（429/503）";
+    ResultClientError => "client error (4xx)", "客户端错误（4xx）";
+    ResultBreaker => "refused by the breaker", "被熔断器拒绝";
+    ResultBulkhead => "refused by the bulkhead", "被舱壁拒绝";
+    ResultBudget => "deadline exhausted", "截止时间耗尽";
+    ResultRetryBudget => "retry budget denied", "重试预算拒绝";
+    ResultCancelled => "cancelled", "已取消";
+    RefusalRateLimit => "rate limit", "限流";
+    RefusalConcurrency => "concurrency limit", "并发上限";
+    RefusalCost => "cost above the bucket", "成本超过令牌桶容量";
+    RefusalQueueFull => "queue full", "队列已满";
+    RefusalQueueTimeout => "queue timeout", "排队超时";
     DeadlineLine => "deadline", "截止时间";
     LegendWork => "working", "处理中";
     LegendWait => "waiting for a worker", "等待线程";

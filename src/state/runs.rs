@@ -42,7 +42,12 @@ impl Job {
             Job::Storm { query, side } => {
                 let st = StormState::from_query(&Query::parse(query));
                 let s = match side {
-                    Side::A => st.a.clone(),
+                    // Side A also traces the request whose attempt tree is asked for.
+                    Side::A => {
+                        let mut s = st.a.clone();
+                        s.report.trace_requests = st.request.into_iter().collect();
+                        s
+                    }
                     Side::B => st.side_b(),
                 };
                 (s, st.seed)

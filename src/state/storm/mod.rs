@@ -56,6 +56,7 @@ pub const PRESET: StormKey = StormKey::on("preset", Target::Run);
 pub const COMPARE: StormKey = StormKey::on("compare", Target::Run);
 pub const OVERLAY: StormKey = StormKey::on("overlay", Target::Run);
 pub const KNOBS: StormKey = StormKey::on("knobs", Target::Run);
+pub const REQUEST: StormKey = StormKey::on("request", Target::Run);
 pub const LAYERS: StormKey = StormKey::on("layers", Target::Run);
 pub const FAULTS: StormKey = StormKey::on("faults", Target::Run);
 /// A layer's number of side dependencies (`l1.sides`).
@@ -64,8 +65,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 9] =
-    ["page", "lang", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults"];
+pub const PAGE_KEYS: [&str; 10] =
+    ["page", "lang", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {
@@ -94,6 +95,9 @@ pub struct StormState {
     pub overlay: bool,
     /// Every control shown, rather than the preset's lesson knobs (`knobs=all`).
     pub all_knobs: bool,
+    /// The request whose attempt tree is shown (`request=N`, 0 = the first to arrive):
+    /// side A's run traces it whole. None: the tree of the sampled request on show.
+    pub request: Option<u64>,
     /// Controls whose text or link value was not accepted.
     pub errors: FormErrors<StormKey>,
     /// Link parameters that name no control.
@@ -117,6 +121,8 @@ pub enum StormAction {
     Seed(String),
     /// Asked for a different seed (the caller supplies it, so the reducer stays pure).
     NewSeed(u64),
+    /// Asked for the attempt tree of the request numbered by the text ("" for none).
+    Request(String),
     /// Turned compare mode on or off.
     Compare(bool),
     /// Chose overlaid (true) or side-by-side charts in compare mode.
@@ -154,6 +160,7 @@ impl StormState {
             compare: false,
             overlay: false,
             all_knobs: false,
+            request: None,
             errors: FormErrors::default(),
             unknown: Vec::new(),
         }
@@ -204,6 +211,24 @@ impl StormState {
             StormAction::Compare(on) => {
                 let mut next = StormState { compare: on, ..self.clone() };
                 next.errors.clear(&COMPARE);
+                next
+            }
+            StormAction::Request(raw) => {
+                let mut next = self.clone();
+                let text = raw.trim();
+                if text.is_empty() {
+                    next.request = None;
+                    next.errors.clear(&REQUEST);
+                    return next;
+                }
+                let range = crate::scenario::ranges::TRACE_REQUEST;
+                match text.parse::<u64>() {
+                    Ok(n) if range.accepts(n as f64) => {
+                        next.request = Some(n);
+                        next.errors.clear(&REQUEST);
+                    }
+                    _ => next.errors.set(REQUEST, raw.clone(), range.error(REQUEST.key, format!("{raw:?}"))),
+                }
                 next
             }
             StormAction::NewSeed(seed) => {
@@ -332,6 +357,9 @@ impl StormState {
         if let Some(raw) = q.get("seed") {
             st = st.reduce(StormAction::Seed(raw.to_string()));
         }
+        if let Some(raw) = q.get(REQUEST.key) {
+            st = st.reduce(StormAction::Request(raw.to_string()));
+        }
         match q.get(KNOBS.key) {
             None | Some("lesson") => {}
             Some("all") => st.all_knobs = true,
@@ -457,6 +485,10 @@ impl StormState {
             q.set(KNOBS.key, "all");
         } else {
             q.remove(KNOBS.key);
+        }
+        match self.request {
+            Some(n) => q.set(REQUEST.key, n.to_string()),
+            None => q.remove(REQUEST.key),
         }
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));

@@ -232,3 +232,27 @@ fn random_edits_always_read_back_from_the_url() {
         }
     }
 }
+
+#[test]
+fn the_asked_for_request_travels_in_the_link_and_only_side_a_traces_it() {
+    use crate::state::runs::{Job, Side};
+    let q = Query::parse("?preset=lab11-budget-150&request=42&compare=1");
+    let st = StormState::from_query(&q);
+    assert_eq!(st.request, Some(42));
+    let mut back = Query::new();
+    st.write_query(&mut back);
+    assert_eq!(back.get("request"), Some("42"));
+    let run = st.run_query();
+    let (a, _) = Job::Storm { query: run.clone(), side: Side::A }.scenario();
+    let (b, _) = Job::Storm { query: run, side: Side::B }.scenario();
+    assert_eq!((a.report.trace_requests, b.report.trace_requests), (vec![42], vec![]));
+    // A new preset starts without one; clearing the field drops it.
+    assert_eq!(st.reduce(StormAction::Preset("chain-3x3".into())).request, None);
+    assert_eq!(st.reduce(StormAction::Request(" ".into())).request, None);
+    for bad in ["-1", "x", "1e3", "99999999999"] {
+        let e = st.reduce(StormAction::Request(bad.into()));
+        assert_eq!(e.request, Some(42), "{bad}: keeps the last good one");
+        let (_, err) = e.errors.get(&REQUEST).expect("an error");
+        assert_eq!(err.field, "request", "{bad}");
+    }
+}

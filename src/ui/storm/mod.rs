@@ -11,12 +11,13 @@ pub mod diagram;
 pub mod figures;
 pub mod run_view;
 pub mod timeline;
+pub mod tree;
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{formulas, run_end_ms};
 use crate::report::Stopped;
 use crate::state::runs::{Job, RunError, Side};
-use crate::state::storm::{StormAction, StormState};
+use crate::state::storm::{REQUEST, StormAction, StormState};
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef};
 use crate::ui::runs::use_runs;
@@ -27,6 +28,7 @@ use run_view::{Axes, ChartRef, Overlay, RunView, chart_data};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use timeline::Timeline;
+use tree::AttemptTreeView;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -77,6 +79,15 @@ pub fn StormPage(props: &StormProps) -> Html {
     let action_at: Rc<Cell<f64>> = (*use_memo((), |_| Rc::new(Cell::new(0.0f64)))).clone();
     let reduced = use_memo((), |_| browser::prefers_reduced_motion());
     let wide = use_memo((), |_| browser::is_wide());
+    // The attempt tree asks for a request; one callback for the page's life, so that the
+    // tree does not redraw on every playback frame.
+    let onpick = {
+        let action_at = action_at.clone();
+        use_callback(props.dispatch.clone(), move |n: String, d| {
+            action_at.set(now_ms());
+            d.emit(StormAction::Request(n))
+        })
+    };
     let playhead = use_state(|| 0.0f64);
     let playing = use_state(|| !*reduced);
     let speed = use_state(|| 1.0f64);
@@ -321,6 +332,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                     focus={*focus} onfocus={onfocus.clone()} /> }
             });
             let f = formulas(&props.state.a, &a.0);
+            let tree_error = props.state.errors.get(&REQUEST).map(|(_, e)| lang.field_error(e));
             let lower = |r: &ReportRef, side: &'static str| {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
@@ -329,6 +341,12 @@ pub fn StormPage(props: &StormProps) -> Html {
                         <div class="panel">
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx} />
                         </div>
+                        if side == "a" {
+                            <div class="panel">
+                                <AttemptTreeView {lang} report={r.clone()} request={props.state.request} sampled={*trace_idx}
+                                    error={tree_error.clone()} onpick={onpick.clone()} />
+                            </div>
+                        }
                         <div class="panel"><LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} /></div>
                     </div>
                 }

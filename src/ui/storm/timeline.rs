@@ -20,7 +20,8 @@ pub struct TimelineProps {
     pub id_suffix: &'static str,
 }
 
-fn outcome_label(lang: Lang, o: RequestOutcome) -> &'static str {
+/// A request's outcome in words.
+pub fn outcome_label(lang: Lang, o: RequestOutcome) -> &'static str {
     lang.t(match o {
         RequestOutcome::Succeeded => T::OutcomeSucceeded,
         RequestOutcome::Degraded => T::OutcomeDegraded,

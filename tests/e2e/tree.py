@@ -1,0 +1,104 @@
+"""The storm page's attempt tree (issue 13) end to end, in both languages.
+
+A request asked for by link or by a finder button is traced whole: chain-3x3 failing
+everywhere makes 27 leaf calls; lab 11 with a 150 ms budget cuts the profile retry at the
+deadline; the finder buttons name the CLI report's examples; a bad number names its field.
+"""
+
+import os
+
+
+def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_report, artifacts):
+    def load(query):
+        chrome.get(base + query)
+        return wait_run(chrome)
+
+    def attr(css, name):
+        return chrome.js(
+            "const e = document.querySelector(arguments[0]); return e && e.getAttribute(arguments[1]);", css, name)
+
+    def rows():
+        return chrome.js("return document.querySelectorAll('#chart-tree g.span').length;")
+
+    def stops():
+        return chrome.js(
+            "return Array.from(document.querySelectorAll('#tree-stops li'))"
+            ".map(li => [li.dataset.cause, Number(li.dataset.callee), Number(li.dataset.tries)]);")
+
+    def chain_3x3_has_27_leaf_calls():
+        for lang in ["en", "zh"]:
+            load(f"?page=storm&lang={lang}&preset=chain-3x3&request=5")
+            expect(attr("#tree-summary", "data-request") == "5", "the asked-for request is shown")
+            expect(attr("#tree-summary", "data-leaf-calls") == "27", f"27 leaf calls: {attr('#tree-summary', 'data-leaf-calls')}")
+            expect(attr("#tree-summary", "data-calls") == "40", "1 + 3 + 9 + 27 calls")
+            expect(rows() == 40, f"40 rows drawn, got {rows()}")
+            causes = {c for c, _, _ in stops()}
+            expect(causes == {"AttemptsExhausted"}, f"every branch exhausted its attempts: {causes}")
+            expect(len(stops()) == 13, "1 + 3 + 9 callers gave up")
+            chrome.click("#tree-collapse-1")
+            expect(rows() == 4, f"collapsing below the gateway leaves the client and 3 gateway calls: {rows()}")
+            chrome.click("#tree-collapse-1")
+            expect(rows() == 40, "and expanding brings them back")
+            no_console_errors(chrome, f"tree {lang}")
+
+    def lab11_budget_150_cut_by_the_deadline():
+        load("?page=storm&lang=en&preset=lab11-budget-150&request=3")
+        expect(stops() == [["AttemptsExhausted", 1, 1], ["Deadline", 2, 1]],
+               f"page gave up after its one try; recommendation was cut by the deadline after one: {stops()}")
+        expect(attr("#tree-summary", "data-outcome") == "degraded", "degraded, not failed")
+
+    def finders_name_the_cli_examples():
+        seed = 3
+        rep = cli_report(lab, "big-promo-protected", seed)
+        ex = rep["examples"]
+        load(f"?page=storm&lang=en&preset=big-promo-protected&seed={seed}")
+        pairs = {"failed": ex["failed"], "degraded": ex["degraded"], "rejected": ex["rejected"], "slowest": ex["slowest"],
+                 "breaker": ex["by_cause"]["breaker_rejected"], "bulkhead": ex["by_cause"]["bulkhead_rejected"]}
+        for k, want in pairs.items():
+            got = attr(f"#tree-find-{k}", "data-request")
+            expect(got == ("" if want is None else str(want)), f"{k}: page {got!r}, CLI {want!r}")
+            expect((attr(f"#tree-find-{k}", "disabled") is not None) == (want is None), f"{k} enabled only with an example")
+        n = ex["by_cause"]["breaker_rejected"]
+        expect(n is not None, "big-promo-protected has a request cut by the breaker")
+        before = wait_run(chrome)
+        chrome.click("#tree-find-breaker")
+        wait_run(chrome, before)
+        expect(f"request={n}" in chrome.url(), f"the link keeps the request: {chrome.url()}")
+        expect(attr("#tree-summary", "data-request") == str(n), "its tree is shown")
+        expect(any(c == "BreakerOpen" for c, _, _ in stops()), f"a branch the breaker stopped: {stops()}")
+        # The same request from its link alone.
+        link = chrome.url()
+        chrome.get("about:blank")
+        chrome.get(link)
+        wait_run(chrome)
+        expect(attr("#tree-summary", "data-request") == str(n), "the link reproduces the tree")
+
+    def a_bad_request_number_names_the_field():
+        load("?page=storm&lang=en&preset=chain-3x3&request=abc")
+        err = chrome.text("#tree-request-error")
+        expect("request" in err and "abc" in err, f"error names field and value: {err!r}")
+        load("?page=storm&lang=en&preset=lab11-unprotected&request=150")
+        expect("100" in chrome.text("#tree-missing"), "a request past the run's end says how many there are")
+        chrome.js("document.getElementById('tree-request').value = '';")
+        chrome.type("#tree-request", "7")
+        wait_run(chrome)
+        chrome.wait("#tree-summary")
+        expect(attr("#tree-summary", "data-request") == "7", "typing a number and Enter shows it")
+
+    def screenshots():
+        for lang in ["en", "zh"]:
+            for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
+                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                load(f"?page=storm&lang={lang}&preset=lab11-budget-150&request=3")
+                chrome.js("document.getElementById('chart-tree').scrollIntoView();")
+                chrome.screenshot(os.path.join(artifacts, f"tree-{lang}-{w}.png"))
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
+    for name, fn in [
+        ("attempt tree: chain-3x3 failing everywhere makes 27 leaf calls, collapsible by hop", chain_3x3_has_27_leaf_calls),
+        ("attempt tree: lab11-budget-150's retry is cut by the deadline", lab11_budget_150_cut_by_the_deadline),
+        ("attempt tree: the finder buttons are the CLI report's examples, and a link keeps the pick", finders_name_the_cli_examples),
+        ("attempt tree: a bad request number names the field", a_bad_request_number_names_the_field),
+        ("attempt tree: screenshots in both languages at three sizes", screenshots),
+    ]:
+        run(name, fn)
