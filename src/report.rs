@@ -462,6 +462,10 @@ pub struct LatencyDist {
     pub percentiles: Percentiles,
     /// Log-spaced bins: (upper edge ms, count).
     pub bins: Vec<(f64, u64)>,
+    /// Per bin, a request number from it (the earliest the run kept; see
+    /// `sim::first_seen`), for the page's “show a request from this bar”.
+    #[serde(default)]
+    pub examples: Vec<Option<u64>>,
 }
 
 /// One request's timeline.

@@ -330,7 +330,7 @@ wire_struct!(Series {
     shared_pool_queue
 });
 wire_struct!(BreakerTransition { t_ms, client, instance, from, to });
-wire_struct!(LatencyDist { outcome, count, percentiles, bins });
+wire_struct!(LatencyDist { outcome, count, percentiles, bins, examples });
 wire_struct!(Span { id, parent, hop, attempt, start_ms, work_ms, end_ms, result, abandoned, refusal });
 wire_struct!(Mark { hop, call, callee, kind, start_ms, end_ms });
 wire_struct!(Trace { request, arrival_ms, deadline_ms, end_ms, outcome, spans, marks, dropped });

@@ -140,3 +140,39 @@ fn examples_point_at_requests_of_their_kind() {
     }
     assert!(breaker_examples > 0, "some preset has a request cut by the breaker");
 }
+
+#[test]
+fn latency_bars_name_a_request_from_the_bar() {
+    let (mut bars, mut named) = (0, 0);
+    for p in presets::all() {
+        let s = (p.build)();
+        let r = run_with(&s, 5, 1e9).expect("runs");
+        for d in &r.latency {
+            assert_eq!(d.examples.len(), d.bins.len(), "{}: one example slot per bar", p.name);
+            for (b, (&(edge, count), &example)) in d.bins.iter().zip(&d.examples).enumerate() {
+                assert!(example.is_none() || count > 0, "{}: an empty bar names nobody", p.name);
+                if count == 0 {
+                    continue;
+                }
+                bars += 1;
+                let Some(n) = example else { continue };
+                named += 1;
+                let mut asked = s.clone();
+                asked.report.trace_requests = vec![n];
+                let again = run_with(&asked, 5, 1e9).expect("runs");
+                let t = again.traces.iter().find(|t| t.request == n).expect("traced");
+                assert_eq!(t.outcome, d.outcome, "{}: bar {b}'s request {n} has the bar's outcome", p.name);
+                let lat = t.end_ms - t.arrival_ms;
+                let lo = if b == 0 { 0.0 } else { d.bins[b - 1].0 };
+                // Bars count histogram buckets (3 significant digits) by their lowest value.
+                let last = b + 1 == d.bins.len();
+                assert!(
+                    (b == 0 || lat > lo * (1.0 - 1e-3)) && (last || lat <= edge * (1.0 + 1e-3)),
+                    "{}: {lat} ms in ({lo}, {edge}]",
+                    p.name
+                );
+            }
+        }
+    }
+    assert!(named * 10 >= bars * 9, "most bars name a request: {named} of {bars}");
+}

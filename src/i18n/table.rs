@@ -796,6 +796,10 @@ texts! {
     TreeRequestHelp => "0 = the first request to arrive. Side A's run traces this request whole (up to 4,000 calls and events); the link keeps it (request=N).",
         "0 = 最先到达的请求。A 侧的运行会完整追踪该请求（最多 4,000 个调用与事件）；链接会保存它（request=N）。";
     TreeShow => "Show", "显示";
+    LatencyPick => "{count} requests up to {ms} ms: show the attempt tree of one of them (#{n})",
+        "{count} 个请求，最长 {ms} ms：查看其中一个（#{n}）的尝试树";
+    LatencyPickHint => "Click a bar (or focus it and press Enter) to see the attempt tree of a request from it.",
+        "点击某根柱子（或聚焦后按回车）即可查看其中一个请求的尝试树。";
     TreeMissing => "Request #{n} is not in this run: it has {count} requests (numbered from 0).",
         "本次运行没有请求 #{n}：共有 {count} 个请求（从 0 编号）。";
     TreeSummary => "Request #{n}: {outcome} after {ms} ms · {calls} calls ({per_hop})",

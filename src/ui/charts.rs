@@ -306,6 +306,10 @@ pub struct LatencyProps {
     /// Appended to the chart's id (compare mode draws two).
     #[prop_or_default]
     pub id_suffix: &'static str,
+    /// A bar picked (click, Enter or Space): the request number the bar names. None: bars
+    /// are not pickable.
+    #[prop_or_default]
+    pub onpick: Option<Callback<u64>>,
 }
 
 /// Latency histograms per outcome on a log axis, with p50 and p99 markers.
@@ -339,7 +343,29 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                     let x1 = xs.map(b.0);
                     let w = ((x1 - x0) / k).max(1.0);
                     let y = ys.map(b.1 as f64);
-                    html! { <rect class={class.clone()} x={(x0 + w * j as f64).to_string()} y={y.to_string()} width={w.to_string()} height={(h - MB - y).max(0.0).to_string()} /> }
+                    let (x, width, height) = ((x0 + w * j as f64).to_string(), w.to_string(), (h - MB - y).max(0.0).to_string());
+                    let example = d.examples.get(i).copied().flatten();
+                    match (example, props.onpick.clone()) {
+                        (Some(n), Some(cb)) => {
+                            let label = lang.f(
+                                T::LatencyPick,
+                                &[("n", &n.to_string()), ("count", &format_number(b.1 as f64, 0)), ("ms", &format_number(b.0, 1))],
+                            );
+                            let click = cb.clone();
+                            let onclick = Callback::from(move |_: MouseEvent| click.emit(n));
+                            let onkeydown = Callback::from(move |e: KeyboardEvent| {
+                                if e.key() == "Enter" || e.key() == " " {
+                                    e.prevent_default();
+                                    cb.emit(n);
+                                }
+                            });
+                            html! {
+                                <rect class={classes!(class.clone(), "pick")} {x} y={y.to_string()} {width} {height} tabindex="0" role="button"
+                                    aria-label={label.clone()} data-request={n.to_string()} {onclick} {onkeydown}><title>{ label }</title></rect>
+                            }
+                        }
+                        _ => html! { <rect class={class.clone()} {x} y={y.to_string()} {width} {height} /> },
+                    }
                 })
                 .collect();
             let p = &d.percentiles;

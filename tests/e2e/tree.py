@@ -85,6 +85,27 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         chrome.wait("#tree-summary")
         expect(attr("#tree-summary", "data-request") == "7", "typing a number and Enter shows it")
 
+    def a_latency_bar_shows_a_request_from_it():
+        before = load("?page=storm&lang=en&preset=recommendation-500rps&seed=2")
+        bars = chrome.js(
+            "return Array.from(document.querySelectorAll('#chart-latency rect.pick'))"
+            ".map(r => [r.getAttribute('class'), r.dataset.request]);")
+        expect(len(bars) >= 2, f"pickable bars: {bars}")
+        cls, n = bars[-1]
+        chrome.click(f"#chart-latency rect.pick[data-request='{n}']")
+        wait_run(chrome, before)
+        expect(attr("#tree-summary", "data-request") == n, f"the bar's request {n} is shown")
+        outcome = cls.split()[0].removeprefix("o-")
+        expect(attr("#tree-summary", "data-outcome") == outcome, f"with the bar's outcome {outcome}")
+        expect(f"request={n}" in chrome.url(), "and kept in the link")
+        # The keyboard does the same.
+        before = wait_run(chrome)
+        m = next(r for _, r in bars if r != n)
+        chrome.js("document.querySelector(`#chart-latency rect.pick[data-request='${arguments[0]}']`).focus();", m)
+        chrome.press("\ue007")  # Enter
+        wait_run(chrome, before)
+        expect(attr("#tree-summary", "data-request") == m, f"Enter on a focused bar shows request {m}")
+
     def screenshots():
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
@@ -99,6 +120,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         ("attempt tree: lab11-budget-150's retry is cut by the deadline", lab11_budget_150_cut_by_the_deadline),
         ("attempt tree: the finder buttons are the CLI report's examples, and a link keeps the pick", finders_name_the_cli_examples),
         ("attempt tree: a bad request number names the field", a_bad_request_number_names_the_field),
+        ("attempt tree: a latency bar shows a request from it, by mouse and keyboard", a_latency_bar_shows_a_request_from_it),
         ("attempt tree: screenshots in both languages at three sizes", screenshots),
     ]:
         run(name, fn)

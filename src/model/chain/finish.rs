@@ -2,7 +2,7 @@
 
 use super::Stopped;
 use super::plan::{HopRole, Plan};
-use super::stats::{End, Stats, new_hist};
+use super::stats::{End, HIST_MAX, Latencies, Stats, new_hist};
 use crate::report::*;
 use crate::sim::Micros;
 use crate::sim::recorder::GaugeId;
@@ -11,7 +11,8 @@ use hdrhistogram::Histogram;
 /// Builds the report. Requests still unanswered (the run hit its horizon or stopped) count
 /// as failed and as `unfinished`.
 pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopped>) -> Report {
-    let (hist, max_us, mut stats) = stats.into_latencies();
+    let (lat, mut stats) = stats.into_latencies();
+    let (hist, max_us) = (&lat.hist, &lat.max_us);
     // Admitted requests are the ones that were not rejected: the sum of the other three
     // histograms (adding counts is exact, so the percentiles are too).
     let mut admitted_hist = new_hist();
@@ -158,7 +159,7 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
         shared_pool_busy: stats.hops.iter().map(|h| gauge_or_empty(rec, h.pool_g.map(|g| g.0))).collect(),
         shared_pool_queue: stats.hops.iter().map(|h| gauge_or_empty(rec, h.pool_g.map(|g| g.1))).collect(),
     };
-    let latency = latency_dists(&hist, &max_us);
+    let latency = latency_dists(&lat);
     Report {
         scenario: plan.name.clone(),
         seed,
@@ -182,17 +183,20 @@ fn percentiles(h: &Histogram<u64>, max: u64) -> Percentiles {
     Percentiles { p50: q(0.5), p99: q(0.99), max: ms(max) }
 }
 
-fn latency_dists(hists: &[Histogram<u64>; 4], maxes: &[u64; 4]) -> Vec<LatencyDist> {
-    let edges = bin_edges(hists, maxes);
-    hists
-        .iter()
-        .zip(maxes)
-        .enumerate()
-        .map(|(i, (h, &max))| LatencyDist {
-            outcome: RequestOutcome::ENDED[i],
-            count: h.len(),
-            percentiles: percentiles(h, max),
-            bins: edges.iter().map(|&e| ms(e)).zip(bin_counts(h, &edges)).collect(),
+fn latency_dists(lat: &Latencies) -> Vec<LatencyDist> {
+    let edges = bin_edges(&lat.hist, &lat.max_us);
+    (0..4)
+        .map(|i| {
+            let h = &lat.hist[i];
+            // A latency's bar, by the rule `bin_counts` counts it with.
+            let bar_of = |v: u64| edges.partition_point(|&e| e < h.lowest_equivalent(v.min(HIST_MAX)));
+            LatencyDist {
+                outcome: RequestOutcome::ENDED[i],
+                count: h.len(),
+                percentiles: percentiles(h, lat.max_us[i]),
+                bins: edges.iter().map(|&e| ms(e)).zip(bin_counts(h, &edges)).collect(),
+                examples: lat.first_seen[i].per_bar(edges.len(), |v| bar_of(v).min(edges.len() - 1)),
+            }
         })
         .collect()
 }

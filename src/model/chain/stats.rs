@@ -13,6 +13,7 @@ use crate::report::{
     BreakerTransition, CauseExamples, Causes, Examples, Mark, MarkKind, RequestOutcome, Span, Trace, ms,
 };
 use crate::sim::Micros;
+use crate::sim::first_seen::FirstSeen;
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
 use crate::sim::tally::Tally;
 use hdrhistogram::Histogram;
@@ -62,6 +63,14 @@ pub struct Ended {
     pub core_failure: Option<Failure>,
     /// Set if a fallback answered for part of the response.
     pub degraded: Option<Degrade>,
+}
+
+/// What the latency figures of the report come from, per end.
+pub struct Latencies {
+    pub hist: [Histogram<u64>; 4],
+    /// Exact maxima (µs).
+    pub max_us: [u64; 4],
+    pub first_seen: [FirstSeen; 4],
 }
 
 /// Run-wide counts.
@@ -149,6 +158,8 @@ pub struct Stats {
     pub live_requests: u64,
     hist: [Tally; 4],
     max_us: [u64; 4],
+    /// Per end, the first request at each latency (for the latency bars' examples).
+    first_seen: [FirstSeen; 4],
     pub totals: Totals,
     pub hops: Vec<HopCounters>,
     pub clients: Vec<ClientCounters>,
@@ -280,6 +291,7 @@ impl Stats {
             live_requests: 0,
             hist: [(); 4].map(|_| Tally::new(new_hist())),
             max_us: [0; 4],
+            first_seen: Default::default(),
             totals: Totals::default(),
             hops,
             clients,
@@ -359,6 +371,7 @@ impl Stats {
         let i = end as usize;
         self.hist[i].record(latency.min(HIST_MAX));
         self.max_us[i] = self.max_us[i].max(latency);
+        self.first_seen[i].record(latency, request);
         self.live_requests -= 1;
         if trace != NO_TRACE {
             let t = &mut self.traces.list[trace as usize];
@@ -407,11 +420,12 @@ impl Stats {
         }
     }
 
-    /// The latency histograms and exact maxima per end, for the report.
-    pub fn into_latencies(self) -> ([Histogram<u64>; 4], [u64; 4], Stats) {
+    /// The latency histograms, exact maxima and first requests seen per end, for the report.
+    pub fn into_latencies(self) -> (Latencies, Stats) {
         let mut s = self;
         let hist = std::mem::replace(&mut s.hist, [(); 4].map(|_| Tally::new(new_hist())));
-        (hist.map(Tally::into_histogram), s.max_us, s)
+        let first_seen = std::mem::take(&mut s.first_seen);
+        (Latencies { hist: hist.map(Tally::into_histogram), max_us: s.max_us, first_seen }, s)
     }
 }
 

@@ -88,6 +88,10 @@ pub fn StormPage(props: &StormProps) -> Html {
             d.emit(StormAction::Request(n))
         })
     };
+    let onpick_bar = {
+        let onpick = onpick.clone();
+        use_callback(onpick, |n: u64, onpick| onpick.emit(n.to_string()))
+    };
     let playhead = use_state(|| 0.0f64);
     let playing = use_state(|| !*reduced);
     let speed = use_state(|| 1.0f64);
@@ -347,7 +351,10 @@ pub fn StormPage(props: &StormProps) -> Html {
                                     error={tree_error.clone()} onpick={onpick.clone()} />
                             </div>
                         }
-                        <div class="panel"><LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} /></div>
+                        <div class="panel">
+                            <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} />
+                            if side == "a" { <p class="help">{ t(T::LatencyPickHint) }</p> }
+                        </div>
                     </div>
                 }
             };
