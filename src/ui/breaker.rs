@@ -5,6 +5,8 @@
 
 use super::browser;
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
+use super::export::{DataKind, ExportMenu};
+use crate::export::{Provenance, breaker_csv, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::model::breaker_lab::{LabInput, run};
@@ -223,11 +225,21 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     };
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
     let body = outputs(lang, &p.state.input, &r, k);
+    let export_data = {
+        let r = r.clone();
+        Callback::from(move |(kind, prov): (DataKind, Rc<Provenance>)| {
+            Some(match kind {
+                DataKind::Json => lab_json(&prov, &*r),
+                DataKind::Csv => breaker_csv(&r),
+            })
+        })
+    };
     html! {
         <section class="page breaker" id="breaker" aria-labelledby="page-title" data-pos={k.to_string()} data-n={n.to_string()}
             data-state={["Closed", "HalfOpen", "Open"][f.state.level() as usize]}>
             <h1 id="page-title">{ t(T::BlTitle) }</h1>
             <p class="intro">{ t(T::BlIntro) }</p>
+            <ExportMenu {lang} page="breaker" preset={p.state.preset} seed={Some(p.state.input.seed)} data={export_data} />
             <div class="two-col">
                 { inputs(p) }
                 <div class="outputs">

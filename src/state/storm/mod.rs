@@ -64,8 +64,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 9] =
-    ["page", "lang", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults"];
+pub const PAGE_KEYS: [&str; 10] =
+    ["page", "lang", "embed", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {

@@ -1,0 +1,429 @@
+//! Export in the browser: the page's Export menu, the per-figure export button, and the
+//! glue behind them (Blob downloads, self-contained SVG clones, PNG through a canvas).
+//!
+//! Everything happens in the page: files are Blobs handed to an `<a download>`, so export
+//! works offline and with no server. File names, CSV comments, the PNG text chunk and the
+//! embed snippet come from the natively tested `crate::export`.
+
+use crate::export::{Provenance, embed_snippet, full_page_url, png_with_text};
+use crate::i18n::{Lang, T};
+use crate::ui::browser;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{
+    Blob, BlobPropertyBag, Document, Element, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement, Url,
+};
+use yew::prelude::*;
+
+/// What a page hands over as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataKind {
+    /// Its results as JSON (the storm page: the report exactly as the CLI prints it).
+    Json,
+    /// Its time series or step table as CSV, without the comment lines (added here).
+    Csv,
+}
+
+/// A figure's export: SVG, or PNG at a scale of the size shown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Format {
+    Svg,
+    Png(f64),
+}
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// The computed styles a chart's look depends on, copied onto a clone as presentation
+/// attributes. Attributes, not a `style` attribute: the page's CSP (`style-src 'self'`)
+/// refuses inline styles, and an exported file has no stylesheet to need them.
+const STYLES: [&str; 17] = [
+    "fill",
+    "fill-opacity",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "stroke-opacity",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "opacity",
+    "font-size",
+    "font-family",
+    "font-weight",
+    "font-style",
+    "text-anchor",
+    "dominant-baseline",
+    "visibility",
+    "display",
+];
+
+fn document() -> Option<Document> {
+    web_sys::window()?.document()
+}
+
+/// Which page the menu is on, read from the menu's `data-*` attributes, so that a
+/// figure's button anywhere on the page names its file the same way.
+fn provenance() -> Provenance {
+    let menu = document().and_then(|d| d.get_element_by_id("export"));
+    let attr = |k: &str| menu.as_ref().and_then(|m| m.get_attribute(k)).unwrap_or_default();
+    Provenance {
+        page: attr("data-page"),
+        preset: attr("data-preset"),
+        seed: attr("data-seed").parse().ok(),
+        // The full page's link, even from compact mode: it is what reproduces the figure.
+        link: full_page_url(&browser::current_href()),
+    }
+}
+
+/// Hands `bytes` to the browser as a download named `name`.
+fn download(name: &str, mime: &str, bytes: &[u8]) -> Result<(), JsValue> {
+    let url = blob_url(bytes, mime)?;
+    let doc = document().ok_or("no document")?;
+    let a: HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    let body = doc.body().ok_or("no body")?;
+    body.append_child(&a)?;
+    a.click();
+    body.remove_child(&a)?;
+    // The download starts after this task; revoke the URL once it surely has.
+    gloo_timers::callback::Timeout::new(60_000, move || {
+        let _ = Url::revoke_object_url(&url);
+    })
+    .forget();
+    Ok(())
+}
+
+fn blob_url(bytes: &[u8], mime: &str) -> Result<String, JsValue> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let opts = BlobPropertyBag::new();
+    opts.set_type(mime);
+    Url::create_object_url_with_blob(&Blob::new_with_u8_array_sequence_and_options(&parts, &opts)?)
+}
+
+/// The first non-transparent background behind `el` (the panel the figure sits on).
+fn background(el: &Element) -> String {
+    let window = web_sys::window();
+    let mut at = Some(el.clone());
+    while let Some(e) = at {
+        let bg = window
+            .as_ref()
+            .and_then(|w| w.get_computed_style(&e).ok().flatten())
+            .and_then(|s| s.get_property_value("background-color").ok())
+            .unwrap_or_default();
+        if !bg.is_empty() && bg != "transparent" && !bg.ends_with(", 0)") {
+            return bg;
+        }
+        at = e.parent_element();
+    }
+    "#ffffff".into()
+}
+
+/// A self-contained copy of `svg`: computed styles inlined, `xmlns`, size and viewBox,
+/// a background, and the provenance in `<desc>` and `<metadata>`. Returns the text and
+/// the size shown (CSS px).
+fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f64), JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let doc = document().ok_or("no document")?;
+    let rect = svg.get_bounding_client_rect();
+    let (w, h) = (rect.width().max(1.0).round(), rect.height().max(1.0).round());
+    let clone: Element = svg.clone_node_with_deep(true)?.dyn_into()?;
+    let copy = |from: &Element, to: &Element| -> Result<(), JsValue> {
+        if let Some(style) = window.get_computed_style(from)? {
+            for prop in STYLES {
+                let v = style.get_property_value(prop)?;
+                if !v.is_empty() {
+                    to.set_attribute(prop, &v)?;
+                }
+            }
+        }
+        Ok(())
+    };
+    copy(svg, &clone)?;
+    // Both lists are in document order over identical trees, so they pair up.
+    let (src, dst) = (svg.query_selector_all("*")?, clone.query_selector_all("*")?);
+    for i in 0..src.length().min(dst.length()) {
+        if let (Some(a), Some(b)) = (src.item(i), dst.item(i)) {
+            copy(&a.dyn_into()?, &b.dyn_into()?)?;
+        }
+    }
+    clone.set_attribute("xmlns", SVG_NS)?;
+    clone.set_attribute("width", &w.to_string())?;
+    clone.set_attribute("height", &h.to_string())?;
+    if !clone.has_attribute("viewBox") {
+        clone.set_attribute("viewBox", &format!("0 0 {w} {h}"))?;
+    }
+    let vb: Vec<String> =
+        clone.get_attribute("viewBox").unwrap_or_default().split_whitespace().map(String::from).collect();
+    let bg = doc.create_element_ns(Some(SVG_NS), "rect")?;
+    for (k, v) in ["x", "y", "width", "height"].iter().zip(vb.iter()) {
+        bg.set_attribute(k, v)?;
+    }
+    bg.set_attribute("fill", &background(svg))?;
+    let text = p.lines().join("\n");
+    let title = doc.create_element_ns(Some(SVG_NS), "title")?;
+    title.set_text_content(Some(name));
+    let desc = doc.create_element_ns(Some(SVG_NS), "desc")?;
+    desc.set_text_content(Some(&text));
+    let meta = doc.create_element_ns(Some(SVG_NS), "metadata")?;
+    meta.set_text_content(Some(&text));
+    let first = clone.first_child();
+    for node in [&title, &desc, &meta, &bg] {
+        clone.insert_before(node, first.as_ref())?;
+    }
+    let xml = web_sys::XmlSerializer::new()?.serialize_to_string(&clone)?;
+    Ok((format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{xml}\n"), w, h))
+}
+
+/// The SVG drawn into a canvas `scale` times the size shown (whatever the screen's pixel
+/// ratio), as PNG bytes.
+async fn png_bytes(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
+    use wasm_bindgen_futures::JsFuture;
+    let url = blob_url(svg.as_bytes(), "image/svg+xml")?;
+    let img = HtmlImageElement::new()?;
+    img.set_src(&url);
+    let decoded = JsFuture::from(img.decode()).await;
+    let _ = Url::revoke_object_url(&url);
+    decoded?;
+    let doc = document().ok_or("no document")?;
+    let canvas: HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
+    let (cw, ch) = ((w * scale).round(), (h * scale).round());
+    canvas.set_width(cw as u32);
+    canvas.set_height(ch as u32);
+    let ctx: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d")?.ok_or("no 2d context")?.dyn_into()?;
+    ctx.draw_image_with_html_image_element_and_dw_and_dh(&img, 0.0, 0.0, cw, ch)?;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = canvas.to_blob(&resolve);
+    });
+    let blob: Blob = JsFuture::from(promise).await?.dyn_into()?;
+    let buf = JsFuture::from(blob.array_buffer()).await?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// The figures on the page: every SVG that is an image (not the decorative overlays),
+/// with the id of the element holding it (for the file name) and its accessible name.
+fn figures() -> Vec<(Element, String, String)> {
+    let Some(list) = document().and_then(|d| d.query_selector_all("#main svg[role=img]").ok()) else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .map(|svg| {
+            let id = svg.closest("[id]").ok().flatten().map(|e| e.id()).unwrap_or_default();
+            let name = svg.get_attribute("aria-label").unwrap_or_default();
+            (svg, id, name)
+        })
+        .collect()
+}
+
+/// Exports one figure; the message says what was saved or why not.
+async fn export_figure(lang: Lang, svg: Element, id: String, name: String, format: Format) -> String {
+    let p = provenance();
+    let result = async {
+        let (text, w, h) = svg_text(&svg, &name, &p)?;
+        match format {
+            Format::Svg => {
+                let file = p.file_name(Some(&id), ".svg");
+                download(&file, "image/svg+xml", text.as_bytes())?;
+                Ok::<String, JsValue>(file)
+            }
+            Format::Png(scale) => {
+                let png = png_bytes(&text, w, h, scale).await?;
+                let png = png_with_text(&png, "Description", &p.ascii_text()).ok_or("not a PNG")?;
+                let file = p.file_name(Some(&id), if scale > 1.0 { "@2x.png" } else { ".png" });
+                download(&file, "image/png", &png)?;
+                Ok(file)
+            }
+        }
+    }
+    .await;
+    match result {
+        Ok(file) => lang.f(T::ExportSaved, &[("file", &file)]),
+        Err(e) => lang.f(T::ExportFailed, &[("message", &e.as_string().unwrap_or_else(|| format!("{e:?}")))]),
+    }
+}
+
+/// The three buttons of one figure.
+fn format_buttons(
+    lang: Lang,
+    name: &str,
+    id_prefix: &str,
+    on: impl Fn(Format) -> Callback<MouseEvent>,
+) -> Html {
+    let formats = [
+        (Format::Svg, T::ExportSvg, "svg"),
+        (Format::Png(1.0), T::ExportPng, "png"),
+        (Format::Png(2.0), T::ExportPng2x, "png2x"),
+    ];
+    formats
+        .into_iter()
+        .map(|(f, key, slug)| {
+            let label = lang.f(T::ExportFormatLabel, &[("name", name), ("format", lang.t(key))]);
+            html! {
+                <button type="button" class="secondary small" id={format!("{id_prefix}-{slug}")}
+                    aria-label={label.clone()} title={label} onclick={on(f)}>{ lang.t(key) }</button>
+            }
+        })
+        .collect()
+}
+
+/// Properties of [`ExportMenu`].
+#[derive(Properties, PartialEq)]
+pub struct ExportMenuProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// The page's `page=` value.
+    pub page: &'static str,
+    /// The preset the page started from (empty: none).
+    #[prop_or_default]
+    pub preset: AttrValue,
+    /// The run's seed, where the page has one.
+    #[prop_or_default]
+    pub seed: Option<u64>,
+    /// The page's data as text, `None` while there is none (a run not finished).
+    pub data: Callback<(DataKind, Rc<Provenance>), Option<String>>,
+}
+
+/// The page's Export menu: results as JSON, data as CSV, every figure as SVG or PNG, and
+/// the embed snippet.
+#[component]
+pub fn ExportMenu(props: &ExportMenuProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let status = use_state(String::new);
+    let snippet = use_state(|| None::<String>);
+    // (id, name) of each figure, read from the page when the menu opens.
+    let figs = use_state(Vec::<(String, String)>::new);
+    let ontoggle = {
+        let figs = figs.clone();
+        Callback::from(move |_: Event| {
+            figs.set(figures().into_iter().map(|(_, id, name)| (id, name)).collect())
+        })
+    };
+    let data = |kind: DataKind| {
+        let (data, status) = (props.data.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            let p = Rc::new(provenance());
+            let (ext, mime) = match kind {
+                DataKind::Json => (".json", "application/json"),
+                DataKind::Csv => (".csv", "text/csv"),
+            };
+            let msg = match data.emit((kind, p.clone())) {
+                None => lang.t(T::ExportNotReady).to_string(),
+                Some(text) => {
+                    let text =
+                        if kind == DataKind::Csv { format!("{}{text}", p.csv_comments()) } else { text };
+                    let file = p.file_name(None, ext);
+                    match download(&file, mime, text.as_bytes()) {
+                        Ok(()) => lang.f(T::ExportSaved, &[("file", &file)]),
+                        Err(e) => lang.f(T::ExportFailed, &[("message", &format!("{e:?}"))]),
+                    }
+                }
+            };
+            status.set(msg);
+        })
+    };
+    let onembed = {
+        let (snippet, status) = (snippet.clone(), status.clone());
+        let page = crate::state::app::Page::from_slug(props.page).map_or("", |p| t(p.label()));
+        let title = format!("{page} · {}", t(T::AppName));
+        Callback::from(move |_: MouseEvent| {
+            let s = embed_snippet(&full_page_url(&browser::current_href()), &title);
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&s);
+            }
+            snippet.set(Some(s));
+            status.set(lang.t(T::EmbedCopied).to_string());
+        })
+    };
+    let fig_rows: Html = figs
+        .iter()
+        .enumerate()
+        .map(|(i, (id, name))| {
+            let on = |f: Format| {
+                let (status, id, name) = (status.clone(), id.clone(), name.clone());
+                Callback::from(move |_: MouseEvent| {
+                    // Found again at the click: the page may have redrawn since the menu opened.
+                    let Some((svg, id, name)) = figures().into_iter().find(|(_, i2, n2)| *i2 == id && *n2 == name)
+                    else {
+                        return;
+                    };
+                    let status = status.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        status.set(export_figure(lang, svg, id, name, f).await);
+                    });
+                })
+            };
+            html! {
+                <li><span class="fig-name">{ name }</span>{ format_buttons(lang, name, &format!("export-fig-{i}"), on) }</li>
+            }
+        })
+        .collect();
+    html! {
+        <details class="export-menu" id="export" data-page={props.page} data-preset={props.preset.clone()}
+            data-seed={props.seed.map(|s| s.to_string()).unwrap_or_default()} {ontoggle}>
+            <summary id="export-toggle" title={t(T::ExportHelp)}>{ t(T::ExportMenu) }</summary>
+            <div class="export-body">
+                <p class="help">{ t(T::ExportHelp) }</p>
+                <div class="export-row">
+                    <button type="button" class="secondary small" id="export-json" title={t(T::ExportJsonHelp)} onclick={data(DataKind::Json)}>{ t(T::ExportJson) }</button>
+                    <button type="button" class="secondary small" id="export-csv" title={t(T::ExportCsvHelp)} onclick={data(DataKind::Csv)}>{ t(T::ExportCsv) }</button>
+                    <button type="button" class="secondary small" id="export-embed" title={t(T::EmbedHelp)} onclick={onembed}>{ t(T::EmbedCopy) }</button>
+                </div>
+                if let Some(s) = &*snippet {
+                    <label for="embed-snippet">{ t(T::EmbedSnippet) }</label>
+                    <textarea id="embed-snippet" readonly=true rows="3" value={s.clone()} />
+                }
+                <h3>{ t(T::ExportFigures) }</h3>
+                <p class="help">{ t(T::ExportFiguresHelp) }</p>
+                if figs.is_empty() {
+                    <p class="help">{ t(T::ExportNoFigures) }</p>
+                } else {
+                    <ul class="export-figures" id="export-figures">{ fig_rows }</ul>
+                }
+                <p class="export-status" role="status" id="export-status">{ (*status).clone() }</p>
+            </div>
+        </details>
+    }
+}
+
+/// Properties of [`FigureExport`].
+#[derive(Properties, PartialEq)]
+pub struct FigureExportProps {
+    /// The interface language.
+    pub lang: Lang,
+    /// The id of the element holding the figure's `svg[role=img]`.
+    pub figure: AttrValue,
+    /// The figure's name, as its caption says it.
+    pub name: AttrValue,
+}
+
+/// A figure's own export button: a small disclosure with SVG, PNG and PNG 2×.
+#[component]
+pub fn FigureExport(props: &FigureExportProps) -> Html {
+    let lang = props.lang;
+    let status = use_state(String::new);
+    let on = |f: Format| {
+        let (status, id, name) = (status.clone(), props.figure.to_string(), props.name.to_string());
+        Callback::from(move |_: MouseEvent| {
+            let svg = document()
+                .and_then(|d| d.get_element_by_id(&id))
+                .and_then(|e| e.query_selector("svg[role=img]").ok().flatten());
+            let Some(svg) = svg else { return };
+            let (status, id, name) = (status.clone(), id.clone(), name.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                status.set(export_figure(lang, svg, id, name, f).await);
+            });
+        })
+    };
+    let label = lang.f(T::ExportFigureLabel, &[("name", &props.name)]);
+    html! {
+        <details class="fig-export">
+            <summary aria-label={label.clone()} title={label}>{ "⤓" }</summary>
+            <span class="fig-export-body">
+                { format_buttons(lang, &props.name, &format!("{}-export", props.figure), on) }
+                <span class="export-status" role="status">{ (*status).clone() }</span>
+            </span>
+        </details>
+    }
+}
