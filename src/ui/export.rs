@@ -102,14 +102,9 @@ fn blob_url(bytes: &[u8], mime: &str) -> Result<String, JsValue> {
 
 /// The first non-transparent background behind `el` (the panel the figure sits on).
 fn background(el: &Element) -> String {
-    let window = web_sys::window();
     let mut at = Some(el.clone());
     while let Some(e) = at {
-        let bg = window
-            .as_ref()
-            .and_then(|w| w.get_computed_style(&e).ok().flatten())
-            .and_then(|s| s.get_property_value("background-color").ok())
-            .unwrap_or_default();
+        let bg = computed(&e, "background-color");
         if !bg.is_empty() && bg != "transparent" && !bg.ends_with(", 0)") {
             return bg;
         }
@@ -118,9 +113,131 @@ fn background(el: &Element) -> String {
     "#ffffff".into()
 }
 
+/// A computed style property of `el` (empty if none).
+fn computed(el: &Element, prop: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.get_computed_style(el).ok().flatten())
+        .and_then(|s| s.get_property_value(prop).ok())
+        .unwrap_or_default()
+}
+
+/// Roughly how wide `s` is in ems: CJK and other wide characters take a whole em, the
+/// rest about 0.6 (the legend only needs to wrap before the edge, not to measure).
+fn ems(s: &str) -> f64 {
+    s.chars().map(|c| if (c as u32) < 0x2E80 { 0.6 } else { 1.0 }).sum()
+}
+
+/// An SVG element with attributes.
+fn svg_el(doc: &Document, name: &str, attrs: &[(&str, String)]) -> Result<Element, JsValue> {
+    let el = doc.create_element_ns(Some(SVG_NS), name)?;
+    for (k, v) in attrs {
+        el.set_attribute(k, v)?;
+    }
+    Ok(el)
+}
+
+/// The figure's caption and legend, which the page writes in HTML beside the SVG, drawn
+/// as a band above the chart (in a slide the colours mean nothing without them). Returns
+/// the band and its height in the SVG's units.
+fn caption_band(
+    doc: &Document,
+    svg: &Element,
+    vb: [f64; 4],
+    k: f64,
+) -> Result<Option<(Element, f64)>, JsValue> {
+    let Some(cap) = svg.closest("figure")?.and_then(|f| f.query_selector("figcaption").ok().flatten()) else {
+        return Ok(None);
+    };
+    // The caption's own text (its first text node), then the unit, if any.
+    let mut title =
+        cap.first_child().filter(|n| n.node_type() == 3).and_then(|n| n.text_content()).unwrap_or_default();
+    if let Some(unit) = cap.query_selector(".unit")?.and_then(|u| u.text_content()) {
+        title = format!("{} {unit}", title.trim());
+    }
+    let (ink, font) = (computed(&cap, "color"), computed(&cap, "font-family"));
+    let g = svg_el(doc, "g", &[("font-family", font), ("fill", ink.clone())])?;
+    let fs = 12.0 * k;
+    let t = svg_el(
+        doc,
+        "text",
+        &[
+            ("x", (vb[0] + 4.0 * k).to_string()),
+            ("y", (vb[1] + 16.0 * k).to_string()),
+            ("font-size", (13.0 * k).to_string()),
+            ("font-weight", "600".into()),
+        ],
+    )?;
+    t.set_text_content(Some(title.trim()));
+    g.append_child(&t)?;
+    let (mut x, mut y) = (vb[0] + 4.0 * k, vb[1] + 36.0 * k);
+    let items = cap.query_selector_all(".legend-item")?;
+    for i in 0..items.length() {
+        let Some(item) = items.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+        let label = item.text_content().unwrap_or_default();
+        let width = 16.0 * k + ems(&label) * fs;
+        if x > vb[0] + 4.0 * k && x + width > vb[0] + vb[2] {
+            x = vb[0] + 4.0 * k;
+            y += 18.0 * k;
+        }
+        // The swatch's colour is the series' `--c` where it has one (dashed swatches are
+        // gradients, with no background colour), else its background or border; its
+        // dash pattern says which line style the series has.
+        let sw = item.query_selector(".swatch")?;
+        let (color, dash) = sw.map_or_else(Default::default, |sw| {
+            let class = sw.get_attribute("class").unwrap_or_default();
+            let c = computed(&sw, "--c").trim().to_string();
+            let bg = computed(&sw, "background-color");
+            let color = if !c.is_empty() {
+                c
+            } else if bg.is_empty() || bg.ends_with(", 0)") || bg == "transparent" {
+                computed(&sw, "border-top-color")
+            } else {
+                bg
+            };
+            let dashed = computed(&sw, "border-top-style") == "dashed";
+            let dash = match () {
+                _ if class.contains("dash1") || dashed => format!("{} {}", 4.0 * k, 2.0 * k),
+                _ if class.contains("dash2") => format!("{} {}", 2.0 * k, 2.0 * k),
+                _ => "none".into(),
+            };
+            (color, dash)
+        });
+        let swatch = svg_el(
+            doc,
+            "line",
+            &[
+                ("x1", x.to_string()),
+                ("x2", (x + 12.0 * k).to_string()),
+                ("y1", (y - 4.0 * k).to_string()),
+                ("y2", (y - 4.0 * k).to_string()),
+                ("stroke", color),
+                ("stroke-width", (3.0 * k).to_string()),
+                ("stroke-dasharray", dash),
+            ],
+        )?;
+        g.append_child(&swatch)?;
+        let lt = svg_el(
+            doc,
+            "text",
+            &[
+                ("x", (x + 14.0 * k).to_string()),
+                ("y", y.to_string()),
+                ("font-size", fs.to_string()),
+                ("fill", ink.clone()),
+            ],
+        )?;
+        lt.set_text_content(Some(&label));
+        g.append_child(&lt)?;
+        x += width + 12.0 * k;
+    }
+    let band = if items.length() == 0 { 24.0 * k } else { y - vb[1] + 8.0 * k };
+    g.set_attribute("transform", &format!("translate(0 {})", -band))?;
+    Ok(Some((g, band)))
+}
+
 /// A self-contained copy of `svg`: computed styles inlined, `xmlns`, size and viewBox,
-/// a background, and the provenance in `<desc>` and `<metadata>`. Returns the text and
-/// the size shown (CSS px).
+/// a background, its caption and legend above it, and the provenance in `<desc>` and
+/// `<metadata>`. Returns the text and the size (CSS px).
 fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f64), JsValue> {
     let window = web_sys::window().ok_or("no window")?;
     let doc = document().ok_or("no document")?;
@@ -147,18 +264,38 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
         }
     }
     clone.set_attribute("xmlns", SVG_NS)?;
+    let parsed: Vec<f64> = clone
+        .get_attribute("viewBox")
+        .unwrap_or_default()
+        .split([' ', ','])
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    let mut vb = match parsed[..] {
+        [x, y, vw, vh] if vw > 0.0 && vh > 0.0 => [x, y, vw, vh],
+        _ => [0.0, 0.0, w, h],
+    };
+    // SVG units per CSS pixel, so the caption is drawn at the page's text size.
+    let k = vb[2] / w;
+    let band = caption_band(&doc, svg, vb, k)?;
+    let h = h + band.as_ref().map_or(0.0, |(_, b)| (b / k).round());
+    if let Some((_, b)) = &band {
+        vb[1] -= b;
+        vb[3] += b;
+    }
+    clone.set_attribute("viewBox", &format!("{} {} {} {}", vb[0], vb[1], vb[2], vb[3]))?;
     clone.set_attribute("width", &w.to_string())?;
     clone.set_attribute("height", &h.to_string())?;
-    if !clone.has_attribute("viewBox") {
-        clone.set_attribute("viewBox", &format!("0 0 {w} {h}"))?;
-    }
-    let vb: Vec<String> =
-        clone.get_attribute("viewBox").unwrap_or_default().split_whitespace().map(String::from).collect();
-    let bg = doc.create_element_ns(Some(SVG_NS), "rect")?;
-    for (k, v) in ["x", "y", "width", "height"].iter().zip(vb.iter()) {
-        bg.set_attribute(k, v)?;
-    }
-    bg.set_attribute("fill", &background(svg))?;
+    let bg = svg_el(
+        &doc,
+        "rect",
+        &[
+            ("x", vb[0].to_string()),
+            ("y", vb[1].to_string()),
+            ("width", vb[2].to_string()),
+            ("height", vb[3].to_string()),
+            ("fill", background(svg)),
+        ],
+    )?;
     let text = p.lines().join("\n");
     let title = doc.create_element_ns(Some(SVG_NS), "title")?;
     title.set_text_content(Some(name));
@@ -169,6 +306,9 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
     let first = clone.first_child();
     for node in [&title, &desc, &meta, &bg] {
         clone.insert_before(node, first.as_ref())?;
+    }
+    if let Some((g, _)) = band {
+        clone.insert_before(&g, first.as_ref())?;
     }
     let xml = web_sys::XmlSerializer::new()?.serialize_to_string(&clone)?;
     Ok((format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{xml}\n"), w, h))
@@ -206,14 +346,26 @@ fn figures() -> Vec<(Element, String, String)> {
     let Some(list) = document().and_then(|d| d.query_selector_all("#main svg[role=img]").ok()) else {
         return Vec::new();
     };
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .map(|svg| {
-            let id = svg.closest("[id]").ok().flatten().map(|e| e.id()).unwrap_or_default();
-            let name = svg.get_attribute("aria-label").unwrap_or_default();
-            (svg, id, name)
-        })
-        .collect()
+    let mut out: Vec<(Element, String, String)> = Vec::new();
+    for svg in (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()) {
+        // The figure's id, else its kind (`diagram`), else the nearest id around it.
+        let fig = svg.closest("figure").ok().flatten();
+        let mut id = fig
+            .as_ref()
+            .map(|f| f.id())
+            .filter(|i| !i.is_empty())
+            .or_else(|| fig.as_ref()?.get_attribute("class")?.split_whitespace().next().map(String::from))
+            .or_else(|| Some(svg.closest("[id]").ok()??.id()))
+            .unwrap_or_default();
+        // Two of a kind (compare mode's diagrams) get distinct file names.
+        let same = out.iter().filter(|(_, i, _)| i == &id || i.starts_with(&format!("{id}-"))).count();
+        if same > 0 {
+            id = format!("{id}-{}", same + 1);
+        }
+        let name = svg.get_attribute("aria-label").unwrap_or_default();
+        out.push((svg, id, name));
+    }
+    out
 }
 
 /// Exports one figure; the message says what was saved or why not.

@@ -176,14 +176,20 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
             w, h = chrome.js_async(RENDER, body.decode("utf-8"))
             expect(w > 0 and h > 0, f"{name}: renders in an <img> ({w}×{h})")
             if i == diagram:
-                texts = [t.get("font-family") for t in root.iter(SVG_NS + "text")]
-                expect(texts and all(texts), f"{name}: every text carries its font")
+                texts = list(root.iter(SVG_NS + "text"))
+                covered = {id(t) for e in root.iter() if e.get("font-family") for t in e.iter(SVG_NS + "text")}
+                expect(texts and all(id(t) in covered for t in texts), f"{name}: every text carries its font")
         svg = ET.fromstring(take("#export-fig-0-svg", n + exported)[2])
         exported += 1
-        for suffix, scale in [("png", 1), ("png2x", 2)]:
-            name, mime, body = take(f"#export-fig-0-{suffix}", n + exported)
+        for fig_i, suffix, scale in [(0, "png", 1), (0, "png2x", 2), (1, "png2x", 2)]:
+            if fig_i:
+                svg = ET.fromstring(take(f"#export-fig-{fig_i}-svg", n + exported)[2])
+                exported += 1
+            name, mime, body = take(f"#export-fig-{fig_i}-{suffix}", n + exported)
             exported += 1
             expect(mime == "image/png" and name.endswith("@2x.png" if scale == 2 else ".png"), f"{name} {mime}")
+            with open(os.path.join(artifacts, f"exported-{name}"), "wb") as f:
+                f.write(body)  # to look at: the figure as a file shows it, off the page
             chunks = png_chunks(body)
             expect(chunks[0][0] == b"IHDR", "IHDR first")
             pw, ph = struct.unpack(">II", chunks[0][1][:8])
