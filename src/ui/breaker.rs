@@ -160,6 +160,17 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             playing.set(false);
         });
     }
+    // Export's data, made once per run (playback re-renders the page every frame).
+    let export_data = {
+        let result = result.clone();
+        use_callback(Rc::as_ptr(&result) as usize, move |(kind, prov): (DataKind, Rc<Provenance>), _| {
+            let r = result.as_ref().as_ref().ok()?;
+            Some(match kind {
+                DataKind::Json => lab_json(&prov, &**r),
+                DataKind::Csv => breaker_csv(r),
+            })
+        })
+    };
     // The time of the last frame drawn while playing: each frame advances by the real time
     // since the one before, rendering included, so playback keeps time however slow a
     // frame is (up to 250 ms a frame; the first counts as one frame at 60 Hz).
@@ -225,15 +236,6 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     };
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
     let body = outputs(lang, &p.state.input, &r, k);
-    let export_data = {
-        let r = r.clone();
-        Callback::from(move |(kind, prov): (DataKind, Rc<Provenance>)| {
-            Some(match kind {
-                DataKind::Json => lab_json(&prov, &*r),
-                DataKind::Csv => breaker_csv(&r),
-            })
-        })
-    };
     html! {
         <section class="page breaker" id="breaker" aria-labelledby="page-title" data-pos={k.to_string()} data-n={n.to_string()}
             data-state={["Closed", "HalfOpen", "Open"][f.state.level() as usize]}>

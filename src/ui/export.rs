@@ -539,42 +539,37 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
     }
 }
 
-/// Properties of [`FigureExport`].
-#[derive(Properties, PartialEq)]
-pub struct FigureExportProps {
-    /// The interface language.
-    pub lang: Lang,
-    /// The id of the element holding the figure's `svg[role=img]`.
-    pub figure: AttrValue,
-    /// The figure's name, as its caption says it.
-    pub name: AttrValue,
-}
-
-/// A figure's own export button: a small disclosure with SVG, PNG and PNG 2×.
-#[component]
-pub fn FigureExport(props: &FigureExportProps) -> Html {
-    let lang = props.lang;
-    let status = use_state(String::new);
+/// A figure's own export button: a small disclosure with SVG, PNG and PNG 2×. A plain
+/// function, not a component: it sits in every chart, and a component's machinery would
+/// cost bundle bytes and a diff per chart per frame. Its status line is written directly
+/// (Yew leaves an element's text alone when its virtual children stay empty).
+pub fn figure_export(lang: Lang, figure: &str, name: &str) -> Html {
+    let status_id = format!("{figure}-export-status");
     let on = |f: Format| {
-        let (status, id, name) = (status.clone(), props.figure.to_string(), props.name.to_string());
+        let (id, name, status_id) = (figure.to_string(), name.to_string(), status_id.clone());
         Callback::from(move |_: MouseEvent| {
-            let svg = document()
+            let doc = document();
+            let svg = doc
+                .as_ref()
                 .and_then(|d| d.get_element_by_id(&id))
                 .and_then(|e| e.query_selector("svg[role=img]").ok().flatten());
             let Some(svg) = svg else { return };
-            let (status, id, name) = (status.clone(), id.clone(), name.clone());
+            let (id, name, status_id) = (id.clone(), name.clone(), status_id.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                status.set(export_figure(lang, svg, id, name, f).await);
+                let msg = export_figure(lang, svg, id, name, f).await;
+                if let Some(el) = document().and_then(|d| d.get_element_by_id(&status_id)) {
+                    el.set_text_content(Some(&msg));
+                }
             });
         })
     };
-    let label = lang.f(T::ExportFigureLabel, &[("name", &props.name)]);
+    let label = lang.f(T::ExportFigureLabel, &[("name", name)]);
     html! {
         <details class="fig-export">
             <summary aria-label={label.clone()} title={label}>{ "⤓" }</summary>
             <span class="fig-export-body">
-                { format_buttons(lang, &props.name, &format!("{}-export", props.figure), on) }
-                <span class="export-status" role="status">{ (*status).clone() }</span>
+                { format_buttons(lang, name, &format!("{figure}-export"), on) }
+                <span class="export-status" role="status" id={status_id} />
             </span>
         </details>
     }

@@ -3,7 +3,7 @@
 //! caption) that a lab fills with its own marks.
 
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
-use super::export::FigureExport;
+use super::export::figure_export;
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::plot::{Linear, nice_ticks};
@@ -115,7 +115,7 @@ pub fn xy_frame(
     let num = |v: f64| v.to_string();
     html! {
         <figure class="chart" id={id.to_string()}>
-            <figcaption>{ title }<FigureExport {lang} figure={id.to_string()} name={title.to_string()} /></figcaption>
+            <figcaption>{ title }{ figure_export(lang, id, title) }</figcaption>
             <svg viewBox={format!("0 0 {XW} {XH}")} role="img" aria-label={title.to_string()}>
                 <g class="axis">
                     { for nice_ticks(y0, y1, 4).into_iter().map(|t| { let y = sy.map(t); html! { <g>
