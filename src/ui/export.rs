@@ -242,7 +242,7 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
     let window = web_sys::window().ok_or("no window")?;
     let doc = document().ok_or("no document")?;
     let rect = svg.get_bounding_client_rect();
-    let (w, h) = (rect.width().max(1.0).round(), rect.height().max(1.0).round());
+    let (mut w, mut h) = (rect.width().round(), rect.height().round());
     let clone: Element = svg.clone_node_with_deep(true)?.dyn_into()?;
     let copy = |from: &Element, to: &Element| -> Result<(), JsValue> {
         if let Some(style) = window.get_computed_style(from)? {
@@ -272,8 +272,12 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
         .collect();
     let mut vb = match parsed[..] {
         [x, y, vw, vh] if vw > 0.0 && vh > 0.0 => [x, y, vw, vh],
-        _ => [0.0, 0.0, w, h],
+        _ => [0.0, 0.0, w.max(1.0), h.max(1.0)],
     };
+    // A figure not laid out (hidden, folded away) is exported at its own units' size.
+    if w < 1.0 || h < 1.0 {
+        (w, h) = (vb[2].round().max(1.0), vb[3].round().max(1.0));
+    }
     // SVG units per CSS pixel, so the caption is drawn at the page's text size.
     let k = vb[2] / w;
     let band = caption_band(&doc, svg, vb, k)?;
