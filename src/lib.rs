@@ -5,6 +5,7 @@
 //! `ui` is pure Rust and is tested natively; `ui` is the Yew front end, built for wasm32.
 
 pub mod error;
+pub mod export;
 pub mod i18n;
 pub mod knob;
 pub mod model;

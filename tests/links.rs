@@ -17,6 +17,7 @@ fn key() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
             "page",
             "lang",
+            "embed",
             "preset",
             "seed",
             "compare",
@@ -186,6 +187,22 @@ fn the_links_that_crashed_the_page_give_states() {
         let _ = CalcState::from_query(&q);
         let st = StormState::from_query(&q);
         assert!(!st.unknown.is_empty() || link.contains("calculator"), "{link}: the odd key is listed");
+    }
+}
+
+#[test]
+fn every_page_takes_compact_mode_as_its_own_key() {
+    for page in ["storm", "calculator", "admission", "queue", "breaker"] {
+        let q = Query::parse(&format!("?page={page}&embed=1"));
+        assert!(Route::from_query(&q).embed, "{page}");
+        let unknown = [
+            StormState::from_query(&q).unknown,
+            CalcState::from_query(&q).unknown,
+            AdmissionState::from_query(&q).unknown,
+            QueueState::from_query(&q).unknown,
+            BreakerState::from_query(&q).unknown,
+        ];
+        assert!(unknown.iter().all(Vec::is_empty), "{page}: embed is no page's unknown key: {unknown:?}");
     }
 }
 

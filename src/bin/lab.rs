@@ -180,9 +180,10 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
         eprintln!("lab: notice: {}", stopped_notice(stop));
     }
     Ok(match args.format {
-        Format::Json => report.to_json_pretty(),
+        // The page's "export JSON" and "export CSV" print through the same functions.
+        Format::Json => resilience_lab::export::report_json(&report),
         Format::Table => table(&report, scenario.slo),
-        Format::Csv => csv(&report),
+        Format::Csv => resilience_lab::export::series_csv(&report),
         Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),
     })
 }
@@ -257,35 +258,6 @@ fn table(r: &Report, slo: Slo) -> String {
         );
     }
     out
-}
-
-fn csv(r: &Report) -> String {
-    let s = &r.series;
-    let mut out = String::from("t_ms,offered");
-    for h in &r.hops {
-        for what in ["attempts", "in_flight", "queue"] {
-            let _ = write!(out, ",{}", csv_field(&format!("{what}_{}", h.name)));
-        }
-    }
-    out.push_str(",succeeded,degraded,failed,rejected,requests_in_flight\n");
-    for i in 0..s.buckets {
-        let _ = write!(out, "{},{}", i as f64 * s.bucket_ms, s.offered[i]);
-        for h in 0..r.hops.len() {
-            let _ = write!(out, ",{},{},{}", s.attempts[h][i], s.in_flight[h][i], s.queue[h][i]);
-        }
-        let _ = writeln!(
-            out,
-            ",{},{},{},{},{}",
-            s.succeeded[i], s.degraded[i], s.failed[i], s.rejected[i], s.requests_in_flight[i]
-        );
-    }
-    out
-}
-
-/// A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break, with
-/// quotes doubled.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 /// The retry-storm page's link keys, from the page's own control tables.

@@ -863,4 +863,34 @@ texts! {
         "上界假设每个请求都用尽每一层的尝试；Little 定律假设系统处于稳态。模拟结果偏离它们时，请关注排队、超时与拒绝。";
     Assumptions => "Model assumptions: zero network time; a timeout does not cancel work unless “cancel on timeout” is on; completions at an instant come before timers and arrivals; randomness is drawn per request.",
         "模型假设：网络时间为零；除非开启“超时即取消”，超时不会取消工作；同一时刻先处理完成、再处理定时器和到达；随机数按请求抽取。";
+
+    // ---- export and compact mode (issue 13, item 4) -------------------------------------
+    ExportMenu => "Export", "导出";
+    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from and carries the link that reproduces it; nothing leaves your browser.",
+        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子，并附带可复现它的链接；数据不会离开你的浏览器。";
+    ExportJson => "Results (JSON)", "结果（JSON）";
+    ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --format json prints for this preset and seed.",
+        "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --format json 对同一预设和种子的输出逐字节相同。";
+    ExportCsv => "Data (CSV)", "数据（CSV）";
+    ExportCsvHelp => "The time series (on the labs: the step or call table) as CSV, a row per bucket or step; lines starting with # name the source.",
+        "以 CSV 导出时间序列（实验页为逐步或逐次调用的表格），每个时间桶或每一步一行；以 # 开头的行注明来源。";
+    ExportFigures => "Figures", "图表";
+    ExportFiguresHelp => "Each chart and diagram on the page as a self-contained SVG, or as a PNG at the size shown or at twice that size.",
+        "页面上的每个图表和示意图，可导出为自包含的 SVG，或按显示尺寸、两倍尺寸导出为 PNG。";
+    ExportNoFigures => "No figure on the page yet.", "页面上还没有图表。";
+    ExportSvg => "SVG", "SVG";
+    ExportPng => "PNG", "PNG";
+    ExportPng2x => "PNG 2×", "PNG 2×";
+    ExportFigureLabel => "Export “{name}”", "导出“{name}”";
+    ExportFormatLabel => "Download “{name}” as {format}", "将“{name}”下载为 {format}";
+    ExportSaved => "Saved {file}.", "已保存 {file}。";
+    ExportFailed => "Could not export: {message}", "导出失败：{message}";
+    ExportNotReady => "Nothing to export yet: the run has not finished.", "暂无可导出的内容：运行尚未完成。";
+    EmbedCopy => "Copy embed snippet", "复制嵌入代码";
+    EmbedHelp => "An <iframe> that shows this link in compact mode (the figures without the control panel), for a course page or a slide.",
+        "一段 <iframe> 代码，以紧凑模式（只有图表，没有控制面板）显示当前链接，可用于课程网页或幻灯片。";
+    EmbedSnippet => "Embed snippet", "嵌入代码";
+    EmbedCopied => "Embed snippet copied.", "已复制嵌入代码。";
+    EmbedOpenFull => "Open the full page", "打开完整页面";
+    EmbedOpenFullHelp => "The same link with the control panel, in a new tab.", "在新标签页中打开带控制面板的同一链接。";
 }

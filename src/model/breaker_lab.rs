@@ -22,6 +22,7 @@ use crate::policy::breaker::{Breaker, BreakerConfig, Permit, State, Tally, Windo
 use crate::policy::retry::ms_to_us;
 use crate::scenario::ranges::{self as r, FieldRange};
 use crate::sim::rng;
+use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -80,7 +81,7 @@ pub struct LabInput {
 }
 
 /// What became of a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Fate {
     /// Refused at once: the breaker was open, or half-open with every probe out.
     Rejected,
@@ -91,7 +92,7 @@ pub enum Fate {
 }
 
 /// One call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Call {
     /// When it was made (µs).
     pub at_us: u64,
@@ -108,7 +109,7 @@ pub struct Call {
 }
 
 /// Why the breaker moved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Cause {
     /// The window's rates (closed → open) or the probes' (half-open → open or closed),
     /// and which rate was at or above its threshold.
@@ -118,7 +119,7 @@ pub enum Cause {
 }
 
 /// A transition with its cause.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Change {
     /// When (µs).
     pub at_us: u64,
@@ -128,7 +129,7 @@ pub struct Change {
 }
 
 /// The breaker as a call finds it, after deciding on the call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Frame {
     /// The call's time (µs), or the end of the run for the last frame.
     pub at_us: u64,
@@ -146,7 +147,7 @@ pub struct Frame {
 }
 
 /// A whole run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LabRun {
     /// Every call, in order.
     pub calls: Vec<Call>,

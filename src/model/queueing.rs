@@ -19,8 +19,10 @@
 //! service time (0 constant, 1 exponential, e^{σ²} − 1 log-normal). For M/D/1 it is exact
 //! (Pollaczek–Khinchine); for D/D/c it gives 0, which is also exact. No p99 is drawn then.
 
+use serde::Serialize;
+
 /// One pool under steady load.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Pool {
     /// Arrival rate λ (req/s).
     pub lambda: f64,
@@ -31,7 +33,7 @@ pub struct Pool {
 }
 
 /// The closed-form figures of a pool.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Figures {
     /// ρ = λ/(cμ) (fraction).
     pub rho: f64,

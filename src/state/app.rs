@@ -63,6 +63,10 @@ pub struct Route {
     pub unknown_page: Option<String>,
     /// A `lang=` value that names no language we speak, to tell the user.
     pub unknown_lang: Option<String>,
+    /// `embed=1`: the compact mode an `<iframe>` shows (figures without the control panel).
+    pub embed: bool,
+    /// An `embed=` value other than `0` or `1`, to tell the user (the full page is shown).
+    pub bad_embed: Option<String>,
 }
 
 impl Route {
@@ -82,7 +86,19 @@ impl Route {
                 None => (None, Some(crate::error::clip(tag))),
             },
         };
-        Route { page, lang, unknown_page: unknown_page.map(|p| crate::error::clip(&p)), unknown_lang }
+        let (embed, bad_embed) = match q.get("embed") {
+            None | Some("" | "0") => (false, None),
+            Some("1") => (true, None),
+            Some(v) => (false, Some(crate::error::clip(v))),
+        };
+        Route {
+            page,
+            lang,
+            unknown_page: unknown_page.map(|p| crate::error::clip(&p)),
+            unknown_lang,
+            embed,
+            bad_embed,
+        }
     }
 }
 
@@ -111,6 +127,19 @@ mod tests {
         assert_eq!(r.unknown_lang.as_deref(), Some("fr"), "a language we do not speak is named");
         let r = Route::from_query(&Query::parse("?lang=zh-Hans-CN"));
         assert_eq!((r.lang, r.unknown_lang), (Some(Lang::Zh), None));
+    }
+
+    #[test]
+    fn route_reads_compact_mode() {
+        let r = Route::from_query(&Query::parse("?page=queue&embed=1"));
+        assert_eq!((r.page, r.embed, r.bad_embed), (Page::Queue, true, None));
+        assert!(!Route::from_query(&Query::parse("?embed=0")).embed);
+        let r = Route::from_query(&Query::parse("?embed=yes"));
+        assert_eq!(
+            (r.embed, r.bad_embed.as_deref()),
+            (false, Some("yes")),
+            "a bad value is named, not guessed"
+        );
     }
 
     #[test]

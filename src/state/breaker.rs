@@ -470,7 +470,7 @@ impl BreakerState {
             }
         }
         let known = |k: &str| {
-            matches!(k, "page" | "lang" | "preset" | "window")
+            matches!(k, "page" | "lang" | "embed" | "preset" | "window")
                 || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
                 || CHOICES.iter().any(|c| c.key == k)
         };

@@ -311,7 +311,7 @@ impl CalcState {
                 apply_one(&mut state, FieldKey::at("attempts", i), raw);
             }
         }
-        let known = ["page", "lang", "rps", "attempts"];
+        let known = ["page", "lang", "embed", "rps", "attempts"];
         state.unknown = q
             .pairs()
             .iter()

@@ -19,6 +19,7 @@ use crate::scenario::presets::{layer, leaf, retrying};
 use crate::scenario::ranges::{self as r, FieldRange};
 use crate::scenario::{Dist, Load, ReportOptions, Scenario};
 use crate::sim::rng::Z99;
+use serde::Serialize;
 
 /// Requests in the run at the lab's own setting.
 pub const RUN_REQUESTS: u64 = 20_000;
@@ -280,7 +281,7 @@ pub static SERVICE: Choice<QueueInput> = Choice {
 };
 
 /// The closed forms for the lab's setting.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Closed {
     /// The pool (λ, mean service, c).
     pub pool: Pool,
@@ -394,7 +395,7 @@ impl QueueInput {
 }
 
 /// What a run of the lab's scenario measured at the pool.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Simulated {
     /// Busy time ÷ (c × run length) (fraction).
     pub rho: f64,
@@ -529,7 +530,7 @@ impl QueueState {
         read_choice(q, &ARRIVALS, &mut st.input, &mut st.errors);
         read_choice(q, &SERVICE, &mut st.input, &mut st.errors);
         st.unknown = unknown_keys(q, |k| {
-            matches!(k, "page" | "lang" | "preset" | "arrivals" | "service")
+            matches!(k, "page" | "lang" | "embed" | "preset" | "arrivals" | "service")
                 || KNOBS.iter().any(|n| n.key == k)
         });
         st

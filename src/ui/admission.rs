@@ -4,7 +4,9 @@
 //! `state::admission`'s run (made by `policy::token_bucket`) and decides nothing itself.
 
 use super::browser;
+use super::export::{DataKind, ExportMenu};
 use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
+use crate::export::{Provenance, admission_csv, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::admission::{Event, Run, Step, level_at};
 use crate::plot::line_path;
@@ -12,6 +14,7 @@ use crate::policy::token_bucket::{NEVER, Rejection};
 use crate::state::admission::{self as adm, AdmissionAction as A, AdmissionState, COLUMNS, Gen};
 use crate::state::{FieldKey, FormErrors};
 use gloo_timers::callback::Timeout;
+use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -187,7 +190,7 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
     };
     let fmt: fn(f64) -> String = |v| format_number(v, 0);
     xy_frame(
-        "adm-tokens",
+        (lang, "adm-tokens"),
         lang.t(T::TokensChart),
         (lang.t(T::AxisMs), lang.t(T::UnitTokens)),
         &sx,
@@ -251,6 +254,15 @@ fn errors_list(lang: Lang, errors: &FormErrors) -> Html {
             html! { <p class="field-error" role="alert" id={format!("{}-error", k.dom_id())}>{ lang.field_error(e) }</p> }
         })
         .collect()
+}
+
+/// What the admission lab exports as JSON.
+#[derive(serde::Serialize)]
+struct AdmissionExport<'a> {
+    /// The arrivals, in input order.
+    arrivals: &'a [crate::model::admission::Arrival],
+    /// Every step, and the counts.
+    run: &'a Run,
 }
 
 /// The admission lab page.
@@ -326,10 +338,20 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     let from = k.saturating_sub(STEP_ROWS / 2).min(n.saturating_sub(STEP_ROWS));
     let d = dispatch.clone();
     let source = st.input.source;
+    let export_data = {
+        let (arrivals, run) = (st.input.arrivals.clone(), st.run.clone());
+        Callback::from(move |(kind, p): (DataKind, Rc<Provenance>)| {
+            Some(match kind {
+                DataKind::Json => lab_json(&p, &AdmissionExport { arrivals: &arrivals, run: &run }),
+                DataKind::Csv => admission_csv(&run),
+            })
+        })
+    };
     html! {
         <section class="page lab admission" id="admission" aria-labelledby="page-title" data-step={k.to_string()} data-steps={n.to_string()}>
             <h1 id="page-title">{ t(T::AdmTitle) }</h1>
             <p class="intro">{ t(T::AdmIntro) }</p>
+            <ExportMenu {lang} page="admission" preset={st.preset} seed={Some(st.input.seed)} data={export_data} />
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     { preset_picker(lang, &presets, st.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }

@@ -26,6 +26,10 @@ pub struct Shell {
     pub page: Page,
     pub unknown_page: Option<String>,
     pub unknown_lang: Option<String>,
+    /// Compact mode (`embed=1`): the figures without the control panel, for an `<iframe>`.
+    pub embed: bool,
+    /// An `embed=` value that is neither 0 nor 1, to tell the user.
+    pub bad_embed: Option<String>,
 }
 
 /// What the header and navigation can do.
@@ -45,6 +49,7 @@ impl Reducible for Shell {
             ShellAction::DismissNotice => {
                 next.unknown_page = None;
                 next.unknown_lang = None;
+                next.bad_embed = None;
             }
         }
         Rc::new(next)
@@ -108,11 +113,14 @@ struct Pages {
     breaker: BreakerState,
 }
 
-/// Writes the open page's state into the URL (other pages' state stays in memory).
-fn write_url(shell: &Shell, p: &Pages) {
+/// The open page's link: its whole state (other pages' state stays in memory).
+fn page_query(shell: &Shell, p: &Pages) -> Query {
     let mut q = Query::new();
     q.set("page", shell.page.slug());
     q.set("lang", shell.lang.code());
+    if shell.embed {
+        q.set("embed", "1");
+    }
     match shell.page {
         Page::Calculator => p.calc.write_query(&mut q),
         Page::Storm => p.storm.write_query(&mut q),
@@ -120,7 +128,7 @@ fn write_url(shell: &Shell, p: &Pages) {
         Page::Queue => p.queue.write_query(&mut q),
         Page::Breaker => p.breaker.write_query(&mut q),
     }
-    browser::replace_query(&q);
+    q
 }
 
 #[component]
@@ -138,6 +146,8 @@ pub fn App() -> Html {
                 page: route.page,
                 unknown_page: route.unknown_page,
                 unknown_lang: route.unknown_lang,
+                embed: route.embed,
+                bad_embed: route.bad_embed,
             }
         })
     };
@@ -162,17 +172,23 @@ pub fn App() -> Html {
         use_reducer(move || LabStore(BreakerState::from_query(&q)))
     };
 
+    let pages = Pages {
+        calc: calc.0.clone(),
+        storm: storm.0.clone(),
+        admission: admission.0.clone(),
+        queue: queue.0.clone(),
+        breaker: breaker.0.clone(),
+    };
+    // Compact mode's way out: this state's link, without `embed`, on the same path.
+    let full_page = shell.embed.then(|| {
+        let mut q = page_query(&shell, &pages);
+        q.remove("embed");
+        format!("{}{}", browser::current_path(), q.to_query_string())
+    });
     {
         let shell_now = (*shell).clone();
-        let pages = Pages {
-            calc: calc.0.clone(),
-            storm: storm.0.clone(),
-            admission: admission.0.clone(),
-            queue: queue.0.clone(),
-            breaker: breaker.0.clone(),
-        };
         use_effect_with((shell_now, pages), |(shell, pages)| {
-            write_url(shell, pages);
+            browser::replace_query(&page_query(shell, pages));
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
             browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
@@ -231,6 +247,10 @@ pub fn App() -> Html {
     if let Some(l) = &shell.unknown_lang {
         notices.push(lang.f(T::LangNotFound, &[("lang", l), ("shown", lang.t(T::LangName))]));
     }
+    if let Some(v) = &shell.bad_embed {
+        let allowed = crate::error::Allowed::OneOf { choices: vec!["0".into(), "1".into()] };
+        notices.push(lang.field_error(&crate::error::FieldError::new("embed", v, allowed)));
+    }
     let notice = (!notices.is_empty()).then(|| {
         let s = shell.clone();
         html! {
@@ -279,7 +299,7 @@ pub fn App() -> Html {
         }
     };
     html! {
-        <div class="app" lang={lang.html_tag()}>
+        <div class={classes!("app", shell.embed.then_some("embed"))} lang={lang.html_tag()}>
             <a class="skip" id="skip-main" href="#main">{ t(T::SkipToContent) }</a>
             if shell.page == Page::Storm {
                 <a class="skip" id="skip-play" href="#play" onclick={Callback::from(|e: MouseEvent| {
@@ -302,7 +322,13 @@ pub fn App() -> Html {
                         <div class="tagline">{ t(T::AppTagline) }</div>
                     </div>
                 </div>
-                <nav aria-label={t(T::NavLabel)}>{ nav }</nav>
+                if let Some(href) = full_page {
+                    // Compact mode: no navigation, one way out to the full page.
+                    <a class="open-full" id="open-full" target="_blank" rel="noopener" title={t(T::EmbedOpenFullHelp)}
+                        {href}>{ t(T::EmbedOpenFull) }</a>
+                } else {
+                    <nav aria-label={t(T::NavLabel)}>{ nav }</nav>
+                }
                 <div class="langs" role="group" aria-label={t(T::LanguageLabel)}>{ lang_buttons }</div>
             </header>
             { for notice }

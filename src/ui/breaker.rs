@@ -5,6 +5,8 @@
 
 use super::browser;
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
+use super::export::{DataKind, ExportMenu};
+use crate::export::{Provenance, breaker_csv, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::model::breaker_lab::{LabInput, run};
@@ -158,6 +160,17 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             playing.set(false);
         });
     }
+    // Export's data, made once per run (playback re-renders the page every frame).
+    let export_data = {
+        let result = result.clone();
+        use_callback(Rc::as_ptr(&result) as usize, move |(kind, prov): (DataKind, Rc<Provenance>), _| {
+            let r = result.as_ref().as_ref().ok()?;
+            Some(match kind {
+                DataKind::Json => lab_json(&prov, &**r),
+                DataKind::Csv => breaker_csv(r),
+            })
+        })
+    };
     // The time of the last frame drawn while playing: each frame advances by the real time
     // since the one before, rendering included, so playback keeps time however slow a
     // frame is (up to 250 ms a frame; the first counts as one frame at 60 Hz).
@@ -228,6 +241,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             data-state={["Closed", "HalfOpen", "Open"][f.state.level() as usize]}>
             <h1 id="page-title">{ t(T::BlTitle) }</h1>
             <p class="intro">{ t(T::BlIntro) }</p>
+            <ExportMenu {lang} page="breaker" preset={p.state.preset} seed={Some(p.state.input.seed)} data={export_data} />
             <div class="two-col">
                 { inputs(p) }
                 <div class="outputs">

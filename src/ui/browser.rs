@@ -25,6 +25,11 @@ pub fn replace_query(q: &Query) {
     }
 }
 
+/// The page's path (the site may live under any sub-path).
+pub fn current_path() -> String {
+    web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default()
+}
+
 /// The full URL of the page, for the copy-link button.
 pub fn current_href() -> String {
     web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()

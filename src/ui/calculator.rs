@@ -3,13 +3,25 @@
 //! and never computes anything itself.
 
 use super::controls::{ControlSpec, NumberControl};
+use crate::export::{Provenance, calculator_csv, lab_json};
 use crate::i18n::{Lang, T, format_fixed, format_number};
 use crate::knob::Knob;
 use crate::model::amplification::{CalcInput, CalcOutput, InFlight};
 use crate::plot::chain_bars;
 use crate::state::FieldKey;
 use crate::state::calculator::{self as calc, CalcAction, CalcState};
+use crate::ui::export::{DataKind, ExportMenu};
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// What the calculator exports as JSON.
+#[derive(serde::Serialize)]
+struct CalcExport<'a> {
+    /// Its inputs.
+    input: &'a CalcInput,
+    /// Every figure it shows.
+    output: &'a CalcOutput,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct CalculatorProps {
@@ -69,10 +81,20 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
             ("amp", &format_number(props.state.output.amplification, 2)),
         ],
     );
+    let export_data = {
+        let (input, output) = (props.state.input.clone(), props.state.output.clone());
+        Callback::from(move |(kind, p): (DataKind, Rc<Provenance>)| {
+            Some(match kind {
+                DataKind::Json => lab_json(&p, &CalcExport { input: &input, output: &output }),
+                DataKind::Csv => calculator_csv(&output),
+            })
+        })
+    };
     html! {
         <section class="page calculator" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::CalcTitle) }</h1>
             <p class="intro">{ t(T::CalcIntro) }</p>
+            <ExportMenu {lang} page="calculator" data={export_data} />
             <div class="two-col">
                 // Results first (reading order, and a phone's first screen); the grid puts the
                 // inputs on the left on a wide screen.

@@ -1,6 +1,7 @@
 //! SVG charts fed by plain vectors. Scales, ticks and paths come from `crate::plot`; the
 //! playhead is a separate overlay so that moving it does not rebuild the paths.
 
+use super::export::figure_export;
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::{Linear, Log, nice_max, nice_ticks, step_band, step_path};
 use crate::report::{LatencyDist, Report, RequestOutcome};
@@ -143,6 +144,7 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
                 { f.title }
                 if !f.unit.is_empty() { <span class="unit">{ format!("({})", f.unit) }</span> }
                 <span class="legend">{ legend }</span>
+                { figure_export(f.lang, f.id, f.title) }
             </figcaption>
             <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={f.title.to_string()}>
                 { y_axis }
@@ -407,7 +409,10 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
         .collect();
     html! {
         <figure class="chart" id={format!("chart-latency{}", props.id_suffix)}>
-            <figcaption>{ lang.t(T::ChartLatency) }<span class="legend">{ legend }</span></figcaption>
+            <figcaption>
+                { lang.t(T::ChartLatency) }<span class="legend">{ legend }</span>
+                { figure_export(lang, &format!("chart-latency{}", props.id_suffix), lang.t(T::ChartLatency)) }
+            </figcaption>
             <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={lang.t(T::ChartLatency)}>
                 { y_axis }
                 <g class="axis x">

@@ -3,6 +3,7 @@
 //! caption) that a lab fills with its own marks.
 
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
+use super::export::figure_export;
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::plot::{Linear, nice_ticks};
@@ -98,10 +99,10 @@ pub fn xy_scales(x: (f64, f64), y: (f64, f64)) -> (Linear, Linear) {
     (Linear::new(x, (L, XW - R)), Linear::new(y, (XH - B, 10.0)))
 }
 
-/// A chart frame: caption, axes with ticks (x labelled by `xfmt`), axis names, then `body`
-/// drawn with the scales of [`xy_scales`].
+/// A chart frame: caption (with the figure's export button, in `lang`), axes with ticks
+/// (x labelled by `xfmt`), axis names, then `body` drawn with the scales of [`xy_scales`].
 pub fn xy_frame(
-    id: &str,
+    (lang, id): (Lang, &str),
     title: &str,
     axes: (&str, &str),
     sx: &Linear,
@@ -114,7 +115,7 @@ pub fn xy_frame(
     let num = |v: f64| v.to_string();
     html! {
         <figure class="chart" id={id.to_string()}>
-            <figcaption>{ title }</figcaption>
+            <figcaption>{ title }{ figure_export(lang, id, title) }</figcaption>
             <svg viewBox={format!("0 0 {XW} {XH}")} role="img" aria-label={title.to_string()}>
                 <g class="axis">
                     { for nice_ticks(y0, y1, 4).into_iter().map(|t| { let y = sy.map(t); html! { <g>

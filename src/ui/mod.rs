@@ -8,6 +8,7 @@ pub mod browser;
 pub mod calculator;
 pub mod charts;
 pub mod controls;
+pub mod export;
 mod lab;
 pub mod queue;
 pub mod runs;

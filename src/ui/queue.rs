@@ -5,14 +5,17 @@
 //! in the Web Worker (`use_runs`), each a small bounded chain-engine run.
 
 use super::charts::{Line, Lines, TimeChart};
+use super::export::{DataKind, ExportMenu};
 use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
 use super::runs::use_runs;
+use crate::export::{Provenance, lab_json, series_csv};
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::{line_path, nice_max};
 use crate::state::queue::{
     self as q, Closed, QueueAction as A, QueueInput, QueueState, SWEEP_RHOS, Service, Simulated, simulated,
 };
 use crate::state::runs::{Job, RunError};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -110,7 +113,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let fmt: fn(f64) -> String = |v| format!("{}%", format_number(v * 100.0, 0));
     html! {
         <>
-            { xy_frame("q-curve", lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
+            { xy_frame((lang, "q-curve"), lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
             <p class="legend">
                 <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(if c.exact { T::QLegendExact } else { T::QLegendApprox }) }</span>
                 <span class="legend-item"><span class="swatch dot" />{ lang.t(T::QLegendSim) }</span>
@@ -161,6 +164,17 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
     }
 }
 
+/// What the queue lab exports as JSON.
+#[derive(serde::Serialize)]
+struct QueueExport<'a> {
+    /// The closed forms for the setting.
+    closed: Closed,
+    /// The run's figures, then those of each utilisation of the curve.
+    simulated: &'a [Option<Simulated>],
+    /// The run's whole report.
+    report: &'a crate::report::Report,
+}
+
 /// The queue lab page.
 #[component]
 pub fn QueuePage(props: &QueueProps) -> Html {
@@ -206,7 +220,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
     } else {
         lang.f(T::QApprox, &[("f", &format_number(input.factor(), 3))])
     };
-    let queue_chart = report.map(|r| {
+    let queue_chart = report.clone().map(|r| {
         let s = &r.series;
         let series = |v: &[i64]| v.iter().map(|&x| x as f64).collect();
         let lines = Lines::new(vec![
@@ -219,10 +233,23 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         }
     });
     let d = dispatch.clone();
+    // The closed forms, the simulated figures of the run and of each utilisation of the
+    // curve, and the run's report (whose series are the CSV).
+    let export_data = {
+        let (report, sims) = (report.clone(), sims.clone());
+        Callback::from(move |(kind, p): (DataKind, Rc<Provenance>)| {
+            let report = report.as_ref()?;
+            Some(match kind {
+                DataKind::Json => lab_json(&p, &QueueExport { closed, simulated: &sims, report }),
+                DataKind::Csv => series_csv(report),
+            })
+        })
+    };
     html! {
         <section class="page lab queue" id="queue" aria-labelledby="page-title" data-run={runs.finished.to_string()}>
             <h1 id="page-title">{ t(T::QTitle) }</h1>
             <p class="intro">{ t(T::QIntro) }</p>
+            <ExportMenu {lang} page="queue" preset={st.preset} seed={Some(input.seed)} data={export_data} />
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     { preset_picker(lang, &presets, st.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }

@@ -65,8 +65,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 10] =
-    ["page", "lang", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request"];
+pub const PAGE_KEYS: [&str; 11] =
+    ["page", "lang", "embed", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {

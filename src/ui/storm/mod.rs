@@ -20,6 +20,7 @@ use crate::state::runs::{Job, RunError, Side};
 use crate::state::storm::{REQUEST, StormAction, StormState};
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef};
+use crate::ui::export::{DataKind, ExportMenu};
 use crate::ui::runs::use_runs;
 use controls::ControlPanel;
 use figures::{FormulaPanel, HeadlineTable};
@@ -217,6 +218,13 @@ pub fn StormPage(props: &StormProps) -> Html {
             copied.set(true);
         })
     };
+    // Export hands over side A's report, as `lab run --format json|csv` prints it.
+    let export_data = use_callback(a.clone(), |(kind, _), a: &Option<ReportRef>| {
+        a.as_ref().map(|r| match kind {
+            DataKind::Json => crate::export::report_json(&r.0),
+            DataKind::Csv => crate::export::series_csv(&r.0),
+        })
+    });
     let trace_cb = {
         let trace_idx = trace_idx.clone();
         use_callback((), move |i: usize, _| trace_idx.set(i))
@@ -394,6 +402,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
             <p class="intro">{ t(T::StormIntro) }</p>
+            <ExportMenu {lang} page="storm" preset={props.state.preset} seed={Some(props.state.seed)} data={export_data} />
             // The figures come first (in reading and tab order, and on a phone's screen); on a
             // wide screen the grid puts the controls in the left column. On a narrow screen
             // the controls start folded.

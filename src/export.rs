@@ -1,0 +1,379 @@
+//! Export: the pure parts of taking a page's run elsewhere (slides, handouts, papers).
+//!
+//! File names, the provenance every exported file carries (version, page, preset, seed
+//! and the link that reproduces it), the report as JSON and the time series as CSV (the
+//! same functions `lab run --format json|csv` prints with, so the page and the CLI cannot
+//! drift apart), the labs' step tables as CSV, a PNG `tEXt` chunk and the embed snippet.
+//! The browser glue (Blob downloads, SVG cloning, canvas) is `ui/export.rs`; everything
+//! here is tested natively.
+
+use crate::model::admission::{Event, Run as AdmissionRun};
+use crate::model::amplification::CalcOutput;
+use crate::model::breaker_lab::{Fate, LabRun};
+use crate::policy::token_bucket::{NEVER, Rejection};
+use crate::query::Query;
+use crate::report::Report;
+use std::fmt::Write as _;
+
+/// The version exported files name (the crate's).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where an exported file came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// The page's `page=` value (`storm`, `calculator`, …).
+    pub page: String,
+    /// The preset the page started from (empty for the calculator, which has none).
+    pub preset: String,
+    /// The run's seed, where the page has one.
+    pub seed: Option<u64>,
+    /// The link that reproduces the page's state (every edited knob is in it).
+    pub link: String,
+}
+
+impl Provenance {
+    /// The file name without extension: `resilience-lab-<version>-<preset>-seed<N>` for
+    /// the storm page, with the page's name before the preset for the other pages (their
+    /// presets share names such as `source-002`).
+    pub fn stem(&self) -> String {
+        let mut out = format!("resilience-lab-{VERSION}");
+        if self.page != "storm" {
+            out.push('-');
+            out.push_str(&safe_name(&self.page));
+        }
+        if !self.preset.is_empty() {
+            out.push('-');
+            out.push_str(&safe_name(&self.preset));
+        }
+        if let Some(seed) = self.seed {
+            let _ = write!(out, "-seed{seed}");
+        }
+        out
+    }
+
+    /// A file name: the stem, an optional figure name, then `suffix` (such as `.json` or
+    /// `@2x.png`).
+    pub fn file_name(&self, figure: Option<&str>, suffix: &str) -> String {
+        match figure {
+            Some(f) if !f.is_empty() => format!("{}-{}{suffix}", self.stem(), safe_name(f)),
+            _ => format!("{}{suffix}", self.stem()),
+        }
+    }
+
+    /// The provenance as `key: value` lines, for CSV comments, SVG `<desc>` and PNG text.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!("generator: resilience-lab {VERSION}"), format!("page: {}", self.page)];
+        if !self.preset.is_empty() {
+            out.push(format!("preset: {}", self.preset));
+        }
+        if let Some(seed) = self.seed {
+            out.push(format!("seed: {seed}"));
+        }
+        out.push(format!("link: {}", self.link));
+        out.push("figures come from a virtual-time model, not measurements of real systems".into());
+        out
+    }
+
+    /// CSV comment lines (`# key: value`), one a line, to put before the header row.
+    pub fn csv_comments(&self) -> String {
+        self.lines().iter().map(|l| format!("# {}\n", one_line(l))).collect()
+    }
+
+    /// The lines as one ASCII text (PNG `tEXt` is Latin-1: anything else becomes `?`;
+    /// links are percent-encoded, so they survive whole).
+    pub fn ascii_text(&self) -> String {
+        self.lines().join("\n").chars().map(|c| if c.is_ascii() { c } else { '?' }).collect()
+    }
+}
+
+/// Keeps a name safe in a file name on every system: ASCII letters, digits, `-`, `_`
+/// and `.`; anything else becomes `-`, and the name is at most 60 characters.
+pub fn safe_name(s: &str) -> String {
+    s.chars()
+        .take(60)
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '-' })
+        .collect()
+}
+
+/// Line breaks flattened, so a value cannot end a CSV comment early.
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
+/// The whole report as `lab run --format json` prints it, newline included.
+pub fn report_json(r: &Report) -> String {
+    let mut out = r.to_json_pretty();
+    out.push('\n');
+    out
+}
+
+/// What [`lab_json`] writes: the provenance, then the result.
+#[derive(serde::Serialize)]
+struct LabExport<'a, R> {
+    generator: String,
+    page: &'a str,
+    preset: &'a str,
+    seed: Option<u64>,
+    link: &'a str,
+    result: &'a R,
+}
+
+/// A lab's result as JSON: the provenance, then what its model produced. Serialized
+/// straight to text (not through `serde_json::Value`), so each type's serializer is
+/// compiled once, shared with [`report_json`]: the bundle is over its budget.
+pub fn lab_json<R: serde::Serialize>(p: &Provenance, result: &R) -> String {
+    let v = LabExport {
+        generator: format!("resilience-lab {VERSION}"),
+        page: &p.page,
+        preset: &p.preset,
+        seed: p.seed,
+        link: &p.link,
+        result,
+    };
+    let mut out = serde_json::to_string_pretty(&v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    out.push('\n');
+    out
+}
+
+/// The report's time series, a row per bucket, as `lab run --format csv` prints them.
+pub fn series_csv(r: &Report) -> String {
+    let s = &r.series;
+    let mut out = String::from("t_ms,offered");
+    for h in &r.hops {
+        for what in ["attempts", "in_flight", "queue"] {
+            let _ = write!(out, ",{}", csv_field(&format!("{what}_{}", h.name)));
+        }
+    }
+    out.push_str(",succeeded,degraded,failed,rejected,requests_in_flight\n");
+    // Guarded reads: a report is data, and a short series must not panic the page.
+    for i in 0..s.buckets {
+        let _ = write!(out, "{},{}", i as f64 * s.bucket_ms, at(&s.offered, i));
+        for h in 0..r.hops.len() {
+            let _ = write!(
+                out,
+                ",{},{},{}",
+                col(&s.attempts, h, i),
+                col(&s.in_flight, h, i),
+                col(&s.queue, h, i)
+            );
+        }
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{}",
+            at(&s.succeeded, i),
+            at(&s.degraded, i),
+            at(&s.failed, i),
+            at(&s.rejected, i),
+            at(&s.requests_in_flight, i)
+        );
+    }
+    out
+}
+
+/// `v[i]`, or 0 past its end.
+fn at<T: Copy + Default>(v: &[T], i: usize) -> T {
+    v.get(i).copied().unwrap_or_default()
+}
+
+/// `v[h][i]`, or 0 past either end.
+fn col<T: Copy + Default>(v: &[Vec<T>], h: usize, i: usize) -> T {
+    v.get(h).map_or_else(T::default, |c| at(c, i))
+}
+
+/// A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break, with
+/// quotes doubled.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+/// The calculator's rate at each level of the chain, entry first.
+pub fn calculator_csv(out: &CalcOutput) -> String {
+    let mut csv = String::from("level,rate_per_s,amplification_so_far\n");
+    let entry = out.rate_per_level.first().copied().unwrap_or(0.0);
+    for (i, r) in out.rate_per_level.iter().enumerate() {
+        let amp = if entry > 0.0 { r / entry } else { 0.0 };
+        let _ = writeln!(csv, "{i},{r},{amp}");
+    }
+    csv
+}
+
+/// The admission lab's step table: a row per step, tokens as whole credits and as tokens.
+pub fn admission_csv(run: &AdmissionRun) -> String {
+    let mut csv = String::from(
+        "t_ms,event,arrival,decision,reason,retry_after_ms,credits_before,credits_after,tokens_before,tokens_after,in_flight\n",
+    );
+    let per = run.per_token.max(1) as f64;
+    for s in &run.steps {
+        let (event, n, decision, reason, retry) = match s.event {
+            Event::Arrival(n, Ok(())) => ("arrival", n, "admitted", String::new(), String::new()),
+            Event::Arrival(n, Err(r)) => {
+                // Ticks are 1 ms; a bucket that will never hold the cost has no Retry-After.
+                let retry = match r {
+                    Rejection::RateLimit { retry_after } if retry_after != NEVER => retry_after.to_string(),
+                    _ => String::new(),
+                };
+                ("arrival", n, "rejected", r.reason().to_string(), retry)
+            }
+            Event::Completion(n) => ("completion", n, "", String::new(), String::new()),
+        };
+        let _ = writeln!(
+            csv,
+            "{},{event},{n},{decision},{reason},{retry},{},{},{},{},{}",
+            s.t_ms,
+            s.before,
+            s.after,
+            s.before as f64 / per,
+            s.after as f64 / per,
+            s.in_flight
+        );
+    }
+    csv
+}
+
+/// The breaker lab's calls: a row per call with the breaker's state as it was decided.
+pub fn breaker_csv(run: &LabRun) -> String {
+    let mut csv = String::from("call,at_ms,done_ms,fate,failed,slow,recorded,state,passed,rejected,probes\n");
+    for (k, c) in run.calls.iter().enumerate() {
+        let fate = match c.fate {
+            Fate::Rejected => "rejected",
+            Fate::Passed => "passed",
+            Fate::Probe => "probe",
+        };
+        let f = run.frame(k);
+        let state =
+            serde_json::to_value(f.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        let _ = writeln!(
+            csv,
+            "{k},{},{},{fate},{},{},{},{state},{},{},{}",
+            c.at_us as f64 / 1000.0,
+            c.done_us as f64 / 1000.0,
+            c.failed,
+            c.slow,
+            c.recorded,
+            f.passed,
+            f.rejected,
+            f.probes
+        );
+    }
+    csv
+}
+
+/// Escapes text for XML content and attribute values.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `href` with `embed=1` set in its query (the compact mode without the control panel),
+/// the fragment dropped.
+pub fn embed_url(href: &str) -> String {
+    with_query(href, |q| q.set("embed", "1"))
+}
+
+/// `href` without `embed`: the full page a compact view links to.
+pub fn full_page_url(href: &str) -> String {
+    with_query(href, |q| q.remove("embed"))
+}
+
+fn with_query(href: &str, edit: impl FnOnce(&mut Query)) -> String {
+    let no_hash = href.split('#').next().unwrap_or("");
+    let (base, query) = no_hash.split_once('?').unwrap_or((no_hash, ""));
+    let mut q = Query::parse(query);
+    edit(&mut q);
+    format!("{base}{}", q.to_query_string())
+}
+
+/// The `<iframe>` that embeds `href` in compact mode, titled `title`.
+pub fn embed_snippet(href: &str, title: &str) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"820\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        xml_escape(&embed_url(href)),
+        xml_escape(title)
+    )
+}
+
+/// CRC-32 (ISO-HDLC, the PNG and zlib one), bit by bit: a PNG gets one chunk, so a table
+/// would only add bytes to the bundle.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
+
+/// `png` with a `tEXt` chunk (`keyword`, `text`) right after its header chunk, or `None`
+/// if `png` is not a PNG whose first chunk is a whole IHDR. A keyword is 1–79 Latin-1
+/// characters; the text is Latin-1 too: anything else becomes `?`.
+pub fn png_with_text(png: &[u8], keyword: &str, text: &str) -> Option<Vec<u8>> {
+    // Signature (8), then IHDR: length (4) = 13, type (4), data (13), CRC (4).
+    const IHDR_END: usize = 8 + 4 + 4 + 13 + 4;
+    if png.len() < IHDR_END
+        || png[..8] != PNG_SIGNATURE
+        || &png[12..16] != b"IHDR"
+        || png[8..12] != [0, 0, 0, 13]
+    {
+        return None;
+    }
+    let latin1 = |s: &str| -> Vec<u8> {
+        s.chars().map(|c| if (c as u32) < 256 && c != '\0' { c as u8 } else { b'?' }).collect()
+    };
+    let key = latin1(keyword);
+    if key.is_empty() || key.len() > 79 {
+        return None;
+    }
+    let mut body = b"tEXt".to_vec();
+    body.extend(key);
+    body.push(0);
+    body.extend(latin1(text));
+    let len = u32::try_from(body.len() - 4).ok()?;
+    let mut out = Vec::with_capacity(png.len() + body.len() + 8);
+    out.extend_from_slice(&png[..IHDR_END]);
+    out.extend(len.to_be_bytes());
+    out.extend_from_slice(&body);
+    out.extend(crc32(&body).to_be_bytes());
+    out.extend_from_slice(&png[IHDR_END..]);
+    Some(out)
+}
+
+/// Every `tEXt` chunk of a PNG as (keyword, text), checked against its CRC (a chunk
+/// whose CRC does not match is left out). Reads what [`png_with_text`] writes.
+pub fn png_texts(png: &[u8]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if png.len() < 8 || png[..8] != PNG_SIGNATURE {
+        return out;
+    }
+    let mut i = 8;
+    while i + 12 <= png.len() {
+        let len = u32::from_be_bytes([png[i], png[i + 1], png[i + 2], png[i + 3]]) as usize;
+        let Some(end) = (i + 8).checked_add(len).filter(|e| e + 4 <= png.len()) else { break };
+        let kind = &png[i + 4..i + 8];
+        let crc = u32::from_be_bytes([png[end], png[end + 1], png[end + 2], png[end + 3]]);
+        if kind == b"tEXt" && crc32(&png[i + 4..end]) == crc {
+            let data = &png[i + 8..end];
+            let nul = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+            let s = |b: &[u8]| b.iter().map(|&c| c as char).collect::<String>();
+            out.push((s(&data[..nul]), s(data.get(nul + 1..).unwrap_or(&[]))));
+        }
+        i = end + 4;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,188 @@
+use super::*;
+use crate::model::chain::run_with;
+use crate::scenario::presets;
+
+fn storm(seed: Option<u64>) -> Provenance {
+    Provenance {
+        page: "storm".into(),
+        preset: "chain-3x3".into(),
+        seed,
+        link: "https://x.test/lab/?page=storm&preset=chain-3x3&seed=7".into(),
+    }
+}
+
+/// A 1×1 PNG: signature, IHDR, an (empty) IDAT and IEND, with real CRCs.
+fn tiny_png() -> Vec<u8> {
+    let mut png = PNG_SIGNATURE.to_vec();
+    let mut chunk = |kind: &[u8], data: &[u8]| {
+        png.extend((data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        png.extend_from_slice(&body);
+        png.extend(crc32(&body).to_be_bytes());
+    };
+    chunk(b"IHDR", &[0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+    chunk(b"IDAT", &[]);
+    chunk(b"IEND", &[]);
+    png
+}
+
+#[test]
+fn file_names_carry_version_preset_and_seed() {
+    assert_eq!(
+        storm(Some(7)).file_name(None, ".json"),
+        format!("resilience-lab-{VERSION}-chain-3x3-seed7.json")
+    );
+    assert_eq!(
+        storm(Some(7)).file_name(Some("chart-load"), "@2x.png"),
+        format!("resilience-lab-{VERSION}-chain-3x3-seed7-chart-load@2x.png")
+    );
+    let lab = Provenance {
+        page: "admission".into(),
+        preset: "source-002".into(),
+        seed: Some(1),
+        link: String::new(),
+    };
+    assert_eq!(lab.stem(), format!("resilience-lab-{VERSION}-admission-source-002-seed1"));
+    let calc =
+        Provenance { page: "calculator".into(), preset: String::new(), seed: None, link: String::new() };
+    assert_eq!(calc.stem(), format!("resilience-lab-{VERSION}-calculator"));
+    // Nothing from a link reaches a file name unfiltered.
+    let odd =
+        Provenance { page: "storm".into(), preset: "../a b/中".into(), seed: None, link: String::new() };
+    assert_eq!(odd.stem(), format!("resilience-lab-{VERSION}-..-a-b--"));
+    assert_eq!(safe_name(&"x".repeat(500)).len(), 60);
+}
+
+#[test]
+fn csv_comments_name_the_source_on_comment_lines_only() {
+    let mut p = storm(Some(7));
+    p.link.push_str("\n,evil");
+    let c = p.csv_comments();
+    assert!(c.lines().all(|l| l.starts_with("# ")), "{c}");
+    assert!(c.contains("# seed: 7\n") && c.contains("# preset: chain-3x3\n"));
+    assert!(c.contains(&format!("# generator: resilience-lab {VERSION}\n")));
+    assert!(c.contains("seed=7 ,evil"), "a line break in the link is flattened: {c}");
+    assert!(!storm(None).csv_comments().contains("seed:"));
+    assert!(Provenance { link: "中".into(), ..storm(None) }.ascii_text().is_ascii());
+}
+
+#[test]
+fn series_csv_has_a_header_and_a_row_per_bucket() {
+    let p = presets::find("chain-3x3").expect("preset");
+    let r = run_with(&(p.build)(), 3, f64::INFINITY).expect("runs");
+    let csv = series_csv(&r);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), r.series.buckets + 1);
+    let cols = lines[0].split(',').count();
+    assert_eq!(cols, 2 + 3 * r.hops.len() + 5);
+    assert!(lines.iter().all(|l| l.split(',').count() == cols));
+    let offered: u64 = lines[1..].iter().map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(offered, r.summary.original_requests);
+    assert!(report_json(&r).ends_with("}\n"));
+}
+
+#[test]
+fn series_csv_survives_a_short_series() {
+    let p = presets::find("chain-2x3").expect("preset");
+    let mut r = run_with(&(p.build)(), 1, f64::INFINITY).expect("runs");
+    r.series.offered.clear();
+    r.series.attempts.clear();
+    let csv = series_csv(&r);
+    assert_eq!(csv.lines().count(), r.series.buckets + 1, "missing values read as 0, not a panic");
+}
+
+#[test]
+fn csv_fields_quote_only_when_needed() {
+    assert_eq!(csv_field("plain"), "plain");
+    assert_eq!(csv_field("a,b"), "\"a,b\"");
+    assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+#[test]
+fn lab_tables_have_a_row_per_step_or_call() {
+    let st = crate::state::admission::AdmissionState::new("source-003");
+    let csv = admission_csv(&st.run);
+    assert_eq!(csv.lines().count(), st.run.steps.len() + 1);
+    assert_eq!(csv.matches(",rejected,rate_limit,1000,").count(), 3, "{csv}");
+    assert_eq!(csv.matches(",admitted,").count(), 5);
+
+    let input = crate::model::breaker_lab::preset("source-003").expect("preset");
+    let run = crate::model::breaker_lab::run(&input).expect("runs");
+    let csv = breaker_csv(&run);
+    assert_eq!(csv.lines().count(), run.calls.len() + 1);
+    assert!(csv.contains(",OPEN,"), "source-003 opens the breaker");
+
+    let out = crate::model::amplification::compute(&crate::model::amplification::CalcInput::default())
+        .expect("the example computes");
+    let csv = calculator_csv(&out);
+    assert_eq!(csv.lines().count(), out.rate_per_level.len() + 1);
+    let last_amp: f64 = csv.lines().last().unwrap().rsplit(',').next().unwrap().parse().unwrap();
+    assert!((last_amp - out.amplification).abs() < 1e-9);
+}
+
+#[test]
+fn lab_json_wraps_the_result_with_its_provenance() {
+    let j = lab_json(&storm(Some(7)), &serde_json::json!({"x": 1}));
+    let v: serde_json::Value = serde_json::from_str(&j).expect("valid JSON");
+    assert_eq!(v["seed"], 7);
+    assert_eq!(v["result"]["x"], 1);
+    assert_eq!(v["link"], storm(None).link);
+}
+
+#[test]
+fn crc32_matches_the_standard_check_value() {
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    assert_eq!(crc32(b""), 0);
+    assert_eq!(crc32(b"IEND"), 0xAE42_6082);
+}
+
+#[test]
+fn png_text_goes_after_the_header_and_reads_back() {
+    let png = tiny_png();
+    assert!(png_texts(&png).is_empty());
+    let out = png_with_text(&png, "resilience-lab", "seed: 7\nlink: ?a=1&b=中").expect("a PNG");
+    assert_eq!(&out[..33], &png[..33], "signature and IHDR unchanged");
+    assert_eq!(&out[37..41], b"tEXt");
+    assert_eq!(&out[out.len() - 12..], &png[png.len() - 12..], "IEND still last");
+    assert_eq!(png_texts(&out), vec![("resilience-lab".to_string(), "seed: 7\nlink: ?a=1&b=?".to_string())]);
+    // A corrupted chunk is not read back.
+    let mut bad = out.clone();
+    bad[45] ^= 1;
+    assert!(png_texts(&bad).is_empty());
+}
+
+#[test]
+fn png_text_refuses_what_is_not_a_png() {
+    assert_eq!(png_with_text(b"GIF89a", "k", "v"), None);
+    assert_eq!(png_with_text(&tiny_png()[..20], "k", "v"), None);
+    assert_eq!(png_with_text(&tiny_png(), "", "v"), None);
+    assert_eq!(png_with_text(&tiny_png(), &"k".repeat(80), "v"), None);
+    assert!(
+        png_texts(b"\x89PNG\r\n\x1a\n\0\0\xff\xffIDAT").is_empty(),
+        "a length past the end stops the reader"
+    );
+}
+
+#[test]
+fn embed_links_set_and_clear_compact_mode() {
+    let href = "http://h.test/sub/?page=storm&preset=chain-3x3&lang=zh#main";
+    assert_eq!(embed_url(href), "http://h.test/sub/?page=storm&preset=chain-3x3&lang=zh&embed=1");
+    assert_eq!(full_page_url(&embed_url(href)), "http://h.test/sub/?page=storm&preset=chain-3x3&lang=zh");
+    assert_eq!(embed_url("http://h.test/"), "http://h.test/?embed=1");
+    assert_eq!(embed_url("http://h.test/?embed=0&embed=1"), "http://h.test/?embed=1");
+    let s = embed_snippet(href, "Retry \"storm\" <lab>");
+    assert!(
+        s.starts_with(
+            "<iframe src=\"http://h.test/sub/?page=storm&amp;preset=chain-3x3&amp;lang=zh&amp;embed=1\""
+        ),
+        "{s}"
+    );
+    assert!(s.contains("title=\"Retry &quot;storm&quot; &lt;lab&gt;\""));
+    assert!(s.ends_with("></iframe>"));
+}
+
+#[test]
+fn xml_escape_covers_markup_characters() {
+    assert_eq!(xml_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+}
