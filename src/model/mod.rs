@@ -7,4 +7,5 @@ pub mod capacity;
 pub mod chain;
 pub mod degradation;
 pub mod queueing;
+pub mod retry_timing;
 pub mod slo;

@@ -1,6 +1,7 @@
 //! Chart arithmetic: scales, ticks and SVG path strings. Pure functions with native tests;
 //! the SVG components in `ui/` only place what these return.
 
+pub mod breakdown;
 pub mod breaker;
 pub mod palette;
 pub mod storm;

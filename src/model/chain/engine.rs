@@ -276,6 +276,7 @@ impl GeneralEngine {
                 let hop = self.calls.get(c).hop as usize;
                 self.hop_rt[hop].pool.abandon();
                 self.stats.hops[hop].rejected += 1;
+                self.stats.hops[hop].refused.queue_timeout += 1;
                 self.gauge_queue(now, hop);
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
@@ -384,14 +385,21 @@ impl GeneralEngine {
             match adm.try_admit(now, cost) {
                 Ok(()) => self.calls.get_mut(c).holds_admission = true,
                 Err(rej) => {
-                    self.stats.hops[hop].rejected += 1;
-                    let outcome = match rej {
+                    let h = &mut self.stats.hops[hop];
+                    h.rejected += 1;
+                    let (outcome, reason) = match rej {
                         Rejection::RateLimit { retry_after } => {
-                            Outcome::Overload { retry_after_us: retry_after }
+                            (Outcome::Overload { retry_after_us: retry_after }, &mut h.refused.rate_limit)
                         }
-                        Rejection::ConcurrencyLimit => Outcome::Overload { retry_after_us: spec.retry_after },
-                        Rejection::CostExceedsCapacity => Outcome::ClientError,
+                        Rejection::ConcurrencyLimit => (
+                            Outcome::Overload { retry_after_us: spec.retry_after },
+                            &mut h.refused.concurrency_limit,
+                        ),
+                        Rejection::CostExceedsCapacity => {
+                            (Outcome::ClientError, &mut h.refused.cost_exceeds_capacity)
+                        }
                     };
+                    *reason += 1;
                     self.respond(now, c, outcome, Answer::default());
                     return c;
                 }
@@ -411,6 +419,7 @@ impl GeneralEngine {
             }
             Entry::Rejected => {
                 self.stats.hops[hop].rejected += 1;
+                self.stats.hops[hop].refused.queue_full += 1;
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
@@ -527,6 +536,7 @@ impl GeneralEngine {
             a.release();
         }
         let answer = if outcome.is_ok() { answer } else { Answer::default() };
+        self.stats.hops[hop].results.count(rules::call_result(outcome));
         match parent {
             None => {
                 self.trace_span(c, now, rules::call_result(outcome), false);
@@ -622,6 +632,7 @@ impl GeneralEngine {
             self.cancel_dep(now, c, d);
         }
         self.stats.hops[hop].cancelled += 1;
+        self.stats.hops[hop].results.cancelled += 1;
         self.trace_span(c, now, CallResult::Cancelled, true);
         self.calls.release(c);
     }

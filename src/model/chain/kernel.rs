@@ -431,7 +431,9 @@ impl RetryChainKernel {
             // The leaf call that started at `t` answers.
             t += work;
             if t > horizon {
-                return; // the run ends first: the request stays unfinished, its calls held
+                // The run ends first: the request stays unfinished, a call at every level.
+                self.unfinished(leaf);
+                return;
             }
             self.stats.last_t = self.stats.last_t.max(t);
             // An empty result only counts behind a fallback, and kernel layers have none.
@@ -440,6 +442,7 @@ impl RetryChainKernel {
             let mut lvl = leaf;
             let mut core_failure = None; // the failure the answering call's dependency reported
             let (lvl, delay) = loop {
+                self.stats.hops[lvl].results.count(rules::call_result(out));
                 if trace != NO_TRACE {
                     let attempt = if lvl == 0 { 1 } else { w.attempt[lvl - 1] };
                     let arrived = w.arrived[lvl];
@@ -482,6 +485,8 @@ impl RetryChainKernel {
                 }
                 t += delay;
                 if t > horizon {
+                    // Levels below the sleeping layer answered; it and those above wait.
+                    self.unfinished(lvl);
                     return;
                 }
                 self.stats.last_t = self.stats.last_t.max(t);
@@ -490,6 +495,14 @@ impl RetryChainKernel {
             // Retried at once, the levels below keep their workers: they answered and are
             // called again within this instant.
             self.descend(w, lvl, t);
+        }
+    }
+
+    /// The calls at levels `0..=lvl` are left alive when the run ends.
+    #[cold]
+    fn unfinished(&mut self, lvl: usize) {
+        for h in &mut self.stats.hops[..=lvl] {
+            h.results.unfinished += 1;
         }
     }
 
