@@ -7,8 +7,10 @@
 //! always should: `tests/breakdown.rs` checks every preset) the remainder is drawn as
 //! "other" rather than hidden, so the picture never claims a sum it does not have.
 
-use crate::i18n::T;
+use super::Tenths;
+use crate::i18n::{Lang, T, format_number};
 use crate::report::{Causes, Refusals, Report};
+use std::fmt::Write;
 
 /// One box of the request flow.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,7 +245,7 @@ pub fn hop_rows(r: &Report) -> Vec<HopRow> {
                         ("sent", T::BdSent, c.attempts, "bd-sent"),
                         ("breaker_rejected", T::BdCauseBreaker, c.breaker_rejected, "bd-breaker"),
                         ("bulkhead_rejected", T::BdCauseBulkhead, c.bulkhead_rejected, "bd-bulkhead"),
-                        ("budget_exhausted", T::BdCauseDeadline, c.budget_exhausted, "o-degraded"),
+                        ("budget_exhausted", T::BdCauseDeadline, c.budget_exhausted, "bd-deadline"),
                         (
                             "retry_budget_denied",
                             T::BdCauseRetryBudget,
@@ -361,15 +363,222 @@ pub fn layout(flow: &RequestFlow) -> FlowLayout {
 
 /// A band from `[a0, a1]` at `x0` to `[b0, b1]` at `x1`, its edges S-curves.
 fn band_path(x0: f64, a0: f64, a1: f64, x1: f64, b0: f64, b1: f64) -> String {
-    let xm = (x0 + x1) / 2.0;
-    format!(
-        "M{x0:.1},{a0:.1}C{xm:.1},{a0:.1} {xm:.1},{b0:.1} {x1:.1},{b0:.1}L{x1:.1},{b1:.1}C{xm:.1},{b1:.1} {xm:.1},{a1:.1} {x0:.1},{a1:.1}Z"
-    )
+    let t = Tenths;
+    let (xm, x0, x1, a0, a1, b0, b1) = (t((x0 + x1) / 2.0), t(x0), t(x1), t(a0), t(a1), t(b0), t(b1));
+    format!("M{x0},{a0}C{xm},{a0} {xm},{b0} {x1},{b0}L{x1},{b1}C{xm},{b1} {xm},{a1} {x0},{a1}Z")
 }
 
 /// `part` of `whole` in percent (0 for an empty whole).
 pub fn percent(part: u64, whole: u64) -> f64 {
     if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 }
+}
+
+/// `text` escaped for HTML and SVG text and attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Room above the flow picture for the column heads.
+const HEAD: f64 = 20.0;
+
+/// A count with its label, in `lang`.
+fn counted(lang: Lang, label: T, n: u64) -> String {
+    lang.f(T::BdCount, &[("label", lang.t(label)), ("n", &format_number(n as f64, 0))])
+}
+
+/// The flow picture (SVG) and, for phones, the same flow as a list. Each box carries its
+/// count in `data-value` under the id `bd-{side}-{node id}`.
+///
+/// The breakdown is written as markup rather than built element by element in Yew: it is
+/// static once drawn, and the markup costs a fraction of the download (bundle size).
+fn flow_markup(out: &mut String, lang: Lang, r: &Report, side: &str) {
+    let flow = request_flow(r);
+    let total = r.summary.original_requests;
+    if total == 0 {
+        let _ = write!(out, "<p class=\"empty\">{}</p>", esc(lang.t(T::NoData)));
+        return;
+    }
+    let l = layout(&flow);
+    let _ = write!(
+        out,
+        "<svg viewBox=\"0 0 {FLOW_W} {}\" role=\"img\" aria-label=\"{}\">",
+        Tenths(l.height + HEAD),
+        esc(lang.t(T::BdFlowLabel))
+    );
+    for (x, k) in COL_X.iter().zip([T::BdRequests, T::BdColOutcome, T::BdColCause]) {
+        let _ = write!(out, "<text class=\"bd-head\" x=\"{x}\" y=\"13\">{}</text>", esc(lang.t(k)));
+    }
+    let _ = write!(out, "<g transform=\"translate(0,{HEAD})\">");
+    for (i, d) in &l.bands {
+        let _ = write!(out, "<path class=\"bd-band {}\" d=\"{d}\"/>", flow.nodes[*i].class);
+    }
+    let label = |n: &Node| {
+        if n.col == 1 {
+            let pct = format_number(percent(n.value, total), 1);
+            let n_text = format_number(n.value as f64, 0);
+            lang.f(T::BdCountPercent, &[("label", lang.t(n.label)), ("n", &n_text), ("pct", &pct)])
+        } else {
+            counted(lang, n.label, n.value)
+        }
+    };
+    for (n, p) in flow.nodes.iter().zip(&l.nodes).filter(|(n, _)| n.value > 0) {
+        let _ = write!(
+            out,
+            "<rect class=\"bd-node {}\" id=\"bd-{side}-{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" width=\"{BOX_W}\" height=\"{}\"/>\
+             <text class=\"bd-label\" x=\"{}\" y=\"{}\">{}</text>",
+            n.class,
+            n.id,
+            n.value,
+            Tenths(p.x),
+            Tenths(p.y),
+            Tenths(p.h),
+            Tenths(p.x + BOX_W + 4.0),
+            Tenths(p.label_y),
+            esc(&label(n))
+        );
+    }
+    out.push_str("</g></svg><ul class=\"bd-flow-list\">");
+    for (i, n) in flow.column(1).filter(|(_, n)| n.value > 0) {
+        let _ = write!(out, "<li><span class=\"swatch box {}\"></span>{}<ul>", n.class, esc(&label(n)));
+        for c in flow.nodes.iter().filter(|c| c.parent == Some(i) && c.value > 0) {
+            let _ = write!(out, "<li>{}</li>", esc(&label(c)));
+        }
+        out.push_str("</ul></li>");
+    }
+    out.push_str("</ul>");
+}
+
+/// A stacked bar of `segments` (of `total`) and the keys of its non-zero parts, each with
+/// its exact count in `data-value` under the id `{prefix}-{segment id}`.
+fn bar_markup(out: &mut String, lang: Lang, segments: &[Segment], total: u64, prefix: &str) {
+    out.push_str(
+        "<svg class=\"bd-bar\" viewBox=\"0 0 1000 14\" preserveAspectRatio=\"none\" aria-hidden=\"true\">",
+    );
+    let mut x = 0.0;
+    for s in segments.iter().filter(|s| s.value > 0) {
+        let w = if total == 0 { 0.0 } else { s.value as f64 * 1000.0 / total as f64 };
+        let _ = write!(
+            out,
+            "<rect class=\"{}\" x=\"{}\" y=\"0\" width=\"{}\" height=\"14\"/>",
+            s.class,
+            Tenths(x),
+            Tenths(w.max(2.0))
+        );
+        x += w;
+    }
+    out.push_str("</svg><ul class=\"bd-keys\">");
+    for s in segments.iter().filter(|s| s.value > 0) {
+        let _ = write!(
+            out,
+            "<li id=\"{prefix}-{}\" data-value=\"{}\"><span class=\"swatch box {}\"></span>{}</li>",
+            s.id,
+            s.value,
+            s.class,
+            esc(&counted(lang, s.label, s.value))
+        );
+    }
+    out.push_str("</ul>");
+}
+
+/// The whole breakdown of a run as markup: the flow, then per hop its callers' attempts
+/// and its calls' results. Ids carry `side` ("a" or "b") so compare mode's two stay unique.
+pub fn markup(lang: Lang, r: &Report, side: &str) -> String {
+    let mut out = String::with_capacity(8_192);
+    let num = |n: u64| format_number(n as f64, 0);
+    let _ = write!(
+        out,
+        "<div><figure class=\"chart bd-flow\" id=\"bd-flow-{side}\"><figcaption id=\"bd-title-{side}\">{}</figcaption><p class=\"note\">{}</p>",
+        esc(lang.t(T::BdTitle)),
+        esc(lang.t(T::BdIntro))
+    );
+    flow_markup(&mut out, lang, r, side);
+    let _ = write!(
+        out,
+        "</figure><h3>{}</h3><p class=\"note\">{}</p><div class=\"bd-hops\">",
+        esc(lang.t(T::BdHopsTitle)),
+        esc(lang.t(T::BdHopsNote))
+    );
+    for row in hop_rows(r) {
+        out.push_str("<div class=\"bd-hop\">");
+        for c in &row.callers {
+            let prefix = format!("bd-{side}-c{}", c.client);
+            let head = lang.f(T::BdCallerLine, &[("name", &c.name), ("n", &num(c.wanted))]);
+            let _ = write!(
+                out,
+                "<div class=\"bd-row caller\" id=\"{prefix}\" data-value=\"{}\"><div class=\"bd-row-head\">{}</div>",
+                c.wanted,
+                esc(&head)
+            );
+            bar_markup(&mut out, lang, &c.segments, c.wanted, &prefix);
+            let note =
+                lang.f(T::BdCallerNote, &[("retries", &num(c.retries)), ("timeouts", &num(c.timeouts))]);
+            let _ = write!(
+                out,
+                "<p class=\"bd-sub\" id=\"{prefix}-timeouts\" data-value=\"{}\">{}</p></div>",
+                c.timeouts,
+                esc(&note)
+            );
+        }
+        let prefix = format!("bd-{side}-hop{}", row.hop);
+        let head = lang.f(T::BdHopCalls, &[("name", &row.name), ("n", &num(row.calls))]);
+        let _ = write!(
+            out,
+            "<div class=\"bd-row hop\" id=\"{prefix}\" data-value=\"{}\"><div class=\"bd-row-head\"><strong>{}</strong></div>",
+            row.calls,
+            esc(&head)
+        );
+        bar_markup(&mut out, lang, &row.segments, row.calls, &prefix);
+        if row.abandoned > 0 {
+            let text = lang.f(T::BdAbandoned, &[("n", &num(row.abandoned))]);
+            let _ = write!(
+                out,
+                "<p class=\"bd-sub\" id=\"{prefix}-abandoned\" data-value=\"{}\">{}</p>",
+                row.abandoned,
+                esc(&text)
+            );
+        }
+        out.push_str("</div></div>");
+    }
+    out.push_str("</div></div>");
+    out
+}
+
+/// Whether `markup` closes every element it opens, in order (self-closed and void
+/// elements aside): a check for the tests, not a parser.
+#[cfg(test)]
+pub(crate) fn balanced(markup: &str) -> bool {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = markup;
+    while let Some(at) = rest.find('<') {
+        let end = match rest[at..].find('>') {
+            Some(e) => at + e,
+            None => return false,
+        };
+        let tag = &rest[at + 1..end];
+        rest = &rest[end + 1..];
+        if tag.ends_with('/') {
+            continue;
+        }
+        let name = tag.trim_start_matches('/').split([' ', '\n']).next().unwrap_or("");
+        if tag.starts_with('/') {
+            if open.pop() != Some(name) {
+                return false;
+            }
+        } else {
+            open.push(name);
+        }
+    }
+    open.is_empty()
 }
 
 #[cfg(test)]
@@ -459,6 +668,22 @@ mod tests {
         let with_requests = f.nodes.iter().skip(1).filter(|n| n.value > 0).count();
         assert_eq!(l.bands.len(), with_requests, "a band into every box with requests");
         assert!(l.bands.iter().all(|(_, d)| d.starts_with('M') && d.ends_with('Z')));
+    }
+
+    #[test]
+    fn the_markup_is_well_formed_escaped_and_carries_the_counts() {
+        let mut r = report("big-promo-protected");
+        r.hops[2].name = "a<b>&\"c".into();
+        for lang in [Lang::En, Lang::Zh] {
+            let m = markup(lang, &r, "a");
+            assert!(balanced(&m), "{m}");
+            assert!(m.contains("a&lt;b&gt;&amp;&quot;c") && !m.contains("a<b>"), "names are escaped");
+            let want = format!("id=\"bd-a-requests\" data-value=\"{}\"", r.summary.original_requests);
+            assert!(m.contains(&want));
+            let calls = format!("id=\"bd-a-hop0\" data-value=\"{}\"", r.hops[0].calls);
+            assert!(m.contains(&calls));
+        }
+        assert!(!balanced("<div><p></div></p>") && !balanced("<div>") && balanced("<svg><rect/></svg>"));
     }
 
     #[test]

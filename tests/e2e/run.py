@@ -498,6 +498,7 @@ def main():
     a11y.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors, artifacts)
     labs_aq.add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts)
     __import__("labs_breaker").add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
+    __import__("breakdown").add_checks(checks.run, chrome, base, lab, expect, no_console_errors, artifacts, wait_run, cli_report, measurements)
 
     chrome.close()
     server.close()

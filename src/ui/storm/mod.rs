@@ -6,9 +6,11 @@
 //! hook (`ui/runs.rs`, over the natively tested `state::runs::Batch`), and playback is
 //! driven by requestAnimationFrame through an owned handle that is cancelled on drop.
 
+pub mod breakdown;
 pub mod controls;
 pub mod diagram;
 pub mod figures;
+pub mod retry_timing;
 pub mod run_view;
 pub mod timeline;
 
@@ -20,9 +22,11 @@ use crate::state::storm::{StormAction, StormState};
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef};
 use crate::ui::runs::use_runs;
+use breakdown::Breakdown;
 use controls::ControlPanel;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
+use retry_timing::RetryTiming;
 use run_view::{Axes, ChartRef, Overlay, RunView, chart_data};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -321,7 +325,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                     focus={*focus} onfocus={onfocus.clone()} /> }
             });
             let f = formulas(&props.state.a, &a.0);
-            let lower = |r: &ReportRef, side: &'static str| {
+            let lower = |r: &ReportRef, side: &'static str, scenario: crate::scenario::Scenario| {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
                     <div class="side" id={format!("lower-{side}")}>
@@ -330,6 +334,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx} />
                         </div>
                         <div class="panel"><LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} /></div>
+                        <div class="panel"><Breakdown {lang} report={r.clone()} {side} /></div>
+                        <RetryTiming {lang} report={r.clone()} {scenario} {side} />
                     </div>
                 }
             };
@@ -355,8 +361,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                         </div>
                     }
                     <div class={classes!("sides", b.is_some().then_some("compare"))}>
-                        { lower(a, "a") }
-                        if let Some(bb) = b.as_ref() { { lower(bb, "b") } }
+                        { lower(a, "a", props.state.a.clone()) }
+                        if let Some(bb) = b.as_ref() { { lower(bb, "b", props.state.side_b()) } }
                     </div>
                     <div class="panel"><FormulaPanel {lang} {f} /></div>
                 </>
