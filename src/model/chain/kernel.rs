@@ -38,7 +38,7 @@ use super::plan::{ClientSpec, HopKind, HopSpec, Isolation, Plan, WorkerPoolSpec}
 use super::rules;
 use super::stats::{End, Ended, NO_TRACE, Stats};
 use crate::policy::{Failure, Outcome};
-use crate::report::MarkKind;
+use crate::report::{CallResults, MarkKind};
 use crate::scenario::Scenario;
 use crate::scenario::validate::{MAX_ATTEMPTS, MAX_LAYERS};
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
@@ -124,6 +124,9 @@ struct Tier {
     attempts_c: CounterId,
     in_flight_g: GaugeId,
     first_successes: u64,
+    /// How the hop's calls ended (kept here, beside the other per-level counts, and added
+    /// to the statistics at the end).
+    results: CallResults,
     /// Calls at the hop in the current batch bucket, not yet recorded.
     batch_calls: u64,
     /// The highest in-flight level in the current batch bucket; `NONE` if it did not
@@ -219,6 +222,7 @@ impl RetryChainKernel {
                 attempts_c: h.attempts_c,
                 in_flight_g: h.in_flight_g,
                 first_successes: 0,
+                results: CallResults::default(),
                 batch_calls: 0,
                 batch_peak: NONE,
             })
@@ -313,6 +317,7 @@ impl RetryChainKernel {
             let h = &mut self.stats.hops[i];
             h.calls += calls[i];
             h.peak_in_flight = h.peak_in_flight.max(t.peak);
+            h.results = std::mem::take(&mut t.results);
             if let Some(c) = self.stats.clients.get_mut(i) {
                 let attempts = calls[i + 1];
                 c.attempts += attempts;
@@ -442,7 +447,7 @@ impl RetryChainKernel {
             let mut lvl = leaf;
             let mut core_failure = None; // the failure the answering call's dependency reported
             let (lvl, delay) = loop {
-                self.stats.hops[lvl].results.count(rules::call_result(out));
+                self.tiers[lvl].results.count(rules::call_result(out));
                 if trace != NO_TRACE {
                     let attempt = if lvl == 0 { 1 } else { w.attempt[lvl - 1] };
                     let arrived = w.arrived[lvl];
@@ -501,8 +506,8 @@ impl RetryChainKernel {
     /// The calls at levels `0..=lvl` are left alive when the run ends.
     #[cold]
     fn unfinished(&mut self, lvl: usize) {
-        for h in &mut self.stats.hops[..=lvl] {
-            h.results.unfinished += 1;
+        for t in &mut self.tiers[..=lvl] {
+            t.results.unfinished += 1;
         }
     }
 
