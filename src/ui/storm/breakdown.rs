@@ -11,7 +11,9 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct BreakdownProps {
+    /// The page's language.
     pub lang: Lang,
+    /// The run to break down.
     pub report: ReportRef,
     /// "a" or "b", for unique ids in compare mode.
     pub side: &'static str,

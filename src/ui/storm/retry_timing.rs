@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct RetryTimingProps {
+    /// The page's language.
     pub lang: Lang,
     /// The scenario whose callers' retry settings are sampled.
     pub scenario: Scenario,
