@@ -215,6 +215,108 @@ pub struct HopStats {
     /// Waiting for and holding a worker, at a hop with a worker limit (none otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queueing: Option<Queueing>,
+    /// How the calls that reached it ended, as it answered them; they add up to `calls`.
+    #[serde(default)]
+    pub results: CallResults,
+    /// What its admission or queue refused calls for; they add up to `rejected`.
+    #[serde(default)]
+    pub refused: Refusals,
+}
+
+/// How the calls that reached a hop ended, as the hop answered them (server side), keyed
+/// by the [`CallResult`] names. The caller-side results (`timeout`, `breaker_rejected`,
+/// `bulkhead_rejected`, `retry_budget_denied`) never end a call at a hop: a caller's
+/// timeout leaves the call running (its answer is then counted here and in
+/// `abandoned_work`) or cancels it (`cancelled`), and the others stop a call before it is
+/// sent; they are counted per client. Every count is of calls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallResults {
+    /// Answered in full.
+    pub ok: u64,
+    /// Answered 5xx: its own failure, a fault, or a dependency's failure passed up.
+    pub error: u64,
+    /// Refused with 429/503 by its admission or full or timed-out queue (`refused` says
+    /// which).
+    pub overload: u64,
+    /// Answered 4xx (a client error, or a cost above its token bucket).
+    pub client_error: u64,
+    /// Refused for lack of deadline budget when its work would start, or answered so
+    /// because a dependency ran out of it.
+    pub budget_exhausted: u64,
+    /// Cancelled by a caller's timeout (`cancel_on_timeout`).
+    pub cancelled: u64,
+    /// Still alive when the run ended (its horizon or its budget).
+    pub unfinished: u64,
+}
+
+impl CallResults {
+    /// Counts one call's end. The caller-side results cannot end a call at a hop (see the
+    /// type's doc) and are not counted: the tests' check that the results add up to the
+    /// calls would catch one that did.
+    #[inline]
+    pub fn count(&mut self, r: CallResult) {
+        match r {
+            CallResult::Ok => self.ok += 1,
+            CallResult::Error => self.error += 1,
+            CallResult::Overload => self.overload += 1,
+            CallResult::ClientError => self.client_error += 1,
+            CallResult::BudgetExhausted => self.budget_exhausted += 1,
+            CallResult::Cancelled => self.cancelled += 1,
+            CallResult::Timeout
+            | CallResult::BreakerRejected
+            | CallResult::BulkheadRejected
+            | CallResult::RetryBudgetDenied => {}
+        }
+    }
+
+    /// All calls counted (calls).
+    pub fn total(&self) -> u64 {
+        self.ok
+            + self.error
+            + self.overload
+            + self.client_error
+            + self.budget_exhausted
+            + self.cancelled
+            + self.unfinished
+    }
+}
+
+/// Why a hop's admission control or worker queue turned calls away (calls), the names of
+/// `policy::token_bucket`'s rejections and the queue's two refusals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusals {
+    /// The token bucket was empty (429 with Retry-After).
+    pub rate_limit: u64,
+    /// The concurrency limit was reached (429 with Retry-After).
+    pub concurrency_limit: u64,
+    /// The call costs more tokens than the bucket holds (answered 4xx).
+    pub cost_exceeds_capacity: u64,
+    /// The bounded queue for a worker was full (503 with Retry-After).
+    pub queue_full: u64,
+    /// The call waited longer than the queue timeout for a worker (503 with Retry-After).
+    pub queue_timeout: u64,
+}
+
+impl Refusals {
+    /// Counts one refusal.
+    pub fn count(&mut self, r: Refusal) {
+        match r {
+            Refusal::RateLimit => self.rate_limit += 1,
+            Refusal::ConcurrencyLimit => self.concurrency_limit += 1,
+            Refusal::CostExceedsCapacity => self.cost_exceeds_capacity += 1,
+            Refusal::QueueFull => self.queue_full += 1,
+            Refusal::QueueTimeout => self.queue_timeout += 1,
+        }
+    }
+
+    /// All refusals (calls).
+    pub fn total(&self) -> u64 {
+        self.rate_limit
+            + self.concurrency_limit
+            + self.cost_exceeds_capacity
+            + self.queue_full
+            + self.queue_timeout
+    }
 }
 
 /// The size of a bounded pool: a layer's shared pool or a caller's bulkhead.
@@ -265,6 +367,9 @@ pub struct ClientStats {
     pub bulkhead_rejected: u64,
     /// Attempts not made for lack of deadline budget.
     pub budget_exhausted: u64,
+    /// Tries it stopped waiting for (its per-try timeout fired).
+    #[serde(default)]
+    pub timeouts: u64,
     /// Breaker instances.
     pub breaker_instances: u32,
     /// Retry budget capacity (tokens), if there is a budget.

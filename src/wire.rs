@@ -286,8 +286,12 @@ wire_struct!(HopStats {
     peak_in_flight,
     peak_queue,
     shared_pool,
-    queueing
+    queueing,
+    results,
+    refused
 });
+wire_struct!(CallResults { ok, error, overload, client_error, budget_exhausted, cancelled, unfinished });
+wire_struct!(Refusals { rate_limit, concurrency_limit, cost_exceeds_capacity, queue_full, queue_timeout });
 wire_struct!(PoolSize { size, queue });
 wire_struct!(Queueing { served, waited, wait_ms, busy_ms });
 wire_struct!(ClientStats {
@@ -302,6 +306,7 @@ wire_struct!(ClientStats {
     breaker_rejected,
     bulkhead_rejected,
     budget_exhausted,
+    timeouts,
     breaker_instances,
     budget_max_tokens,
     stack,

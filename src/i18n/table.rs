@@ -893,4 +893,59 @@ texts! {
     EmbedCopied => "Embed snippet copied.", "已复制嵌入代码。";
     EmbedOpenFull => "Open the full page", "打开完整页面";
     EmbedOpenFullHelp => "The same link with the control panel, in a new tab.", "在新标签页中打开带控制面板的同一链接。";
+
+    // ---- cause breakdown and retry timing (storm page, issue 13 items 2 and 3) ----------
+    BdTitle => "Where the requests went: outcome, then cause", "请求去向：先看结果，再看原因";
+    BdIntro => "Every original request of the run, by how it ended and the first cause that ended it. The counts add up to the headline figures; a box too small to see still carries its label.",
+        "本次运行的每个原始请求，按结束方式和导致结束的第一个原因分组。各数之和等于上方的核心数字；太小看不清的方块仍标有数字。";
+    BdFlowLabel => "Request flow: requests, outcome, cause", "请求流向：请求、结果、原因";
+    BdColOutcome => "outcome", "结果";
+    BdColCause => "cause", "原因";
+    BdRequests => "requests", "请求";
+    BdCount => "{label} {n}", "{label} {n}";
+    BdCountPercent => "{label} {n} ({pct} %)", "{label} {n}（{pct} %）";
+    BdCauseTimeout => "timed out", "超时";
+    BdCauseError => "error (5xx)", "错误（5xx）";
+    BdCauseOverload => "overloaded (429/503)", "下游过载（429/503）";
+    BdCauseClientError => "client error (4xx)", "客户端错误（4xx）";
+    BdCauseDeadline => "deadline exhausted", "截止时间耗尽";
+    BdCauseRetryBudget => "retry budget denied", "重试预算拒绝";
+    BdCauseBreaker => "breaker open", "熔断器打开";
+    BdCauseBulkhead => "bulkhead full", "舱壁已满";
+    BdRateLimit => "rate limit (429)", "限流（429）";
+    BdConcurrencyLimit => "concurrency limit (429)", "并发上限（429）";
+    BdQueueFull => "queue full (503)", "队列已满（503）";
+    BdQueueTimeout => "queue timeout (503)", "排队超时（503）";
+    BdCostExceeds => "cost above the bucket (4xx)", "成本超过令牌桶容量（4xx）";
+    BdOther => "other", "其他";
+    BdOk => "answered", "成功应答";
+    BdCancelled => "cancelled", "已取消";
+    BdSent => "sent", "已发出";
+    BdHopsTitle => "Per hop: how the calls ended, and what each caller refused before sending", "逐跳：调用如何结束，以及调用方在发出前拒绝了什么";
+    BdHopsNote => "A hop's results are its answers as the callee gave them. A caller's timeout leaves the call running (it is counted by its answer, and as abandoned work) unless cancel-on-timeout is on. A caller's breaker, bulkhead, deadline and retry budget stop an attempt before it is sent; each refusal is one attempt not made.",
+        "每跳的结果是被调方给出的应答。调用方超时后，除非开启“超时即取消”，调用仍会继续（按其应答计数，并计入被放弃的工作）。调用方的熔断器、舱壁、截止时间和重试预算会在发出前拦下尝试；每次拒绝就是少发一次尝试。";
+    BdHopCalls => "at {name}: {n} calls", "在 {name}：{n} 次调用";
+    BdCallerLine => "caller {name}: {n} attempts set out", "调用方 {name}：计划 {n} 次尝试";
+    BdCallerNote => "of those sent, {retries} were retries and {timeouts} timed out at the caller", "已发出的尝试中，{retries} 次是重试，{timeouts} 次在调用方超时";
+    BdAbandoned => "{n} were worked on after nobody waited (abandoned work)", "其中 {n} 次在无人等待后仍被处理（被放弃的工作）";
+    RtTitle => "Retry timing: the wait before each attempt", "重试时机：每次尝试前的等待";
+    RtHonest => "Sampled from the backoff policy's own function with this scenario's settings ({n} seeded sequences per caller), not counted in the run. A server's Retry-After (the longer wait wins), the deadline and the retry budget can lengthen or stop a wait; they are not drawn here.",
+        "用本场景的设置，从退避策略本身的函数抽样（每个调用方 {n} 条带种子的序列），不是本次运行的计数。服务端的 Retry-After（取较长者）、截止时间和重试预算可能延长或阻止等待；此处未画出。";
+    RtCaller => "Caller", "调用方";
+    RtPolicy => "{attempts} attempts · backoff {backoff} · jitter {jitter}", "{attempts} 次尝试 · 退避 {backoff} · 抖动 {jitter}";
+    RtBackoffNone => "none", "无";
+    RtBackoffFixed => "fixed {ms} ms", "固定 {ms} ms";
+    RtBackoffExp => "exponential from {base} ms, cap {cap} ms", "指数，从 {base} ms 起，上限 {cap} ms";
+    RtNoRetries => "No caller in this scenario retries: there is no wait to show.", "本场景没有调用方重试：没有等待可画。";
+    RtAtOnce => "No backoff: every retry is sent at once (a wait of 0 ms).", "无退避：每次重试都立即发出（等待 0 ms）。";
+    RtAttempt => "before attempt {n}", "第 {n} 次尝试前";
+    RtRange => "{min}–{max} ms, mean {mean} ms", "{min}–{max} ms，平均 {mean} ms";
+    RtAxis => "wait (ms)", "等待（毫秒）";
+    RtShare => "% of sequences", "序列占比（%）";
+    RtCompareTitle => "The four jitter modes on the same base, cap and doubling", "同一基数、上限与倍增下的四种抖动";
+    RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry.", "每个尝试次数一条轮廓线，颜色见图例；第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)。";
+    RtJitterNone => "none: t exactly (clients retry in lock-step)", "无：恰好为 t（客户端同步重试）";
+    RtJitterFull => "full: random(0, t)", "完全：random(0, t)";
+    RtJitterEqual => "equal: t/2 + random(0, t/2)", "等分：t/2 + random(0, t/2)";
+    RtJitterDecorrelated => "decorrelated: min(cap, random(base, 3 · previous))", "去相关：min(上限, random(基数, 3 · 上次))";
 }

@@ -7,5 +7,6 @@ pub mod capacity;
 pub mod chain;
 pub mod degradation;
 pub mod queueing;
+pub mod retry_timing;
 pub mod slo;
 pub mod tree;

@@ -1,8 +1,10 @@
 //! Chart arithmetic: scales, ticks and SVG path strings. Pure functions with native tests;
 //! the SVG components in `ui/` only place what these return.
 
+pub mod breakdown;
 pub mod breaker;
 pub mod palette;
+pub mod retry_timing;
 pub mod storm;
 
 /// Maps a data interval onto a pixel interval, linearly.
@@ -129,7 +131,7 @@ fn push_xy(out: &mut String, cmd: char, x: f64, y: f64) {
 }
 
 /// Writes `x` rounded to one decimal, without a trailing `.0`.
-fn push_tenths(out: &mut String, x: f64) {
+pub(crate) fn push_tenths(out: &mut String, x: f64) {
     let t = if x.is_finite() { (x * 10.0).round() as i64 } else { 0 };
     if t < 0 {
         out.push('-');
@@ -153,6 +155,18 @@ fn push_tenths(out: &mut String, x: f64) {
     if frac != 0 {
         out.push('.');
         out.push((b'0' + frac as u8) as char);
+    }
+}
+
+/// A number written as [`push_tenths`] does, for `format!`: markup built as text uses it
+/// instead of `{:.1}`, whose exact float formatting would add its own code to the bundle.
+pub struct Tenths(pub f64);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = String::with_capacity(12);
+        push_tenths(&mut s, self.0);
+        f.write_str(&s)
     }
 }
 

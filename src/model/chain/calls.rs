@@ -325,6 +325,11 @@ impl Calls {
     pub fn live(&self) -> usize {
         self.live
     }
+
+    /// The hop of every call alive now (for the calls a run leaves unfinished).
+    pub fn live_hops(&self) -> impl Iterator<Item = usize> + '_ {
+        self.calls.iter().filter(|c| c.live).map(|c| c.hop as usize)
+    }
 }
 
 #[cfg(test)]

@@ -297,6 +297,7 @@ impl GeneralEngine {
     pub(super) fn on_try_timeout(&mut self, now: Micros, c: CallRef, d: usize) {
         self.stats.totals.timeouts += 1;
         let dep = *self.calls.dep(c, d);
+        self.stats.clients[dep.client as usize].timeouts += 1;
         self.mark(c, d, MarkKind::Timeout, dep.started, now);
         if dep.state == DepState::InFlight && self.calls.valid(dep.child) {
             if self.plan.cancel_on_timeout {

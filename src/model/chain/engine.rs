@@ -276,6 +276,7 @@ impl GeneralEngine {
                 let hop = self.calls.get(c).hop as usize;
                 self.hop_rt[hop].pool.abandon();
                 self.stats.hops[hop].rejected += 1;
+                self.stats.hops[hop].refused.queue_timeout += 1;
                 self.calls.get_mut(c).refusal = Some(Refusal::QueueTimeout);
                 self.gauge_queue(now, hop);
                 let ra = self.retry_after(hop);
@@ -421,6 +422,7 @@ impl GeneralEngine {
                             (Outcome::ClientError, Refusal::CostExceedsCapacity)
                         }
                     };
+                    self.stats.hops[hop].refused.count(refusal);
                     self.calls.get_mut(c).refusal = Some(refusal);
                     self.respond(now, c, outcome, Answer::default());
                     return c;
@@ -441,6 +443,7 @@ impl GeneralEngine {
             }
             Entry::Rejected => {
                 self.stats.hops[hop].rejected += 1;
+                self.stats.hops[hop].refused.queue_full += 1;
                 self.calls.get_mut(c).refusal = Some(Refusal::QueueFull);
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
@@ -519,7 +522,7 @@ impl GeneralEngine {
 
     /// A call that held a worker since `work_start` (none: taken this instant, not started)
     /// gives it back; the next queued call, if any, takes it.
-    fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
+    pub(super) fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
         self.stats.hops[hop].busy_us += work_start.map_or(0, |w| now.saturating_sub(w));
         let calls = &self.calls;
         let next = self.hop_rt[hop].pool.release(|t| {
@@ -558,6 +561,7 @@ impl GeneralEngine {
             a.release();
         }
         let answer = if outcome.is_ok() { answer } else { Answer::default() };
+        self.stats.hops[hop].results.count(rules::call_result(outcome));
         match parent {
             None => {
                 self.trace_span(c, now, rules::call_result(outcome), false);
@@ -599,7 +603,7 @@ impl GeneralEngine {
     }
 
     #[inline(always)]
-    fn trace_span(&mut self, c: CallRef, now: Micros, result: CallResult, abandoned: bool) {
+    pub(super) fn trace_span(&mut self, c: CallRef, now: Micros, result: CallResult, abandoned: bool) {
         let call = self.calls.get(c);
         if call.trace != NO_TRACE {
             let of = rules::SpanOf {
@@ -613,48 +617,6 @@ impl GeneralEngine {
             };
             self.stats.traces.span(call.trace, rules::span(of, now, result, abandoned));
         }
-    }
-
-    /// The caller stopped waiting but cannot cancel: `c` and everything it started go on
-    /// as wasted work.
-    pub fn orphan_subtree(&mut self, c: CallRef) {
-        self.calls.get_mut(c).orphan = true;
-        for d in 0..self.calls.get(c).n_deps as usize {
-            let dep = *self.calls.dep(c, d);
-            if dep.state == DepState::InFlight && self.calls.valid(dep.child) {
-                self.orphan_subtree(dep.child);
-            }
-        }
-    }
-
-    /// The caller stopped waiting and cancels `c` and everything it started.
-    pub fn cancel_subtree(&mut self, now: Micros, c: CallRef) {
-        let (hop, phase, holds_worker, holds_admission, worked) = {
-            let call = self.calls.get_mut(c);
-            (
-                call.hop as usize,
-                call.phase,
-                std::mem::take(&mut call.holds_worker),
-                std::mem::take(&mut call.holds_admission),
-                call.worked_from(),
-            )
-        };
-        if phase == Phase::Queued && !holds_worker {
-            self.hop_rt[hop].pool.abandon();
-            self.gauge_queue(now, hop);
-        }
-        if holds_worker {
-            self.release_worker(now, hop, worked);
-        }
-        if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
-            a.release();
-        }
-        for d in 0..self.calls.get(c).n_deps as usize {
-            self.cancel_dep(now, c, d);
-        }
-        self.stats.hops[hop].cancelled += 1;
-        self.trace_span(c, now, CallResult::Cancelled, true);
-        self.calls.release(c);
     }
 }
 

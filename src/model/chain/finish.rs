@@ -90,6 +90,8 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
                 wait_ms: ms(r.wait_us),
                 busy_ms: ms(r.busy_us),
             }),
+            results: r.results,
+            refused: r.refused,
         })
         .collect();
     let clients: Vec<ClientStats> = plan
@@ -108,6 +110,7 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
             breaker_rejected: r.breaker_rejected,
             bulkhead_rejected: r.bulkhead_rejected,
             budget_exhausted: r.deadline_exhausted,
+            timeouts: r.timeouts,
             breaker_instances: s.breaker.map_or(0, |b| b.instances),
             budget_max_tokens: s
                 .retry_budget

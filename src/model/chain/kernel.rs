@@ -38,7 +38,7 @@ use super::plan::{ClientSpec, HopKind, HopSpec, Isolation, Plan, WorkerPoolSpec}
 use super::rules;
 use super::stats::{End, Ended, MarkBy, NO_TRACE, Stats};
 use crate::policy::{Failure, Outcome};
-use crate::report::MarkKind;
+use crate::report::{CallResults, MarkKind};
 use crate::scenario::Scenario;
 use crate::scenario::validate::{MAX_ATTEMPTS, MAX_LAYERS};
 use crate::sim::recorder::{CounterId, GaugeId, Recorder};
@@ -124,6 +124,9 @@ struct Tier {
     attempts_c: CounterId,
     in_flight_g: GaugeId,
     first_successes: u64,
+    /// How the hop's calls ended (kept here, beside the other per-level counts, and added
+    /// to the statistics at the end).
+    results: CallResults,
     /// Calls at the hop in the current batch bucket, not yet recorded.
     batch_calls: u64,
     /// The highest in-flight level in the current batch bucket; `NONE` if it did not
@@ -224,6 +227,7 @@ impl RetryChainKernel {
                 attempts_c: h.attempts_c,
                 in_flight_g: h.in_flight_g,
                 first_successes: 0,
+                results: CallResults::default(),
                 batch_calls: 0,
                 batch_peak: NONE,
             })
@@ -322,6 +326,7 @@ impl RetryChainKernel {
             let h = &mut self.stats.hops[i];
             h.calls += calls[i];
             h.peak_in_flight = h.peak_in_flight.max(t.peak);
+            h.results = std::mem::take(&mut t.results);
             if let Some(c) = self.stats.clients.get_mut(i) {
                 let attempts = calls[i + 1];
                 c.attempts += attempts;
@@ -446,7 +451,9 @@ impl RetryChainKernel {
             // The leaf call that started at `t` answers.
             t += work;
             if t > horizon {
-                return; // the run ends first: the request stays unfinished, its calls held
+                // The run ends first: the request stays unfinished, a call at every level.
+                self.unfinished(leaf);
+                return;
             }
             self.stats.last_t = self.stats.last_t.max(t);
             // An empty result only counts behind a fallback, and kernel layers have none.
@@ -455,6 +462,7 @@ impl RetryChainKernel {
             let mut lvl = leaf;
             let mut core_failure = None; // the failure the answering call's dependency reported
             let (lvl, delay) = loop {
+                self.tiers[lvl].results.count(rules::call_result(out));
                 if trace != NO_TRACE {
                     let arrived = w.arrived[lvl];
                     let of = rules::SpanOf {
@@ -506,6 +514,8 @@ impl RetryChainKernel {
                 }
                 t += delay;
                 if t > horizon {
+                    // Levels below the sleeping layer answered; it and those above wait.
+                    self.unfinished(lvl);
                     return;
                 }
                 self.stats.last_t = self.stats.last_t.max(t);
@@ -514,6 +524,14 @@ impl RetryChainKernel {
             // Retried at once, the levels below keep their workers: they answered and are
             // called again within this instant.
             self.descend(w, lvl, t);
+        }
+    }
+
+    /// The calls at levels `0..=lvl` are left alive when the run ends.
+    #[cold]
+    fn unfinished(&mut self, lvl: usize) {
+        for t in &mut self.tiers[..=lvl] {
+            t.results.unfinished += 1;
         }
     }
 

@@ -10,7 +10,8 @@ use crate::policy::breaker::Transition;
 use crate::policy::retry_budget::RetryBudget;
 use crate::policy::{Failure, Outcome};
 use crate::report::{
-    BreakerTransition, CauseExamples, Causes, Examples, Mark, MarkKind, RequestOutcome, Span, Trace, ms,
+    BreakerTransition, CallResults, CauseExamples, Causes, Examples, Mark, MarkKind, Refusals,
+    RequestOutcome, Span, Trace, ms,
 };
 use crate::sim::Micros;
 use crate::sim::first_seen::FirstSeen;
@@ -107,6 +108,10 @@ pub struct HopCounters {
     pub waited: u64,
     pub wait_us: u64,
     pub busy_us: u64,
+    /// How its calls ended (both engines count where a call ends), and why its admission
+    /// or queue refused some (the general engine; the kernel's hops refuse nothing).
+    pub results: CallResults,
+    pub refused: Refusals,
     pub attempts_c: CounterId,
     pub in_flight_g: GaugeId,
     pub queue_g: GaugeId,
@@ -123,6 +128,8 @@ pub struct ClientCounters {
     pub breaker_rejected: u64,
     pub bulkhead_rejected: u64,
     pub deadline_exhausted: u64,
+    /// Tries it stopped waiting for.
+    pub timeouts: u64,
     pub budget_g: Option<GaugeId>,
     pub open_g: Option<GaugeId>,
     pub half_g: Option<GaugeId>,
@@ -251,6 +258,8 @@ impl Stats {
                 waited: 0,
                 wait_us: 0,
                 busy_us: 0,
+                results: CallResults::default(),
+                refused: Refusals::default(),
                 attempts_c: rec.counter(),
                 in_flight_g: rec.gauge(0),
                 queue_g: rec.gauge(0),
@@ -272,6 +281,7 @@ impl Stats {
                     breaker_rejected: 0,
                     bulkhead_rejected: 0,
                     deadline_exhausted: 0,
+                    timeouts: 0,
                     budget_g,
                     open_g: has_breaker.then(|| rec.gauge(0)),
                     half_g: has_breaker.then(|| rec.gauge(0)),

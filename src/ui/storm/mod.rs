@@ -6,9 +6,11 @@
 //! hook (`ui/runs.rs`, over the natively tested `state::runs::Batch`), and playback is
 //! driven by requestAnimationFrame through an owned handle that is cancelled on drop.
 
+pub mod breakdown;
 pub mod controls;
 pub mod diagram;
 pub mod figures;
+pub mod retry_timing;
 pub mod run_view;
 pub mod timeline;
 pub mod tree;
@@ -22,9 +24,11 @@ use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef};
 use crate::ui::export::{DataKind, ExportMenu};
 use crate::ui::runs::use_runs;
+use breakdown::Breakdown;
 use controls::ControlPanel;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
+use retry_timing::RetryTiming;
 use run_view::{Axes, ChartRef, Overlay, RunView, chart_data};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -345,7 +349,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             });
             let f = formulas(&props.state.a, &a.0);
             let tree_error = props.state.errors.get(&REQUEST).map(|(_, e)| lang.field_error(e));
-            let lower = |r: &ReportRef, side: &'static str| {
+            let lower = |r: &ReportRef, side: &'static str, scenario: crate::scenario::Scenario| {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
                     <div class="side" id={format!("lower-{side}")}>
@@ -363,6 +367,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                             <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} />
                             if side == "a" { <p class="help">{ t(T::LatencyPickHint) }</p> }
                         </div>
+                        <div class="panel"><Breakdown {lang} report={r.clone()} {side} /></div>
+                        <RetryTiming {lang} report={r.clone()} {scenario} {side} />
                     </div>
                 }
             };
@@ -388,8 +394,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                         </div>
                     }
                     <div class={classes!("sides", b.is_some().then_some("compare"))}>
-                        { lower(a, "a") }
-                        if let Some(bb) = b.as_ref() { { lower(bb, "b") } }
+                        { lower(a, "a", props.state.a.clone()) }
+                        if let Some(bb) = b.as_ref() { { lower(bb, "b", props.state.side_b()) } }
                     </div>
                     <div class="panel"><FormulaPanel {lang} {f} /></div>
                 </>
