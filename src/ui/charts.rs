@@ -413,7 +413,9 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 { lang.t(T::ChartLatency) }<span class="legend">{ legend }</span>
                 { figure_export(lang, &format!("chart-latency{}", props.id_suffix), lang.t(T::ChartLatency)) }
             </figcaption>
-            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={lang.t(T::ChartLatency)}>
+            // With pickable bars it is a group of buttons, not an image (an image may not hold
+            // focusable parts).
+            <svg viewBox={format!("0 0 {W} {h}")} role={if props.onpick.is_some() { "group" } else { "img" }} aria-label={lang.t(T::ChartLatency)}>
                 { y_axis }
                 <g class="axis x">
                     <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />

@@ -347,7 +347,9 @@ async fn png_bytes(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsV
 /// The figures on the page: every SVG that is an image (not the decorative overlays),
 /// with the id of the element holding it (for the file name) and its accessible name.
 fn figures() -> Vec<(Element, String, String)> {
-    let Some(list) = document().and_then(|d| d.query_selector_all("#main svg[role=img]").ok()) else {
+    let Some(list) =
+        document().and_then(|d| d.query_selector_all("#main svg[role=img], #main svg[role=group]").ok())
+    else {
         return Vec::new();
     };
     let mut out: Vec<(Element, String, String)> = Vec::new();
@@ -556,7 +558,7 @@ pub fn figure_export(lang: Lang, figure: &str, name: &str) -> Html {
             let svg = doc
                 .as_ref()
                 .and_then(|d| d.get_element_by_id(&id))
-                .and_then(|e| e.query_selector("svg[role=img]").ok().flatten());
+                .and_then(|e| e.query_selector("svg[role=img], svg[role=group]").ok().flatten());
             let Some(svg) = svg else { return };
             let (id, name, status_id) = (id.clone(), name.clone(), status_id.clone());
             wasm_bindgen_futures::spawn_local(async move {

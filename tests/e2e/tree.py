@@ -52,6 +52,9 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         rep = cli_report(lab, "big-promo-protected", seed)
         ex = rep["examples"]
         load(f"?page=storm&lang=en&preset=big-promo-protected&seed={seed}")
+        expect(chrome.js("return document.getElementById('chart-tree');") is None, "the tree starts folded")
+        chrome.click("#tree-fold > summary")
+        chrome.wait("#tree-find-failed")
         pairs = {"failed": ex["failed"], "degraded": ex["degraded"], "rejected": ex["rejected"], "slowest": ex["slowest"],
                  "breaker": ex["by_cause"]["breaker_rejected"], "bulkhead": ex["by_cause"]["bulkhead_rejected"]}
         for k, want in pairs.items():

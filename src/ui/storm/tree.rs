@@ -104,6 +104,25 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
     let t = |k: T| lang.t(k);
     let r = &props.report.0;
     let collapsed = use_state(Vec::<usize>::new);
+    // Folded until opened or until a request is asked for (a drill-down: a rerun after a
+    // slider move does not pay for drawing a tree nobody opened). `Some`: the learner's own
+    // toggle, until the next request asked for.
+    let toggled = use_state(|| None::<bool>);
+    {
+        let toggled = toggled.clone();
+        use_effect_with(props.request, move |_| toggled.set(None));
+    }
+    let open = toggled.unwrap_or(props.request.is_some() || props.error.is_some());
+    let ontoggle = {
+        let toggled = toggled.clone();
+        Callback::from(move |e: Event| {
+            let d: web_sys::Element = e.target_unchecked_into();
+            let now = d.has_attribute("open");
+            if *toggled != Some(now) {
+                toggled.set(Some(now));
+            }
+        })
+    };
     let input = use_node_ref();
     let pick = |n: String| {
         let cb = props.onpick.clone();
@@ -159,7 +178,7 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
             </div>
         </div>
     };
-    let body = match chosen(r, props.request, props.sampled) {
+    let body = match chosen(r, props.request, props.sampled).filter(|_| open) {
         Some(trace) => {
             let tree = AttemptTree::of(trace);
             let toggle = {
@@ -177,6 +196,7 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
             };
             draw(lang, r, &tree, &collapsed, toggle)
         }
+        None if !open => Html::default(),
         None => {
             let n = props.request.unwrap_or(0);
             let count = r.summary.original_requests.to_string();
@@ -184,12 +204,16 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
         }
     };
     html! {
-        <figure class="chart tree" id="chart-tree">
-            <figcaption>{ t(T::TreeTitle) }</figcaption>
-            <p class="help">{ t(T::TreeHelp) }</p>
-            { finder }
-            { body }
-        </figure>
+        <details class="tree-fold" id="tree-fold" {open} {ontoggle}>
+            <summary><h2 class="inline">{ t(T::TreeTitle) }</h2></summary>
+            if open {
+                <figure class="chart tree" id="chart-tree">
+                    <p class="help">{ t(T::TreeHelp) }</p>
+                    { finder }
+                    { body }
+                </figure>
+            }
+        </details>
     }
 }
 
@@ -374,7 +398,7 @@ fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle:
             if all_rows.len() > rows.len() {
                 <p class="note">{ lang.f(T::TreeRowsCapped, &[("shown", &rows.len().to_string()), ("total", &all_rows.len().to_string())]) }</p>
             }
-            <div class="tree-scroll">
+            <div class="tree-scroll" tabindex="0" role="region" aria-label={t(T::TreeTitle)}>
                 <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={summary.clone()}>
                     { links }
                     { bars }
