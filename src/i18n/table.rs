@@ -776,6 +776,9 @@ texts! {
     TraceLabel => "Request #{n}: {outcome}, {ms} ms", "请求 #{n}：{outcome}，{ms} ms";
     TracePrev => "Previous request", "上一个请求";
     TraceNext => "Next request", "下一个请求";
+    TraceTree => "Its attempt tree", "查看尝试树";
+    TraceTreeHelp => "Open the attempt tree of this request below: every call it caused and where each branch stopped.",
+        "在下方打开该请求的尝试树：它引发的每次调用，以及每个分支在哪里停下。";
     // attempt tree
     TreeTitle => "Why did it end so? The attempt tree", "为什么是这个结果？尝试树";
     TreeHelp => "Every call this request caused down the chain, to scale in time: which call made it, how it ended, and where each branch stopped and why. Without a pick it shows the sampled request above.",

@@ -109,6 +109,18 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         wait_run(chrome, before)
         expect(attr("#tree-summary", "data-request") == m, f"Enter on a focused bar shows request {m}")
 
+    def the_timeline_opens_its_request_tree():
+        before = load("?page=storm&lang=zh&preset=lab11-unprotected")
+        chrome.click("#trace-next")
+        chrome.click("#trace-next")
+        n = attr("#trace-tree", "data-request")
+        expect(n is not None and n in chrome.text("#trace-label"), f"the button names the request shown: {n}")
+        chrome.click("#trace-tree")
+        wait_run(chrome, before)
+        expect(attr("#tree-summary", "data-request") == n, f"its tree is open: {attr('#tree-summary', 'data-request')} vs {n}")
+        expect(attr("#tree-summary", "data-leaf-calls") == "9", "lab 11 unprotected: 9 profile calls")
+        no_console_errors(chrome, "timeline to tree")
+
     def screenshots():
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
@@ -124,6 +136,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         ("attempt tree: the finder buttons are the CLI report's examples, and a link keeps the pick", finders_name_the_cli_examples),
         ("attempt tree: a bad request number names the field", a_bad_request_number_names_the_field),
         ("attempt tree: a latency bar shows a request from it, by mouse and keyboard", a_latency_bar_shows_a_request_from_it),
+        ("attempt tree: the sampled timeline opens its request's tree", the_timeline_opens_its_request_tree),
         ("attempt tree: screenshots in both languages at three sizes", screenshots),
     ]:
         run(name, fn)

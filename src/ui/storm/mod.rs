@@ -355,7 +355,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                     <div class="side" id={format!("lower-{side}")}>
                         if b.is_some() { <h2>{ if side == "a" { t(T::SideA) } else { t(T::SideB) } }</h2> }
                         <div class="panel">
-                            <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx} />
+                            <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx}
+                                ontree={(side == "a").then(|| onpick_bar.clone())} />
                         </div>
                         if side == "a" {
                             <div class="panel">

@@ -15,6 +15,9 @@ pub struct TimelineProps {
     /// Index into the report's traces.
     pub index: usize,
     pub onselect: Callback<usize>,
+    /// Asks for the attempt tree of the request shown (its number); none: no button.
+    #[prop_or_default]
+    pub ontree: Option<Callback<u64>>,
     /// Appended to element ids, so that compare mode's two timelines keep unique ids.
     #[prop_or_default]
     pub id_suffix: &'static str,
@@ -135,6 +138,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     <button type="button" class="secondary small" id={format!("trace-prev{sfx}")} aria-label={lang.t(T::TracePrev)} title={lang.t(T::TracePrev)} onclick={prev}>{ "‹" }</button>
                     <span id={format!("trace-label{sfx}")}>{ label.clone() }</span>
                     <button type="button" class="secondary small" id={format!("trace-next{sfx}")} aria-label={lang.t(T::TraceNext)} title={lang.t(T::TraceNext)} onclick={next}>{ "›" }</button>
+                    if let Some(cb) = props.ontree.clone() {
+                        <button type="button" class="secondary small" id={format!("trace-tree{sfx}")} data-request={t.request.to_string()}
+                            title={lang.t(T::TraceTreeHelp)} onclick={let n = t.request; Callback::from(move |_: MouseEvent| cb.emit(n))}>{ lang.t(T::TraceTree) }</button>
+                    }
                 </span>
             </figcaption>
             <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label={label}>
