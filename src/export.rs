@@ -10,6 +10,8 @@
 use crate::model::admission::{Event, Run as AdmissionRun};
 use crate::model::amplification::CalcOutput;
 use crate::model::breaker_lab::{Fate, LabRun};
+/// Export escapes text with the figures' one function.
+pub use crate::plot::esc as xml_escape;
 use crate::policy::token_bucket::{NEVER, Rejection};
 use crate::query::Query;
 use crate::report::Report;
@@ -256,22 +258,6 @@ pub fn breaker_csv(run: &LabRun) -> String {
         );
     }
     csv
-}
-
-/// Escapes text for XML content and attribute values.
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `href` with `embed=1` set in its query (the compact mode without the control panel),

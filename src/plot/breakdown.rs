@@ -7,7 +7,7 @@
 //! always should: `tests/breakdown.rs` checks every preset) the remainder is drawn as
 //! "other" rather than hidden, so the picture never claims a sum it does not have.
 
-use super::Tenths;
+use super::{Tenths, esc};
 use crate::i18n::{Lang, T, format_number};
 use crate::report::{Causes, Refusals, Report};
 use std::fmt::Write;
@@ -371,21 +371,6 @@ fn band_path(x0: f64, a0: f64, a1: f64, x1: f64, b0: f64, b1: f64) -> String {
 /// `part` of `whole` in percent (0 for an empty whole).
 pub fn percent(part: u64, whole: u64) -> f64 {
     if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 }
-}
-
-/// `text` escaped for HTML and SVG text and attribute values.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// Room above the flow picture for the column heads.

@@ -8,7 +8,7 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::model::breaker_lab::{Call, Cause, Change, Fate, LabInput, LabRun};
-use crate::plot::{Linear, nice_ticks};
+use crate::plot::{Linear, esc, nice_ticks};
 use crate::policy::breaker::{State, Tally};
 use std::fmt::Write;
 use std::ops::Range;
@@ -80,21 +80,6 @@ pub fn pct(part: u32, of: u32) -> f64 {
 /// Cells in the strip of latest calls, and in the window's picture.
 pub const STRIP: usize = 120;
 pub const WINDOW_CELLS: usize = 60;
-
-/// Escapes text for HTML and SVG.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The word for a state.
 pub fn state_word(s: State) -> T {

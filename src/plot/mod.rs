@@ -7,6 +7,23 @@ pub mod palette;
 pub mod retry_timing;
 pub mod storm;
 
+/// Text escaped for XML, HTML and SVG text and attribute values (the figures written as
+/// markup, and export's files).
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Maps a data interval onto a pixel interval, linearly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Linear {

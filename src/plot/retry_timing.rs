@@ -4,7 +4,7 @@
 //! elements because the figures are static once drawn and markup is far smaller in the
 //! download.
 
-use super::breakdown::esc;
+use super::esc;
 use super::palette::hop_class;
 use super::{Linear, Tenths, nice_max, nice_ticks, step_path};
 use crate::i18n::{Lang, T, format_number};

@@ -266,15 +266,9 @@ fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle:
         if let Some(f) = s.refusal {
             what = format!("{what} · {}", refusal_text(lang, f));
         }
-        let label = format!(
-            "{}{} · {}",
-            "  ".repeat(n.depth),
-            name(s.hop),
-            lang.f(T::TreeTry, &[("n", &s.attempt.to_string())])
-        );
+        let label = format!("{} · {}", name(s.hop), lang.f(T::TreeTry, &[("n", &s.attempt.to_string())]));
         let tip = format!(
-            "{} · {} → {} ms · {}",
-            label.trim(),
+            "{label} · {} → {} ms · {}",
             format_number(s.start_ms - t0, 2),
             format_number(s.end_ms - t0, 2),
             what
@@ -289,7 +283,7 @@ fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle:
                 <title>{ tip }</title>
                 <text class="row-label" x="4" y={(y + ROW_H - 5.0).to_string()} data-depth={n.depth.to_string()}
                     transform={format!("translate({} 0)", 9.0 * n.depth as f64)}>
-                    { format!("{} · {}", name(s.hop), lang.f(T::TreeTry, &[("n", &s.attempt.to_string())])) }
+                    { label }
                 </text>
                 { for wait }
                 <rect class="work" x={ws.to_string()} y={(y + 3.0).to_string()} width={(x1 - ws).max(1.5).to_string()} height={(ROW_H - 6.0).to_string()} />
