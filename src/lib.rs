@@ -8,6 +8,7 @@ pub mod error;
 pub mod export;
 pub mod i18n;
 pub mod knob;
+pub mod lesson;
 pub mod model;
 pub mod plot;
 pub mod policy;

@@ -522,7 +522,8 @@ impl AdmissionState {
         st = st.rerun(input);
         st.errors = errors;
         st.unknown = unknown_keys(q, |k| {
-            matches!(k, "page" | "lang" | "embed" | "preset" | "gen" | "arrivals")
+            crate::state::app::is_shell_key(k)
+                || matches!(k, "preset" | "gen" | "arrivals")
                 || KNOBS.iter().any(|n| n.key == k)
         });
         st

@@ -3,6 +3,16 @@
 use crate::i18n::{Lang, T};
 use crate::query::Query;
 
+/// URL keys the app shell reads on every page (the page, the language, compact mode, and a
+/// lesson's step and modes); no page lists them as unknown.
+pub const SHELL_KEYS: [&str; 9] =
+    ["page", "lang", "embed", "lesson", "step", "present", "notes", "interview", "role"];
+
+/// Whether the shell reads `key` (see [`SHELL_KEYS`]).
+pub fn is_shell_key(key: &str) -> bool {
+    SHELL_KEYS.contains(&key)
+}
+
 /// The labs the navigation holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Page {

@@ -334,7 +334,8 @@ impl BreakerState {
         BreakerState { preset, input, errors: FormErrors::default(), unknown: Vec::new() }
     }
 
-    fn knob(&self, key: &str) -> Option<&'static K> {
+    /// The knob a URL key names on this state (the window's knob depends on its kind).
+    pub fn knob(&self, key: &str) -> Option<&'static K> {
         let w = window_knob(self.input.breaker.window_kind);
         [w, &PHASES].into_iter().chain(SCALARS).chain(PHASE_KNOBS).find(|k| k.key == key)
     }
@@ -470,7 +471,8 @@ impl BreakerState {
             }
         }
         let known = |k: &str| {
-            matches!(k, "page" | "lang" | "embed" | "preset" | "window")
+            crate::state::app::is_shell_key(k)
+                || matches!(k, "preset" | "window")
                 || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
                 || CHOICES.iter().any(|c| c.key == k)
         };

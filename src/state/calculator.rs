@@ -206,6 +206,23 @@ impl Default for CalcState {
     }
 }
 
+/// The calculator's figures by the DOM id that shows each, with how a text writes them:
+/// what the page's `data-value`s hold and what lessons quote.
+pub fn figures(o: &CalcOutput) -> Vec<(&'static str, f64, crate::lesson::figures::Unit)> {
+    use crate::lesson::figures::Unit;
+    vec![
+        ("out-avg", o.avg_rps, Unit::Count),
+        ("out-peak", o.peak_rps, Unit::Count),
+        ("out-amplification", o.amplification, Unit::Times),
+        ("out-worst", o.worst_attempts_per_s, Unit::Count),
+        ("out-payload", o.payload_mb_per_s, Unit::Count),
+        ("inflight-normal-before", o.normal_before.in_flight, Unit::Count),
+        ("inflight-normal-after", o.normal_after.in_flight, Unit::Count),
+        ("inflight-degraded-before", o.degraded_before.in_flight, Unit::Count),
+        ("inflight-degraded-after", o.degraded_after.in_flight, Unit::Count),
+    ]
+}
+
 impl CalcState {
     /// A state showing `input`, which must be valid (defaults and reducer results are).
     fn from_input(input: CalcInput) -> Self {
@@ -311,12 +328,14 @@ impl CalcState {
                 apply_one(&mut state, FieldKey::at("attempts", i), raw);
             }
         }
-        let known = ["page", "lang", "embed", "rps", "attempts"];
+        let known = ["rps", "attempts"];
         state.unknown = q
             .pairs()
             .iter()
             .map(|(k, _)| k)
-            .filter(|k| !known.contains(&k.as_str()) && knob(k).is_none())
+            .filter(|k| {
+                !known.contains(&k.as_str()) && !crate::state::app::is_shell_key(k) && knob(k).is_none()
+            })
             .cloned()
             .collect();
         state.recomputed()

@@ -415,6 +415,43 @@ pub struct Simulated {
     pub served: u64,
 }
 
+/// The figures the page shows from the closed forms and the capacity table, by the DOM id
+/// that shows each (`q-rho`, `cap-admit`), for lessons to quote.
+pub fn closed_figures(input: &QueueInput) -> Vec<(String, f64, crate::lesson::figures::Unit)> {
+    use crate::lesson::figures::Unit;
+    let c = input.closed();
+    let f = &c.figures;
+    let mut out = vec![("q-rho".to_string(), f.rho, Unit::Fraction)];
+    let optional = [
+        ("q-pwait", f.p_wait, Unit::Fraction),
+        ("q-wait", f.wait_ms, Unit::Ms),
+        ("q-time", f.time_ms, Unit::Ms),
+        ("q-p99", c.p99_ms, Unit::Ms),
+        ("q-l", f.in_system, Unit::Count),
+    ];
+    out.extend(
+        optional
+            .into_iter()
+            .filter_map(|(id, v, u)| v.filter(|v| v.is_finite()).map(|v| (id.to_string(), v, u))),
+    );
+    if let Ok(o) = input.capacity() {
+        for (id, v, u) in [
+            ("mu", o.per_worker_rps, Unit::Count),
+            ("ideal", o.ideal_rps, Unit::Count),
+            ("rho", o.utilisation * 100.0, Unit::Percent),
+            ("admit", o.admit_rps, Unit::Count),
+            ("headroom", o.headroom_rps, Unit::Count),
+            ("margin", o.margin_to_ceiling_rps, Unit::Count),
+            ("min-workers", o.min_workers as f64, Unit::Count),
+            ("busy", o.busy_workers, Unit::Count),
+            ("in-system", o.in_system, Unit::Count),
+        ] {
+            out.push((format!("cap-{id}"), v, u));
+        }
+    }
+    out
+}
+
 /// The pool's figures from a report of [`QueueInput::scenario`] (`None` if nothing ran).
 pub fn simulated(r: &Report) -> Option<Simulated> {
     let pool = r.hops.get(1)?;
@@ -530,7 +567,8 @@ impl QueueState {
         read_choice(q, &ARRIVALS, &mut st.input, &mut st.errors);
         read_choice(q, &SERVICE, &mut st.input, &mut st.errors);
         st.unknown = unknown_keys(q, |k| {
-            matches!(k, "page" | "lang" | "embed" | "preset" | "arrivals" | "service")
+            crate::state::app::is_shell_key(k)
+                || matches!(k, "preset" | "arrivals" | "service")
                 || KNOBS.iter().any(|n| n.key == k)
         });
         st

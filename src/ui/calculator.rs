@@ -141,10 +141,23 @@ struct ResultsProps {
     output: CalcOutput,
 }
 
-/// A figure with its formula.
-fn figure(id: &str, label: &str, value: String, unit: &str, formula: String, note: Option<&str>) -> Html {
+/// The exact value behind a figure's DOM id (`state::calculator::figures`), for `data-value`.
+fn exact(o: &CalcOutput, id: &str) -> Option<String> {
+    calc::figures(o).into_iter().find(|f| f.0 == id).map(|f| f.1.to_string())
+}
+
+/// A figure with its formula; `data-value` holds the exact value.
+fn figure(
+    o: &CalcOutput,
+    id: &str,
+    label: &str,
+    value: String,
+    unit: &str,
+    formula: String,
+    note: Option<&str>,
+) -> Html {
     html! {
-        <div class="figure" id={id.to_string()}>
+        <div class="figure" id={id.to_string()} data-value={exact(o, id)}>
             <div class="figure-label">{ label }</div>
             <div class="figure-value"><span class="value">{ value }</span>{" "}<span class="unit">{ unit }</span></div>
             <code class="formula">{ formula }</code>
@@ -164,7 +177,7 @@ fn Results(props: &ResultsProps) -> Html {
     let in_flight_row = |id: &str, which: T, f: &InFlight| {
         let status = if f.saturated { t(T::OutSaturated) } else { t(T::OutFits) };
         html! {
-            <tr id={id.to_string()} class={classes!(f.saturated.then_some("saturated"))}>
+            <tr id={id.to_string()} class={classes!(f.saturated.then_some("saturated"))} data-value={exact(o, id)}>
                 <th scope="row">{ t(which) }</th>
                 <td><code>{ format!("{} × {} s", n(f.rate_per_s), format_number(f.hold_ms / 1000.0, 4)) }</code></td>
                 <td class="num-cell value">{ n(f.in_flight) }</td>
@@ -177,15 +190,15 @@ fn Results(props: &ResultsProps) -> Html {
     html! {
         <>
             <div class="figures">
-                { figure("out-avg", t(T::OutAvg), n(o.avg_rps), t(T::UnitRps),
+                { figure(o, "out-avg", t(T::OutAvg), n(o.avg_rps), t(T::UnitRps),
                     format!("{} ÷ 86,400 = {}", format_number(i.requests_per_day, 2), n(o.avg_rps)), None) }
-                { figure("out-peak", t(T::OutPeak), n(o.peak_rps), t(T::UnitRps),
+                { figure(o, "out-peak", t(T::OutPeak), n(o.peak_rps), t(T::UnitRps),
                     format!("{} × {} = {}", n(o.avg_rps), n(i.peak_factor), n(o.peak_rps)), None) }
-                { figure("out-amplification", t(T::OutAmplification), n(o.amplification), t(T::UnitTimes),
+                { figure(o, "out-amplification", t(T::OutAmplification), n(o.amplification), t(T::UnitTimes),
                     format!("{} = {}×", product, n(o.amplification)), None) }
-                { figure("out-worst", t(T::OutWorst), n(o.worst_attempts_per_s), t(T::UnitAttemptsPerS),
+                { figure(o, "out-worst", t(T::OutWorst), n(o.worst_attempts_per_s), t(T::UnitAttemptsPerS),
                     format!("{} × {} = {}", n(o.peak_rps), product, n(o.worst_attempts_per_s)), Some(t(T::OutWorstNote))) }
-                { figure("out-payload", t(T::OutPayload), format_fixed(o.payload_mb_per_s, 2), t(T::UnitMbps),
+                { figure(o, "out-payload", t(T::OutPayload), format_fixed(o.payload_mb_per_s, 2), t(T::UnitMbps),
                     format!("{} × {} KiB × 1,024 B ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
             </div>
             <h3>{ t(T::OutInFlight) }</h3>

@@ -65,8 +65,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 11] =
-    ["page", "lang", "embed", "preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request"];
+pub const PAGE_KEYS: [&str; 8] =
+    ["preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {
@@ -429,7 +429,7 @@ impl StormState {
         let mut numbers = Vec::new();
         let mut fault_targets_asked = Vec::new();
         for (k, v) in rest {
-            if PAGE_KEYS.contains(&k.as_str()) {
+            if PAGE_KEYS.contains(&k.as_str()) || crate::state::app::is_shell_key(k) {
                 continue;
             }
             if let Some((Target::Fault(i), "target")) = Target::parse_key(k) {

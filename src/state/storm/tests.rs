@@ -31,6 +31,7 @@ fn every_url_key_names_one_control() {
     let mut keys: Vec<&str> =
         NUMBERS.iter().map(|d| d.knob.key).chain(CHOICES.iter().map(|d| d.choice.key)).collect();
     keys.extend(PAGE_KEYS);
+    keys.extend(crate::state::app::SHELL_KEYS);
     keys.extend(["sides", "target"]);
     let mut sorted = keys.clone();
     sorted.sort_unstable();

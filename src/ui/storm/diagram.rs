@@ -432,7 +432,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         })
         .collect();
     html! {
-        <figure class="diagram">
+        <figure class="diagram" id={format!("diagram-{}", props.side)}>
             <figcaption>{ lang.t(T::DiagramTitle) }</figcaption>
             <svg viewBox={format!("0 0 {width} {height}")} role="img" aria-label={lang.t(T::DiagramLabel)}>
                 { edge_views }

@@ -1,0 +1,194 @@
+//! Source 000's interview, in its own time boxes: 5 min promises, 8 min amplification and
+//! in-flight, 12 min the deadline budget, 15 min a slow downstream and recovery, 5 min the
+//! metrics; then the two follow-up questions, each with a step that shows the answer.
+
+use crate::lesson::{Lesson, Playback, Step, tr};
+
+pub const LESSON: Lesson = Lesson {
+    id: "interview",
+    title: tr("Source 000's interview: a slow profile service", "来源 000 的面试：慢画像服务"),
+    summary: tr(
+        "Product page → recommendation → profile, run as the source's 45-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
+        "商品页 → 推荐 → 画像，按来源的 45 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
+    ),
+    source: "000",
+    steps: &[
+        Step {
+            link: "page=storm&preset=lab11-protected",
+            knobs: &["l1.attempts"],
+            title: tr("What each part promises", "各部分承诺什么"),
+            narration: tr(
+                "The product facts must be right; recommendations may be missing. Here {h-a-degraded} requests were answered without recommendations (`recommendation_status=unavailable` with an empty list), and the page still counts core success {h-a-core_success_rate}.",
+                "商品事实必须正确；推荐可以缺席。这里有 {h-a-degraded} 个请求在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表），页面的核心成功率仍为 {h-a-core_success_rate}。",
+            ),
+            question: Some(tr(
+                "Is an empty recommendation list the same answer as `unavailable`?",
+                "空的推荐列表和 `unavailable` 是同一个回答吗？",
+            )),
+            answer: Some(tr(
+                "No. An empty list is a computed result; `unavailable` says the part was degraded. Count them apart: {h-a-succeeded} full answers, {h-a-degraded} degraded.",
+                "不是。空列表是计算出的结果；`unavailable` 表示该部分被降级。两者要分开统计：完整回答 {h-a-succeeded} 个，降级 {h-a-degraded} 个。",
+            )),
+            try_this: Some(tr(
+                "Change the page's attempts and watch which figure moves: full answers or degraded ones.",
+                "改变商品页的尝试次数，看哪个数字在变：完整回答还是降级回答。",
+            )),
+            spot: "headline",
+            playback: None,
+            minutes: Some(5),
+        },
+        Step {
+            link: "page=calculator&attempts=3,3",
+            knobs: &["attempts", "peak"],
+            title: tr("One request becomes nine", "一个请求变成九个"),
+            narration: tr(
+                "Two layers of 3 attempts each multiply: {out-amplification}. At {out-peak} requests/s at peak, the profile service may see up to {out-worst} attempts/s.",
+                "两层各 3 次尝试相乘：{out-amplification}。峰值每秒 {out-peak} 个请求时，画像服务最多可能收到每秒 {out-worst} 次尝试。",
+            ),
+            question: Some(tr(
+                "How many calls in flight at the profile service if each is held 0.1 s?",
+                "如果每次调用占用 0.1 s，画像服务上有多少在途调用？",
+            )),
+            answer: Some(tr(
+                "Little's law: {inflight-normal-after} in flight against a pool of 200, up from {inflight-normal-before} without retries.",
+                "利特尔定律：在途 {inflight-normal-after} 个，而连接池只有 200；不重试时只有 {inflight-normal-before} 个。",
+            )),
+            try_this: Some(tr("Set the attempts to 3,2 or 2,2.", "把尝试次数改成 3,2 或 2,2。")),
+            spot: "out-amplification",
+            playback: None,
+            minutes: Some(8),
+        },
+        Step {
+            link: "page=storm&preset=lab11-unprotected",
+            knobs: &["l1.attempts", "l2.attempts"],
+            title: tr("900 calls, 1,020 ms", "900 次调用，1020 ms"),
+            narration: tr(
+                "100 requests at once, a profile service that holds every call 100 ms and never answers in time: {bd-a-hop2} calls reach it, and every request ends after {h-a-latency_max}.",
+                "100 个请求同时到达，画像服务每次调用占用 100 ms 且从不按时回答：它收到 {bd-a-hop2} 次调用，每个请求都在 {h-a-latency_max} 后才结束。",
+            ),
+            question: Some(tr("How many calls reach the profile service?", "有多少次调用到达画像服务？")),
+            answer: Some(tr(
+                "{bd-a-hop2}: 100 requests × 3 × 3. Each takes 3 × (3 × 100 + 2 × 20) = {h-a-latency_max}.",
+                "{bd-a-hop2}：100 个请求 × 3 × 3。每个请求耗时 3 × (3 × 100 + 2 × 20) = {h-a-latency_max}。",
+            )),
+            try_this: Some(tr("Set one layer's attempts to 1.", "把其中一层的尝试次数改为 1。")),
+            spot: "diagram-a",
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 340.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=lab11-protected",
+            knobs: &["l2.attempts", "l1.deadline"],
+            title: tr("The deadline budget travels", "截止预算随调用传递"),
+            narration: tr(
+                "One retrying layer, a 250 ms budget passed down with the call, admission of 20: {bd-a-hop2} calls, the longest request {h-a-latency_max} (100 + 20 + 100), {h-a-admission_rejected} turned away at once.",
+                "只有一层重试，250 ms 预算随调用向下传递，准入 20 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（100 + 20 + 100），{h-a-admission_rejected} 个被立即拒绝。",
+            ),
+            question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
+            answer: Some(tr(
+                "After 220 ms only 30 ms of the budget is left, less than one 100 ms attempt: the caller stops and answers `unavailable`.",
+                "220 ms 后预算只剩 30 ms，不够一次 100 ms 的尝试：调用方停止并回答 `unavailable`。",
+            )),
+            try_this: Some(tr("Raise the deadline to 400 ms.", "把截止时间提高到 400 ms。")),
+            spot: "diagram-a",
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0 }),
+            minutes: Some(12),
+        },
+        Step {
+            link: "page=storm&preset=lab11-budget-150",
+            knobs: &["l1.deadline"],
+            title: tr("A 150 ms budget: first attempts only", "150 ms 预算：只剩首次尝试"),
+            narration: tr(
+                "With 150 ms the budget is checked before the backoff sleep and before each attempt, so only first attempts fit: {bd-a-hop2} calls.",
+                "预算为 150 ms 时，退避等待前和每次尝试前都检查预算，只有首次尝试放得下：{bd-a-hop2} 次调用。",
+            ),
+            question: Some(tr("How many calls now?", "现在有多少次调用？")),
+            answer: Some(tr(
+                "{bd-a-hop2}: one per admitted request; the retry would start at 120 ms and could not finish by 150 ms.",
+                "{bd-a-hop2}：每个被准入的请求一次；重试要到 120 ms 才开始，150 ms 前无法完成。",
+            )),
+            try_this: None,
+            spot: "headline",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=breaker&preset=source-001",
+            knobs: &["probes", "open_ms"],
+            title: tr("Recovery: a few probes first", "恢复：先放少量探测"),
+            narration: tr(
+                "A slow downstream recovers; the breaker lets only a few probes through before it closes ({breaker-probes} probes, {breaker-transitions} state changes in this run). Then raise concurrency step by step, watching first-attempt success and the queue.",
+                "慢下游恢复时，断路器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
+            ),
+            question: Some(tr(
+                "Why not lift every limit at once when the downstream looks healthy?",
+                "下游看起来恢复了，为什么不一次解除所有限制？",
+            )),
+            answer: Some(tr(
+                "Every instance going half-open together is a new burst; the queued and retried work arrives at once. A timed-out call's outcome is unknown, so retries must be bounded and writes idempotent.",
+                "所有实例同时半开就是一次新的突发；排队和重试的工作会一起涌入。超时的调用结果未知，所以重试必须有界、写操作必须幂等。",
+            )),
+            try_this: Some(tr("Allow more probes in half-open.", "允许半开状态放行更多探测。")),
+            spot: "breaker-probes",
+            playback: None,
+            minutes: Some(15),
+        },
+        Step {
+            link: "page=storm&preset=lab11-protected",
+            knobs: &["l2.attempts"],
+            title: tr("The metrics that tell the story", "讲清故事的指标"),
+            narration: tr(
+                "Log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise 99 % HTTP 200 can hide recommendations degraded for everyone.",
+                "分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则 99% 的 HTTP 200 可能掩盖推荐已全量降级。",
+            ),
+            question: Some(tr("What is the denominator of the success rate?", "成功率的分母是什么？")),
+            answer: Some(tr(
+                "Decide it before the incident: here {h-a-succeeded} full answers out of {h-a-original_requests} requests, while core success (degraded counted as served) is {h-a-core_success_rate}.",
+                "要在故障前定义：这里 {h-a-original_requests} 个请求中完整回答 {h-a-succeeded} 个，而核心成功率（降级也算作已服务）为 {h-a-core_success_rate}。",
+            )),
+            try_this: None,
+            spot: "breakdown-a",
+            playback: None,
+            minutes: Some(5),
+        },
+        Step {
+            link: "page=calculator&attempts=2,2",
+            knobs: &["attempts", "pool"],
+            title: tr("Follow-up: is 3 → 2 attempts safe?", "追问：三次改为两次就安全了吗？"),
+            narration: tr(
+                "Two attempts per layer still multiply: {out-amplification}, {out-worst} attempts/s at peak, {inflight-normal-after} in flight.",
+                "每层两次尝试仍然相乘：{out-amplification}，峰值每秒 {out-worst} 次尝试，在途 {inflight-normal-after} 个。",
+            ),
+            question: Some(tr("Is 2 attempts safe?", "两次尝试安全吗？")),
+            answer: Some(tr(
+                "It depends on the spare capacity: safe only while {inflight-degraded-after} in flight when the downstream slows still fits the pool. Count it, do not assume it.",
+                "取决于剩余容量：只有当下游变慢时的在途量 {inflight-degraded-after} 仍在连接池之内才安全。要算出来，不能假设。",
+            )),
+            try_this: Some(tr(
+                "Make the pool smaller until a row saturates.",
+                "缩小连接池，直到某一行饱和。",
+            )),
+            spot: "inflight-degraded-after",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=breaker-demo",
+            knobs: &["l1.breaker", "l1.per_try"],
+            title: tr("Follow-up: can a breaker replace a timeout?", "追问：断路器能代替超时吗？"),
+            narration: tr(
+                "The breaker refused {h-a-breaker_rejected} calls, but only calls not yet started: the calls already running still needed their per-try timeout ({h-a-timeouts} timed out).",
+                "断路器拒绝了 {h-a-breaker_rejected} 次调用，但只能拒绝尚未开始的调用：已在运行的调用仍要靠单次超时结束（{h-a-timeouts} 次超时）。",
+            ),
+            question: Some(tr("Can a breaker replace a timeout?", "断路器能代替超时吗？")),
+            answer: Some(tr(
+                "No. A breaker decides before a call starts; a call already running still needs an end. Turn the per-try timeout off and watch the slowest request: {h-a-latency_max} now.",
+                "不能。断路器在调用开始前做决定；已经开始的调用仍需要结束边界。关掉单次超时，看最慢请求：现在是 {h-a-latency_max}。",
+            )),
+            try_this: Some(tr("Set the per-try timeout to 0 (off).", "把单次超时设为 0（关闭）。")),
+            spot: "chart-breaker-a",
+            playback: None,
+            minutes: None,
+        },
+    ],
+};

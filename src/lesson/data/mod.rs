@@ -1,0 +1,9 @@
+//! The lessons, one file each. Each file holds one `LESSON`: its steps and their text in
+//! both languages (`tr(English, 简体中文)`), with figures quoted as `{figure-id}`.
+
+mod interview;
+
+use super::Lesson;
+
+/// Every lesson, in the index's order.
+pub const ALL: &[Lesson] = &[interview::LESSON];

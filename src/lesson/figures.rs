@@ -1,0 +1,183 @@
+//! The figures a lesson's text may quote, computed from the model for a step's state: the
+//! same functions the step's page draws its figures with, keyed by the DOM id that shows
+//! each figure there (whose `data-value` — `data-total` on the breaker lab, whose counts
+//! move with the playhead — holds the same number). The end-to-end test compares the two.
+
+use crate::i18n::{Lang, format_number};
+use crate::lesson::Text;
+use crate::model::{amplification, breaker_lab};
+use crate::plot::{breakdown, storm};
+use crate::query::Query;
+use crate::state::admission::AdmissionState;
+use crate::state::app::Page;
+use crate::state::breaker::BreakerState;
+use crate::state::calculator::{self, CalcState};
+use crate::state::queue::QueueState;
+use crate::state::runs::{BROWSER_MAX_CALLS, Job, Side};
+use crate::state::storm::StormState;
+
+/// How a figure is written in text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A count or a plain number (up to 2 decimals).
+    Count,
+    /// A factor, written `9×`.
+    Times,
+    /// A fraction 0–1, written as a percentage.
+    Fraction,
+    /// Already a percentage (0–100), written with `%`.
+    Percent,
+    /// Milliseconds.
+    Ms,
+}
+
+/// One figure: the DOM id that shows it, its exact value, how it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub id: String,
+    pub value: f64,
+    pub unit: Unit,
+}
+
+impl Figure {
+    fn new(id: impl Into<String>, value: f64, unit: Unit) -> Self {
+        Figure { id: id.into(), value, unit }
+    }
+
+    /// The value as the text writes it.
+    pub fn show(&self, lang: Lang) -> String {
+        let _ = lang; // numbers are written alike in both languages
+        match self.unit {
+            Unit::Count => format_number(self.value, 2),
+            Unit::Times => format!("{}×", format_number(self.value, 2)),
+            Unit::Fraction => format!("{} %", format_number(self.value * 100.0, 1)),
+            Unit::Percent => format!("{} %", format_number(self.value, 1)),
+            Unit::Ms => format!("{} ms", format_number(self.value, 1)),
+        }
+    }
+}
+
+/// Every figure of a page state, or why there are none (a run that stops with an error).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Figures(pub Vec<Figure>);
+
+impl Figures {
+    /// The figure a DOM id names.
+    pub fn get(&self, id: &str) -> Option<&Figure> {
+        self.0.iter().find(|f| f.id == id)
+    }
+}
+
+/// The figures of the page and state `q` names (`page=` and that page's keys).
+pub fn of(q: &Query) -> Result<Figures, String> {
+    let page = q.get("page").and_then(Page::from_slug).unwrap_or(Page::DEFAULT);
+    let mut out = Vec::new();
+    match page {
+        Page::Storm => {
+            let st = StormState::from_query(q);
+            let (s, seed) = Job::Storm { query: st.run_query(), side: Side::A }.scenario();
+            let r = crate::model::chain::run_with(&s, seed, BROWSER_MAX_CALLS).map_err(|e| e.to_string())?;
+            for h in storm::headlines(&r, st.a.slo) {
+                let unit = match h.unit {
+                    storm::Unit::Count => Unit::Count,
+                    storm::Unit::Times => Unit::Times,
+                    storm::Unit::Percent => Unit::Fraction,
+                    storm::Unit::Ms => Unit::Ms,
+                };
+                out.push(Figure::new(format!("h-a-{}", h.id), h.value, unit));
+            }
+            for row in breakdown::hop_rows(&r) {
+                out.push(Figure::new(format!("bd-a-hop{}", row.hop), row.calls as f64, Unit::Count));
+                for c in &row.callers {
+                    out.push(Figure::new(format!("bd-a-c{}", c.client), c.wanted as f64, Unit::Count));
+                    out.push(Figure::new(
+                        format!("bd-a-c{}-timeouts", c.client),
+                        c.timeouts as f64,
+                        Unit::Count,
+                    ));
+                }
+            }
+        }
+        Page::Calculator => {
+            let st = CalcState::from_query(q);
+            let o = amplification::compute(&st.input).map_err(|e| format!("{e:?}"))?;
+            for (id, value, unit) in calculator::figures(&o) {
+                out.push(Figure::new(id, value, unit));
+            }
+        }
+        Page::Admission => {
+            let st = AdmissionState::from_query(q);
+            out.push(Figure::new("adm-admitted", st.run.admitted as f64, Unit::Count));
+            out.push(Figure::new("adm-rejected", st.run.rejected_total() as f64, Unit::Count));
+        }
+        Page::Queue => {
+            let st = QueueState::from_query(q);
+            for (id, value, unit) in crate::state::queue::closed_figures(&st.input) {
+                out.push(Figure::new(id, value, unit));
+            }
+        }
+        Page::Breaker => {
+            let st = BreakerState::from_query(q);
+            let r = breaker_lab::run(&st.input).map_err(|e| format!("{e:?}"))?;
+            let end = r.frame(usize::MAX);
+            for (id, v) in [
+                ("passed", end.passed),
+                ("rejected", end.rejected),
+                ("probes", end.probes),
+                ("transitions", end.changes),
+            ] {
+                out.push(Figure::new(format!("breaker-{id}"), f64::from(v), Unit::Count));
+            }
+        }
+    }
+    Ok(Figures(out))
+}
+
+/// A piece of a filled text: words, or a quoted figure.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Piece {
+    Words(String),
+    /// A figure: its id, exact value and the text shown.
+    Figure {
+        id: String,
+        value: f64,
+        shown: String,
+    },
+    /// A placeholder naming no figure of the page (a test keeps lessons free of these).
+    Missing(String),
+}
+
+/// `text` in `lang` with every `{figure-id}` replaced by the figure's value.
+pub fn fill(text: Text, lang: Lang, figures: &Figures) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut rest = text.get(lang);
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        if open > 0 {
+            out.push(Piece::Words(rest[..open].to_string()));
+        }
+        let id = &after[..close];
+        out.push(match figures.get(id) {
+            Some(f) => Piece::Figure { id: id.to_string(), value: f.value, shown: f.show(lang) },
+            None => Piece::Missing(id.to_string()),
+        });
+        rest = &after[close + 1..];
+    }
+    if !rest.is_empty() {
+        out.push(Piece::Words(rest.to_string()));
+    }
+    out
+}
+
+/// The filled text as plain words (for the notes window's title, tests).
+pub fn plain(pieces: &[Piece]) -> String {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Words(w) => w.as_str(),
+            Piece::Figure { shown, .. } => shown.as_str(),
+            Piece::Missing(id) => id.as_str(),
+        })
+        .collect()
+}

@@ -1,0 +1,148 @@
+//! Guided lessons: a lesson is a list of steps kept as data (`data/`, one file a lesson),
+//! apart from the code that shows them. A step names a page and its whole state (the same
+//! link any page already reads), the one to three knobs the learner may touch, a narration,
+//! an optional question with its answer revealed on demand, the figure to point at, an
+//! optional moment of the playback, and a "try this" suggestion.
+//!
+//! Numbers in the text are never typed: a `{figure-id}` placeholder names a figure of the
+//! step's page (the DOM id that shows it there, see [`figures`]), and its value is computed
+//! from the model for the step's state when the text is shown.
+
+pub mod data;
+pub mod figures;
+
+use crate::i18n::Lang;
+use crate::query::Query;
+use crate::state::app::Page;
+
+/// A text in both languages. Both are required, so a step without a translation does not
+/// compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Text {
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+/// Shorthand for a [`Text`] in the lesson tables: English, then Simplified Chinese (the
+/// order of `src/i18n/table.rs`).
+pub const fn tr(en: &'static str, zh: &'static str) -> Text {
+    Text { en, zh }
+}
+
+impl Text {
+    /// The text in `lang`.
+    pub fn get(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::Zh => self.zh,
+        }
+    }
+}
+
+/// A moment of the storm page's playback a step shows: the playhead starts at `from_ms`
+/// and stops at `pause_ms` (virtual time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playback {
+    /// Where the playhead starts (ms of virtual time).
+    pub from_ms: f64,
+    /// Where it pauses (ms of virtual time).
+    pub pause_ms: f64,
+}
+
+/// One step of a lesson.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The page and its whole state, as the page's own link writes it (without `lang`):
+    /// `page=storm&preset=lab11-unprotected`.
+    pub link: &'static str,
+    /// The URL keys of the knobs the learner may touch in this step (one to three; the
+    /// page's other controls are hidden). `layers`, `l1.attempts`, `attempts`, `capacity`.
+    pub knobs: &'static [&'static str],
+    /// The step's heading.
+    pub title: Text,
+    /// What to look at; may quote figures as `{figure-id}`.
+    pub narration: Text,
+    /// Asked before the reveal.
+    pub question: Option<Text>,
+    /// Revealed on demand; may quote figures.
+    pub answer: Option<Text>,
+    /// Something to try with the step's knobs.
+    pub try_this: Option<Text>,
+    /// DOM id of the figure the step points at (outlined, scrolled into view, shown large in
+    /// presenter mode).
+    pub spot: &'static str,
+    /// A moment of the playback, on the storm page.
+    pub playback: Option<Playback>,
+    /// Minutes the step takes in class or in the interview (the source's time boxes).
+    pub minutes: Option<u8>,
+}
+
+impl Step {
+    /// The page the step opens.
+    pub fn page(&self) -> Page {
+        self.query().get("page").and_then(Page::from_slug).unwrap_or(Page::DEFAULT)
+    }
+
+    /// The step's state as a query.
+    pub fn query(&self) -> Query {
+        Query::parse(self.link)
+    }
+
+    /// Every text of the step that may quote figures.
+    pub fn texts(&self) -> impl Iterator<Item = Text> {
+        [Some(self.title), Some(self.narration), self.question, self.answer, self.try_this]
+            .into_iter()
+            .flatten()
+    }
+}
+
+/// A lesson.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lesson {
+    /// The `lesson=` value.
+    pub id: &'static str,
+    pub title: Text,
+    /// One or two sentences for the index.
+    pub summary: Text,
+    /// The source document it follows (`000` … `003`), or `""`.
+    pub source: &'static str,
+    pub steps: &'static [Step],
+}
+
+impl Lesson {
+    /// Total minutes of its time-boxed steps.
+    pub fn minutes(&self) -> u32 {
+        self.steps.iter().filter_map(|s| s.minutes).map(u32::from).sum()
+    }
+}
+
+/// Whether `key` names a control of the page and state `q` opens: the only keys a step
+/// may offer the learner.
+pub fn has_knob(q: &Query, key: &str) -> bool {
+    use crate::state::{admission, breaker, calculator, queue, storm};
+    match q.get("page").and_then(Page::from_slug).unwrap_or(Page::DEFAULT) {
+        Page::Storm => storm::lesson::resolve(&storm::StormState::from_query(q), key).is_some(),
+        Page::Calculator => calculator::knob(key).is_some(),
+        Page::Admission => admission::KNOBS.iter().any(|k| k.key == key) || admission::GEN.key == key,
+        Page::Queue => {
+            queue::KNOBS.iter().any(|k| k.key == key)
+                || [queue::ARRIVALS.key, queue::SERVICE.key].contains(&key)
+        }
+        Page::Breaker => {
+            breaker::BreakerState::from_query(q).knob(key).is_some() || breaker::WINDOW_KIND.key == key
+        }
+    }
+}
+
+/// Every lesson, in the index's order.
+pub fn all() -> &'static [Lesson] {
+    data::ALL
+}
+
+/// The lesson a `lesson=` value names.
+pub fn find(id: &str) -> Option<&'static Lesson> {
+    all().iter().find(|l| l.id == id)
+}
+
+#[cfg(test)]
+mod tests;
