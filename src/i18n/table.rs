@@ -951,4 +951,52 @@ texts! {
     RtJitterFull => "full: random(0, t)", "完全：random(0, t)";
     RtJitterEqual => "equal: t/2 + random(0, t/2)", "等分：t/2 + random(0, t/2)";
     RtJitterDecorrelated => "decorrelated: min(cap, random(base, 3 · previous))", "去相关：min(上限, random(基数, 3 · 上次))";
+
+    // ---- guided lessons ----------------------------------------------------------------
+    LessonsNav => "Lessons", "课程";
+    LessonsTitle => "Guided lessons", "引导课程";
+    LessonsIntro => "Each lesson walks one source document step by step: a page set up for the step, one to three knobs, what to look at, a question to ask before the answer, and something to try. Every number in the text is computed by the model for the step.",
+        "每门课按一篇来源文档逐步讲解：每一步都有设好的页面、一到三个参数、要看什么、揭晓答案前先问的问题，以及可以动手试的内容。文中每个数字都由模型针对该步计算得出。";
+    LessonSource => "source {source}", "来源 {source}";
+    LessonStepCount => "{n} steps", "{n} 步";
+    LessonMinutes => "{m} min", "{m} 分钟";
+    LessonStart => "Start", "开始";
+    LessonPresent => "Present", "演示模式";
+    LessonPresentLeave => "Leave presenter mode", "退出演示模式";
+    LessonPresentHelp => "Presenter mode: the step's figure large for a projector, only the step's knobs; keys → / PageDown / Space next, ← / PageUp back, R reveal, P play or pause, F full screen, Esc leave.",
+        "演示模式：为投影放大本步的图，只显示本步的参数；按键 → / PageDown / 空格 下一步，← / PageUp 上一步，R 揭晓答案，P 播放或暂停，F 全屏，Esc 退出。";
+    LessonInterview => "Interview mode", "面试模式";
+    LessonInterviewHelp => "For the interviewer: every prompt of the lesson as a checklist, answers hidden until revealed, and a link for the candidate without the answers.",
+        "给面试官：课程的所有问题列成清单，答案揭晓前隐藏，并可复制不含答案的候选人链接。";
+    LessonAllSteps => "All steps", "全部步骤";
+    LessonKeysTitle => "Running a lesson in class", "在课堂上使用课程";
+    LessonKeysText => "Open a lesson in presenter mode on the projector (F for full screen). A clicker's keys work: → / PageDown / Space next, ← / PageUp back; R reveals the answer, P plays or pauses the animation, Esc leaves presenter mode. “Speaker notes” opens a second window with the narration and the answer that follows the first.",
+        "在投影上以演示模式打开课程（按 F 全屏）。翻页笔的按键可用：→ / PageDown / 空格 下一步，← / PageUp 上一步；R 揭晓答案，P 播放或暂停动画，Esc 退出演示模式。“讲稿”会打开第二个窗口，显示讲解和答案，并与主窗口同步。";
+    LessonFiguresFailed => "The model could not compute this step's figures: {message}", "模型无法计算本步的数字：{message}";
+    LessonStepOf => "Step {n} of {total}", "第 {n} 步，共 {total} 步";
+    LessonAsk => "Ask first:", "先提问：";
+    LessonAnswer => "Answer:", "答案：";
+    LessonReveal => "Reveal the answer", "揭晓答案";
+    LessonRevealHelp => "Show the answer (key R); ask the question first.", "显示答案（按键 R）；请先提问。";
+    LessonHideAnswer => "Hide the answer", "隐藏答案";
+    LessonTry => "Try this:", "试一试：";
+    LessonModified => "You changed this step's settings; the figures quoted above are for the step's own settings.",
+        "你修改了本步的设置；上文引用的数字对应本步原本的设置。";
+    LessonBackToStep => "Back to the step's settings", "恢复本步设置";
+    LessonNavLabel => "Lesson steps", "课程步骤";
+    LessonPrev => "← Back", "← 上一步";
+    LessonNext => "Next →", "下一步 →";
+    LessonNotes => "Speaker notes", "讲稿";
+    LessonNotesHelp => "Open the narration and answers in a second window that stays in step with this one.",
+        "在第二个窗口打开讲解和答案，并与本窗口保持同步。";
+    LessonNotesSync => "This window follows the presenting window, and moves it when you step here.",
+        "本窗口跟随演示窗口；在这里翻页也会带动演示窗口。";
+    LessonNextUp => "Next: {title}", "下一步：{title}";
+    LessonCandidate => "Copy the candidate link", "复制候选人链接";
+    LessonCandidateCopied => "Candidate link copied", "候选人链接已复制";
+    LessonCandidateHelp => "The same step and settings, without the answers or the checklist.", "相同的步骤和设置，但不含答案和清单。";
+    LessonChecklist => "Interview checklist", "面试清单";
+    LessonShowStep => "Show", "显示";
+    LessonLeave => "Leave the lesson", "离开课程";
+    LessonLeaveHelp => "Keep this page as it is, with every control.", "保留当前页面及全部控件。";
 }

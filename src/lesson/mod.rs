@@ -129,8 +129,11 @@ pub fn has_knob(q: &Query, key: &str) -> bool {
                 || [queue::ARRIVALS.key, queue::SERVICE.key].contains(&key)
         }
         Page::Breaker => {
-            breaker::BreakerState::from_query(q).knob(key).is_some() || breaker::WINDOW_KIND.key == key
+            let phase = breaker::PHASE_KNOBS.iter().any(|k| k.key == key);
+            (!phase && breaker::BreakerState::from_query(q).knob(key).is_some())
+                || breaker::WINDOW_KIND.key == key
         }
+        Page::Lessons => false,
     }
 }
 

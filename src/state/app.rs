@@ -26,11 +26,14 @@ pub enum Page {
     Queue,
     /// The circuit breaker, call by call.
     Breaker,
+    /// The index of guided lessons.
+    Lessons,
 }
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 5] = [Page::Storm, Page::Calculator, Page::Admission, Page::Queue, Page::Breaker];
+    pub const ALL: [Page; 6] =
+        [Page::Lessons, Page::Storm, Page::Calculator, Page::Admission, Page::Queue, Page::Breaker];
     /// The page a link without `page=` opens.
     pub const DEFAULT: Page = Page::Storm;
 
@@ -42,6 +45,7 @@ impl Page {
             Page::Admission => "admission",
             Page::Queue => "queue",
             Page::Breaker => "breaker",
+            Page::Lessons => "lessons",
         }
     }
 
@@ -53,6 +57,7 @@ impl Page {
             Page::Admission => T::AdmNav,
             Page::Queue => T::QNav,
             Page::Breaker => T::BlTitle,
+            Page::Lessons => T::LessonsNav,
         }
     }
 

@@ -7,6 +7,7 @@ pub mod app;
 pub mod breaker;
 pub mod calculator;
 mod lab;
+pub mod lesson;
 pub mod queue;
 pub mod runs;
 pub mod storm;

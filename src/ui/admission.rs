@@ -404,3 +404,15 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
         </section>
     }
 }
+
+/// The control a guided lesson's step offers for URL key `key` (a knob, or how arrivals are
+/// generated).
+pub fn step_knob(lang: Lang, st: &AdmissionState, dispatch: &Callback<A>, key: &str) -> Option<Html> {
+    if key == adm::GEN.key {
+        return Some(choice(lang, &adm::GEN, &st.input, &st.errors, dispatch.reform(A::Gen)));
+    }
+    let k = adm::KNOBS.iter().find(|k| k.key == key)?;
+    let (ontype, onslide) =
+        (dispatch.reform(|(k, v)| A::Type(k, v)), dispatch.reform(|(k, s)| A::Slide(k, s)));
+    Some(knob(lang, k, &st.input, &st.errors, &ontype, &onslide))
+}

@@ -5,6 +5,8 @@ use super::admission::AdmissionPage;
 use super::breaker::BreakerPage;
 use super::browser;
 use super::calculator::CalculatorPage;
+use super::lesson::index::LessonsPage;
+use super::lesson::{self as ui_lesson, KeyCommand, LessonCard, NotesView, StepFigures};
 use super::queue::QueuePage;
 use super::storm::StormPage;
 use crate::i18n::{Lang, T};
@@ -13,8 +15,10 @@ use crate::state::admission::{AdmissionAction, AdmissionState};
 use crate::state::app::{Page, Route, initial_lang};
 use crate::state::breaker::{BreakerAction, BreakerState};
 use crate::state::calculator::{CalcAction, CalcState};
+use crate::state::lesson::{self as lesson_link, LessonAt, Modes};
 use crate::state::queue::{QueueAction, QueueState};
 use crate::state::storm::{StormAction, StormState};
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -113,29 +117,80 @@ struct Pages {
     breaker: BreakerState,
 }
 
-/// The open page's link: its whole state (other pages' state stays in memory).
-fn page_query(shell: &Shell, p: &Pages) -> Query {
+/// The open page's link: its whole state (other pages' state stays in memory), and the
+/// lesson step it shows, if any.
+fn page_query(shell: &Shell, p: &Pages, at: Option<LessonAt>) -> Query {
     let mut q = Query::new();
     q.set("page", shell.page.slug());
     q.set("lang", shell.lang.code());
     if shell.embed {
         q.set("embed", "1");
     }
-    match shell.page {
-        Page::Calculator => p.calc.write_query(&mut q),
-        Page::Storm => p.storm.write_query(&mut q),
-        Page::Admission => p.admission.write_query(&mut q),
-        Page::Queue => p.queue.write_query(&mut q),
-        Page::Breaker => p.breaker.write_query(&mut q),
+    state_query(shell.page, p, &mut q);
+    if let Some(at) = at {
+        at.write(&mut q);
     }
     q
 }
 
+/// Writes the state of `page` into `q`.
+fn state_query(page: Page, p: &Pages, q: &mut Query) {
+    match page {
+        Page::Calculator => p.calc.write_query(q),
+        Page::Storm => p.storm.write_query(q),
+        Page::Admission => p.admission.write_query(q),
+        Page::Queue => p.queue.write_query(q),
+        Page::Breaker => p.breaker.write_query(q),
+        Page::Lessons => {}
+    }
+}
+
+/// A page state as its page writes it, read from `q` (to tell whether the learner changed
+/// a lesson step's settings).
+fn normal_state(page: Page, q: &Query) -> Query {
+    let mut out = Query::new();
+    match page {
+        Page::Calculator => CalcState::from_query(q).write_query(&mut out),
+        Page::Storm => StormState::from_query(q).write_query(&mut out),
+        Page::Admission => AdmissionState::from_query(q).write_query(&mut out),
+        Page::Queue => QueueState::from_query(q).write_query(&mut out),
+        Page::Breaker => BreakerState::from_query(q).write_query(&mut out),
+        Page::Lessons => {}
+    }
+    out
+}
+
+/// Where the app is in a lesson, and the state the pages start from.
+#[derive(Clone, PartialEq)]
+struct Nav {
+    at: Option<LessonAt>,
+    /// The query the pages (re)start from.
+    start: Rc<Query>,
+    /// Bumped whenever the pages must restart from `start` (a new step, back to the step).
+    generation: u32,
+    revealed: bool,
+}
+
+/// The channel the presenting window and its notes window keep in step through.
+const NOTES_CHANNEL: &str = "resilience-lab-lesson";
+
+/// The shell around the pages: the language and page, the lesson step, presenter and notes
+/// windows. The pages live in [`Host`], restarted from a step's state when the step changes.
 #[component]
 pub fn App() -> Html {
-    let start = use_memo((), |_| browser::current_query());
+    let url = use_memo((), |_| browser::current_query());
+    let link = use_memo(url.clone(), |q| lesson_link::read(q));
+    let nav = {
+        let (url, link) = (url.clone(), link.clone());
+        use_state(move || Nav {
+            at: link.at,
+            start: Rc::new(link.at.map_or_else(|| (*url).clone(), |a| a.start_query(&url))),
+            generation: 0,
+            revealed: false,
+        })
+    };
     let shell = {
-        let q = start.clone();
+        let q = nav.start.clone();
         use_reducer(move || {
             let route = Route::from_query(&q);
             let langs = browser::browser_languages();
@@ -151,6 +206,169 @@ pub fn App() -> Html {
             }
         })
     };
+    let channel = use_memo((), |_| web_sys::BroadcastChannel::new(NOTES_CHANNEL).ok());
+    // Moves to a step: the same step only changes mode; another restarts the pages from
+    // its state. `tell` says whether the other window should follow.
+    let move_to = {
+        let (nav, shell, channel) = (nav.clone(), shell.clone(), channel.clone());
+        Callback::from(move |(to, tell): (LessonAt, bool)| {
+            let cur = (*nav).clone();
+            let same = cur.at.is_some_and(|a| a.lesson.id == to.lesson.id && a.step == to.step);
+            if !to.modes.present && cur.at.is_some_and(|a| a.modes.present) {
+                ui_lesson::exit_full_screen();
+            }
+            if same {
+                nav.set(Nav { at: Some(to), ..cur });
+                return;
+            }
+            let mut q = to.step().query();
+            q.set("lang", shell.lang.code());
+            to.write(&mut q);
+            shell.dispatch(ShellAction::Go(to.step().page()));
+            nav.set(Nav { at: Some(to), start: Rc::new(q), generation: cur.generation + 1, revealed: false });
+            if tell && let Some(c) = channel.as_ref() {
+                let _ = c.post_message(&format!("{}|{}", to.lesson.id, to.step).into());
+            }
+        })
+    };
+    let ongo = move_to.reform(|to: LessonAt| (to, true));
+    // The other window moved: follow it, keeping this window's modes.
+    let follow: Rc<RefCell<Callback<String>>> = use_mut_ref(Callback::noop);
+    {
+        let (nav, move_to) = (nav.clone(), move_to.clone());
+        *follow.borrow_mut() = Callback::from(move |msg: String| {
+            let Some((id, step)) = msg.split_once('|') else { return };
+            let (Some(l), Ok(step)) = (crate::lesson::find(id), step.parse::<usize>()) else { return };
+            let modes = nav.at.map_or_else(Modes::default, |a| a.modes);
+            if step < l.steps.len() {
+                move_to.emit((LessonAt { lesson: l, step, modes }, false));
+            }
+        });
+    }
+    {
+        let follow = follow.clone();
+        use_effect_with(channel.clone(), move |c| {
+            let listener = c.as_ref().as_ref().map(|c| {
+                gloo_events::EventListener::new(c, "message", move |e| {
+                    if let Some(m) = e.dyn_ref::<web_sys::MessageEvent>().and_then(|m| m.data().as_string()) {
+                        follow.borrow().emit(m);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    // A clicker's keys, while a lesson is open.
+    let keys: Rc<RefCell<Callback<KeyCommand>>> = use_mut_ref(Callback::noop);
+    {
+        let (nav, ongo) = (nav.clone(), ongo.clone());
+        *keys.borrow_mut() = Callback::from(move |k: KeyCommand| {
+            let Some(at) = nav.at else { return };
+            match k {
+                KeyCommand::Next if at.step + 1 < at.lesson.steps.len() => ongo.emit(at.go(at.step + 1)),
+                KeyCommand::Back if at.step > 0 => ongo.emit(at.go(at.step - 1)),
+                KeyCommand::Reveal => nav.set(Nav { revealed: !nav.revealed, ..(*nav).clone() }),
+                KeyCommand::Play => ui_lesson::click_play(),
+                KeyCommand::FullScreen => ui_lesson::toggle_full_screen(),
+                KeyCommand::Leave if at.modes.present => {
+                    ongo.emit(LessonAt { modes: Modes { present: false, ..at.modes }, ..at })
+                }
+                _ => {}
+            }
+        });
+    }
+    {
+        let keys = keys.clone();
+        use_effect_with(nav.at.is_some(), move |on| {
+            let listener = (*on).then(|| {
+                let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+                gloo_events::EventListener::new(&doc, "keydown", move |e| {
+                    let Some(ke) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    if let Some(cmd) = ui_lesson::key_command(ke) {
+                        ke.prevent_default();
+                        keys.borrow().emit(cmd);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let figures: StepFigures = {
+        let link = nav.at.map(|a| a.step().link);
+        (*use_memo(link, |l| {
+            Rc::new(
+                l.map_or_else(|| Ok(Default::default()), |l| crate::lesson::figures::of(&Query::parse(l))),
+            )
+        }))
+        .clone()
+    };
+    // Point at the step's figure once the step is drawn.
+    {
+        let spot = nav.at.map(|a| (a.step().spot, a.modes.present, nav.generation));
+        use_effect_with(spot, |s| {
+            if let Some((id, _, _)) = *s {
+                ui_lesson::spotlight(id, 30);
+            }
+        });
+    }
+    let onreveal = {
+        let nav = nav.clone();
+        Callback::from(move |()| nav.set(Nav { revealed: !nav.revealed, ..(*nav).clone() }))
+    };
+    let onreset = {
+        let (nav, shell) = (nav.clone(), shell.clone());
+        Callback::from(move |()| {
+            let Some(at) = nav.at else { return };
+            let mut q = at.step().query();
+            q.set("lang", shell.lang.code());
+            at.write(&mut q);
+            nav.set(Nav { start: Rc::new(q), generation: nav.generation + 1, ..(*nav).clone() });
+        })
+    };
+    let onleave = {
+        let nav = nav.clone();
+        Callback::from(move |()| {
+            ui_lesson::exit_full_screen();
+            nav.set(Nav { at: None, ..(*nav).clone() });
+        })
+    };
+    if let Some(at) = nav.at.filter(|a| a.modes.notes) {
+        let lang = shell.lang;
+        return html! {
+            <div class="app notes-window" lang={lang.html_tag()}>
+                <main id="main"><NotesView {lang} {at} figures={figures} ongo={ongo} /></main>
+            </div>
+        };
+    }
+    html! {
+        <Host key={nav.generation.to_string()} shell={shell} start={nav.start.clone()} at={nav.at}
+            lesson_errors={Rc::new(link.errors.clone())} {figures} revealed={nav.revealed}
+            {ongo} {onreveal} {onreset} {onleave} />
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct HostProps {
+    shell: UseReducerHandle<Shell>,
+    start: Rc<Query>,
+    at: Option<LessonAt>,
+    /// What the link got wrong about lessons.
+    lesson_errors: Rc<Vec<crate::error::FieldError>>,
+    figures: StepFigures,
+    revealed: bool,
+    ongo: Callback<LessonAt>,
+    onreveal: Callback<()>,
+    onreset: Callback<()>,
+    onleave: Callback<()>,
+}
+
+/// Every page's state, the header, the open page (with the lesson card over it) and the
+/// footer.
+#[component]
+fn Host(props: &HostProps) -> Html {
+    let start = props.start.clone();
+    let shell = props.shell.clone();
+    let at = props.at;
     let calc = {
         let q = start.clone();
         use_reducer(move || CalcStore(CalcState::from_query(&q)))
@@ -181,14 +399,14 @@ pub fn App() -> Html {
     };
     // Compact mode's way out: this state's link, without `embed`, on the same path.
     let full_page = shell.embed.then(|| {
-        let mut q = page_query(&shell, &pages);
+        let mut q = page_query(&shell, &pages, None);
         q.remove("embed");
         format!("{}{}", browser::current_path(), q.to_query_string())
     });
     {
         let shell_now = (*shell).clone();
-        use_effect_with((shell_now, pages), |(shell, pages)| {
-            browser::replace_query(&page_query(shell, pages));
+        use_effect_with((shell_now, pages.clone(), at), |(shell, pages, at)| {
+            browser::replace_query(&page_query(shell, pages, *at));
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
             browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
@@ -251,6 +469,7 @@ pub fn App() -> Html {
         let allowed = crate::error::Allowed::OneOf { choices: vec!["0".into(), "1".into()] };
         notices.push(lang.field_error(&crate::error::FieldError::new("embed", v, allowed)));
     }
+    notices.extend(props.lesson_errors.iter().map(|e| lang.field_error(e)));
     let notice = (!notices.is_empty()).then(|| {
         let s = shell.clone();
         html! {
@@ -264,11 +483,13 @@ pub fn App() -> Html {
     let page = match shell.page {
         Page::Storm => {
             let s = storm.clone();
+            let cue = at.and_then(|a| a.step().playback);
             html! {
-                <StormPage {lang} state={storm.0.clone()}
+                <StormPage {lang} state={storm.0.clone()} {cue}
                     dispatch={Callback::from(move |a: StormAction| s.dispatch(a))} />
             }
         }
+        Page::Lessons => html! { <LessonsPage {lang} /> },
         Page::Calculator => {
             let c = calc.clone();
             html! {
@@ -298,8 +519,55 @@ pub fn App() -> Html {
             }
         }
     };
+    // The lesson card: the step's knobs come from the page's own controls.
+    let card = at.filter(|a| a.step().page() == shell.page).map(|at| {
+        let step = at.step();
+        let knobs: Html = step
+            .knobs
+            .iter()
+            .filter_map(|k| match shell.page {
+                Page::Storm => {
+                    let s = storm.clone();
+                    super::storm::controls::step_knob(lang, &storm.0, &Callback::from(move |a| s.dispatch(a)), k)
+                }
+                Page::Calculator => {
+                    let s = calc.clone();
+                    super::calculator::step_knob(lang, &calc.0, &Callback::from(move |a| s.dispatch(a)), k)
+                }
+                Page::Admission => {
+                    let s = admission.clone();
+                    super::admission::step_knob(lang, &admission.0, &Callback::from(move |a| s.dispatch(a)), k)
+                }
+                Page::Queue => {
+                    let s = queue.clone();
+                    super::queue::step_knob(lang, &queue.0, &Callback::from(move |a| s.dispatch(a)), k)
+                }
+                Page::Breaker => {
+                    let s = breaker.clone();
+                    super::breaker::step_knob(lang, &breaker.0, &Callback::from(move |a| s.dispatch(a)), k)
+                }
+                Page::Lessons => None,
+            })
+            .collect();
+        let modified = {
+            let mut now = Query::new();
+            state_query(shell.page, &pages, &mut now);
+            now != normal_state(shell.page, &step.query())
+        };
+        html! {
+            <LessonCard {lang} {at} figures={props.figures.clone()} revealed={props.revealed} {modified} {knobs}
+                ongo={props.ongo.clone()} onreveal={props.onreveal.clone()} onreset={props.onreset.clone()} onleave={props.onleave.clone()} />
+        }
+    });
+    let in_lesson = card.is_some();
+    let present = at.is_some_and(|a| a.modes.present) && in_lesson;
+    let page = if let Some(card) = card {
+        html! { <div class="lesson-layout">{ card }<div class="lesson-page">{ page }</div></div> }
+    } else {
+        page
+    };
     html! {
-        <div class={classes!("app", shell.embed.then_some("embed"))} lang={lang.html_tag()}>
+        <div class={classes!("app", shell.embed.then_some("embed"), in_lesson.then_some("in-lesson"), present.then_some("present"))} lang={lang.html_tag()}>
             <a class="skip" id="skip-main" href="#main">{ t(T::SkipToContent) }</a>
             if shell.page == Page::Storm {
                 <a class="skip" id="skip-play" href="#play" onclick={Callback::from(|e: MouseEvent| {

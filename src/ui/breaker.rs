@@ -70,6 +70,22 @@ fn choice(
     html! { <ChoiceControl {spec} onchoose={Callback::from(move |v: String| d.emit(BreakerAction::Choose(key, v)))} /> }
 }
 
+/// The control a guided lesson's step offers for URL key `key` (a scalar knob or the window
+/// kind).
+pub fn step_knob(
+    lang: Lang,
+    state: &BreakerState,
+    dispatch: &Callback<BreakerAction>,
+    key: &str,
+) -> Option<Html> {
+    let p = BreakerProps { lang, state: state.clone(), dispatch: dispatch.clone() };
+    if key == st::WINDOW_KIND.key {
+        return Some(of_choice(&p, &st::WINDOW_KIND));
+    }
+    let k = state.knob(key).filter(|k| st::PHASE_KNOBS.iter().all(|ph| ph.key != k.key))?;
+    Some(number(&p, k, FieldKey::plain(k.key)))
+}
+
 fn of_choice(p: &BreakerProps, c: &'static Choice<LabInput>) -> Html {
     let options = c.options.iter().map(|(v, t)| (v.to_string(), p.lang.t(*t).to_string())).collect();
     choice(p, c.key, c.label, c.help, (c.get)(&p.state.input, 0).unwrap_or_default(), options)

@@ -54,6 +54,21 @@ fn control(props: &CalculatorProps, knob: &'static Knob<CalcInput>, key: FieldKe
     }
 }
 
+/// The control a guided lesson's step offers for URL key `key` (`attempts` shows one field a
+/// layer).
+pub fn step_knob(lang: Lang, state: &CalcState, dispatch: &Callback<CalcAction>, key: &str) -> Option<Html> {
+    let props = CalculatorProps { lang, state: state.clone(), dispatch: dispatch.clone() };
+    let k = calc::knob(key)?;
+    if k.key == calc::ATTEMPTS.key {
+        let fields = (0..state.input.attempts.len()).map(|i| {
+            let label = lang.f(T::FieldAttempts, &[("n", &(i + 1).to_string())]);
+            control(&props, &calc::ATTEMPTS, FieldKey::at(calc::ATTEMPTS.key, i), label)
+        });
+        return Some(fields.collect());
+    }
+    Some(control(&props, k, FieldKey::plain(k.key), lang.t(k.label).to_string()))
+}
+
 /// The calculator page.
 #[component]
 pub fn CalculatorPage(props: &CalculatorProps) -> Html {

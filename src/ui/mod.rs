@@ -10,6 +10,7 @@ pub mod charts;
 pub mod controls;
 pub mod export;
 mod lab;
+pub mod lesson;
 pub mod queue;
 pub mod runs;
 pub mod storm;

@@ -279,3 +279,16 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         </section>
     }
 }
+
+/// The control a guided lesson's step offers for URL key `key` (a knob, or the arrival or
+/// service choice).
+pub fn step_knob(lang: Lang, st: &QueueState, dispatch: &Callback<A>, key: &str) -> Option<Html> {
+    if let Some(c) = [&q::ARRIVALS, &q::SERVICE].into_iter().find(|c| c.key == key) {
+        let key = c.key;
+        return Some(choice(lang, c, &st.input, &st.errors, dispatch.reform(move |v| A::Choose(key, v))));
+    }
+    let k = q::KNOBS.iter().find(|k| k.key == key)?;
+    let (ontype, onslide) =
+        (dispatch.reform(|(k, v)| A::Type(k, v)), dispatch.reform(|(k, s)| A::Slide(k, s)));
+    Some(knob(lang, k, &st.input, &st.errors, &ontype, &onslide))
+}

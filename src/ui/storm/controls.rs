@@ -221,32 +221,7 @@ fn target_short(lang: Lang, s: &Scenario, t: Target) -> String {
 /// to every control.
 fn lesson_view(props: &PanelProps, controls: &[LessonControl]) -> Html {
     let lang = props.lang;
-    let st = &props.state;
-    let label = |t: Target, what: T| {
-        let who = target_short(lang, &st.a, t);
-        if who.is_empty() { lang.t(what).to_string() } else { format!("{who} · {}", lang.t(what)) }
-    };
-    let items: Html = controls
-        .iter()
-        .map(|&c| match c {
-            LessonControl::Layers => {
-                let d = props.dispatch.clone();
-                let on = Callback::from(move |n| d.emit(StormAction::Layers(n)));
-                html! {
-                    <>
-                        { stepper(lang, "layers", T::KLayers, T::KLayersHelp, st.a.layers.len(), 1, MAX_LAYERS, on) }
-                        if let Some((_, e)) = st.errors.get(&storm::LAYERS) {
-                            <p class="field-error" role="alert" id="shape-error">{ lang.field_error(e) }</p>
-                        }
-                    </>
-                }
-            }
-            LessonControl::Number(d, t) => number_control(props, d, t, label(t, d.knob.label)),
-            LessonControl::Choice(d, t) => {
-                choice_control(props, d, t, label(t, d.choice.label)).unwrap_or_default()
-            }
-        })
-        .collect();
+    let items: Html = controls.iter().map(|&c| lesson_item(props, c)).collect();
     let d = props.dispatch.clone();
     html! {
         <fieldset class="group lesson-knobs" id="lesson-knobs">
@@ -257,6 +232,53 @@ fn lesson_view(props: &PanelProps, controls: &[LessonControl]) -> Html {
                 { lang.t(T::AllKnobs) }
             </button>
         </fieldset>
+    }
+}
+
+/// The control a guided lesson's step offers for URL key `key` (`l1.attempts`, `layers`),
+/// if the scenario has it.
+pub fn step_knob(
+    lang: Lang,
+    state: &StormState,
+    dispatch: &Callback<StormAction>,
+    key: &str,
+) -> Option<Html> {
+    let c = crate::state::storm::lesson::resolve(state, key)?;
+    let props = PanelProps {
+        lang,
+        state: state.clone(),
+        dispatch: dispatch.clone(),
+        oncopy: Callback::noop(),
+        copied: false,
+    };
+    Some(lesson_item(&props, c))
+}
+
+/// One control of the lesson view, labelled with its target.
+fn lesson_item(props: &PanelProps, c: LessonControl) -> Html {
+    let lang = props.lang;
+    let st = &props.state;
+    let label = |t: Target, what: T| {
+        let who = target_short(lang, &st.a, t);
+        if who.is_empty() { lang.t(what).to_string() } else { format!("{who} · {}", lang.t(what)) }
+    };
+    match c {
+        LessonControl::Layers => {
+            let d = props.dispatch.clone();
+            let on = Callback::from(move |n| d.emit(StormAction::Layers(n)));
+            html! {
+                <>
+                    { stepper(lang, "layers", T::KLayers, T::KLayersHelp, st.a.layers.len(), 1, MAX_LAYERS, on) }
+                    if let Some((_, e)) = st.errors.get(&storm::LAYERS) {
+                        <p class="field-error" role="alert" id="shape-error">{ lang.field_error(e) }</p>
+                    }
+                </>
+            }
+        }
+        LessonControl::Number(d, t) => number_control(props, d, t, label(t, d.knob.label)),
+        LessonControl::Choice(d, t) => {
+            choice_control(props, d, t, label(t, d.choice.label)).unwrap_or_default()
+        }
     }
 }
 

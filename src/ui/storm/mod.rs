@@ -73,6 +73,9 @@ pub struct StormProps {
     pub lang: Lang,
     pub state: StormState,
     pub dispatch: Callback<StormAction>,
+    /// A lesson step's moment of the playback: start there, pause there.
+    #[prop_or_default]
+    pub cue: Option<crate::lesson::Playback>,
 }
 
 #[component]
@@ -97,7 +100,10 @@ pub fn StormPage(props: &StormProps) -> Html {
         let onpick = onpick.clone();
         use_callback(onpick, |n: u64, onpick| onpick.emit(n.to_string()))
     };
-    let playhead = use_state(|| 0.0f64);
+    let playhead = use_state(|| props.cue.map_or(0.0, |c| c.from_ms));
+    // Where a lesson step's playback pauses, once.
+    let pause_at: Rc<Cell<Option<f64>>> =
+        (*use_memo((), |_| Rc::new(Cell::new(props.cue.map(|c| c.pause_ms))))).clone();
     let playing = use_state(|| !*reduced);
     let speed = use_state(|| 1.0f64);
     let trace_idx = use_state(|| 0usize);
@@ -174,6 +180,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         let playing = playing.clone();
         let frame = frame.clone();
         let speed = *speed;
+        let pause_at = pause_at.clone();
         use_effect_with((*playing, *playhead, end_ms), move |(is_playing, at, end)| {
             let (at, end) = (*at, *end);
             if *is_playing {
@@ -184,7 +191,11 @@ pub fn StormPage(props: &StormProps) -> Html {
                     // re-run this effect (its inputs unchanged), and playback would stop.
                     let dt = (now_ms() - start).clamp(1.0, 100.0);
                     let next = at + dt * speed * end / PLAY_MS_AT_1X;
-                    if next >= end {
+                    if let Some(p) = pause_at.get().filter(|p| next >= *p && at < *p) {
+                        pause_at.set(None);
+                        playhead.set(p.min(end));
+                        playing.set(false);
+                    } else if next >= end {
                         playhead.set(end);
                         playing.set(false);
                     } else {
@@ -198,8 +209,12 @@ pub fn StormPage(props: &StormProps) -> Html {
         });
     }
     // Reduced motion: always the end state.
-    if *reduced && *playhead != end_ms && a.is_some() {
-        playhead.set(end_ms);
+    if *reduced && a.is_some() {
+        // A lesson's pause is the moment to show.
+        let shown = props.cue.map_or(end_ms, |c| c.pause_ms.min(end_ms));
+        if *playhead != shown {
+            playhead.set(shown);
+        }
     }
 
     // Stable callbacks, so that playback frames do not re-render the control panel.

@@ -1,0 +1,70 @@
+//! The lesson index (`?page=lessons`): every lesson with its source, length and steps, each a
+//! real link (`?lesson=ID&step=N`), and the ways to run it (in class, presenting, as an
+//! interviewer).
+
+use crate::i18n::{Lang, T};
+use crate::lesson::{self, Lesson};
+use crate::state::lesson::{LessonAt, Modes};
+use yew::prelude::*;
+
+fn link(l: &'static Lesson, step: usize, modes: Modes, lang: Lang) -> String {
+    LessonAt { lesson: l, step, modes }.href(lang.code())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonsProps {
+    pub lang: Lang,
+}
+
+/// The index page.
+#[component]
+pub fn LessonsPage(props: &LessonsProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let items = lesson::all().iter().map(|l| {
+        let minutes = l.minutes();
+        let meta = [
+            (!l.source.is_empty()).then(|| lang.f(T::LessonSource, &[("source", l.source)])),
+            Some(lang.f(T::LessonStepCount, &[("n", &l.steps.len().to_string())])),
+            (minutes > 0).then(|| lang.f(T::LessonMinutes, &[("m", &minutes.to_string())])),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ");
+        let steps = l.steps.iter().enumerate().map(|(i, s)| {
+            html! {
+                <li><a id={format!("lesson-{}-step-{}", l.id, i + 1)} href={link(l, i, Modes::default(), lang)}>{ s.title.get(lang) }</a></li>
+            }
+        });
+        html! {
+            <article class="panel lesson-entry" id={format!("lesson-{}", l.id)}>
+                <h2><a href={link(l, 0, Modes::default(), lang)} id={format!("lesson-{}-start", l.id)}>{ l.title.get(lang) }</a></h2>
+                <p class="lesson-meta">{ meta }</p>
+                <p>{ l.summary.get(lang) }</p>
+                <p class="row-buttons">
+                    <a class="button" href={link(l, 0, Modes::default(), lang)}>{ t(T::LessonStart) }</a>
+                    <a class="button secondary" id={format!("lesson-{}-present", l.id)} title={t(T::LessonPresentHelp)}
+                        href={link(l, 0, Modes { present: true, ..Modes::default() }, lang)}>{ t(T::LessonPresent) }</a>
+                    <a class="button secondary" id={format!("lesson-{}-interview", l.id)} title={t(T::LessonInterviewHelp)}
+                        href={link(l, 0, Modes { interview: true, ..Modes::default() }, lang)}>{ t(T::LessonInterview) }</a>
+                </p>
+                <details>
+                    <summary>{ t(T::LessonAllSteps) }</summary>
+                    <ol class="lesson-steps">{ for steps }</ol>
+                </details>
+            </article>
+        }
+    });
+    html! {
+        <section class="page lessons" id="lessons" aria-labelledby="page-title">
+            <h1 id="page-title">{ t(T::LessonsTitle) }</h1>
+            <p class="intro">{ t(T::LessonsIntro) }</p>
+            <div class="lesson-list">{ for items }</div>
+            <section class="panel" id="lesson-keys">
+                <h2>{ t(T::LessonKeysTitle) }</h2>
+                <p>{ t(T::LessonKeysText) }</p>
+            </section>
+        </section>
+    }
+}

@@ -1,0 +1,394 @@
+//! A lesson step over its page: the card with the step's narration, question and answer,
+//! "try this", the step's knobs and the way on; presenter mode (full screen, the step's
+//! figure large, a clicker's keys); the speaker-notes window kept in step through a
+//! `BroadcastChannel`; the interviewer's checklist and the candidate's link.
+
+pub mod index;
+
+use super::browser;
+use crate::i18n::{Lang, T};
+use crate::lesson::figures::{Figures, Piece, fill};
+use crate::lesson::{Step, Text};
+use crate::state::lesson::{LessonAt, Modes};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// A filled text: words (with `code` between backticks) and quoted figures, each figure in a
+/// `span.fig` carrying its id and exact value, so a test can hold it against the page.
+pub fn rich(text: Text, lang: Lang, figures: &Figures) -> Html {
+    fill(text, lang, figures)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Words(w) => w
+                .split('`')
+                .enumerate()
+                .map(|(i, part)| {
+                    if i % 2 == 1 {
+                        html! { <code>{ part }</code> }
+                    } else {
+                        html! { { part } }
+                    }
+                })
+                .collect::<Html>(),
+            Piece::Figure { id, value, shown } => html! {
+                <span class="fig" data-figure={id} data-value={value.to_string()}>{ shown }</span>
+            },
+            Piece::Missing(id) => html! { <span class="fig missing">{ format!("{{{id}}}") }</span> },
+        })
+        .collect()
+}
+
+/// The figures of a step, or the message why the model could not give them.
+pub type StepFigures = Rc<Result<Figures, String>>;
+
+#[derive(Properties, PartialEq)]
+pub struct CardProps {
+    pub lang: Lang,
+    pub at: LessonAt,
+    pub figures: StepFigures,
+    /// Whether the answer is shown.
+    pub revealed: bool,
+    /// The learner changed the step's settings (the quoted figures are the step's own).
+    pub modified: bool,
+    /// The step's knobs, rendered by the page's own controls.
+    pub knobs: Html,
+    /// Go to a step or mode.
+    pub ongo: Callback<LessonAt>,
+    pub onreveal: Callback<()>,
+    /// Back to the step's own settings.
+    pub onreset: Callback<()>,
+    /// Leave the lesson, keeping the page as it is.
+    pub onleave: Callback<()>,
+}
+
+fn empty() -> Figures {
+    Figures::default()
+}
+
+/// The card over the page.
+#[component]
+pub fn LessonCard(props: &CardProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let at = props.at;
+    let step = at.step();
+    let n = at.lesson.steps.len();
+    let figs = props.figures.as_ref().as_ref().map_or_else(|_| empty(), Clone::clone);
+    let copied = use_state(|| false);
+    let go = |to: LessonAt| {
+        let cb = props.ongo.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(to))
+    };
+    let onreveal = {
+        let cb = props.onreveal.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let onreset = {
+        let cb = props.onreset.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let onleave = {
+        let cb = props.onleave.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let modes = at.modes;
+    let present = LessonAt { modes: Modes { present: !modes.present, ..modes }, ..at };
+    let onnotes = {
+        let href = LessonAt { modes: Modes { notes: true, present: false, ..modes }, ..at }.href(lang.code());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.open_with_url_and_target_and_features(&href, "lab-notes", "width=720,height=820");
+            }
+        })
+    };
+    let oncandidate = {
+        let copied = copied.clone();
+        let mut q = crate::query::Query::new();
+        LessonAt { modes: Modes { candidate: true, interview: false, present: false, notes: false }, ..at }
+            .write(&mut q);
+        let href = format!("{}{}", browser::current_path(), {
+            let mut full = browser::current_query();
+            for (k, v) in q.pairs() {
+                full.set(k, v.clone());
+            }
+            full.remove("interview");
+            full.to_query_string()
+        });
+        Callback::from(move |_: MouseEvent| {
+            let abs = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default() + &href;
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&abs);
+            }
+            copied.set(true);
+        })
+    };
+    let error = props.figures.as_ref().as_ref().err().map(|m| {
+        html! { <p class="warning" role="alert" id="lesson-figures-error">{ lang.f(T::LessonFiguresFailed, &[("message", m)]) }</p> }
+    });
+    let show_answer = step.answer.is_some() && !modes.candidate;
+    html! {
+        <aside class="panel lesson-card" id="lesson-card" aria-labelledby="lesson-step-title"
+            data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
+            <div class="lesson-head">
+                <a class="lesson-name" href={format!("?page=lessons&lang={}", lang.code())} id="lesson-index-link">{ at.lesson.title.get(lang) }</a>
+                <span class="lesson-count" id="lesson-count" aria-live="polite">
+                    { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }
+                    if let Some(m) = step.minutes { { " · " }{ lang.f(T::LessonMinutes, &[("m", &m.to_string())]) } }
+                </span>
+            </div>
+            <h2 id="lesson-step-title">{ rich(step.title, lang, &figs) }</h2>
+            <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
+            { for error }
+            if let Some(q) = step.question {
+                <div class="lesson-question" id="lesson-question">
+                    <strong>{ t(T::LessonAsk) }</strong>{ " " }{ rich(q, lang, &figs) }
+                </div>
+            }
+            if show_answer {
+                if props.revealed {
+                    <div class="lesson-answer" id="lesson-answer" role="status">
+                        <strong>{ t(T::LessonAnswer) }</strong>{ " " }{ rich(step.answer.unwrap_or(step.narration), lang, &figs) }
+                    </div>
+                } else {
+                    <button type="button" id="lesson-reveal" class="secondary" title={t(T::LessonRevealHelp)} onclick={onreveal}>{ t(T::LessonReveal) }</button>
+                }
+            }
+            if let Some(tt) = step.try_this {
+                <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p>
+            }
+            <div class="lesson-knobs-box" id="lesson-step-knobs">{ props.knobs.clone() }</div>
+            if props.modified {
+                <p class="note" id="lesson-modified">{ t(T::LessonModified) }{ " " }
+                    <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
+                </p>
+            }
+            <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
+                <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0}
+                    onclick={go(at.go(at.step.saturating_sub(1)))}>{ t(T::LessonPrev) }</button>
+                <button type="button" id="lesson-next" disabled={at.step + 1 >= n}
+                    onclick={go(at.go(at.step + 1))}>{ t(T::LessonNext) }</button>
+                <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
+                    title={t(T::LessonPresentHelp)} onclick={go(present)}>{ t(if modes.present { T::LessonPresentLeave } else { T::LessonPresent }) }</button>
+                if !modes.candidate {
+                    <button type="button" id="lesson-notes" class="secondary small" title={t(T::LessonNotesHelp)} onclick={onnotes}>{ t(T::LessonNotes) }</button>
+                }
+                if modes.interview {
+                    <button type="button" id="lesson-candidate" class="secondary small" title={t(T::LessonCandidateHelp)} onclick={oncandidate}>
+                        { t(if *copied { T::LessonCandidateCopied } else { T::LessonCandidate }) }
+                    </button>
+                }
+                <button type="button" id="lesson-leave" class="secondary small" title={t(T::LessonLeaveHelp)} onclick={onleave}>{ t(T::LessonLeave) }</button>
+            </nav>
+            if modes.interview {
+                <Checklist {lang} {at} figures={props.figures.clone()} ongo={props.ongo.clone()} />
+            }
+        </aside>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ChecklistProps {
+    lang: Lang,
+    at: LessonAt,
+    figures: StepFigures,
+    ongo: Callback<LessonAt>,
+}
+
+/// The interviewer's checklist: every prompt of the lesson, answers hidden until revealed.
+/// Answers quote the figures of their own step, computed when revealed.
+#[component]
+fn Checklist(props: &ChecklistProps) -> Html {
+    let lang = props.lang;
+    let open = use_state(BTreeSet::<usize>::new);
+    let items = props.at.lesson.steps.iter().enumerate().filter(|(_, s)| s.question.is_some()).map(|(i, s)| {
+        let shown = open.contains(&i);
+        let toggle = {
+            let open = open.clone();
+            Callback::from(move |_: MouseEvent| {
+                let mut next = (*open).clone();
+                if !next.remove(&i) {
+                    next.insert(i);
+                }
+                open.set(next);
+            })
+        };
+        let ongo = {
+            let (cb, to) = (props.ongo.clone(), props.at.go(i));
+            Callback::from(move |_: MouseEvent| cb.emit(to))
+        };
+        let figs = if i == props.at.step {
+            props.figures.as_ref().as_ref().map_or_else(|_| empty(), Clone::clone)
+        } else if shown {
+            step_figures(s)
+        } else {
+            empty()
+        };
+        html! {
+            <li class={classes!("check", (i == props.at.step).then_some("current"))} id={format!("check-{}", i + 1)}>
+                <label><input type="checkbox" id={format!("check-{}-done", i + 1)} />{ " " }
+                    if let Some(m) = s.minutes { <span class="lesson-meta">{ lang.f(T::LessonMinutes, &[("m", &m.to_string())]) }{ " · " }</span> }
+                    { rich(s.question.unwrap_or(s.title), lang, &figs) }
+                </label>
+                <span class="row-buttons">
+                    <button type="button" class="secondary small" id={format!("check-{}-go", i + 1)} onclick={ongo}>{ lang.t(T::LessonShowStep) }</button>
+                    <button type="button" class="secondary small" id={format!("check-{}-reveal", i + 1)} aria-expanded={shown.to_string()} onclick={toggle}>
+                        { lang.t(if shown { T::LessonHideAnswer } else { T::LessonReveal }) }
+                    </button>
+                </span>
+                if shown {
+                    if let Some(a) = s.answer { <p class="lesson-answer" id={format!("check-{}-answer", i + 1)}>{ rich(a, lang, &figs) }</p> }
+                }
+            </li>
+        }
+    });
+    html! {
+        <section class="lesson-checklist" id="lesson-checklist">
+            <h3>{ lang.t(T::LessonChecklist) }</h3>
+            <ol>{ for items }</ol>
+        </section>
+    }
+}
+
+/// A step's figures, computed from the model for its state.
+pub fn step_figures(s: &Step) -> Figures {
+    crate::lesson::figures::of(&s.query()).unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NotesProps {
+    pub lang: Lang,
+    pub at: LessonAt,
+    pub figures: StepFigures,
+    pub ongo: Callback<LessonAt>,
+}
+
+/// The speaker-notes window (`notes=1`): the step's narration, question, answer and "try
+/// this", and what comes next; it follows the presenting window and leads it.
+#[component]
+pub fn NotesView(props: &NotesProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let at = props.at;
+    let step = at.step();
+    let n = at.lesson.steps.len();
+    let figs = props.figures.as_ref().as_ref().map_or_else(|_| empty(), Clone::clone);
+    let go = |to: LessonAt| {
+        let cb = props.ongo.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(to))
+    };
+    let next = at.lesson.steps.get(at.step + 1);
+    html! {
+        <section class="page notes" id="lesson-notes-view" data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
+            <p class="lesson-count" id="lesson-count">{ at.lesson.title.get(lang) }{ " · " }
+                { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }</p>
+            <h1 id="page-title">{ rich(step.title, lang, &figs) }</h1>
+            <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
+            if let Some(q) = step.question { <p class="lesson-question"><strong>{ t(T::LessonAsk) }</strong>{ " " }{ rich(q, lang, &figs) }</p> }
+            if let Some(a) = step.answer { <p class="lesson-answer" id="lesson-answer"><strong>{ t(T::LessonAnswer) }</strong>{ " " }{ rich(a, lang, &figs) }</p> }
+            if let Some(tt) = step.try_this { <p class="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p> }
+            if let Some(nx) = next { <p class="note" id="lesson-next-up">{ lang.f(T::LessonNextUp, &[("title", nx.title.get(lang))]) }</p> }
+            <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
+                <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0} onclick={go(at.go(at.step.saturating_sub(1)))}>{ t(T::LessonPrev) }</button>
+                <button type="button" id="lesson-next" disabled={at.step + 1 >= n} onclick={go(at.go(at.step + 1))}>{ t(T::LessonNext) }</button>
+            </nav>
+            <p class="help">{ t(T::LessonNotesSync) }</p>
+        </section>
+    }
+}
+
+/// What a key press means in a lesson.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyCommand {
+    Next,
+    Back,
+    Reveal,
+    Play,
+    FullScreen,
+    Leave,
+}
+
+/// The command of a key (what presentation clickers send: arrows, PageUp/PageDown, Space),
+/// unless the key belongs to the focused control.
+pub fn key_command(e: &web_sys::KeyboardEvent) -> Option<KeyCommand> {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return None;
+    }
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name().to_ascii_lowercase())
+        .unwrap_or_default();
+    let typing = matches!(tag.as_str(), "input" | "select" | "textarea");
+    let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
+    let key = e.key();
+    Some(match key.as_str() {
+        "ArrowRight" | "PageDown" if !typing => KeyCommand::Next,
+        " " if !typing && !on_button => KeyCommand::Next,
+        "ArrowLeft" | "PageUp" if !typing => KeyCommand::Back,
+        "r" | "R" if !typing => KeyCommand::Reveal,
+        "p" | "P" if !typing => KeyCommand::Play,
+        "f" | "F" if !typing => KeyCommand::FullScreen,
+        "Escape" => KeyCommand::Leave,
+        _ => return None,
+    })
+}
+
+/// Full screen on or off.
+pub fn toggle_full_screen() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    } else if let Some(el) = doc.document_element() {
+        let _ = el.request_fullscreen();
+    }
+}
+
+/// Leaves full screen if on.
+pub fn exit_full_screen() {
+    if let Some(doc) = web_sys::window().and_then(|w| w.document())
+        && doc.fullscreen_element().is_some()
+    {
+        doc.exit_fullscreen();
+    }
+}
+
+/// Clicks the page's play button (the storm page and the labs each have `#play`).
+pub fn click_play() {
+    if let Some(b) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("play"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        b.click();
+    }
+}
+
+/// Points at the step's figure: outlines it (class `spot`, taken from the previous one) and
+/// scrolls it into view. The figure may appear only once its run is drawn, so this looks
+/// again for a few seconds.
+pub fn spotlight(id: &'static str, tries: u32) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(old) = doc.query_selector_all(".spot") {
+        for i in 0..old.length() {
+            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                && el.id() != id
+            {
+                let _ = el.class_list().remove_1("spot");
+            }
+        }
+    }
+    match doc.get_element_by_id(id) {
+        Some(el) => {
+            let _ = el.class_list().add_1("spot");
+            let opts = web_sys::ScrollIntoViewOptions::new();
+            opts.set_block(web_sys::ScrollLogicalPosition::Center);
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
+        }
+        None if tries > 0 => {
+            gloo_timers::callback::Timeout::new(150, move || spotlight(id, tries - 1)).forget();
+        }
+        None => {}
+    }
+}
