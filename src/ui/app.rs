@@ -282,7 +282,8 @@ pub fn App() -> Html {
         use_effect_with(nav.at.is_some(), move |on| {
             let listener = (*on).then(|| {
                 let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
-                gloo_events::EventListener::new(&doc, "keydown", move |e| {
+                let opts = gloo_events::EventListenerOptions::enable_prevent_default();
+                gloo_events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                     let Some(ke) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                     if let Some(cmd) = ui_lesson::key_command(ke) {
                         ke.prevent_default();

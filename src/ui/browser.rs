@@ -72,7 +72,6 @@ pub fn set_document_lang_and_title(tag: &str, title: &str) {
     doc.set_title(title);
 }
 
-/// Whether the user asked the system for reduced motion.
 /// Whether the window is wide enough for the controls beside the figures (the CSS
 /// breakpoint, 1000 px).
 pub fn is_wide() -> bool {
@@ -81,6 +80,7 @@ pub fn is_wide() -> bool {
         .is_none_or(|m| m.matches())
 }
 
+/// Whether the user asked the system for reduced motion.
 pub fn prefers_reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())

@@ -19,6 +19,9 @@ PAGES = [
     "?page=storm&preset=bulkhead-shared-vs-isolated&compare=1",
     "?page=storm&preset=big-promo-protected&compare=1&overlay=1",
     "?page=calculator",
+    "?page=lessons",
+    "?lesson=interview&step=3",
+    "?lesson=interview&step=2&interview=1",
 ]
 
 RUN_AXE = """

@@ -382,6 +382,11 @@ pub fn spotlight(id: &'static str, tries: u32) {
     match doc.get_element_by_id(id) {
         Some(el) => {
             let _ = el.class_list().add_1("spot");
+            // On a narrow screen the card is above the page: scrolling to the figure would
+            // skip the narration, so the learner scrolls.
+            if !browser::is_wide() {
+                return;
+            }
             let opts = web_sys::ScrollIntoViewOptions::new();
             opts.set_block(web_sys::ScrollLogicalPosition::Center);
             el.scroll_into_view_with_scroll_into_view_options(&opts);

@@ -1,0 +1,237 @@
+"""Guided lessons (issue 15) end to end: every step of every lesson from its link in both
+languages, each quoted number held against the page's own figure; every lesson walked with
+a clicker's keys in presenter mode; text size on the presenter's stage at 1920 x 1080; the
+speaker-notes window kept in step; interview mode and the candidate's link; bad links.
+"""
+
+import os
+import time
+
+ARROW_RIGHT, ARROW_LEFT = "\ue014", "\ue012"
+PAGE_DOWN, PAGE_UP, SPACE, ESCAPE = "\ue00f", "\ue00e", "\ue00d", "\ue00c"
+
+# Every quoted figure: its id, the value quoted, and the page's own value for that id
+# (`data-total` on the breaker lab, whose counts move with the playhead, else `data-value`).
+FIGS = """
+const out = [];
+for (const f of document.querySelectorAll('#lesson-card .fig, #lesson-notes-view .fig')) {
+  const el = document.getElementById(f.dataset.figure);
+  const want = el ? (el.getAttribute('data-total') ?? el.getAttribute('data-value')) : null;
+  out.push([f.dataset.figure || f.textContent, f.dataset.value === undefined ? null : Number(f.dataset.value), want === null ? null : Number(want)]);
+}
+return out;
+"""
+
+# The smallest text on the presenter's stage, in CSS px on screen: SVG text by its font size
+# times the drawing's scale, HTML text by its computed size.
+STAGE_TEXT = """
+const spot = document.querySelector('.app.present .spot'); if (!spot) return null;
+const sizes = [];
+for (const t of spot.querySelectorAll('text')) {
+  if (t.getBoundingClientRect().width === 0) continue;
+  const m = t.getScreenCTM(); sizes.push(parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b));
+}
+const w = document.createTreeWalker(spot, NodeFilter.SHOW_TEXT);
+while (w.nextNode()) {
+  const n = w.currentNode; if (!n.textContent.trim()) continue;
+  const el = n.parentElement; if (el.closest('svg') || el.getBoundingClientRect().width === 0) continue;
+  sizes.push(parseFloat(getComputedStyle(el).fontSize));
+}
+return [spot.id, Math.min(...sizes), sizes.length];
+"""
+
+
+def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurements):
+    def lessons():
+        """(id, number of steps) of every lesson, read from the index page."""
+        chrome.get(base + "?page=lessons&lang=en")
+        chrome.wait("#lessons .lesson-entry")
+        return chrome.js(
+            "return Array.from(document.querySelectorAll('#lessons .lesson-entry'))"
+            ".map(a => [a.id.replace(/^lesson-/, ''), a.querySelectorAll('.lesson-steps li').length]);")
+
+    def step_at():
+        return chrome.js("const c = document.querySelector('#lesson-card, #lesson-notes-view'); return c && [c.dataset.lesson, Number(c.dataset.step)];")
+
+    def wait_step(lesson, n, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if step_at() == [lesson, n]:
+                return
+            time.sleep(0.03)
+        raise AssertionError(f"not on {lesson} step {n}: {step_at()} ({chrome.url()})")
+
+    def figures_match(where, timeout=20):
+        """Every quoted figure equals the page's, once the page has drawn it."""
+        deadline = time.time() + timeout
+        figs = []
+        while time.time() < deadline:
+            figs = chrome.js(FIGS)
+            if figs and all(want is not None for _, _, want in figs):
+                break
+            time.sleep(0.05)
+        for fid, quoted, want in figs:
+            expect(quoted is not None and want is not None and abs(quoted - want) <= 1e-9 * max(1.0, abs(want)),
+                   f"{where}: {fid} quoted {quoted}, page shows {want}")
+        return len(figs)
+
+    def reveal():
+        if chrome.js("return !!document.getElementById('lesson-reveal');"):
+            chrome.click("#lesson-reveal")
+            chrome.wait("#lesson-answer")
+
+    def every_step_from_its_link():
+        quoted = 0
+        for lesson, n in lessons():
+            expect(n >= 4, f"{lesson} has {n} steps")
+            for lang in ["en", "zh"]:
+                for step in range(1, n + 1):
+                    chrome.get(base + f"?lesson={lesson}&step={step}&lang={lang}")
+                    wait_step(lesson, step)
+                    reveal()
+                    quoted += figures_match(f"{lesson} {step} {lang}")
+                    knobs = chrome.js("return document.querySelectorAll('#lesson-step-knobs .control').length;")
+                    expect(1 <= knobs, f"{lesson} {step}: the step offers its knobs ({knobs})")
+                    expect(chrome.js("return document.documentElement.lang;") == ("zh-CN" if lang == "zh" else "en")
+                           or lang == "en", "the language of the link")
+                    no_console_errors(chrome, f"{lesson} step {step} {lang}")
+        measurements["lesson_quoted_figures_checked"] = quoted
+        expect(quoted > 100, f"the lessons quote figures: {quoted}")
+
+    def walk_in_presenter_mode():
+        keys = [ARROW_RIGHT, PAGE_DOWN, SPACE]
+        for lesson, n in lessons():
+            for lang in (["en", "zh"] if lesson == "interview" else ["en"]):
+                chrome.get(base + f"?lesson={lesson}&step=1&present=1&lang={lang}")
+                wait_step(lesson, 1)
+                expect(chrome.js("return document.querySelector('.app').classList.contains('present');"), "presenter mode")
+                for step in range(1, n + 1):
+                    wait_step(lesson, step)
+                    chrome.press("r")
+                    figures_match(f"presenter {lesson} {step} {lang}")
+                    if step < n:
+                        chrome.press(keys[step % 3])
+                chrome.press(ARROW_RIGHT)
+                wait_step(lesson, n)
+                chrome.press(PAGE_UP)
+                wait_step(lesson, max(1, n - 1))
+                chrome.press(ARROW_LEFT)
+                wait_step(lesson, max(1, n - 2))
+                chrome.press(ESCAPE)
+                time.sleep(0.2)
+                expect(not chrome.js("return document.querySelector('.app').classList.contains('present');"),
+                       "Esc leaves presenter mode")
+                expect("present" not in chrome.url(), f"and the link says so: {chrome.url()}")
+                no_console_errors(chrome, f"presenter walk {lesson} {lang}")
+
+    def presenter_text_and_screenshots():
+        steps = [("interview", 3), ("interview", 2), ("field-guide", 1)]
+        smallest = None
+        chrome.cmd("POST", "/window/rect", {"width": 1920, "height": 1080})
+        time.sleep(0.2)
+        iw, ih = chrome.js("return [window.innerWidth, window.innerHeight];")
+        chrome.cmd("POST", "/window/rect", {"width": 2 * 1920 - iw, "height": 2 * 1080 - ih})
+        time.sleep(0.2)
+        try:
+            for lang in ["en", "zh"]:
+                for lesson, step in steps:
+                    chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang={lang}")
+                    wait_step(lesson, step)
+                    figures_match(f"stage {lesson} {step}")
+                    time.sleep(1.0)
+                    got = chrome.js(STAGE_TEXT)
+                    expect(got is not None and got[2] > 0, f"{lesson} {step}: the step's figure is on the stage: {got}")
+                    expect(got[1] >= 18.0, f"{lesson} {step} {lang}: stage text {got[1]:.1f} px < 18 px ({got[0]})")
+                    smallest = got[1] if smallest is None else min(smallest, got[1])
+                    chrome.screenshot(os.path.join(artifacts, f"lesson-present-{lang}-{lesson}-{step}.png"))
+            measurements["presenter_min_text_px"] = round(smallest, 1)
+            measurements["presenter_viewport"] = chrome.js("return [innerWidth, innerHeight];")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        for lang in ["en", "zh"]:
+            for (w, h) in [(1440, 900), (390, 844)]:
+                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                chrome.get(base + f"?page=lessons&lang={lang}")
+                chrome.wait("#lessons .lesson-entry")
+                chrome.screenshot(os.path.join(artifacts, f"lessons-index-{lang}-{w}.png"))
+                chrome.get(base + f"?lesson=interview&step=3&lang={lang}")
+                wait_step("interview", 3)
+                time.sleep(1.0)
+                chrome.screenshot(os.path.join(artifacts, f"lesson-step-{lang}-{w}.png"))
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
+    def notes_window_keeps_in_step():
+        chrome.get(base + "?lesson=interview&step=1&present=1&lang=en")
+        wait_step("interview", 1)
+        main = chrome.cmd("GET", "/window")
+        notes = chrome.cmd("POST", "/window/new", {"type": "window"})["handle"]
+        try:
+            chrome.cmd("POST", "/window", {"handle": notes})
+            chrome.get(base + "?lesson=interview&step=1&notes=1&lang=en")
+            wait_step("interview", 1)
+            expect(chrome.js("return !!document.querySelector('#lesson-notes-view #lesson-answer');"),
+                   "the notes show the answer")
+            chrome.cmd("POST", "/window", {"handle": main})
+            chrome.press(ARROW_RIGHT)
+            wait_step("interview", 2)
+            chrome.cmd("POST", "/window", {"handle": notes})
+            wait_step("interview", 2)
+            chrome.click("#lesson-next")
+            wait_step("interview", 3)
+            chrome.cmd("POST", "/window", {"handle": main})
+            wait_step("interview", 3)
+            expect(chrome.js("return document.querySelector('.app').classList.contains('present');"),
+                   "the presenting window stays in presenter mode")
+        finally:
+            chrome.cmd("POST", "/window", {"handle": notes})
+            chrome.cmd("DELETE", "/window")
+            chrome.cmd("POST", "/window", {"handle": main})
+
+    def interview_mode_and_candidate_link():
+        chrome.get(base + "?lesson=interview&step=1&interview=1&lang=en")
+        wait_step("interview", 1)
+        items = chrome.js("return document.querySelectorAll('#lesson-checklist li').length;")
+        expect(items >= 6, f"every prompt in the checklist: {items}")
+        expect(chrome.js("return document.querySelectorAll('#lesson-checklist .lesson-answer').length;") == 0,
+               "answers hidden until revealed")
+        chrome.click("#check-3-reveal")
+        chrome.wait("#check-3-answer")
+        expect("900" in chrome.text("#check-3-answer"), "the 900 calls answer, from the model")
+        chrome.click("#check-3-go")
+        wait_step("interview", 3)
+        chrome.get(base + "?lesson=interview&step=3&role=candidate&lang=en")
+        wait_step("interview", 3)
+        for sel in ["#lesson-reveal", "#lesson-answer", "#lesson-checklist", "#lesson-notes"]:
+            expect(chrome.js(f"return !document.querySelector('{sel}');"), f"the candidate sees no {sel}")
+        chrome.press("r")
+        time.sleep(0.2)
+        expect(chrome.js("return !document.querySelector('#lesson-answer');"), "R reveals nothing to a candidate")
+        no_console_errors(chrome, "interview mode")
+
+    def index_links_and_bad_links():
+        chrome.get(base + "?page=lessons&lang=zh")
+        chrome.wait("#lessons .lesson-entry")
+        hrefs = chrome.js("return Array.from(document.querySelectorAll('#lessons a[href*=\"lesson=\"]')).map(a => a.getAttribute('href'));")
+        expect(len(hrefs) > 20 and all(h.startswith("?lesson=") for h in hrefs), f"real links: {hrefs[:3]}")
+        chrome.click("#lesson-capacity-start")
+        wait_step("capacity", 1)
+        chrome.get(base + "?lesson=nope&lang=en")
+        expect("lesson" in chrome.text("#link-notice") and "interview" in chrome.text("#link-notice"),
+               "an unknown lesson is named with the lessons there are")
+        chrome.get(base + "?lesson=interview&step=99&lang=en")
+        wait_step("interview", 1)
+        expect("step" in chrome.text("#link-notice") and "99" in chrome.text("#link-notice"), "a bad step is named")
+        chrome.click("#lesson-leave")
+        time.sleep(0.2)
+        expect("lesson=" not in chrome.url() and chrome.js("return !document.getElementById('lesson-card');"),
+               "leaving keeps the page without the lesson")
+
+    for name, fn in [
+        ("lessons: every step from its link in both languages, quoted numbers equal the page's", every_step_from_its_link),
+        ("lessons: every lesson walked with a clicker's keys in presenter mode", walk_in_presenter_mode),
+        ("lessons: presenter stage text >= 18 px at 1920x1080, screenshots", presenter_text_and_screenshots),
+        ("lessons: the speaker-notes window follows and leads", notes_window_keeps_in_step),
+        ("lessons: interview checklist and the candidate's link", interview_mode_and_candidate_link),
+        ("lessons: the index's links, bad links named, leaving a lesson", index_links_and_bad_links),
+    ]:
+        run(name, fn)
