@@ -112,6 +112,82 @@ fn the_interview_quotes_the_sources_numbers() {
     assert_eq!(value(4, "bd-a-hop2"), 20.0);
 }
 
+/// The figure `id` of step `step` (from 0) of the lesson `lesson`, computed for its state.
+fn figure(lesson: &str, step: usize, id: &str) -> f64 {
+    let l = find(lesson).unwrap_or_else(|| panic!("the {lesson} lesson"));
+    let figs = figures::of(&l.steps[step].query()).expect("runs");
+    figs.get(id).map(|f| f.value).unwrap_or(f64::NAN)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn the_field_guide_quotes_the_sources_numbers() {
+    // A bucket of 5 meeting 8 simultaneous requests: 5 × 200, 3 × 429.
+    assert_eq!(figure("field-guide", 6, "adm-admitted"), 5.0);
+    assert_eq!(figure("field-guide", 6, "adm-rejected"), 3.0);
+    // The breaker opens at a window of ≥ 20 calls and ≥ 50 % failures.
+    let l = find("field-guide").expect("the field guide");
+    let b = crate::state::breaker::BreakerState::from_query(&l.steps[5].query()).input.breaker;
+    assert_eq!((b.window, b.min_calls, b.failure_rate_pct), (20, 20, 50.0));
+    assert!(figure("field-guide", 5, "breaker-rejected") > 0.0, "it opens while the dependency is down");
+    // Unprotected, the promo misses the 99.9 % objective; the protection chain keeps it.
+    assert!(figure("field-guide", 0, "h-a-core_success_rate") < 0.999);
+    assert!(figure("field-guide", 0, "h-a-error_budget_spent") > 1.0);
+    assert!(figure("field-guide", 7, "h-a-core_success_rate") >= 0.999);
+    assert!(figure("field-guide", 7, "h-a-degraded") > 0.0, "recommendations degrade visibly");
+    // The shared pool takes the order path down; the bulkhead keeps it up.
+    assert!(figure("field-guide", 3, "h-a-failed") > 0.0);
+    assert_eq!(figure("field-guide", 4, "h-a-failed"), 0.0);
+}
+
+#[test]
+fn the_retry_storm_quotes_the_sources_numbers() {
+    assert_eq!(figure("retry-storm", 0, "out-amplification"), 27.0);
+    assert_eq!(figure("retry-storm", 0, "out-peak"), 1000.0);
+    assert_eq!(figure("retry-storm", 0, "out-worst"), 27_000.0);
+    assert_eq!(figure("retry-storm", 1, "h-a-original_requests"), 1000.0);
+    assert_eq!(figure("retry-storm", 1, "bd-a-hop3"), 27_000.0);
+    assert_eq!(figure("retry-storm", 1, "h-a-amplification"), 27.0);
+    // Jitter spreads the retries but removes none.
+    assert_eq!(figure("retry-storm", 2, "bd-a-hop3"), 27_000.0);
+    // The retry budget does remove them.
+    assert!(figure("retry-storm", 3, "bd-a-hop3") < 27_000.0);
+    // The client breaker: 50 %, 30 s open.
+    let l = find("retry-storm").expect("the retry-storm lesson");
+    let b = crate::state::breaker::BreakerState::from_query(&l.steps[4].query()).input.breaker;
+    assert_eq!((b.failure_rate_pct, b.open_ms), (50.0, 30_000.0));
+}
+
+#[test]
+fn the_capacity_lesson_quotes_the_sources_numbers() {
+    for step in [0, 1, 3] {
+        assert!(close(figure("capacity", step, "cap-rho"), 60.0));
+        assert!(close(figure("capacity", step, "cap-admit"), 150.0));
+        assert!(close(figure("capacity", step, "cap-headroom"), 50.0));
+        assert!(close(figure("capacity", step, "cap-margin"), 30.0));
+        assert_eq!(figure("capacity", step, "cap-min-workers"), 7.0);
+        assert!(close(figure("capacity", step, "cap-busy"), 4.8));
+        assert!(close(figure("capacity", step, "cap-in-system"), 12.0));
+    }
+    assert_eq!(figure("capacity", 2, "cap-min-workers"), 7.0);
+    assert!(figure("capacity", 2, "cap-rho") < 75.0, "7 workers keep 120/s under the ceiling");
+    assert_eq!(figure("capacity", 5, "adm-admitted"), 0.0, "a cost above B never gets in");
+    assert_eq!(figure("capacity", 7, "out-amplification"), 64.0);
+}
+
+#[test]
+fn the_metastable_storm_outlives_its_trigger_and_ends_as_told() {
+    let failed = |step| figure("metastable", step, "h-a-failed");
+    let requests = figure("metastable", 2, "h-a-original_requests");
+    assert!(failed(2) > requests / 2.0, "most requests fail after a one-second trigger");
+    assert_eq!(failed(3), 0.0, "a 200 ms trigger does not tip it");
+    assert!(failed(4) < failed(2) / 2.0, "a retry budget ends it");
+    assert!(failed(5) < failed(2) / 2.0, "so does a single attempt");
+}
+
 #[test]
 fn fill_writes_figures_and_keeps_words() {
     let figs =

@@ -1,0 +1,195 @@
+//! Source 002's capacity arithmetic and admission model: ρ = 60 %, a 75 % ceiling that
+//! admits 150/s, headroom 50 and margin 30, at least 7 workers, L = λW (4.8 and 12); then
+//! its token bucket step by step (B = 2, r = 2/s, concurrency 1, three rejection reasons);
+//! last, why the admitted rate is not the load: "first + 3 retries" on 3 layers is 64×.
+
+use crate::lesson::{Lesson, Step, tr};
+
+pub const LESSON: Lesson = Lesson {
+    id: "capacity",
+    title: tr("Source 002: capacity, headroom and admission", "来源 002：容量、余量与准入"),
+    summary: tr(
+        "120 requests/s on 8 workers of 40 ms: utilisation, a 75 % ceiling, two kinds of spare, the fewest workers, Little's law; then the token bucket and concurrency limit step by step, and what retries do to an admitted rate.",
+        "8 个 worker、每个请求 40 ms、每秒 120 个请求：利用率、75% 接纳上限、两种“余量”、最少 worker 数、Little 定律；然后逐步推演令牌桶与并发上限，以及重试如何放大已接纳的流量。",
+    ),
+    source: "002",
+    steps: &[
+        Step {
+            link: "page=queue&preset=source-002",
+            knobs: &["rate", "workers"],
+            title: tr("How busy is the pool?", "线程池有多忙？"),
+            narration: tr(
+                "Fix the workload first: λ = 120 requests/s, each holding one worker 40 ms on average. One worker serves {cap-mu}/s; 8 workers at most {cap-ideal}/s.",
+                "先固定工作负载：到达率 λ = 120 请求/秒，每个请求平均独占一个 worker 40 ms。单个 worker 的服务率为 {cap-mu}/s；8 个 worker 的理想上界为 {cap-ideal}/s。",
+            ),
+            question: Some(tr("What share of the pool is busy?", "线程池有多大比例在忙？")),
+            answer: Some(tr(
+                "ρ = 120 ÷ {cap-ideal} = {cap-rho}. Busy is not slow yet: for this pool (M/M/8) the mean wait is {q-wait}, but the p99 time in the pool is already {q-p99}.",
+                "ρ = 120 ÷ {cap-ideal} = {cap-rho}。忙不等于慢：对这个池（M/M/8），平均等待只有 {q-wait}，但在池中停留时间的 p99 已是 {q-p99}。",
+            )),
+            try_this: Some(tr(
+                "Raise the rate toward the ideal capacity and watch the queue chart.",
+                "把到达率逐步提高到接近理想上界，观察队列图。",
+            )),
+            spot: "cap-rho",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=queue&preset=source-002",
+            knobs: &["ceiling", "rate"],
+            title: tr("A 75 % ceiling, and two kinds of spare", "75% 接纳上限与两种“余量”"),
+            narration: tr(
+                "Use only 75 % of the ideal capacity: admit {cap-admit}/s. The rest, {cap-headroom}/s, is headroom; today's traffic is {cap-margin}/s below the admission limit — the margin.",
+                "只使用理想能力的 75%：可接纳 {cap-admit}/s。剩下的 {cap-headroom}/s 是能力余量；当前流量距接纳上限还有 {cap-margin}/s——这是到上限的余量。",
+            ),
+            question: Some(tr(
+                "Traffic grows to 150/s. Which spare is gone?",
+                "流量涨到 150/s。哪一种余量没有了？",
+            )),
+            answer: Some(tr(
+                "The margin: admission is now full. The headroom of {cap-headroom}/s is still there, kept on purpose for bursts, slow calls and retries. Two different spares: never call both 'spare capacity'.",
+                "到上限的余量：准入已经用满。{cap-headroom}/s 的能力余量仍在，它是为突发、慢调用和重试刻意留出的。两种“余量”不能混称。",
+            )),
+            try_this: Some(tr("Set the rate to 150.", "把到达率设为 150。")),
+            spot: "cap-admit",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=queue&preset=source-002&workers=7",
+            knobs: &["workers", "ceiling"],
+            title: tr("The fewest workers", "最少需要几个 worker"),
+            narration: tr(
+                "How few workers keep 120/s under the 75 % ceiling? ceil(120 ÷ ({cap-mu} × 0.75)) = {cap-min-workers}. With 7, ρ = {cap-rho}: admission allows {cap-admit}/s, a margin of {cap-margin}/s.",
+                "要让 120/s 保持在 75% 上限之内，最少需要几个 worker？ceil(120 ÷ ({cap-mu} × 0.75)) = {cap-min-workers}。用 7 个时 ρ = {cap-rho}：可接纳 {cap-admit}/s，余量 {cap-margin}/s。",
+            ),
+            question: Some(tr("And with 6 workers?", "那么 6 个 worker 呢？")),
+            answer: Some(tr(
+                "ρ passes the ceiling and the margin turns negative: today's traffic no longer fits the plan. The pool still copes on average (ρ < 1), but waits grow fast. These are calculations under stated assumptions, not measured capacity.",
+                "ρ 超过上限，余量变为负数：当前流量已不在计划之内。平均而言池子仍能应付（ρ < 1），但等待时间迅速变长。这些是明确假设下的计算，不是实测容量。",
+            )),
+            try_this: Some(tr(
+                "Set 6 workers and compare the wait and the p99.",
+                "设为 6 个 worker，比较平均等待和 p99。",
+            )),
+            spot: "cap-min-workers",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=queue&preset=source-002",
+            knobs: &["w", "rate"],
+            title: tr("Little's law: L = λW", "Little 定律：L = λW"),
+            narration: tr(
+                "In a stable system, the mean number inside is the arrival rate times the time inside. With W = 40 ms of service: {cap-busy} busy workers. With an end-to-end W of 100 ms: {cap-in-system} requests in the system.",
+                "在稳定、长期平均存在的系统中，平均在途数等于到达率乘以停留时间。W 取服务时间 40 ms：平均忙 worker 数 {cap-busy}。W 取端到端 100 ms：平均系统内请求数 {cap-in-system}。",
+            ),
+            question: Some(tr(
+                "{cap-in-system} requests in the system on average: are that many CPU cores enough?",
+                "平均有 {cap-in-system} 个请求在系统内：这么多个 CPU 核就够了吗？",
+            )),
+            answer: Some(tr(
+                "No. L counts requests that are waiting too, and it is an average: it says nothing about p99, bursts, locks or other bottlenecks. The 100 ms is an assumed end-to-end time; this pool alone (M/M/8) averages {q-time} and {q-l} requests inside.",
+                "不能。L 也包含在等待的请求，而且只是平均数：它说明不了 p99、突发、串行锁或其他资源瓶颈。100 ms 是假定的端到端时间；仅这个池（M/M/8）平均停留 {q-time}，池内平均 {q-l} 个请求。",
+            )),
+            try_this: Some(tr("Double W and see L double with it.", "把 W 加倍，看 L 也随之加倍。")),
+            spot: "cap-in-system",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=admission&preset=source-002",
+            knobs: &["b", "r", "limit"],
+            title: tr("The token bucket, step by step", "逐步推演令牌桶"),
+            narration: tr(
+                "B = 2 tokens, r = 2 tokens/s, starting full; at most 1 request in flight; 1 token = 1,000 integer credits, so refills are exact. Six arrivals: {adm-admitted} admitted, {adm-rejected} rejected — each for a different reason: concurrency_limit, cost_exceeds_capacity, rate_limit.",
+                "B = 2 个令牌，r = 2 令牌/秒，初始为满；并发上限 1；1 个令牌 = 1000 个整数 credit，补充精确无漂移。六个到达：接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个——原因各不相同：concurrency_limit、cost_exceeds_capacity、rate_limit。",
+            ),
+            question: Some(tr(
+                "At 500 ms the first request completes and another arrives. Does the newcomer get the slot?",
+                "500 ms 时第一个请求完成，同时又到达一个请求。新来的能拿到并发名额吗？",
+            )),
+            answer: Some(tr(
+                "Yes: completions at or before now are released before arrivals are processed, in input order; and the bucket has refilled to 2 tokens, exactly its cost. A rejection consumes nothing: the request refused at 800 ms for rate_limit is told to retry after 200 ms, when exactly one token will be there.",
+                "能：同一时刻先回收结束时间不晚于当前时刻的在途请求，再按输入顺序处理到达；而桶已补充到 2 个令牌，恰好等于它的成本。拒绝不扣令牌：800 ms 因 rate_limit 被拒的请求被告知 200 ms 后重试，那时恰好有 1 个令牌。",
+            )),
+            try_this: Some(tr(
+                "Raise the concurrency limit to 2: which rejection disappears, and which one appears instead?",
+                "把并发上限提高到 2：哪一个拒绝消失了？又新出现了哪一个？",
+            )),
+            spot: "adm-steps",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=admission&preset=cost-above-b",
+            knobs: &["cost", "b"],
+            title: tr("A cost above B never gets in", "成本超过桶容量的请求永远进不来"),
+            narration: tr(
+                "Requests costing 3 tokens arrive once a second at a bucket of B = 2: the bucket is full every time. {adm-rejected} rejected, {adm-admitted} admitted.",
+                "成本为 3 个令牌的请求每秒到达一次，桶容量 B = 2：每次到达时桶都是满的。拒绝 {adm-rejected} 个，接纳 {adm-admitted} 个。",
+            ),
+            question: Some(tr(
+                "Would waiting longer between requests help?",
+                "请求之间等得更久一些，会有帮助吗？",
+            )),
+            answer: Some(tr(
+                "No: a full bucket holds at most B, so a cost above B can never be paid. The model rejects it at once as cost_exceeds_capacity instead of letting it wait in vain. Raise B, or split the work.",
+                "不会：桶最满也只有 B，成本超过 B 的请求永远付不起。模型直接以 cost_exceeds_capacity 拒绝，而不是让它白等。要么提高 B，要么拆分工作。",
+            )),
+            try_this: Some(tr("Set the cost to 2.", "把成本设为 2。")),
+            spot: "adm-steps",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=admission&preset=steady-above-r",
+            knobs: &["r", "gap"],
+            title: tr(
+                "Steady above r: the burst only delays the refusals",
+                "持续高于 r：突发容量只是推迟拒绝",
+            ),
+            narration: tr(
+                "20 requests, one every 400 ms — 2.5/s against r = 2/s. {adm-admitted} admitted, {adm-rejected} rejected. Find the first rejection in the steps.",
+                "20 个请求，每 400 ms 一个——每秒 2.5 个，而 r = 2/s。接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个。在步骤表中找到第一次拒绝。",
+            ),
+            question: Some(tr(
+                "Does the bucket size B raise the rate that gets in over time?",
+                "桶容量 B 能提高长期的放行速率吗？",
+            )),
+            answer: Some(tr(
+                "No: B only decides how long an excess is absorbed (here the full bucket covers the first 2 s); in the long run at most r per second get in. A token bucket allows bursts; it neither spaces requests 500 ms apart nor limits how long one holds a worker — that is the concurrency limit's job.",
+                "不能：B 只决定超出部分能被吸收多久（这里满桶撑过前 2 s）；长期来看每秒最多放行 r 个。令牌桶允许突发，但既不强制每次间隔 500 ms，也不限制一个请求占用 worker 多久——那是并发上限的职责。",
+            )),
+            try_this: Some(tr(
+                "Set the gap to 500 ms: exactly r per second.",
+                "把间隔设为 500 ms：恰好每秒 r 个。",
+            )),
+            spot: "adm-steps",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=calculator&attempts=4,4,4",
+            knobs: &["attempts"],
+            title: tr("Admitted is not the load: retries multiply it", "接纳量不等于负载：重试会把它放大"),
+            narration: tr(
+                "The ceiling counts requests, not attempts. With 'first + 3 retries' at each of 3 layers, one admitted request can be amplified {out-amplification} at the deepest service: {out-worst} calls/s at a peak of {out-peak} requests/s.",
+                "接纳上限计的是请求，不是尝试。若 3 层每层都“首次 + 重试 3 次”，一个被接纳的请求在最深的服务上最多被放大 {out-amplification}：峰值每秒 {out-peak} 个请求时，每秒 {out-worst} 次调用。",
+            ),
+            question: Some(tr(
+                "'Retry 3 times' at 3 layers: 3 × 3 × 3, or more?",
+                "3 层各“重试 3 次”：是 3 × 3 × 3，还是更多？",
+            )),
+            answer: Some(tr(
+                "More: 3 retries plus the first is 4 attempts, and 4 × 4 × 4 = {out-amplification}. Always count attempts with the first included; retry only recoverable errors on idempotent calls, at one layer, within a total deadline — or retries spend the headroom you planned.",
+                "更多：重试 3 次加上首次是 4 次尝试，4 × 4 × 4 = {out-amplification}。尝试次数一定要含首次来数；只对可恢复的错误、且已确认幂等的调用重试，只在一层重试，并受总截止时间约束——否则重试会吃掉你预留的余量。",
+            )),
+            try_this: Some(tr("Set the attempts to 3,3,3.", "把尝试次数设为 3,3,3。")),
+            spot: "out-amplification",
+            playback: None,
+            minutes: None,
+        },
+    ],
+};

@@ -1,0 +1,212 @@
+//! Source 003's field guide, in its own order, around its big-promo incident: ① the SLO,
+//! ② timeouts, ③ bounded retries, ④ isolation and the breaker, ⑤ rate limiting and
+//! degradation, ⑥ observe and drill.
+
+use crate::lesson::{Lesson, Playback, Step, tr};
+
+pub const LESSON: Lesson = Lesson {
+    id: "field-guide",
+    title: tr(
+        "Source 003's field guide: the big promo, protection by protection",
+        "来源 003 的可用性图谱：大促事故，一层一层加保护",
+    ),
+    summary: tr(
+        "A promotion slows the recommendation service and takes orders down with it. Follow the source's order: SLO, timeouts, bounded retries, isolation and the breaker, rate limiting and degradation, then observe and drill.",
+        "大促让推荐服务变慢，并把下单也拖垮。按来源的顺序走一遍：SLO、超时、有界重试、隔离与熔断、限流与降级，最后观测与演练。",
+    ),
+    source: "003",
+    steps: &[
+        Step {
+            link: "page=storm&preset=big-promo",
+            knobs: &["slo", "rate"],
+            title: tr("SLO first: how much failure may the promo cost?", "先定 SLO：大促能承受多少失败？"),
+            narration: tr(
+                "Without an objective you cannot say how much failure or degradation is acceptable. Here it is the promo's own check: core success ≥ 99.9 % of admitted requests, the line on the outcomes chart. From 10 s traffic rises ×5 and recommendations slow to a p99 of about 2 s.",
+                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已准入请求的核心成功率 ≥ 99.9%，即结果图上的目标线。10 s 起流量 ×5，推荐服务 P99 慢到约 2 s。",
+            ),
+            question: Some(tr(
+                "Only the optional recommendations slow down. How much of the error budget does the promo spend?",
+                "变慢的只是可降级的推荐。大促会花掉多少错误预算？",
+            )),
+            answer: Some(tr(
+                "{h-a-error_budget_spent}: {h-a-failed} of {h-a-original_requests} requests fail, orders included, although the order core never slowed. The budget here is counted over this run; the source's example (99.95 % a month ≈ 21.6 minutes) is the same idea over a month.",
+                "{h-a-error_budget_spent}：{h-a-original_requests} 个请求中 {h-a-failed} 个失败，下单也在其中，尽管订单核心从未变慢。这里的预算按本次运行计算；来源的例子（月可用性 99.95% ≈ 21.6 分钟）是同一思路按月计算。",
+            )),
+            try_this: Some(tr(
+                "Set the SLO to 99.95 % and watch the error-budget line.",
+                "把 SLO 设为 99.95%，观察错误预算曲线。",
+            )),
+            spot: "chart-error-budget-a",
+            playback: Some(Playback { from_ms: 8000.0, pause_ms: 20_000.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=big-promo&s1.per_try=150",
+            knobs: &["s1.per_try"],
+            title: tr("Timeouts are the foundation", "超时是地基"),
+            narration: tr(
+                "One change: the product service waits for recommendations at most 150 ms. Now {h-a-failed} requests fail; {h-a-degraded} are answered without recommendations, the slowest after {h-a-latency_max}.",
+                "只改一处：商品服务等待推荐最多 150 ms。现在失败 {h-a-failed} 个；{h-a-degraded} 个请求在没有推荐的情况下得到回答，最慢的耗时 {h-a-latency_max}。",
+            ),
+            question: Some(tr(
+                "Why does a timeout on an optional dependency save the order path?",
+                "为什么给可降级的依赖加超时，就救回了下单链路？",
+            )),
+            answer: Some(tr(
+                "Order and recommendation calls share 8 threads. Without a timeout a thread waits as long as recommendations take and order calls queue behind it; with one, every thread is back within 150 ms. The wait ends, not the work: recommendations still receive {bd-a-hop3} calls, {bd-a-c2-timeouts} of them abandoned by their caller. (The model gives recommendations unlimited workers, so that abandoned work costs nothing here; a real slow service would be pushed further.)",
+                "订单调用和推荐调用共用 8 个线程。没有超时，线程要一直等到推荐返回，订单调用排在后面；有了超时，每个线程最多 150 ms 就能释放。结束的是等待，不是工作：推荐服务仍收到 {bd-a-hop3} 次调用，其中 {bd-a-c2-timeouts} 次已被调用方放弃。（模型给推荐服务不限量的 worker，所以这些被放弃的工作在这里没有代价；真实的慢服务会被压得更慢。）",
+            )),
+            try_this: Some(tr(
+                "Set the timeout to 0 (off), then to 1,000 ms.",
+                "把超时设为 0（关闭），再设为 1000 ms。",
+            )),
+            spot: "chart-outcomes-a",
+            playback: Some(Playback { from_ms: 9000.0, pause_ms: 16_000.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=big-promo",
+            knobs: &["l1.attempts"],
+            title: tr("Bounded retries: retries feed the fire", "有界重试：重试在火上浇油"),
+            narration: tr(
+                "Back to the promo without that timeout. The app gives up after 2 s and retries at once, 3 attempts in all: {h-a-original_requests} requests became {bd-a-hop1} calls to the product service ({h-a-amplification}).",
+                "回到没有那个超时的大促。App 等 2 s 就放弃并立即重试，共 3 次尝试：{h-a-original_requests} 个请求变成了对商品服务的 {bd-a-hop1} 次调用（{h-a-amplification}）。",
+            ),
+            question: Some(tr(
+                "Set the app to 1 attempt. Does the order path come back?",
+                "把 App 的尝试次数设为 1，下单链路会恢复吗？",
+            )),
+            answer: Some(tr(
+                "No: without a timeout the shared threads still fill, and the requests still fail. Retries did not start the outage, they fed it: each timed-out attempt left its work behind ({h-a-abandoned_work} abandoned calls in all) and added a new one when capacity was lowest. Retry only transient errors, at one layer, with backoff, jitter and a budget.",
+                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，而是给它添了柴：每次超时的尝试都把工作留在身后（共 {h-a-abandoned_work} 次被放弃的调用），又在容量最低时再加一次。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
+            )),
+            try_this: Some(tr(
+                "Set the attempts to 1 and compare the calls the product service receives.",
+                "把尝试次数设为 1，比较商品服务收到的调用数。",
+            )),
+            spot: "breakdown-a",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=bulkhead-shared-vs-isolated",
+            knobs: &["s1.pool", "l1.shared_pool"],
+            title: tr("Isolation: one shared pool sinks the ship", "隔离：一个共享池拖沉整艘船"),
+            narration: tr(
+                "The product service calls the order core and recommendations on one pool of 8 threads. Recommendations slow down ×20 from 5 s to 15 s; the order core stays fast. Watch the pool under the product box.",
+                "商品服务调用订单核心和推荐服务时共用一个 8 线程的池。推荐服务在 5 s 到 15 s 之间慢 20 倍；订单核心一直很快。看商品服务下方的线程池。",
+            ),
+            question: Some(tr(
+                "The order core never slows down. How many requests fail?",
+                "订单核心从未变慢。有多少请求失败？",
+            )),
+            answer: Some(tr(
+                "{h-a-failed}: their order-core call timed out waiting for a thread that slow recommendation calls held; the order core itself received only {bd-a-hop1} calls. Core success falls to {h-a-core_success_rate}. A healthy dependency goes down with a sick one because they share the compartment.",
+                "{h-a-failed} 个：它们的订单核心调用在等待被慢推荐调用占住的线程时超时；订单核心本身只收到 {bd-a-hop1} 次调用。核心成功率降到 {h-a-core_success_rate}。健康的依赖被病了的依赖连坐，因为它们共用一个舱。",
+            )),
+            try_this: Some(tr(
+                "Give recommendations their own pool and compare.",
+                "给推荐服务独立的池，再比较。",
+            )),
+            spot: "diagram-a",
+            playback: Some(Playback { from_ms: 4000.0, pause_ms: 9000.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=bulkhead-shared-vs-isolated&s1.pool=own&s1.bulkhead=10&s1.bulkhead_queue=0",
+            knobs: &["s1.bulkhead", "s1.bulkhead_queue"],
+            title: tr("A bulkhead for recommendations", "给推荐服务一个舱壁"),
+            narration: tr(
+                "Recommendations now have their own compartment: at most 10 calls at once, no queue; beyond that they are refused and the page is answered without them. The order core keeps the 8 threads to itself.",
+                "推荐服务有了自己的舱位：最多 10 个并发调用，不排队；超出即拒绝，页面在没有推荐的情况下回答。订单核心独占那 8 个线程。",
+            ),
+            question: Some(tr(
+                "How many requests fail now, and what does it cost?",
+                "现在有多少请求失败？代价是什么？",
+            )),
+            answer: Some(tr(
+                "{h-a-failed}; core success {h-a-core_success_rate}. The price is visible: {h-a-bulkhead_rejected} recommendation calls refused at once, {h-a-degraded} pages without recommendations. Refusing is more controllable than queueing without bound: fast feedback, predictable capacity.",
+                "{h-a-failed} 个；核心成功率 {h-a-core_success_rate}。代价清楚可见：{h-a-bulkhead_rejected} 次推荐调用被立即拒绝，{h-a-degraded} 个页面没有推荐。拒绝比无限排队更可控：反馈快，容量可预测。",
+            )),
+            try_this: Some(tr(
+                "Set the bulkhead to 0 (no limit): fewer pages degrade here only because the model gives an unlimited pool endless threads; a real pool runs out of threads or connections.",
+                "把舱壁设为 0（不限）：这里降级的页面会变少，只是因为模型给不限量的池无穷多的线程；真实的池会耗尽线程或连接。",
+            )),
+            spot: "h-a-bulkhead_rejected",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=breaker&preset=source-003",
+            knobs: &["failure_pct", "open_ms"],
+            title: tr("The breaker: stop knocking on a sick door", "熔断：依赖已经病了，就先别敲门"),
+            narration: tr(
+                "The breaker keeps the last 20 calls and opens when it holds at least 20 and at least 50 % failed. The dependency is down from 5 s to 15 s, at 10 calls/s: {breaker-rejected} calls fail fast while it is open, {breaker-probes} probes test it in half-open, {breaker-transitions} state changes in all.",
+                "熔断器保留最近 20 次调用，窗口内至少 20 次且失败率 ≥ 50% 时打开。依赖在 5 s 到 15 s 之间宕机，每秒 10 次调用：打开期间 {breaker-rejected} 次调用快速失败，半开时 {breaker-probes} 次探测，共 {breaker-transitions} 次状态变化。",
+            ),
+            question: Some(tr(
+                "The dependency goes down at 5 s. How many failures does the breaker need before it opens?",
+                "依赖在 5 s 宕机。熔断器要看到多少次失败才会打开？",
+            )),
+            answer: Some(tr(
+                "10: half of a full window of 20 — one second of failures at 10 calls/s. The first half-open probes still meet the outage, so it opens again; the next ones succeed and it closes. A breaker is the caller's local protection for one dependency, not a health check.",
+                "10 次：满窗口 20 次的一半，按每秒 10 次就是一秒钟的失败。第一次半开时探测仍遇到宕机，熔断器再次打开；下一次探测成功，它才关闭。熔断是调用方针对某个依赖的本地保护，不是健康检查。",
+            )),
+            try_this: Some(tr(
+                "Shorten the open time to 2 s: more probes, more state changes.",
+                "把打开时间缩短到 2 s：探测更多，状态变化也更多。",
+            )),
+            spot: "breaker-transitions",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=admission&preset=source-003",
+            knobs: &["b", "n"],
+            title: tr("Rate limiting: overload becomes a clear refusal", "限流：把过载变成明确的拒绝"),
+            narration: tr(
+                "A token bucket of 5 meets 8 requests at the same instant. Each request costs one token; the bucket refills at a fixed rate.",
+                "容量为 5 的令牌桶在同一时刻遇到 8 个请求。每个请求消耗 1 个令牌；令牌按固定速率补充。",
+            ),
+            question: Some(tr(
+                "How many get in, and what do the others hear?",
+                "有多少个被放行？其余的收到什么？",
+            )),
+            answer: Some(tr(
+                "{adm-admitted} get 200; {adm-rejected} get 429 at once, with Retry-After saying when tokens return. A rejection consumes nothing. On the storm page such 429s are counted on their own line, not spent from the error budget; the client must honour Retry-After and back off, or the refusals turn into a retry storm.",
+                "{adm-admitted} 个得到 200；{adm-rejected} 个立即得到 429，Retry-After 告知何时会有令牌。拒绝不消耗令牌。在重试风暴页上，这类 429 单独计数，不计入错误预算；客户端必须遵守 Retry-After 并退避，否则拒绝会变成重试风暴。",
+            )),
+            try_this: Some(tr(
+                "Make the bucket 8, or send 20 requests.",
+                "把桶容量改成 8，或者发送 20 个请求。",
+            )),
+            spot: "adm-admitted",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=big-promo-protected",
+            knobs: &["f1.factor", "f2.factor"],
+            title: tr("Degrade, observe, drill", "降级、观测与演练"),
+            narration: tr(
+                "The same promo with the source's whole chain: entry rate limit → recommendation bulkhead of 20 → 150 ms timeout → breaker → the hot list as a labelled, stale fallback. In the breakdown: {h-a-admission_rejected} turned away with 429, {h-a-breaker_rejected} recommendation calls cut by the breaker, {h-a-bulkhead_rejected} by the bulkhead, {h-a-degraded} pages with the hot list.",
+                "同样的大促，加上来源中的整条保护链：入口限流 → 推荐舱壁（并发 20）→ 150 ms 超时 → 熔断 → 热门榜作为标明来源与新鲜度的兜底。看原因分解：{h-a-admission_rejected} 个请求被 429 拒绝，{h-a-breaker_rejected} 次推荐调用被熔断，{h-a-bulkhead_rejected} 次被舱壁拒绝，{h-a-degraded} 个页面返回热门榜。",
+            ),
+            question: Some(tr(
+                "Which number would you alert on, and which would you use to find the cause?",
+                "你会用哪个数字告警？又用哪些数字定位原因？",
+            )),
+            answer: Some(tr(
+                "Alert on the users' result: core success {h-a-core_success_rate} against the 99.9 % objective, error budget spent {h-a-error_budget_spent} (429s are outside this denominator: watch them apart). Then the 429, breaker and bulkhead counts say why. A high degraded rate is allowed but must be visible: recommendations may degrade; payment, stock and permissions may not.",
+                "按用户结果告警：核心成功率 {h-a-core_success_rate}，对照 99.9% 的目标，错误预算消耗 {h-a-error_budget_spent}（429 不在这个分母里，要单独观察）。再用 429、熔断和舱壁的计数定位原因。降级率可以升高，但必须可见：推荐可以降级；支付、库存、权限不可以。",
+            )),
+            try_this: Some(tr(
+                "Drill: make the surge ×10 or the slowdown ×100 and see which line absorbs it.",
+                "演练：把流量突增调到 ×10，或把推荐变慢调到 ×100，看哪一条线吸收了冲击。",
+            )),
+            spot: "breakdown-a",
+            playback: None,
+            minutes: None,
+        },
+    ],
+};

@@ -1,0 +1,155 @@
+//! A metastable failure (the storm preset `metastable-retry-storm`): a server at 90 %
+//! utilisation, a one-second slowdown as the trigger, retries that sustain the overload
+//! after the trigger is gone, why removing the trigger does not end it, and what does.
+
+use crate::lesson::{Lesson, Playback, Step, tr};
+
+pub const LESSON: Lesson = Lesson {
+    id: "metastable",
+    title: tr(
+        "Metastable failure: the storm that outlives its trigger",
+        "亚稳态故障：比触发因素活得更久的风暴",
+    ),
+    summary: tr(
+        "A busy server slows down for one second and never comes back while the load lasts: the retries keep it down. See the trigger, the loop that sustains it, and the three levers that end it.",
+        "一台繁忙的服务器只慢了一秒，却在负载持续期间再也没有恢复：是重试让它起不来。看触发因素、维持故障的正反馈回路，以及终止它的三个手段。",
+    ),
+    source: "",
+    steps: &[
+        Step {
+            link: "page=storm&preset=metastable-retry-storm",
+            knobs: &["rate", "l1.attempts"],
+            title: tr("Busy, but fine", "很忙，但正常"),
+            narration: tr(
+                "5 workers of 10 ms serve at most 500 calls/s; 450 requests/s arrive, so the server is 90 % busy. The client waits 150 ms per try and makes up to 3 attempts. Until 4 s nearly every request succeeds.",
+                "5 个 worker、每次调用 10 ms，最多每秒处理 500 次调用；每秒到达 450 个请求，服务器 90% 繁忙。客户端每次尝试等待 150 ms，最多尝试 3 次。4 s 之前几乎所有请求都成功。",
+            ),
+            question: Some(tr(
+                "At 90 % utilisation, how much room is left for retries?",
+                "利用率 90% 时，还剩多少空间给重试？",
+            )),
+            answer: Some(tr(
+                "About 50 calls/s: retrying one request in nine would fill it. A system this busy stays stable only while almost nothing is retried.",
+                "大约每秒 50 次：每九个请求里重试一个就会把它填满。这么忙的系统，只有在几乎没有重试时才是稳定的。",
+            )),
+            try_this: None,
+            spot: "chart-load-a",
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 3900.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=metastable-retry-storm",
+            knobs: &["f1.factor", "f1.end"],
+            title: tr("The trigger: one slow second", "触发因素：慢了一秒"),
+            narration: tr(
+                "From 4 s to 5 s (fault f1) the server is 3× slower: 30 ms a call, about 167 calls/s for 450 arriving. Watch the calls arriving at the server.",
+                "4 s 到 5 s 之间（故障 f1），服务器慢 3 倍：每次调用 30 ms，每秒只能处理约 167 次，而每秒到达 450 个。观察到达服务器的调用数。",
+            ),
+            question: Some(tr(
+                "Once a call must wait more than 150 ms for a worker, what does the client do, and what becomes of the call it gave up on?",
+                "一旦调用要等 150 ms 以上才轮到 worker，客户端会怎么做？它放弃的那次调用又会怎样？",
+            )),
+            answer: Some(tr(
+                "It times out and retries at once, adding a call; the abandoned call stays in the queue and will still be served, for nobody. So each timeout adds load instead of removing it: arrivals at the server climb toward 3 × 450 calls/s.",
+                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载：到达服务器的调用数逼近每秒 3 × 450 次。",
+            )),
+            try_this: None,
+            spot: "chart-load-a",
+            playback: Some(Playback { from_ms: 3900.0, pause_ms: 5100.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=metastable-retry-storm",
+            knobs: &["f1.end", "l1.attempts"],
+            title: tr("The trigger is gone, the storm stays", "触发因素消失了，风暴还在"),
+            narration: tr(
+                "At 5 s the server is fast again. Yet no request succeeds after the trigger until the load stops at 20 s: {h-a-succeeded} successes in the whole run, nearly all before 4 s, and {h-a-failed} failures.",
+                "5 s 时服务器已恢复正常速度。然而触发之后，直到 20 s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 4 s 之前，失败 {h-a-failed} 个。",
+            ),
+            question: Some(tr(
+                "The server is healthy again. Why doesn't the system recover?",
+                "服务器已经恢复健康，系统为什么不恢复？",
+            )),
+            answer: Some(tr(
+                "Every call now waits past its timeout, so every request makes all 3 attempts: {bd-a-hop1} calls for {h-a-original_requests} requests ({h-a-amplification} over the whole run), far more than the workers' 500 calls/s. The queue only grows; {h-a-abandoned_work} calls were abandoned by their caller yet still queued for a worker: work done for nobody. The trigger started it; the retries sustain it.",
+                "现在每次调用都等过了超时，于是每个请求都用满 3 次尝试：{h-a-original_requests} 个请求产生 {bd-a-hop1} 次调用（全程 {h-a-amplification}），远超 worker 每秒 500 次的处理能力。队列只增不减；{h-a-abandoned_work} 次调用已被调用方放弃，却仍排队等待 worker：做的是没人要的工作。触发因素点燃了它，重试让它持续下去。",
+            )),
+            try_this: Some(tr(
+                "Move the end of the trigger back to 4,500 ms: the storm does not care.",
+                "把触发结束时间提前到 4500 ms：风暴毫不在意。",
+            )),
+            spot: "chart-outcomes-a",
+            playback: Some(Playback { from_ms: 5000.0, pause_ms: 12_000.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=metastable-retry-storm&f1.end=4200",
+            knobs: &["f1.end", "f1.factor"],
+            title: tr("How big must the trigger be?", "触发因素要多大才够？"),
+            narration: tr(
+                "The same ×3 slowdown, but for 200 ms instead of a second.",
+                "同样慢 3 倍，但只持续 200 ms，而不是一秒。",
+            ),
+            question: Some(tr("Does it tip the system into the storm?", "它会把系统推入风暴吗？")),
+            answer: Some(tr(
+                "No: {h-a-failed} failures, only {h-a-timeouts} timeouts, the slowest request {h-a-latency_max}. The queue stays short enough for most calls to finish within 150 ms, and the few retries are absorbed. Past a certain size the trigger tips it, and from then on its size no longer matters.",
+                "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 150 ms 内完成，少量重试被吸收。触发超过某个大小就会翻转系统，此后它有多大已经无关紧要。",
+            )),
+            try_this: Some(tr(
+                "Set the end to 4,300 ms: a 300 ms trigger already tips it.",
+                "把结束时间设为 4300 ms：300 ms 的触发就已足够。",
+            )),
+            spot: "chart-outcomes-a",
+            playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=metastable-retry-storm&l1.budget=ratio&l1.budget_max=20&l1.budget_ratio=0.1",
+            knobs: &["l1.budget", "l1.budget_max", "cancel"],
+            title: tr("A retry budget breaks the loop", "重试预算打断正反馈回路"),
+            narration: tr(
+                "The same one-second trigger, with a retry budget: 20 tokens, a retry spends 1, a successful first attempt earns 0.1. The tokens are gone moments after the trigger; from then on retries are refused ({h-a-retry_budget_denied} in all).",
+                "同样一秒的触发，加上重试预算：20 个令牌，每次重试花 1 个，每次首次尝试成功补充 0.1 个。触发后不久令牌就花光了；此后重试一律被拒绝（共 {h-a-retry_budget_denied} 次）。",
+            ),
+            question: Some(tr(
+                "Retries stop right after 4 s, yet requests keep failing for several seconds. Why, and what finally ends it?",
+                "4 s 刚过重试就停了，请求却还要再失败好几秒。为什么？最后是什么终止了它？",
+            )),
+            answer: Some(tr(
+                "The queue the trigger built must drain first: without retries the server receives about 450 calls/s against 500, so it shrinks by about 50 a second. Once calls finish within 150 ms again, first attempts succeed, refill the budget, and the run recovers: {h-a-succeeded} successes, {h-a-failed} failures.",
+                "触发时积下的队列要先排空：没有重试，服务器每秒收到约 450 次调用，而能处理 500 次，队列每秒只减少约 50 个。等调用重新能在 150 ms 内完成，首次尝试开始成功、回补预算，系统恢复：成功 {h-a-succeeded} 个，失败 {h-a-failed} 个。",
+            )),
+            try_this: Some(tr(
+                "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): the queue is gone at once.",
+                "再打开 cancel（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列立刻消失。",
+            )),
+            spot: "chart-budget-a",
+            playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=metastable-retry-storm&l1.attempts=1",
+            knobs: &["l1.attempts", "rate"],
+            title: tr("Fewer attempts, or less load", "更少的尝试，或更低的负载"),
+            narration: tr(
+                "No retries at all: the trigger still fails {h-a-failed} requests, but the system recovers by itself once the queue drains; {h-a-succeeded} succeed.",
+                "完全不重试：触发仍让 {h-a-failed} 个请求失败，但队列排空后系统自行恢复；成功 {h-a-succeeded} 个。",
+            ),
+            question: Some(tr(
+                "With 2 attempts, would it recover? With 3 attempts at a lower rate?",
+                "尝试 2 次会恢复吗？尝试 3 次但降低到达率呢？",
+            )),
+            answer: Some(tr(
+                "Once every attempt times out, the server receives rate × attempts calls/s and drains only below its 500. 450 × 2 = 900: stuck. With 3 attempts the rate must stay under about 167/s. The model keeps the rate constant for the whole run, so it cannot show load being shed in the middle of an incident; in production that is admission at the entry.",
+                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于它的 500 次才能排空。450 × 2 = 900：卡住。尝试 3 次时，到达率必须低于每秒约 167 个。模型中的到达率在整次运行里保持不变，无法演示事故中途削减负载；在生产环境里，这要靠入口的准入控制。",
+            )),
+            try_this: Some(tr(
+                "Try 2 attempts; then 3 attempts at a rate of 150, and at 200.",
+                "试试 2 次尝试；再试 3 次尝试、到达率 150，以及 200。",
+            )),
+            spot: "chart-outcomes-a",
+            playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
+            minutes: None,
+        },
+    ],
+};

@@ -1,0 +1,165 @@
+//! Source 001's retry storm: client app → gateway → order → payment, 3 × 3 × 3 = 27×
+//! (1,000 QPS → 27,000), then its three lines of defence in its order — exponential
+//! backoff with full jitter, a global retry budget (retries ≤ 10 %), a client circuit
+//! breaker (50 %, 30 s open) — and the product view: a clear answer, idempotent writes.
+
+use crate::lesson::{Lesson, Playback, Step, tr};
+
+pub const LESSON: Lesson = Lesson {
+    id: "retry-storm",
+    title: tr("Source 001: how retries amplify a failure", "来源 001：重试怎样放大故障"),
+    summary: tr(
+        "Every layer of app → gateway → order → payment retries 3 times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
+        "APP → 网关 → 订单 → 支付，每层重试 3 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
+    ),
+    source: "001",
+    steps: &[
+        Step {
+            link: "page=calculator&rpd=86400000&peak=1&attempts=3,3,3",
+            knobs: &["attempts", "rps"],
+            title: tr("One timeout, multiplied", "一次超时，层层放大"),
+            narration: tr(
+                "App → gateway → order → payment, every layer set to 'retry 3 times on failure' — 3 attempts each, the first included, as the source counts them. One timeout at payment can be amplified {out-amplification}.",
+                "APP → 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 3 次”——按来源的算法，每层共 3 次尝试（含首次）。支付服务的一次超时最多被放大 {out-amplification}。",
+            ),
+            question: Some(tr(
+                "At a steady {out-peak} requests/s, how many calls per second can payment see?",
+                "在每秒 {out-peak} 个请求的平稳流量下，支付服务每秒最多会收到多少次调用？",
+            )),
+            answer: Some(tr(
+                "{out-worst}: {out-peak} × 3 × 3 × 3. A latency blip that would have passed in moments becomes a sustained overload, exactly when payment is weakest.",
+                "{out-worst} 次：{out-peak} × 3 × 3 × 3。原本片刻即可恢复的时延抖动，在支付服务最脆弱的时候演变成持续的过载。",
+            )),
+            try_this: Some(tr(
+                "Let only one layer retry: set the attempts to 1,1,3.",
+                "只让一层重试：把尝试次数设为 1,1,3。",
+            )),
+            spot: "out-worst",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=chain-3x3",
+            knobs: &["l1.attempts", "l3.attempts", "leaf.error"],
+            title: tr("The storm, hop by hop", "逐跳看风暴"),
+            narration: tr(
+                "The simulator sends {h-a-original_requests} requests in one second down the same chain, and payment fails every call. Follow the calls hop by hop: {bd-a-hop1} at the gateway, {bd-a-hop2} at order, {bd-a-hop3} at payment.",
+                "模拟器在一秒内沿同一条链路发出 {h-a-original_requests} 个请求，支付服务每次都失败。逐跳看调用数：网关 {bd-a-hop1} 次，订单服务 {bd-a-hop2} 次，支付服务 {bd-a-hop3} 次。",
+            ),
+            question: Some(tr("How many requests do all these retries save?", "这么多重试救回了多少请求？")),
+            answer: Some(tr(
+                "{h-a-succeeded}: all {h-a-failed} still fail, each after {h-a-latency_max}. Against a lasting fault, retries buy no success, only {h-a-amplification} the load.",
+                "{h-a-succeeded} 个：{h-a-failed} 个请求全部失败，每个耗时 {h-a-latency_max}。面对持续性故障，重试换不来成功，只换来 {h-a-amplification} 的负载。",
+            )),
+            try_this: Some(tr(
+                "Set payment's error rate to 0.1, a transient fault: now the retries mostly help, for little extra load.",
+                "把支付服务的错误率设为 0.1（短暂故障）：这时重试大多有用，额外负载也很小。",
+            )),
+            spot: "diagram-a",
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 280.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=chain-3x3&pattern=batch&requests=1000&l1.backoff=exponential&l1.jitter=full&l1.backoff_ms=100&l1.backoff_cap=3000",
+            knobs: &["l1.jitter", "l1.backoff_ms"],
+            title: tr("Jitter spreads, it does not reduce", "抖动只分散，不减少"),
+            narration: tr(
+                "Now {h-a-original_requests} requests arrive at once and fail together. Before retry n the app sleeps random(0, min(3,000 ms, 100 ms × 2^(n−1))), as in the source's code: exponential backoff with full jitter. Watch the load chart.",
+                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，APP 在第 n 次重试前等待 random(0, min(3000 ms, 100 ms × 2^(n−1)))：指数退避加 Full Jitter 随机抖动。观察负载图。",
+            ),
+            question: Some(tr(
+                "With full jitter, how many calls reach payment?",
+                "加上 Full Jitter 后，有多少次调用到达支付服务？",
+            )),
+            answer: Some(tr(
+                "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the app waits: gateway and order still retry at once). Only fewer attempts or a retry budget reduce the calls.",
+                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有 APP 等待，网关和订单服务仍立即重试）。只有减少尝试次数或重试预算才能减少调用。",
+            )),
+            try_this: Some(tr(
+                "Set the jitter to none: the retries come back in waves.",
+                "把抖动设为 none：重试会成波地回来。",
+            )),
+            spot: "chart-load-a",
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 560.0 }),
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
+            knobs: &["l1.budget", "l2.budget", "l3.budget"],
+            title: tr("A retry budget: retries within 10 %", "重试预算：重试不超过 10%"),
+            narration: tr(
+                "Each layer now keeps the source's budget: a bucket of 100 tokens; a retry spends 1, a successful first attempt earns 0.1 (the source's code pays on every success), so retries stay within about 10 % of successful traffic. When the bucket is empty the retry is refused and the request fails fast.",
+                "现在每层都有来源中的重试预算：100 个令牌的桶；每次重试花 1 个，每次首次尝试成功补充 0.1 个（来源代码是每次成功都补充），因此重试流量约不超过成功流量的 10%。桶空时拒绝重试，请求快速失败。",
+            ),
+            question: Some(tr(
+                "Payment still fails every call. How many calls reach it now?",
+                "支付服务仍然每次都失败。现在有多少次调用到达它？",
+            )),
+            answer: Some(tr(
+                "{bd-a-hop3} ({h-a-amplification}): each layer spends its 100 starting tokens ({h-a-retries} retries in all) and nothing refills them, since nothing succeeds; {h-a-retry_budget_denied} retries are refused. Once calls succeed again the budget refills: retries are kept for transient faults.",
+                "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 100 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。",
+            )),
+            try_this: Some(tr(
+                "Turn the budget off at one layer and see which hop's calls jump.",
+                "关掉其中一层的预算，看哪一跳的调用数猛增。",
+            )),
+            spot: "chart-budget-a",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=breaker&preset=source-001",
+            knobs: &["failure_pct", "open_ms"],
+            title: tr(
+                "The client breaker: 50 %, then 30 s of quiet",
+                "客户端熔断：失败率 50%，然后安静 30 s",
+            ),
+            narration: tr(
+                "Payment fails 60 % of calls for 40 s. The client's breaker judges 'a short period' — here the last 10 s: at 50 % failures it opens and, for 30 s, sends nothing and runs the local fallback. {breaker-rejected} calls never reached payment; {breaker-transitions} state changes.",
+                "支付服务有 40 s 失败 60% 的调用。客户端熔断器统计“短周期”——这里取最近 10 s：失败率达到 50% 即打开，30 s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务；状态变化 {breaker-transitions} 次。",
+            ),
+            question: Some(tr(
+                "When payment recovers, does the breaker close right away?",
+                "支付服务恢复后，熔断器会立即关闭吗？",
+            )),
+            answer: Some(tr(
+                "No. It probes only after its 30 s; the first probes still met failures, so it opened for another 30 s and closed after {breaker-probes} probes in all. A long open time gives payment room to heal but keeps refusing after it has healed: tune it, do not guess it.",
+                "不会。它要等满 30 s 才探测；第一次探测仍遇到失败，于是再打开 30 s，共 {breaker-probes} 次探测后才关闭。较长的打开时间给支付服务留出自愈窗口，但在它恢复后仍会继续拒绝：这个值要调，不能拍脑袋。",
+            )),
+            try_this: Some(tr(
+                "Set the open time to 5 s and count the state changes.",
+                "把打开时间设为 5 s，数一数状态变化。",
+            )),
+            spot: "breaker-rejected",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.fallback=unavailable&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
+            knobs: &["l1.fallback", "l1.attempts"],
+            title: tr(
+                "When retries end: a clear answer, never a fake one",
+                "重试结束之后：给明确的回答，绝不伪造",
+            ),
+            narration: tr(
+                "With the budgets in place, the app answers 'payment unavailable, try later' instead of a blank error page: {h-a-degraded} such answers, {h-a-failed} failures, the slowest after {h-a-latency_max}.",
+                "有了重试预算，APP 不再显示空白的错误页，而是回答“支付暂不可用，请稍后再试”：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
+            ),
+            question: Some(tr(
+                "Should a timed-out payment be retried automatically?",
+                "超时的支付请求应该自动重试吗？",
+            )),
+            answer: Some(tr(
+                "Only with a unique Idempotency-Key: a timeout does not prove the charge did not happen. Without one, do not retry; keep the button disabled while loading and say 'unknown, we will confirm' rather than 'failed'. The model counts these answers as degraded and does not simulate duplicate charges: that risk is for the design to remove.",
+                "只有带着唯一的 Idempotency-Key 才可以：超时并不能证明没有扣款。没有幂等键就不要自动重试；加载期间按钮保持禁用，回答“结果未知，稍后确认”而不是“失败”。模型把这些回答计为降级，也不模拟重复扣款：这个风险要靠设计消除。",
+            )),
+            try_this: Some(tr(
+                "Set the fallback to none: the failures come back.",
+                "把兜底设为 none：失败又回来了。",
+            )),
+            spot: "headline",
+            playback: None,
+            minutes: None,
+        },
+    ],
+};
