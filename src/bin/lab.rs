@@ -5,6 +5,8 @@
 //! lab run --preset NAME [--seed N] [--format json|table|csv|digest]
 //! lab run --scenario FILE.json [--seed N] [--format json|table|csv|digest] [--engine auto|general]
 //! lab show --preset NAME          (prints the preset as a scenario file)
+//! lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
+//!           [--seed N] [--format table|csv]   (the stability map, cell for cell the page's)
 //! ```
 //!
 //! Any bad input — an unknown flag or preset, an unreadable or oversized file, JSON of the
@@ -26,11 +28,15 @@ const USAGE: &str = "usage:
   lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv|digest]
           [--engine auto|general] [--max-calls N]
   lab show --preset NAME [--versus]
+  lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
+            [--seed N] [--format table|csv]
   lab keys
 
   --versus runs the preset's comparison scenario (side B of compare mode).
   --engine general skips the retry-chain kernel (same report, slower; for comparisons).
-  --max-calls refuses scenarios implying more calls than N (default 200000000).";
+  --max-calls refuses scenarios implying more calls than N (default 200000000).
+  sweep: the stability map (default: metastable-retry-storm, utilisation=0.05..1/20 against
+  trigger_ms=50..1000/20); KNOB is utilisation, trigger_ms or any storm page key (lab keys).";
 
 /// Scenario files larger than this are refused before they are read whole.
 const MAX_FILE_BYTES: u64 = 8 << 20;
@@ -273,6 +279,87 @@ fn keys() -> String {
     out
 }
 
+/// `lab sweep`: every cell of the stability map, run and judged as the page's workers do.
+fn sweep(args: &[String]) -> Result<String, (u8, String)> {
+    use resilience_lab::state::stability::{self as st, Axis, Protection, Sweep};
+    let usage = |m: String| (2u8, format!("{m}\n{USAGE}"));
+    let mut preset = st::DEFAULT_PRESET.to_string();
+    let (mut x, mut y, mut protect, mut seed, mut csv) = (None, None, None, None, false);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| usage(format!("{flag} needs a value")))
+        };
+        match flag {
+            "--preset" => preset = value()?,
+            "--x" => x = Some(Axis::parse("--x", &value()?).map_err(|e| (2, e.to_string()))?),
+            "--y" => y = Some(Axis::parse("--y", &value()?).map_err(|e| (2, e.to_string()))?),
+            "--protect" => {
+                let v = value()?;
+                protect = Some(Protection::parse(&v).ok_or_else(|| {
+                    (2, format!("--protect: got {v:?}, allowed one of none, budget, cancel, breaker"))
+                })?);
+            }
+            "--seed" => {
+                let v = value()?;
+                seed = Some(v.parse::<u64>().map_err(|_| {
+                    (2, format!("--seed: got {v:?}, allowed a whole number from 0 to {}", u64::MAX))
+                })?);
+            }
+            "--format" => {
+                csv = match value()?.as_str() {
+                    "csv" => true,
+                    "table" => false,
+                    v => return Err((2, format!("--format: got {v:?}, allowed one of table, csv"))),
+                }
+            }
+            _ => return Err(usage(format!("unknown argument {a:?}"))),
+        }
+    }
+    let p = presets::find(&preset)
+        .ok_or_else(|| (2, format!("--preset: got {preset:?}, allowed one of {}", preset_names())))?;
+    let mut s = Sweep::default_for(p.name);
+    s.x = x.unwrap_or(s.x);
+    s.y = y.unwrap_or(s.y);
+    s.seed = seed.unwrap_or(s.seed);
+    s.protect = protect.unwrap_or(Protection::None);
+    s.check().map_err(|e| (2, e.to_string()))?;
+    let protected = s.protect != Protection::None;
+    let cells: Vec<_> = (0..s.cells()).map(|i| Some(s.run_cell(i, protected))).collect();
+    if csv {
+        return Ok(st::csv(&s, &cells, protected));
+    }
+    // The map as text, the highest y on top: '.' recovered within 2 s, 'o' later, '#' stuck,
+    // 'x' overloaded before the trigger, '?' could not run.
+    let mut out =
+        format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
+    for j in (0..s.y.n).rev() {
+        let _ = write!(out, "{:>10} ", resilience_lab::i18n::format_number(s.y.value(j), 3));
+        for i in 0..s.x.n {
+            let c = &cells[usize::from(j) * usize::from(s.x.n) + usize::from(i)];
+            out.push(match c {
+                Some(Ok(v)) => match (v.outcome, v.recovered_after_ms) {
+                    (resilience_lab::model::stability::Outcome::Recovered, Some(t)) if t <= 2000.0 => '.',
+                    (resilience_lab::model::stability::Outcome::Recovered, _) => 'o',
+                    (resilience_lab::model::stability::Outcome::Stuck, _) => '#',
+                    (resilience_lab::model::stability::Outcome::Overloaded, _) => 'x',
+                },
+                _ => '?',
+            });
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{:>10} {} → {}", "", s.x.key, resilience_lab::state::storm::url_num(s.x.to));
+    Ok(out)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -281,6 +368,7 @@ fn main() -> ExitCode {
             .map(|p| format!("{:<28}  {}\n", p.name, p.story(resilience_lab::i18n::Lang::En)))
             .collect::<String>()),
         Some("run") => run(&args[1..]),
+        Some("sweep") => sweep(&args[1..]),
         Some("keys") if args.len() == 1 => Ok(keys()),
         Some("show") => match parse_run(&args[1..]) {
             Ok(a) if a.preset.is_some() => load_scenario(&a)

@@ -9,4 +9,5 @@ pub mod degradation;
 pub mod queueing;
 pub mod retry_timing;
 pub mod slo;
+pub mod stability;
 pub mod tree;

@@ -10,6 +10,7 @@ mod lab;
 pub mod lesson;
 pub mod queue;
 pub mod runs;
+pub mod stability;
 pub mod storm;
 
 use crate::error::FieldError;

@@ -1,0 +1,184 @@
+//! Did a run recover from its trigger? The stability map's rule, applied to one run's
+//! series: the share of offered requests answered in full ("goodput", successes ÷
+//! arrivals over a window) before the trigger, and in a recovery window at the end of the
+//! arrivals, long after the trigger has ended.
+//!
+//! - **Overloaded**: goodput was already below [`GOOD`] before the trigger (the load alone
+//!   is too much: nothing to recover to).
+//! - **Recovered**: goodput is back at [`GOOD`] or above in the recovery window; how fast
+//!   is the time from the trigger's end to the start of the first one-second window after
+//!   which no one-second window falls below [`GOOD`] again.
+//! - **Stuck**: fine before the trigger, not after it, although the trigger is over: the
+//!   metastable state (Bronson et al., HotOS 2021).
+//!
+//! Windows are whole buckets of the report's series (successes are counted when they are
+//! answered, arrivals when they arrive); the series' bucket should divide a second.
+
+use crate::report::Series;
+
+/// The share of offered requests that must be answered in full to count as serving (0–1).
+pub const GOOD: f64 = 0.9;
+/// The start of the window before the trigger (ms): the first second is warm-up.
+pub const WARMUP_MS: f64 = 1000.0;
+/// The recovery window's share of the arrivals' duration, at its end (0–1).
+pub const RECOVERY_SHARE: f64 = 0.25;
+/// The length of the windows "how fast" is judged on (ms).
+pub const STEP_MS: f64 = 1000.0;
+
+/// When the trigger and the arrivals start and end (ms of virtual time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Windows {
+    pub trigger_start_ms: f64,
+    pub trigger_end_ms: f64,
+    pub arrivals_end_ms: f64,
+}
+
+impl Windows {
+    /// The recovery window: the last quarter of the arrivals, and never before the trigger
+    /// has ended (ms, start and end).
+    pub fn recovery(&self) -> (f64, f64) {
+        let start = (self.arrivals_end_ms * (1.0 - RECOVERY_SHARE)).max(self.trigger_end_ms);
+        (start.min(self.arrivals_end_ms), self.arrivals_end_ms)
+    }
+}
+
+/// How a run came out of its trigger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Recovered,
+    Stuck,
+    Overloaded,
+}
+
+impl Outcome {
+    /// The name in CSV, links and `data-outcome`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Recovered => "recovered",
+            Outcome::Stuck => "stuck",
+            Outcome::Overloaded => "overloaded",
+        }
+    }
+
+    /// Reads [`Outcome::as_str`].
+    pub fn parse(s: &str) -> Option<Outcome> {
+        [Outcome::Recovered, Outcome::Stuck, Outcome::Overloaded].into_iter().find(|o| o.as_str() == s)
+    }
+}
+
+/// One run's verdict.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    /// Recovered: ms from the trigger's end until goodput stayed at [`GOOD`].
+    pub recovered_after_ms: Option<f64>,
+    /// Goodput before the trigger (0–1).
+    pub before: f64,
+    /// Goodput in the recovery window (0–1).
+    pub after: f64,
+}
+
+/// Successes ÷ arrivals over the buckets covering [from, to) ms (1 when nothing arrived).
+pub fn goodput(s: &Series, from_ms: f64, to_ms: f64) -> f64 {
+    let (a, b) = bucket_range(s, from_ms, to_ms);
+    let offered: u64 = s.offered.get(a..b).map_or(0, |x| x.iter().sum());
+    let ok: u64 = s.succeeded.get(a..b).map_or(0, |x| x.iter().sum());
+    if offered == 0 { 1.0 } else { ok as f64 / offered as f64 }
+}
+
+fn bucket_range(s: &Series, from_ms: f64, to_ms: f64) -> (usize, usize) {
+    if s.bucket_ms <= 0.0 {
+        return (0, 0);
+    }
+    let n = s.offered.len().min(s.succeeded.len());
+    let a = ((from_ms / s.bucket_ms).round().max(0.0) as usize).min(n);
+    let b = ((to_ms / s.bucket_ms).round().max(0.0) as usize).min(n);
+    (a, b.max(a))
+}
+
+/// The verdict on a run with these windows.
+pub fn classify(s: &Series, w: Windows) -> Verdict {
+    let before = goodput(s, WARMUP_MS.min(w.trigger_start_ms), w.trigger_start_ms);
+    let (from, to) = w.recovery();
+    let after = goodput(s, from, to);
+    if before < GOOD {
+        return Verdict { outcome: Outcome::Overloaded, recovered_after_ms: None, before, after };
+    }
+    if after < GOOD {
+        return Verdict { outcome: Outcome::Stuck, recovered_after_ms: None, before, after };
+    }
+    // The last one-second window after the trigger that is still below GOOD.
+    let mut recovered = 0.0;
+    let mut t = w.trigger_end_ms;
+    while t + STEP_MS <= w.arrivals_end_ms + 1e-9 {
+        if goodput(s, t, t + STEP_MS) < GOOD {
+            recovered = t + STEP_MS - w.trigger_end_ms;
+        }
+        t += STEP_MS;
+    }
+    Verdict { outcome: Outcome::Recovered, recovered_after_ms: Some(recovered), before, after }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A series of 1-s buckets: 100 arrivals each, `ok[i]` answered.
+    fn series(ok: &[u64]) -> Series {
+        Series {
+            bucket_ms: 1000.0,
+            buckets: ok.len(),
+            offered: vec![100; ok.len()],
+            succeeded: ok.to_vec(),
+            ..Series::default()
+        }
+    }
+
+    const W: Windows = Windows { trigger_start_ms: 4000.0, trigger_end_ms: 5000.0, arrivals_end_ms: 20000.0 };
+
+    #[test]
+    fn a_blip_absorbed_at_once_recovers_in_zero() {
+        let mut ok = vec![100; 20];
+        ok[4] = 30;
+        let v = classify(&series(&ok), W);
+        assert_eq!((v.outcome, v.recovered_after_ms), (Outcome::Recovered, Some(0.0)));
+    }
+
+    #[test]
+    fn recovery_time_is_when_goodput_stays_up() {
+        let mut ok = vec![100; 20];
+        for x in ok.iter_mut().take(9).skip(4) {
+            *x = 10;
+        }
+        ok[10] = 50; // a relapse: the recovery counts from after it
+        let v = classify(&series(&ok), W);
+        assert_eq!((v.outcome, v.recovered_after_ms), (Outcome::Recovered, Some(6000.0)));
+    }
+
+    #[test]
+    fn goodput_that_never_returns_is_stuck() {
+        let mut ok = vec![100; 20];
+        for x in ok.iter_mut().skip(4) {
+            *x = 20;
+        }
+        let v = classify(&series(&ok), W);
+        assert_eq!(v.outcome, Outcome::Stuck);
+        assert!((v.after - 0.2).abs() < 1e-12 && v.before == 1.0);
+    }
+
+    #[test]
+    fn a_load_too_high_before_the_trigger_is_overloaded() {
+        let v = classify(&series(&[60; 20]), W);
+        assert_eq!(v.outcome, Outcome::Overloaded);
+    }
+
+    #[test]
+    fn the_recovery_window_never_starts_before_the_trigger_ends() {
+        let w = Windows { trigger_start_ms: 4000.0, trigger_end_ms: 18000.0, arrivals_end_ms: 20000.0 };
+        assert_eq!(w.recovery(), (18000.0, 20000.0));
+        assert_eq!(W.recovery(), (15000.0, 20000.0));
+        for o in [Outcome::Recovered, Outcome::Stuck, Outcome::Overloaded] {
+            assert_eq!(Outcome::parse(o.as_str()), Some(o));
+        }
+    }
+}

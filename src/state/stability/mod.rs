@@ -1,0 +1,411 @@
+//! The stability map's sweep: a scenario from a storm preset, two axes, and for every cell
+//! the same scenario with the two values set, run and judged by `model::stability`. A
+//! cell's scenario is the storm page's state for a link (`page=storm&preset=…&rate=…`), so
+//! clicking a cell opens exactly that run, and an axis can be any numeric knob of the storm
+//! page, plus two read the way the research states them: `utilisation` (offered load ÷
+//! the bottleneck's capacity, written as `rate`) and `trigger_ms` (the first fault window's
+//! length, written as `f1.end`). The same code serves `lab sweep` and the page's workers.
+
+use crate::error::{Allowed, FieldError, clip};
+use crate::model::chain::run_with;
+use crate::model::stability::{Verdict, Windows, classify};
+use crate::query::Query;
+use crate::report::Report;
+use crate::scenario::{Fault, FaultEffect, Load, Scenario, presets};
+use crate::state::runs::{BROWSER_MAX_CALLS, RunError};
+use crate::state::storm::{StormState, url_num};
+
+/// The preset a map starts from.
+pub const DEFAULT_PRESET: &str = "metastable-retry-storm";
+/// Most cells along an axis.
+pub const MAX_STEPS: u16 = 40;
+/// The series' bucket in a cell's run (ms): the windows of the verdict are whole buckets.
+pub const BUCKET_MS: f64 = 250.0;
+
+/// One axis: a knob swept from `from` to `to` in `n` evenly spaced values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    /// `utilisation`, `trigger_ms`, or a storm page URL key (`l1.attempts`, `f1.factor`).
+    pub key: String,
+    pub from: f64,
+    pub to: f64,
+    /// Values along the axis (1–[`MAX_STEPS`]).
+    pub n: u16,
+}
+
+impl Axis {
+    /// The `i`-th value (0-based).
+    pub fn value(&self, i: u16) -> f64 {
+        if self.n <= 1 {
+            return self.from;
+        }
+        self.from + (self.to - self.from) * f64::from(i) / f64::from(self.n - 1)
+    }
+
+    /// `KEY=FROM..TO/N`, as links and `lab sweep` write it.
+    pub fn text(&self) -> String {
+        format!("{}={}..{}/{}", self.key, url_num(self.from), url_num(self.to), self.n)
+    }
+
+    /// Reads `KEY=FROM..TO/N`; `field` names the axis in the error.
+    pub fn parse(field: &str, text: &str) -> Result<Axis, FieldError> {
+        let bad =
+            || FieldError::new(field, clip(text), Allowed::OneOf { choices: vec!["KNOB=FROM..TO/N".into()] });
+        let (key, rest) = text.trim().split_once('=').ok_or_else(bad)?;
+        let (range, n) = rest.split_once('/').ok_or_else(bad)?;
+        let (from, to) = range.split_once("..").ok_or_else(bad)?;
+        let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+        let (Some(from), Some(to)) = (num(from), num(to)) else { return Err(bad()) };
+        let n: u16 = n.trim().parse().map_err(|_| bad())?;
+        if !(1..=MAX_STEPS).contains(&n) {
+            return Err(FieldError::new(
+                format!("{field} steps"),
+                n,
+                Allowed::integer(1, u64::from(MAX_STEPS)),
+            ));
+        }
+        if key.trim().is_empty() {
+            return Err(bad());
+        }
+        Ok(Axis { key: key.trim().to_string(), from, to, n })
+    }
+}
+
+/// A protection the map can be swept again with, to show the region shrink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protection {
+    None,
+    /// Source 001's retry budget: retries at most 10 % of requests.
+    Budget,
+    /// A timed-out call is cancelled at the server (its work stops).
+    Cancel,
+    /// A circuit breaker on the entry's calls (50 % of 20 calls, Resilience4j-like).
+    Breaker,
+}
+
+impl Protection {
+    pub const ALL: [Protection; 4] =
+        [Protection::None, Protection::Budget, Protection::Cancel, Protection::Breaker];
+
+    /// The `protect=` value.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Protection::None => "none",
+            Protection::Budget => "budget",
+            Protection::Cancel => "cancel",
+            Protection::Breaker => "breaker",
+        }
+    }
+
+    /// Reads a `protect=` value.
+    pub fn parse(s: &str) -> Option<Protection> {
+        Protection::ALL.into_iter().find(|p| p.slug() == s)
+    }
+
+    /// The storm page's link keys that turn it on.
+    pub fn link(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Protection::None => &[],
+            Protection::Budget => &[("l1.budget", "ratio")],
+            Protection::Cancel => &[("cancel", "on")],
+            Protection::Breaker => &[("l1.breaker", "lazy")],
+        }
+    }
+}
+
+/// A sweep: the preset, its seed, the axes, the protection drawn over the map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep {
+    pub preset: &'static str,
+    pub seed: u64,
+    pub x: Axis,
+    pub y: Axis,
+    pub protect: Protection,
+}
+
+/// A cell's run, ready to go.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellRun {
+    pub scenario: Scenario,
+    pub seed: u64,
+    pub windows: Windows,
+}
+
+/// The storm page's state for a storm link.
+fn storm(q: &Query) -> StormState {
+    StormState::from_query(q)
+}
+
+/// The offered load the bottleneck can serve (req/s): the smallest workers ÷ mean work of
+/// any hop with a limited pool, counting each hop's own calls (not the retries).
+pub fn capacity(s: &Scenario) -> Option<f64> {
+    let hop = |workers: Option<u32>, mean_ms: f64| {
+        workers.filter(|_| mean_ms > 0.0).map(|w| f64::from(w) * 1000.0 / mean_ms)
+    };
+    s.layers
+        .iter()
+        .filter_map(|l| hop(l.server.workers, l.work.mean_ms()))
+        .chain(hop(s.leaf.server.workers, s.leaf.work.mean_ms()))
+        .reduce(f64::min)
+}
+
+impl Sweep {
+    /// The default map of a preset: utilisation 5–100 % against the trigger's length
+    /// 50–1,000 ms, 20 × 20 (on the metastable preset the boundary runs from a third of
+    /// capacity for long triggers, where three attempts exceed capacity, to full capacity
+    /// for the shortest).
+    pub fn default_for(preset: &'static str) -> Sweep {
+        let seed = presets::find(preset).map_or(1, |p| (p.build)().seed);
+        Sweep {
+            preset,
+            seed,
+            x: Axis { key: "utilisation".into(), from: 0.05, to: 1.0, n: 20 },
+            y: Axis { key: "trigger_ms".into(), from: 50.0, to: 1000.0, n: 20 },
+            protect: Protection::None,
+        }
+    }
+
+    /// Cells in the map.
+    pub fn cells(&self) -> usize {
+        usize::from(self.x.n) * usize::from(self.y.n)
+    }
+
+    /// Cell `index`'s axis positions (x, y), row by row from the bottom.
+    pub fn position(&self, index: usize) -> (u16, u16) {
+        let nx = usize::from(self.x.n.max(1));
+        ((index % nx) as u16, (index / nx) as u16)
+    }
+
+    fn base_query(&self) -> Query {
+        let mut q = Query::new();
+        q.set("page", "storm");
+        q.set("preset", self.preset);
+        q.set("seed", self.seed.to_string());
+        q
+    }
+
+    /// The preset's scenario, unedited.
+    pub fn base(&self) -> Scenario {
+        storm(&self.base_query()).a
+    }
+
+    /// Sets `axis` to `v` in a storm link over `base`.
+    fn set(base: &Scenario, q: &mut Query, axis: &Axis, v: f64) -> Result<(), String> {
+        match axis.key.as_str() {
+            "utilisation" => {
+                let cap = capacity(base).ok_or("no hop has a limited pool")?;
+                let peak = match base.load {
+                    Load::Constant { peak_factor, .. } | Load::Poisson { peak_factor, .. } => peak_factor,
+                    Load::Batch { .. } => return Err("the preset's arrivals come in one batch".into()),
+                };
+                q.set("rate", url_num(v * cap / peak));
+            }
+            "trigger_ms" => {
+                let f = base.faults.first().ok_or("the preset has no fault window (f1)")?;
+                q.set("f1.end", url_num(f.start_ms + v));
+            }
+            key => q.set(key, url_num(v)),
+        }
+        Ok(())
+    }
+
+    /// The storm link of cell `index`, with the protection if `protected`.
+    pub fn cell_query(&self, index: usize, protected: bool) -> Result<Query, FieldError> {
+        let base = self.base();
+        let (i, j) = self.position(index);
+        let mut q = self.base_query();
+        for (field, axis, k) in [("x", &self.x, i), ("y", &self.y, j)] {
+            Self::set(&base, &mut q, axis, axis.value(k))
+                .map_err(|why| FieldError::new(field, clip(&format!("{} ({why})", axis.key)), self.keys()))?;
+        }
+        if protected {
+            for (k, v) in self.protect.link() {
+                q.set(k, *v);
+            }
+        }
+        Ok(q)
+    }
+
+    /// What an axis may name.
+    fn keys(&self) -> Allowed {
+        let choices = [
+            "utilisation",
+            "trigger_ms",
+            "f1.factor",
+            "rate",
+            "l1.attempts",
+            "l1.per_try",
+            "l1.budget_ratio",
+        ];
+        Allowed::OneOf { choices: choices.iter().map(|c| c.to_string()).collect() }
+    }
+
+    /// Cell `index`'s run: the storm page's scenario for its link, judged on the trigger
+    /// (the first fault window) and the arrivals' end.
+    pub fn cell(&self, index: usize, protected: bool) -> Result<CellRun, FieldError> {
+        let q = self.cell_query(index, protected)?;
+        let st = storm(&q);
+        if let Some(k) = st.unknown.first() {
+            let field = if self.x.key == *k { "x" } else { "y" };
+            return Err(FieldError::new(field, clip(k), self.keys()));
+        }
+        if let Some((_, _, e)) = st.errors.iter().next() {
+            return Err(e.clone());
+        }
+        let mut scenario = st.a;
+        scenario.report.bucket_ms = Some(BUCKET_MS);
+        scenario.report.trace_sample = 0;
+        let arrivals_end_ms = match scenario.load {
+            Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => duration_ms,
+            Load::Batch { .. } => 0.0,
+        };
+        let f = scenario.faults.first();
+        let windows = Windows {
+            trigger_start_ms: f.map_or(arrivals_end_ms / 4.0, |f| f.start_ms),
+            trigger_end_ms: f.map_or(arrivals_end_ms / 4.0, |f| f.end_ms),
+            arrivals_end_ms,
+        };
+        Ok(CellRun { scenario, seed: st.seed, windows })
+    }
+
+    /// Runs and judges cell `index`.
+    pub fn run_cell(&self, index: usize, protected: bool) -> Result<Verdict, RunError> {
+        let c = self.cell(index, protected).map_err(RunError::Invalid)?;
+        let r = run_with(&c.scenario, c.seed, BROWSER_MAX_CALLS)?;
+        Ok(classify(&r.series, c.windows))
+    }
+
+    /// Whether every cell can be built (checked on the corners: the axes are monotone).
+    pub fn check(&self) -> Result<(), FieldError> {
+        let last = self.cells().saturating_sub(1);
+        for index in
+            [0, usize::from(self.x.n.saturating_sub(1)), last.saturating_sub(usize::from(self.x.n) - 1), last]
+        {
+            self.cell(index, false)?;
+            if self.protect != Protection::None {
+                self.cell(index, true)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The hysteresis run: the preset without its faults, its load stepped from half the
+/// bottleneck's capacity up to [`HYST_TOP`] of it and back down, [`HYST_STEP_MS`] a step.
+pub const HYST_LEVELS: [f64; 8] = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2];
+/// The highest load of the hysteresis run (× capacity).
+pub const HYST_TOP: f64 = 1.2;
+/// How long each load level lasts (ms).
+pub const HYST_STEP_MS: f64 = 3000.0;
+
+/// One level of the hysteresis run, measured over the second half of its step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HystPoint {
+    /// Offered load ÷ capacity.
+    pub utilisation: f64,
+    /// Requests answered in full ÷ capacity.
+    pub goodput: f64,
+    /// On the way up (else down).
+    pub up: bool,
+}
+
+impl Sweep {
+    /// The levels of the hysteresis run in time order (up, then down).
+    pub fn hysteresis_levels() -> Vec<(f64, bool)> {
+        let up = HYST_LEVELS.iter().map(|&l| (l, true));
+        let down = HYST_LEVELS.iter().rev().skip(1).map(|&l| (l, false));
+        up.chain(down).collect()
+    }
+
+    /// The hysteresis run's scenario and seed (with the protection if `protected`).
+    pub fn hysteresis(&self, protected: bool) -> Result<(Scenario, u64), FieldError> {
+        let mut q = self.base_query();
+        if protected {
+            for (k, v) in self.protect.link() {
+                q.set(k, *v);
+            }
+        }
+        let st = storm(&q);
+        let mut s = st.a;
+        let cap = capacity(&s).ok_or_else(|| {
+            FieldError::new(
+                "preset",
+                self.preset,
+                Allowed::OneOf { choices: vec!["a preset with a limited pool".into()] },
+            )
+        })?;
+        let levels = Self::hysteresis_levels();
+        let base = HYST_LEVELS[0] * cap;
+        let total = HYST_STEP_MS * levels.len() as f64;
+        s.load = Load::Poisson { rate_per_s: base, peak_factor: 1.0, duration_ms: total };
+        s.faults = levels
+            .iter()
+            .enumerate()
+            .filter(|(_, (l, _))| *l > HYST_LEVELS[0])
+            .map(|(k, (l, _))| Fault {
+                target: String::new(),
+                start_ms: k as f64 * HYST_STEP_MS,
+                end_ms: (k + 1) as f64 * HYST_STEP_MS,
+                effect: FaultEffect::Surge { factor: l / HYST_LEVELS[0] },
+            })
+            .collect();
+        s.report.bucket_ms = Some(BUCKET_MS);
+        Ok((s, st.seed))
+    }
+
+    /// The hysteresis run's points, read from its report.
+    pub fn hysteresis_points(&self, r: &Report) -> Vec<HystPoint> {
+        let cap = capacity(&self.base()).unwrap_or(1.0);
+        let s = &r.series;
+        Self::hysteresis_levels()
+            .into_iter()
+            .enumerate()
+            .map(|(k, (level, up))| {
+                let (a, b) = ((k as f64 + 0.5) * HYST_STEP_MS, (k + 1) as f64 * HYST_STEP_MS);
+                let bucket = |t: f64| ((t / s.bucket_ms).round() as usize).min(s.succeeded.len());
+                let ok: u64 = s.succeeded.get(bucket(a)..bucket(b)).map_or(0, |x| x.iter().sum());
+                let secs = (b - a) / 1000.0;
+                HystPoint { utilisation: level, goodput: ok as f64 / secs / cap, up }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A finished cell: its verdict, or why it could not run.
+pub type CellResult = Result<Verdict, RunError>;
+
+/// The map as CSV, one row a cell (what `lab sweep --format csv` prints and the page
+/// exports): its position, the two values, the outcome, how fast it recovered (ms), and
+/// goodput before and after the trigger.
+pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
+    let mut out = format!(
+        "# preset={} seed={} x={} y={} protect={}\ncell,ix,iy,{},{},outcome,recovered_after_ms,goodput_before,goodput_after\n",
+        s.preset,
+        s.seed,
+        s.x.text(),
+        s.y.text(),
+        if protected { s.protect.slug() } else { "none" },
+        s.x.key,
+        s.y.key,
+    );
+    for (index, c) in cells.iter().enumerate() {
+        let (i, j) = s.position(index);
+        let (x, y) = (url_num(s.x.value(i)), url_num(s.y.value(j)));
+        let tail = match c {
+            Some(Ok(v)) => format!(
+                "{},{},{},{}",
+                v.outcome.as_str(),
+                v.recovered_after_ms.map(url_num).unwrap_or_default(),
+                url_num(v.before),
+                url_num(v.after)
+            ),
+            Some(Err(e)) => format!("error,,,{}", format!("{e:?}").replace(',', ";")),
+            None => "pending,,,".into(),
+        };
+        out.push_str(&format!("{index},{i},{j},{x},{y},{tail}\n"));
+    }
+    out
+}

@@ -1,0 +1,107 @@
+//! The sweep natively: cells built from storm links, verdicts whose answer is known.
+
+use super::*;
+use crate::model::stability::Outcome;
+
+fn sweep(x: &str, y: &str) -> Sweep {
+    Sweep {
+        x: Axis::parse("x", x).expect("x"),
+        y: Axis::parse("y", y).expect("y"),
+        ..Sweep::default_for(DEFAULT_PRESET)
+    }
+}
+
+#[test]
+fn axes_read_and_write_their_text() {
+    let a = Axis::parse("x", "utilisation=0.5..1/20").expect("an axis");
+    assert_eq!((a.key.as_str(), a.from, a.to, a.n), ("utilisation", 0.5, 1.0, 20));
+    assert_eq!(Axis::parse("x", &a.text()), Ok(a.clone()));
+    assert_eq!(a.value(0), 0.5);
+    assert_eq!(a.value(19), 1.0);
+    for bad in
+        ["", "rate", "rate=1..2", "rate=a..2/3", "=1..2/3", "rate=1..2/0", "rate=1..2/99", "rate=NaN..2/3"]
+    {
+        let e = Axis::parse("x", bad).expect_err(bad);
+        assert!(e.field.starts_with('x'), "{bad}: {e:?}");
+    }
+}
+
+#[test]
+fn the_metastable_presets_bottleneck_is_its_server() {
+    let s = Sweep::default_for(DEFAULT_PRESET);
+    assert_eq!(capacity(&s.base()), Some(500.0), "5 workers × 10 ms");
+    assert_eq!(s.cells(), 400);
+    assert_eq!(s.position(21), (1, 1));
+}
+
+#[test]
+fn a_cell_is_the_storm_pages_run_for_its_link() {
+    let s = Sweep::default_for(DEFAULT_PRESET);
+    let q = s.cell_query(s.cells() - 1, false).expect("the last cell");
+    assert_eq!(q.get("rate"), Some("500"), "utilisation 1.0 of 500/s");
+    assert_eq!(q.get("f1.end"), Some("5000"), "a trigger of 1,000 ms from 4 s");
+    let c = s.cell(s.cells() - 1, false).expect("builds");
+    assert_eq!(
+        c.windows,
+        Windows { trigger_start_ms: 4000.0, trigger_end_ms: 5000.0, arrivals_end_ms: 20000.0 }
+    );
+    let plain = StormState::from_query(&q).a;
+    assert_eq!(c.scenario.load, plain.load);
+    assert_eq!(c.scenario.faults, plain.faults);
+    let p = Sweep { protect: Protection::Budget, ..s.clone() };
+    assert_eq!(p.cell_query(0, true).expect("protected").get("l1.budget"), Some("ratio"));
+    assert_eq!(p.cell_query(0, false).expect("plain").get("l1.budget"), None);
+}
+
+#[test]
+fn a_bad_axis_names_its_field() {
+    let e = sweep("nonsense=1..2/3", "trigger_ms=100..200/2").cell(0, false).expect_err("unknown knob");
+    assert_eq!(e.field, "x");
+    let e = sweep("utilisation=0.5..1/2", "l1.attempts=0..5/2").cell(0, false).expect_err("0 attempts");
+    assert!(e.field.contains("attempts"), "{e:?}");
+    let e = sweep("utilisation=0.5..1/2", "trigger_ms=100..200/2");
+    assert!(e.check().is_ok());
+}
+
+#[test]
+fn far_below_capacity_every_trigger_is_absorbed() {
+    let s = sweep("utilisation=0.3..0.3/1", "trigger_ms=100..4000/3");
+    for i in 0..s.cells() {
+        let v = s.run_cell(i, false).expect("runs");
+        assert_eq!(v.outcome, Outcome::Recovered, "cell {i}: {v:?}");
+    }
+}
+
+#[test]
+fn above_capacity_nothing_recovers() {
+    let s = sweep("utilisation=1.1..1.3/2", "trigger_ms=100..4000/2");
+    for i in 0..s.cells() {
+        let v = s.run_cell(i, false).expect("runs");
+        assert_ne!(v.outcome, Outcome::Recovered, "cell {i}: {v:?}");
+    }
+}
+
+#[test]
+fn the_metastable_preset_is_stuck_and_a_retry_budget_frees_it() {
+    // The preset itself: 90 % utilisation, a 1 s trigger.
+    let s =
+        Sweep { protect: Protection::Budget, ..sweep("utilisation=0.9..0.9/1", "trigger_ms=1000..1000/1") };
+    assert_eq!(s.run_cell(0, false).expect("runs").outcome, Outcome::Stuck);
+    assert_eq!(s.run_cell(0, true).expect("runs").outcome, Outcome::Recovered);
+}
+
+#[test]
+fn the_hysteresis_run_steps_up_and_down() {
+    let s = Sweep::default_for(DEFAULT_PRESET);
+    let (sc, seed) = s.hysteresis(false).expect("builds");
+    let r = run_with(&sc, seed, BROWSER_MAX_CALLS).expect("runs");
+    let pts = s.hysteresis_points(&r);
+    assert_eq!(pts.len(), 2 * HYST_LEVELS.len() - 1);
+    let first = pts[0];
+    assert!(
+        first.up && (first.goodput - 0.5).abs() < 0.1,
+        "at half capacity it serves what comes: {first:?}"
+    );
+    let back = pts.last().copied().expect("a last point");
+    assert!(!back.up && back.utilisation == 0.5);
+}

@@ -1,0 +1,76 @@
+//! `lab sweep`, the stability map's native twin: its CSV is the sweep's cells, a protection
+//! shrinks the stuck region, and bad input names its field.
+#![cfg(not(target_arch = "wasm32"))]
+
+use resilience_lab::model::stability::Outcome;
+use resilience_lab::state::stability::{Axis, Protection, Sweep};
+use std::process::Command;
+
+fn lab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lab")).arg("sweep").args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn outcomes(csv: &str) -> Vec<String> {
+    csv.lines().skip(2).map(|l| l.split(',').nth(5).unwrap_or_default().to_string()).collect()
+}
+
+const X: &str = "utilisation=0.2..0.8/4";
+const Y: &str = "trigger_ms=100..900/3";
+
+#[test]
+fn csv_rows_are_the_sweeps_cells() {
+    let (code, out, err) = lab(&["--x", X, "--y", Y, "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    let s = Sweep {
+        x: Axis::parse("x", X).unwrap(),
+        y: Axis::parse("y", Y).unwrap(),
+        ..Sweep::default_for("metastable-retry-storm")
+    };
+    let want: Vec<String> =
+        (0..s.cells()).map(|i| s.run_cell(i, false).unwrap().outcome.as_str().to_string()).collect();
+    assert_eq!(outcomes(&out), want);
+    assert!(out.starts_with("# preset=metastable-retry-storm seed=1 x=utilisation=0.2..0.8/4"), "{out}");
+    assert!(want.iter().any(|o| o == "stuck") && want.iter().any(|o| o == "recovered"), "{want:?}");
+}
+
+#[test]
+fn a_retry_budget_shrinks_the_stuck_region() {
+    let stuck = |protect: &str| {
+        let (code, out, err) = lab(&["--x", X, "--y", Y, "--format", "csv", "--protect", protect]);
+        assert_eq!(code, 0, "{err}");
+        outcomes(&out).iter().filter(|o| *o == Outcome::Stuck.as_str()).count()
+    };
+    let (plain, budget) = (stuck("none"), stuck("budget"));
+    assert!(budget < plain, "stuck cells: {plain} without, {budget} with a retry budget");
+    assert_eq!(Protection::parse("budget"), Some(Protection::Budget));
+}
+
+#[test]
+fn the_default_map_prints_as_text() {
+    let (code, out, err) = lab(&["--x", "utilisation=0.1..1/4", "--y", "trigger_ms=50..1000/2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 4, "title, two rows, the x label: {out}");
+    assert!(out.contains('#') && out.contains('.'), "{out}");
+}
+
+#[test]
+fn bad_input_names_its_field() {
+    for (args, field) in [
+        (vec!["--x", "rate=1..2"], "--x"),
+        (vec!["--x", "utilisation=0.1..1/100"], "--x steps"),
+        (vec!["--x", "nonsense=1..2/2"], "x"),
+        (vec!["--protect", "helmet"], "--protect"),
+        (vec!["--preset", "nope"], "--preset"),
+        (vec!["--y", "l1.attempts=0..3/2"], "attempts"),
+        (vec!["--wat"], "unknown argument"),
+    ] {
+        let (code, _, err) = lab(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(field), "{args:?} should name {field}: {err}");
+    }
+}
