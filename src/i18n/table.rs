@@ -999,4 +999,56 @@ texts! {
     LessonShowStep => "Show", "显示";
     LessonLeave => "Leave the lesson", "离开课程";
     LessonLeaveHelp => "Keep this page as it is, with every control.", "保留当前页面及全部控件。";
+
+    // ---- stability map -----------------------------------------------------------------
+    StabNav => "Stability map", "稳定性地图";
+    StabTitle => "Stability map: where retries turn a blip into an outage", "稳定性地图：重试在哪里把小故障变成停机";
+    StabIntro => "Each cell is one run of the scenario: steady load, a trigger (the first fault window, here the server slowed ×3), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state its retries keep it in after the trigger is over (a metastable failure). Click a cell to open that run on the retry-storm page.",
+        "每个格子是一次运行：稳定负载，一个触发（第一个故障窗口，这里服务端变慢 3 倍），然后负载保持不变。低于某个负载时任何触发都会被吸收；高于它时，足够长的触发会让系统进入一种状态，触发结束后重试仍让它困在其中（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
+    StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: below 90 % already before the trigger. Recovered: at 90 % or more again over the last quarter of the arrivals (how fast: from the trigger's end until no one-second window falls below 90 %). Stuck: fine before, not after, although the trigger is over.",
+        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：触发前就低于 90%。已恢复：在到达阶段最后四分之一重新达到 90% 以上（恢复快慢：从触发结束到之后再没有任何一秒窗口低于 90%）。卡住：触发前正常，触发结束后仍不正常。";
+    StabAxisUtil => "Offered load ÷ capacity", "负载 ÷ 容量";
+    StabAxisTrigger => "Trigger length (ms)", "触发时长（毫秒）";
+    StabPending => "not run yet", "尚未运行";
+    StabError => "could not run", "无法运行";
+    StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
+    StabStuck => "stuck", "卡住";
+    StabOverloaded => "overloaded before the trigger", "触发前已过载";
+    StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
+    StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
+    StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
+    StabHystNote => "One run with the load stepped from half the capacity up to 120 % and back down, 3 s a step (no fault): on the way down goodput stays low well below the load where it broke, because the retries keep the queue full.",
+        "一次运行，负载从容量的一半逐级升到 120% 再降回，每级 3 秒（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低，因为重试让队列一直是满的。";
+    StabHystUp => "load rising", "负载上升";
+    StabHystDown => "load falling", "负载下降";
+    StabHystIdeal => "serving everything up to capacity", "容量以内全部服务";
+    StabX => "Across (x axis)", "横轴（x）";
+    StabY => "Up (y axis)", "纵轴（y）";
+    StabAxisKnob => "knob", "参数";
+    StabFrom => "from", "从";
+    StabTo => "to", "到";
+    StabSteps => "steps", "格数";
+    StabAxisHelp => "The knob swept along this axis, from a value to another in evenly spaced steps (1–40). Offered load ÷ capacity sets the arrival rate against the bottleneck's capacity; trigger length sets the first fault window's end; any other is a retry-storm page knob.",
+        "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
+    StabProtect => "Overlay a protection", "叠加一种保护";
+    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, so the region that gets stuck visibly shrinks.",
+        "在入口调用上加上这种保护后把每个格子再跑一遍，并把它的边界以虚线画在地图上，卡住的区域会明显缩小。";
+    StabProtNone => "none", "无";
+    StabProtBudget => "retry budget (10 %, source 001)", "重试预算（10%，来源 001）";
+    StabProtCancel => "cancel on timeout", "超时即取消";
+    StabProtBreaker => "circuit breaker", "熔断器";
+    StabProgress => "{done} of {total} cells · {workers} Web Workers", "已完成 {done}/{total} 格 · {workers} 个 Web Worker";
+    StabProgressLocal => "{done} of {total} cells · on the page (no worker could start)", "已完成 {done}/{total} 格 · 在页面内运行（无法启动 Worker）";
+    StabDone => "{total} cells in {s} s on {workers} Web Workers", "{total} 格，用时 {s} 秒，{workers} 个 Web Worker";
+    StabCancel => "Cancel", "取消";
+    StabRerun => "Run again", "重新运行";
+    StabCancelled => "Cancelled after {done} of {total} cells.", "已在完成 {done}/{total} 格后取消。";
+    StabStuckCount => "Stuck cells: {plain} without a protection, {prot} with {p}.", "卡住的格子：无保护 {plain} 个，使用{p} {prot} 个。";
+    StabLegendRec0 => "recovered within 1 s", "1 秒内恢复";
+    StabLegendRec1 => "within 3 s", "3 秒内";
+    StabLegendRec2 => "within 6 s", "6 秒内";
+    StabLegendRec3 => "later", "更久";
+    StabLegendBoundary => "boundary", "边界";
+    StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
+    StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
 }

@@ -129,7 +129,7 @@ pub fn of(q: &Query) -> Result<Figures, String> {
                 out.push(Figure::new(format!("breaker-{id}"), f64::from(v), Unit::Count));
             }
         }
-        Page::Lessons => {}
+        Page::Lessons | Page::Stability => {}
     }
     Ok(Figures(out))
 }

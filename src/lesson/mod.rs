@@ -133,7 +133,7 @@ pub fn has_knob(q: &Query, key: &str) -> bool {
             (!phase && breaker::BreakerState::from_query(q).knob(key).is_some())
                 || breaker::WINDOW_KIND.key == key
         }
-        Page::Lessons => false,
+        Page::Lessons | Page::Stability => false,
     }
 }
 

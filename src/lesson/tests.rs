@@ -10,6 +10,10 @@ fn link_problems(q: &Query) -> Vec<String> {
     use crate::state::{admission, breaker, calculator, queue, storm};
     let (unknown, errors) = match q.get("page").and_then(Page::from_slug).unwrap_or(Page::DEFAULT) {
         Page::Lessons => (Vec::new(), true),
+        Page::Stability => {
+            let s = crate::state::stability::page::StabilityState::from_query(q);
+            (s.unknown, s.errors.is_empty())
+        }
         Page::Storm => {
             let s = storm::StormState::from_query(q);
             (s.unknown, s.errors.is_empty())

@@ -5,6 +5,7 @@ pub mod breakdown;
 pub mod breaker;
 pub mod palette;
 pub mod retry_timing;
+pub mod stability;
 pub mod storm;
 
 /// Text escaped for XML, HTML and SVG text and attribute values (the figures written as

@@ -28,12 +28,21 @@ pub enum Page {
     Breaker,
     /// The index of guided lessons.
     Lessons,
+    /// The stability map: where retries turn a blip into an outage.
+    Stability,
 }
 
 impl Page {
     /// Every page, in navigation order.
-    pub const ALL: [Page; 6] =
-        [Page::Lessons, Page::Storm, Page::Calculator, Page::Admission, Page::Queue, Page::Breaker];
+    pub const ALL: [Page; 7] = [
+        Page::Lessons,
+        Page::Storm,
+        Page::Calculator,
+        Page::Admission,
+        Page::Queue,
+        Page::Breaker,
+        Page::Stability,
+    ];
     /// The page a link without `page=` opens.
     pub const DEFAULT: Page = Page::Storm;
 
@@ -46,6 +55,7 @@ impl Page {
             Page::Queue => "queue",
             Page::Breaker => "breaker",
             Page::Lessons => "lessons",
+            Page::Stability => "stability",
         }
     }
 
@@ -58,6 +68,7 @@ impl Page {
             Page::Queue => T::QNav,
             Page::Breaker => T::BlTitle,
             Page::Lessons => T::LessonsNav,
+            Page::Stability => T::StabNav,
         }
     }
 

@@ -33,6 +33,9 @@ pub enum Job {
     /// A run of the queue lab: its own setting (`point` 0) or point `k` of its
     /// latency-versus-utilisation sweep (`state::queue::SWEEP_RHOS[k - 1]`).
     Queue { query: String, point: u8 },
+    /// The stability page's hysteresis run (load stepped up and down), with its protection
+    /// if `protected`.
+    Hysteresis { query: String, protected: bool },
 }
 
 impl Job {
@@ -55,6 +58,11 @@ impl Job {
             Job::Queue { query, point } => {
                 let st = QueueState::from_query(&Query::parse(query));
                 (st.input.scenario(usize::from(*point)), st.input.seed)
+            }
+            Job::Hysteresis { query, protected } => {
+                let st = crate::state::stability::page::StabilityState::from_query(&Query::parse(query));
+                // The sweep's preset always has a limited pool (the page offers no other).
+                st.sweep.hysteresis(*protected).unwrap_or_else(|_| (st.sweep.base(), st.sweep.seed))
             }
         }
     }
@@ -100,13 +108,16 @@ pub enum Reply {
     /// Every job's result, in the order of the request, and each report's [`digest`]
     /// (0 for an error), computed where the run happened so the page need not serialize it.
     Done { id: u64, results: Vec<JobResult>, digests: Vec<u64> },
+    /// Cells of a stability sweep finished since the last reply; `done` when the worker's
+    /// share is complete.
+    Cells { id: u64, cells: Vec<crate::state::stability::batch::CellDone>, done: bool },
 }
 
 impl Reply {
     /// The request this answers.
     pub fn id(&self) -> u64 {
         match self {
-            Reply::Progress { id, .. } | Reply::Done { id, .. } => *id,
+            Reply::Progress { id, .. } | Reply::Done { id, .. } | Reply::Cells { id, .. } => *id,
         }
     }
 }
@@ -127,12 +138,18 @@ impl Wire for Job {
                 query.put(w);
                 point.put(w);
             }
+            Job::Hysteresis { query, protected } => {
+                2u8.put(w);
+                query.put(w);
+                protected.put(w);
+            }
         }
     }
     fn get(r: &mut Reader) -> Option<Self> {
         match u8::get(r)? {
             0 => Some(Job::Storm { query: Wire::get(r)?, side: Wire::get(r)? }),
             1 => Some(Job::Queue { query: Wire::get(r)?, point: Wire::get(r)? }),
+            2 => Some(Job::Hysteresis { query: Wire::get(r)?, protected: Wire::get(r)? }),
             _ => None,
         }
     }
@@ -181,6 +198,12 @@ impl Wire for Reply {
                 results.put(w);
                 digests.put(w);
             }
+            Reply::Cells { id, cells, done } => {
+                2u8.put(w);
+                id.put(w);
+                cells.put(w);
+                done.put(w);
+            }
         }
     }
     fn get(r: &mut Reader) -> Option<Self> {
@@ -190,6 +213,7 @@ impl Wire for Reply {
                 Reply::Progress { id, fraction }
             }
             1 => Reply::Done { id: Wire::get(r)?, results: Wire::get(r)?, digests: Wire::get(r)? },
+            2 => Reply::Cells { id: Wire::get(r)?, cells: Wire::get(r)?, done: Wire::get(r)? },
             _ => return None,
         })
     }
@@ -272,6 +296,71 @@ impl Batch {
     /// The current progress as a reply.
     pub fn progress_reply(&self) -> Reply {
         Reply::Progress { id: self.id, fraction: self.progress() }
+    }
+}
+
+/// What a page sends its worker: runs whose reports it wants, or cells of a sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Run(Request),
+    Sweep(crate::state::stability::batch::SweepRequest),
+}
+
+impl Wire for Message {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Message::Run(r) => {
+                0u8.put(w);
+                r.put(w);
+            }
+            Message::Sweep(r) => {
+                1u8.put(w);
+                r.put(w);
+            }
+        }
+    }
+    fn get(r: &mut Reader) -> Option<Self> {
+        match u8::get(r)? {
+            0 => Some(Message::Run(Wire::get(r)?)),
+            1 => Some(Message::Sweep(Wire::get(r)?)),
+            _ => None,
+        }
+    }
+}
+
+/// A message being worked on, stepped in slices.
+pub enum Work {
+    Run(Batch),
+    Sweep(crate::state::stability::batch::SweepBatch),
+}
+
+impl Work {
+    pub fn new(m: &Message) -> Work {
+        match m {
+            Message::Run(r) => Work::Run(Batch::new(r)),
+            Message::Sweep(r) => Work::Sweep(crate::state::stability::batch::SweepBatch::new(r)),
+        }
+    }
+
+    /// Steps while `more_time()` says so; returns a reply to post now, if any, and whether
+    /// the work is done. A run posts its result when done (and progress is the caller's
+    /// choice, [`Work::progress_reply`]); a sweep posts its cells as they finish.
+    pub fn step(&mut self, more_time: impl FnMut() -> bool) -> (Option<Reply>, bool) {
+        match self {
+            Work::Run(b) => match b.step(more_time) {
+                Some(done) => (Some(done), true),
+                None => (None, false),
+            },
+            Work::Sweep(s) => s.step(more_time),
+        }
+    }
+
+    /// How far a run has come, for a progress bar (a sweep's cells are their own progress).
+    pub fn progress_reply(&self) -> Option<Reply> {
+        match self {
+            Work::Run(b) => Some(b.progress_reply()),
+            Work::Sweep(_) => None,
+        }
     }
 }
 

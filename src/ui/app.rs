@@ -8,6 +8,7 @@ use super::calculator::CalculatorPage;
 use super::lesson::index::LessonsPage;
 use super::lesson::{self as ui_lesson, KeyCommand, LessonCard, NotesView, StepFigures};
 use super::queue::QueuePage;
+use super::stability::StabilityPage;
 use super::storm::StormPage;
 use crate::i18n::{Lang, T};
 use crate::query::Query;
@@ -17,6 +18,7 @@ use crate::state::breaker::{BreakerAction, BreakerState};
 use crate::state::calculator::{CalcAction, CalcState};
 use crate::state::lesson::{self as lesson_link, LessonAt, Modes};
 use crate::state::queue::{QueueAction, QueueState};
+use crate::state::stability::page::{StabilityAction, StabilityState};
 use crate::state::storm::{StormAction, StormState};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -107,6 +109,13 @@ impl Reducible for LabStore<QueueState> {
     }
 }
 
+impl Reducible for LabStore<StabilityState> {
+    type Action = StabilityAction;
+    fn reduce(self: Rc<Self>, action: StabilityAction) -> Rc<Self> {
+        Rc::new(LabStore(self.0.reduce(action)))
+    }
+}
+
 /// Every page's state, for writing the open one into the URL.
 #[derive(Clone, PartialEq)]
 struct Pages {
@@ -115,6 +124,7 @@ struct Pages {
     admission: AdmissionState,
     queue: QueueState,
     breaker: BreakerState,
+    stability: StabilityState,
 }
 
 /// The open page's link: its whole state (other pages' state stays in memory), and the
@@ -141,6 +151,7 @@ fn state_query(page: Page, p: &Pages, q: &mut Query) {
         Page::Admission => p.admission.write_query(q),
         Page::Queue => p.queue.write_query(q),
         Page::Breaker => p.breaker.write_query(q),
+        Page::Stability => p.stability.write_query(q),
         Page::Lessons => {}
     }
 }
@@ -155,6 +166,7 @@ fn normal_state(page: Page, q: &Query) -> Query {
         Page::Admission => AdmissionState::from_query(q).write_query(&mut out),
         Page::Queue => QueueState::from_query(q).write_query(&mut out),
         Page::Breaker => BreakerState::from_query(q).write_query(&mut out),
+        Page::Stability => StabilityState::from_query(q).write_query(&mut out),
         Page::Lessons => {}
     }
     out
@@ -390,6 +402,10 @@ fn Host(props: &HostProps) -> Html {
         let q = start.clone();
         use_reducer(move || LabStore(BreakerState::from_query(&q)))
     };
+    let stability = {
+        let q = start.clone();
+        use_reducer(move || LabStore(StabilityState::from_query(&q)))
+    };
 
     let pages = Pages {
         calc: calc.0.clone(),
@@ -397,6 +413,7 @@ fn Host(props: &HostProps) -> Html {
         admission: admission.0.clone(),
         queue: queue.0.clone(),
         breaker: breaker.0.clone(),
+        stability: stability.0.clone(),
     };
     // Compact mode's way out: this state's link, without `embed`, on the same path.
     let full_page = shell.embed.then(|| {
@@ -491,6 +508,13 @@ fn Host(props: &HostProps) -> Html {
             }
         }
         Page::Lessons => html! { <LessonsPage {lang} /> },
+        Page::Stability => {
+            let s = stability.clone();
+            html! {
+                <StabilityPage {lang} state={stability.0.clone()}
+                    dispatch={Callback::from(move |a: StabilityAction| s.dispatch(a))} />
+            }
+        }
         Page::Calculator => {
             let c = calc.clone();
             html! {
@@ -547,7 +571,7 @@ fn Host(props: &HostProps) -> Html {
                     let s = breaker.clone();
                     super::breaker::step_knob(lang, &breaker.0, &Callback::from(move |a| s.dispatch(a)), k)
                 }
-                Page::Lessons => None,
+                Page::Lessons | Page::Stability => None,
             })
             .collect();
         let modified = {

@@ -13,6 +13,7 @@ mod lab;
 pub mod lesson;
 pub mod queue;
 pub mod runs;
+pub mod stability;
 pub mod storm;
 pub mod worker;
 

@@ -4,7 +4,7 @@
 //! [`Batch`] runs in slices of at most 40 ms on the main thread.
 
 use crate::report::Report;
-use crate::state::runs::{Batch, Job, Latest, Reply, Request, RunError};
+use crate::state::runs::{Job, Latest, Message, Reply, Request, RunError, Work};
 use gloo_timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,7 +29,7 @@ fn now() -> f64 {
 /// Where runs happen.
 enum Backend {
     Worker { worker: Worker, _onmessage: Closure<dyn FnMut(MessageEvent)> },
-    Local { batch: Rc<RefCell<Option<Batch>>>, next: Rc<RefCell<Option<Timeout>>> },
+    Local { work: Rc<RefCell<Option<Work>>>, next: Rc<RefCell<Option<Timeout>>> },
 }
 
 /// A page's runner: submits requests, passes replies to the latest one on.
@@ -71,7 +71,7 @@ impl Runner {
     /// A runner on a worker if one can start, else on the main thread.
     pub fn new(on_reply: Rc<dyn Fn(Reply, u64)>) -> Runner {
         let backend = start_worker(on_reply.clone()).unwrap_or_else(|| Backend::Local {
-            batch: Rc::new(RefCell::new(None)),
+            work: Rc::new(RefCell::new(None)),
             next: Rc::new(RefCell::new(None)),
         });
         Runner { backend, on_reply }
@@ -84,14 +84,19 @@ impl Runner {
 
     /// Runs `req`, replacing whatever ran before.
     pub fn submit(&self, req: &Request) {
+        self.send(&Message::Run(req.clone()));
+    }
+
+    /// Works on `msg` (runs or a sweep's cells), replacing whatever ran before.
+    pub fn send(&self, msg: &Message) {
         match &self.backend {
             Backend::Worker { worker, .. } => {
-                let bytes = crate::wire::encode(req);
+                let bytes = crate::wire::encode(msg);
                 let _ = worker.post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
             }
-            Backend::Local { batch, next } => {
-                *batch.borrow_mut() = Some(Batch::new(req));
-                local_slice(batch.clone(), next.clone(), self.on_reply.clone());
+            Backend::Local { work, next } => {
+                *work.borrow_mut() = Some(Work::new(msg));
+                local_slice(work.clone(), next.clone(), self.on_reply.clone());
             }
         }
     }
@@ -106,31 +111,28 @@ impl Drop for Runner {
 }
 
 fn local_slice(
-    batch: Rc<RefCell<Option<Batch>>>,
+    work: Rc<RefCell<Option<Work>>>,
     next: Rc<RefCell<Option<Timeout>>>,
     on_reply: Rc<dyn Fn(Reply, u64)>,
 ) {
     let t0 = now();
-    let reply = {
-        let mut guard = batch.borrow_mut();
-        let Some(b) = guard.as_mut() else { return };
-        match b.step(|| now() - t0 < LOCAL_SLICE_MS) {
-            Some(done) => {
-                *guard = None;
-                Some(done)
-            }
-            None => {
-                on_reply(b.progress_reply(), memory_bytes());
-                None
-            }
+    let (reply, progress, done) = {
+        let mut guard = work.borrow_mut();
+        let Some(w) = guard.as_mut() else { return };
+        let (reply, done) = w.step(|| now() - t0 < LOCAL_SLICE_MS);
+        let progress = if done { None } else { w.progress_reply() };
+        if done {
+            *guard = None;
         }
+        (reply, progress, done)
     };
-    match reply {
-        Some(done) => on_reply(done, memory_bytes()),
-        None => {
-            let (b, n, r) = (batch.clone(), next.clone(), on_reply);
-            *next.borrow_mut() = Some(Timeout::new(0, move || local_slice(b, n, r)));
-        }
+    // Replies go out after the borrow ends: a reply may start new work on this runner.
+    for r in [reply, progress].into_iter().flatten() {
+        on_reply(r, memory_bytes());
+    }
+    if !done {
+        let (w, n, r) = (work.clone(), next.clone(), on_reply);
+        *next.borrow_mut() = Some(Timeout::new(0, move || local_slice(w, n, r)));
     }
 }
 
@@ -196,6 +198,7 @@ pub fn use_runs(jobs: Vec<Job>) -> Runs {
                 now.memory_bytes = now.memory_bytes.max(memory);
                 match reply {
                     Reply::Progress { fraction, .. } => now.progress = fraction,
+                    Reply::Cells { .. } => return,
                     Reply::Done { results, digests, .. } => {
                         let shown = results
                             .into_iter()

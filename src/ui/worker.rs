@@ -4,7 +4,7 @@
 //! size) between them once a run has taken a while, and a newer request replaces the one
 //! being run (it is looked at between slices).
 
-use crate::state::runs::{Batch, Request};
+use crate::state::runs::{Message, Work};
 use gloo_timers::callback::Timeout;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -19,7 +19,7 @@ const SLICE_MS: f64 = 50.0;
 const QUIET_MS: f64 = 150.0;
 
 thread_local! {
-    static CURRENT: RefCell<Option<Batch>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Work>> = const { RefCell::new(None) };
     /// When the current request arrived (ms, the worker's clock).
     static STARTED: RefCell<f64> = const { RefCell::new(0.0) };
     /// The pending call of the next slice (an owned handle: dropping it cancels it).
@@ -43,33 +43,34 @@ pub fn worker_ready() {}
 #[wasm_bindgen]
 pub fn worker_message(data: JsValue) {
     let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
-    let Some(req) = crate::wire::decode::<Request>(&bytes) else { return };
+    let Some(msg) = crate::wire::decode::<Message>(&bytes) else { return };
     STARTED.with(|t| *t.borrow_mut() = now());
-    CURRENT.with(|c| *c.borrow_mut() = Some(Batch::new(&req)));
+    CURRENT.with(|c| *c.borrow_mut() = Some(Work::new(&msg)));
     NEXT.with(|n| *n.borrow_mut() = Some(Timeout::new(0, slice)));
 }
 
 /// Runs the current request for one slice and posts what came of it.
 fn slice() {
     let t0 = now();
-    let reply = CURRENT.with(|c| {
+    let out = CURRENT.with(|c| {
         let mut guard = c.borrow_mut();
-        let batch = guard.as_mut()?;
-        let reply = batch.step(|| now() - t0 < SLICE_MS);
-        Some(match reply {
-            Some(done) => {
-                *guard = None;
-                (done, false)
-            }
-            None => (batch.progress_reply(), true),
-        })
+        let work = guard.as_mut()?;
+        let (reply, done) = work.step(|| now() - t0 < SLICE_MS);
+        let progress = if done { None } else { work.progress_reply() };
+        if done {
+            *guard = None;
+        }
+        Some((reply, progress, done))
     });
-    let Some((reply, more)) = reply else { return };
-    let quiet = more && STARTED.with(|t| now() - *t.borrow() < QUIET_MS);
-    if !quiet {
-        post(&crate::wire::encode(&(crate::ui::runs::memory_bytes(), reply)));
+    let Some((reply, progress, done)) = out else { return };
+    let send = |r| post(&crate::wire::encode(&(crate::ui::runs::memory_bytes(), r)));
+    if let Some(r) = reply {
+        send(r);
     }
-    if more {
+    if !done {
+        if let Some(p) = progress.filter(|_| STARTED.with(|t| now() - *t.borrow() >= QUIET_MS)) {
+            send(p);
+        }
         NEXT.with(|n| *n.borrow_mut() = Some(Timeout::new(0, slice)));
     }
 }

@@ -22,6 +22,7 @@ PAGES = [
     "?page=lessons",
     "?lesson=interview&step=3",
     "?lesson=interview&step=2&interview=1",
+    "?page=stability",
 ]
 
 RUN_AXE = """

@@ -76,8 +76,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         return len(figs)
 
     def reveal():
-        if chrome.js("return !!document.getElementById('lesson-reveal');"):
-            chrome.click("#lesson-reveal")
+        # A script's click: the page may still be scrolling the step's figure into view.
+        if chrome.js("const b = document.getElementById('lesson-reveal'); if (b) b.click(); return !!b;"):
             chrome.wait("#lesson-answer")
 
     def every_step_from_its_link():

@@ -498,6 +498,7 @@ def main():
     a11y.add_checks(checks.run, chrome, base, measurements, expect, no_console_errors, artifacts)
     labs_aq.add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts)
     __import__("labs_breaker").add_checks(checks.run, chrome, base, measurements, expect, no_console_errors)
+    __import__("stability").add_checks(checks.run, chrome, base, lab, expect, no_console_errors, artifacts, measurements)
     __import__("lessons").add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts, measurements)
     __import__("tree").add_checks(checks.run, chrome, base, lab, expect, no_console_errors, wait_run, cli_report, artifacts)
     __import__("export").add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts, lab, wait_run)

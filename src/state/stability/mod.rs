@@ -6,6 +6,9 @@
 //! the bottleneck's capacity, written as `rate`) and `trigger_ms` (the first fault window's
 //! length, written as `f1.end`). The same code serves `lab sweep` and the page's workers.
 
+pub mod batch;
+pub mod page;
+
 use crate::error::{Allowed, FieldError, clip};
 use crate::model::chain::run_with;
 use crate::model::stability::{Verdict, Windows, classify};
@@ -211,11 +214,20 @@ impl Sweep {
 
     /// The storm link of cell `index`, with the protection if `protected`.
     pub fn cell_query(&self, index: usize, protected: bool) -> Result<Query, FieldError> {
+        self.cell_query_over(&self.base(), index, protected)
+    }
+
+    /// Every cell's storm link (the preset's scenario built once).
+    pub fn cell_queries(&self, protected: bool) -> Vec<Result<Query, FieldError>> {
         let base = self.base();
+        (0..self.cells()).map(|i| self.cell_query_over(&base, i, protected)).collect()
+    }
+
+    fn cell_query_over(&self, base: &Scenario, index: usize, protected: bool) -> Result<Query, FieldError> {
         let (i, j) = self.position(index);
         let mut q = self.base_query();
         for (field, axis, k) in [("x", &self.x, i), ("y", &self.y, j)] {
-            Self::set(&base, &mut q, axis, axis.value(k))
+            Self::set(base, &mut q, axis, axis.value(k))
                 .map_err(|why| FieldError::new(field, clip(&format!("{} ({why})", axis.key)), self.keys()))?;
         }
         if protected {

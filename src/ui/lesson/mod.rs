@@ -387,6 +387,13 @@ pub fn spotlight(id: &'static str, tries: u32) {
             if !browser::is_wide() {
                 return;
             }
+            // Already in view: leave the page where the learner has it.
+            let r = el.get_bounding_client_rect();
+            let vh =
+                web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+            if r.top() >= 0.0 && r.bottom() <= vh {
+                return;
+            }
             let opts = web_sys::ScrollIntoViewOptions::new();
             opts.set_block(web_sys::ScrollLogicalPosition::Center);
             el.scroll_into_view_with_scroll_into_view_options(&opts);

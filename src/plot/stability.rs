@@ -1,0 +1,330 @@
+//! The stability map and the hysteresis chart, as SVG markup (pure, tested natively): one
+//! rectangle a cell, shaded by its verdict and linking to the storm page's run of that cell,
+//! the boundary between recovered and not drawn along cell edges (dashed for the sweep
+//! with the protection), and goodput against offered load up and back down.
+
+use super::{Linear, esc, line_path, nice_ticks};
+use crate::i18n::{Lang, T, format_number};
+use crate::model::stability::{Outcome, Verdict};
+use crate::state::stability::{CellResult, HystPoint, Sweep};
+use std::fmt::Write as _;
+
+const W: f64 = 720.0;
+const H: f64 = 520.0;
+const LEFT: f64 = 78.0;
+const BOTTOM: f64 = 52.0;
+const TOP: f64 = 10.0;
+const RIGHT: f64 = 12.0;
+
+/// The CSS class of a cell: how fast it recovered, or how it did not.
+pub fn cell_class(c: Option<&CellResult>) -> &'static str {
+    match c {
+        None => "pending",
+        Some(Err(_)) => "error",
+        Some(Ok(v)) => match (v.outcome, v.recovered_after_ms) {
+            (Outcome::Recovered, Some(t)) if t <= 1000.0 => "rec-0",
+            (Outcome::Recovered, Some(t)) if t <= 3000.0 => "rec-1",
+            (Outcome::Recovered, Some(t)) if t <= 6000.0 => "rec-2",
+            (Outcome::Recovered, _) => "rec-3",
+            (Outcome::Stuck, _) => "stuck",
+            (Outcome::Overloaded, _) => "overloaded",
+        },
+    }
+}
+
+/// An axis' title: the two read as the research states them, else the storm key.
+pub fn axis_title(lang: Lang, key: &str) -> String {
+    match key {
+        "utilisation" => lang.t(T::StabAxisUtil).to_string(),
+        "trigger_ms" => lang.t(T::StabAxisTrigger).to_string(),
+        k => k.to_string(),
+    }
+}
+
+/// A value on an axis as its ticks write it.
+pub fn axis_value(key: &str, v: f64) -> String {
+    match key {
+        "utilisation" => format!("{} %", format_number(v * 100.0, 1)),
+        _ => format_number(v, 3),
+    }
+}
+
+/// A verdict in words.
+pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
+    match c {
+        None => lang.t(T::StabPending).to_string(),
+        Some(Err(_)) => lang.t(T::StabError).to_string(),
+        Some(Ok(Verdict { outcome: Outcome::Recovered, recovered_after_ms, .. })) => lang.f(
+            T::StabRecoveredIn,
+            &[("t", &format!("{} s", format_number(recovered_after_ms.unwrap_or(0.0) / 1000.0, 1)))],
+        ),
+        Some(Ok(v)) if v.outcome == Outcome::Stuck => lang.t(T::StabStuck).to_string(),
+        Some(Ok(_)) => lang.t(T::StabOverloaded).to_string(),
+    }
+}
+
+fn recovered(c: Option<&Option<CellResult>>) -> Option<bool> {
+    match c {
+        Some(Some(Ok(v))) => Some(v.outcome == Outcome::Recovered),
+        _ => None,
+    }
+}
+
+/// The edges between a recovered cell and a finished cell that did not recover, as one
+/// path (cell units: x right, y up; `to_px` places them).
+pub fn boundary(
+    nx: usize,
+    ny: usize,
+    cells: &[Option<CellResult>],
+    to_px: impl Fn(f64, f64) -> (f64, f64),
+) -> String {
+    let mut d = String::new();
+    let at = |i: usize, j: usize| recovered(cells.get(j * nx + i));
+    let mut seg = |a: (f64, f64), b: (f64, f64)| {
+        let (p, q) = (to_px(a.0, a.1), to_px(b.0, b.1));
+        let _ = write!(d, "M{:.1} {:.1}L{:.1} {:.1}", p.0, p.1, q.0, q.1);
+    };
+    for j in 0..ny {
+        for i in 0..nx {
+            let here = at(i, j);
+            if i + 1 < nx
+                && let (Some(a), Some(b)) = (here, at(i + 1, j))
+                && a != b
+            {
+                seg(((i + 1) as f64, j as f64), ((i + 1) as f64, (j + 1) as f64));
+            }
+            if j + 1 < ny
+                && let (Some(a), Some(b)) = (here, at(i, j + 1))
+                && a != b
+            {
+                seg((i as f64, (j + 1) as f64), ((i + 1) as f64, (j + 1) as f64));
+            }
+        }
+    }
+    d
+}
+
+/// The map: cells, boundaries, axes. `links[i]` is cell `i`'s storm page link.
+pub fn map_markup(
+    lang: Lang,
+    s: &Sweep,
+    plain: &[Option<CellResult>],
+    protected: &[Option<CellResult>],
+    links: &[String],
+) -> String {
+    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
+    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
+    let (cw, ch) = (pw / nx as f64, ph / ny as f64);
+    let to_px = |i: f64, j: f64| (LEFT + i * cw, TOP + ph - j * ch);
+    let mut o = String::with_capacity(nx * ny * 260 + 4000);
+    let _ = write!(
+        o,
+        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="img" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title>"#,
+        esc(lang.t(T::StabMapLabel))
+    );
+    for (index, c) in plain.iter().enumerate() {
+        let (i, j) = s.position(index);
+        let (x, y) = to_px(f64::from(i), f64::from(j) + 1.0);
+        let title = format!(
+            "{} = {}, {} = {}: {}",
+            axis_title(lang, &s.x.key),
+            axis_value(&s.x.key, s.x.value(i)),
+            axis_title(lang, &s.y.key),
+            axis_value(&s.y.key, s.y.value(j)),
+            verdict_text(lang, c.as_ref())
+        );
+        let (outcome, after) = match c {
+            Some(Ok(v)) => {
+                (v.outcome.as_str(), v.recovered_after_ms.map_or(String::new(), |t| t.to_string()))
+            }
+            Some(Err(_)) => ("error", String::new()),
+            None => ("pending", String::new()),
+        };
+        let href = links.get(index).map_or("", String::as_str);
+        let _ = write!(
+            o,
+            r#"<a href="{}" class="cell-link"><rect class="cell {}" id="cell-{index}" data-outcome="{outcome}" data-after="{after}" x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}"><title>{}</title></rect></a>"#,
+            esc(href),
+            cell_class(c.as_ref()),
+            cw + 0.3,
+            ch + 0.3,
+            esc(&title)
+        );
+    }
+    let _ =
+        write!(o, r#"<path class="boundary" id="stab-boundary" d="{}"/>"#, boundary(nx, ny, plain, to_px));
+    if !protected.is_empty() {
+        let _ = write!(
+            o,
+            r#"<path class="boundary protected" id="stab-boundary-protected" d="{}"/>"#,
+            boundary(nx, ny, protected, to_px)
+        );
+    }
+    // Axes: a tick at every few cells, labels at cell centres.
+    let every = |n: usize| (n / 5).max(1);
+    let _ = write!(o, r#"<g class="axis">"#);
+    for i in (0..nx).step_by(every(nx)).chain(std::iter::once(nx - 1)) {
+        let (x, y) = to_px(i as f64 + 0.5, 0.0);
+        let _ = write!(
+            o,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            y + 18.0,
+            esc(&axis_value(&s.x.key, s.x.value(i as u16)))
+        );
+    }
+    for j in (0..ny).step_by(every(ny)).chain(std::iter::once(ny - 1)) {
+        let (x, y) = to_px(0.0, j as f64 + 0.5);
+        let _ = write!(
+            o,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+            x - 6.0,
+            y + 4.0,
+            esc(&axis_value(&s.y.key, s.y.value(j as u16)))
+        );
+    }
+    let _ = write!(
+        o,
+        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+        LEFT + pw / 2.0,
+        H - 8.0,
+        esc(&axis_title(lang, &s.x.key))
+    );
+    let _ = write!(
+        o,
+        r#"<text class="axis-title" transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text></g></svg>"#,
+        TOP + ph / 2.0,
+        esc(&axis_title(lang, &s.y.key))
+    );
+    o
+}
+
+/// The hysteresis chart: goodput ÷ capacity against offered load ÷ capacity, the way up
+/// (solid) and back down (dashed), the ideal (serving everything up to capacity) dotted.
+pub fn hysteresis_markup(
+    lang: Lang,
+    plain: &[HystPoint],
+    protected: &[HystPoint],
+    protect_name: &str,
+) -> String {
+    let (w, h, left, bottom, top, right) = (560.0, 320.0, 56.0, 44.0, 10.0, 12.0);
+    let xmax = plain.iter().map(|p| p.utilisation).fold(1.2, f64::max);
+    let ymax = plain.iter().chain(protected).map(|p| p.goodput).fold(1.2, f64::max);
+    let x = Linear::new((0.4, xmax), (left, w - right));
+    let y = Linear::new((0.0, ymax), (h - bottom, top));
+    let mut o = format!(
+        r#"<svg viewBox="0 0 {w} {h}" class="stab-hyst" role="img" aria-labelledby="stab-hyst-title"><title id="stab-hyst-title">{}</title><g class="axis">"#,
+        esc(lang.t(T::StabHystTitle))
+    );
+    for t in nice_ticks(0.4, xmax, 6) {
+        let _ = write!(
+            o,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{} %</text>"#,
+            x.map(t),
+            h - bottom + 18.0,
+            format_number(t * 100.0, 0)
+        );
+    }
+    for t in nice_ticks(0.0, ymax, 5) {
+        let _ = write!(
+            o,
+            r#"<line class="grid" x1="{left}" x2="{:.1}" y1="{:.1}" y2="{:.1}"/><text x="{:.1}" y="{:.1}" text-anchor="end">{} %</text>"#,
+            w - right,
+            y.map(t),
+            y.map(t),
+            left - 6.0,
+            y.map(t) + 4.0,
+            format_number(t * 100.0, 0)
+        );
+    }
+    let _ = write!(
+        o,
+        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text class="axis-title" transform="translate(14 {:.1}) rotate(-90)" text-anchor="middle">{}</text></g>"#,
+        (left + w - right) / 2.0,
+        h - 6.0,
+        esc(lang.t(T::StabAxisUtil)),
+        (top + h - bottom) / 2.0,
+        esc(lang.t(T::StabHystGoodput))
+    );
+    let ideal = [(0.4, 0.4), (1.0, 1.0), (xmax, 1.0)].map(|(a, b)| (x.map(a), y.map(b)));
+    let _ = write!(o, r#"<path class="hyst-ideal" d="{}"/>"#, line_path(&ideal));
+    let mut branch = |pts: &[HystPoint], up: bool, class: &str, id: &str| {
+        let mut sel: Vec<&HystPoint> = pts.iter().filter(|p| p.up == up).collect();
+        if !up {
+            // The way down starts where the way up ended.
+            if let Some(top_point) = pts.iter().rfind(|p| p.up) {
+                sel.insert(0, top_point);
+            }
+        }
+        let xy: Vec<(f64, f64)> = sel.iter().map(|p| (x.map(p.utilisation), y.map(p.goodput))).collect();
+        let data: Vec<String> =
+            sel.iter().map(|p| format!("{:.4}:{:.4}", p.utilisation, p.goodput)).collect();
+        let _ = write!(
+            o,
+            r#"<path class="hyst {class}" id="{id}" data-points="{}" d="{}"/>"#,
+            data.join(" "),
+            line_path(&xy)
+        );
+        for (px, py) in xy {
+            let _ = write!(o, r#"<circle class="hyst-dot {class}" cx="{px:.1}" cy="{py:.1}" r="3.5"/>"#);
+        }
+    };
+    branch(plain, true, "up", "hyst-up");
+    branch(plain, false, "down", "hyst-down");
+    if !protected.is_empty() {
+        branch(protected, true, "up protected", "hyst-up-protected");
+        branch(protected, false, "down protected", "hyst-down-protected");
+    }
+    o.push_str("</svg>");
+    let _ = protect_name;
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::runs::RunError;
+    use crate::state::stability::{Axis, DEFAULT_PRESET};
+
+    fn v(outcome: Outcome, after: Option<f64>) -> Option<CellResult> {
+        Some(Ok(Verdict { outcome, recovered_after_ms: after, before: 1.0, after: 1.0 }))
+    }
+
+    #[test]
+    fn cells_are_shaded_by_verdict() {
+        assert_eq!(cell_class(None), "pending");
+        assert_eq!(cell_class(v(Outcome::Recovered, Some(0.0)).as_ref()), "rec-0");
+        assert_eq!(cell_class(v(Outcome::Recovered, Some(5000.0)).as_ref()), "rec-2");
+        assert_eq!(cell_class(v(Outcome::Stuck, None).as_ref()), "stuck");
+        assert_eq!(cell_class(Some(Err(RunError::Internal("x".into()))).as_ref()), "error");
+    }
+
+    #[test]
+    fn the_boundary_runs_between_recovered_and_stuck() {
+        // 2 × 2: the right column stuck.
+        let cells = vec![
+            v(Outcome::Recovered, Some(0.0)),
+            v(Outcome::Stuck, None),
+            v(Outcome::Recovered, Some(0.0)),
+            v(Outcome::Stuck, None),
+        ];
+        let d = boundary(2, 2, &cells, |i, j| (i * 10.0, j * 10.0));
+        assert_eq!(d, "M10.0 0.0L10.0 10.0M10.0 10.0L10.0 20.0");
+        let pending = vec![v(Outcome::Recovered, Some(0.0)), None, None, None];
+        assert_eq!(boundary(2, 2, &pending, |i, j| (i, j)), "", "no edge to a cell not yet run");
+    }
+
+    #[test]
+    fn the_map_has_a_linked_cell_each() {
+        let s = Sweep {
+            x: Axis::parse("x", "utilisation=0.2..0.8/3").expect("x"),
+            y: Axis::parse("y", "trigger_ms=100..300/2").expect("y"),
+            ..Sweep::default_for(DEFAULT_PRESET)
+        };
+        let cells = vec![None; s.cells()];
+        let links: Vec<String> = (0..s.cells()).map(|i| format!("?cell={i}")).collect();
+        let m = map_markup(Lang::En, &s, &cells, &[], &links);
+        assert_eq!(m.matches("<rect class=\"cell pending\"").count(), 6);
+        assert!(m.contains(r#"<a href="?cell=5" class="cell-link"><rect class="cell pending" id="cell-5""#));
+        assert!(m.contains(">20 %<") && m.contains(">80 %<"), "utilisation in per cent");
+    }
+}

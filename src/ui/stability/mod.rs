@@ -1,0 +1,300 @@
+//! The stability map page (`?page=stability`): a sweep of the chain model over two axes,
+//! run in a pool of Web Workers and drawn as it fills in (`plot::stability`), the same
+//! sweep with a protection as a dashed boundary, and the hysteresis run. The main thread
+//! only draws.
+
+pub mod pool;
+
+use super::lab::preset_picker;
+use super::runs::use_runs;
+use crate::i18n::{Lang, T, format_number};
+use crate::model::stability::Outcome;
+use crate::plot::stability::{axis_title, hysteresis_markup, map_markup};
+use crate::scenario::presets;
+use crate::state::FieldKey;
+use crate::state::runs::Job;
+use crate::state::stability::page::{AXIS_KEYS, StabilityAction as A, StabilityState, presets_with_trigger};
+use crate::state::stability::{Axis, Protection, capacity};
+use pool::use_sweep;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct StabilityProps {
+    pub lang: Lang,
+    pub state: StabilityState,
+    pub dispatch: Callback<A>,
+}
+
+fn protection_label(p: Protection) -> T {
+    match p {
+        Protection::None => T::StabProtNone,
+        Protection::Budget => T::StabProtBudget,
+        Protection::Cancel => T::StabProtCancel,
+        Protection::Breaker => T::StabProtBreaker,
+    }
+}
+
+/// One axis' controls: the knob, from, to, steps; any change sends the whole axis.
+fn axis_controls(
+    lang: Lang,
+    field: &'static str,
+    axis: &Axis,
+    st: &StabilityState,
+    dispatch: &Callback<A>,
+) -> Html {
+    let t = |k: T| lang.t(k);
+    let id = |part: &str| format!("stab-{field}-{part}");
+    let onchange = {
+        let d = dispatch.clone();
+        let ids = [id("key"), id("from"), id("to"), id("n")];
+        Callback::from(move |_: Event| {
+            let doc = web_sys::window().and_then(|w| w.document());
+            let get = |i: &str| {
+                let el = doc.as_ref().and_then(|d| d.get_element_by_id(i));
+                el.as_ref()
+                    .and_then(|e| wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(e).map(|x| x.value()))
+                    .or_else(|| {
+                        el.as_ref().and_then(|e| {
+                            wasm_bindgen::JsCast::dyn_ref::<HtmlSelectElement>(e).map(|x| x.value())
+                        })
+                    })
+                    .unwrap_or_default()
+            };
+            d.emit(A::Axis(
+                field,
+                format!("{}={}..{}/{}", get(&ids[0]), get(&ids[1]), get(&ids[2]), get(&ids[3])),
+            ));
+        })
+    };
+    let keys: Vec<&str> = if AXIS_KEYS.contains(&axis.key.as_str()) {
+        AXIS_KEYS.to_vec()
+    } else {
+        let mut k = AXIS_KEYS.to_vec();
+        k.push(&axis.key);
+        k
+    };
+    let error = st.errors.get(&FieldKey::plain(field)).map(|(_, e)| lang.field_error(e));
+    let num = |part: &str, label: T, v: String| {
+        html! {
+            <label class="axis-num">{ t(label) }
+                <input id={id(part)} class="num" type="text" inputmode="decimal" value={v} onchange={onchange.clone()}
+                    aria-describedby={format!("stab-{field}-help")} />
+            </label>
+        }
+    };
+    html! {
+        <fieldset class="group" id={format!("stab-{field}")}>
+            <legend>{ t(if field == "x" { T::StabX } else { T::StabY }) }</legend>
+            <div class="control-head">
+                <label for={id("key")}>{ t(T::StabAxisKnob) }</label>
+                <select id={id("key")} onchange={onchange.clone()} title={t(T::StabAxisHelp)}>
+                    { for keys.iter().map(|k| html! { <option value={k.to_string()} selected={*k == axis.key}>{ axis_title(lang, k) }</option> }) }
+                </select>
+            </div>
+            <div class="axis-nums">
+                { num("from", T::StabFrom, crate::state::storm::url_num(axis.from)) }
+                { num("to", T::StabTo, crate::state::storm::url_num(axis.to)) }
+                { num("n", T::StabSteps, axis.n.to_string()) }
+            </div>
+            <p class="help" id={format!("stab-{field}-help")}>{ t(T::StabAxisHelp) }</p>
+            if let Some(e) = error { <p class="field-error" role="alert" id={format!("stab-{field}-error")}>{ e }</p> }
+        </fieldset>
+    }
+}
+
+/// The page.
+#[component]
+pub fn StabilityPage(props: &StabilityProps) -> Html {
+    let lang = props.lang;
+    let t = |k: T| lang.t(k);
+    let st = &props.state;
+    let s = &st.sweep;
+    let dispatch = &props.dispatch;
+    let round = use_state(|| 0u32);
+    let protected = s.protect != Protection::None;
+    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
+    let (view, cancel) = use_sweep(st.run_query(), nx, ny, protected, *round);
+    let jobs = {
+        let q = st.run_query();
+        let mut j = vec![Job::Hysteresis { query: q.clone(), protected: false }];
+        if protected {
+            j.push(Job::Hysteresis { query: q, protected: true });
+        }
+        j
+    };
+    let hyst_runs = use_runs(jobs);
+    let links = use_memo((s.clone(), lang), |(s, lang)| {
+        s.cell_queries(false)
+            .into_iter()
+            .map(|q| {
+                q.map(|mut q| {
+                    q.set("lang", lang.code());
+                    q.to_query_string()
+                })
+                .unwrap_or_default()
+            })
+            .collect::<Vec<String>>()
+    });
+    let map = use_memo(
+        (view.plain.clone(), view.protected.clone(), links.clone(), s.clone(), lang),
+        |(p, q, links, s, lang)| AttrValue::from(map_markup(*lang, s, p, q, links)),
+    );
+    let hyst = use_memo((hyst_runs.results.clone(), s.clone(), lang), |(r, s, lang)| {
+        let points = |k: usize| {
+            r.as_ref()
+                .and_then(|r| r.get(k))
+                .and_then(|x| x.result.as_ref().ok())
+                .map(|rep| s.hysteresis_points(rep))
+                .unwrap_or_default()
+        };
+        let plain = points(0);
+        (!plain.is_empty()).then(|| {
+            AttrValue::from(hysteresis_markup(*lang, &plain, &points(1), lang.t(protection_label(s.protect))))
+        })
+    });
+    let stuck = |cells: &[Option<crate::state::stability::CellResult>]| {
+        cells.iter().filter(|c| matches!(c, Some(Ok(v)) if v.outcome == Outcome::Stuck)).count()
+    };
+    let running = view.done < view.total && !view.cancelled;
+    let status = if view.cancelled {
+        lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
+    } else if let Some(ms) = view.elapsed_ms {
+        lang.f(
+            T::StabDone,
+            &[
+                ("total", &view.total.to_string()),
+                ("s", &format_number(ms / 1000.0, 1)),
+                ("workers", &view.workers.to_string()),
+            ],
+        )
+    } else if view.workers == 0 {
+        lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
+    } else {
+        lang.f(
+            T::StabProgress,
+            &[
+                ("done", &view.done.to_string()),
+                ("total", &view.total.to_string()),
+                ("workers", &view.workers.to_string()),
+            ],
+        )
+    };
+    let oncancel = {
+        let c = cancel.clone();
+        Callback::from(move |_: MouseEvent| c.emit(()))
+    };
+    let onrerun = {
+        let r = round.clone();
+        Callback::from(move |_: MouseEvent| r.set(*r + 1))
+    };
+    let presets = use_memo((), |_| {
+        presets_with_trigger()
+            .into_iter()
+            .filter_map(|n| presets::find(n).map(|p| (p.name, p.title, p.story)))
+            .collect::<Vec<(&'static str, T, T)>>()
+    });
+    let onprotect = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            d.emit(A::Protect(sel.value()));
+        })
+    };
+    let onseed = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            d.emit(A::Seed(i.value()));
+        })
+    };
+    let onreset = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(A::Reset))
+    };
+    let seed_error = st.errors.get(&FieldKey::plain("seed")).map(|(_, e)| lang.field_error(e));
+    let protect_error = st.errors.get(&FieldKey::plain("protect")).map(|(_, e)| lang.field_error(e));
+    let cap = *use_memo(s.preset, |p| {
+        capacity(&crate::state::stability::Sweep::default_for(p).base()).unwrap_or(0.0)
+    });
+    let legend = |class: &str, label: T| html! { <span class="legend-item"><span class={classes!("swatch", "box", class.to_string())} />{ t(label) }</span> };
+    html! {
+        <section class="page lab stability" id="stability" aria-labelledby="page-title">
+            <h1 id="page-title">{ t(T::StabTitle) }</h1>
+            <p class="intro">{ t(T::StabIntro) }</p>
+            <div class="two-col">
+                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    { preset_picker(lang, &presets[..], s.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                    { axis_controls(lang, "x", &s.x, st, dispatch) }
+                    { axis_controls(lang, "y", &s.y, st, dispatch) }
+                    <div class="control choice">
+                        <div class="control-head">
+                            <label for="stab-protect" title={t(T::StabProtectHelp)}>{ t(T::StabProtect) }</label>
+                            <select id="stab-protect" onchange={onprotect} aria-describedby="stab-protect-help">
+                                { for Protection::ALL.iter().map(|p| html! {
+                                    <option value={p.slug()} selected={*p == s.protect}>{ t(protection_label(*p)) }</option>
+                                }) }
+                            </select>
+                        </div>
+                        <p class="help" id="stab-protect-help">{ t(T::StabProtectHelp) }</p>
+                        if let Some(e) = protect_error { <p class="field-error" role="alert" id="stab-protect-error">{ e }</p> }
+                    </div>
+                    <div class="control seed-row">
+                        <div class="control-head">
+                            <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
+                            <input id="seed" class="num" type="text" inputmode="numeric" value={s.seed.to_string()} onchange={onseed} aria-describedby="seed-help" />
+                        </div>
+                        <p class="help" id="seed-help">{ t(T::SeedHelp) }</p>
+                        if let Some(e) = seed_error { <p class="field-error" role="alert" id="seed-error">{ e }</p> }
+                    </div>
+                    <button type="button" class="secondary" id="reset-preset" onclick={onreset}>{ t(T::ResetPreset) }</button>
+                </form>
+                <div class="outputs">
+                    <section class="panel" id="stability-map" aria-labelledby="stab-map-h"
+                        data-done={view.done.to_string()} data-total={view.total.to_string()}
+                        data-elapsed-ms={view.elapsed_ms.map(|m| format!("{m:.0}"))} data-workers={view.workers.to_string()}
+                        data-stuck={stuck(&view.plain).to_string()} data-stuck-protected={stuck(&view.protected).to_string()}>
+                        <h2 id="stab-map-h">{ t(T::StabNav) }</h2>
+                        <div class="stab-status" role="status">
+                            if running { <span class="spinner" aria-hidden="true" /> }
+                            <span id="stab-status">{ status }</span>
+                            <progress max={view.total.max(1).to_string()} value={view.done.to_string()} aria-label={t(T::StabNav)} />
+                            if running {
+                                <button type="button" class="secondary small" id="stab-cancel" onclick={oncancel}>{ t(T::StabCancel) }</button>
+                            } else {
+                                <button type="button" class="secondary small" id="stab-rerun" onclick={onrerun}>{ t(T::StabRerun) }</button>
+                            }
+                        </div>
+                        <div class="stab-map-wrap">{ Html::from_html_unchecked((*map).clone()) }</div>
+                        <p class="legend">
+                            { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
+                            { legend("rec-2", T::StabLegendRec2) }{ legend("rec-3", T::StabLegendRec3) }
+                            { legend("stuck", T::StabStuck) }{ legend("overloaded", T::StabOverloaded) }
+                            { legend("pending", T::StabPending) }
+                            <span class="legend-item"><span class="swatch line boundary" />{ t(T::StabLegendBoundary) }</span>
+                            if protected { <span class="legend-item"><span class="swatch line boundary protected" />{ t(T::StabLegendBoundaryProt) }</span> }
+                        </p>
+                        if protected && !view.cancelled && view.done >= view.total {
+                            <p id="stab-stuck-count">{ lang.f(T::StabStuckCount, &[
+                                ("plain", &stuck(&view.plain).to_string()),
+                                ("prot", &stuck(&view.protected).to_string()),
+                                ("p", t(protection_label(s.protect))),
+                            ]) }</p>
+                        }
+                        <p class="help">{ lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))]) }{ " " }{ t(T::StabRule) }</p>
+                    </section>
+                    <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
+                        <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
+                        if let Some(h) = (*hyst).clone() { { Html::from_html_unchecked(h) } }
+                        <p class="legend">
+                            <span class="legend-item"><span class="swatch line hyst-up" />{ t(T::StabHystUp) }</span>
+                            <span class="legend-item"><span class="swatch line hyst-down" />{ t(T::StabHystDown) }</span>
+                            <span class="legend-item"><span class="swatch line hyst-ideal" />{ t(T::StabHystIdeal) }</span>
+                        </p>
+                        <p class="help">{ t(T::StabHystNote) }</p>
+                    </section>
+                </div>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,171 @@
+//! A pool of Web Workers for a sweep: one per core the browser reports
+//! (`navigator.hardwareConcurrency`) but one, left to the page (1–8 workers), each loading
+//! the page's own wasm module. The
+//! cells are dealt out coarse to fine (every fourth row and column first) so the map takes
+//! shape early, round robin over the workers; each posts its cells as they finish. A newer
+//! sweep, or Cancel, replaces the work every worker is doing.
+
+use super::super::runs::Runner;
+use crate::state::runs::{Message, Reply};
+use crate::state::stability::CellResult;
+use crate::state::stability::batch::SweepRequest;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Most workers in the pool.
+const MAX_WORKERS: usize = 8;
+
+/// A sweep's cells as they come in.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SweepView {
+    /// The map's cells, by index (None: not yet done).
+    pub plain: Rc<Vec<Option<CellResult>>>,
+    /// The same cells with the protection (empty when there is none).
+    pub protected: Rc<Vec<Option<CellResult>>>,
+    /// Cells done, of `total`.
+    pub done: usize,
+    pub total: usize,
+    /// From sending the cells to the last one back (ms), once all are back.
+    pub elapsed_ms: Option<f64>,
+    /// Workers in the pool (0: runs on the main thread, in slices).
+    pub workers: usize,
+    /// Cancelled before the end.
+    pub cancelled: bool,
+}
+
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// The order cells are dealt in: the coarse grid (every fourth row and column), then every
+/// second, then the rest, each row by row.
+pub fn deal_order(nx: usize, ny: usize) -> Vec<usize> {
+    let level = |i: usize, j: usize| {
+        if i.is_multiple_of(4) && j.is_multiple_of(4) {
+            0
+        } else if i.is_multiple_of(2) && j.is_multiple_of(2) {
+            1
+        } else {
+            2
+        }
+    };
+    let mut cells: Vec<usize> = (0..nx * ny).collect();
+    cells.sort_by_key(|&c| (level(c % nx, c / nx), c));
+    cells
+}
+
+struct Shared {
+    id: u64,
+    view: SweepView,
+    started: f64,
+    /// The next frame's redraw, when cells came in since the last one: replies are drawn at
+    /// most once a frame, however many arrive.
+    frame: Option<gloo_render::AnimationFrame>,
+}
+
+/// Runs the sweep `query` (a stability page's run query) over its `nx` × `ny` cells, twice
+/// when `protected` (plain and with the protection); a new `round` runs it again; `cancel`
+/// stops it.
+#[hook]
+pub fn use_sweep(
+    query: String,
+    nx: usize,
+    ny: usize,
+    protected: bool,
+    round: u32,
+) -> (SweepView, Callback<()>) {
+    let state = use_state(SweepView::default);
+    let shared = use_mut_ref(|| Shared { id: 0, view: SweepView::default(), started: 0.0, frame: None });
+    let pool = {
+        let set = state.setter();
+        let shared = shared.clone();
+        let weak = Rc::downgrade(&shared);
+        use_mut_ref(move || {
+            // One core stays with the page, so that drawing and input never wait for a run.
+            let n = web_sys::window()
+                .map(|w| w.navigator().hardware_concurrency() as usize)
+                .unwrap_or(2)
+                .saturating_sub(1)
+                .clamp(1, MAX_WORKERS);
+            let on_reply: Rc<dyn Fn(Reply, u64)> = Rc::new(move |reply: Reply, _memory: u64| {
+                let Reply::Cells { id, cells, .. } = reply else { return };
+                let mut sh = shared.borrow_mut();
+                if id != sh.id || sh.view.cancelled {
+                    return;
+                }
+                let mut plain = (*sh.view.plain).clone();
+                let mut prot = (*sh.view.protected).clone();
+                for c in cells {
+                    let grid = if c.protected { &mut prot } else { &mut plain };
+                    if let Some(slot) = grid.get_mut(c.index as usize)
+                        && slot.is_none()
+                    {
+                        *slot = Some(c.result);
+                        sh.view.done += 1;
+                    }
+                }
+                sh.view.plain = Rc::new(plain);
+                sh.view.protected = Rc::new(prot);
+                if sh.view.done >= sh.view.total {
+                    sh.view.elapsed_ms = Some(now() - sh.started);
+                }
+                if sh.frame.is_none() {
+                    let (set, weak) = (set.clone(), weak.clone());
+                    sh.frame = Some(gloo_render::request_animation_frame(move |_| {
+                        if let Some(shared) = weak.upgrade() {
+                            let mut sh = shared.borrow_mut();
+                            sh.frame = None;
+                            set.set(sh.view.clone());
+                        }
+                    }));
+                }
+            });
+            (0..n).map(|_| Runner::new(on_reply.clone())).collect::<Vec<Runner>>()
+        })
+    };
+    {
+        let (set, shared, pool) = (state.setter(), shared.clone(), pool.clone());
+        use_effect_with((query, nx, ny, protected, round), move |(query, nx, ny, protected, _)| {
+            let total_cells = nx * ny;
+            let runners = pool.borrow();
+            let workers = if runners.iter().all(Runner::in_worker) { runners.len() } else { 0 };
+            let mut sh = shared.borrow_mut();
+            sh.id += 1;
+            sh.started = now();
+            sh.view = SweepView {
+                plain: Rc::new(vec![None; total_cells]),
+                protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
+                done: 0,
+                total: total_cells * if *protected { 2 } else { 1 },
+                elapsed_ms: None,
+                workers,
+                cancelled: false,
+            };
+            let order = deal_order(*nx, *ny);
+            let mut jobs: Vec<(u32, bool)> = order.iter().map(|&c| (c as u32, false)).collect();
+            if *protected {
+                jobs.extend(order.iter().map(|&c| (c as u32, true)));
+            }
+            // Only the first runner runs on the main thread when no worker could start.
+            let active = if workers == 0 { 1 } else { runners.len() };
+            for (k, r) in runners.iter().enumerate().take(active) {
+                let cells = jobs.iter().skip(k).step_by(active).copied().collect();
+                r.send(&Message::Sweep(SweepRequest { id: sh.id, query: query.clone(), cells }));
+            }
+            set.set(sh.view.clone());
+        });
+    }
+    let cancel = {
+        let (set, shared, pool) = (state.setter(), shared.clone(), pool.clone());
+        Callback::from(move |()| {
+            let mut sh = shared.borrow_mut();
+            sh.view.cancelled = true;
+            sh.id += 1;
+            for r in pool.borrow().iter() {
+                r.send(&Message::Sweep(SweepRequest { id: sh.id, query: String::new(), cells: Vec::new() }));
+            }
+            set.set(sh.view.clone());
+        })
+    };
+    ((*state).clone(), cancel)
+}

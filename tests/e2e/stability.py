@@ -1,0 +1,133 @@
+"""The stability map (issue 16) end to end: the default 20 x 20 map in Web Workers within
+10 s with the main thread free (longest task, animation frame gaps); the page's grid equal
+to `lab sweep`'s; a protection shrinking the stuck region; cancel; a cell opening its run;
+the hysteresis branches; bad links; screenshots.
+"""
+
+import os
+import subprocess
+import time
+
+PROBE = """
+window.__stab = { tasks: [], frames: [], t0: performance.now() };
+new PerformanceObserver(l => { for (const e of l.getEntries()) window.__stab.tasks.push([e.startTime, e.duration]); })
+  .observe({ type: 'longtask', buffered: true });
+(function frame(t) { window.__stab.frames.push(t); if (window.__stab.frames.length < 20000) requestAnimationFrame(frame); })(performance.now());
+"""
+
+
+def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, measurements):
+    def map_attr(name):
+        return chrome.js("const m = document.getElementById('stability-map'); return m && m.getAttribute(arguments[0]);", name)
+
+    def wait_done(timeout=90):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            done, total = map_attr("data-done"), map_attr("data-total")
+            if done is not None and total not in (None, "0") and done == total:
+                return int(total)
+            time.sleep(0.05)
+        raise AssertionError(f"the map did not finish: {map_attr('data-done')} of {map_attr('data-total')}")
+
+    def cells():
+        return chrome.js(
+            "return Array.from(document.querySelectorAll('#stability-map rect.cell'))"
+            ".map(r => [Number(r.id.slice(5)), r.dataset.outcome, r.dataset.after]);")
+
+    def default_map_in_workers():
+        chrome.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": PROBE}})
+        chrome.get(base + "?page=stability&lang=en")
+        chrome.wait("#stability-map")
+        started = chrome.js("return performance.now();")
+        total = wait_done()
+        expect(total == 400, f"20 x 20 cells: {total}")
+        elapsed = float(map_attr("data-elapsed-ms"))
+        workers = int(map_attr("data-workers"))
+        probe = chrome.js("return window.__stab;")
+        during = [d for (t, d) in probe["tasks"] if t >= started - 50]
+        frames = [t for t in probe["frames"] if t >= started]
+        gaps = [b - a for a, b in zip(frames, frames[1:])]
+        measurements["stability_map"] = {
+            "cells": total, "elapsed_ms": round(elapsed), "workers": workers,
+            "longest_task_ms": round(max(during, default=0.0), 1),
+            "max_frame_gap_ms": round(max(gaps, default=0.0), 1), "frames": len(frames),
+        }
+        print("      stability map:", measurements["stability_map"], "long tasks:", [(round(t - started), round(d)) for t, d in probe["tasks"] if t >= started - 50])
+        expect(workers >= 1, "the sweep ran in Web Workers")
+        expect(elapsed <= 10000, f"the default map in {elapsed:.0f} ms (target 10 s)")
+        expect(max(during, default=0.0) < 100, f"longest main-thread task {max(during, default=0.0):.0f} ms")
+        expect(len(frames) > 20 and max(gaps, default=0.0) < 100, f"animation frames kept coming: {len(frames)} frames, max gap {max(gaps, default=0):.0f} ms")
+        no_console_errors(chrome, "stability map")
+
+    def grid_equals_lab_sweep():
+        chrome.get(base + "?page=stability&lang=en")
+        wait_done()
+        page = {i: (o, a) for i, o, a in cells()}
+        out = subprocess.run([lab, "sweep", "--format", "csv"], capture_output=True, text=True, check=True).stdout
+        rows = [l.split(",") for l in out.splitlines()[2:]]
+        expect(len(rows) == 400 == len(page), f"{len(rows)} CLI rows, {len(page)} page cells")
+        diff = [(int(r[0]), page.get(int(r[0])), (r[5], r[6])) for r in rows if page.get(int(r[0])) != (r[5], r[6])]
+        expect(not diff, f"cells differ from lab sweep: {diff[:5]}")
+
+    def protection_shrinks_and_cells_open_their_run():
+        q = "?page=stability&lang=en&protect=budget&x=utilisation%3D0.1..1%2F10&y=trigger_ms%3D100..1000%2F10"
+        chrome.get(base + q)
+        expect(wait_done() == 200, "10 x 10 twice")
+        plain, prot = int(map_attr("data-stuck")), int(map_attr("data-stuck-protected"))
+        expect(prot < plain, f"the retry budget shrinks the stuck region: {plain} -> {prot}")
+        d = chrome.js("return document.getElementById('stab-boundary-protected').getAttribute('d');")
+        expect(d and d.startswith("M"), "the protected boundary is drawn")
+        expect(str(plain) in chrome.text("#stab-stuck-count"), "and counted in words")
+        href = chrome.js("return document.querySelector('#cell-55').parentElement.getAttribute('href');")
+        expect("page=storm" in href and "rate=" in href and "f1.end=" in href, f"a cell links to its storm run: {href}")
+        chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true}));")
+        chrome.wait("#storm")
+        expect("rate=" in chrome.url(), f"the storm page opened that run: {chrome.url()}")
+
+    def cancel_stops_the_sweep():
+        chrome.get(base + "?page=stability&lang=zh")
+        chrome.wait("#stab-cancel")
+        chrome.js("document.getElementById('stab-cancel').click();")
+        time.sleep(1.0)
+        done = int(map_attr("data-done"))
+        time.sleep(1.0)
+        expect(int(map_attr("data-done")) == done and done < 400, f"no cell after cancel: {done}")
+        chrome.wait("#stab-rerun")
+        chrome.click("#stab-rerun")
+        expect(wait_done() == 400, "run again completes")
+        no_console_errors(chrome, "stability cancel")
+
+    def hysteresis_branches():
+        chrome.get(base + "?page=stability&lang=en")
+        chrome.wait("#hyst-down")
+        pts = chrome.js(
+            "const r = id => Object.fromEntries(document.getElementById(id).dataset.points.split(' ')"
+            ".map(p => p.split(':').map(Number)).map(([u, g]) => [u.toFixed(1), g]));"
+            "return [r('hyst-up'), r('hyst-down')];")
+        up, down = pts
+        expect(up.get("0.9", 0) - down.get("0.9", 1) > 0.3,
+               f"at 90 % load, rising serves far more than falling (hysteresis): {up.get('0.9')} vs {down.get('0.9')}")
+
+    def bad_links_and_screenshots():
+        chrome.get(base + "?page=stability&lang=en&x=nonsense&protect=helmet&y=trigger_ms%3D1..2%2F99")
+        chrome.wait("#stab-x-error")
+        for sel, word in [("#stab-x-error", "x"), ("#stab-protect-error", "helmet"), ("#stab-y-error", "steps")]:
+            expect(word in chrome.text(sel), f"{sel} names {word}: {chrome.text(sel)}")
+        for lang in ["en", "zh"]:
+            for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
+                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                chrome.get(base + f"?page=stability&lang={lang}")
+                wait_done()
+                chrome.js("document.getElementById('stability-map').scrollIntoView();")
+                chrome.screenshot(os.path.join(artifacts, f"stability-{lang}-{w}.png"))
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
+    for name, fn in [
+        ("stability: the default 20x20 map in Web Workers within 10 s, main thread free", default_map_in_workers),
+        ("stability: the page's grid equals lab sweep's", grid_equals_lab_sweep),
+        ("stability: a retry budget shrinks the stuck region; a cell opens its run", protection_shrinks_and_cells_open_their_run),
+        ("stability: cancel stops the sweep, run again finishes it", cancel_stops_the_sweep),
+        ("stability: the hysteresis run's two branches", hysteresis_branches),
+        ("stability: bad links named, screenshots", bad_links_and_screenshots),
+    ]:
+        run(name, fn)
