@@ -8,6 +8,7 @@ use crate::lesson::Text;
 use crate::model::{amplification, breaker_lab};
 use crate::plot::{breakdown, storm};
 use crate::query::Query;
+use crate::report::Report;
 use crate::state::admission::AdmissionState;
 use crate::state::app::Page;
 use crate::state::breaker::BreakerState;
@@ -74,29 +75,10 @@ pub fn of(q: &Query) -> Result<Figures, String> {
     let mut out = Vec::new();
     match page {
         Page::Storm => {
-            let st = StormState::from_query(q);
-            let (s, seed) = Job::Storm { query: st.run_query(), side: Side::A }.scenario();
+            let job = storm_job(q);
+            let (s, seed) = job.scenario();
             let r = crate::model::chain::run_with(&s, seed, BROWSER_MAX_CALLS).map_err(|e| e.to_string())?;
-            for h in storm::headlines(&r, st.a.slo) {
-                let unit = match h.unit {
-                    storm::Unit::Count => Unit::Count,
-                    storm::Unit::Times => Unit::Times,
-                    storm::Unit::Percent => Unit::Fraction,
-                    storm::Unit::Ms => Unit::Ms,
-                };
-                out.push(Figure::new(format!("h-a-{}", h.id), h.value, unit));
-            }
-            for row in breakdown::hop_rows(&r) {
-                out.push(Figure::new(format!("bd-a-hop{}", row.hop), row.calls as f64, Unit::Count));
-                for c in &row.callers {
-                    out.push(Figure::new(format!("bd-a-c{}", c.client), c.wanted as f64, Unit::Count));
-                    out.push(Figure::new(
-                        format!("bd-a-c{}-timeouts", c.client),
-                        c.timeouts as f64,
-                        Unit::Count,
-                    ));
-                }
-            }
+            return Ok(storm_figures(q, &r));
         }
         Page::Calculator => {
             let st = CalcState::from_query(q);
@@ -181,4 +163,34 @@ pub fn plain(pieces: &[Piece]) -> String {
             Piece::Missing(id) => id.as_str(),
         })
         .collect()
+}
+
+/// The storm run a storm page state shows on side A (what its figures come from).
+pub fn storm_job(q: &Query) -> Job {
+    Job::Storm { query: StormState::from_query(q).run_query(), side: Side::A }
+}
+
+/// The storm page's figures from its side-A report: the headline figures (`h-a-…`) and
+/// per hop the calls that reached it and what each caller wanted (`bd-a-…`).
+pub fn storm_figures(q: &Query, r: &Report) -> Figures {
+    let st = StormState::from_query(q);
+    let mut out = Vec::new();
+    for h in storm::headlines(r, st.a.slo) {
+        let unit = match h.unit {
+            storm::Unit::Count => Unit::Count,
+            storm::Unit::Times => Unit::Times,
+            storm::Unit::Percent => Unit::Fraction,
+            storm::Unit::Ms => Unit::Ms,
+        };
+        out.push(Figure::new(format!("h-a-{}", h.id), h.value, unit));
+    }
+    for row in breakdown::hop_rows(r) {
+        out.push(Figure::new(format!("bd-a-hop{}", row.hop), row.calls as f64, Unit::Count));
+        for c in &row.callers {
+            out.push(Figure::new(format!("bd-a-c{}", c.client), c.wanted as f64, Unit::Count));
+            out.push(Figure::new(format!("bd-a-c{}-timeouts", c.client), c.timeouts as f64, Unit::Count));
+        }
+    }
+
+    Figures(out)
 }

@@ -104,6 +104,45 @@ pub fn boundary(
     d
 }
 
+/// What a cell shows: its CSS classes, `data-outcome`, `data-after` and tooltip (the map's
+/// markup and the page's in-place updates both take them from here).
+pub fn cell_view(
+    lang: Lang,
+    s: &Sweep,
+    index: usize,
+    c: Option<&CellResult>,
+) -> (String, &'static str, String, String) {
+    let (i, j) = s.position(index);
+    let title = format!(
+        "{} = {}, {} = {}: {}",
+        axis_title(lang, &s.x.key),
+        axis_value(&s.x.key, s.x.value(i)),
+        axis_title(lang, &s.y.key),
+        axis_value(&s.y.key, s.y.value(j)),
+        verdict_text(lang, c)
+    );
+    let (outcome, after) = match c {
+        Some(Ok(v)) => (v.outcome.as_str(), v.recovered_after_ms.map_or(String::new(), |t| t.to_string())),
+        Some(Err(_)) => ("error", String::new()),
+        None => ("pending", String::new()),
+    };
+    (format!("cell {}", cell_class(c)), outcome, after, title)
+}
+
+/// The boundary paths of the map's geometry (plain, and with the protection if given).
+pub fn map_boundaries(
+    s: &Sweep,
+    plain: &[Option<CellResult>],
+    protected: &[Option<CellResult>],
+) -> (String, String) {
+    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
+    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
+    let (cw, ch) = (pw / nx as f64, ph / ny as f64);
+    let to_px = |i: f64, j: f64| (LEFT + i * cw, TOP + ph - j * ch);
+    let pb = if protected.is_empty() { String::new() } else { boundary(nx, ny, protected, to_px) };
+    (boundary(nx, ny, plain, to_px), pb)
+}
+
 /// The map: cells, boundaries, axes. `links[i]` is cell `i`'s storm page link.
 pub fn map_markup(
     lang: Lang,
@@ -119,46 +158,27 @@ pub fn map_markup(
     let mut o = String::with_capacity(nx * ny * 260 + 4000);
     let _ = write!(
         o,
-        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="img" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title>"#,
+        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title>"#,
         esc(lang.t(T::StabMapLabel))
     );
     for (index, c) in plain.iter().enumerate() {
         let (i, j) = s.position(index);
         let (x, y) = to_px(f64::from(i), f64::from(j) + 1.0);
-        let title = format!(
-            "{} = {}, {} = {}: {}",
-            axis_title(lang, &s.x.key),
-            axis_value(&s.x.key, s.x.value(i)),
-            axis_title(lang, &s.y.key),
-            axis_value(&s.y.key, s.y.value(j)),
-            verdict_text(lang, c.as_ref())
-        );
-        let (outcome, after) = match c {
-            Some(Ok(v)) => {
-                (v.outcome.as_str(), v.recovered_after_ms.map_or(String::new(), |t| t.to_string()))
-            }
-            Some(Err(_)) => ("error", String::new()),
-            None => ("pending", String::new()),
-        };
+        let (class, outcome, after, title) = cell_view(lang, s, index, c.as_ref());
         let href = links.get(index).map_or("", String::as_str);
         let _ = write!(
             o,
-            r#"<a href="{}" class="cell-link"><rect class="cell {}" id="cell-{index}" data-outcome="{outcome}" data-after="{after}" x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}"><title>{}</title></rect></a>"#,
+            r#"<a href="{}" class="cell-link"><rect class="{class}" id="cell-{index}" data-outcome="{outcome}" data-after="{after}" x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}"><title>{}</title></rect></a>"#,
             esc(href),
-            cell_class(c.as_ref()),
             cw + 0.3,
             ch + 0.3,
             esc(&title)
         );
     }
-    let _ =
-        write!(o, r#"<path class="boundary" id="stab-boundary" d="{}"/>"#, boundary(nx, ny, plain, to_px));
+    let (b, bp) = map_boundaries(s, plain, protected);
+    let _ = write!(o, r#"<path class="boundary" id="stab-boundary" d="{b}"/>"#);
     if !protected.is_empty() {
-        let _ = write!(
-            o,
-            r#"<path class="boundary protected" id="stab-boundary-protected" d="{}"/>"#,
-            boundary(nx, ny, protected, to_px)
-        );
+        let _ = write!(o, r#"<path class="boundary protected" id="stab-boundary-protected" d="{bp}"/>"#);
     }
     // Axes: a tick at every few cells, labels at cell centres.
     let every = |n: usize| (n / 5).max(1);

@@ -6,7 +6,7 @@ use super::breaker::BreakerPage;
 use super::browser;
 use super::calculator::CalculatorPage;
 use super::lesson::index::LessonsPage;
-use super::lesson::{self as ui_lesson, KeyCommand, LessonCard, NotesView, StepFigures};
+use super::lesson::{self as ui_lesson, KeyCommand, LessonCard, NotesView};
 use super::queue::QueuePage;
 use super::stability::StabilityPage;
 use super::storm::StormPage;
@@ -306,15 +306,6 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
-    let figures: StepFigures = {
-        let link = nav.at.map(|a| a.step().link);
-        (*use_memo(link, |l| {
-            Rc::new(
-                l.map_or_else(|| Ok(Default::default()), |l| crate::lesson::figures::of(&Query::parse(l))),
-            )
-        }))
-        .clone()
-    };
     // Point at the step's figure once the step is drawn.
     {
         let spot = nav.at.map(|a| (a.step().spot, a.modes.present, nav.generation));
@@ -349,13 +340,13 @@ pub fn App() -> Html {
         let lang = shell.lang;
         return html! {
             <div class="app notes-window" lang={lang.html_tag()}>
-                <main id="main"><NotesView {lang} {at} figures={figures} ongo={ongo} /></main>
+                <main id="main"><NotesView {lang} {at} ongo={ongo} /></main>
             </div>
         };
     }
     html! {
         <Host key={nav.generation.to_string()} shell={shell} start={nav.start.clone()} at={nav.at}
-            lesson_errors={Rc::new(link.errors.clone())} {figures} revealed={nav.revealed}
+            lesson_errors={Rc::new(link.errors.clone())} revealed={nav.revealed}
             {ongo} {onreveal} {onreset} {onleave} />
     }
 }
@@ -367,7 +358,6 @@ struct HostProps {
     at: Option<LessonAt>,
     /// What the link got wrong about lessons.
     lesson_errors: Rc<Vec<crate::error::FieldError>>,
-    figures: StepFigures,
     revealed: bool,
     ongo: Callback<LessonAt>,
     onreveal: Callback<()>,
@@ -580,7 +570,7 @@ fn Host(props: &HostProps) -> Html {
             now != normal_state(shell.page, &step.query())
         };
         html! {
-            <LessonCard {lang} {at} figures={props.figures.clone()} revealed={props.revealed} {modified} {knobs}
+            <LessonCard {lang} {at} revealed={props.revealed} {modified} {knobs}
                 ongo={props.ongo.clone()} onreveal={props.onreveal.clone()} onreset={props.onreset.clone()} onleave={props.onleave.clone()} />
         }
     });

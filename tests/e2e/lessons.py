@@ -67,7 +67,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         figs = []
         while time.time() < deadline:
             figs = chrome.js(FIGS)
-            if figs and all(want is not None for _, _, want in figs):
+            if figs and all(quoted is not None and want is not None for _, quoted, want in figs):
                 break
             time.sleep(0.05)
         for fid, quoted, want in figs:

@@ -7,7 +7,7 @@ pub mod index;
 
 use super::browser;
 use crate::i18n::{Lang, T};
-use crate::lesson::figures::{Figures, Piece, fill};
+use crate::lesson::figures::{self as lesson_figures, Figures, Piece, fill};
 use crate::lesson::{Step, Text};
 use crate::state::lesson::{LessonAt, Modes};
 use std::collections::BTreeSet;
@@ -17,8 +17,14 @@ use yew::prelude::*;
 
 /// A filled text: words (with `code` between backticks) and quoted figures, each figure in a
 /// `span.fig` carrying its id and exact value, so a test can hold it against the page.
-pub fn rich(text: Text, lang: Lang, figures: &Figures) -> Html {
-    fill(text, lang, figures)
+pub fn rich(text: Text, lang: Lang, figures: &StepFigures) -> Html {
+    let empty = Figures::default();
+    let (figs, pending) = match figures {
+        StepFigures::Ready(f) => (&**f, false),
+        StepFigures::Pending => (&empty, true),
+        StepFigures::Failed(_) => (&empty, false),
+    };
+    fill(text, lang, figs)
         .into_iter()
         .map(|p| match p {
             Piece::Words(w) => w
@@ -35,19 +41,51 @@ pub fn rich(text: Text, lang: Lang, figures: &Figures) -> Html {
             Piece::Figure { id, value, shown } => html! {
                 <span class="fig" data-figure={id} data-value={value.to_string()}>{ shown }</span>
             },
+            Piece::Missing(_) if pending => html! { <span class="fig pending">{ "…" }</span> },
             Piece::Missing(id) => html! { <span class="fig missing">{ format!("{{{id}}}") }</span> },
         })
         .collect()
 }
 
-/// The figures of a step, or the message why the model could not give them.
-pub type StepFigures = Rc<Result<Figures, String>>;
+/// The figures of a step: still being computed, ready, or the message why the model could
+/// not give them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepFigures {
+    Pending,
+    Ready(Rc<Figures>),
+    Failed(String),
+}
+
+/// The figures a step's text quotes. A storm step's run happens in a Web Worker (the same
+/// job its page runs), so no lesson blocks the page; the other pages' figures are closed
+/// forms and small exact models, computed here.
+#[hook]
+pub fn use_step_figures(step: &'static Step) -> StepFigures {
+    let q = step.query();
+    let storm = step.page() == crate::state::app::Page::Storm;
+    let jobs = if storm { vec![lesson_figures::storm_job(&q)] } else { Vec::new() };
+    let runs = super::runs::use_runs(jobs.clone());
+    let native =
+        use_memo(step.link, |l| (!storm).then(|| lesson_figures::of(&crate::query::Query::parse(l))));
+    let from_run = use_memo((step.link, runs.finished), move |(l, _)| {
+        let shown = runs.results.as_ref().filter(|_| runs.is_for(&jobs)).and_then(|r| r.first().cloned())?;
+        Some(match &shown.result {
+            Ok(r) => Ok(lesson_figures::storm_figures(&crate::query::Query::parse(l), r)),
+            Err(e) => Err(format!("{e:?}")),
+        })
+    });
+    let result = if storm { (*from_run).clone() } else { (*native).clone() };
+    match result {
+        None => StepFigures::Pending,
+        Some(Ok(f)) => StepFigures::Ready(Rc::new(f)),
+        Some(Err(m)) => StepFigures::Failed(m),
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct CardProps {
     pub lang: Lang,
     pub at: LessonAt,
-    pub figures: StepFigures,
     /// Whether the answer is shown.
     pub revealed: bool,
     /// The learner changed the step's settings (the quoted figures are the step's own).
@@ -63,10 +101,6 @@ pub struct CardProps {
     pub onleave: Callback<()>,
 }
 
-fn empty() -> Figures {
-    Figures::default()
-}
-
 /// The card over the page.
 #[component]
 pub fn LessonCard(props: &CardProps) -> Html {
@@ -75,7 +109,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
     let at = props.at;
     let step = at.step();
     let n = at.lesson.steps.len();
-    let figs = props.figures.as_ref().as_ref().map_or_else(|_| empty(), Clone::clone);
+    let figs = use_step_figures(step);
     let copied = use_state(|| false);
     let go = |to: LessonAt| {
         let cb = props.ongo.clone();
@@ -124,8 +158,8 @@ pub fn LessonCard(props: &CardProps) -> Html {
             copied.set(true);
         })
     };
-    let error = props.figures.as_ref().as_ref().err().map(|m| {
-        html! { <p class="warning" role="alert" id="lesson-figures-error">{ lang.f(T::LessonFiguresFailed, &[("message", m)]) }</p> }
+    let error = match &figs { StepFigures::Failed(m) => Some(m.clone()), _ => None }.map(|m| {
+        html! { <p class="warning" role="alert" id="lesson-figures-error">{ lang.f(T::LessonFiguresFailed, &[("message", &m)]) }</p> }
     });
     let show_answer = step.answer.is_some() && !modes.candidate;
     html! {
@@ -182,7 +216,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 <button type="button" id="lesson-leave" class="secondary small" title={t(T::LessonLeaveHelp)} onclick={onleave}>{ t(T::LessonLeave) }</button>
             </nav>
             if modes.interview {
-                <Checklist {lang} {at} figures={props.figures.clone()} ongo={props.ongo.clone()} />
+                <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} />
             }
         </aside>
     }
@@ -219,11 +253,12 @@ fn Checklist(props: &ChecklistProps) -> Html {
             Callback::from(move |_: MouseEvent| cb.emit(to))
         };
         let figs = if i == props.at.step {
-            props.figures.as_ref().as_ref().map_or_else(|_| empty(), Clone::clone)
+            props.figures.clone()
         } else if shown {
-            step_figures(s)
+            // Another step's answer, computed when the interviewer reveals it.
+            lesson_figures::of(&s.query()).map_or_else(StepFigures::Failed, |f| StepFigures::Ready(Rc::new(f)))
         } else {
-            empty()
+            StepFigures::Pending
         };
         html! {
             <li class={classes!("check", (i == props.at.step).then_some("current"))} id={format!("check-{}", i + 1)}>
@@ -251,16 +286,10 @@ fn Checklist(props: &ChecklistProps) -> Html {
     }
 }
 
-/// A step's figures, computed from the model for its state.
-pub fn step_figures(s: &Step) -> Figures {
-    crate::lesson::figures::of(&s.query()).unwrap_or_default()
-}
-
 #[derive(Properties, PartialEq)]
 pub struct NotesProps {
     pub lang: Lang,
     pub at: LessonAt,
-    pub figures: StepFigures,
     pub ongo: Callback<LessonAt>,
 }
 
@@ -273,7 +302,7 @@ pub fn NotesView(props: &NotesProps) -> Html {
     let at = props.at;
     let step = at.step();
     let n = at.lesson.steps.len();
-    let figs = props.figures.as_ref().as_ref().map_or_else(|_| empty(), Clone::clone);
+    let figs = use_step_figures(step);
     let go = |to: LessonAt| {
         let cb = props.ongo.clone();
         Callback::from(move |_: MouseEvent| cb.emit(to))

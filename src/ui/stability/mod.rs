@@ -9,7 +9,7 @@ use super::lab::preset_picker;
 use super::runs::use_runs;
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::Outcome;
-use crate::plot::stability::{axis_title, hysteresis_markup, map_markup};
+use crate::plot::stability::{axis_title, cell_view, hysteresis_markup, map_boundaries, map_markup};
 use crate::scenario::presets;
 use crate::state::FieldKey;
 use crate::state::runs::Job;
@@ -103,6 +103,43 @@ fn axis_controls(
     }
 }
 
+/// Brings the drawn map up to date with the cells in: each changed cell's class, data and
+/// tooltip, and the boundaries. `applied` remembers each cell's tooltip as drawn, so only
+/// cells that changed are touched.
+fn patch_map(
+    lang: Lang,
+    s: &crate::state::stability::Sweep,
+    plain: &[Option<crate::state::stability::CellResult>],
+    protected: &[Option<crate::state::stability::CellResult>],
+    applied: &mut Vec<String>,
+) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if applied.len() != plain.len() {
+        *applied = vec![String::new(); plain.len()];
+    }
+    for (index, c) in plain.iter().enumerate() {
+        let (class, outcome, after, title) = cell_view(lang, s, index, c.as_ref());
+        let Some(el) = doc.get_element_by_id(&format!("cell-{index}")) else { return };
+        // A cell drawn anew (new markup) shows "pending" again: compare with the page.
+        if applied[index] == title && el.get_attribute("data-outcome").as_deref() == Some(outcome) {
+            continue;
+        }
+        let _ = el.set_attribute("class", &class);
+        let _ = el.set_attribute("data-outcome", outcome);
+        let _ = el.set_attribute("data-after", &after);
+        if let Some(t) = el.first_element_child() {
+            t.set_text_content(Some(&title));
+        }
+        applied[index] = title;
+    }
+    let (b, bp) = map_boundaries(s, plain, protected);
+    for (id, d) in [("stab-boundary", b), ("stab-boundary-protected", bp)] {
+        if let Some(el) = doc.get_element_by_id(id) {
+            let _ = el.set_attribute("d", &d);
+        }
+    }
+}
+
 /// The page.
 #[component]
 pub fn StabilityPage(props: &StabilityProps) -> Html {
@@ -136,10 +173,21 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             })
             .collect::<Vec<String>>()
     });
-    let map = use_memo(
-        (view.plain.clone(), view.protected.clone(), links.clone(), s.clone(), lang),
-        |(p, q, links, s, lang)| AttrValue::from(map_markup(*lang, s, p, q, links)),
-    );
+    // The map's markup is written once per sweep and language (every cell pending, and the
+    // protected boundary's path if there is one); as cells come in they are updated in
+    // place, so a frame's work is a few attributes, not the whole picture again.
+    let map = use_memo((links.clone(), s.clone(), lang), |(links, s, lang)| {
+        let pending = vec![None; s.cells()];
+        let protected = if s.protect == Protection::None { Vec::new() } else { pending.clone() };
+        AttrValue::from(map_markup(*lang, s, &pending, &protected, links))
+    });
+    {
+        let applied = use_mut_ref(Vec::<String>::new);
+        use_effect_with(
+            (view.plain.clone(), view.protected.clone(), map.clone(), s.clone(), lang),
+            move |(p, q, _, s, lang)| patch_map(*lang, s, p, q, &mut applied.borrow_mut()),
+        );
+    }
     let hyst = use_memo((hyst_runs.results.clone(), s.clone(), lang), |(r, s, lang)| {
         let points = |k: usize| {
             r.as_ref()
