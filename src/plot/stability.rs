@@ -226,7 +226,7 @@ pub fn hysteresis_markup(
     protected: &[HystPoint],
     protect_name: &str,
 ) -> String {
-    let (w, h, left, bottom, top, right) = (560.0, 320.0, 56.0, 44.0, 10.0, 12.0);
+    let (w, h, left, bottom, top, right) = (560.0, 320.0, 56.0, 44.0, 10.0, 30.0);
     let xmax = plain.iter().map(|p| p.utilisation).fold(1.2, f64::max);
     let ymax = plain.iter().chain(protected).map(|p| p.goodput).fold(1.2, f64::max);
     let x = Linear::new((0.4, xmax), (left, w - right));
