@@ -252,6 +252,25 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         name, _, body = take("#export-json", n)
         expect(name == f"resilience-lab-{ver}-calculator.json", name)
         expect(json.loads(body)["result"]["output"]["worst_attempts_per_s"] == 4500, "the calculator's figures")
+
+        # The stability map: its CSV is lab sweep's, byte for byte.
+        x, y = "utilisation=0.2..0.8/4", "trigger_ms=100..900/3"
+        page("?page=stability&lang=en&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3")
+        deadline = time.time() + 60
+        while time.time() < deadline and not chrome.js(
+                "const m = document.getElementById('stability-map'); return m && m.dataset.total !== '0' && m.dataset.done === m.dataset.total;"):
+            time.sleep(0.1)
+        n = hook()
+        chrome.click("#export-toggle")
+        _, _, body = take("#export-json", n)
+        cells = json.loads(body)["result"]["cells"]
+        expect(len(cells) == 12 and all(c["outcome"] in ("recovered", "stuck", "overloaded") for c in cells), f"12 judged cells: {cells[:2]}")
+        _, _, body = take("#export-csv", n + 1)
+        want = subprocess.run([lab, "sweep", "--x", x, "--y", y, "--format", "csv"], capture_output=True, text=True, check=True).stdout
+        got = body.decode().splitlines()
+        rows_of = lambda lines: [l for l in lines if not l.startswith("#")]
+        expect(rows_of(got) == rows_of(want.splitlines()) and want.splitlines()[0] in got,
+               f"the map's CSV is lab sweep's (below the provenance):\n{body.decode()[:600]}\nvs\n{want[:300]}")
         no_csp()
         no_console_errors(chrome, "lab export")
 

@@ -421,3 +421,41 @@ pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
     }
     out
 }
+
+/// One cell as the page's JSON export writes it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CellRow {
+    pub x: f64,
+    pub y: f64,
+    /// `recovered`, `stuck`, `overloaded`, `error` or `pending`.
+    pub outcome: &'static str,
+    /// Recovered: ms from the trigger's end until goodput stayed up.
+    pub recovered_after_ms: Option<f64>,
+    /// Goodput before the trigger and in the recovery window (0–1).
+    pub goodput_before: Option<f64>,
+    pub goodput_after: Option<f64>,
+}
+
+/// The map's cells as rows, in cell order.
+pub fn rows(s: &Sweep, cells: &[Option<CellResult>]) -> Vec<CellRow> {
+    cells
+        .iter()
+        .enumerate()
+        .map(|(index, c)| {
+            let (i, j) = s.position(index);
+            let (outcome, v) = match c {
+                Some(Ok(v)) => (v.outcome.as_str(), Some(v)),
+                Some(Err(_)) => ("error", None),
+                None => ("pending", None),
+            };
+            CellRow {
+                x: s.x.value(i),
+                y: s.y.value(j),
+                outcome,
+                recovered_after_ms: v.and_then(|v| v.recovered_after_ms),
+                goodput_before: v.map(|v| v.before),
+                goodput_after: v.map(|v| v.after),
+            }
+        })
+        .collect()
+}

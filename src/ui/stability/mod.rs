@@ -5,8 +5,10 @@
 
 pub mod pool;
 
+use super::export::{DataKind, ExportMenu};
 use super::lab::preset_picker;
 use super::runs::use_runs;
+use crate::export::{Provenance, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::Outcome;
 use crate::plot::stability::{axis_title, cell_view, hysteresis_markup, map_boundaries, map_markup};
@@ -16,6 +18,7 @@ use crate::state::runs::Job;
 use crate::state::stability::page::{AXIS_KEYS, StabilityAction as A, StabilityState, presets_with_trigger};
 use crate::state::stability::{Axis, Protection, capacity};
 use pool::use_sweep;
+use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -140,6 +143,17 @@ fn patch_map(
     }
 }
 
+/// What the stability page exports as JSON: the sweep and every cell, with and without
+/// the protection.
+#[derive(serde::Serialize)]
+struct StabilityExport<'a> {
+    x: String,
+    y: String,
+    protect: &'a str,
+    cells: Vec<crate::state::stability::CellRow>,
+    protected_cells: Vec<crate::state::stability::CellRow>,
+}
+
 /// The page.
 #[component]
 pub fn StabilityPage(props: &StabilityProps) -> Html {
@@ -260,6 +274,34 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         let d = dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(A::Reset))
     };
+    let export_data = {
+        let (s, view) = (s.clone(), view.clone());
+        Callback::from(move |(kind, p): (DataKind, Rc<Provenance>)| {
+            if view.done < view.total {
+                return None;
+            }
+            let protected = !view.protected.is_empty();
+            Some(match kind {
+                DataKind::Json => lab_json(
+                    &p,
+                    &StabilityExport {
+                        x: s.x.text(),
+                        y: s.y.text(),
+                        protect: s.protect.slug(),
+                        cells: crate::state::stability::rows(&s, &view.plain),
+                        protected_cells: crate::state::stability::rows(&s, &view.protected),
+                    },
+                ),
+                DataKind::Csv => {
+                    let mut out = crate::state::stability::csv(&s, &view.plain, false);
+                    if protected {
+                        out.push_str(&crate::state::stability::csv(&s, &view.protected, true));
+                    }
+                    out
+                }
+            })
+        })
+    };
     let seed_error = st.errors.get(&FieldKey::plain("seed")).map(|(_, e)| lang.field_error(e));
     let protect_error = st.errors.get(&FieldKey::plain("protect")).map(|(_, e)| lang.field_error(e));
     let cap = *use_memo(s.preset, |p| {
@@ -270,6 +312,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         <section class="page lab stability" id="stability" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::StabTitle) }</h1>
             <p class="intro">{ t(T::StabIntro) }</p>
+            <ExportMenu {lang} page="stability" preset={s.preset} seed={Some(s.seed)} data={export_data} />
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     { preset_picker(lang, &presets[..], s.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
