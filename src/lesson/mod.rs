@@ -133,7 +133,8 @@ pub fn has_knob(q: &Query, key: &str) -> bool {
             (!phase && breaker::BreakerState::from_query(q).knob(key).is_some())
                 || breaker::WINDOW_KIND.key == key
         }
-        Page::Lessons | Page::Stability => false,
+        Page::Stability => key == "protect",
+        Page::Lessons => false,
     }
 }
 

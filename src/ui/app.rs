@@ -561,7 +561,11 @@ fn Host(props: &HostProps) -> Html {
                     let s = breaker.clone();
                     super::breaker::step_knob(lang, &breaker.0, &Callback::from(move |a| s.dispatch(a)), k)
                 }
-                Page::Lessons | Page::Stability => None,
+                Page::Stability => {
+                    let s = stability.clone();
+                    super::stability::step_knob(lang, &stability.0, &Callback::from(move |a| s.dispatch(a)), k)
+                }
+                Page::Lessons => None,
             })
             .collect();
         let modified = {

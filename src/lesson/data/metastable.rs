@@ -151,5 +151,29 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
             minutes: None,
         },
+        Step {
+            link: "page=stability&protect=budget",
+            knobs: &["protect"],
+            title: tr("Stability is a region", "稳定是一片区域"),
+            narration: tr(
+                "Each cell is one run like the ones above: load across, the trigger's length up. Below about a third of capacity every trigger is absorbed (three attempts still fit); above it, a long enough trigger gets stuck. The dashed line is the same map with a 10 % retry budget.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的大约三分之一时，任何触发都会被吸收（三次尝试仍在容量之内）；高于它时，足够长的触发就会卡住。虚线是加上 10% 重试预算后的同一张地图。",
+            ),
+            question: Some(tr(
+                "Where does the boundary move with a 10 % retry budget?",
+                "加上 10% 的重试预算后，边界会移到哪里？",
+            )),
+            answer: Some(tr(
+                "Far to the right: with retries capped at a tenth of the traffic, only loads close to capacity stay stuck. The hysteresis chart below shows why the rest stays stuck without it: on the way back down, goodput does not return until the load is far below where it broke.",
+                "大幅右移：重试被限制在流量的十分之一后，只有接近容量的负载才会卡住。下面的滞后图说明了没有预算时为什么会卡住：负载回落时，有效吞吐要等负载远低于崩溃点才会恢复。",
+            )),
+            try_this: Some(tr(
+                "Overlay cancel on timeout, then the circuit breaker, and compare the dashed lines.",
+                "改为叠加“超时即取消”，再试熔断器，比较虚线的位置。",
+            )),
+            spot: "stability-map",
+            playback: None,
+            minutes: None,
+        },
     ],
 };

@@ -154,6 +154,38 @@ struct StabilityExport<'a> {
     protected_cells: Vec<crate::state::stability::CellRow>,
 }
 
+/// The protection select (the page's own, and a lesson step's knob).
+fn protect_control(lang: Lang, st: &StabilityState, dispatch: &Callback<A>) -> Html {
+    let t = |k: T| lang.t(k);
+    let onprotect = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            d.emit(A::Protect(sel.value()));
+        })
+    };
+    let error = st.errors.get(&FieldKey::plain("protect")).map(|(_, e)| lang.field_error(e));
+    html! {
+        <div class="control choice">
+            <div class="control-head">
+                <label for="stab-protect" title={t(T::StabProtectHelp)}>{ t(T::StabProtect) }</label>
+                <select id="stab-protect" onchange={onprotect} aria-describedby="stab-protect-help">
+                    { for Protection::ALL.iter().map(|p| html! {
+                        <option value={p.slug()} selected={*p == st.sweep.protect}>{ t(protection_label(*p)) }</option>
+                    }) }
+                </select>
+            </div>
+            <p class="help" id="stab-protect-help">{ t(T::StabProtectHelp) }</p>
+            if let Some(e) = error { <p class="field-error" role="alert" id="stab-protect-error">{ e }</p> }
+        </div>
+    }
+}
+
+/// The control a guided lesson's step offers (the protection).
+pub fn step_knob(lang: Lang, st: &StabilityState, dispatch: &Callback<A>, key: &str) -> Option<Html> {
+    (key == "protect").then(|| protect_control(lang, st, dispatch))
+}
+
 /// The page.
 #[component]
 pub fn StabilityPage(props: &StabilityProps) -> Html {
@@ -256,13 +288,6 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             .filter_map(|n| presets::find(n).map(|p| (p.name, p.title, p.story)))
             .collect::<Vec<(&'static str, T, T)>>()
     });
-    let onprotect = {
-        let d = dispatch.clone();
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            d.emit(A::Protect(sel.value()));
-        })
-    };
     let onseed = {
         let d = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -303,7 +328,6 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         })
     };
     let seed_error = st.errors.get(&FieldKey::plain("seed")).map(|(_, e)| lang.field_error(e));
-    let protect_error = st.errors.get(&FieldKey::plain("protect")).map(|(_, e)| lang.field_error(e));
     let cap = *use_memo(s.preset, |p| {
         capacity(&crate::state::stability::Sweep::default_for(p).base()).unwrap_or(0.0)
     });
@@ -318,18 +342,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                     { preset_picker(lang, &presets[..], s.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                     { axis_controls(lang, "x", &s.x, st, dispatch) }
                     { axis_controls(lang, "y", &s.y, st, dispatch) }
-                    <div class="control choice">
-                        <div class="control-head">
-                            <label for="stab-protect" title={t(T::StabProtectHelp)}>{ t(T::StabProtect) }</label>
-                            <select id="stab-protect" onchange={onprotect} aria-describedby="stab-protect-help">
-                                { for Protection::ALL.iter().map(|p| html! {
-                                    <option value={p.slug()} selected={*p == s.protect}>{ t(protection_label(*p)) }</option>
-                                }) }
-                            </select>
-                        </div>
-                        <p class="help" id="stab-protect-help">{ t(T::StabProtectHelp) }</p>
-                        if let Some(e) = protect_error { <p class="field-error" role="alert" id="stab-protect-error">{ e }</p> }
-                    </div>
+                    { protect_control(lang, st, dispatch) }
                     <div class="control seed-row">
                         <div class="control-head">
                             <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
