@@ -1012,6 +1012,14 @@ texts! {
     StabPending => "not run yet", "尚未运行";
     StabError => "could not run", "无法运行";
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
+    StabAbsorbed => "absorbed at once", "立即吸收";
+    StabProgressOne => "{done} of {total} cells · 1 Web Worker", "已完成 {done}/{total} 格 · 1 个 Web Worker";
+    StabDoneOne => "{total} cells in {s} s on 1 Web Worker", "{total} 格，用时 {s} 秒，1 个 Web Worker";
+    StabOpenCell => "Open a cell's run", "打开某一格的运行";
+    StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接）。";
+    StabOpen => "Open", "打开";
+    StabHystProtected => "thin lines: with {p}", "细线：加上{p}";
+    LessonToFigure => "Go to the figure ↓", "查看图 ↓";
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded before the trigger", "触发前已过载";
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
@@ -1031,8 +1039,8 @@ texts! {
     StabAxisHelp => "The knob swept along this axis, from a value to another in evenly spaced steps (1–40). Offered load ÷ capacity sets the arrival rate against the bottleneck's capacity; trigger length sets the first fault window's end; any other is a retry-storm page knob.",
         "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
     StabProtect => "Overlay a protection", "叠加一种保护";
-    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, so the region that gets stuck visibly shrinks.",
-        "在入口调用上加上这种保护后把每个格子再跑一遍，并把它的边界以虚线画在地图上，卡住的区域会明显缩小。";
+    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map: compare the two regions (a protection may shrink the stuck one, or not).",
+        "在入口调用上加上这种保护后把每个格子再跑一遍，并把它的边界以虚线画在地图上：比较两块区域（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
     StabProtBudget => "retry budget (10 %, source 001)", "重试预算（10%，来源 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
@@ -1043,7 +1051,7 @@ texts! {
     StabCancel => "Cancel", "取消";
     StabRerun => "Run again", "重新运行";
     StabCancelled => "Cancelled after {done} of {total} cells.", "已在完成 {done}/{total} 格后取消。";
-    StabStuckCount => "Stuck cells: {plain} without a protection, {prot} with {p}.", "卡住的格子：无保护 {plain} 个，使用{p} {prot} 个。";
+    StabStuckCount => "Stuck cells: {plain} without a protection, {prot} with {p}.", "卡住的格子：无保护时 {plain} 个，加上{p}后 {prot} 个。";
     StabLegendRec0 => "recovered within 1 s", "1 秒内恢复";
     StabLegendRec1 => "within 3 s", "3 秒内";
     StabLegendRec2 => "within 6 s", "6 秒内";

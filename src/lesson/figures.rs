@@ -140,10 +140,17 @@ pub fn fill(text: Text, lang: Lang, figures: &Figures) -> Vec<Piece> {
         if open > 0 {
             out.push(Piece::Words(rest[..open].to_string()));
         }
-        let id = &after[..close];
-        out.push(match figures.get(id) {
-            Some(f) => Piece::Figure { id: id.to_string(), value: f.value, shown: f.show(lang) },
-            None => Piece::Missing(id.to_string()),
+        // `{id}` writes the figure as its page does; `{id:times}` writes a share as a
+        // multiple (8.96 → "≈ 896×" of a budget whose 100 % is 1).
+        let (id, format) = after[..close].split_once(':').unwrap_or((&after[..close], ""));
+        out.push(match (figures.get(id), format) {
+            (Some(f), "") => Piece::Figure { id: id.to_string(), value: f.value, shown: f.show(lang) },
+            (Some(f), "times") => Piece::Figure {
+                id: id.to_string(),
+                value: f.value,
+                shown: format!("{}×", format_number(f.value, if f.value < 10.0 { 1 } else { 0 })),
+            },
+            _ => Piece::Missing(after[..close].to_string()),
         });
         rest = &after[close + 1..];
     }

@@ -201,4 +201,12 @@ fn fill_writes_figures_and_keeps_words() {
     assert!(matches!(&pieces[1], Piece::Figure { value, .. } if *value == 1020.0));
     let missing = figures::fill(tr("{y}", "{y}"), Lang::Zh, &figs);
     assert_eq!(missing, vec![Piece::Missing("y".into())]);
+    let share = figures::Figures(vec![figures::Figure {
+        id: "b".into(),
+        value: 896.1,
+        unit: figures::Unit::Fraction,
+    }]);
+    assert_eq!(figures::plain(&figures::fill(tr("{b:times}", "{b:times}"), Lang::En, &share)), "896×");
+    assert_eq!(figures::plain(&figures::fill(tr("{b}", "{b}"), Lang::En, &share)), "89,610 %");
+    assert!(matches!(&figures::fill(tr("{b:nope}", "{b:nope}"), Lang::En, &share)[0], Piece::Missing(_)));
 }

@@ -298,7 +298,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     }
     let _ =
         write!(o, r#"</div><div class="panel"><h3>{} · {}</h3>"#, t(T::ChartBreaker), t(state_word(f.state)));
-    o.push_str(r#"<div class="band-scroll">"#);
+    o.push_str(r#"<div class="band-scroll" id="breaker-band">"#);
     band(&mut o, lang, input, r, t_us);
     o.push_str("</div>");
     let shown = strip(r, k, STRIP);

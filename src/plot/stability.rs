@@ -32,12 +32,16 @@ pub fn cell_class(c: Option<&CellResult>) -> &'static str {
     }
 }
 
-/// An axis' title: the two read as the research states them, else the storm key.
+/// An axis' title: the two read as the research states them, else the storm page's label
+/// for the key with the key itself (`Attempts (l1.attempts)`).
 pub fn axis_title(lang: Lang, key: &str) -> String {
+    use crate::state::storm::{NUMBERS, Target};
     match key {
         "utilisation" => lang.t(T::StabAxisUtil).to_string(),
         "trigger_ms" => lang.t(T::StabAxisTrigger).to_string(),
-        k => k.to_string(),
+        k => Target::parse_key(k)
+            .and_then(|(t, name)| NUMBERS.iter().find(|d| d.knob.key == name && d.applies.to(t)))
+            .map_or_else(|| k.to_string(), |d| format!("{} ({k})", lang.t(d.knob.label))),
     }
 }
 
@@ -45,7 +49,7 @@ pub fn axis_title(lang: Lang, key: &str) -> String {
 pub fn axis_value(key: &str, v: f64) -> String {
     match key {
         "utilisation" => format!("{} %", format_number(v * 100.0, 1)),
-        _ => format_number(v, 3),
+        _ => format_number(v, 2),
     }
 }
 
@@ -54,10 +58,12 @@ pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
     match c {
         None => lang.t(T::StabPending).to_string(),
         Some(Err(_)) => lang.t(T::StabError).to_string(),
-        Some(Ok(Verdict { outcome: Outcome::Recovered, recovered_after_ms, .. })) => lang.f(
-            T::StabRecoveredIn,
-            &[("t", &format!("{} s", format_number(recovered_after_ms.unwrap_or(0.0) / 1000.0, 1)))],
-        ),
+        Some(Ok(Verdict { outcome: Outcome::Recovered, recovered_after_ms, .. })) => {
+            match recovered_after_ms.unwrap_or(0.0) {
+                t if t <= 0.0 => lang.t(T::StabAbsorbed).to_string(),
+                t => lang.f(T::StabRecoveredIn, &[("t", &format!("{} s", format_number(t / 1000.0, 1)))]),
+            }
+        }
         Some(Ok(v)) if v.outcome == Outcome::Stuck => lang.t(T::StabStuck).to_string(),
         Some(Ok(_)) => lang.t(T::StabOverloaded).to_string(),
     }
@@ -158,7 +164,7 @@ pub fn map_markup(
     let mut o = String::with_capacity(nx * ny * 260 + 4000);
     let _ = write!(
         o,
-        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title>"#,
+        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title><defs><pattern id="stab-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern></defs>"#,
         esc(lang.t(T::StabMapLabel))
     );
     for (index, c) in plain.iter().enumerate() {
@@ -168,7 +174,7 @@ pub fn map_markup(
         let href = links.get(index).map_or("", String::as_str);
         let _ = write!(
             o,
-            r#"<a href="{}" class="cell-link"><rect class="{class}" id="cell-{index}" data-outcome="{outcome}" data-after="{after}" x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}"><title>{}</title></rect></a>"#,
+            r#"<a href="{}" class="cell-link" tabindex="-1"><rect class="{class}" id="cell-{index}" data-outcome="{outcome}" data-after="{after}" x="{x:.2}" y="{y:.2}" width="{:.2}" height="{:.2}"><title>{}</title></rect></a>"#,
             esc(href),
             cw + 0.3,
             ch + 0.3,
@@ -226,7 +232,7 @@ pub fn hysteresis_markup(
     protected: &[HystPoint],
     protect_name: &str,
 ) -> String {
-    let (w, h, left, bottom, top, right) = (560.0, 320.0, 56.0, 44.0, 10.0, 30.0);
+    let (w, h, left, bottom, top, right) = (560.0, 320.0, 72.0, 44.0, 10.0, 30.0);
     let xmax = plain.iter().map(|p| p.utilisation).fold(1.2, f64::max);
     let ymax = plain.iter().chain(protected).map(|p| p.goodput).fold(1.2, f64::max);
     let x = Linear::new((0.4, xmax), (left, w - right));
@@ -258,7 +264,7 @@ pub fn hysteresis_markup(
     }
     let _ = write!(
         o,
-        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text class="axis-title" transform="translate(14 {:.1}) rotate(-90)" text-anchor="middle">{}</text></g>"#,
+        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text class="axis-title" transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text></g>"#,
         (left + w - right) / 2.0,
         h - 6.0,
         esc(lang.t(T::StabAxisUtil)),
@@ -344,7 +350,9 @@ mod tests {
         let links: Vec<String> = (0..s.cells()).map(|i| format!("?cell={i}")).collect();
         let m = map_markup(Lang::En, &s, &cells, &[], &links);
         assert_eq!(m.matches("<rect class=\"cell pending\"").count(), 6);
-        assert!(m.contains(r#"<a href="?cell=5" class="cell-link"><rect class="cell pending" id="cell-5""#));
+        assert!(m.contains(
+            r#"<a href="?cell=5" class="cell-link" tabindex="-1"><rect class="cell pending" id="cell-5""#
+        ));
         assert!(m.contains(">20 %<") && m.contains(">80 %<"), "utilisation in per cent");
     }
 }

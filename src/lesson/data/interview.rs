@@ -15,11 +15,11 @@ pub const LESSON: Lesson = Lesson {
     steps: &[
         Step {
             link: "page=storm&preset=lab11-protected",
-            knobs: &["l1.attempts"],
+            knobs: &["leaf.error"],
             title: tr("What each part promises", "各部分承诺什么"),
             narration: tr(
-                "The product facts must be right; recommendations may be missing. Here {h-a-degraded} requests were answered without recommendations (`recommendation_status=unavailable` with an empty list), and the page still counts core success {h-a-core_success_rate}.",
-                "商品事实必须正确；推荐可以缺席。这里有 {h-a-degraded} 个请求在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表），页面的核心成功率仍为 {h-a-core_success_rate}。",
+                "The product facts must be right; recommendations may be missing. Of 100 requests, {h-a-admission_rejected} were refused at admission (429) and the {h-a-degraded} admitted ones were answered without recommendations (`recommendation_status=unavailable` with an empty list): core success, which counts only admitted requests and degraded answers as served, is {h-a-core_success_rate}.",
+                "商品事实必须正确；推荐可以缺席。100 个请求中，{h-a-admission_rejected} 个在准入处被拒绝（429），被接纳的 {h-a-degraded} 个都在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表）：核心成功率只统计被接纳的请求，并把降级回答算作已服务，为 {h-a-core_success_rate}。",
             ),
             question: Some(tr(
                 "Is an empty recommendation list the same answer as `unavailable`?",
@@ -30,8 +30,8 @@ pub const LESSON: Lesson = Lesson {
                 "不是。空列表是计算出的结果；`unavailable` 表示该部分被降级。两者要分开统计：完整回答 {h-a-succeeded} 个，降级 {h-a-degraded} 个。",
             )),
             try_this: Some(tr(
-                "Change the page's attempts and watch which figure moves: full answers or degraded ones.",
-                "改变商品页的尝试次数，看哪个数字在变：完整回答还是降级回答。",
+                "Lower the profile service's error rate to 0.5 and watch full answers replace degraded ones.",
+                "把画像服务的错误率降到 0.5，看完整回答如何取代降级回答。",
             )),
             spot: "headline",
             playback: None,
@@ -51,7 +51,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Little's law: {inflight-normal-after} in flight against a pool of 200, up from {inflight-normal-before} without retries.",
-                "利特尔定律：在途 {inflight-normal-after} 个，而连接池只有 200；不重试时只有 {inflight-normal-before} 个。",
+                "Little 定律：在途 {inflight-normal-after} 个，而连接池只有 200；不重试时只有 {inflight-normal-before} 个。",
             )),
             try_this: Some(tr("Set the attempts to 3,2 or 2,2.", "把尝试次数改成 3,2 或 2,2。")),
             spot: "out-amplification",
@@ -61,12 +61,15 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=lab11-unprotected",
             knobs: &["l1.attempts", "l2.attempts"],
-            title: tr("900 calls, 1,020 ms", "900 次调用，1020 ms"),
+            title: tr("Where do the calls go?", "调用都去了哪里？"),
             narration: tr(
-                "100 requests at once, a profile service that holds every call 100 ms and never answers in time: {bd-a-hop2} calls reach it, and every request ends after {h-a-latency_max}.",
-                "100 个请求同时到达，画像服务每次调用占用 100 ms 且从不按时回答：它收到 {bd-a-hop2} 次调用，每个请求都在 {h-a-latency_max} 后才结束。",
+                "100 requests at once; the profile service holds every call 100 ms and never answers in time; each of the two layers tries 3 times, the inner one waiting 20 ms between tries. Watch the call counts grow in the diagram.",
+                "100 个请求同时到达；画像服务每次调用占用 100 ms 且从不按时回答；两层各尝试 3 次，内层两次尝试之间等待 20 ms。看图中的调用数如何增长。",
             ),
-            question: Some(tr("How many calls reach the profile service?", "有多少次调用到达画像服务？")),
+            question: Some(tr(
+                "How many calls reach the profile service, and how long does each request take?",
+                "有多少次调用到达画像服务？每个请求耗时多久？",
+            )),
             answer: Some(tr(
                 "{bd-a-hop2}: 100 requests × 3 × 3. Each takes 3 × (3 × 100 + 2 × 20) = {h-a-latency_max}.",
                 "{bd-a-hop2}：100 个请求 × 3 × 3。每个请求耗时 3 × (3 × 100 + 2 × 20) = {h-a-latency_max}。",
@@ -77,12 +80,12 @@ pub const LESSON: Lesson = Lesson {
             minutes: None,
         },
         Step {
-            link: "page=storm&preset=lab11-protected",
+            link: "page=storm&preset=lab11-protected&l2.attempts=3",
             knobs: &["l2.attempts", "l1.deadline"],
             title: tr("The deadline budget travels", "截止预算随调用传递"),
             narration: tr(
-                "One retrying layer, a 250 ms budget passed down with the call, admission of 20: {bd-a-hop2} calls, the longest request {h-a-latency_max} (100 + 20 + 100), {h-a-admission_rejected} turned away at once.",
-                "只有一层重试，250 ms 预算随调用向下传递，准入 20 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（100 + 20 + 100），{h-a-admission_rejected} 个被立即拒绝。",
+                "One retrying layer allowed 3 attempts, a 250 ms budget passed down with the call, admission of 20: {bd-a-hop2} calls, the longest request {h-a-latency_max} (100 + 20 + 100), {h-a-budget_exhausted} third attempts refused by the budget, {h-a-admission_rejected} requests turned away at once.",
+                "唯一重试的一层允许 3 次尝试，250 ms 预算随调用向下传递，准入 20 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（100 + 20 + 100），{h-a-budget_exhausted} 次第三次尝试被预算拒绝，{h-a-admission_rejected} 个请求被立即拒绝。",
             ),
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(
@@ -99,10 +102,13 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.deadline"],
             title: tr("A 150 ms budget: first attempts only", "150 ms 预算：只剩首次尝试"),
             narration: tr(
-                "With 150 ms the budget is checked before the backoff sleep and before each attempt, so only first attempts fit: {bd-a-hop2} calls.",
-                "预算为 150 ms 时，退避等待前和每次尝试前都检查预算，只有首次尝试放得下：{bd-a-hop2} 次调用。",
+                "The same chain with a 150 ms budget. The budget is checked before the backoff sleep and before each attempt.",
+                "同样的调用链，预算改为 150 ms。退避等待前和每次尝试前都会检查预算。",
             ),
-            question: Some(tr("How many calls now?", "现在有多少次调用？")),
+            question: Some(tr(
+                "With a 150 ms budget, how many calls reach the profile service?",
+                "预算 150 ms 时，有多少次调用到达画像服务？",
+            )),
             answer: Some(tr(
                 "{bd-a-hop2}: one per admitted request; the retry would start at 120 ms and could not finish by 150 ms.",
                 "{bd-a-hop2}：每个被准入的请求一次；重试要到 120 ms 才开始，150 ms 前无法完成。",
@@ -129,7 +135,7 @@ pub const LESSON: Lesson = Lesson {
                 "所有实例同时半开就是一次新的突发；排队和重试的工作会一起涌入。超时的调用结果未知，所以重试必须有界、写操作必须幂等。",
             )),
             try_this: Some(tr("Allow more probes in half-open.", "允许半开状态放行更多探测。")),
-            spot: "breaker-probes",
+            spot: "breaker-band",
             playback: None,
             minutes: Some(15),
         },
@@ -161,31 +167,34 @@ pub const LESSON: Lesson = Lesson {
             ),
             question: Some(tr("Is 2 attempts safe?", "两次尝试安全吗？")),
             answer: Some(tr(
-                "It depends on the spare capacity: safe only while {inflight-degraded-after} in flight when the downstream slows still fits the pool. Count it, do not assume it.",
-                "取决于剩余容量：只有当下游变慢时的在途量 {inflight-degraded-after} 仍在连接池之内才安全。要算出来，不能假设。",
+                "It depends on the spare capacity: safe only while the calls in flight when the downstream slows still fit the pool. Here {inflight-degraded-after} would be in flight against a pool of 200: not safe. Count it, do not assume it.",
+                "取决于剩余容量：只有当下游变慢时的在途调用仍在连接池之内才安全。这里在途会达到 {inflight-degraded-after}，而连接池只有 200：不安全。要算出来，不能假设。",
             )),
             try_this: Some(tr(
-                "Make the pool smaller until a row saturates.",
-                "缩小连接池，直到某一行饱和。",
+                "Raise the pool until every row fits, or set the attempts to 1,1.",
+                "调大连接池，直到每一行都放得下；或者把尝试次数设为 1,1。",
             )),
             spot: "inflight-degraded-after",
             playback: None,
             minutes: None,
         },
         Step {
-            link: "page=storm&preset=breaker-demo",
-            knobs: &["l1.breaker", "l1.per_try"],
+            link: "page=storm&preset=big-promo-protected",
+            knobs: &["s1.per_try", "s1.breaker"],
             title: tr("Follow-up: can a breaker replace a timeout?", "追问：断路器能代替超时吗？"),
             narration: tr(
-                "The breaker refused {h-a-breaker_rejected} calls, but only calls not yet started: the calls already running still needed their per-try timeout ({h-a-timeouts} timed out).",
-                "断路器拒绝了 {h-a-breaker_rejected} 次调用，但只能拒绝尚未开始的调用：已在运行的调用仍要靠单次超时结束（{h-a-timeouts} 次超时）。",
+                "The big promotion with its protections: recommendations slow to about 2 s at p99. The breaker in front of them refused {h-a-breaker_rejected} calls; the 150 ms per-try timeout ended {h-a-timeouts} calls already running; the slowest request took {h-a-latency_max}.",
+                "加了保护的大促：推荐服务的 P99 变慢到约 2 s。推荐前的熔断器拒绝了 {h-a-breaker_rejected} 次调用；150 ms 的单次超时结束了 {h-a-timeouts} 次已在运行的调用；最慢的请求耗时 {h-a-latency_max}。",
             ),
             question: Some(tr("Can a breaker replace a timeout?", "断路器能代替超时吗？")),
             answer: Some(tr(
-                "No. A breaker decides before a call starts; a call already running still needs an end. Turn the per-try timeout off and watch the slowest request: {h-a-latency_max} now.",
-                "不能。断路器在调用开始前做决定；已经开始的调用仍需要结束边界。关掉单次超时，看最慢请求：现在是 {h-a-latency_max}。",
+                "No. A breaker decides before a call starts; a call already running still needs an end. Without the timeout the slow calls run to their end (about 2 s), the caller waits for each, and a breaker that opens on calls it sees fail never opens.",
+                "不能。断路器在调用开始前做决定；已经开始的调用仍需要结束边界。没有超时，慢调用会一直跑到结束（约 2 s），调用方逐个等待；而熔断器只会因为看到调用失败而打开，于是它永远不会打开。",
             )),
-            try_this: Some(tr("Set the per-try timeout to 0 (off).", "把单次超时设为 0（关闭）。")),
+            try_this: Some(tr(
+                "Set the recommendation's per-try timeout to 0 (off) and watch the slowest request and the breaker's refusals.",
+                "把推荐的单次超时设为 0（关闭），看最慢请求和熔断器的拒绝数。",
+            )),
             spot: "chart-breaker-a",
             playback: None,
             minutes: None,

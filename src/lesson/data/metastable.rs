@@ -121,7 +121,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): the queue is gone at once.",
-                "再打开 cancel（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列立刻消失。",
+                "再打开“超时即取消”（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列立刻消失。",
             )),
             spot: "chart-budget-a",
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
@@ -141,7 +141,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Once every attempt times out, the server receives rate × attempts calls/s and drains only below its 500. 450 × 2 = 900: stuck. With 3 attempts the rate must stay under about 167/s. The model keeps the rate constant for the whole run, so it cannot show load being shed in the middle of an incident; in production that is admission at the entry.",
-                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于它的 500 次才能排空。450 × 2 = 900：卡住。尝试 3 次时，到达率必须低于每秒约 167 个。模型中的到达率在整次运行里保持不变，无法演示事故中途削减负载；在生产环境里，这要靠入口的准入控制。",
+                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于服务器每秒 500 次的处理能力，队列才能排空。450 × 2 = 900：卡住。尝试 3 次时，到达率必须低于每秒约 167 个。模型中的到达率在整次运行里保持不变，无法演示事故中途削减负载；在生产环境里，这要靠入口的准入控制。",
             )),
             try_this: Some(tr(
                 "Try 2 attempts; then 3 attempts at a rate of 150, and at 200.",

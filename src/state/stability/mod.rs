@@ -42,7 +42,10 @@ impl Axis {
         if self.n <= 1 {
             return self.from;
         }
-        self.from + (self.to - self.from) * f64::from(i) / f64::from(self.n - 1)
+        // Rounded to 9 decimals, so that 0.05 + 0.95 × 5 / 19 is 0.3 in links, not
+        // 0.30000000000000004.
+        let v = self.from + (self.to - self.from) * f64::from(i) / f64::from(self.n - 1);
+        (v * 1e9).round() / 1e9
     }
 
     /// `KEY=FROM..TO/N`, as links and `lab sweep` write it.
@@ -201,7 +204,7 @@ impl Sweep {
                     Load::Constant { peak_factor, .. } | Load::Poisson { peak_factor, .. } => peak_factor,
                     Load::Batch { .. } => return Err("the preset's arrivals come in one batch".into()),
                 };
-                q.set("rate", url_num(v * cap / peak));
+                q.set("rate", url_num((v * cap / peak * 1e6).round() / 1e6));
             }
             "trigger_ms" => {
                 let f = base.faults.first().ok_or("the preset has no fault window (f1)")?;

@@ -162,6 +162,18 @@ pub fn LessonCard(props: &CardProps) -> Html {
         html! { <p class="warning" role="alert" id="lesson-figures-error">{ lang.f(T::LessonFiguresFailed, &[("message", &m)]) }</p> }
     });
     let show_answer = step.answer.is_some() && !modes.candidate;
+    // A revealed answer comes into view, even at the foot of a long card.
+    use_effect_with(props.revealed, |on| {
+        if *on
+            && let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("lesson-answer"))
+        {
+            let opts = web_sys::ScrollIntoViewOptions::new();
+            opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
+        }
+    });
     html! {
         <aside class="panel lesson-card" id="lesson-card" aria-labelledby="lesson-step-title"
             data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
@@ -189,6 +201,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                     <button type="button" id="lesson-reveal" class="secondary" title={t(T::LessonRevealHelp)} onclick={onreveal}>{ t(T::LessonReveal) }</button>
                 }
             }
+            <a class="lesson-to-figure" id="lesson-to-figure" href={format!("#{}", step.spot)}>{ t(T::LessonToFigure) }</a>
             if let Some(tt) = step.try_this {
                 <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p>
             }

@@ -82,7 +82,7 @@ fn axis_controls(
         html! {
             <label class="axis-num">{ t(label) }
                 <input id={id(part)} class="num" type="text" inputmode="decimal" value={v} onchange={onchange.clone()}
-                    aria-describedby={format!("stab-{field}-help")} />
+                    aria-describedby="stab-axis-help" />
             </label>
         }
     };
@@ -91,7 +91,7 @@ fn axis_controls(
             <legend>{ t(if field == "x" { T::StabX } else { T::StabY }) }</legend>
             <div class="control-head">
                 <label for={id("key")}>{ t(T::StabAxisKnob) }</label>
-                <select id={id("key")} onchange={onchange.clone()} title={t(T::StabAxisHelp)}>
+                <select id={id("key")} onchange={onchange.clone()} title={t(T::StabAxisHelp)} aria-describedby="stab-axis-help">
                     { for keys.iter().map(|k| html! { <option value={k.to_string()} selected={*k == axis.key}>{ axis_title(lang, k) }</option> }) }
                 </select>
             </div>
@@ -100,7 +100,6 @@ fn axis_controls(
                 { num("to", T::StabTo, crate::state::storm::url_num(axis.to)) }
                 { num("n", T::StabSteps, axis.n.to_string()) }
             </div>
-            <p class="help" id={format!("stab-{field}-help")}>{ t(T::StabAxisHelp) }</p>
             if let Some(e) = error { <p class="field-error" role="alert" id={format!("stab-{field}-error")}>{ e }</p> }
         </fieldset>
     }
@@ -152,6 +151,51 @@ struct StabilityExport<'a> {
     protect: &'a str,
     cells: Vec<crate::state::stability::CellRow>,
     protected_cells: Vec<crate::state::stability::CellRow>,
+}
+
+/// The keyboard's way to a cell's run (the cells themselves are links left out of the tab
+/// order, so that the map is not 400 tab stops): a column, a row, and a link to that run.
+fn open_cell(lang: Lang, s: &crate::state::stability::Sweep, links: &Rc<Vec<String>>) -> Html {
+    html! { <OpenCell {lang} sweep={s.clone()} links={links.clone()} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct OpenCellProps {
+    lang: Lang,
+    sweep: crate::state::stability::Sweep,
+    links: Rc<Vec<String>>,
+}
+
+#[component]
+fn OpenCell(props: &OpenCellProps) -> Html {
+    let lang = props.lang;
+    let s = &props.sweep;
+    let col = use_state(|| 0u16);
+    let row = use_state(|| 0u16);
+    let (i, j) = ((*col).min(s.x.n.saturating_sub(1)), (*row).min(s.y.n.saturating_sub(1)));
+    let href =
+        props.links.get(usize::from(j) * usize::from(s.x.n) + usize::from(i)).cloned().unwrap_or_default();
+    let pick = |state: UseStateHandle<u16>| {
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            state.set(sel.value().parse().unwrap_or(0));
+        })
+    };
+    let options = |axis: &Axis, chosen: u16| -> Html {
+        (0..axis.n)
+            .map(|k| html! { <option value={k.to_string()} selected={k == chosen}>{ crate::plot::stability::axis_value(&axis.key, axis.value(k)) }</option> })
+            .collect()
+    };
+    html! {
+        <div class="open-cell" role="group" aria-labelledby="stab-open-label">
+            <span id="stab-open-label" title={lang.t(T::StabOpenCellHelp)}>{ lang.t(T::StabOpenCell) }</span>
+            <label>{ axis_title(lang, &s.x.key) }
+                <select id="stab-open-x" onchange={pick(col.clone())}>{ options(&s.x, i) }</select></label>
+            <label>{ axis_title(lang, &s.y.key) }
+                <select id="stab-open-y" onchange={pick(row.clone())}>{ options(&s.y, j) }</select></label>
+            <a class="button secondary" id="stab-open" {href}>{ lang.t(T::StabOpen) }</a>
+        </div>
+    }
 }
 
 /// The protection select (the page's own, and a lesson step's knob).
@@ -255,7 +299,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else if let Some(ms) = view.elapsed_ms {
         lang.f(
-            T::StabDone,
+            if view.workers == 1 { T::StabDoneOne } else { T::StabDone },
             &[
                 ("total", &view.total.to_string()),
                 ("s", &format_number(ms / 1000.0, 1)),
@@ -266,7 +310,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else {
         lang.f(
-            T::StabProgress,
+            if view.workers == 1 { T::StabProgressOne } else { T::StabProgress },
             &[
                 ("done", &view.done.to_string()),
                 ("total", &view.total.to_string()),
@@ -342,6 +386,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                     { preset_picker(lang, &presets[..], s.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                     { axis_controls(lang, "x", &s.x, st, dispatch) }
                     { axis_controls(lang, "y", &s.y, st, dispatch) }
+                    <p class="help" id="stab-axis-help">{ t(T::StabAxisHelp) }</p>
                     { protect_control(lang, st, dispatch) }
                     <div class="control seed-row">
                         <div class="control-head">
@@ -369,7 +414,8 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 <button type="button" class="secondary small" id="stab-rerun" onclick={onrerun}>{ t(T::StabRerun) }</button>
                             }
                         </div>
-                        <div class="stab-map-wrap">{ Html::from_html_unchecked((*map).clone()) }</div>
+                        <div class="stab-map-wrap stab-scroll">{ Html::from_html_unchecked((*map).clone()) }</div>
+                        { open_cell(lang, s, &links) }
                         <p class="legend">
                             { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
                             { legend("rec-2", T::StabLegendRec2) }{ legend("rec-3", T::StabLegendRec3) }
@@ -389,11 +435,16 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                     </section>
                     <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
-                        if let Some(h) = (*hyst).clone() { { Html::from_html_unchecked(h) } }
+                        <div class="stab-scroll">
+                            if let Some(h) = (*hyst).clone() { { Html::from_html_unchecked(h) } }
+                        </div>
                         <p class="legend">
                             <span class="legend-item"><span class="swatch line hyst-up" />{ t(T::StabHystUp) }</span>
                             <span class="legend-item"><span class="swatch line hyst-down" />{ t(T::StabHystDown) }</span>
                             <span class="legend-item"><span class="swatch line hyst-ideal" />{ t(T::StabHystIdeal) }</span>
+                            if protected {
+                                <span class="legend-item"><span class="swatch line hyst-up thin" />{ lang.f(T::StabHystProtected, &[("p", t(protection_label(s.protect)))]) }</span>
+                            }
                         </p>
                         <p class="help">{ t(T::StabHystNote) }</p>
                     </section>
