@@ -212,10 +212,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 </p>
             }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
-                <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0}
-                    onclick={go(at.go(at.step.saturating_sub(1)))}>{ t(T::LessonPrev) }</button>
-                <button type="button" id="lesson-next" disabled={at.step + 1 >= n}
-                    onclick={go(at.go(at.step + 1))}>{ t(T::LessonNext) }</button>
+                { back_and_next(lang, at, &props.ongo) }
                 <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
                     title={t(T::LessonPresentHelp)} onclick={go(present)}>{ t(if modes.present { T::LessonPresentLeave } else { T::LessonPresent }) }</button>
                 if !modes.candidate {
@@ -306,6 +303,23 @@ pub struct NotesProps {
     pub ongo: Callback<LessonAt>,
 }
 
+/// The back and next buttons of the card and of the notes window.
+fn back_and_next(lang: Lang, at: LessonAt, ongo: &Callback<LessonAt>) -> Html {
+    let n = at.lesson.steps.len();
+    let go = |to: LessonAt| {
+        let cb = ongo.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(to))
+    };
+    html! {
+        <>
+            <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0}
+                onclick={go(at.go(at.step.saturating_sub(1)))}>{ lang.t(T::LessonPrev) }</button>
+            <button type="button" id="lesson-next" disabled={at.step + 1 >= n}
+                onclick={go(at.go(at.step + 1))}>{ lang.t(T::LessonNext) }</button>
+        </>
+    }
+}
+
 /// The speaker-notes window (`notes=1`): the step's narration, question, answer and "try
 /// this", and what comes next; it follows the presenting window and leads it.
 #[component]
@@ -316,10 +330,6 @@ pub fn NotesView(props: &NotesProps) -> Html {
     let step = at.step();
     let n = at.lesson.steps.len();
     let figs = use_step_figures(step);
-    let go = |to: LessonAt| {
-        let cb = props.ongo.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(to))
-    };
     let next = at.lesson.steps.get(at.step + 1);
     html! {
         <section class="page notes" id="lesson-notes-view" data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
@@ -332,8 +342,7 @@ pub fn NotesView(props: &NotesProps) -> Html {
             if let Some(tt) = step.try_this { <p class="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p> }
             if let Some(nx) = next { <p class="note" id="lesson-next-up">{ lang.f(T::LessonNextUp, &[("title", nx.title.get(lang))]) }</p> }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
-                <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0} onclick={go(at.go(at.step.saturating_sub(1)))}>{ t(T::LessonPrev) }</button>
-                <button type="button" id="lesson-next" disabled={at.step + 1 >= n} onclick={go(at.go(at.step + 1))}>{ t(T::LessonNext) }</button>
+                { back_and_next(lang, at, &props.ongo) }
             </nav>
             <p class="help">{ t(T::LessonNotesSync) }</p>
         </section>
