@@ -459,6 +459,9 @@ fn Host(props: &HostProps) -> Html {
                     onclick={Callback::from(move |e: MouseEvent| {
                         if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
                             e.prevent_default();
+                            // A history entry, so Back returns to the page left (its
+                            // entry's URL keeps that page's state; see `links`).
+                            super::links::push_url(&format!("?page={}&lang={}", p.slug(), lang.code()));
                             s.dispatch(ShellAction::Go(p));
                         }
                     })}

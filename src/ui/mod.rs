@@ -11,6 +11,7 @@ pub mod controls;
 pub mod export;
 mod lab;
 pub mod lesson;
+pub mod links;
 pub mod queue;
 pub mod runs;
 pub mod stability;
@@ -21,6 +22,6 @@ pub mod worker;
 /// nothing, and `worker.rs` answers the page's messages.
 pub fn start() {
     if web_sys::window().is_some() {
-        yew::Renderer::<app::App>::new().render();
+        yew::Renderer::<links::Root>::new().render();
     }
 }

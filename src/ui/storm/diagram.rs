@@ -415,9 +415,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         let href = href.map(|h| with_lang(lang, &h));
                         let open_lab = href.clone().map(|h| Callback::from(move |e: MouseEvent| {
                             e.stop_propagation();
-                            if let Some(w) = web_sys::window() {
-                                let _ = w.location().assign(&h);
-                            }
+                            crate::ui::links::open(&h);
                         }));
                         html! {
                             <g class={classes!("badge", format!("b-{}", badge.name), href.is_some().then_some("to-lab"))} data-stage={badge.name}

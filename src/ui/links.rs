@@ -1,0 +1,105 @@
+//! Links inside the app open without reloading it. A link is the whole state of a page, so
+//! following one means starting the app again from that URL: [`Root`] remounts [`App`]
+//! instead of the browser reloading the module and restarting the workers' downloads. Each
+//! followed link adds a history entry, and Back and Forward start the app from the entry's
+//! URL (which the page kept current with its state), exactly as a reload of it would.
+//!
+//! Followed here: a plain left click on an `<a>` (HTML or SVG) whose `href` is a query of
+//! this page (`?page=…`, a lesson step, a stability cell's run). Left to the browser: links
+//! with a `target` or `download`, fragments (`#main`), other sites, and clicks with a
+//! modifier key (a new tab or window), as well as clicks a component already handled.
+
+use super::app::App;
+use gloo_events::{EventListener, EventListenerOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// How many times the app was started from a URL in this page (its `key`).
+#[derive(Default, PartialEq)]
+struct Starts(u32);
+
+impl Reducible for Starts {
+    type Action = ();
+    fn reduce(self: Rc<Self>, (): ()) -> Rc<Self> {
+        Rc::new(Starts(self.0.wrapping_add(1)))
+    }
+}
+
+/// The app, started again from the URL whenever an in-app link is followed or the history
+/// moves.
+#[component]
+pub fn Root() -> Html {
+    let starts = use_reducer(Starts::default);
+    {
+        let starts = starts.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window().expect("a window");
+            let doc = window.document().expect("a document");
+            let restart = {
+                let starts = starts.clone();
+                Callback::from(move |()| starts.dispatch(()))
+            };
+            RESTART.with(|r| *r.borrow_mut() = Some(restart));
+            let opts = EventListenerOptions::enable_prevent_default();
+            let on_click = EventListener::new_with_options(&doc, "click", opts, move |e| {
+                if let Some(href) = in_app_href(e) {
+                    e.prevent_default();
+                    open(&href);
+                }
+            });
+            let on_history = EventListener::new(&window, "popstate", move |_| starts.dispatch(()));
+            move || {
+                RESTART.with(|r| r.borrow_mut().take());
+                drop((on_click, on_history));
+            }
+        });
+    }
+    html! { <App key={starts.0.to_string()} /> }
+}
+
+thread_local! {
+    /// Starts the app again from the URL; set while [`Root`] is mounted.
+    static RESTART: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
+}
+
+/// Opens `query` (a link of this page, `?page=…`) as a followed link would: a history entry,
+/// out of full screen, at the top, the app started from it. Without [`Root`] (a test
+/// harness), the browser loads it.
+pub fn open(query: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let Some(restart) = RESTART.with(|r| r.borrow().clone()) else {
+        let _ = window.location().assign(query);
+        return;
+    };
+    push_url(query);
+    super::lesson::exit_full_screen();
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    restart.emit(());
+}
+
+/// The `href` of the in-app link a click follows, if it is one this module handles.
+fn in_app_href(e: &web_sys::Event) -> Option<String> {
+    let click = e.dyn_ref::<web_sys::MouseEvent>()?;
+    let modified = click.ctrl_key() || click.meta_key() || click.shift_key() || click.alt_key();
+    if e.default_prevented() || click.button() != 0 || modified {
+        return None;
+    }
+    let target = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let link = target.closest("a").ok()??;
+    if link.has_attribute("target") || link.has_attribute("download") {
+        return None;
+    }
+    link.get_attribute("href").filter(|h| h.starts_with('?'))
+}
+
+/// Adds a history entry for `query` on this page's path.
+pub fn push_url(query: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let path = window.location().pathname().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let _ =
+            history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")));
+    }
+}

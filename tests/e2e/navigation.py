@@ -1,0 +1,86 @@
+"""Links inside the app (`ui::links`): they open without reloading the module, each adds a
+history entry, and Back and Forward return to the state each page had.
+
+A marker set on `window` survives only if the document was not reloaded; the time from a
+click to the opened page's figure is recorded beside the time a reload of the same link
+takes.
+"""
+
+import time
+
+STAY = "window.__labStay = 'kept'; return true;"
+STAYED = "return window.__labStay === 'kept';"
+
+
+def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measurements):
+    def click_until(css, ready, timeout=20):
+        """Clicks `css`; returns ms until `ready` (a selector) is on the page."""
+        t0 = time.time()
+        chrome.js("document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, button: 0}));", css)
+        chrome.wait(ready, timeout=timeout)
+        return (time.time() - t0) * 1000
+
+    def back(ready):
+        chrome.js("history.back();")
+        chrome.wait(ready, timeout=20)
+
+    def lab_links_back_and_forward():
+        chrome.get(base + "?page=storm&lang=en&preset=breaker-demo&seed=5")
+        wait_run(chrome)
+        chrome.js(STAY)
+        ms = click_until("#lab-link-a-c0-breaker", "#breaker-passed[data-value]")
+        expect(chrome.js(STAYED), "the breaker lab opened without reloading the page")
+        expect("page=breaker" in chrome.url(), f"its link is in the address bar: {chrome.url()}")
+        back("#storm")
+        wait_run(chrome)
+        expect("preset=breaker-demo" in chrome.url() and "seed=5" in chrome.url(),
+               f"Back returns to the storm page as it was: {chrome.url()}")
+        expect(chrome.js(STAYED), "Back does not reload either")
+        chrome.js("history.forward();")
+        chrome.wait("#breaker-passed[data-value]", timeout=20)
+        expect("page=breaker" in chrome.url(), f"Forward opens the lab again: {chrome.url()}")
+        # The same link loaded by the browser, for comparison.
+        href = chrome.url()
+        t0 = time.time()
+        chrome.get(href)
+        chrome.wait("#breaker-passed[data-value]", timeout=20)
+        reload_ms = (time.time() - t0) * 1000
+        measurements["in_app_link_ms"] = round(ms)
+        measurements["same_link_reloaded_ms"] = round(reload_ms)
+        no_console_errors(chrome, "lab link, Back, Forward")
+
+    def nav_and_cells_and_lessons():
+        chrome.get(base + "?page=storm&lang=zh&preset=chain-3x3&l1.attempts=2")
+        wait_run(chrome)
+        chrome.js(STAY)
+        chrome.click("#nav-calculator")
+        chrome.wait("#calc-announce")
+        back("#storm")
+        wait_run(chrome)
+        expect("l1.attempts=2" in chrome.url() and "lang=zh" in chrome.url(),
+               f"Back from the navigation restores the storm page's setting: {chrome.url()}")
+        # A stability cell opens its run.
+        chrome.get(base + "?page=stability&lang=en&x=utilisation%3D0.5..1%2F3&y=trigger_ms%3D200..1000%2F3")
+        chrome.wait("#cell-4")
+        chrome.js(STAY)
+        click_until("#cell-4", "#storm")
+        wait_run(chrome)
+        expect(chrome.js(STAYED) and "rate=" in chrome.url(), f"the cell's run opened in place: {chrome.url()}")
+        back("#stability-map")
+        expect("x=utilisation" in chrome.url(), f"Back returns to the map's axes: {chrome.url()}")
+        # A lesson from the index.
+        chrome.get(base + "?page=lessons&lang=en")
+        chrome.js(STAY)
+        click_until("#lesson-capacity-start", "#lesson-card")
+        expect(chrome.js(STAYED) and "lesson=capacity" in chrome.url(), f"the lesson started in place: {chrome.url()}")
+        # A modified click is the browser's (a new tab): the page stays.
+        chrome.js("document.querySelector('#lesson-index-link').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, ctrlKey: true}));")
+        time.sleep(0.3)
+        expect(chrome.js("return !!document.getElementById('lesson-card');"), "a ctrl-click does not navigate this tab")
+        no_console_errors(chrome, "navigation, cells, lessons")
+
+    for name, fn in [
+        ("navigation: lab links open in place; Back and Forward restore each page", lab_links_back_and_forward),
+        ("navigation: the header, stability cells and lessons open in place", nav_and_cells_and_lessons),
+    ]:
+        run(name, fn)
