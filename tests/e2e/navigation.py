@@ -79,8 +79,23 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         expect(chrome.js("return !!document.getElementById('lesson-card');"), "a ctrl-click does not navigate this tab")
         no_console_errors(chrome, "navigation, cells, lessons")
 
+    def phone_header_shows_every_page():
+        chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        try:
+            for lang in ["en", "zh"]:
+                chrome.get(base + f"?page=storm&lang={lang}&preset=chain-3x3")
+                chrome.wait("#nav-stability")
+                out = chrome.js(
+                    "return Array.from(document.querySelectorAll('.nav-link')).filter(a => {"
+                    " const r = a.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth || r.height < 24; })"
+                    ".map(a => a.id);")
+                expect(out == [], f"{lang}: every page's link in sight and tappable at 390 px, not: {out}")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
     for name, fn in [
         ("navigation: lab links open in place; Back and Forward restore each page", lab_links_back_and_forward),
         ("navigation: the header, stability cells and lessons open in place", nav_and_cells_and_lessons),
+        ("navigation: on a phone the header shows every page's link", phone_header_shows_every_page),
     ]:
         run(name, fn)
