@@ -236,6 +236,10 @@ pub fn App() -> Html {
             let mut q = to.step().query();
             q.set("lang", shell.lang.code());
             to.write(&mut q);
+            if tell {
+                // The learner's own move: a history entry, so Back returns to the step before.
+                super::links::push_url(&q.to_query_string());
+            }
             shell.dispatch(ShellAction::Go(to.step().page()));
             nav.set(Nav { at: Some(to), start: Rc::new(q), generation: cur.generation + 1, revealed: false });
             if tell && let Some(c) = channel.as_ref() {
@@ -462,6 +466,9 @@ fn Host(props: &HostProps) -> Html {
                             // A history entry, so Back returns to the page left (its
                             // entry's URL keeps that page's state; see `links`).
                             super::links::push_url(&format!("?page={}&lang={}", p.slug(), lang.code()));
+                            if let Some(w) = web_sys::window() {
+                                w.scroll_to_with_x_and_y(0.0, 0.0);
+                            }
                             s.dispatch(ShellAction::Go(p));
                         }
                     })}

@@ -12,6 +12,7 @@
 use super::app::App;
 use gloo_events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -37,6 +38,10 @@ pub fn Root() -> Html {
         use_effect_with((), move |_| {
             let window = web_sys::window().expect("a window");
             let doc = window.document().expect("a document");
+            // Scroll positions are restored here, once the page is drawn again.
+            if let Ok(h) = window.history() {
+                let _ = h.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
+            }
             let restart = {
                 let starts = starts.clone();
                 Callback::from(move |()| starts.dispatch(()))
@@ -49,7 +54,10 @@ pub fn Root() -> Html {
                     open(&href);
                 }
             });
-            let on_history = EventListener::new(&window, "popstate", move |_| starts.dispatch(()));
+            let on_history = EventListener::new(&window, "popstate", move |_| {
+                starts.dispatch(());
+                restore_scroll();
+            });
             move || {
                 RESTART.with(|r| r.borrow_mut().take());
                 drop((on_click, on_history));
@@ -62,6 +70,31 @@ pub fn Root() -> Html {
 thread_local! {
     /// Starts the app again from the URL; set while [`Root`] is mounted.
     static RESTART: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
+    /// How far each page left through a link was scrolled, by its URL (the entry's URL when
+    /// Back returns to it, since the page kept it current).
+    static SCROLLED: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
+}
+
+/// Back or Forward to a page left through a link: scroll to where it was. Its figures come
+/// from a run in a worker, so the page may not be that tall yet: try for a moment.
+fn restore_scroll() {
+    let Some(window) = web_sys::window() else { return };
+    let y = window.location().href().ok().and_then(|h| SCROLLED.with(|m| m.borrow().get(&h).copied()));
+    let y = y.unwrap_or(0.0);
+    fn attempt(y: f64, left: u32) {
+        let Some(window) = web_sys::window() else { return };
+        let room = window
+            .document()
+            .and_then(|d| d.document_element())
+            .map_or(0.0, |e| f64::from(e.scroll_height()))
+            - window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        window.scroll_to_with_x_and_y(0.0, y.min(room.max(0.0)));
+        if room < y && left > 0 {
+            gloo_timers::callback::Timeout::new(50, move || attempt(y, left - 1)).forget();
+        }
+    }
+    // After the app has drawn again from the URL.
+    gloo_timers::callback::Timeout::new(0, move || attempt(y, 30)).forget();
 }
 
 /// Opens `query` (a link of this page, `?page=…`) as a followed link would: a history entry,
@@ -94,9 +127,13 @@ fn in_app_href(e: &web_sys::Event) -> Option<String> {
     link.get_attribute("href").filter(|h| h.starts_with('?'))
 }
 
-/// Adds a history entry for `query` on this page's path.
+/// Adds a history entry for `query` on this page's path, remembering how far the page
+/// being left was scrolled.
 pub fn push_url(query: &str) {
     let Some(window) = web_sys::window() else { return };
+    if let (Ok(href), Ok(y)) = (window.location().href(), window.scroll_y()) {
+        SCROLLED.with(|m| m.borrow_mut().insert(href, y));
+    }
     let path = window.location().pathname().unwrap_or_default();
     if let Ok(history) = window.history() {
         let _ =

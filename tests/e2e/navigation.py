@@ -79,6 +79,36 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         expect(chrome.js("return !!document.getElementById('lesson-card');"), "a ctrl-click does not navigate this tab")
         no_console_errors(chrome, "navigation, cells, lessons")
 
+    def lesson_steps_in_history_focus_and_scroll():
+        chrome.get(base + "?lesson=retry-storm&step=1&lang=en")
+        chrome.wait("#lesson-card")
+        chrome.click("#lesson-next")
+        chrome.wait("#lesson-card[data-step='2']")
+        expect(chrome.js("return document.activeElement && document.activeElement.id") == "lesson-step-title",
+               "after Next the focus is on the new step's title, not lost to the page")
+        chrome.click("#lesson-next")
+        chrome.wait("#lesson-card[data-step='3']")
+        back("#lesson-card[data-step='2']")
+        expect("step=2" in chrome.url(), f"Back returns to the step before: {chrome.url()}")
+        if chrome.js("return !!document.getElementById('lesson-reveal')"):
+            chrome.click("#lesson-reveal")
+            chrome.wait("#lesson-answer")
+            expect(chrome.js("return document.activeElement && document.activeElement.id") == "lesson-answer",
+                   "a revealed answer takes the focus from the button that went away")
+        # The header opens a page at its top; Back returns to where the page was scrolled.
+        chrome.get(base + "?page=calculator&lang=en")
+        chrome.wait("#calc-announce")
+        chrome.js("window.scrollTo(0, 600);")
+        y0 = chrome.js("return window.scrollY;")
+        expect(y0 > 100, f"the calculator scrolls: {y0}")
+        chrome.click("#nav-queue")
+        chrome.wait("#q-rho-sim[data-value]")
+        expect(chrome.js("return window.scrollY;") == 0, "the queue lab opens at its top")
+        back("#calc-announce")
+        time.sleep(0.5)
+        expect(abs(chrome.js("return window.scrollY;") - y0) < 2, f"Back scrolls the calculator to {y0} again")
+        no_console_errors(chrome, "lesson history, focus, scroll")
+
     def phone_header_shows_every_page():
         chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
         try:
@@ -97,5 +127,6 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         ("navigation: lab links open in place; Back and Forward restore each page", lab_links_back_and_forward),
         ("navigation: the header, stability cells and lessons open in place", nav_and_cells_and_lessons),
         ("navigation: on a phone the header shows every page's link", phone_header_shows_every_page),
+        ("navigation: lesson steps in the history, the focus after Next and Reveal, scroll on Back", lesson_steps_in_history_focus_and_scroll),
     ]:
         run(name, fn)

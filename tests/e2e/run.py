@@ -360,6 +360,12 @@ def main():
             expect(chrome.js("return document.getElementById('slo-status-a').dataset.met") == met, f"{p}: SLO met = {met}")
             expect(chrome.js("return document.querySelectorAll('#outcomes-a path.c-slo').length") == 1, f"{p}: the target line is drawn")
             expect(chrome.js("return document.querySelectorAll('#error-budget-a .limit').length") == 1, f"{p}: the budget's 100 % line")
+            apart = chrome.js("const e = document.getElementById('slo-apart'); return e && e.textContent;")
+            if want["admission_rejected"]:
+                expect(apart and f"{want['admission_rejected']:,}" in apart and "429" in apart,
+                       f"{p}: the SLO line says the {want['admission_rejected']} refused at admission are counted apart: {apart}")
+            else:
+                expect(apart is None, f"{p}: nothing refused at admission, no note: {apart}")
         # Moving the objective redraws without a rerun: the objective judges the run.
         chrome.js("const i = document.getElementById('k-slo'); i.value = '50'; i.dispatchEvent(new Event('change', {bubbles: true}));")
         half = (want["original_requests"] - want["admission_rejected"]) * 0.5

@@ -60,6 +60,7 @@ pub fn LessonsPage(props: &LessonsProps) -> Html {
         <section class="page lessons" id="lessons" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::LessonsTitle) }</h1>
             <p class="intro">{ t(T::LessonsIntro) }</p>
+            <p class="note" id="lessons-sources">{ t(T::LessonsSources) }</p>
             <div class="lesson-list">{ for items }</div>
             <section class="panel" id="lesson-keys">
                 <h2>{ t(T::LessonKeysTitle) }</h2>

@@ -172,6 +172,17 @@ pub fn LessonCard(props: &CardProps) -> Html {
             let opts = web_sys::ScrollIntoViewOptions::new();
             opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
             el.scroll_into_view_with_scroll_into_view_options(&opts);
+            focus_if_lost(&el);
+        }
+    });
+    // A step just drawn (Start, Next, Back): the button pressed is gone with the old step, so
+    // the focus goes to the step's title and Tab goes on from the card, not from the top.
+    use_effect_with((at.lesson.id, at.step), |_| {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("lesson-step-title"))
+        {
+            focus_if_lost(&el);
         }
     });
     html! {
@@ -184,7 +195,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                     if let Some(m) = step.minutes { { " · " }{ lang.f(T::LessonMinutes, &[("m", &m.to_string())]) } }
                 </span>
             </div>
-            <h2 id="lesson-step-title">{ rich(step.title, lang, &figs) }</h2>
+            <h2 id="lesson-step-title" tabindex="-1">{ rich(step.title, lang, &figs) }</h2>
             <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
             { for error }
             if let Some(q) = step.question {
@@ -194,7 +205,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             }
             if show_answer {
                 if props.revealed {
-                    <div class="lesson-answer" id="lesson-answer" role="status">
+                    <div class="lesson-answer" id="lesson-answer" role="status" tabindex="-1">
                         <strong>{ t(T::LessonAnswer) }</strong>{ " " }{ rich(step.answer.unwrap_or(step.narration), lang, &figs) }
                     </div>
                 } else {
@@ -384,6 +395,15 @@ pub fn key_command(e: &web_sys::KeyboardEvent) -> Option<KeyCommand> {
         "Escape" => KeyCommand::Leave,
         _ => return None,
     })
+}
+
+/// Focuses `el` if nothing has the focus (it was on an element that has gone).
+fn focus_if_lost(el: &web_sys::Element) {
+    let doc = web_sys::window().and_then(|w| w.document());
+    let lost = doc.is_some_and(|d| d.active_element().is_none_or(|a| Some(a) == d.body().map(Into::into)));
+    if lost && let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = h.focus();
+    }
 }
 
 /// Full screen on or off.

@@ -89,6 +89,18 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             }
         })
         .collect();
+    let refused = {
+        let (ra, rb) = (
+            props.a.0.summary.admission_rejected,
+            props.b.as_ref().map_or(0, |b| b.0.summary.admission_rejected),
+        );
+        let n = |x: u64| format_number(x as f64, 0);
+        match (ra, rb, props.b.is_some()) {
+            (0, 0, _) => None,
+            (a, _, false) => Some(n(a)),
+            (a, b, true) => Some(format!("A {} · B {}", n(a), n(b))),
+        }
+    };
     html! {
         <div class="headline" id="headline">
             if hb.is_some() {
@@ -98,6 +110,11 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             <p class="slo-line-note">
                 { status("a", &props.a) }
                 if let Some(b) = &props.b { { " · " }{ status("b", b) } }
+                // The objective counts admitted requests (model::slo): say so whenever the
+                // entry turned some away, or "met" reads as if no one was refused.
+                if let Some(n) = refused {
+                    { " " }<span class="slo-apart" id="slo-apart">{ lang.f(T::SloRefusedApart, &[("n", &n)]) }</span>
+                }
             </p>
         </div>
     }
