@@ -61,13 +61,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
                f"Back from the navigation restores the storm page's setting: {chrome.url()}")
         # A stability cell opens its run.
         chrome.get(base + "?page=stability&lang=en&x=utilisation%3D0.5..1%2F3&y=trigger_ms%3D200..1000%2F3")
-        chrome.wait("#cell-4")
+        chrome.wait("#stability-map[data-done='9']")
         chrome.js(STAY)
         click_until("#cell-4", "#storm")
         wait_run(chrome)
         expect(chrome.js(STAYED) and "rate=" in chrome.url(), f"the cell's run opened in place: {chrome.url()}")
         back("#stability-map")
         expect("x=utilisation" in chrome.url(), f"Back returns to the map's axes: {chrome.url()}")
+        done = chrome.js("return document.getElementById('stability-map').getAttribute('data-done');")
+        expect(done == "9", f"the finished map is shown at once, not computed again: {done} of 9 cells at first sight")
         # A lesson from the index.
         chrome.get(base + "?page=lessons&lang=en")
         chrome.js(STAY)
