@@ -397,6 +397,7 @@ texts! {
     BlProbe => "probe", "探测";
     BlPending => "no answer yet", "尚未应答";
     BlNotRecorded => "answered after the state changed: not recorded", "状态改变后才应答：不计入";
+    BlWindowNotDrawn => "(the {n} oldest not drawn)", "（最早的 {n} 次未画出）";
     BlWindowNow => "Window: {n} calls", "窗口：{n} 次调用";
     BlWindowProbes => "Probes answered: {n} of {p}", "已应答探测：{n} / {p}";
     BlWindowOpened => "Opened on {n} calls", "打开依据：{n} 次调用";
@@ -586,8 +587,8 @@ texts! {
     KInstances => "Client instances", "客户端实例数";
     KInstancesHelp => "Each instance has its own breaker; many instances half-opening together make a new burst (source 000).", "每个实例有自己的熔断器；许多实例同时半开会形成新的突发（文档 000）。";
     KFallback => "Fallback", "降级";
-    KFallbackHelp => "What answers when this dependency fails. Unavailable: recommendation_status=unavailable with an empty list, distinct from a computed empty list (source 000). Stale: a hot list or cache labelled with its age (source 003). None: the failure fails the response.",
-        "该依赖失败时由什么应答。不可用：recommendation_status=unavailable 加空列表，与“计算结果为空”区分（文档 000）。过期：带数据时间的热门榜或缓存（文档 003）。无：失败即整个响应失败。";
+    KFallbackHelp => "What answers when this dependency fails. Unavailable: the caller answers without it and says so — in source 000 recommendation_status=unavailable with an empty list, distinct from a computed empty list; for a payment, 'status unknown, we will confirm'. Stale: a hot list or cache labelled with its age (source 003). None: the failure fails the response.",
+        "该依赖失败时由什么应答。不可用：调用方不带它作答并明确说明——文档 000 中是 recommendation_status=unavailable 加空列表，与“计算结果为空”区分；对支付而言是“结果未知，稍后确认”。过期：带数据时间的热门榜或缓存（文档 003）。无：失败即整个响应失败。";
     OptUnavailable => "unavailable + empty list", "unavailable + 空列表";
     OptStale => "stale / hot list", "过期数据 / 热门榜";
     KStaleAge => "Fallback age", "兜底数据年龄";

@@ -331,7 +331,11 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
         State::Open => lang.f(T::BlWindowOpened, &[("n", &n)]),
     });
     let (inside, more) = window_calls(r, k, WINDOW_CELLS);
-    let more = if more > 0 { format!(" (+{more})") } else { String::new() };
+    let more = if more > 0 {
+        format!(" {}", lang.f(T::BlWindowNotDrawn, &[("n", &more.to_string())]))
+    } else {
+        String::new()
+    };
     let _ = write!(
         o,
         r#"<div class="panel" id="breaker-window" data-state="{}" data-calls="{calls}" data-failures="{failures}" data-slows="{slows}"><h3>{head}{more}</h3>"#,

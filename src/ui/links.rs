@@ -55,8 +55,10 @@ pub fn Root() -> Html {
                 }
             });
             let on_history = EventListener::new(&window, "popstate", move |_| {
+                let y = scrolled_here();
+                keep_language();
                 starts.dispatch(());
-                restore_scroll();
+                restore_scroll(y);
             });
             move || {
                 RESTART.with(|r| r.borrow_mut().take());
@@ -75,12 +77,27 @@ thread_local! {
     static SCROLLED: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
 }
 
-/// Back or Forward to a page left through a link: scroll to where it was. Its figures come
-/// from a run in a worker, so the page may not be that tall yet: try for a moment.
-fn restore_scroll() {
-    let Some(window) = web_sys::window() else { return };
-    let y = window.location().href().ok().and_then(|h| SCROLLED.with(|m| m.borrow().get(&h).copied()));
-    let y = y.unwrap_or(0.0);
+/// How far the page at this URL was scrolled when it was left through a link (0 if not).
+fn scrolled_here() -> f64 {
+    let href = web_sys::window().and_then(|w| w.location().href().ok());
+    href.and_then(|h| SCROLLED.with(|m| m.borrow().get(&h).copied())).unwrap_or(0.0)
+}
+
+/// Back and Forward keep the language last chosen in this browser: an entry written before
+/// the switch would otherwise bring the other language back. (A link opened afresh keeps
+/// its own `lang`.)
+fn keep_language() {
+    let Some(saved) = super::browser::saved_lang() else { return };
+    let mut q = super::browser::current_query();
+    if q.get("lang").is_some_and(|l| l != saved) {
+        q.set("lang", saved);
+        super::browser::replace_query(&q);
+    }
+}
+
+/// Back or Forward to a page left through a link: scroll to `y`, where it was. Its figures
+/// come from a run in a worker, so the page may not be that tall yet: try for a moment.
+fn restore_scroll(y: f64) {
     fn attempt(y: f64, left: u32) {
         let Some(window) = web_sys::window() else { return };
         let room = window

@@ -109,6 +109,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         back("#calc-announce")
         time.sleep(0.5)
         expect(abs(chrome.js("return window.scrollY;") - y0) < 2, f"Back scrolls the calculator to {y0} again")
+        # Back keeps the language last chosen.
+        chrome.get(base + "?page=storm&lang=en&preset=chain-2x3")
+        wait_run(chrome)
+        chrome.click("#nav-calculator")
+        chrome.wait("#calc-announce")
+        chrome.click("#lang-zh")
+        chrome.wait("html[lang='zh-CN']")
+        back("#storm")
+        expect("lang=zh" in chrome.url() and chrome.js("return document.documentElement.lang") == "zh-CN",
+               f"Back after switching to Chinese stays in Chinese: {chrome.url()}")
+        chrome.click("#lang-en")
         no_console_errors(chrome, "lesson history, focus, scroll")
 
     def phone_header_shows_every_page():

@@ -104,7 +104,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("The token bucket, step by step", "逐步推演令牌桶"),
             narration: tr(
                 "B = 2 tokens, r = 2 tokens/s, starting full; at most 1 request in flight; 1 token = 1,000 integer credits, so refills are exact. Six arrivals: {adm-admitted} admitted, {adm-rejected} rejected — each for a different reason: concurrency_limit, cost_exceeds_capacity, rate_limit.",
-                "B = 2 个令牌，r = 2 令牌/秒，初始为满；并发上限 1；1 个令牌 = 1000 个整数 credit，补充精确无漂移。六个到达：接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个——原因各不相同：concurrency_limit、cost_exceeds_capacity、rate_limit。",
+                "B = 2 个令牌，r = 2 令牌/秒，初始为满；并发上限 1；1 个令牌 = 1,000 个整数 credit，补充精确无漂移。六个到达：接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个——原因各不相同：concurrency_limit、cost_exceeds_capacity、rate_limit。",
             ),
             question: Some(tr(
                 "At 500 ms the first request completes and another arrives. Does the newcomer get the slot?",

@@ -1,4 +1,4 @@
-//! Source 001's retry storm: client app → gateway → order → payment, 3 × 3 × 3 = 27×
+//! Source 001's retry storm: client (the app) → gateway → order → payment, 3 × 3 × 3 = 27×
 //! (1,000 QPS → 27,000), then its three lines of defence in its order — exponential
 //! backoff with full jitter, a global retry budget (retries ≤ 10 %), a client circuit
 //! breaker (50 %, 30 s open) — and the product view: a clear answer, idempotent writes.
@@ -9,8 +9,8 @@ pub const LESSON: Lesson = Lesson {
     id: "retry-storm",
     title: tr("Source 001: how retries amplify a failure", "来源 001：重试怎样放大故障"),
     summary: tr(
-        "Every layer of app → gateway → order → payment retries 3 times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
-        "App → 网关 → 订单 → 支付，每层重试 3 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
+        "Every layer of client → gateway → order → payment retries 3 times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
+        "客户端（client）→ 网关 → 订单 → 支付，每层重试 3 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
     ),
     source: "001",
     steps: &[
@@ -19,8 +19,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["attempts", "rps"],
             title: tr("One timeout, multiplied", "一次超时，层层放大"),
             narration: tr(
-                "App → gateway → order → payment, every layer set to 'retry 3 times on failure' — 3 attempts each, the first included, as the source counts them. One timeout at payment can be amplified {out-amplification}.",
-                "App → 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 3 次”——按来源的算法，每层共 3 次尝试（含首次）。支付服务的一次超时最多被放大 {out-amplification}。",
+                "Client (the app) → gateway → order → payment, every layer set to 'retry 3 times on failure' — 3 attempts each, the first included, as the source counts them. One timeout at payment can be amplified {out-amplification}.",
+                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 3 次”——按来源的算法，每层共 3 次尝试（含首次）。支付服务的一次超时最多被放大 {out-amplification}。",
             ),
             question: Some(tr(
                 "At a steady {out-peak} requests/s, how many calls per second can payment see?",
@@ -65,16 +65,16 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.jitter", "l1.backoff_ms"],
             title: tr("Jitter spreads, it does not reduce", "抖动只分散，不减少"),
             narration: tr(
-                "Now {h-a-original_requests} requests arrive at once and fail together. Before retry n the app sleeps random(0, min(3,000 ms, 100 ms × 2^(n−1))), as in the source's code: exponential backoff with full jitter. Watch the load chart.",
-                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，App 在第 n 次重试前等待 random(0, min(3000 ms, 100 ms × 2^(n−1)))：指数退避加 Full Jitter 随机抖动。观察负载图。",
+                "Now {h-a-original_requests} requests arrive at once and fail together. Before retry n the client sleeps random(0, min(3,000 ms, 100 ms × 2^(n−1))), as in the source's code: exponential backoff with full jitter. Watch the load chart.",
+                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，客户端在第 n 次重试前等待 random(0, min(3000 ms, 100 ms × 2^(n−1)))：指数退避加 Full Jitter 随机抖动。观察负载图。",
             ),
             question: Some(tr(
                 "With full jitter, how many calls reach payment?",
                 "加上 Full Jitter 后，有多少次调用到达支付服务？",
             )),
             answer: Some(tr(
-                "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the app waits: gateway and order still retry at once). Only fewer attempts or a retry budget reduce the calls.",
-                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有 App 等待，网关和订单服务仍立即重试）。只有减少尝试次数或重试预算才能减少调用。",
+                "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the client waits: gateway and order still retry at once). Only fewer attempts or a retry budget reduce the calls.",
+                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有客户端等待，网关和订单服务仍立即重试）。只有减少尝试次数或重试预算才能减少调用。",
             )),
             try_this: Some(tr(
                 "Set the jitter to “none”: the retries come back in waves.",
@@ -143,8 +143,8 @@ pub const LESSON: Lesson = Lesson {
                 "重试结束之后：给明确的回答，绝不伪造",
             ),
             narration: tr(
-                "With the budgets in place, the app answers 'payment status unknown, we will confirm' instead of a blank error page: {h-a-degraded} such answers, {h-a-failed} failures, the slowest after {h-a-latency_max}.",
-                "有了重试预算，App 不再显示空白的错误页，而是回答“支付结果未知，稍后确认”：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
+                "With the budgets in place, the client answers 'payment status unknown, we will confirm' instead of a blank error page (the model's “unavailable” fallback): {h-a-degraded} such answers, {h-a-failed} failures, the slowest after {h-a-latency_max}.",
+                "有了重试预算，客户端不再显示空白的错误页，而是回答“支付结果未知，稍后确认”（即模型的“unavailable”降级）：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
             ),
             question: Some(tr(
                 "Should a timed-out payment be retried automatically?",
