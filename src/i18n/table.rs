@@ -877,6 +877,8 @@ texts! {
     ExportJson => "Results (JSON)", "结果（JSON）";
     ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --format json prints for this preset and seed.",
         "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --format json 对同一预设和种子的输出逐字节相同。";
+    ExportSideBHelp => "Compare mode's side B, the same way: its report as lab run --versus prints it, or its time series; files named …-side-b.",
+        "对照模式的 B 侧，导出方式相同：报告与 lab run --versus 的输出一致，或其时间序列；文件名以 …-side-b 结尾。";
     ExportCsv => "Data (CSV)", "数据（CSV）";
     ExportCsvHelp => "The time series (on the labs: the step or call table) as CSV, a row per bucket or step; lines starting with # name the source.",
         "以 CSV 导出时间序列（实验页为逐步或逐次调用的表格），每个时间桶或每一步一行；以 # 开头的行注明来源。";

@@ -425,6 +425,10 @@ fn format_buttons(
         .collect()
 }
 
+/// A page's data of one kind as text, for the file that carries `Provenance`; `None` while
+/// there is none (a run not finished).
+pub type PageData = Callback<(DataKind, Rc<Provenance>), Option<String>>;
+
 /// Properties of [`ExportMenu`].
 #[derive(Properties, PartialEq)]
 pub struct ExportMenuProps {
@@ -439,7 +443,10 @@ pub struct ExportMenuProps {
     #[prop_or_default]
     pub seed: Option<u64>,
     /// The page's data as text, `None` while there is none (a run not finished).
-    pub data: Callback<(DataKind, Rc<Provenance>), Option<String>>,
+    pub data: PageData,
+    /// Compare mode's side B, exported beside side A (files named `…-side-b`).
+    #[prop_or_default]
+    pub data_b: Option<PageData>,
 }
 
 /// The page's Export menu: results as JSON, data as CSV, every figure as SVG or PNG, and
@@ -458,20 +465,21 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
             figs.set(figures().into_iter().map(|(_, id, name)| (id, name)).collect())
         })
     };
-    let data = |kind: DataKind| {
-        let (data, status) = (props.data.clone(), status.clone());
+    let data = |kind: DataKind, side_b: bool| {
+        let data = if side_b { props.data_b.clone() } else { Some(props.data.clone()) };
+        let status = status.clone();
         Callback::from(move |_: MouseEvent| {
             let p = Rc::new(provenance());
             let (ext, mime) = match kind {
                 DataKind::Json => (".json", "application/json"),
                 DataKind::Csv => (".csv", "text/csv"),
             };
-            let msg = match data.emit((kind, p.clone())) {
+            let msg = match data.as_ref().and_then(|d| d.emit((kind, p.clone()))) {
                 None => lang.t(T::ExportNotReady).to_string(),
                 Some(text) => {
                     let text =
                         if kind == DataKind::Csv { format!("{}{text}", p.csv_comments()) } else { text };
-                    let file = p.file_name(None, ext);
+                    let file = p.file_name(side_b.then_some("side-b"), ext);
                     match download(&file, mime, text.as_bytes()) {
                         Ok(()) => lang.f(T::ExportSaved, &[("file", &file)]),
                         Err(e) => lang.f(T::ExportFailed, &[("message", &format!("{e:?}"))]),
@@ -524,8 +532,14 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
             <div class="export-body">
                 <p class="help">{ t(T::ExportHelp) }</p>
                 <div class="export-row">
-                    <button type="button" class="secondary small" id="export-json" title={t(T::ExportJsonHelp)} onclick={data(DataKind::Json)}>{ t(T::ExportJson) }</button>
-                    <button type="button" class="secondary small" id="export-csv" title={t(T::ExportCsvHelp)} onclick={data(DataKind::Csv)}>{ t(T::ExportCsv) }</button>
+                    <button type="button" class="secondary small" id="export-json" title={t(T::ExportJsonHelp)} onclick={data(DataKind::Json, false)}>
+                        { t(T::ExportJson) }{ if props.data_b.is_some() { " · A" } else { "" } }</button>
+                    <button type="button" class="secondary small" id="export-csv" title={t(T::ExportCsvHelp)} onclick={data(DataKind::Csv, false)}>
+                        { t(T::ExportCsv) }{ if props.data_b.is_some() { " · A" } else { "" } }</button>
+                    if props.data_b.is_some() {
+                        <button type="button" class="secondary small" id="export-json-b" title={t(T::ExportSideBHelp)} onclick={data(DataKind::Json, true)}>{ t(T::ExportJson) }{ " · B" }</button>
+                        <button type="button" class="secondary small" id="export-csv-b" title={t(T::ExportSideBHelp)} onclick={data(DataKind::Csv, true)}>{ t(T::ExportCsv) }{ " · B" }</button>
+                    }
                     <button type="button" class="secondary small" id="export-embed" title={t(T::EmbedHelp)} onclick={onembed}>{ t(T::EmbedCopy) }</button>
                 </div>
                 if let Some(s) = &*snippet {

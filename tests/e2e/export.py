@@ -147,6 +147,23 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
             expect(chrome.text("#export-status").find(name) >= 0, "the status names the file")
             no_csp()
             no_console_errors(chrome, f"storm export ({preset})")
+        # Compare mode exports side B too, as lab run --versus prints it.
+        preset, seed = "metastable-retry-storm", 3
+        page(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
+        wait_run(chrome)
+        n = hook()
+        chrome.click("#export-toggle")
+        expect("A" in chrome.text("#export-json"), "in compare mode the side of each button is named")
+        name, _, body = take("#export-json-b", n)
+        expect(name == f"resilience-lab-{ver}-{preset}-seed{seed}-side-b.json", f"side B's file name {name}")
+        want = subprocess.run([lab, "run", "--preset", preset, "--versus", "--seed", str(seed), "--format", "json"],
+                              check=True, capture_output=True).stdout
+        expect(body == want, f"side B's JSON ({len(body)} B) != lab run --versus ({len(want)} B)")
+        _, _, body = take("#export-json", n + 1)
+        expect(body == cli(preset, seed, "json"), "side A's JSON is still side A's")
+        name, _, body = take("#export-csv-b", n + 2)
+        expect(name.endswith("-side-b.csv") and b"# preset: " + preset.encode() in body, f"side B's CSV {name}")
+        no_console_errors(chrome, "storm export, compare mode")
 
     # ---- figures: SVG well-formed and rendering, PNG with its text chunk -----------------
     def figures_export_as_svg_and_png():

@@ -237,9 +237,16 @@ pub fn StormPage(props: &StormProps) -> Html {
             copied.set(true);
         })
     };
-    // Export hands over side A's report, as `lab run --format json|csv` prints it.
+    // Export hands over side A's report, as `lab run --format json|csv` prints it, and in
+    // compare mode side B's, as `lab run --versus` prints it.
     let export_data = use_callback(a.clone(), |(kind, _), a: &Option<ReportRef>| {
         a.as_ref().map(|r| match kind {
+            DataKind::Json => crate::export::report_json(&r.0),
+            DataKind::Csv => crate::export::series_csv(&r.0),
+        })
+    });
+    let export_b = use_callback(b.clone(), |(kind, _), b: &Option<ReportRef>| {
+        b.as_ref().map(|r| match kind {
             DataKind::Json => crate::export::report_json(&r.0),
             DataKind::Csv => crate::export::series_csv(&r.0),
         })
@@ -424,7 +431,8 @@ pub fn StormPage(props: &StormProps) -> Html {
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
             <p class="intro">{ t(T::StormIntro) }</p>
-            <ExportMenu {lang} page="storm" preset={props.state.preset} seed={Some(props.state.seed)} data={export_data} />
+            <ExportMenu {lang} page="storm" preset={props.state.preset} seed={Some(props.state.seed)} data={export_data}
+                data_b={props.state.compare.then_some(export_b)} />
             // The figures come first (in reading and tab order, and on a phone's screen); on a
             // wide screen the grid puts the controls in the left column. On a narrow screen
             // the controls start folded.
