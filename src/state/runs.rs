@@ -51,7 +51,12 @@ impl Job {
                         s.report.trace_requests = st.request.into_iter().collect();
                         s
                     }
-                    Side::B => st.side_b(),
+                    // Side B traces it too, so compare mode shows how B handled the same request.
+                    Side::B => {
+                        let mut s = st.side_b();
+                        s.report.trace_requests = st.request.into_iter().collect();
+                        s
+                    }
                 };
                 (s, st.seed)
             }

@@ -121,6 +121,16 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         expect(attr("#tree-summary", "data-leaf-calls") == "9", "lab 11 unprotected: 9 profile calls")
         no_console_errors(chrome, "timeline to tree")
 
+    def compare_mode_shows_side_bs_tree():
+        load("?page=storm&lang=en&preset=lab11-unprotected&compare=1&request=3")
+        chrome.wait("#tree-summary-b")
+        expect(attr("#tree-summary", "data-leaf-calls") == "9", f"side A: 9 profile calls: {attr('#tree-summary', 'data-leaf-calls')}")
+        expect(attr("#tree-summary-b", "data-request") == "3", "side B shows the same request")
+        expect(attr("#tree-summary-b", "data-leaf-calls") == "2",
+               f"side B (protected: one retry layer, 2 attempts): 2 profile calls: {attr('#tree-summary-b', 'data-leaf-calls')}")
+        expect(chrome.js("return document.querySelectorAll('#tree-request').length") == 1, "one request finder, side A's")
+        no_console_errors(chrome, "tree in compare mode")
+
     def screenshots():
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
@@ -137,6 +147,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         ("attempt tree: a bad request number names the field", a_bad_request_number_names_the_field),
         ("attempt tree: a latency bar shows a request from it, by mouse and keyboard", a_latency_bar_shows_a_request_from_it),
         ("attempt tree: the sampled timeline opens its request's tree", the_timeline_opens_its_request_tree),
+        ("attempt tree: compare mode shows the same request in side B's run", compare_mode_shows_side_bs_tree),
         ("attempt tree: screenshots in both languages at three sizes", screenshots),
     ]:
         run(name, fn)

@@ -13,6 +13,9 @@ fn show(v: f64, unit: Unit) -> String {
     match unit {
         Unit::Count => format_number(v, 0),
         Unit::Times => format!("{}×", format_number(v, 2)),
+        // An error budget spent many times over reads better as a multiple: 1,000×, not
+        // 100,000 %.
+        Unit::Percent if v.abs() >= 10.0 => format!("{}×", format_number(v, 1)),
         Unit::Percent => format!("{} %", format_number(v * 100.0, 2)),
         Unit::Ms => format!("{} ms", format_number(v, 1)),
     }

@@ -380,12 +380,10 @@ pub fn StormPage(props: &StormProps) -> Html {
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx}
                                 ontree={(side == "a").then(|| onpick_bar.clone())} />
                         </div>
-                        if side == "a" {
-                            <div class="panel">
-                                <AttemptTreeView {lang} report={r.clone()} request={props.state.request} sampled={*trace_idx}
-                                    error={tree_error.clone()} onpick={onpick.clone()} />
-                            </div>
-                        }
+                        <div class="panel">
+                            <AttemptTreeView {lang} report={r.clone()} request={props.state.request} sampled={*trace_idx}
+                                error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} />
+                        </div>
                         <div class="panel">
                             <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} />
                             if side == "a" { <p class="help">{ t(T::LatencyPickHint) }</p> }

@@ -33,6 +33,10 @@ pub struct TreeProps {
     pub error: Option<String>,
     /// Asks for a request by number ("" for the sampled one).
     pub onpick: Callback<String>,
+    /// Compare mode's side B: the same request in side B's run, drawn without the finder
+    /// (side A's chooses for both), its ids ending in `-b`.
+    #[prop_or_default]
+    pub side_b: bool,
 }
 
 /// A call's result in words.
@@ -158,7 +162,8 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
         }
     });
     let value = props.request.map(|n| n.to_string()).unwrap_or_default();
-    let finder = html! {
+    let sfx = if props.side_b { "-b" } else { "" };
+    let finder = (!props.side_b).then(|| html! {
         <div class="tree-finder">
             <div class="tree-find" role="group" aria-label={t(T::TreeFind)}>
                 <span class="tree-find-label">{ t(T::TreeFind) }</span>
@@ -177,7 +182,7 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
                 }
             </div>
         </div>
-    };
+    });
     let body = match chosen(r, props.request, props.sampled).filter(|_| open) {
         Some(trace) => {
             let tree = AttemptTree::of(trace);
@@ -194,22 +199,22 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
                     collapsed.set(c);
                 })
             };
-            draw(lang, r, &tree, &collapsed, toggle)
+            draw(lang, r, &tree, &collapsed, toggle, sfx)
         }
         None if !open => Html::default(),
         None => {
             let n = props.request.unwrap_or(0);
             let count = r.summary.original_requests.to_string();
-            html! { <p class="note" id="tree-missing">{ lang.f(T::TreeMissing, &[("n", &n.to_string()), ("count", &count)]) }</p> }
+            html! { <p class="note" id={format!("tree-missing{sfx}")}>{ lang.f(T::TreeMissing, &[("n", &n.to_string()), ("count", &count)]) }</p> }
         }
     };
     html! {
-        <details class="tree-fold" id="tree-fold" {open} {ontoggle}>
+        <details class="tree-fold" id={format!("tree-fold{sfx}")} {open} {ontoggle}>
             <summary><h2 class="inline">{ t(T::TreeTitle) }</h2></summary>
             if open {
-                <figure class="chart tree" id="chart-tree">
-                    <p class="help">{ t(T::TreeHelp) }</p>
-                    { finder }
+                <figure class="chart tree" id={format!("chart-tree{sfx}")}>
+                    <p class="help">{ t(if props.side_b { T::TreeSideBHelp } else { T::TreeHelp }) }</p>
+                    { for finder }
                     { body }
                 </figure>
             }
@@ -218,7 +223,14 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
 }
 
 /// The summary, the hop toggles, the drawing and the list of stops.
-fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle: Callback<usize>) -> Html {
+fn draw(
+    lang: Lang,
+    r: &Report,
+    tree: &AttemptTree,
+    collapsed: &[usize],
+    toggle: Callback<usize>,
+    sfx: &str,
+) -> Html {
     let t = |k: T| lang.t(k);
     let name = |hop: usize| r.hops.get(hop).map_or_else(|| format!("#{hop}"), |h| h.name.clone());
     let leaf = r.hops.iter().position(|h| h.kind == HopKind::Leaf);
@@ -347,7 +359,7 @@ fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle:
             let on = collapsed.contains(&hop);
             let cb = toggle.clone();
             html! {
-                <button type="button" class="secondary small" id={format!("tree-collapse-{hop}")} aria-pressed={on.to_string()}
+                <button type="button" class="secondary small" id={format!("tree-collapse-{hop}{sfx}")} aria-pressed={on.to_string()}
                     title={t(T::TreeCollapseHelp)} onclick={Callback::from(move |_: MouseEvent| cb.emit(hop))}>
                     { format!("{} {}", t(T::TreeCollapse), name(hop)) }
                 </button>
@@ -386,7 +398,7 @@ fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle:
     let leaf_calls = leaf.map_or(0, |l| tree.calls_at(l));
     html! {
         <>
-            <p class="tree-summary" id="tree-summary" data-request={tree.request.to_string()} data-calls={tree.nodes.len().to_string()}
+            <p class="tree-summary" id={format!("tree-summary{sfx}")} data-request={tree.request.to_string()} data-calls={tree.nodes.len().to_string()}
                 data-leaf-calls={leaf_calls.to_string()} data-outcome={tree.outcome.name()}>{ summary.clone() }</p>
             <div class="tree-collapse" role="group">{ hop_toggles }</div>
             if all_rows.len() > rows.len() {
@@ -418,9 +430,9 @@ fn draw(lang: Lang, r: &Report, tree: &AttemptTree, collapsed: &[usize], toggle:
             }
             <h3 class="tree-stops-title">{ t(T::TreeStopsTitle) }</h3>
             if stops.is_empty() {
-                <p class="note" id="tree-stops-none">{ t(T::TreeNoStops) }</p>
+                <p class="note" id={format!("tree-stops-none{sfx}")}>{ t(T::TreeNoStops) }</p>
             } else {
-                <ol class="tree-stops" id="tree-stops">{ for stops }</ol>
+                <ol class="tree-stops" id={format!("tree-stops{sfx}")}>{ for stops }</ol>
             }
         </>
     }
