@@ -129,6 +129,8 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         expect(attr("#tree-summary-b", "data-leaf-calls") == "2",
                f"side B (protected: one retry layer, 2 attempts): 2 profile calls: {attr('#tree-summary-b', 'data-leaf-calls')}")
         expect(chrome.js("return document.querySelectorAll('#tree-request').length") == 1, "one request finder, side A's")
+        spans = [float(attr(f"#tree-summary{x}", "data-span-ms")) for x in ["", "-b"]]
+        expect(spans[0] == spans[1] and spans[0] >= 1020, f"both trees on one time span, the longer (1,020 ms): {spans}")
         no_console_errors(chrome, "tree in compare mode")
 
     def screenshots():

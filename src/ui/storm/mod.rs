@@ -251,6 +251,15 @@ pub fn StormPage(props: &StormProps) -> Html {
             DataKind::Csv => crate::export::series_csv(&r.0),
         })
     });
+    // Compare mode: both sides' trees of the asked-for request on one time span.
+    let tree_span = *use_memo((a.clone(), b.clone(), props.state.request), |(a, b, request)| {
+        let (Some(a), Some(b), Some(n)) = (a, b, request) else { return None };
+        let span = |r: &ReportRef| {
+            let trace = r.0.traces.iter().find(|t| t.request == *n)?;
+            Some(tree::span_of(&crate::model::tree::AttemptTree::of(trace)))
+        };
+        Some(span(a)?.max(span(b)?))
+    });
     let trace_cb = {
         let trace_idx = trace_idx.clone();
         use_callback((), move |i: usize, _| trace_idx.set(i))
@@ -382,7 +391,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                         </div>
                         <div class="panel">
                             <AttemptTreeView {lang} report={r.clone()} request={props.state.request} sampled={*trace_idx}
-                                error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} />
+                                error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} span_ms={tree_span} />
                         </div>
                         <div class="panel">
                             <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} />

@@ -37,6 +37,10 @@ pub struct TreeProps {
     /// (side A's chooses for both), its ids ending in `-b`.
     #[prop_or_default]
     pub side_b: bool,
+    /// Compare mode: both sides' trees drawn on this time span (ms), the longer of the two,
+    /// so that their bars compare.
+    #[prop_or_default]
+    pub span_ms: Option<f64>,
 }
 
 /// A call's result in words.
@@ -199,7 +203,7 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
                     collapsed.set(c);
                 })
             };
-            draw(lang, r, &tree, &collapsed, toggle, sfx)
+            draw(lang, r, &tree, &collapsed, toggle, sfx, props.span_ms)
         }
         None if !open => Html::default(),
         None => {
@@ -222,6 +226,20 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
     }
 }
 
+/// How long a tree's drawing spans from its arrival (ms): its calls, the caller's marks and
+/// the deadline.
+pub fn span_of(tree: &AttemptTree) -> f64 {
+    tree.nodes
+        .iter()
+        .map(|n| n.span.end_ms)
+        .chain(tree.deadline_ms)
+        .chain(
+            tree.nodes.iter().flat_map(|n| n.branches.iter().flat_map(|b| b.events.iter().map(|m| m.end_ms))),
+        )
+        .fold(tree.end_ms, f64::max)
+        - tree.arrival_ms
+}
+
 /// The summary, the hop toggles, the drawing and the list of stops.
 fn draw(
     lang: Lang,
@@ -230,6 +248,7 @@ fn draw(
     collapsed: &[usize],
     toggle: Callback<usize>,
     sfx: &str,
+    span_ms: Option<f64>,
 ) -> Html {
     let t = |k: T| lang.t(k);
     let name = |hop: usize| r.hops.get(hop).map_or_else(|| format!("#{hop}"), |h| h.name.clone());
@@ -252,16 +271,7 @@ fn draw(
     let all_rows = tree.rows(collapsed);
     let rows = &all_rows[..all_rows.len().min(MAX_ROWS)];
     let t0 = tree.arrival_ms;
-    let span = tree
-        .nodes
-        .iter()
-        .map(|n| n.span.end_ms)
-        .chain(tree.deadline_ms)
-        .chain(
-            tree.nodes.iter().flat_map(|n| n.branches.iter().flat_map(|b| b.events.iter().map(|m| m.end_ms))),
-        )
-        .fold(tree.end_ms, f64::max)
-        - t0;
+    let span = span_ms.map_or(span_of(tree), |s| s.max(span_of(tree)));
     let xs = Linear::new((0.0, span.max(1e-3)), (LABEL_W, W - 12.0));
     let h = TOP + ROW_H * rows.len() as f64 + AXIS_H;
     let row_of = |node: usize| rows.iter().position(|&i| i == node);
@@ -399,7 +409,7 @@ fn draw(
     html! {
         <>
             <p class="tree-summary" id={format!("tree-summary{sfx}")} data-request={tree.request.to_string()} data-calls={tree.nodes.len().to_string()}
-                data-leaf-calls={leaf_calls.to_string()} data-outcome={tree.outcome.name()}>{ summary.clone() }</p>
+                data-leaf-calls={leaf_calls.to_string()} data-outcome={tree.outcome.name()} data-span-ms={span.to_string()}>{ summary.clone() }</p>
             <div class="tree-collapse" role="group">{ hop_toggles }</div>
             if all_rows.len() > rows.len() {
                 <p class="note">{ lang.f(T::TreeRowsCapped, &[("shown", &rows.len().to_string()), ("total", &all_rows.len().to_string())]) }</p>
