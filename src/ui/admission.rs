@@ -185,7 +185,7 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
             } else {
                 html! { <path class="mark-no" d={format!("M{} {}l6 6m0-6l-6 6", x - 3.0, y - 3.0)} /> }
             }) }
-            <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1="10" y2="200" />
+            <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={super::lab::PLOT_TOP.to_string()} y2="200" />
         </>
     };
     let fmt: fn(f64) -> String = |v| format_number(v, 0);

@@ -93,10 +93,13 @@ const L: f64 = 48.0;
 const B: f64 = 30.0;
 /// Right margin: room for half of the last x tick's label.
 const R: f64 = 22.0;
+/// Where the plot area starts: below the y axis's name, which sits above the top tick
+/// label (at 10 they touched on a phone).
+pub const PLOT_TOP: f64 = 20.0;
 
 /// Scales mapping `x` and `y` onto the plot area of [`xy_frame`].
 pub fn xy_scales(x: (f64, f64), y: (f64, f64)) -> (Linear, Linear) {
-    (Linear::new(x, (L, XW - R)), Linear::new(y, (XH - B, 10.0)))
+    (Linear::new(x, (L, XW - R)), Linear::new(y, (XH - B, PLOT_TOP)))
 }
 
 /// A chart frame: caption (with the figure's export button, in `lang`), axes with ticks

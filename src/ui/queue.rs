@@ -103,7 +103,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let x_ceiling = sx.map(input.ceiling_pct / 100.0);
     let body = html! {
         <>
-            <line class="ceiling" x1={x_ceiling.to_string()} x2={x_ceiling.to_string()} y1="10" y2="200" />
+            <line class="ceiling" x1={x_ceiling.to_string()} x2={x_ceiling.to_string()} y1={super::lab::PLOT_TOP.to_string()} y2="200" />
             <path class="series c-hop0" d={line_path(&pts)} />
             { for dots.iter().map(|p| { let (x, y) = px(p); html! { <circle class="sim-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> } }) }
             { for here.iter().map(|p| { let (x, y) = px(p); html! { <circle class="here" cx={x.to_string()} cy={y.to_string()} r="7" /> } }) }
