@@ -271,9 +271,8 @@ impl GeneralEngine {
     /// Sends the current attempt of dependency `d` now.
     fn send(&mut self, now: Micros, c: CallRef, d: usize) {
         let (cl, a, key, deadline, trace) = {
-            let call = self.calls.get(c);
+            let (call, dep) = self.calls.call_and_dep_mut(c, d);
             let (key, deadline, trace) = (call.key, call.deadline, call.trace);
-            let dep = self.calls.dep_mut(c, d);
             dep.state = DepState::InFlight;
             dep.sent_at = now;
             let a = dep.attempt;
@@ -486,11 +485,14 @@ impl GeneralEngine {
 
     /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
     fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
-        let cl = self.calls.dep(c, d).client as usize;
+        let cl = {
+            let dep = self.calls.dep_mut(c, d);
+            dep.state = DepState::Done;
+            dep.client as usize
+        };
         let fallback = self.plan.clients[cl].fallback;
         let optional = fallback.is_some();
         let stale = matches!(fallback, Some(Fallback::Stale { .. }));
-        self.calls.dep_mut(c, d).state = DepState::Done;
         let finished = {
             let call = self.calls.get_mut(c);
             call.pending -= 1;

@@ -20,7 +20,7 @@
 //!   names the state it was meant for and is dropped when that state has moved on.
 
 use super::arrivals::Arrivals;
-use super::calls::{CallRef, Calls, DepState, NO_SPAN, Parent, Phase};
+use super::calls::{CallRef, Calls, DepState, NO_SPAN, NewCall, Parent, Phase};
 use super::plan::{HopKind, Plan};
 use super::rules;
 use super::stats::{Ended, NO_TRACE, Stats};
@@ -378,25 +378,35 @@ impl GeneralEngine {
         trace: u32,
         number: u32,
     ) -> CallRef {
-        let c = self.calls.alloc(hop, parent, key, deadline, now, trace);
-        self.calls.get_mut(c).request = number;
-        if let Some(p) = parent
-            && self.calls.get(p.call).orphan
-        {
-            self.calls.get_mut(c).orphan = true;
-        }
+        // The caller's record, read once: an orphan's callee is an orphan too.
+        let (orphan, parent_span) = parent.map_or((false, NO_SPAN), |p| {
+            let caller = self.calls.get(p.call);
+            (caller.orphan, caller.span)
+        });
+        // A layer starts its own deadline for calls that arrive without one.
+        let own_deadline = match self.plan.hops[hop].kind {
+            HopKind::Layer { deadline: Some(d), .. } if deadline == NO_DEADLINE => {
+                Some(now.saturating_add(d))
+            }
+            _ => None,
+        };
+        let c = self.calls.alloc(NewCall {
+            hop,
+            parent,
+            key,
+            deadline: own_deadline.unwrap_or(deadline),
+            arrived: now,
+            trace,
+            request: number,
+            orphan,
+        });
         if trace != NO_TRACE {
             let id = self.stats.traces.next_span_id(trace);
-            let parent_span = parent.map_or(NO_SPAN, |p| self.calls.get(p.call).span);
             let call = self.calls.get_mut(c);
             (call.span, call.parent_span) = (id, parent_span);
-        }
-        if let HopKind::Layer { deadline: Some(d), .. } = self.plan.hops[hop].kind
-            && deadline == NO_DEADLINE
-        {
-            let abs = now.saturating_add(d);
-            self.calls.get_mut(c).deadline = abs;
-            if parent.is_none() && trace != NO_TRACE {
+            if let Some(abs) = own_deadline
+                && parent.is_none()
+            {
                 self.stats.traces.list[trace as usize].deadline_ms = Some(ms(abs));
             }
         }
@@ -544,7 +554,7 @@ impl GeneralEngine {
 
     /// Call `c` answers `outcome`: free what it holds and tell its caller.
     pub fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
-        let (hop, holds_worker, holds_admission, parent, worked) = {
+        let (hop, holds_worker, holds_admission, parent, worked, orphan) = {
             let call = self.calls.get_mut(c);
             (
                 call.hop as usize,
@@ -552,6 +562,7 @@ impl GeneralEngine {
                 std::mem::take(&mut call.holds_admission),
                 call.parent,
                 call.worked_from(),
+                call.orphan,
             )
         };
         if holds_worker {
@@ -561,10 +572,11 @@ impl GeneralEngine {
             a.release();
         }
         let answer = if outcome.is_ok() { answer } else { Answer::default() };
-        self.stats.hops[hop].results.count(rules::call_result(outcome));
+        let result = rules::call_result(outcome);
+        self.stats.hops[hop].results.count(result);
         match parent {
             None => {
-                self.trace_span(c, now, rules::call_result(outcome), false);
+                self.trace_span(c, now, result, false);
                 let call = self.calls.get(c);
                 let ended = Ended {
                     request: u64::from(call.request),
@@ -580,11 +592,9 @@ impl GeneralEngine {
             }
             Some(p) => {
                 let waiting = self.calls.dep_is(p.call, p.dep, p.attempt, DepState::InFlight);
-                let call = self.calls.get(c);
-                let wasted = !waiting || call.orphan;
-                let worked = call.worked_from().is_some();
-                self.trace_span(c, now, rules::call_result(outcome), wasted);
-                if wasted && worked {
+                let wasted = !waiting || orphan;
+                self.trace_span(c, now, result, wasted);
+                if wasted && worked.is_some() {
                     self.stats.hops[hop].abandoned += 1;
                 }
                 self.calls.release(c);
