@@ -227,6 +227,7 @@ impl Calls {
     }
 
     /// Ends a call: its handle goes stale and its slot (and dependency block) are reused.
+    #[inline]
     pub fn release(&mut self, c: CallRef) {
         let call = &mut self.calls[c.slot as usize];
         call.live = false;
