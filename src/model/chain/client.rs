@@ -286,10 +286,8 @@ impl GeneralEngine {
         }
         let callee = self.plan.clients[cl].callee;
         let parent = Parent { call: c, dep: d as u8, attempt: a };
-        let child = self.arrive(now, callee, Some(parent), key, deadline, trace);
-        if self.calls.dep_is(c, d as u8, a, DepState::InFlight) {
-            self.calls.dep_mut(c, d).child = child;
-        }
+        // The callee records itself as the attempt's call (`arrive_as`).
+        self.arrive(now, callee, Some(parent), key, deadline, trace);
     }
 
     /// A per-try timer fired: the caller stops waiting for the attempt.

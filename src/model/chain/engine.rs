@@ -400,6 +400,10 @@ impl GeneralEngine {
             request: number,
             orphan,
         });
+        if let Some(p) = parent {
+            // The caller's attempt is in flight and nothing has answered yet: this is its call.
+            self.calls.dep_mut(p.call, p.dep as usize).child = c;
+        }
         if trace != NO_TRACE {
             let id = self.stats.traces.next_span_id(trace);
             let call = self.calls.get_mut(c);
