@@ -536,6 +536,9 @@ impl GeneralEngine {
 
     /// A call that held a worker since `work_start` (none: taken this instant, not started)
     /// gives it back; the next queued call, if any, takes it.
+    // Inlined into `respond`, its hot caller: as a call, its register spills cost more than
+    // its body.
+    #[inline(always)]
     pub(super) fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
         self.stats.hops[hop].busy_us += work_start.map_or(0, |w| now.saturating_sub(w));
         let calls = &self.calls;
