@@ -208,7 +208,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Removes and returns the earliest pending event if it is due at or before `limit`,
     /// advancing the clock to it.
-    #[inline]
+    #[inline(always)]
     pub fn pop_until(&mut self, limit: Micros) -> Option<(Micros, E)> {
         // The least key among the lanes' fronts and the heap's top (3 = the heap). Lanes
         // hold different classes, so only a lane and the heap can tie: then the sequence

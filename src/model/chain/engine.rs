@@ -107,6 +107,9 @@ pub(super) struct GeneralEngine {
 /// Whether an event is still meant to happen. Events that are never stale (an arrival, a
 /// grant of a slot or a worker, a breaker's timer) always are; the others name the state
 /// they were scheduled for, and are stale once it moved on.
+// Inlined: it runs for every event and every timer looked at, and the call costs more
+// than most of its arms.
+#[inline(always)]
 pub(super) fn wanted(calls: &Calls, ev: &Ev) -> bool {
     match *ev {
         Ev::Arrival | Ev::StartWork(_) | Ev::SlotGrant(..) | Ev::BreakerTimer(..) | Ev::ClientTimer(_) => {
@@ -239,7 +242,7 @@ impl GeneralEngine {
 
     /// Schedules an event `after` µs from `now`. Times saturate; an event past the run's
     /// horizon would never be handled, so it is not queued.
-    #[inline]
+    #[inline(always)]
     pub fn sched(&mut self, now: Micros, after: Micros, class: Class, ev: Ev) {
         let at = now.saturating_add(after);
         if at > self.horizon {
