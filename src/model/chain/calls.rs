@@ -242,6 +242,7 @@ impl Calls {
     }
 
     /// Gives call `c` `n` idle dependency records for clients `first..first + n`.
+    #[inline(always)]
     pub fn start_deps(&mut self, c: CallRef, first: usize, n: usize, now: Micros) {
         debug_assert!((1..=MOST_DEPS).contains(&n) && self.calls[c.slot as usize].deps == NO_DEPS);
         let base = match self.free_runs[n - 1].pop() {

@@ -31,6 +31,8 @@ pub(super) enum Origin {
 
 impl GeneralEngine {
     /// A layer's call starts calling its dependencies, all at once.
+    // Inlined into `start_work` (see there).
+    #[inline(always)]
     pub(super) fn start_deps(&mut self, now: Micros, c: CallRef) {
         let hop = self.calls.get(c).hop as usize;
         let super::plan::HopKind::Layer { ref deps, .. } = self.plan.hops[hop].kind else { return };
