@@ -344,6 +344,9 @@ impl GeneralEngine {
 
     /// The attempt of dependency `d` ended with `outcome`: its stages see it from the inside
     /// out, and the retry stage decides whether to try again.
+    // Inlined, with `retry` and `dep_done`, into `respond`: the answer's way back up is then
+    // one call per hop (see `start_work` for the way down).
+    #[inline(always)]
     pub(super) fn on_attempt_result(
         &mut self,
         now: Micros,
@@ -422,6 +425,7 @@ impl GeneralEngine {
 
     /// The retry stage: retry after a backoff if the policy allows and every retry gate
     /// (deadline, retry budget, in stack order) agrees; otherwise the failure is final.
+    #[inline(always)]
     fn retry(
         &mut self,
         now: Micros,
@@ -484,6 +488,7 @@ impl GeneralEngine {
     }
 
     /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
+    #[inline(always)]
     fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
         let cl = {
             let dep = self.calls.dep_mut(c, d);
