@@ -177,7 +177,7 @@ impl<E: Copy> EventQueue<E> {
     /// Schedules `payload` with a sequence taken earlier by [`reserve`](Self::reserve): it
     /// is ordered as if it had been scheduled then. Lets a caller keep a run of events of
     /// one kind in a list of its own and hand the queue only the earliest.
-    #[inline]
+    #[inline(always)]
     pub fn schedule_as(&mut self, at: Micros, class: Class, seq: u64, payload: E) -> Result<(), PastEvent> {
         if at < self.now || at > MAX_TIME {
             return Err(PastEvent { at, now: self.now });

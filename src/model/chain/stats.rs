@@ -324,6 +324,7 @@ impl Stats {
     /// An original request arrives at `now`: counts it and starts its trace if it is
     /// sampled. Returns the trace index or [`NO_TRACE`]. The series are
     /// [`series_request_arrived`](Self::series_request_arrived)'s.
+    #[inline(always)]
     pub fn request_arrived(&mut self, now: Micros) -> u32 {
         let idx = self.totals.original;
         self.totals.original += 1;
@@ -340,6 +341,7 @@ impl Stats {
 
     /// An original request ended: its outcome, causes, latency and trace. The series are
     /// [`series_request_ended`](Self::series_request_ended)'s.
+    #[inline(always)]
     pub fn request_ended(&mut self, now: Micros, e: Ended) -> End {
         let Ended { request, arrived, trace, outcome, core_failure, degraded } = e;
         let end = super::rules::end_of(outcome, degraded.is_some());
