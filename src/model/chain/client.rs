@@ -30,16 +30,16 @@ pub(super) enum Origin {
 }
 
 impl GeneralEngine {
-    /// A layer's call starts calling its dependencies, all at once.
+    /// A layer's call (at `hop`) starts calling its dependencies, all at once.
     // Inlined into `start_work` (see there).
     #[inline(always)]
-    pub(super) fn start_deps(&mut self, now: Micros, c: CallRef) {
-        let hop = self.calls.get(c).hop as usize;
+    pub(super) fn start_deps(&mut self, now: Micros, c: CallRef, hop: usize) {
         let super::plan::HopKind::Layer { ref deps, .. } = self.plan.hops[hop].kind else { return };
         let (first, n) = (deps.start, deps.len());
         self.calls.start_deps(c, first, n, now);
         for j in 0..n {
-            if !self.calls.valid(c) {
+            // An earlier dependency may have ended the call already (a refusal).
+            if j > 0 && !self.calls.valid(c) {
                 break;
             }
             let needed_by = self.plan.clients[first + j].needed_by;

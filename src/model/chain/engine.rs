@@ -520,7 +520,7 @@ impl GeneralEngine {
             }
         };
         if work == 0 && is_layer {
-            self.start_deps(now, c);
+            self.start_deps(now, c, hop);
         } else {
             self.sched(now, work, Class::Completion, Ev::WorkDone(c));
         }
@@ -537,7 +537,7 @@ impl GeneralEngine {
                 let (outcome, empty) = rules::leaf_answer(call.key, behaviour, error_rate);
                 self.respond(now, c, outcome, Answer { degraded: None, empty });
             }
-            HopKind::Layer { .. } => self.start_deps(now, c),
+            HopKind::Layer { .. } => self.start_deps(now, c, hop),
         }
     }
 
