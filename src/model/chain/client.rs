@@ -67,14 +67,14 @@ impl GeneralEngine {
         let dep = self.calls.dep_mut(c, d);
         dep.attempt += 1;
         dep.started = now;
-        self.walk_out(now, c, d, 0);
+        let cl = dep.client as usize;
+        self.walk_out(now, c, d, cl, 0);
     }
 
-    /// The attempt passes the stages from position `from` inwards, then is sent; a stage
-    /// may refuse it or make it wait (a bulkhead queue), in which case the walk resumes
-    /// from the next stage when the wait is over.
-    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, from: usize) {
-        let cl = self.calls.dep(c, d).client as usize;
+    /// The attempt (of client `cl`) passes the stages from position `from` inwards, then is
+    /// sent; a stage may refuse it or make it wait (a bulkhead queue), in which case the walk
+    /// resumes from the next stage when the wait is over.
+    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, from: usize) {
         let stages = self.plan.clients[cl].stages;
         for pos in from..stages.len() {
             match stages.get(pos).unwrap_or(Stage::Retry) {
@@ -156,8 +156,9 @@ impl GeneralEngine {
 
     /// A waiting attempt got its slot: the walk goes on from the stage after the bulkhead.
     pub(super) fn slot_granted(&mut self, now: Micros, c: CallRef, d: usize) {
-        let from = self.calls.dep(c, d).stage as usize + 1;
-        self.walk_out(now, c, d, from);
+        let dep = self.calls.dep(c, d);
+        let (cl, from) = (dep.client as usize, dep.stage as usize + 1);
+        self.walk_out(now, c, d, cl, from);
     }
 
     /// A waiting attempt's bulkhead queue timeout: the bulkhead refuses it.
