@@ -30,7 +30,8 @@ pub struct Recorder {
     /// moves forward within a bucket) needs no division.
     cur: usize,
     cur_start: Micros,
-    cur_end: Micros,
+    /// The span's length: the width, or 0 when there is no bucket to remember.
+    cur_len: Micros,
     counters: Vec<Vec<u64>>,
     gauges: Vec<Gauge>,
 }
@@ -44,7 +45,7 @@ impl Recorder {
             max_buckets: max_buckets.max(2),
             cur: 0,
             cur_start: 0,
-            cur_end: width,
+            cur_len: width,
             counters: Vec::new(),
             gauges: Vec::new(),
         }
@@ -69,7 +70,8 @@ impl Recorder {
 
     #[inline(always)]
     fn bucket(&mut self, t: Micros) -> usize {
-        if t >= self.cur_start && t < self.cur_end {
+        // One compare: a `t` before the span wraps around to a huge offset.
+        if t.wrapping_sub(self.cur_start) < self.cur_len {
             return self.cur;
         }
         self.bucket_slow(t)
@@ -85,7 +87,7 @@ impl Recorder {
         }
         self.cur = b;
         self.cur_start = b as Micros * self.width;
-        self.cur_end = self.cur_start + self.width;
+        self.cur_len = self.width;
         b
     }
 
@@ -102,10 +104,13 @@ impl Recorder {
     pub fn add(&mut self, id: CounterId, t: Micros, n: u64) {
         let b = self.bucket(t);
         let series = &mut self.counters[id.0 as usize];
-        if series.len() <= b {
-            series.resize(b + 1, 0);
+        match series.get_mut(b) {
+            Some(v) => *v += n,
+            None => {
+                series.resize(b, 0);
+                series.push(n);
+            }
         }
-        series[b] += n;
     }
 
     /// Sets a gauge to `value` at time `t`.
@@ -137,8 +142,7 @@ impl Recorder {
 
     fn coarsen(&mut self) {
         self.width *= 2;
-        self.cur_start = Micros::MAX;
-        self.cur_end = 0;
+        self.cur_len = 0;
         for s in &mut self.counters {
             let merged: Vec<u64> = s.chunks(2).map(|c| c.iter().sum()).collect();
             *s = merged;

@@ -91,11 +91,18 @@ impl Arrivals {
     /// stream in the same order and the same arithmetic as one at a time, but the
     /// logarithms, which do not depend on each other, run back to back where the processor
     /// can overlap them.
+    #[inline(always)]
     pub(super) fn next(&mut self) -> Option<(Micros, Key)> {
-        if self.ahead_used < self.ahead.len() {
+        if let Some(&a) = self.ahead.get(self.ahead_used) {
             self.ahead_used += 1;
-            return Some(self.ahead[self.ahead_used - 1]);
+            return Some(a);
         }
+        self.next_drawn()
+    }
+
+    /// [`next`](Self::next) once the arrivals drawn ahead are used up.
+    #[inline(never)]
+    fn next_drawn(&mut self) -> Option<(Micros, Key)> {
         if self.ahead_ended {
             return None;
         }

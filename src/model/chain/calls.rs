@@ -145,6 +145,21 @@ pub const NO_SPAN: u32 = u32::MAX;
 /// `work_start` of a call no worker has taken yet.
 pub const NOT_STARTED: Micros = Micros::MAX;
 
+/// What a fresh call starts with (see [`Calls::alloc`]).
+#[derive(Clone, Copy, Debug)]
+pub struct NewCall {
+    pub hop: usize,
+    pub parent: Option<Parent>,
+    pub key: Key,
+    pub deadline: Micros,
+    pub arrived: Micros,
+    pub trace: u32,
+    /// Entry calls: the original request's number; 0 for the others.
+    pub request: u32,
+    /// Its caller is an orphan: so is it.
+    pub orphan: bool,
+}
+
 impl Call {
     /// When a worker took it, if one did.
     #[inline]
@@ -170,72 +185,49 @@ pub struct Calls {
 }
 
 impl Calls {
-    /// A fresh call at `hop`.
-    pub fn alloc(
-        &mut self,
-        hop: usize,
-        parent: Option<Parent>,
-        key: Key,
-        deadline: Micros,
-        now: Micros,
-        trace: u32,
-    ) -> CallRef {
+    /// A fresh call.
+    pub fn alloc(&mut self, new: NewCall) -> CallRef {
         self.live += 1;
-        let slot = match self.free.pop() {
-            Some(slot) => slot,
-            None => {
-                self.calls.push(Call {
-                    generation: 0,
-                    live: false,
-                    hop: 0,
-                    parent: None,
-                    key,
-                    deadline,
-                    arrived: now,
-                    work_start: NOT_STARTED,
-                    trace,
-                    span: NO_SPAN,
-                    parent_span: NO_SPAN,
-                    request: 0,
-                    refusal: None,
-                    phase: Phase::Queued,
-                    holds_worker: false,
-                    holds_admission: false,
-                    orphan: false,
-                    pending: 0,
-                    core_failure: None,
-                    degraded: None,
-                    deps: NO_DEPS,
-                    n_deps: 0,
-                });
-                (self.calls.len() - 1) as u32
-            }
+        let fresh = |generation| Call {
+            generation,
+            live: true,
+            hop: new.hop as u16,
+            parent: new.parent,
+            key: new.key,
+            deadline: new.deadline,
+            arrived: new.arrived,
+            work_start: NOT_STARTED,
+            trace: new.trace,
+            span: NO_SPAN,
+            parent_span: NO_SPAN,
+            request: new.request,
+            refusal: None,
+            phase: Phase::Queued,
+            holds_worker: false,
+            holds_admission: false,
+            orphan: new.orphan,
+            pending: 0,
+            core_failure: None,
+            degraded: None,
+            // A released call keeps no dependency block (see `release`).
+            deps: NO_DEPS,
+            n_deps: 0,
         };
-        let c = &mut self.calls[slot as usize];
-        // A released call keeps no dependency block (see `release`).
-        c.live = true;
-        c.hop = hop as u16;
-        c.parent = parent;
-        c.key = key;
-        c.deadline = deadline;
-        c.arrived = now;
-        c.work_start = NOT_STARTED;
-        c.trace = trace;
-        c.span = NO_SPAN;
-        c.parent_span = NO_SPAN;
-        c.request = 0;
-        c.refusal = None;
-        c.phase = Phase::Queued;
-        c.holds_worker = false;
-        c.holds_admission = false;
-        c.orphan = false;
-        c.pending = 0;
-        c.core_failure = None;
-        c.degraded = None;
-        CallRef { slot, generation: c.generation }
+        match self.free.pop() {
+            Some(slot) => {
+                let c = &mut self.calls[slot as usize];
+                *c = fresh(c.generation);
+                CallRef { slot, generation: c.generation }
+            }
+            None => {
+                self.calls.push(fresh(0));
+                CallRef { slot: (self.calls.len() - 1) as u32, generation: 0 }
+            }
+        }
     }
 
     /// Ends a call: its handle goes stale and its slot (and dependency block) are reused.
+    #[inline]
     pub fn release(&mut self, c: CallRef) {
         let call = &mut self.calls[c.slot as usize];
         call.live = false;
@@ -250,6 +242,7 @@ impl Calls {
     }
 
     /// Gives call `c` `n` idle dependency records for clients `first..first + n`.
+    #[inline(always)]
     pub fn start_deps(&mut self, c: CallRef, first: usize, n: usize, now: Micros) {
         debug_assert!((1..=MOST_DEPS).contains(&n) && self.calls[c.slot as usize].deps == NO_DEPS);
         let base = match self.free_runs[n - 1].pop() {
@@ -297,6 +290,13 @@ impl Calls {
         &mut self.deps[base + d]
     }
 
+    /// Call `c` and its dependency `d`, from one lookup of the call.
+    #[inline(always)]
+    pub fn call_and_dep_mut(&mut self, c: CallRef, d: usize) -> (&Call, &mut DepRt) {
+        let call = &self.calls[c.slot as usize];
+        (call, &mut self.deps[call.deps as usize + d])
+    }
+
     /// Whether `c` is live and its dependency `d` is at attempt `attempt` in `state`.
     #[inline]
     pub fn dep_is(&self, c: CallRef, d: u8, attempt: u32, state: DepState) -> bool {
@@ -337,17 +337,30 @@ mod tests {
     use super::*;
     use crate::model::chain::stats::NO_TRACE;
 
+    fn new_call(hop: usize, key: u64) -> NewCall {
+        NewCall {
+            hop,
+            parent: None,
+            key: Key(key),
+            deadline: 0,
+            arrived: 0,
+            trace: NO_TRACE,
+            request: 0,
+            orphan: false,
+        }
+    }
+
     #[test]
     fn handles_go_stale_when_a_slot_is_reused() {
         let mut calls = Calls::default();
-        let a = calls.alloc(0, None, Key(1), 0, 0, NO_TRACE);
+        let a = calls.alloc(new_call(0, 1));
         assert!(calls.valid(a));
         calls.start_deps(a, 3, 2, 5);
         assert_eq!(calls.dep(a, 1).client, 4);
         assert_eq!(calls.get(a).pending, 2);
         calls.release(a);
         assert!(!calls.valid(a));
-        let b = calls.alloc(1, None, Key(2), 0, 0, NO_TRACE);
+        let b = calls.alloc(new_call(1, 2));
         assert_eq!(b.slot, a.slot, "the slot is reused");
         assert!(calls.valid(b) && !calls.valid(a), "the old handle stays stale");
         assert_eq!(calls.get(b).n_deps, 0, "a reused slot starts without dependencies");

@@ -30,14 +30,16 @@ pub(super) enum Origin {
 }
 
 impl GeneralEngine {
-    /// A layer's call starts calling its dependencies, all at once.
-    pub(super) fn start_deps(&mut self, now: Micros, c: CallRef) {
-        let hop = self.calls.get(c).hop as usize;
+    /// A layer's call (at `hop`) starts calling its dependencies, all at once.
+    // Inlined into `start_work` (see there).
+    #[inline(always)]
+    pub(super) fn start_deps(&mut self, now: Micros, c: CallRef, hop: usize) {
         let super::plan::HopKind::Layer { ref deps, .. } = self.plan.hops[hop].kind else { return };
         let (first, n) = (deps.start, deps.len());
         self.calls.start_deps(c, first, n, now);
         for j in 0..n {
-            if !self.calls.valid(c) {
+            // An earlier dependency may have ended the call already (a refusal).
+            if j > 0 && !self.calls.valid(c) {
                 break;
             }
             let needed_by = self.plan.clients[first + j].needed_by;
@@ -65,14 +67,14 @@ impl GeneralEngine {
         let dep = self.calls.dep_mut(c, d);
         dep.attempt += 1;
         dep.started = now;
-        self.walk_out(now, c, d, 0);
+        let cl = dep.client as usize;
+        self.walk_out(now, c, d, cl, 0);
     }
 
-    /// The attempt passes the stages from position `from` inwards, then is sent; a stage
-    /// may refuse it or make it wait (a bulkhead queue), in which case the walk resumes
-    /// from the next stage when the wait is over.
-    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, from: usize) {
-        let cl = self.calls.dep(c, d).client as usize;
+    /// The attempt (of client `cl`) passes the stages from position `from` inwards, then is
+    /// sent; a stage may refuse it or make it wait (a bulkhead queue), in which case the walk
+    /// resumes from the next stage when the wait is over.
+    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, from: usize) {
         let stages = self.plan.clients[cl].stages;
         for pos in from..stages.len() {
             match stages.get(pos).unwrap_or(Stage::Retry) {
@@ -154,8 +156,9 @@ impl GeneralEngine {
 
     /// A waiting attempt got its slot: the walk goes on from the stage after the bulkhead.
     pub(super) fn slot_granted(&mut self, now: Micros, c: CallRef, d: usize) {
-        let from = self.calls.dep(c, d).stage as usize + 1;
-        self.walk_out(now, c, d, from);
+        let dep = self.calls.dep(c, d);
+        let (cl, from) = (dep.client as usize, dep.stage as usize + 1);
+        self.walk_out(now, c, d, cl, from);
     }
 
     /// A waiting attempt's bulkhead queue timeout: the bulkhead refuses it.
@@ -271,9 +274,8 @@ impl GeneralEngine {
     /// Sends the current attempt of dependency `d` now.
     fn send(&mut self, now: Micros, c: CallRef, d: usize) {
         let (cl, a, key, deadline, trace) = {
-            let call = self.calls.get(c);
+            let (call, dep) = self.calls.call_and_dep_mut(c, d);
             let (key, deadline, trace) = (call.key, call.deadline, call.trace);
-            let dep = self.calls.dep_mut(c, d);
             dep.state = DepState::InFlight;
             dep.sent_at = now;
             let a = dep.attempt;
@@ -287,10 +289,8 @@ impl GeneralEngine {
         }
         let callee = self.plan.clients[cl].callee;
         let parent = Parent { call: c, dep: d as u8, attempt: a };
-        let child = self.arrive(now, callee, Some(parent), key, deadline, trace);
-        if self.calls.dep_is(c, d as u8, a, DepState::InFlight) {
-            self.calls.dep_mut(c, d).child = child;
-        }
+        // The callee records itself as the attempt's call (`arrive_as`).
+        self.arrive(now, callee, Some(parent), key, deadline, trace);
     }
 
     /// A per-try timer fired: the caller stops waiting for the attempt.
@@ -345,6 +345,9 @@ impl GeneralEngine {
 
     /// The attempt of dependency `d` ended with `outcome`: its stages see it from the inside
     /// out, and the retry stage decides whether to try again.
+    // Inlined, with `retry` and `dep_done`, into `respond`: the answer's way back up is then
+    // one call per hop (see `start_work` for the way down).
+    #[inline(always)]
     pub(super) fn on_attempt_result(
         &mut self,
         now: Micros,
@@ -423,6 +426,7 @@ impl GeneralEngine {
 
     /// The retry stage: retry after a backoff if the policy allows and every retry gate
     /// (deadline, retry budget, in stack order) agrees; otherwise the failure is final.
+    #[inline(always)]
     fn retry(
         &mut self,
         now: Micros,
@@ -485,12 +489,16 @@ impl GeneralEngine {
     }
 
     /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
+    #[inline(always)]
     fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
-        let cl = self.calls.dep(c, d).client as usize;
+        let cl = {
+            let dep = self.calls.dep_mut(c, d);
+            dep.state = DepState::Done;
+            dep.client as usize
+        };
         let fallback = self.plan.clients[cl].fallback;
         let optional = fallback.is_some();
         let stale = matches!(fallback, Some(Fallback::Stale { .. }));
-        self.calls.dep_mut(c, d).state = DepState::Done;
         let finished = {
             let call = self.calls.get_mut(c);
             call.pending -= 1;

@@ -20,7 +20,7 @@
 //!   names the state it was meant for and is dropped when that state has moved on.
 
 use super::arrivals::Arrivals;
-use super::calls::{CallRef, Calls, DepState, NO_SPAN, Parent, Phase};
+use super::calls::{CallRef, Calls, DepState, NO_SPAN, NewCall, Parent, Phase};
 use super::plan::{HopKind, Plan};
 use super::rules;
 use super::stats::{Ended, NO_TRACE, Stats};
@@ -107,6 +107,9 @@ pub(super) struct GeneralEngine {
 /// Whether an event is still meant to happen. Events that are never stale (an arrival, a
 /// grant of a slot or a worker, a breaker's timer) always are; the others name the state
 /// they were scheduled for, and are stale once it moved on.
+// Inlined: it runs for every event and every timer looked at, and the call costs more
+// than most of its arms.
+#[inline(always)]
 pub(super) fn wanted(calls: &Calls, ev: &Ev) -> bool {
     match *ev {
         Ev::Arrival | Ev::StartWork(_) | Ev::SlotGrant(..) | Ev::BreakerTimer(..) | Ev::ClientTimer(_) => {
@@ -239,7 +242,7 @@ impl GeneralEngine {
 
     /// Schedules an event `after` µs from `now`. Times saturate; an event past the run's
     /// horizon would never be handled, so it is not queued.
-    #[inline]
+    #[inline(always)]
     pub fn sched(&mut self, now: Micros, after: Micros, class: Class, ev: Ev) {
         let at = now.saturating_add(after);
         if at > self.horizon {
@@ -378,25 +381,39 @@ impl GeneralEngine {
         trace: u32,
         number: u32,
     ) -> CallRef {
-        let c = self.calls.alloc(hop, parent, key, deadline, now, trace);
-        self.calls.get_mut(c).request = number;
-        if let Some(p) = parent
-            && self.calls.get(p.call).orphan
-        {
-            self.calls.get_mut(c).orphan = true;
+        // The caller's record, read once: an orphan's callee is an orphan too.
+        let (orphan, parent_span) = parent.map_or((false, NO_SPAN), |p| {
+            let caller = self.calls.get(p.call);
+            (caller.orphan, caller.span)
+        });
+        // A layer starts its own deadline for calls that arrive without one.
+        let own_deadline = match self.plan.hops[hop].kind {
+            HopKind::Layer { deadline: Some(d), .. } if deadline == NO_DEADLINE => {
+                Some(now.saturating_add(d))
+            }
+            _ => None,
+        };
+        let c = self.calls.alloc(NewCall {
+            hop,
+            parent,
+            key,
+            deadline: own_deadline.unwrap_or(deadline),
+            arrived: now,
+            trace,
+            request: number,
+            orphan,
+        });
+        if let Some(p) = parent {
+            // The caller's attempt is in flight and nothing has answered yet: this is its call.
+            self.calls.dep_mut(p.call, p.dep as usize).child = c;
         }
         if trace != NO_TRACE {
             let id = self.stats.traces.next_span_id(trace);
-            let parent_span = parent.map_or(NO_SPAN, |p| self.calls.get(p.call).span);
             let call = self.calls.get_mut(c);
             (call.span, call.parent_span) = (id, parent_span);
-        }
-        if let HopKind::Layer { deadline: Some(d), .. } = self.plan.hops[hop].kind
-            && deadline == NO_DEADLINE
-        {
-            let abs = now.saturating_add(d);
-            self.calls.get_mut(c).deadline = abs;
-            if parent.is_none() && trace != NO_TRACE {
+            if let Some(abs) = own_deadline
+                && parent.is_none()
+            {
                 self.stats.traces.list[trace as usize].deadline_ms = Some(ms(abs));
             }
         }
@@ -467,6 +484,10 @@ impl GeneralEngine {
         self.stats.rec.set(h.queue_g, now, v);
     }
 
+    // Inlined, with `start_deps`, into `arrive_as`: the recursion arrive → work → deps →
+    // walk_out → arrive is then two calls per hop instead of four, and each call's register
+    // spills cost more than these bodies.
+    #[inline(always)]
     fn start_work(&mut self, now: Micros, c: CallRef) {
         let (hop, deadline, key, arrived) = {
             let call = self.calls.get_mut(c);
@@ -499,7 +520,7 @@ impl GeneralEngine {
             }
         };
         if work == 0 && is_layer {
-            self.start_deps(now, c);
+            self.start_deps(now, c, hop);
         } else {
             self.sched(now, work, Class::Completion, Ev::WorkDone(c));
         }
@@ -516,12 +537,15 @@ impl GeneralEngine {
                 let (outcome, empty) = rules::leaf_answer(call.key, behaviour, error_rate);
                 self.respond(now, c, outcome, Answer { degraded: None, empty });
             }
-            HopKind::Layer { .. } => self.start_deps(now, c),
+            HopKind::Layer { .. } => self.start_deps(now, c, hop),
         }
     }
 
     /// A call that held a worker since `work_start` (none: taken this instant, not started)
     /// gives it back; the next queued call, if any, takes it.
+    // Inlined into `respond`, its hot caller: as a call, its register spills cost more than
+    // its body.
+    #[inline(always)]
     pub(super) fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
         self.stats.hops[hop].busy_us += work_start.map_or(0, |w| now.saturating_sub(w));
         let calls = &self.calls;
@@ -544,7 +568,7 @@ impl GeneralEngine {
 
     /// Call `c` answers `outcome`: free what it holds and tell its caller.
     pub fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
-        let (hop, holds_worker, holds_admission, parent, worked) = {
+        let (hop, holds_worker, holds_admission, parent, worked, orphan) = {
             let call = self.calls.get_mut(c);
             (
                 call.hop as usize,
@@ -552,6 +576,7 @@ impl GeneralEngine {
                 std::mem::take(&mut call.holds_admission),
                 call.parent,
                 call.worked_from(),
+                call.orphan,
             )
         };
         if holds_worker {
@@ -561,10 +586,11 @@ impl GeneralEngine {
             a.release();
         }
         let answer = if outcome.is_ok() { answer } else { Answer::default() };
-        self.stats.hops[hop].results.count(rules::call_result(outcome));
+        let result = rules::call_result(outcome);
+        self.stats.hops[hop].results.count(result);
         match parent {
             None => {
-                self.trace_span(c, now, rules::call_result(outcome), false);
+                self.trace_span(c, now, result, false);
                 let call = self.calls.get(c);
                 let ended = Ended {
                     request: u64::from(call.request),
@@ -580,11 +606,9 @@ impl GeneralEngine {
             }
             Some(p) => {
                 let waiting = self.calls.dep_is(p.call, p.dep, p.attempt, DepState::InFlight);
-                let call = self.calls.get(c);
-                let wasted = !waiting || call.orphan;
-                let worked = call.worked_from().is_some();
-                self.trace_span(c, now, rules::call_result(outcome), wasted);
-                if wasted && worked {
+                let wasted = !waiting || orphan;
+                self.trace_span(c, now, result, wasted);
+                if wasted && worked.is_some() {
                     self.stats.hops[hop].abandoned += 1;
                 }
                 self.calls.release(c);
@@ -636,6 +660,7 @@ pub(super) const MAX_WORK_US: Micros = 864_000_000_000;
 
 /// A work time drawn from its distribution, stretched by `factor` (µs), at most
 /// [`MAX_WORK_US`].
+#[inline(always)]
 fn sample(d: &Dist, key: Key, factor: f64) -> Micros {
     let ms = match *d {
         Dist::Constant { ms } => ms,

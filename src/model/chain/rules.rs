@@ -35,7 +35,7 @@ pub fn leaf_answer(key: Key, leaf: &LeafBehaviour, error_rate: f64) -> (Outcome,
 /// index and the attempt number), lengthened to a Retry-After the client honours (a
 /// Retry-After of "never" ends the retries). The retry gates (deadline, retry budget) come
 /// after this, in stack order.
-#[inline]
+#[inline(always)]
 pub fn retry_delay(
     c: &ClientSpec,
     attempt: u32,

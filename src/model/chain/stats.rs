@@ -324,6 +324,7 @@ impl Stats {
     /// An original request arrives at `now`: counts it and starts its trace if it is
     /// sampled. Returns the trace index or [`NO_TRACE`]. The series are
     /// [`series_request_arrived`](Self::series_request_arrived)'s.
+    #[inline(always)]
     pub fn request_arrived(&mut self, now: Micros) -> u32 {
         let idx = self.totals.original;
         self.totals.original += 1;
@@ -340,6 +341,7 @@ impl Stats {
 
     /// An original request ended: its outcome, causes, latency and trace. The series are
     /// [`series_request_ended`](Self::series_request_ended)'s.
+    #[inline(always)]
     pub fn request_ended(&mut self, now: Micros, e: Ended) -> End {
         let Ended { request, arrived, trace, outcome, core_failure, degraded } = e;
         let end = super::rules::end_of(outcome, degraded.is_some());
@@ -452,29 +454,32 @@ pub struct MarkBy {
 
 impl Traces {
     /// Starts a trace for request number `idx` if it is sampled or asked for.
+    #[inline(always)]
     fn start(&mut self, idx: u64, now: Micros) -> u32 {
         let asked = !self.requested.is_empty() && self.requested.binary_search(&idx).is_ok();
         let sampled = self.sampled < self.cap && idx.is_multiple_of(self.stride);
-        if sampled || asked {
-            if sampled {
-                self.sampled += 1;
-            }
-            self.next_id.push(0);
-            self.item_cap.push(if asked { MAX_REQUESTED_TRACE_ITEMS } else { MAX_TRACE_ITEMS });
-            self.list.push(Trace {
-                request: idx,
-                arrival_ms: ms(now),
-                deadline_ms: None,
-                end_ms: ms(now),
-                outcome: RequestOutcome::Unfinished,
-                spans: Vec::new(),
-                marks: Vec::new(),
-                dropped: 0,
-            });
-            (self.list.len() - 1) as u32
-        } else {
-            NO_TRACE
+        if sampled || asked { self.begin(idx, now, sampled, asked) } else { NO_TRACE }
+    }
+
+    /// [`start`](Self::start) for a request that is traced.
+    #[inline(never)]
+    fn begin(&mut self, idx: u64, now: Micros, sampled: bool, asked: bool) -> u32 {
+        if sampled {
+            self.sampled += 1;
         }
+        self.next_id.push(0);
+        self.item_cap.push(if asked { MAX_REQUESTED_TRACE_ITEMS } else { MAX_TRACE_ITEMS });
+        self.list.push(Trace {
+            request: idx,
+            arrival_ms: ms(now),
+            deadline_ms: None,
+            end_ms: ms(now),
+            outcome: RequestOutcome::Unfinished,
+            spans: Vec::new(),
+            marks: Vec::new(),
+            dropped: 0,
+        });
+        (self.list.len() - 1) as u32
     }
 
     /// The id of the next call to arrive in trace `t` (ids count arrivals from 0).
