@@ -18,6 +18,7 @@ PAGES = [
     "?page=storm&preset=breaker-demo",
     "?page=storm&preset=bulkhead-shared-vs-isolated&compare=1",
     "?page=storm&preset=big-promo-protected&compare=1&overlay=1",
+    "?page=storm&preset=lab11-unprotected&compare=1&request=3",
     "?page=calculator",
     "?page=lessons",
     "?lesson=interview&step=3",

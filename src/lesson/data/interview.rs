@@ -76,7 +76,9 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr("Set one layer's attempts to 1.", "把其中一层的尝试次数改为 1。")),
             spot: "diagram-a",
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 340.0 }),
+            // Played to the end (1,020 ms), where the diagram's calls are the totals the
+            // answer quotes.
+            playback: None,
             minutes: None,
         },
         Step {
