@@ -235,7 +235,7 @@ fn random_edits_always_read_back_from_the_url() {
 }
 
 #[test]
-fn the_asked_for_request_travels_in_the_link_and_only_side_a_traces_it() {
+fn the_asked_for_request_travels_in_the_link_and_both_sides_trace_it() {
     use crate::state::runs::{Job, Side};
     let q = Query::parse("?preset=lab11-budget-150&request=42&compare=1");
     let st = StormState::from_query(&q);
@@ -246,7 +246,11 @@ fn the_asked_for_request_travels_in_the_link_and_only_side_a_traces_it() {
     let run = st.run_query();
     let (a, _) = Job::Storm { query: run.clone(), side: Side::A }.scenario();
     let (b, _) = Job::Storm { query: run, side: Side::B }.scenario();
-    assert_eq!((a.report.trace_requests, b.report.trace_requests), (vec![42], vec![]));
+    // Compare mode draws side B's tree of the same request beside side A's.
+    assert_eq!((a.report.trace_requests, b.report.trace_requests), (vec![42], vec![42]));
+    let plain = StormState::from_query(&Query::parse("?preset=lab11-budget-150&compare=1")).run_query();
+    let (b, _) = Job::Storm { query: plain, side: Side::B }.scenario();
+    assert!(b.report.trace_requests.is_empty(), "no request asked for: none traced whole");
     // A new preset starts without one; clearing the field drops it.
     assert_eq!(st.reduce(StormAction::Preset("chain-3x3".into())).request, None);
     assert_eq!(st.reduce(StormAction::Request(" ".into())).request, None);
