@@ -464,11 +464,9 @@ fn Host(props: &HostProps) -> Html {
                         if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
                             e.prevent_default();
                             // A history entry, so Back returns to the page left (its
-                            // entry's URL keeps that page's state; see `links`).
-                            super::links::push_url(&format!("?page={}&lang={}", p.slug(), lang.code()));
-                            if let Some(w) = web_sys::window() {
-                                w.scroll_to_with_x_and_y(0.0, 0.0);
-                            }
+                            // entry's URL keeps that page's state; see `links`); the other
+                            // pages' state stays in memory, so no restart.
+                            super::links::go_to(&format!("?page={}&lang={}", p.slug(), lang.code()));
                             s.dispatch(ShellAction::Go(p));
                         }
                     })}

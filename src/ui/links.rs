@@ -123,10 +123,17 @@ pub fn open(query: &str) {
         let _ = window.location().assign(query);
         return;
     };
-    push_url(query);
+    go_to(query);
     super::lesson::exit_full_screen();
-    window.scroll_to_with_x_and_y(0.0, 0.0);
     restart.emit(());
+}
+
+/// A history entry for `query`, shown from its top: a page opened, not a page scrolled.
+pub fn go_to(query: &str) {
+    push_url(query);
+    if let Some(w) = web_sys::window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
 }
 
 /// The `href` of the in-app link a click follows, if it is one this module handles.

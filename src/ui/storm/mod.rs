@@ -239,18 +239,9 @@ pub fn StormPage(props: &StormProps) -> Html {
     };
     // Export hands over side A's report, as `lab run --format json|csv` prints it, and in
     // compare mode side B's, as `lab run --versus` prints it.
-    let export_data = use_callback(a.clone(), |(kind, _), a: &Option<ReportRef>| {
-        a.as_ref().map(|r| match kind {
-            DataKind::Json => crate::export::report_json(&r.0),
-            DataKind::Csv => crate::export::series_csv(&r.0),
-        })
-    });
-    let export_b = use_callback(b.clone(), |(kind, _), b: &Option<ReportRef>| {
-        b.as_ref().map(|r| match kind {
-            DataKind::Json => crate::export::report_json(&r.0),
-            DataKind::Csv => crate::export::series_csv(&r.0),
-        })
-    });
+    let export_data =
+        use_callback(a.clone(), |(kind, _), a: &Option<ReportRef>| report_text(kind, a.as_ref()));
+    let export_b = use_callback(b.clone(), |(kind, _), b: &Option<ReportRef>| report_text(kind, b.as_ref()));
     // Compare mode: both sides' trees of the asked-for request on one time span.
     let tree_span = *use_memo((a.clone(), b.clone(), props.state.request), |(a, b, request)| {
         let (Some(a), Some(b), Some(n)) = (a, b, request) else { return None };
@@ -457,4 +448,12 @@ pub fn StormPage(props: &StormProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// A side's report as the Export menu hands it over: JSON or its time series as CSV.
+fn report_text(kind: DataKind, r: Option<&ReportRef>) -> Option<String> {
+    r.map(|r| match kind {
+        DataKind::Json => crate::export::report_json(&r.0),
+        DataKind::Csv => crate::export::series_csv(&r.0),
+    })
 }
