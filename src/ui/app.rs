@@ -186,6 +186,13 @@ struct Nav {
 /// The channel the presenting window and its notes window keep in step through.
 const NOTES_CHANNEL: &str = "resilience-lab-lesson";
 
+/// Tells the presenting or notes window which step this one is at (`lesson|step`).
+fn tell_other_window(channel: Option<&web_sys::BroadcastChannel>, at: LessonAt) {
+    if let Some(c) = channel {
+        let _ = c.post_message(&format!("{}|{}", at.lesson.id, at.step).into());
+    }
+}
+
 /// The shell around the pages: the language and page, the lesson step, presenter and notes
 /// windows. The pages live in [`Host`], restarted from a step's state when the step changes.
 #[component]
@@ -242,11 +249,21 @@ pub fn App() -> Html {
             }
             shell.dispatch(ShellAction::Go(to.step().page()));
             nav.set(Nav { at: Some(to), start: Rc::new(q), generation: cur.generation + 1, revealed: false });
-            if tell && let Some(c) = channel.as_ref() {
-                let _ = c.post_message(&format!("{}|{}", to.lesson.id, to.step).into());
+            if tell {
+                tell_other_window(channel.as_ref().as_ref(), to);
             }
         })
     };
+    // This window (re)started at a step: a reload, or Back and Forward, which remount the
+    // app from the URL. The other window follows, as it follows the buttons.
+    {
+        let (channel, at) = (channel.clone(), nav.at);
+        use_effect_with((), move |_| {
+            if let Some(at) = at {
+                tell_other_window(channel.as_ref().as_ref(), at);
+            }
+        });
+    }
     let ongo = move_to.reform(|to: LessonAt| (to, true));
     // The other window moved: follow it, keeping this window's modes.
     let follow: Rc<RefCell<Callback<String>>> = use_mut_ref(Callback::noop);

@@ -182,6 +182,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             wait_step("interview", 3)
             expect(chrome.js("return document.querySelector('.app').classList.contains('present');"),
                    "the presenting window stays in presenter mode")
+            # The browser's Back in the presenting window: the notes window follows too.
+            chrome.js("history.back();")
+            wait_step("interview", 1)
+            chrome.cmd("POST", "/window", {"handle": notes})
+            wait_step("interview", 1)
         finally:
             chrome.cmd("POST", "/window", {"handle": notes})
             chrome.cmd("DELETE", "/window")
