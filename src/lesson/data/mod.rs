@@ -9,6 +9,8 @@ mod retry_storm;
 
 use super::Lesson;
 
-/// Every lesson, in the index's order.
+/// Every lesson, in the index's order: teaching order, from the one idea everything else
+/// rests on (retries multiply) to the protections, capacity, the metastable region, and
+/// the interview that uses them all.
 pub const ALL: &[Lesson] =
-    &[interview::LESSON, field_guide::LESSON, retry_storm::LESSON, capacity::LESSON, metastable::LESSON];
+    &[retry_storm::LESSON, field_guide::LESSON, capacity::LESSON, metastable::LESSON, interview::LESSON];
