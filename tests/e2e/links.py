@@ -140,6 +140,15 @@ HEAVY = [
     "?page=storm&preset=big-promo&rate=1000&duration=600000",
 ]
 
+# The admission and breaker labs at their largest accepted input (1,000 arrivals; 20,000
+# calls through a 10,000-call window): their models run on the main thread, bounded so that
+# no slider move blocks it (the queue lab's runs go to the worker like the storm page's).
+LAB_WORST = [
+    ("?page=admission&gen=poisson&n=1000&b=2&r=2&lang=en", "#admission", "data-steps", 1000),
+    ("?page=breaker&rate=1000&phase_ms=10000,10000&phase_fail=50,50&phase_latency=100,100"
+     "&window_kind=count&window=10000&min_calls=10000&lang=en", "#breaker", None, 20000),
+]
+
 
 def add_checks(run, chrome, base, measurements, expect, no_console_errors):
     install_probes(chrome)
@@ -205,7 +214,38 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         measurements["heavy_links"] = {"longest_task_ms": worst_task, "worker_memory_mb": worst_mem / 2**20,
                                        "longest_boot_task_ms": boot}
 
+    def labs_at_their_worst():
+        from webdriver import ARROW_LEFT, ARROW_RIGHT
+        out = {}
+        for query, root, attr, least in LAB_WORST:
+            chrome.get(base + query)
+            chrome.wait(root)
+            time.sleep(0.5)
+            if attr:
+                size = int(chrome.js("return document.querySelector(arguments[0]).getAttribute(arguments[1]);", root, attr))
+            else:
+                size = sum(int(chrome.js("return document.getElementById(arguments[0]).getAttribute('data-total');",
+                                         f"breaker-{k}")) for k in ["passed", "rejected", "probes"])
+            expect(size >= least, f"{query}: the largest input runs ({size} < {least})")
+            boot = max((d for (_, d) in probe(chrome)["tasks"]), default=0.0)
+            sliders = chrome.js("return Array.from(document.querySelectorAll('input[type=range]')).map(e => e.id);")
+            longest = 0.0
+            for sid in sliders[:6]:
+                chrome.js("window.__probe.tasks = []; document.getElementById(arguments[0]).focus();", sid)
+                chrome.press(ARROW_RIGHT)
+                time.sleep(0.4)
+                chrome.press(ARROW_LEFT)
+                time.sleep(0.4)
+                longest = max([longest] + [d for (_, d) in probe(chrome)["tasks"]])
+            page = root[1:]
+            print(f"     {page} at {size}: longest task on a slider move {longest:.0f} ms (first load {boot:.0f} ms)")
+            expect(longest <= 100.0, f"{page}: a {longest:.0f} ms task on a slider move")
+            no_console_errors(chrome, query)
+            out[page] = {"size": size, "longest_slider_task_ms": longest, "first_load_task_ms": boot}
+        measurements["lab_worst_inputs"] = out
+
     run("the links the robustness issue quoted render with their messages", quoted_links)
     run("the site runs under a strict CSP with no violation", csp_holds)
     run("heavy links: no main-thread task over 100 ms, wasm memory under 256 MB", heavy_links)
+    run("the admission and breaker labs at their largest input: no slider move blocks over 100 ms", labs_at_their_worst)
     run("generated hostile links render, each unused value named", fuzzed_links)
