@@ -32,10 +32,22 @@ enum Backend {
     Local { work: Rc<RefCell<Option<Work>>>, next: Rc<RefCell<Option<Timeout>>> },
 }
 
+/// What comes with a reply besides itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Meta {
+    /// The linear memory of the wasm instance the run happens in (bytes).
+    pub memory: u64,
+    /// How long the request has taken where it runs, from its arrival there (ms).
+    pub took_ms: f64,
+}
+
+/// The callback a runner hands replies to.
+type OnReply = Rc<dyn Fn(Reply, Meta)>;
+
 /// A page's runner: submits requests, passes replies to the latest one on.
 pub struct Runner {
     backend: Backend,
-    on_reply: Rc<dyn Fn(Reply, u64)>,
+    on_reply: OnReply,
 }
 
 /// The worker script and module URLs `static/boot.js` left on `window.labBoot`.
@@ -46,15 +58,15 @@ fn boot_urls() -> Option<(String, String, String)> {
     Some((get("worker")?, get("js")?, get("wasm")?))
 }
 
-fn start_worker(on_reply: Rc<dyn Fn(Reply, u64)>) -> Option<Backend> {
+fn start_worker(on_reply: OnReply) -> Option<Backend> {
     let (script, js, wasm) = boot_urls()?;
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Module);
     let worker = Worker::new_with_options(&script, &opts).ok()?;
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let Some(bytes) = e.data().dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
-        if let Some((memory, reply)) = crate::wire::decode::<(u64, Reply)>(&bytes) {
-            on_reply(reply, memory);
+        if let Some(((memory, took_us), reply)) = crate::wire::decode::<((u64, u64), Reply)>(&bytes) {
+            on_reply(reply, Meta { memory, took_ms: took_us as f64 / 1000.0 });
         }
     });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
@@ -69,7 +81,7 @@ fn start_worker(on_reply: Rc<dyn Fn(Reply, u64)>) -> Option<Backend> {
 
 impl Runner {
     /// A runner on a worker if one can start, else on the main thread.
-    pub fn new(on_reply: Rc<dyn Fn(Reply, u64)>) -> Runner {
+    pub fn new(on_reply: OnReply) -> Runner {
         let backend = start_worker(on_reply.clone()).unwrap_or_else(|| Backend::Local {
             work: Rc::new(RefCell::new(None)),
             next: Rc::new(RefCell::new(None)),
@@ -96,7 +108,7 @@ impl Runner {
             }
             Backend::Local { work, next } => {
                 *work.borrow_mut() = Some(Work::new(msg));
-                local_slice(work.clone(), next.clone(), self.on_reply.clone());
+                local_slice(work.clone(), next.clone(), self.on_reply.clone(), now());
             }
         }
     }
@@ -113,7 +125,8 @@ impl Drop for Runner {
 fn local_slice(
     work: Rc<RefCell<Option<Work>>>,
     next: Rc<RefCell<Option<Timeout>>>,
-    on_reply: Rc<dyn Fn(Reply, u64)>,
+    on_reply: OnReply,
+    started: f64,
 ) {
     let t0 = now();
     let (reply, progress, done) = {
@@ -127,12 +140,13 @@ fn local_slice(
         (reply, progress, done)
     };
     // Replies go out after the borrow ends: a reply may start new work on this runner.
+    let meta = Meta { memory: memory_bytes(), took_ms: now() - started };
     for r in [reply, progress].into_iter().flatten() {
-        on_reply(r, memory_bytes());
+        on_reply(r, meta);
     }
     if !done {
         let (w, n, r) = (work.clone(), next.clone(), on_reply);
-        *next.borrow_mut() = Some(Timeout::new(0, move || local_slice(w, n, r)));
+        *next.borrow_mut() = Some(Timeout::new(0, move || local_slice(w, n, r, started)));
     }
 }
 
@@ -162,6 +176,9 @@ pub struct Runs {
     /// The most linear memory the runs' wasm instance has had (bytes; the worker's when
     /// runs happen there), for the end-to-end memory bound.
     pub memory_bytes: u64,
+    /// How long the latest finished request took where it ran (ms, from its arrival in the
+    /// worker to its report): the run's share of a rerun, the rest being transfer and drawing.
+    pub run_ms: f64,
 }
 
 impl Runs {
@@ -190,12 +207,12 @@ pub fn use_runs(jobs: Vec<Job>) -> Runs {
         let latest = latest.clone();
         let asked = asked.clone();
         use_mut_ref(move || {
-            let on_reply: Rc<dyn Fn(Reply, u64)> = Rc::new(move |reply: Reply, memory: u64| {
+            let on_reply: OnReply = Rc::new(move |reply: Reply, meta: Meta| {
                 if !latest.borrow().current(&reply) {
                     return;
                 }
                 let mut now = current.borrow_mut();
-                now.memory_bytes = now.memory_bytes.max(memory);
+                now.memory_bytes = now.memory_bytes.max(meta.memory);
                 match reply {
                     Reply::Progress { fraction, .. } => now.progress = fraction,
                     Reply::Cells { .. } => return,
@@ -209,6 +226,7 @@ pub fn use_runs(jobs: Vec<Job>) -> Runs {
                         now.jobs = asked.borrow().clone();
                         now.progress = 1.0;
                         now.finished += 1;
+                        now.run_ms = meta.took_ms;
                     }
                 }
                 state.set(now.clone());

@@ -63,7 +63,10 @@ fn slice() {
         Some((reply, progress, done))
     });
     let Some((reply, progress, done)) = out else { return };
-    let send = |r| post(&crate::wire::encode(&(crate::ui::runs::memory_bytes(), r)));
+    // With every reply: the worker's memory and how long the request has taken so far (µs,
+    // from its arrival here), so that the page can tell the run's share of a redraw.
+    let took_us = (STARTED.with(|t| now() - *t.borrow()).max(0.0) * 1000.0) as u64;
+    let send = |r| post(&crate::wire::encode(&((crate::ui::runs::memory_bytes(), took_us), r)));
     if let Some(r) = reply {
         send(r);
     }

@@ -134,6 +134,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         let digest = report_digest;
         let memory = runs.memory_bytes;
         let in_worker = runs.in_worker;
+        let run_ms = runs.run_ms;
         use_effect_with(runs.finished, move |seq| {
             let seq = *seq;
             if seq == 0 {
@@ -147,6 +148,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                     web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("storm"))
                 {
                     let _ = el.set_attribute("data-redraw-ms", &format!("{took:.1}"));
+                    // The run's share of it, measured where it ran.
+                    let _ = el.set_attribute("data-run-ms", &format!("{run_ms:.1}"));
                     let _ = el.set_attribute("data-run", &seq.to_string());
                     let _ = el.set_attribute("data-run-memory", &memory.to_string());
                     let _ = el.set_attribute("data-in-worker", if in_worker { "1" } else { "0" });
