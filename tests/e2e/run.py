@@ -296,6 +296,21 @@ def main():
         expect("调用" in msg and "20,000,000" in msg, f"a clear message: {msg!r}")
         no_console_errors(chrome, "too much work")
 
+    def storm_slider_move_leaves_the_document_alone():
+        # A slider move changes the run and the link, not the document's language or title:
+        # setting `lang` on <html>, even to its own value, restyles the whole page (≈ 15 ms).
+        page("?page=storm&lang=en&preset=chain-3x3&knobs=all")
+        run = wait_run(chrome)
+        chrome.js("window.__rootMut = []; new MutationObserver(l => { for (const m of l) window.__rootMut.push(m.attributeName || m.type); })"
+                  ".observe(document.documentElement, {attributes: true});"
+                  "new MutationObserver(l => window.__rootMut.push('title')).observe(document.querySelector('title'), {childList: true, characterData: true, subtree: true});")
+        chrome.js("const s = document.getElementById('k-l1-attempts-slider'); s.value = 0;"
+                  "s.dispatchEvent(new Event('input', {bubbles: true}));")
+        wait_run(chrome, run)
+        touched = chrome.js("return window.__rootMut;")
+        expect(touched == [], f"the root element and the title untouched by a slider move: {touched}")
+        expect("l1.attempts=1" in chrome.url(), f"the link follows the move: {chrome.url()}")
+
     def storm_redraw_latency_per_preset():
         worst = 0.0
         for p in presets:
@@ -497,6 +512,7 @@ def main():
         ("a share link round-trips", storm_share_link_round_trips),
         ("a bad link names the field and falls back for it only", storm_bad_link_names_the_field),
         ("a scenario too large for the browser is refused with a message", storm_too_much_work_is_refused_with_a_message),
+        ("a slider move leaves <html lang> and the title alone", storm_slider_move_leaves_the_document_alone),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
         ("calculator in English", calculator_english),
         ("calculator in Chinese", calculator_chinese),
