@@ -515,47 +515,41 @@ fn Host(props: &HostProps) -> Html {
     });
     let page = match shell.page {
         Page::Storm => {
-            let s = storm.clone();
             let cue = at.and_then(|a| a.step().playback);
             html! {
                 <StormPage {lang} state={storm.0.clone()} {cue}
-                    dispatch={Callback::from(move |a: StormAction| s.dispatch(a))} />
+                    dispatch={storm.dispatcher().to_callback()} />
             }
         }
         Page::Lessons => html! { <LessonsPage {lang} /> },
         Page::Stability => {
-            let s = stability.clone();
             html! {
                 <StabilityPage {lang} state={stability.0.clone()}
-                    dispatch={Callback::from(move |a: StabilityAction| s.dispatch(a))} />
+                    dispatch={stability.dispatcher().to_callback()} />
             }
         }
         Page::Calculator => {
-            let c = calc.clone();
             html! {
                 <CalculatorPage {lang} state={calc.0.clone()}
-                    dispatch={Callback::from(move |a: CalcAction| c.dispatch(a))} />
+                    dispatch={calc.dispatcher().to_callback()} />
             }
         }
         Page::Admission => {
-            let s = admission.clone();
             html! {
                 <AdmissionPage {lang} state={admission.0.clone()}
-                    dispatch={Callback::from(move |a: AdmissionAction| s.dispatch(a))} />
+                    dispatch={admission.dispatcher().to_callback()} />
             }
         }
         Page::Queue => {
-            let s = queue.clone();
             html! {
                 <QueuePage {lang} state={queue.0.clone()}
-                    dispatch={Callback::from(move |a: QueueAction| s.dispatch(a))} />
+                    dispatch={queue.dispatcher().to_callback()} />
             }
         }
         Page::Breaker => {
-            let s = breaker.clone();
             html! {
                 <BreakerPage {lang} state={breaker.0.clone()}
-                    dispatch={Callback::from(move |a: BreakerAction| s.dispatch(a))} />
+                    dispatch={breaker.dispatcher().to_callback()} />
             }
         }
     };
@@ -566,30 +560,12 @@ fn Host(props: &HostProps) -> Html {
             .knobs
             .iter()
             .filter_map(|k| match shell.page {
-                Page::Storm => {
-                    let s = storm.clone();
-                    super::storm::controls::step_knob(lang, &storm.0, &Callback::from(move |a| s.dispatch(a)), k)
-                }
-                Page::Calculator => {
-                    let s = calc.clone();
-                    super::calculator::step_knob(lang, &calc.0, &Callback::from(move |a| s.dispatch(a)), k)
-                }
-                Page::Admission => {
-                    let s = admission.clone();
-                    super::admission::step_knob(lang, &admission.0, &Callback::from(move |a| s.dispatch(a)), k)
-                }
-                Page::Queue => {
-                    let s = queue.clone();
-                    super::queue::step_knob(lang, &queue.0, &Callback::from(move |a| s.dispatch(a)), k)
-                }
-                Page::Breaker => {
-                    let s = breaker.clone();
-                    super::breaker::step_knob(lang, &breaker.0, &Callback::from(move |a| s.dispatch(a)), k)
-                }
-                Page::Stability => {
-                    let s = stability.clone();
-                    super::stability::step_knob(lang, &stability.0, &Callback::from(move |a| s.dispatch(a)), k)
-                }
+                Page::Storm => super::storm::controls::step_knob(lang, &storm.0, &storm.dispatcher().to_callback(), k),
+                Page::Calculator => super::calculator::step_knob(lang, &calc.0, &calc.dispatcher().to_callback(), k),
+                Page::Admission => super::admission::step_knob(lang, &admission.0, &admission.dispatcher().to_callback(), k),
+                Page::Queue => super::queue::step_knob(lang, &queue.0, &queue.dispatcher().to_callback(), k),
+                Page::Breaker => super::breaker::step_knob(lang, &breaker.0, &breaker.dispatcher().to_callback(), k),
+                Page::Stability => super::stability::step_knob(lang, &stability.0, &stability.dispatcher().to_callback(), k),
                 Page::Lessons => None,
             })
             .collect();

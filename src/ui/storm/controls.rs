@@ -10,8 +10,59 @@ use crate::state::storm::{
     StormState, Target,
 };
 use crate::ui::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+/// A control's callbacks.
+#[derive(Clone)]
+struct Bound {
+    ontype: Callback<String>,
+    onslide: Callback<usize>,
+    onchoose: Callback<String>,
+}
+
+/// The dispatches whose controls' callbacks are kept (the panel's and a lesson card's).
+const KEPT_DISPATCHES: usize = 2;
+
+/// Controls' callbacks by the dispatch they send to, then by control.
+type BoundByDispatch = Vec<(Callback<StormAction>, HashMap<StormKey, Bound>)>;
+
+thread_local! {
+    /// Each control's callbacks, made once per control and dispatch and then reused. A
+    /// control is drawn again only when its props change, and callbacks compare by
+    /// identity: fresh ones on every render would redraw all ~60 controls of the panel on
+    /// every slider move, instead of the one moved and those whose figures changed.
+    static BOUND: RefCell<BoundByDispatch> = const { RefCell::new(Vec::new()) };
+}
+
+/// The callbacks of the control `key` that send its actions to `dispatch`.
+fn bound(dispatch: &Callback<StormAction>, key: StormKey) -> Bound {
+    BOUND.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let i = match kept.iter().position(|(d, _)| d == dispatch) {
+            Some(i) => i,
+            None => {
+                if kept.len() == KEPT_DISPATCHES {
+                    kept.remove(0);
+                }
+                kept.push((dispatch.clone(), HashMap::new()));
+                kept.len() - 1
+            }
+        };
+        let d = dispatch.clone();
+        kept[i]
+            .1
+            .entry(key)
+            .or_insert_with(|| Bound {
+                ontype: d.reform(move |raw: String| StormAction::Type(key, raw)),
+                onslide: d.reform(move |stop: usize| StormAction::Slide(key, stop)),
+                onchoose: d.reform(move |v: String| StormAction::Choose(key, v)),
+            })
+            .clone()
+    })
+}
 
 #[derive(Properties, PartialEq)]
 pub struct PanelProps {
@@ -177,11 +228,9 @@ fn choice_control(props: &PanelProps, d: &'static ChoiceDef, t: Target, label: S
         options: d.choice.options.iter().map(|(v, l)| (v.to_string(), lang.t(*l).to_string())).collect(),
         error: st.errors.get(&key).map(|(_, e)| lang.field_error(e)),
     };
-    let dispatch = props.dispatch.clone();
     let id = spec.id.clone();
-    Some(html! {
-        <ChoiceControl key={id} {spec} onchoose={Callback::from(move |v: String| dispatch.emit(StormAction::Choose(key, v)))} />
-    })
+    let onchoose = bound(&props.dispatch, key).onchoose;
+    Some(html! { <ChoiceControl key={id} {spec} {onchoose} /> })
 }
 
 /// A number control (slider and field) on a target, labelled `label`.
@@ -190,14 +239,9 @@ fn number_control(props: &PanelProps, d: &'static NumberDef, t: Target, label: S
     let st = &props.state;
     let key = StormKey::on(d.knob.key, t);
     let spec = ControlSpec::from_knob(lang, &d.knob, t, &st.a, st.errors.get(&key), key.dom_id(), label);
-    let d1 = props.dispatch.clone();
-    let d2 = props.dispatch.clone();
     let id = spec.id.clone();
-    html! {
-        <NumberControl key={id} {spec}
-            ontype={Callback::from(move |raw: String| d1.emit(StormAction::Type(key, raw)))}
-            onslide={Callback::from(move |stop: usize| d2.emit(StormAction::Slide(key, stop)))} />
-    }
+    let Bound { ontype, onslide, .. } = bound(&props.dispatch, key);
+    html! { <NumberControl key={id} {spec} {ontype} {onslide} /> }
 }
 
 /// A target's short name for a lesson control's label ("" for the whole run).
