@@ -37,6 +37,7 @@ pub mod plan;
 mod rules;
 mod stats;
 mod timers;
+mod work;
 
 use crate::error::FieldError;
 use crate::policy::retry::ms_to_us;
