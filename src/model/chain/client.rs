@@ -67,15 +67,20 @@ impl GeneralEngine {
         let dep = self.calls.dep_mut(c, d);
         dep.attempt += 1;
         dep.started = now;
-        let cl = dep.client as usize;
-        self.walk_out(now, c, d, cl, 0);
+        let (cl, a) = (dep.client as usize, dep.attempt);
+        self.walk_out(now, c, d, cl, 0, a);
     }
 
     /// The attempt (of client `cl`) passes the stages from position `from` inwards, then is
     /// sent; a stage may refuse it or make it wait (a bulkhead queue), in which case the walk
-    /// resumes from the next stage when the wait is over.
-    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, from: usize) {
-        let stages = self.plan.clients[cl].stages;
+    /// resumes from the next stage when the wait is over. `a`: the attempt's number.
+    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, from: usize, a: u32) {
+        // What the walk needs of the client's spec, copied once: the stages call `&mut self`
+        // methods, so a reference could not be held across them.
+        let (stages, per_try, callee) = {
+            let spec = &self.plan.clients[cl];
+            (spec.stages, spec.per_try, spec.callee)
+        };
         for pos in from..stages.len() {
             match stages.get(pos).unwrap_or(Stage::Retry) {
                 Stage::Retry | Stage::RetryBudget => {}
@@ -110,8 +115,7 @@ impl GeneralEngine {
                 }
                 Stage::Timeout => {
                     let deadline = self.calls.get(c).deadline;
-                    if let Some(t) = try_timeout(self.plan.clients[cl].per_try, deadline, now) {
-                        let a = self.calls.dep(c, d).attempt;
+                    if let Some(t) = try_timeout(per_try, deadline, now) {
                         self.arm_try_timer(cl, now, t, c, d as u8, a);
                     }
                 }
@@ -151,14 +155,14 @@ impl GeneralEngine {
                 }
             }
         }
-        self.send(now, c, d);
+        self.send(now, c, d, callee);
     }
 
     /// A waiting attempt got its slot: the walk goes on from the stage after the bulkhead.
     pub(super) fn slot_granted(&mut self, now: Micros, c: CallRef, d: usize) {
         let dep = self.calls.dep(c, d);
-        let (cl, from) = (dep.client as usize, dep.stage as usize + 1);
-        self.walk_out(now, c, d, cl, from);
+        let (cl, from, a) = (dep.client as usize, dep.stage as usize + 1, dep.attempt);
+        self.walk_out(now, c, d, cl, from, a);
     }
 
     /// A waiting attempt's bulkhead queue timeout: the bulkhead refuses it.
@@ -271,8 +275,8 @@ impl GeneralEngine {
         self.gauge_slots(now, cl);
     }
 
-    /// Sends the current attempt of dependency `d` now.
-    fn send(&mut self, now: Micros, c: CallRef, d: usize) {
+    /// Sends the current attempt of dependency `d` to hop `callee` now.
+    fn send(&mut self, now: Micros, c: CallRef, d: usize, callee: usize) {
         let (cl, a, key, deadline, trace) = {
             let (call, dep) = self.calls.call_and_dep_mut(c, d);
             let (key, deadline, trace) = (call.key, call.deadline, call.trace);
@@ -287,7 +291,6 @@ impl GeneralEngine {
             rt.retries += 1;
             self.stats.totals.retries += 1;
         }
-        let callee = self.plan.clients[cl].callee;
         let parent = Parent { call: c, dep: d as u8, attempt: a };
         // The callee records itself as the attempt's call (`arrive_as`).
         self.arrive(now, callee, Some(parent), key, deadline, trace);
