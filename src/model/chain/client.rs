@@ -311,7 +311,8 @@ impl GeneralEngine {
         }
         let cl = dep.client as usize;
         let pos = self.plan.clients[cl].stages.position(Stage::Timeout).unwrap_or(0);
-        self.on_attempt_result(now, c, d, Outcome::Timeout, Answer::default(), Origin::Timer(pos as u8));
+        let (di, why) = (self.calls.dep_index(c, d), Origin::Timer(pos as u8));
+        self.on_attempt_result(now, c, d, di, Outcome::Timeout, Answer::default(), why);
     }
 
     /// A stage at `pos` refused the attempt: the stages outside it give back what they
@@ -347,21 +348,24 @@ impl GeneralEngine {
     }
 
     /// The attempt of dependency `d` ended with `outcome`: its stages see it from the inside
-    /// out, and the retry stage decides whether to try again.
+    /// out, and the retry stage decides whether to try again. `di`: where the dependency's
+    /// record is kept (`Calls::dep_index`).
     // Inlined, with `retry` and `dep_done`, into `respond`: the answer's way back up is then
     // one call per hop (see `start_work` for the way down).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_attempt_result(
         &mut self,
         now: Micros,
         c: CallRef,
         d: usize,
+        di: usize,
         outcome: Outcome,
         answer: Answer,
         origin: Origin,
     ) {
         let (cl, sent, sent_at, attempt, prev_sleep) = {
-            let dep = self.calls.dep_mut(c, d);
+            let dep = self.calls.dep_at_mut(di);
             let sent = dep.state == DepState::InFlight;
             (dep.client as usize, sent, dep.sent_at, dep.attempt, dep.prev_sleep)
         };
@@ -375,40 +379,10 @@ impl GeneralEngine {
             };
             match stage {
                 Stage::Bulkhead => self.give_back_slot(now, c, d),
-                Stage::Breaker => {
-                    if let Some((inst, permit)) = self.calls.dep_mut(c, d).permit.take() {
-                        let client_errors =
-                            self.plan.clients[cl].breaker.map(|b| b.client_errors).unwrap_or_default();
-                        let breaker = &mut self.client_rt[cl].breakers[inst as usize];
-                        // It records calls that reached the dependency and whose end it saw.
-                        let verdict = if sees && sent {
-                            breaker::verdict(outcome, client_errors)
-                        } else {
-                            Verdict::Ignored
-                        };
-                        if verdict == Verdict::Ignored {
-                            breaker.release(permit);
-                        } else {
-                            let moved =
-                                breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at);
-                            if let Some(t) = moved {
-                                self.breaker_moved(now, cl, inst as usize, t);
-                            }
-                            self.record_window(now, cl, inst as usize);
-                        }
-                    }
-                }
+                Stage::Breaker => self.breaker_sees(now, c, d, outcome, sees && sent, sent_at),
                 Stage::RetryBudget => {
-                    if sees && let Some(b) = self.client_rt[cl].retry_budget.as_mut() {
-                        if outcome.is_ok() {
-                            b.on_success(attempt == 1);
-                        } else if failed {
-                            b.on_failure();
-                        }
-                        let v = b.milli_tokens() as i64;
-                        if let Some(g) = self.stats.clients[cl].budget_g {
-                            self.stats.rec.set(g, now, v);
-                        }
+                    if sees {
+                        self.budget_sees(now, cl, outcome, attempt == 1, failed);
                     }
                 }
                 Stage::Retry | Stage::Deadline | Stage::Timeout => {}
@@ -421,10 +395,58 @@ impl GeneralEngine {
             if answer.empty && self.plan.clients[cl].fallback.is_some() {
                 self.stats.totals.computed_empty += 1;
             }
-            self.dep_done(now, c, d, Ok(answer.degraded));
+            self.dep_done_at(now, c, d, di, Ok(answer.degraded));
             return;
         }
         self.retry(now, c, d, outcome, attempt, prev_sleep);
+    }
+
+    /// The breaker stage sees the attempt end (`seen`: it reached the dependency and the
+    /// stage saw its end; otherwise the permit is only given back).
+    // Out of line, with `budget_sees`: most clients have neither stage, and their bodies
+    // inlined into `respond` made its hot path spill registers.
+    #[inline(never)]
+    fn breaker_sees(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        outcome: Outcome,
+        seen: bool,
+        sent_at: Micros,
+    ) {
+        let dep = self.calls.dep_mut(c, d);
+        let cl = dep.client as usize;
+        let Some((inst, permit)) = dep.permit.take() else { return };
+        let client_errors = self.plan.clients[cl].breaker.map(|b| b.client_errors).unwrap_or_default();
+        let breaker = &mut self.client_rt[cl].breakers[inst as usize];
+        // It records calls that reached the dependency and whose end it saw.
+        let verdict = if seen { breaker::verdict(outcome, client_errors) } else { Verdict::Ignored };
+        if verdict == Verdict::Ignored {
+            breaker.release(permit);
+        } else {
+            let moved = breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at);
+            if let Some(t) = moved {
+                self.breaker_moved(now, cl, inst as usize, t);
+            }
+            self.record_window(now, cl, inst as usize);
+        }
+    }
+
+    /// The retry-budget stage sees the attempt end.
+    #[inline(never)]
+    fn budget_sees(&mut self, now: Micros, cl: usize, outcome: Outcome, first: bool, failed: bool) {
+        if let Some(b) = self.client_rt[cl].retry_budget.as_mut() {
+            if outcome.is_ok() {
+                b.on_success(first);
+            } else if failed {
+                b.on_failure();
+            }
+            let v = b.milli_tokens() as i64;
+            if let Some(g) = self.stats.clients[cl].budget_g {
+                self.stats.rec.set(g, now, v);
+            }
+        }
     }
 
     /// The retry stage: retry after a backoff if the policy allows and every retry gate
@@ -494,8 +516,22 @@ impl GeneralEngine {
     /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
     #[inline(always)]
     fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
+        let di = self.calls.dep_index(c, d);
+        self.dep_done_at(now, c, d, di, result);
+    }
+
+    /// [`dep_done`](Self::dep_done) with the record's place known (`Calls::dep_index`).
+    #[inline(always)]
+    fn dep_done_at(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        di: usize,
+        result: Result<Option<Degrade>, Outcome>,
+    ) {
         let cl = {
-            let dep = self.calls.dep_mut(c, d);
+            let dep = self.calls.dep_at_mut(di);
             dep.state = DepState::Done;
             dep.client as usize
         };

@@ -486,8 +486,13 @@ impl GeneralEngine {
         };
         let answer = if outcome.is_ok() { answer } else { Answer::default() };
         let result = rules::call_result(outcome);
-        // Whether its caller still waits for it (an entry call's caller always does).
-        let waiting = parent.is_none_or(|p| self.calls.dep_is(p.call, p.dep, p.attempt, DepState::InFlight));
+        // Whether its caller still waits for it (an entry call's caller always does), and
+        // where the caller's dependency record is (looked up once, see `Calls::dep_index`).
+        let waiting_at = parent.and_then(|p| match self.calls.dep_state_at(p.call, p.dep, p.attempt) {
+            Some((i, DepState::InFlight)) => Some(i),
+            _ => None,
+        });
+        let waiting = parent.is_none() || waiting_at.is_some();
         let wasted = !waiting || orphan;
         // The hop's records, borrowed once for all the server side does (see `work.rs`).
         let (h, rt) = (&mut self.stats.hops[hop], &mut self.hop_rt[hop]);
@@ -526,11 +531,12 @@ impl GeneralEngine {
             }
             Some(p) => {
                 self.calls.release(c);
-                if waiting {
+                if let Some(di) = waiting_at {
                     self.on_attempt_result(
                         now,
                         p.call,
                         p.dep as usize,
+                        di,
                         outcome,
                         answer,
                         super::client::Origin::Callee,
