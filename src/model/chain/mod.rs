@@ -35,6 +35,7 @@ mod finish;
 mod kernel;
 pub mod plan;
 mod rules;
+mod slots;
 mod stats;
 mod timers;
 mod work;
