@@ -290,6 +290,19 @@ impl Calls {
         &mut self.deps[base + d]
     }
 
+    /// Where dependency `d` of call `c` is kept, for [`dep_at`](Self::dep_at): a handler
+    /// that touches one dependency several times looks its call up once.
+    #[inline(always)]
+    pub fn dep_index(&self, c: CallRef, d: usize) -> usize {
+        self.calls[c.slot as usize].deps as usize + d
+    }
+
+    /// The dependency kept at `i` (from [`dep_index`](Self::dep_index) while its call lives).
+    #[inline(always)]
+    pub fn dep_at_mut(&mut self, i: usize) -> &mut DepRt {
+        &mut self.deps[i]
+    }
+
     /// Call `c` and its dependency `d`, from one lookup of the call.
     #[inline(always)]
     pub fn call_and_dep_mut(&mut self, c: CallRef, d: usize) -> (&Call, &mut DepRt) {
@@ -307,12 +320,20 @@ impl Calls {
     /// `attempt`.
     #[inline]
     pub fn dep_state(&self, c: CallRef, d: u8, attempt: u32) -> Option<DepState> {
+        self.dep_state_at(c, d, attempt).map(|(_, state)| state)
+    }
+
+    /// [`dep_state`](Self::dep_state), with where the dependency is kept (see
+    /// [`dep_index`](Self::dep_index)).
+    #[inline]
+    pub fn dep_state_at(&self, c: CallRef, d: u8, attempt: u32) -> Option<(usize, DepState)> {
         let call = self.calls.get(c.slot as usize)?;
         if !(call.live && call.generation == c.generation && (d as usize) < call.n_deps as usize) {
             return None;
         }
-        let dep = &self.deps[call.deps as usize + d as usize];
-        (dep.attempt == attempt).then_some(dep.state)
+        let i = call.deps as usize + d as usize;
+        let dep = &self.deps[i];
+        (dep.attempt == attempt).then_some((i, dep.state))
     }
 
     /// A call by slot, whatever its generation (for queue tokens).

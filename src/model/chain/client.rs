@@ -6,11 +6,9 @@
 
 use super::calls::{CallRef, DepState, Parent, SlotKind};
 use super::engine::{Answer, Ev, GeneralEngine};
-use super::plan::Isolation;
 use super::rules;
 use super::stats::{Degrade, MarkBy, NO_TRACE};
 use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
-use crate::policy::bulkhead::Entry;
 use crate::policy::deadline::{may_attempt_after, try_timeout};
 use crate::policy::stack::Stage;
 use crate::policy::{Failure, Outcome};
@@ -53,7 +51,7 @@ impl GeneralEngine {
 
     /// A caller-side event of call `c` about its dependency `d`, for its trace.
     #[inline]
-    fn mark(&mut self, c: CallRef, d: usize, kind: MarkKind, start: Micros, end: Micros) {
+    pub(super) fn mark(&mut self, c: CallRef, d: usize, kind: MarkKind, start: Micros, end: Micros) {
         let call = self.calls.get(c);
         if call.trace != NO_TRACE {
             let callee = self.plan.clients[self.calls.dep(c, d).client as usize].callee;
@@ -67,212 +65,93 @@ impl GeneralEngine {
         let dep = self.calls.dep_mut(c, d);
         dep.attempt += 1;
         dep.started = now;
-        let cl = dep.client as usize;
-        self.walk_out(now, c, d, cl, 0);
+        let (cl, a) = (dep.client as usize, dep.attempt);
+        self.walk_out(now, c, d, cl, 0, a);
     }
 
     /// The attempt (of client `cl`) passes the stages from position `from` inwards, then is
     /// sent; a stage may refuse it or make it wait (a bulkhead queue), in which case the walk
-    /// resumes from the next stage when the wait is over.
-    fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, from: usize) {
-        let stages = self.plan.clients[cl].stages;
+    /// resumes from the next stage when the wait is over. `a`: the attempt's number.
+    pub(super) fn walk_out(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, from: usize, a: u32) {
+        // What the walk needs of the client's spec, copied once: the stages call `&mut self`
+        // methods, so a reference could not be held across them.
+        let (stages, per_try, callee) = {
+            let spec = &self.plan.clients[cl];
+            (spec.stages, spec.per_try, spec.callee)
+        };
         for pos in from..stages.len() {
             match stages.get(pos).unwrap_or(Stage::Retry) {
                 Stage::Retry | Stage::RetryBudget => {}
+                // The gates most clients lack run out of line (see `breaker_sees`).
                 Stage::Deadline => {
-                    let deadline = self.calls.get(c).deadline;
-                    if !may_attempt_after(deadline, now, 0, self.plan.clients[cl].min_useful) {
-                        self.stats.clients[cl].deadline_exhausted += 1;
-                        self.stats.totals.deadline_exhausted += 1;
-                        self.mark(c, d, MarkKind::BudgetExhausted, now, now);
-                        self.refuse(now, c, d, pos, Outcome::DeadlineExceeded);
+                    if !self.deadline_lets_attempt(now, c, d, cl, pos) {
                         return;
                     }
                 }
                 Stage::Breaker => {
-                    let n_inst = self.client_rt[cl].breakers.len();
-                    let u = self.calls.get(c).key.uniform(Purpose::Instance);
-                    let inst = ((u * n_inst as f64) as usize).min(n_inst - 1);
-                    let (permit, moved) = self.client_rt[cl].breakers[inst].try_acquire(now);
-                    if let Some(t) = moved {
-                        self.breaker_moved(now, cl, inst, t);
-                    }
-                    match permit {
-                        Some(p) => self.calls.dep_mut(c, d).permit = Some((inst as u16, p)),
-                        None => {
-                            self.stats.clients[cl].breaker_rejected += 1;
-                            self.stats.totals.breaker_rejected += 1;
-                            self.mark(c, d, MarkKind::BreakerRejected, now, now);
-                            self.refuse(now, c, d, pos, Outcome::BreakerOpen);
-                            return;
-                        }
+                    if !self.breaker_lets_attempt(now, c, d, cl, pos) {
+                        return;
                     }
                 }
                 Stage::Timeout => {
                     let deadline = self.calls.get(c).deadline;
-                    if let Some(t) = try_timeout(self.plan.clients[cl].per_try, deadline, now) {
-                        let a = self.calls.dep(c, d).attempt;
+                    if let Some(t) = try_timeout(per_try, deadline, now) {
                         self.arm_try_timer(cl, now, t, c, d as u8, a);
                     }
                 }
                 Stage::Bulkhead => {
-                    let (kind, caller) = (self.slot_kind(cl), self.plan.clients[cl].caller);
-                    let token = slot_token(c, d);
-                    let entry = match kind {
-                        SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().map(|p| p.enter(token)),
-                        _ => self.hop_rt[caller].shared.as_mut().map(|p| p.enter(token)),
-                    };
-                    match entry {
-                        Some(Entry::Admitted) => {
-                            self.calls.dep_mut(c, d).slot = kind;
-                            self.gauge_slots(now, cl);
-                        }
-                        Some(Entry::Queued) => {
-                            self.gauge_pool(now, cl);
-                            let dep = self.calls.dep_mut(c, d);
-                            dep.state = DepState::WaitingSlot;
-                            dep.stage = pos as u8;
-                            let a = dep.attempt;
-                            if let Some(Isolation::Bulkhead(b)) = self.plan.clients[cl].isolation
-                                && let Some(qt) = b.queue_timeout
-                            {
-                                self.sched(now, qt, Class::Timer, Ev::SlotTimeout(c, d as u8, a));
-                            }
-                            return;
-                        }
-                        _ => {
-                            self.stats.clients[cl].bulkhead_rejected += 1;
-                            self.stats.totals.bulkhead_rejected += 1;
-                            self.mark(c, d, MarkKind::BulkheadRejected, now, now);
-                            self.refuse(now, c, d, pos, Outcome::BulkheadFull);
-                            return;
-                        }
+                    if !self.bulkhead_lets_attempt(now, c, d, cl, pos) {
+                        return;
                     }
                 }
             }
         }
-        self.send(now, c, d);
+        self.send(now, c, d, callee);
     }
 
-    /// A waiting attempt got its slot: the walk goes on from the stage after the bulkhead.
-    pub(super) fn slot_granted(&mut self, now: Micros, c: CallRef, d: usize) {
-        let dep = self.calls.dep(c, d);
-        let (cl, from) = (dep.client as usize, dep.stage as usize + 1);
-        self.walk_out(now, c, d, cl, from);
+    /// The deadline stage on the way out: whether enough of the deadline is left to try;
+    /// if not, the attempt is refused.
+    #[inline(never)]
+    fn deadline_lets_attempt(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, pos: usize) -> bool {
+        let deadline = self.calls.get(c).deadline;
+        if may_attempt_after(deadline, now, 0, self.plan.clients[cl].min_useful) {
+            return true;
+        }
+        self.stats.clients[cl].deadline_exhausted += 1;
+        self.stats.totals.deadline_exhausted += 1;
+        self.mark(c, d, MarkKind::BudgetExhausted, now, now);
+        self.refuse(now, c, d, pos, Outcome::DeadlineExceeded);
+        false
     }
 
-    /// A waiting attempt's bulkhead queue timeout: the bulkhead refuses it.
-    pub(super) fn slot_timed_out(&mut self, now: Micros, c: CallRef, d: usize) {
-        let (cl, pos) = {
-            let dep = self.calls.dep(c, d);
-            (dep.client as usize, dep.stage as usize)
-        };
-        self.abandon_slot_wait(now, cl);
-        self.refuse(now, c, d, pos, Outcome::BulkheadFull);
-    }
-
-    fn slot_kind(&self, cl: usize) -> SlotKind {
-        match self.plan.clients[cl].isolation {
-            Some(Isolation::Bulkhead(_)) => SlotKind::Own,
-            Some(Isolation::SharedPool) => SlotKind::Shared,
-            None => SlotKind::None,
+    /// The breaker stage on the way out: the attempt takes a permit from its instance's
+    /// breaker, or is refused.
+    #[inline(never)]
+    fn breaker_lets_attempt(&mut self, now: Micros, c: CallRef, d: usize, cl: usize, pos: usize) -> bool {
+        let n_inst = self.client_rt[cl].breakers.len();
+        let u = self.calls.get(c).key.uniform(Purpose::Instance);
+        let inst = ((u * n_inst as f64) as usize).min(n_inst - 1);
+        let (permit, moved) = self.client_rt[cl].breakers[inst].try_acquire(now);
+        if let Some(t) = moved {
+            self.breaker_moved(now, cl, inst, t);
+        }
+        match permit {
+            Some(p) => {
+                self.calls.dep_mut(c, d).permit = Some((inst as u16, p));
+                true
+            }
+            None => {
+                self.stats.clients[cl].breaker_rejected += 1;
+                self.stats.totals.breaker_rejected += 1;
+                self.mark(c, d, MarkKind::BreakerRejected, now, now);
+                self.refuse(now, c, d, pos, Outcome::BreakerOpen);
+                false
+            }
         }
     }
 
-    fn gauge_slots(&mut self, now: Micros, cl: usize) {
-        let v = match self.slot_kind(cl) {
-            SlotKind::Own => self.client_rt[cl].bulkhead.as_ref().map_or(0, |p| p.active()),
-            SlotKind::Shared => {
-                self.hop_rt[self.plan.clients[cl].caller].shared.as_ref().map_or(0, |p| p.active())
-            }
-            SlotKind::None => return,
-        };
-        if let Some(g) = self.stats.clients[cl].slots_g {
-            self.stats.rec.set(g, now, i64::from(v));
-        }
-        self.gauge_pool(now, cl);
-    }
-
-    /// The pool gauges the diagram draws: a bulkhead's queue, or a shared pool's busy
-    /// threads and queue (per hop, so every client drawing from it sees one figure).
-    fn gauge_pool(&mut self, now: Micros, cl: usize) {
-        match self.slot_kind(cl) {
-            SlotKind::Own => {
-                let q = self.client_rt[cl].bulkhead.as_ref().map_or(0, |p| p.queued());
-                if let Some(g) = self.stats.clients[cl].bulkhead_queue_g {
-                    self.stats.rec.set(g, now, q as i64);
-                }
-            }
-            SlotKind::Shared => {
-                let caller = self.plan.clients[cl].caller;
-                let (busy, q) =
-                    self.hop_rt[caller].shared.as_ref().map_or((0, 0), |p| (p.active(), p.queued()));
-                if let Some((bg, qg)) = self.stats.hops[caller].pool_g {
-                    self.stats.rec.set(bg, now, i64::from(busy));
-                    self.stats.rec.set(qg, now, q as i64);
-                }
-            }
-            SlotKind::None => {}
-        }
-    }
-
-    fn abandon_slot_wait(&mut self, now: Micros, cl: usize) {
-        match self.slot_kind(cl) {
-            SlotKind::Own => {
-                if let Some(p) = self.client_rt[cl].bulkhead.as_mut() {
-                    p.abandon();
-                }
-            }
-            SlotKind::Shared => {
-                let caller = self.plan.clients[cl].caller;
-                if let Some(p) = self.hop_rt[caller].shared.as_mut() {
-                    p.abandon();
-                }
-            }
-            SlotKind::None => {}
-        }
-        self.gauge_slots(now, cl);
-    }
-
-    /// Frees a bulkhead or shared-pool slot; the oldest waiter gets it.
-    fn release_slot(&mut self, now: Micros, cl: usize, kind: SlotKind) {
-        let calls = &self.calls;
-        let still_waiting = |t: u64| {
-            let (r, d) = untoken_slot(t);
-            calls.at_slot(r.slot).is_some_and(|x| {
-                x.live && (x.generation & GEN_MASK) == r.generation && d < x.n_deps as usize && {
-                    let dep = calls.dep(CallRef { slot: r.slot, generation: x.generation }, d);
-                    dep.state == DepState::WaitingSlot && dep.slot == SlotKind::None
-                }
-            })
-        };
-        let next = match kind {
-            SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().and_then(|p| p.release(still_waiting)),
-            SlotKind::Shared => {
-                let caller = self.plan.clients[cl].caller;
-                self.hop_rt[caller].shared.as_mut().and_then(|p| p.release(still_waiting))
-            }
-            SlotKind::None => None,
-        };
-        if let Some(t) = next {
-            let (r, d) = untoken_slot(t);
-            let full = CallRef {
-                slot: r.slot,
-                generation: self.calls.get(CallRef { slot: r.slot, generation: 0 }).generation,
-            };
-            let (attempt, owner) = {
-                let dep = self.calls.dep_mut(full, d);
-                dep.slot = kind;
-                (dep.attempt, dep.client as usize)
-            };
-            self.sched(now, 0, Class::Completion, Ev::SlotGrant(full, d as u8, attempt));
-            self.gauge_slots(now, owner);
-        }
-        self.gauge_slots(now, cl);
-    }
-
-    /// Sends the current attempt of dependency `d` now.
-    fn send(&mut self, now: Micros, c: CallRef, d: usize) {
+    /// Sends the current attempt of dependency `d` to hop `callee` now.
+    fn send(&mut self, now: Micros, c: CallRef, d: usize, callee: usize) {
         let (cl, a, key, deadline, trace) = {
             let (call, dep) = self.calls.call_and_dep_mut(c, d);
             let (key, deadline, trace) = (call.key, call.deadline, call.trace);
@@ -287,7 +166,6 @@ impl GeneralEngine {
             rt.retries += 1;
             self.stats.totals.retries += 1;
         }
-        let callee = self.plan.clients[cl].callee;
         let parent = Parent { call: c, dep: d as u8, attempt: a };
         // The callee records itself as the attempt's call (`arrive_as`).
         self.arrive(now, callee, Some(parent), key, deadline, trace);
@@ -308,12 +186,13 @@ impl GeneralEngine {
         }
         let cl = dep.client as usize;
         let pos = self.plan.clients[cl].stages.position(Stage::Timeout).unwrap_or(0);
-        self.on_attempt_result(now, c, d, Outcome::Timeout, Answer::default(), Origin::Timer(pos as u8));
+        let (di, why) = (self.calls.dep_index(c, d), Origin::Timer(pos as u8));
+        self.on_attempt_result(now, c, d, di, Outcome::Timeout, Answer::default(), why);
     }
 
     /// A stage at `pos` refused the attempt: the stages outside it give back what they
     /// hold, recording nothing, and the dependency is done (refusals are never retried).
-    fn refuse(&mut self, now: Micros, c: CallRef, d: usize, pos: usize, why: Outcome) {
+    pub(super) fn refuse(&mut self, now: Micros, c: CallRef, d: usize, pos: usize, why: Outcome) {
         let cl = self.calls.dep(c, d).client as usize;
         let stages = self.plan.clients[cl].stages;
         for p in (0..pos).rev() {
@@ -330,35 +209,25 @@ impl GeneralEngine {
         self.dep_done(now, c, d, Err(why));
     }
 
-    /// The attempt's bulkhead stage gives back what it holds: its place in the queue or
-    /// its slot.
-    fn give_back_slot(&mut self, now: Micros, c: CallRef, d: usize) {
-        let dep = self.calls.dep_mut(c, d);
-        let (cl, state) = (dep.client as usize, dep.state);
-        let slot = std::mem::replace(&mut dep.slot, SlotKind::None);
-        if slot != SlotKind::None {
-            self.release_slot(now, cl, slot);
-        } else if state == DepState::WaitingSlot {
-            self.abandon_slot_wait(now, cl);
-        }
-    }
-
     /// The attempt of dependency `d` ended with `outcome`: its stages see it from the inside
-    /// out, and the retry stage decides whether to try again.
+    /// out, and the retry stage decides whether to try again. `di`: where the dependency's
+    /// record is kept (`Calls::dep_index`).
     // Inlined, with `retry` and `dep_done`, into `respond`: the answer's way back up is then
     // one call per hop (see `start_work` for the way down).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_attempt_result(
         &mut self,
         now: Micros,
         c: CallRef,
         d: usize,
+        di: usize,
         outcome: Outcome,
         answer: Answer,
         origin: Origin,
     ) {
         let (cl, sent, sent_at, attempt, prev_sleep) = {
-            let dep = self.calls.dep_mut(c, d);
+            let dep = self.calls.dep_at_mut(di);
             let sent = dep.state == DepState::InFlight;
             (dep.client as usize, sent, dep.sent_at, dep.attempt, dep.prev_sleep)
         };
@@ -372,40 +241,10 @@ impl GeneralEngine {
             };
             match stage {
                 Stage::Bulkhead => self.give_back_slot(now, c, d),
-                Stage::Breaker => {
-                    if let Some((inst, permit)) = self.calls.dep_mut(c, d).permit.take() {
-                        let client_errors =
-                            self.plan.clients[cl].breaker.map(|b| b.client_errors).unwrap_or_default();
-                        let breaker = &mut self.client_rt[cl].breakers[inst as usize];
-                        // It records calls that reached the dependency and whose end it saw.
-                        let verdict = if sees && sent {
-                            breaker::verdict(outcome, client_errors)
-                        } else {
-                            Verdict::Ignored
-                        };
-                        if verdict == Verdict::Ignored {
-                            breaker.release(permit);
-                        } else {
-                            let moved =
-                                breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at);
-                            if let Some(t) = moved {
-                                self.breaker_moved(now, cl, inst as usize, t);
-                            }
-                            self.record_window(now, cl, inst as usize);
-                        }
-                    }
-                }
+                Stage::Breaker => self.breaker_sees(now, c, d, outcome, sees && sent, sent_at),
                 Stage::RetryBudget => {
-                    if sees && let Some(b) = self.client_rt[cl].retry_budget.as_mut() {
-                        if outcome.is_ok() {
-                            b.on_success(attempt == 1);
-                        } else if failed {
-                            b.on_failure();
-                        }
-                        let v = b.milli_tokens() as i64;
-                        if let Some(g) = self.stats.clients[cl].budget_g {
-                            self.stats.rec.set(g, now, v);
-                        }
+                    if sees {
+                        self.budget_sees(now, cl, outcome, attempt == 1, failed);
                     }
                 }
                 Stage::Retry | Stage::Deadline | Stage::Timeout => {}
@@ -418,10 +257,58 @@ impl GeneralEngine {
             if answer.empty && self.plan.clients[cl].fallback.is_some() {
                 self.stats.totals.computed_empty += 1;
             }
-            self.dep_done(now, c, d, Ok(answer.degraded));
+            self.dep_done_at(now, c, d, di, Ok(answer.degraded));
             return;
         }
         self.retry(now, c, d, outcome, attempt, prev_sleep);
+    }
+
+    /// The breaker stage sees the attempt end (`seen`: it reached the dependency and the
+    /// stage saw its end; otherwise the permit is only given back).
+    // Out of line, with `budget_sees`: most clients have neither stage, and their bodies
+    // inlined into `respond` made its hot path spill registers.
+    #[inline(never)]
+    fn breaker_sees(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        outcome: Outcome,
+        seen: bool,
+        sent_at: Micros,
+    ) {
+        let dep = self.calls.dep_mut(c, d);
+        let cl = dep.client as usize;
+        let Some((inst, permit)) = dep.permit.take() else { return };
+        let client_errors = self.plan.clients[cl].breaker.map(|b| b.client_errors).unwrap_or_default();
+        let breaker = &mut self.client_rt[cl].breakers[inst as usize];
+        // It records calls that reached the dependency and whose end it saw.
+        let verdict = if seen { breaker::verdict(outcome, client_errors) } else { Verdict::Ignored };
+        if verdict == Verdict::Ignored {
+            breaker.release(permit);
+        } else {
+            let moved = breaker.on_result(now, permit, verdict == Verdict::Failure, now - sent_at);
+            if let Some(t) = moved {
+                self.breaker_moved(now, cl, inst as usize, t);
+            }
+            self.record_window(now, cl, inst as usize);
+        }
+    }
+
+    /// The retry-budget stage sees the attempt end.
+    #[inline(never)]
+    fn budget_sees(&mut self, now: Micros, cl: usize, outcome: Outcome, first: bool, failed: bool) {
+        if let Some(b) = self.client_rt[cl].retry_budget.as_mut() {
+            if outcome.is_ok() {
+                b.on_success(first);
+            } else if failed {
+                b.on_failure();
+            }
+            let v = b.milli_tokens() as i64;
+            if let Some(g) = self.stats.clients[cl].budget_g {
+                self.stats.rec.set(g, now, v);
+            }
+        }
     }
 
     /// The retry stage: retry after a backoff if the policy allows and every retry gate
@@ -491,8 +378,22 @@ impl GeneralEngine {
     /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
     #[inline(always)]
     fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
+        let di = self.calls.dep_index(c, d);
+        self.dep_done_at(now, c, d, di, result);
+    }
+
+    /// [`dep_done`](Self::dep_done) with the record's place known (`Calls::dep_index`).
+    #[inline(always)]
+    fn dep_done_at(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        di: usize,
+        result: Result<Option<Degrade>, Outcome>,
+    ) {
         let cl = {
-            let dep = self.calls.dep_mut(c, d);
+            let dep = self.calls.dep_at_mut(di);
             dep.state = DepState::Done;
             dep.client as usize
         };
@@ -570,17 +471,6 @@ impl GeneralEngine {
             self.sched(now, at.saturating_sub(now), Class::Timer, Ev::BreakerTimer(cl as u16, inst as u16));
         }
     }
-}
-
-const GEN_MASK: u32 = 0x3FFF_FFFF;
-
-/// A bulkhead waiter: the call's slot, 30 bits of its generation, and the dependency.
-fn slot_token(c: CallRef, d: usize) -> u64 {
-    (u64::from(c.slot) << 32) | (u64::from(c.generation & GEN_MASK) << 2) | (d as u64 & 3)
-}
-
-fn untoken_slot(t: u64) -> (CallRef, usize) {
-    (CallRef { slot: (t >> 32) as u32, generation: ((t as u32) >> 2) & GEN_MASK }, (t & 3) as usize)
 }
 
 #[cfg(test)]

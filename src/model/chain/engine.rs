@@ -25,6 +25,7 @@ use super::plan::{HopKind, Plan};
 use super::rules;
 use super::stats::{Ended, NO_TRACE, Stats};
 use super::timers::TimerList;
+use super::work;
 use super::{Budget, SimError};
 use crate::policy::Outcome;
 use crate::policy::breaker::Breaker;
@@ -34,8 +35,8 @@ use crate::policy::retry_budget::RetryBudget;
 use crate::policy::token_bucket::{Admission, Rejection, TokenBucket};
 use crate::report::Stopped;
 use crate::report::{CallResult, Refusal, ms};
-use crate::scenario::{Dist, Scenario};
-use crate::sim::rng::{self, Key, Purpose};
+use crate::scenario::Scenario;
+use crate::sim::rng::Key;
 use crate::sim::{Class, EventQueue, Micros};
 
 /// An event.
@@ -272,7 +273,8 @@ impl GeneralEngine {
             Ev::WorkDone(c) => self.on_work_done(now, c),
             Ev::StartWork(c) => {
                 if self.calls.valid(c) {
-                    self.start_work(now, c);
+                    let hop = self.calls.get(c).hop as usize;
+                    self.start_work(now, c, hop);
                 }
             }
             Ev::QueueTimeout(c) => {
@@ -348,14 +350,6 @@ impl GeneralEngine {
 
     // ---- server side -----------------------------------------------------------------
 
-    fn token(c: CallRef) -> u64 {
-        (u64::from(c.slot) << 32) | u64::from(c.generation)
-    }
-
-    fn untoken(t: u64) -> CallRef {
-        CallRef { slot: (t >> 32) as u32, generation: t as u32 }
-    }
-
     /// A call reaches `hop`. Returns its handle (it may already have been answered).
     pub fn arrive(
         &mut self,
@@ -417,16 +411,19 @@ impl GeneralEngine {
                 self.stats.traces.list[trace as usize].deadline_ms = Some(ms(abs));
             }
         }
+        // The hop's records, borrowed once for the whole arrival (see `work.rs`).
+        let spec = &self.plan.hops[hop];
         let h = &mut self.stats.hops[hop];
+        let rt = &mut self.hop_rt[hop];
         h.calls += 1;
         self.stats.rec.add(h.attempts_c, now, 1);
-        if let Some(adm) = &mut self.hop_rt[hop].admission {
-            let spec = self.plan.hops[hop].admission.expect("admission spec matches runtime");
+        if let Some(adm) = &mut rt.admission {
+            let spec = spec.admission.expect("admission spec matches runtime");
             let cost = spec.bucket.map_or(0, |b| b.cost);
             match adm.try_admit(now, cost) {
                 Ok(()) => self.calls.get_mut(c).holds_admission = true,
                 Err(rej) => {
-                    self.stats.hops[hop].rejected += 1;
+                    h.rejected += 1;
                     let (outcome, refusal) = match rej {
                         Rejection::RateLimit { retry_after } => {
                             (Outcome::Overload { retry_after_us: retry_after }, Refusal::RateLimit)
@@ -439,28 +436,30 @@ impl GeneralEngine {
                             (Outcome::ClientError, Refusal::CostExceedsCapacity)
                         }
                     };
-                    self.stats.hops[hop].refused.count(refusal);
+                    h.refused.count(refusal);
                     self.calls.get_mut(c).refusal = Some(refusal);
                     self.respond(now, c, outcome, Answer::default());
                     return c;
                 }
             }
         }
-        match self.hop_rt[hop].pool.enter(Self::token(c)) {
+        match rt.pool.enter(work::token(c)) {
             Entry::Admitted => {
-                self.calls.get_mut(c).holds_worker = true;
-                self.gauge_workers(now, hop);
-                self.start_work(now, c);
+                work::gauge_workers(h, rt, &mut self.stats.rec, now);
+                let call = self.calls.get_mut(c);
+                call.holds_worker = true;
+                let next = work::begin_work(h, spec, call, now);
+                self.do_work(now, c, hop, next);
             }
             Entry::Queued => {
-                self.gauge_queue(now, hop);
-                if let Some(qt) = self.plan.hops[hop].pool.queue_timeout {
+                work::gauge_queue(h, rt, &mut self.stats.rec, now);
+                if let Some(qt) = spec.pool.queue_timeout {
                     self.sched(now, qt, Class::Timer, Ev::QueueTimeout(c));
                 }
             }
             Entry::Rejected => {
-                self.stats.hops[hop].rejected += 1;
-                self.stats.hops[hop].refused.queue_full += 1;
+                h.rejected += 1;
+                h.refused.queue_full += 1;
                 self.calls.get_mut(c).refusal = Some(Refusal::QueueFull);
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
@@ -469,106 +468,11 @@ impl GeneralEngine {
         c
     }
 
-    #[inline(always)]
-    fn gauge_workers(&mut self, now: Micros, hop: usize) {
-        let h = &mut self.stats.hops[hop];
-        let v = i64::from(self.hop_rt[hop].pool.active());
-        h.peak_in_flight = h.peak_in_flight.max(v);
-        self.stats.rec.set(h.in_flight_g, now, v);
-    }
-
-    pub fn gauge_queue(&mut self, now: Micros, hop: usize) {
-        let h = &mut self.stats.hops[hop];
-        let v = self.hop_rt[hop].pool.queued() as i64;
-        h.peak_queue = h.peak_queue.max(v);
-        self.stats.rec.set(h.queue_g, now, v);
-    }
-
-    // Inlined, with `start_deps`, into `arrive_as`: the recursion arrive → work → deps →
-    // walk_out → arrive is then two calls per hop instead of four, and each call's register
-    // spills cost more than these bodies.
-    #[inline(always)]
-    fn start_work(&mut self, now: Micros, c: CallRef) {
-        let (hop, deadline, key, arrived) = {
-            let call = self.calls.get_mut(c);
-            call.phase = Phase::Working;
-            call.work_start = now;
-            (call.hop as usize, call.deadline, call.key, call.arrived)
-        };
-        let h = &mut self.stats.hops[hop];
-        h.served += 1;
-        if now > arrived {
-            h.waited += 1;
-            h.wait_us += now - arrived;
-        }
-        let spec = &self.plan.hops[hop];
-        if deadline != NO_DEADLINE && deadline.saturating_sub(now) < spec.min_budget.max(1) {
-            self.stats.totals.deadline_exhausted += 1;
-            self.respond(now, c, Outcome::DeadlineExceeded, Answer::default());
-            return;
-        }
-        let is_layer = matches!(spec.kind, HopKind::Layer { .. });
-        let work = match spec.fixed_work {
-            Some(w) => w,
-            None => {
-                let faults = spec.faults.at(now);
-                if faults.down {
-                    self.respond(now, c, Outcome::Error, Answer::default());
-                    return;
-                }
-                sample(&spec.work, key, faults.latency_factor)
-            }
-        };
-        if work == 0 && is_layer {
-            self.start_deps(now, c, hop);
-        } else {
-            self.sched(now, work, Class::Completion, Ev::WorkDone(c));
-        }
-    }
-
-    fn on_work_done(&mut self, now: Micros, c: CallRef) {
-        let hop = self.calls.get(c).hop as usize;
-        match &self.plan.hops[hop].kind {
-            HopKind::Leaf(behaviour) => {
-                let call = self.calls.get(c);
-                let start = call.worked_from().unwrap_or(now);
-                let error_rate =
-                    self.plan.hops[hop].faults.at(start).error_rate.unwrap_or(behaviour.error_rate);
-                let (outcome, empty) = rules::leaf_answer(call.key, behaviour, error_rate);
-                self.respond(now, c, outcome, Answer { degraded: None, empty });
-            }
-            HopKind::Layer { .. } => self.start_deps(now, c, hop),
-        }
-    }
-
-    /// A call that held a worker since `work_start` (none: taken this instant, not started)
-    /// gives it back; the next queued call, if any, takes it.
-    // Inlined into `respond`, its hot caller: as a call, its register spills cost more than
-    // its body.
-    #[inline(always)]
-    pub(super) fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
-        self.stats.hops[hop].busy_us += work_start.map_or(0, |w| now.saturating_sub(w));
-        let calls = &self.calls;
-        let next = self.hop_rt[hop].pool.release(|t| {
-            let r = Self::untoken(t);
-            calls.at_slot(r.slot).is_some_and(|x| {
-                x.live && x.generation == r.generation && x.phase == Phase::Queued && !x.holds_worker
-            })
-        });
-        if let Some(t) = next {
-            let r = Self::untoken(t);
-            self.calls.get_mut(r).holds_worker = true;
-            self.sched(now, 0, Class::Completion, Ev::StartWork(r));
-            self.gauge_queue(now, hop);
-        }
-        self.gauge_workers(now, hop);
-    }
-
     // ---- answers ---------------------------------------------------------------------
 
     /// Call `c` answers `outcome`: free what it holds and tell its caller.
     pub fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
-        let (hop, holds_worker, holds_admission, parent, worked, orphan) = {
+        let (hop, holds_worker, holds_admission, parent, worked, orphan, trace) = {
             let call = self.calls.get_mut(c);
             (
                 call.hop as usize,
@@ -577,25 +481,46 @@ impl GeneralEngine {
                 call.parent,
                 call.worked_from(),
                 call.orphan,
+                call.trace,
             )
         };
-        if holds_worker {
-            self.release_worker(now, hop, worked);
-        }
-        if holds_admission && let Some(a) = self.hop_rt[hop].admission.as_mut() {
-            a.release();
-        }
         let answer = if outcome.is_ok() { answer } else { Answer::default() };
         let result = rules::call_result(outcome);
-        self.stats.hops[hop].results.count(result);
+        // Whether its caller still waits for it (an entry call's caller always does), and
+        // where the caller's dependency record is (looked up once, see `Calls::dep_index`).
+        let waiting_at = parent.and_then(|p| match self.calls.dep_state_at(p.call, p.dep, p.attempt) {
+            Some((i, DepState::InFlight)) => Some(i),
+            _ => None,
+        });
+        let waiting = parent.is_none() || waiting_at.is_some();
+        let wasted = !waiting || orphan;
+        // The hop's records, borrowed once for all the server side does (see `work.rs`).
+        let (h, rt) = (&mut self.stats.hops[hop], &mut self.hop_rt[hop]);
+        let next = if holds_worker {
+            work::free_worker(h, rt, &mut self.stats.rec, &mut self.calls, now, worked)
+        } else {
+            None
+        };
+        if holds_admission && let Some(a) = rt.admission.as_mut() {
+            a.release();
+        }
+        h.results.count(result);
+        if wasted && worked.is_some() {
+            h.abandoned += 1;
+        }
+        if let Some(r) = next {
+            self.sched(now, 0, Class::Completion, Ev::StartWork(r));
+        }
+        if trace != NO_TRACE {
+            self.trace_span(c, now, result, wasted);
+        }
         match parent {
             None => {
-                self.trace_span(c, now, result, false);
                 let call = self.calls.get(c);
                 let ended = Ended {
                     request: u64::from(call.request),
                     arrived: call.arrived,
-                    trace: call.trace,
+                    trace,
                     outcome,
                     core_failure: call.core_failure,
                     degraded: answer.degraded,
@@ -605,18 +530,13 @@ impl GeneralEngine {
                 self.calls.release(c);
             }
             Some(p) => {
-                let waiting = self.calls.dep_is(p.call, p.dep, p.attempt, DepState::InFlight);
-                let wasted = !waiting || orphan;
-                self.trace_span(c, now, result, wasted);
-                if wasted && worked.is_some() {
-                    self.stats.hops[hop].abandoned += 1;
-                }
                 self.calls.release(c);
-                if waiting {
+                if let Some(di) = waiting_at {
                     self.on_attempt_result(
                         now,
                         p.call,
                         p.dep as usize,
+                        di,
                         outcome,
                         answer,
                         super::client::Origin::Callee,
@@ -651,45 +571,4 @@ pub(super) struct Answer {
     pub degraded: Option<super::stats::Degrade>,
     /// A leaf computed an empty result (a real answer, not a degradation).
     pub empty: bool,
-}
-
-/// Longest work one call may take (µs): 10 days. Longer draws (the far tail of a wide
-/// log-normal, latency faults multiplied together) are clamped to it; a run stops at most an
-/// hour after its last arrival, long before.
-pub(super) const MAX_WORK_US: Micros = 864_000_000_000;
-
-/// A work time drawn from its distribution, stretched by `factor` (µs), at most
-/// [`MAX_WORK_US`].
-#[inline(always)]
-fn sample(d: &Dist, key: Key, factor: f64) -> Micros {
-    let ms = match *d {
-        Dist::Constant { ms } => ms,
-        Dist::Exponential { mean_ms } => rng::exponential(mean_ms, key.uniform(Purpose::Service)),
-        Dist::LogNormal { median_ms, p99_ms } => {
-            rng::lognormal(median_ms, p99_ms, key.uniform(Purpose::Service))
-        }
-    };
-    let ms = ms * factor;
-    if ms.is_nan() || ms >= MAX_WORK_US as f64 / 1000.0 {
-        // NaN only from an infinite draw times a factor of 0: treat it as the longest.
-        return MAX_WORK_US;
-    }
-    crate::policy::retry::ms_to_us(ms)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn work_draws_are_clamped_never_wrapped() {
-        let wide = Dist::LogNormal { median_ms: 0.001, p99_ms: 86_400_000.0 };
-        for k in 0..2_000 {
-            let w = sample(&wide, Key(k), 1e15);
-            assert!(w <= MAX_WORK_US, "{w}");
-        }
-        assert_eq!(sample(&Dist::Constant { ms: 86_400_000.0 }, Key(1), 1e15), MAX_WORK_US);
-        assert_eq!(sample(&Dist::Constant { ms: 2.5 }, Key(1), 2.0), 5_000);
-        assert_eq!(sample(&Dist::Constant { ms: 0.0 }, Key(1), 1000.0), 0);
-    }
 }

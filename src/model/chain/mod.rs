@@ -35,8 +35,10 @@ mod finish;
 mod kernel;
 pub mod plan;
 mod rules;
+mod slots;
 mod stats;
 mod timers;
+mod work;
 
 use crate::error::FieldError;
 use crate::policy::retry::ms_to_us;
