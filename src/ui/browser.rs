@@ -3,32 +3,71 @@
 //! test harness) instead of panicking.
 
 use crate::query::Query;
+use std::cell::{Cell, RefCell};
 
 const LANG_KEY: &str = "resilience-lab.lang";
 
-/// The current page's query string, parsed.
+/// The current page's query string, parsed (after writing any change still waiting).
 pub fn current_query() -> Query {
+    flush_url();
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     Query::parse(&search)
 }
 
+/// How long a change of the page's state waits before it is written to the URL (ms).
+/// Writing it (`history.replaceState`) costs the main thread ≈ 4 ms (measured), which
+/// would otherwise be part of every slider move's redraw; meanwhile the link, copy and
+/// export read it through [`flush_url`].
+const URL_DELAY_MS: u32 = 100;
+
+thread_local! {
+    /// The URL waiting to be written, and which write it is (a later one replaces it).
+    static PENDING_URL: RefCell<Option<(String, u64)>> = const { RefCell::new(None) };
+    static URL_WRITES: Cell<u64> = const { Cell::new(0) };
+}
+
 /// Replaces the URL's query without reloading or adding a history entry, keeping the
-/// path (so the app works under any sub-path) and the fragment.
+/// path (so the app works under any sub-path) and the fragment. The write waits
+/// [`URL_DELAY_MS`], so a drag writes its last position once.
 pub fn replace_query(q: &Query) {
     let Some(window) = web_sys::window() else { return };
     let location = window.location();
     let path = location.pathname().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
     let url = format!("{}{}{}", path, q.to_query_string(), hash);
-    // Every state change lands here, most with the URL unchanged; a `replaceState` costs a
-    // few milliseconds of main thread (measured), so an unchanged URL is left alone.
+    // Every state change lands here, most with the URL unchanged.
     let search = location.search().unwrap_or_default();
     if url == format!("{path}{search}{hash}") {
+        PENDING_URL.with(|p| p.borrow_mut().take());
         return;
     }
-    if let Ok(history) = window.history() {
+    let n = URL_WRITES.with(|w| {
+        w.set(w.get() + 1);
+        w.get()
+    });
+    PENDING_URL.with(|p| *p.borrow_mut() = Some((url, n)));
+    gloo_timers::callback::Timeout::new(URL_DELAY_MS, move || {
+        // Only the latest write: an earlier timer finds a later one waiting, or none.
+        if PENDING_URL.with(|p| p.borrow().as_ref().is_some_and(|(_, m)| *m == n)) {
+            flush_url();
+        }
+    })
+    .forget();
+}
+
+/// Writes the URL change still waiting, if any, now: before anything reads the URL or
+/// adds a history entry after it.
+pub fn flush_url() {
+    let Some((url, _)) = PENDING_URL.with(|p| p.borrow_mut().take()) else { return };
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
+}
+
+/// Forgets the URL change still waiting: the history moved (Back or Forward), and the
+/// change was for the entry left, not the one shown now.
+pub fn drop_pending_url() {
+    PENDING_URL.with(|p| p.borrow_mut().take());
 }
 
 /// The page's path (the site may live under any sub-path).
@@ -36,8 +75,10 @@ pub fn current_path() -> String {
     web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default()
 }
 
-/// The full URL of the page, for the copy-link button.
+/// The full URL of the page, for the copy-link button (after writing any change still
+/// waiting).
 pub fn current_href() -> String {
+    flush_url();
     web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()
 }
 
@@ -50,11 +91,20 @@ pub fn saved_lang() -> Option<String> {
     storage()?.get_item(LANG_KEY).ok()?
 }
 
+thread_local! {
+    /// The language this page last saved (storage is read and written only on a change).
+    static SAVED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
 /// Remembers the language for the next visit.
 pub fn save_lang(code: &str) {
-    if let Some(s) = storage().filter(|s| s.get_item(LANG_KEY).ok().flatten().as_deref() != Some(code)) {
+    if SAVED.with(|s| s.borrow().as_deref() == Some(code)) {
+        return;
+    }
+    if let Some(s) = storage() {
         let _ = s.set_item(LANG_KEY, code);
     }
+    SAVED.with(|s| *s.borrow_mut() = Some(code.to_string()));
 }
 
 /// The browser's preferred languages, most preferred first.

@@ -55,6 +55,7 @@ pub fn Root() -> Html {
                 }
             });
             let on_history = EventListener::new(&window, "popstate", move |_| {
+                super::browser::drop_pending_url();
                 let y = scrolled_here();
                 keep_language();
                 starts.dispatch(());
@@ -154,6 +155,8 @@ fn in_app_href(e: &web_sys::Event) -> Option<String> {
 /// Adds a history entry for `query` on this page's path, remembering how far the page
 /// being left was scrolled.
 pub fn push_url(query: &str) {
+    // The entry left keeps the page's latest state.
+    super::browser::flush_url();
     let Some(window) = web_sys::window() else { return };
     if let (Ok(href), Ok(y)) = (window.location().href(), window.scroll_y()) {
         SCROLLED.with(|m| m.borrow_mut().insert(href, y));

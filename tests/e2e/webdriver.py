@@ -105,10 +105,17 @@ class Chrome:
         self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.bringToFront", "params": {}})
         self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.setWebLifecycleState", "params": {"state": "active"}})
 
+    def settle_url(self):
+        """The app writes a change of its state to the URL 100 ms after it (off the redraw's
+        path; src/ui/browser.rs): wait for a timer due after that one."""
+        self.js_async("const done = arguments[arguments.length - 1]; setTimeout(done, 150);")
+
     def url(self):
+        self.settle_url()
         return self.cmd("GET", "/url")
 
     def refresh(self):
+        self.settle_url()
         self.cmd("POST", "/refresh", {})
 
     def js(self, script, *args):
