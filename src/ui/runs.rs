@@ -42,7 +42,7 @@ pub struct Meta {
 }
 
 /// The callback a runner hands replies to.
-type OnReply = Rc<dyn Fn(Reply, Meta)>;
+pub type OnReply = Rc<dyn Fn(Reply, Meta)>;
 
 /// A page's runner: submits requests, passes replies to the latest one on.
 pub struct Runner {

@@ -5,7 +5,7 @@
 //! shape early, round robin over the workers; each posts its cells as they finish. A newer
 //! sweep, or Cancel, replaces the work every worker is doing.
 
-use super::super::runs::{Meta, Runner};
+use super::super::runs::{Meta, OnReply, Runner};
 use crate::state::runs::{Message, Reply};
 use crate::state::stability::CellResult;
 use crate::state::stability::batch::SweepRequest;
@@ -99,7 +99,7 @@ pub fn use_sweep(
                 .unwrap_or(2)
                 .saturating_sub(1)
                 .clamp(1, MAX_WORKERS);
-            let on_reply: Rc<dyn Fn(Reply, Meta)> = Rc::new(move |reply: Reply, _meta: Meta| {
+            let on_reply: OnReply = Rc::new(move |reply: Reply, _meta: Meta| {
                 let Reply::Cells { id, cells, .. } = reply else { return };
                 let mut sh = shared.borrow_mut();
                 if id != sh.id || sh.view.cancelled {
