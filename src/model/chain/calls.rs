@@ -1,7 +1,9 @@
 //! Calls in flight: a slab of call records reused through a free list, addressed by
 //! (slot, generation) so that a handle to a call that has ended is recognised as stale.
-//! A layer's call also holds one record per dependency, in a second slab of fixed-size
-//! blocks, so that leaf calls carry none.
+//! A layer's call also holds one record per dependency: the first (the next hop, which
+//! every layer has) in a table beside the calls, at the call's own slot, and any side
+//! dependencies' in a second slab of fixed-size blocks. Most calls have one dependency or
+//! none, so most dependency lookups index one table by the slot they already have.
 
 use super::stats::Degrade;
 use crate::policy::Failure;
@@ -134,7 +136,7 @@ pub struct Call {
     pub pending: u8,
     pub core_failure: Option<Failure>,
     pub degraded: Option<Degrade>,
-    /// Its block of dependency records, or `NO_DEPS`.
+    /// The block of its side dependencies' records (dependencies 1.. ), or `NO_DEPS`.
     pub deps: u32,
     pub n_deps: u8,
 }
@@ -171,16 +173,25 @@ impl Call {
 const NO_DEPS: u32 = u32::MAX;
 /// Most dependency records a call has: the next hop and the side dependencies.
 const MOST_DEPS: usize = MAX_SIDE_DEPS + 1;
+/// Marks a [`DepIndex`] in the side-dependency slab (else: the first-dependency table).
+const SIDE: usize = 1 << (usize::BITS - 1);
+
+/// Where a dependency record is kept (see [`Calls::dep_index`]).
+pub type DepIndex = usize;
 
 /// The slab of calls and their dependency records.
 #[derive(Default)]
 pub struct Calls {
     calls: Vec<Call>,
     free: Vec<u32>,
-    /// Dependency records; a call's are contiguous, from `Call::deps`.
+    /// The first dependency's record of the call at each slot (meaningless for a call
+    /// without dependencies).
+    first: Vec<DepRt>,
+    /// Side dependencies' records; a call's are contiguous, from `Call::deps`.
     deps: Vec<DepRt>,
-    /// Free runs of dependency records by length (index 0 = one record), by first index.
-    free_runs: [Vec<u32>; MOST_DEPS],
+    /// Free runs of side-dependency records by length (index 0 = one record), by first
+    /// index.
+    free_runs: [Vec<u32>; MAX_SIDE_DEPS],
     live: usize,
 }
 
@@ -221,6 +232,7 @@ impl Calls {
             }
             None => {
                 self.calls.push(fresh(0));
+                self.first.push(DepRt::idle(0, 0));
                 CallRef { slot: (self.calls.len() - 1) as u32, generation: 0 }
             }
         }
@@ -233,7 +245,7 @@ impl Calls {
         call.live = false;
         call.generation = call.generation.wrapping_add(1);
         if call.deps != NO_DEPS {
-            self.free_runs[call.n_deps as usize - 1].push(call.deps);
+            self.free_runs[call.n_deps as usize - 2].push(call.deps);
             call.deps = NO_DEPS;
             call.n_deps = 0;
         }
@@ -245,18 +257,25 @@ impl Calls {
     #[inline(always)]
     pub fn start_deps(&mut self, c: CallRef, first: usize, n: usize, now: Micros) {
         debug_assert!((1..=MOST_DEPS).contains(&n) && self.calls[c.slot as usize].deps == NO_DEPS);
-        let base = match self.free_runs[n - 1].pop() {
-            Some(b) => b as usize,
-            None => {
-                self.deps.extend((0..n).map(|_| DepRt::idle(0, now)));
-                self.deps.len() - n
+        self.first[c.slot as usize] = DepRt::idle(first as u16, now);
+        let side = n - 1;
+        let base = if side == 0 {
+            NO_DEPS
+        } else {
+            let base = match self.free_runs[side - 1].pop() {
+                Some(b) => b as usize,
+                None => {
+                    self.deps.extend((0..side).map(|_| DepRt::idle(0, now)));
+                    self.deps.len() - side
+                }
+            };
+            for j in 0..side {
+                self.deps[base + j] = DepRt::idle((first + 1 + j) as u16, now);
             }
+            base as u32
         };
-        for j in 0..n {
-            self.deps[base + j] = DepRt::idle((first + j) as u16, now);
-        }
         let call = &mut self.calls[c.slot as usize];
-        call.deps = base as u32;
+        call.deps = base;
         call.n_deps = n as u8;
         call.pending = n as u8;
         call.phase = Phase::Calling;
@@ -278,36 +297,45 @@ impl Calls {
         &mut self.calls[c.slot as usize]
     }
 
-    /// Dependency `d` of call `c`.
-    #[inline(always)]
-    pub fn dep(&self, c: CallRef, d: usize) -> &DepRt {
-        &self.deps[self.calls[c.slot as usize].deps as usize + d]
-    }
-
-    #[inline(always)]
-    pub fn dep_mut(&mut self, c: CallRef, d: usize) -> &mut DepRt {
-        let base = self.calls[c.slot as usize].deps as usize;
-        &mut self.deps[base + d]
-    }
-
     /// Where dependency `d` of call `c` is kept, for [`dep_at`](Self::dep_at): a handler
     /// that touches one dependency several times looks its call up once.
     #[inline(always)]
-    pub fn dep_index(&self, c: CallRef, d: usize) -> usize {
-        self.calls[c.slot as usize].deps as usize + d
+    pub fn dep_index(&self, c: CallRef, d: usize) -> DepIndex {
+        if d == 0 { c.slot as usize } else { SIDE | (self.calls[c.slot as usize].deps as usize + d - 1) }
     }
 
     /// The dependency kept at `i` (from [`dep_index`](Self::dep_index) while its call lives).
     #[inline(always)]
-    pub fn dep_at_mut(&mut self, i: usize) -> &mut DepRt {
-        &mut self.deps[i]
+    pub fn dep_at(&self, i: DepIndex) -> &DepRt {
+        if i & SIDE == 0 { &self.first[i] } else { &self.deps[i ^ SIDE] }
+    }
+
+    #[inline(always)]
+    pub fn dep_at_mut(&mut self, i: DepIndex) -> &mut DepRt {
+        if i & SIDE == 0 { &mut self.first[i] } else { &mut self.deps[i ^ SIDE] }
+    }
+
+    /// Dependency `d` of call `c`.
+    #[inline(always)]
+    pub fn dep(&self, c: CallRef, d: usize) -> &DepRt {
+        self.dep_at(self.dep_index(c, d))
+    }
+
+    #[inline(always)]
+    pub fn dep_mut(&mut self, c: CallRef, d: usize) -> &mut DepRt {
+        self.dep_at_mut(self.dep_index(c, d))
     }
 
     /// Call `c` and its dependency `d`, from one lookup of the call.
     #[inline(always)]
     pub fn call_and_dep_mut(&mut self, c: CallRef, d: usize) -> (&Call, &mut DepRt) {
         let call = &self.calls[c.slot as usize];
-        (call, &mut self.deps[call.deps as usize + d])
+        let dep = if d == 0 {
+            &mut self.first[c.slot as usize]
+        } else {
+            &mut self.deps[call.deps as usize + d - 1]
+        };
+        (call, dep)
     }
 
     /// Whether `c` is live and its dependency `d` is at attempt `attempt` in `state`.
@@ -326,13 +354,13 @@ impl Calls {
     /// [`dep_state`](Self::dep_state), with where the dependency is kept (see
     /// [`dep_index`](Self::dep_index)).
     #[inline]
-    pub fn dep_state_at(&self, c: CallRef, d: u8, attempt: u32) -> Option<(usize, DepState)> {
+    pub fn dep_state_at(&self, c: CallRef, d: u8, attempt: u32) -> Option<(DepIndex, DepState)> {
         let call = self.calls.get(c.slot as usize)?;
         if !(call.live && call.generation == c.generation && (d as usize) < call.n_deps as usize) {
             return None;
         }
-        let i = call.deps as usize + d as usize;
-        let dep = &self.deps[i];
+        let i = if d == 0 { c.slot as usize } else { SIDE | (call.deps as usize + d as usize - 1) };
+        let dep = self.dep_at(i);
         (dep.attempt == attempt).then_some((i, dep.state))
     }
 
