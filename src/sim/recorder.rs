@@ -19,7 +19,33 @@ struct Gauge {
     value: i64,
     /// Bucket of the last change; buckets after it hold `value` until the next change.
     last: usize,
+    /// The peak in bucket `last`, kept here rather than in `maxes[last]`: nearly every
+    /// change falls in the last bucket, and then it touches only this record.
+    last_max: i64,
+    /// Peaks of the buckets up to `last` (`maxes[last]` is stale: see `last_max`).
     maxes: Vec<i64>,
+}
+
+impl Gauge {
+    /// The peaks with `last_max` written back.
+    fn flush(&mut self) {
+        self.maxes[self.last] = self.last_max;
+    }
+
+    /// A change in a bucket other than the last one (out of line: rare).
+    #[cold]
+    #[inline(never)]
+    fn set_elsewhere(&mut self, b: usize, value: i64) {
+        if b > self.last {
+            self.flush();
+            self.maxes.resize(b + 1, self.value);
+            self.last = b;
+            self.last_max = self.value.max(value);
+        } else if value > self.maxes[b] {
+            self.maxes[b] = value;
+        }
+        self.value = value;
+    }
 }
 
 /// Records bucketed series during a run.
@@ -64,7 +90,7 @@ impl Recorder {
 
     /// Adds a gauge series starting at `initial`.
     pub fn gauge(&mut self, initial: i64) -> GaugeId {
-        self.gauges.push(Gauge { value: initial, last: 0, maxes: vec![initial] });
+        self.gauges.push(Gauge { value: initial, last: 0, last_max: initial, maxes: vec![initial] });
         GaugeId((self.gauges.len() - 1) as u32)
     }
 
@@ -118,13 +144,11 @@ impl Recorder {
     pub fn set(&mut self, id: GaugeId, t: Micros, value: i64) {
         let b = self.bucket(t);
         let g = &mut self.gauges[id.0 as usize];
-        if b > g.last {
-            g.maxes.resize(b + 1, g.value);
-            g.last = b;
-        }
-        g.value = value;
-        if value > g.maxes[b] {
-            g.maxes[b] = value;
+        if b == g.last {
+            g.value = value;
+            g.last_max = g.last_max.max(value);
+        } else {
+            g.set_elsewhere(b, value);
         }
     }
 
@@ -148,8 +172,10 @@ impl Recorder {
             *s = merged;
         }
         for g in &mut self.gauges {
+            g.flush();
             g.maxes = g.maxes.chunks(2).map(|c| c.iter().copied().max().unwrap_or(0)).collect();
             g.last /= 2;
+            g.last_max = g.maxes[g.last];
         }
     }
 
@@ -167,7 +193,13 @@ impl Recorder {
     /// A gauge's per-bucket maxima over `n` buckets.
     pub fn gauge_values(&self, id: GaugeId, n: usize) -> Vec<i64> {
         let g = &self.gauges[id.0 as usize];
-        (0..n).map(|i| if i < g.maxes.len() { g.maxes[i] } else { g.value }).collect()
+        (0..n)
+            .map(|i| match i {
+                _ if i == g.last => g.last_max,
+                _ if i < g.maxes.len() => g.maxes[i],
+                _ => g.value,
+            })
+            .collect()
     }
 }
 
@@ -196,6 +228,16 @@ mod tests {
         r.set(g, 25, 4);
         assert_eq!(r.gauge_values(g, 4), vec![2, 0, 4, 4]);
         assert_eq!(r.value(g), 4);
+    }
+
+    #[test]
+    fn a_change_in_an_earlier_bucket_raises_that_bucket_only() {
+        let mut r = Recorder::new(10, 100);
+        let g = r.gauge(0);
+        r.set(g, 25, 3);
+        r.set(g, 5, 7);
+        r.set(g, 26, 1);
+        assert_eq!(r.gauge_values(g, 4), vec![7, 0, 3, 1]);
     }
 
     #[test]
