@@ -63,8 +63,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.attempts", "l2.attempts"],
             title: tr("Where do the calls go?", "调用都去了哪里？"),
             narration: tr(
-                "100 requests at once; the profile service holds every call 100 ms and never answers in time; each of the two layers tries 3 times, the inner one waiting 20 ms between tries. Watch the call counts grow in the diagram.",
-                "100 个请求同时到达；画像服务每次调用占用 100 ms 且从不按时回答；两层各尝试 3 次，内层两次尝试之间等待 20 ms。看图中的调用数如何增长。",
+                "100 requests at once; the profile service holds every call 100 ms and then fails; each of the two layers tries 3 times, the inner one waiting 20 ms between tries. Watch the call counts grow in the diagram.",
+                "100 个请求同时到达；画像服务每次调用占用 100 ms，然后失败；两层各尝试 3 次，内层两次尝试之间等待 20 ms。看图中的调用数如何增长。",
             ),
             question: Some(tr(
                 "How many calls reach the profile service, and how long does each request take?",
@@ -125,8 +125,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["probes", "open_ms"],
             title: tr("Recovery: a few probes first", "恢复：先放少量探测"),
             narration: tr(
-                "A slow downstream recovers; the breaker lets only a few probes through before it closes ({breaker-probes} probes, {breaker-transitions} state changes in this run). Then raise concurrency step by step, watching first-attempt success and the queue.",
-                "慢下游恢复时，断路器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
+                "A failing downstream recovers; the breaker lets only a few probes through before it closes ({breaker-probes} probes, {breaker-transitions} state changes in this run). In production, then raise concurrency step by step, watching first-attempt success and the queue.",
+                "故障的下游恢复时，断路器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。在生产环境里，之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
             ),
             question: Some(tr(
                 "Why not lift every limit at once when the downstream looks healthy?",

@@ -156,8 +156,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Below about a third of capacity every trigger is absorbed (three attempts still fit); above it, a long enough trigger gets stuck. The dashed line is the same map with a 10 % retry budget.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的大约三分之一时，任何触发都会被吸收（三次尝试仍在容量之内）；高于它时，足够长的触发就会卡住。虚线是加上 10% 重试预算后的同一张地图。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. The dashed line is the same map with a 10 % retry budget.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。虚线是加上 10% 重试预算后的同一张地图。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a 10 % retry budget?",
