@@ -988,6 +988,10 @@ texts! {
     LessonReveal => "Reveal the answer", "揭晓答案";
     LessonRevealHelp => "Show the answer (key R); ask the question first.", "显示答案（按键 R）；请先提问。";
     LessonHideAnswer => "Hide the answer", "隐藏答案";
+    LessonShowRun => "Show the run", "显示运行结果";
+    LessonShowRunHelp => "Answer the question first; then see the run that answers it (key R).", "先回答问题，再看给出答案的运行（按键 R）。";
+    LessonRunHidden => "The run is hidden until you have answered: press “Show the run” in the card.", "回答之前运行结果是隐藏的：请按卡片里的“显示运行结果”。";
+    SkipToControls => "Skip to the controls", "跳到控制面板";
     LessonTry => "Try this:", "试一试：";
     LessonModified => "You changed this step's settings; the figures quoted above are for the step's own settings.",
         "你修改了本步的设置；上文引用的数字对应本步原本的设置。";

@@ -109,6 +109,18 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
     }
 }
 
+/// Widest a label over the bucket may be (units of its 200-unit drawing).
+const LABEL_ROOM: f64 = 192.0;
+
+/// The `textLength` that squeezes a label wider than the bucket's drawing into it (a reason
+/// with its Chinese gloss, `cost_exceeds_capacity（成本超过容量）`, is ≈ 238 units), or none.
+/// Widths are estimated at the label's 11-unit bold type: a CJK character a full em, others
+/// 0.6 em.
+fn squeeze(label: &str) -> Option<String> {
+    let w: f64 = label.chars().map(|c| if u32::from(c) >= 0x2E80 { 11.0 } else { 6.6 }).sum();
+    (w > LABEL_ROOM).then(|| LABEL_ROOM.to_string())
+}
+
 /// The bucket at step `k`: its level, the slots in flight, the event dropping in or bouncing off.
 fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
     let run = &st.run;
@@ -130,7 +142,9 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
                 <path class="bucket-wall" d="M40 40 L52 200 L148 200 L160 40" />
                 <rect class="bucket-fill" x="50" y={(198.0 - h).to_string()} width="100" height={h.to_string()} />
                 if step.is_some() {
-                    <g key={k} class={cls}><circle cx="100" cy="20" r="9" /><text x="100" y="14" text-anchor="middle">{ label }</text></g>
+                    <g key={k} class={cls}><circle cx="100" cy="20" r="9" />
+                        <text x="100" y="14" text-anchor="middle" textLength={squeeze(&label)}
+                            lengthAdjust={squeeze(&label).map(|_| "spacingAndGlyphs")}>{ label }</text></g>
                 }
                 { for (0..st.input.limit.min(12)).map(|i| html! {
                     <rect class={classes!("slot", (i < flight).then_some("busy"))} x={(30 + i * 12).to_string()} y="212" width="9" height="9" />

@@ -581,13 +581,24 @@ fn Host(props: &HostProps) -> Html {
     });
     let in_lesson = card.is_some();
     let present = at.is_some_and(|a| a.modes.present) && in_lesson;
+    // A candidate's step with a question hides the run until they have answered (the card's
+    // "Show the run"): its figures are the answer.
+    let wait =
+        in_lesson && !props.revealed && at.is_some_and(|a| a.modes.candidate && a.step().question.is_some());
     let page = if let Some(card) = card {
-        html! { <div class="lesson-layout">{ card }<div class="lesson-page">{ page }</div></div> }
+        html! {
+            <div class="lesson-layout">{ card }
+                <div class="lesson-page">
+                    if wait { <p class="panel run-hidden" id="lesson-run-hidden">{ t(T::LessonRunHidden) }</p> }
+                    <div class="lesson-page-body">{ page }</div>
+                </div>
+            </div>
+        }
     } else {
         page
     };
     html! {
-        <div class={classes!("app", shell.embed.then_some("embed"), in_lesson.then_some("in-lesson"), present.then_some("present"))} lang={lang.html_tag()}>
+        <div class={classes!("app", shell.embed.then_some("embed"), in_lesson.then_some("in-lesson"), present.then_some("present"), wait.then_some("candidate-wait"))} lang={lang.html_tag()}>
             <a class="skip" id="skip-main" href="#main">{ t(T::SkipToContent) }</a>
             if shell.page == Page::Storm {
                 <a class="skip" id="skip-play" href="#play" onclick={Callback::from(|e: MouseEvent| {
@@ -599,6 +610,12 @@ fn Host(props: &HostProps) -> Html {
                         }
                     }
                 })}>{ t(T::SkipToPlayback) }</a>
+                // The controls come after the figures in tab order (and first on a phone's screen):
+                // this reaches them in one step.
+                <a class="skip" id="skip-controls" href="#preset" onclick={Callback::from(|e: MouseEvent| {
+                    e.prevent_default();
+                    focus_first(&["preset", "controls-toggle"]);
+                })}>{ t(T::SkipToControls) }</a>
             }
             <header class="top">
                 <div class="brand">
@@ -626,5 +643,19 @@ fn Host(props: &HostProps) -> Html {
                 <p>{ t(T::FooterOffline) }</p>
             </footer>
         </div>
+    }
+}
+
+/// Focuses the first of `ids` that can take the focus (a control inside folded controls
+/// cannot; their toggle can).
+fn focus_first(ids: &[&str]) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    for id in ids {
+        if let Some(el) = doc.get_element_by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+            if doc.active_element().is_some_and(|a| a == *el) {
+                return;
+            }
+        }
     }
 }

@@ -121,7 +121,9 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     }
                     <Results {lang} input={props.state.input.clone()} output={props.state.output.clone()} />
                     <h3>{ t(T::CalcChain) }</h3>
-                    <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
+                    <div class="fig-scroll">
+                        <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
+                    </div>
                 </div>
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <h2>{ t(T::CalcInputs) }</h2>

@@ -83,6 +83,19 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         expect("skip-play" in stops, f"a skip link to playback within 4 tab stops: {stops}")
         chrome.press(ENTER)
         expect(chrome.focused_id() == "play", f"the skip link puts the focus on Play: {chrome.focused_id()}")
+        # The third skip link reaches the controls, which come after the figures in tab order.
+        chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
+        settle(chrome)
+        chrome.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+        stops = []
+        for _ in range(5):
+            chrome.press(TAB)
+            stops.append(chrome.focused_id())
+            if stops[-1] == "skip-controls":
+                break
+        expect("skip-controls" in stops, f"a skip link to the controls within 5 tab stops: {stops}")
+        chrome.press(ENTER)
+        expect(chrome.focused_id() == "preset", f"the skip link puts the focus on the preset: {chrome.focused_id()}")
         # A slider moves one stop per arrow key and says its value with its unit.
         slider = "k-l1-attempts-slider"
         chrome.js(f"document.getElementById('{slider}').focus();")
@@ -98,6 +111,37 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0, "4 × 3 × 3 ran")
         chrome.press(ARROW_LEFT)
         no_console_errors(chrome, "keyboard")
+
+    # The smallest text of the page's figures as drawn on screen (CSS px): SVG text by its font
+    # size times the drawing's scale.
+    SMALLEST_FIGURE_TEXT = """
+    let low = [1e9, ''];
+    for (const t of document.querySelectorAll('svg text')) {
+      const b = t.getBoundingClientRect(); if (!b.width || !t.textContent.trim()) continue;
+      if (t.closest('.playhead-layer, [aria-hidden=true]')) continue;
+      const m = t.getScreenCTM(); const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < low[0]) low = [px, (t.closest('[id]') || {}).id + ': ' + t.textContent.slice(0, 30)];
+    }
+    return low;
+    """
+
+    def phone_figures_legible():
+        chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        low = []
+        try:
+            for lang in ["en", "zh"]:
+                for query in ["?page=storm&preset=chain-3x3", "?page=calculator", "?page=queue", "?page=admission&preset=cost-above-b"]:
+                    chrome.get(f"{base}{query}&lang={lang}")
+                    settle(chrome)
+                    time.sleep(0.5)
+                    px, where = chrome.js(SMALLEST_FIGURE_TEXT)
+                    low.append(px)
+                    expect(px >= 8.5, f"{query} ({lang}) at 390 px: figure text {px:.1f} px < 8.5 px ({where})")
+                    wide = chrome.js("return document.documentElement.scrollWidth;")
+                    expect(wide <= 392, f"{query} ({lang}): figures scroll in their own box, the page not: {wide} px")
+            measurements["phone_min_figure_text_px"] = round(min(low), 1)
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
     def phone_layout():
         chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
@@ -120,5 +164,6 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
     run("axe-core: no serious or critical violation on any page, both languages", axe_every_page)
-    run("keyboard only: a skip link reaches Play, sliders move one stop per arrow key", keyboard_only)
+    run("keyboard only: skip links reach Play and the controls, sliders move one stop per arrow key", keyboard_only)
     run("phone (390 × 844): figures within the first screen, nothing overflows", phone_layout)
+    run("phone (390 × 844): the figures' text at least 8.5 px, each figure scrolling in its own box", phone_figures_legible)

@@ -145,6 +145,27 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     smallest = got[1] if smallest is None else min(smallest, got[1])
                     chrome.screenshot(os.path.join(artifacts, f"lesson-present-{lang}-{lesson}-{step}.png"))
             measurements["presenter_min_text_px"] = round(smallest, 1)
+            # Everything within the projector's screen: a table on the stage, the card with a long
+            # identifier, Back and Next at the card's foot, a headline value with its unit.
+            fits = """
+            const r = {}; const sp = document.querySelector('.app.present .spot');
+            if (sp) r.stage_right = sp.getBoundingClientRect().right;
+            const card = document.getElementById('lesson-card'); r.card_overflow = card.scrollWidth - card.clientWidth;
+            r.nav_bottom = document.querySelector('.lesson-nav').getBoundingClientRect().bottom;
+            r.wrapped = [...document.querySelectorAll('.app.present .spot .hvalue')].filter(v => v.getClientRects().length > 1 || v.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(v).fontSize)).length;
+            r.width = document.documentElement.clientWidth; r.height = innerHeight; return r;
+            """
+            for lang in ["en", "zh"]:
+                for lesson, step in [("capacity", 1), ("interview", 9), ("retry-storm", 1), ("retry-storm", 6)]:
+                    chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang={lang}")
+                    wait_step(lesson, step)
+                    time.sleep(1.0)
+                    f = chrome.js(fits)
+                    where = f"{lesson} {step} {lang} presenting"
+                    expect(f.get("stage_right", 0) <= f["width"] + 0.5, f"{where}: the stage ends within the screen: {f}")
+                    expect(f["card_overflow"] <= 0, f"{where}: the card does not scroll sideways: {f}")
+                    expect(f["nav_bottom"] <= f["height"], f"{where}: Back and Next in sight: {f}")
+                    expect(f["wrapped"] == 0, f"{where}: headline values keep their units on their line: {f}")
             measurements["presenter_viewport"] = chrome.js("return [innerWidth, innerHeight];")
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
@@ -208,9 +229,22 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         wait_step("interview", 3)
         for sel in ["#lesson-reveal", "#lesson-answer", "#lesson-checklist", "#lesson-notes"]:
             expect(chrome.js(f"return !document.querySelector('{sel}');"), f"the candidate sees no {sel}")
+        # The run answers the question: it stays hidden until the candidate has answered.
+        hidden = "return getComputedStyle(document.getElementById('h-a-latency_max')).visibility === 'hidden';"
+        expect(chrome.js(hidden), "the candidate does not see the run's figures before answering")
+        expect(chrome.js("return !!document.getElementById('lesson-run-hidden');"), "and is told why")
+        chrome.click("#lesson-show-run")
+        time.sleep(0.2)
+        expect(not chrome.js(hidden), "Show the run shows it")
+        expect(chrome.js("return !document.querySelector('#lesson-answer');"), "but not the answer")
+        chrome.get(base + "?lesson=interview&step=5&role=candidate&lang=en")
+        wait_step("interview", 5)
+        chrome.wait("#h-a-latency_max")
+        expect(chrome.js(hidden), "each step with a question hides its run again")
         chrome.press("r")
         time.sleep(0.2)
-        expect(chrome.js("return !document.querySelector('#lesson-answer');"), "R reveals nothing to a candidate")
+        expect(not chrome.js(hidden), "R shows the run")
+        expect(chrome.js("return !document.querySelector('#lesson-answer');"), "R reveals no answer to a candidate")
         no_console_errors(chrome, "interview mode")
 
     def index_links_and_bad_links():
@@ -234,7 +268,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
     for name, fn in [
         ("lessons: every step from its link in both languages, quoted numbers equal the page's", every_step_from_its_link),
         ("lessons: every lesson walked with a clicker's keys in presenter mode", walk_in_presenter_mode),
-        ("lessons: presenter stage text >= 18 px at 1920x1080, screenshots", presenter_text_and_screenshots),
+        ("lessons: presenter stage text >= 18 px at 1920x1080, stage, card and Back/Next within the screen, screenshots", presenter_text_and_screenshots),
         ("lessons: the speaker-notes window follows and leads", notes_window_keeps_in_step),
         ("lessons: interview checklist and the candidate's link", interview_mode_and_candidate_link),
         ("lessons: the index's links, bad links named, leaving a lesson", index_links_and_bad_links),

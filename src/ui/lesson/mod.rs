@@ -203,6 +203,10 @@ pub fn LessonCard(props: &CardProps) -> Html {
                     <strong>{ t(T::LessonAsk) }</strong>{ " " }{ rich(q, lang, &figs) }
                 </div>
             }
+            // The candidate answers before seeing the run that answers the question.
+            if modes.candidate && step.question.is_some() && !props.revealed {
+                <button type="button" id="lesson-show-run" class="secondary" title={t(T::LessonShowRunHelp)} onclick={onreveal.clone()}>{ t(T::LessonShowRun) }</button>
+            }
             if show_answer {
                 if props.revealed {
                     <div class="lesson-answer" id="lesson-answer" role="status" tabindex="-1">
