@@ -477,23 +477,26 @@ def main():
         no_console_errors(chrome, "hop focus")
 
     def storm_screenshots_at_three_sizes():
-        for query, name in [("preset=big-promo", "big-promo"), ("preset=breaker-demo", "breaker-demo"),
-                            ("preset=big-promo-protected", "big-promo-protected"),
-                            ("preset=lab11-unprotected&compare=1", "compare")]:
-            for lang in ["en", "zh"]:
-                for w, h in [(390, 844), (1440, 900), (1920, 1080)]:
-                    chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
-                    page(f"?page=storm&lang={lang}&{query}")
-                    wait_run(chrome)
-                    chrome.js("const s = document.getElementById('scrub'); s.value = 600; s.dispatchEvent(new Event('input', {bubbles: true}));")
-                    time.sleep(0.2)
-                    chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}.png"))
-                    if w == 1440:
-                        chrome.js("document.querySelector('.diagram').scrollIntoView()")
-                        chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}-diagram.png"))
-                    wide = chrome.js("return document.documentElement.scrollWidth")
-                    expect(wide <= w, f"{name} {lang} at {w}: nothing overflows sideways ({wide} px)")
-        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        try:
+            for query, name in [("preset=big-promo", "big-promo"), ("preset=breaker-demo", "breaker-demo"),
+                                ("preset=big-promo-protected", "big-promo-protected"),
+                                ("preset=lab11-unprotected&compare=1", "compare")]:
+                for lang in ["en", "zh"]:
+                    for w, h in [(390, 844), (1440, 900), (1920, 1080)]:
+                        chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                        page(f"?page=storm&lang={lang}&{query}")
+                        wait_run(chrome)
+                        chrome.js("const s = document.getElementById('scrub'); s.value = 600; s.dispatchEvent(new Event('input', {bubbles: true}));")
+                        time.sleep(0.2)
+                        chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}.png"))
+                        if w == 1440:
+                            chrome.js("document.querySelector('.diagram').scrollIntoView()")
+                            chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}-diagram.png"))
+                        wide = chrome.js("return document.documentElement.scrollWidth")
+                        expect(wide <= w, f"{name} {lang} at {w}: nothing overflows sideways ({wide} px)")
+        finally:
+            # The checks after this one expect the usual window, whatever happened here.
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "screenshots")
 
     for name, fn in [
