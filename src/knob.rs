@@ -155,7 +155,7 @@ impl<S, I> Knob<S, I> {
                     decade *= 10.0;
                 }
                 out.push(max);
-                out.sort_by(f64::total_cmp);
+                crate::order::sort_by_key(&mut out, |&x| crate::order::f64_key(x));
                 out
             }
         };

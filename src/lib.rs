@@ -10,6 +10,7 @@ pub mod i18n;
 pub mod knob;
 pub mod lesson;
 pub mod model;
+pub mod order;
 pub mod plot;
 pub mod policy;
 pub mod query;

@@ -120,8 +120,8 @@ pub fn run(gates: Gates, arrivals: &[Arrival]) -> Run {
     let bucket = (gates.capacity > 0).then(|| TokenBucket::new(capacity, rate_per_ms));
     let mut adm = Admission::new(bucket, (gates.limit > 0).then_some(gates.limit));
     let arrivals = &arrivals[..arrivals.len().min(MAX_ARRIVALS)];
-    let mut order: Vec<usize> = (0..arrivals.len()).collect();
-    order.sort_by_key(|&i| arrivals[i].at_ms); // stable: input order within an instant
+    // Stable: input order within an instant.
+    let order = crate::order::order_by(arrivals.len(), |i| arrivals[i].at_ms);
     let mut pending = Pending::new();
     let mut out = Run { per_token, capacity, rate_per_ms, steps: Vec::new(), admitted: 0, rejected: [0; 3] };
     for (seq, &i) in order.iter().enumerate() {

@@ -107,7 +107,7 @@ impl AttemptTree {
     /// The tree of `t`.
     pub fn of(t: &Trace) -> AttemptTree {
         let mut spans: Vec<&Span> = t.spans.iter().collect();
-        spans.sort_by_key(|s| s.id);
+        crate::order::sort_by_key(&mut spans, |s| u64::from(s.id));
         let mut nodes: Vec<CallNode> =
             spans.iter().map(|s| CallNode { span: (*s).clone(), depth: 0, branches: Vec::new() }).collect();
         let ids: Vec<u32> = spans.iter().map(|s| s.id).collect();
@@ -127,7 +127,7 @@ impl AttemptTree {
         }
         // Marks join their caller's branch for the dependency they are about.
         let mut marks: Vec<&Mark> = t.marks.iter().collect();
-        marks.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
+        crate::order::sort_by_key(&mut marks, |m| crate::order::f64_key(m.start_ms));
         for m in marks {
             let Some(p) = index_of(m.call) else { continue };
             let b = branch(&mut nodes[p], m.callee);

@@ -57,10 +57,10 @@ fn sweep(list: &[(u64, u64, FaultEffect)], limit: u64, mut each: impl FnMut(u64,
     let mut edges: Vec<u64> = list.iter().flat_map(|w| [w.0, w.1]).collect();
     edges.sort_unstable();
     edges.dedup();
-    let mut starts: Vec<usize> = (0..list.len()).collect();
-    starts.sort_by_key(|&i| list[i].0);
-    let mut ends = starts.clone();
-    ends.sort_by_key(|&i| list[i].1);
+    let starts = crate::order::order_by(list.len(), |i| list[i].0);
+    // By end, equal ends in start order (a stable sort of `starts`).
+    let ends: Vec<usize> =
+        crate::order::order_by(starts.len(), |p| list[starts[p]].1).into_iter().map(|p| starts[p]).collect();
     let (mut si, mut ei) = (0, 0);
     let mut active = BTreeSet::new();
     let mut incidence = 0u64;

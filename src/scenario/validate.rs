@@ -337,7 +337,7 @@ pub fn estimate_work(s: &Scenario) -> Work {
                 .filter(|&&(a, b, f)| b > a && f > 0.0)
                 .flat_map(|&(a, b, f)| [(a.max(0.0), f), (b, 1.0 / f)])
                 .collect();
-            events.sort_by(|x, y| x.0.total_cmp(&y.0));
+            crate::order::sort_by_key(&mut events, |x| crate::order::f64_key(x.0));
             let (mut t, mut factor, mut expected) = (0.0_f64, 1.0_f64, 0.0_f64);
             for (at, change) in events {
                 let until = at.min(duration_ms);

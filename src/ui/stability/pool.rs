@@ -49,9 +49,7 @@ pub fn deal_order(nx: usize, ny: usize) -> Vec<usize> {
             2
         }
     };
-    let mut cells: Vec<usize> = (0..nx * ny).collect();
-    cells.sort_by_key(|&c| (level(c % nx, c / nx), c));
-    cells
+    crate::order::order_by(nx * ny, |c| level(c % nx, c / nx))
 }
 
 /// What a sweep is of: its run query, grid and whether it runs the protection too.

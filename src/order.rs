@@ -1,0 +1,74 @@
+//! Stable sorting through one shared copy of the standard library's sort.
+//!
+//! Every `sort_by_key` or `sort_by` with a closure of its own is a separate copy of `std`'s
+//! sort, several kilobytes of wasm each, and the web bundle carried about a dozen. These
+//! helpers map each element to a `u64` key and sort `(key, position)` pairs instead: one copy
+//! for the whole program, and equal keys left in input order, exactly as a stable sort
+//! leaves them.
+
+/// The positions `0..n` ordered by `key`, equal keys by position.
+pub fn order_by(n: usize, key: impl Fn(usize) -> u64) -> Vec<usize> {
+    let mut pairs: Vec<(u64, usize)> = (0..n).map(|i| (key(i), i)).collect();
+    // Unstable is stable here: no two pairs are equal (positions differ).
+    pairs.sort_unstable();
+    pairs.into_iter().map(|(_, i)| i).collect()
+}
+
+/// Sorts `items` by `key`, keeping items with equal keys in their order (a stable sort).
+pub fn sort_by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
+    let order = order_by(items.len(), |i| key(&items[i]));
+    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
+    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
+}
+
+/// A `u64` that orders as [`f64::total_cmp`] orders floats (-NaN < -inf < … < -0 < +0 < …
+/// < +inf < NaN).
+pub fn f64_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator, so the test needs no crate.
+    fn numbers(n: usize, seed: u64) -> Vec<u64> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x >> 33
+            })
+            .collect()
+    }
+
+    #[test]
+    fn orders_like_a_stable_sort() {
+        for seed in 0..20 {
+            // Few distinct keys: many ties, whose order is what a stable sort promises.
+            let items: Vec<(u64, usize)> = numbers(200, seed).into_iter().map(|k| k % 7).zip(0..).collect();
+            let mut want = items.clone();
+            want.sort_by_key(|&(k, _)| k);
+            let mut got = items.clone();
+            sort_by_key(&mut got, |&(k, _)| k);
+            assert_eq!(got, want);
+            let order = order_by(items.len(), |i| items[i].0);
+            assert_eq!(order.iter().map(|&i| items[i]).collect::<Vec<_>>(), want);
+        }
+    }
+
+    #[test]
+    fn float_keys_order_as_total_cmp() {
+        let mut xs =
+            vec![3.5, -0.0, 0.0, f64::NAN, -f64::NAN, f64::INFINITY, -1e-300, f64::NEG_INFINITY, 2.0, -2.0];
+        xs.extend(numbers(100, 9).into_iter().map(|n| (n as f64 - 1e9) / 7.0));
+        let mut want = xs.clone();
+        want.sort_by(f64::total_cmp);
+        sort_by_key(&mut xs, |&x| f64_key(x));
+        assert_eq!(
+            xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+    }
+}
