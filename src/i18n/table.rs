@@ -901,6 +901,8 @@ texts! {
         "一段 <iframe> 代码，以紧凑模式（只有图表，没有控制面板）显示当前链接，可用于课程网页或幻灯片。";
     EmbedSnippet => "Embed snippet", "嵌入代码";
     EmbedCopied => "Embed snippet copied.", "已复制嵌入代码。";
+    EmbedCopyByHand => "The clipboard is not available here: select the snippet below and copy it (Ctrl+C).", "此处无法使用剪贴板：请选中下面的代码并复制（Ctrl+C）。";
+    CopyByHand => "The clipboard is not available here. Copy the link (Ctrl+C), then close this box.", "此处无法使用剪贴板。请复制链接（Ctrl+C），然后关闭此窗口。";
     EmbedOpenFull => "Open the full page", "打开完整页面";
     EmbedOpenFullHelp => "The same link with the control panel, in a new tab.", "在新标签页中打开带控制面板的同一链接。";
 

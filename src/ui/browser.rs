@@ -149,3 +149,31 @@ pub fn prefers_reduced_motion() -> bool {
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
 }
+
+/// Copies `text` to the clipboard, then tells `done` whether it worked. The clipboard is
+/// missing on a page served over plain http from another machine (not a secure context)
+/// and may be refused by the browser: then `done(false)`, never an exception.
+pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    use wasm_bindgen::JsCast;
+    let clipboard = web_sys::window()
+        .map(|w| w.navigator())
+        .and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()).ok())
+        .filter(|c| !c.is_undefined() && !c.is_null())
+        .map(|c| c.unchecked_into::<web_sys::Clipboard>());
+    let Some(clipboard) = clipboard else {
+        done(false);
+        return;
+    };
+    let promise = clipboard.write_text(text);
+    wasm_bindgen_futures::spawn_local(async move {
+        done(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+    });
+}
+
+/// Shows `text` selected in the browser's own dialog, for a copy by hand (Ctrl+C) where the
+/// clipboard could not be written.
+pub fn offer_to_copy(label: &str, text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.prompt_with_message_and_default(label, text);
+    }
+}

@@ -495,11 +495,12 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
         let title = format!("{page} · {}", t(T::AppName));
         Callback::from(move |_: MouseEvent| {
             let s = embed_snippet(&full_page_url(&browser::current_href()), &title);
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&s);
-            }
-            snippet.set(Some(s));
-            status.set(lang.t(T::EmbedCopied).to_string());
+            // The snippet is shown either way, so that it can be copied by hand.
+            snippet.set(Some(s.clone()));
+            let status = status.clone();
+            browser::copy_text(&s, move |ok| {
+                status.set(lang.t(if ok { T::EmbedCopied } else { T::EmbedCopyByHand }).to_string());
+            });
         })
     };
     let fig_rows: Html = figs

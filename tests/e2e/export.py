@@ -298,6 +298,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         chrome.click("#export-toggle")
         chrome.click("#export-embed")
         snippet = chrome.js("return document.getElementById('embed-snippet').value;")
+        # Without a clipboard (a page served over plain http from another machine) the snippet
+        # is still there to copy by hand, and the status says so instead of "copied".
+        chrome.js("Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true});")
+        chrome.js("document.getElementById('export-embed').click();")
+        deadline = time.time() + 5
+        while "Ctrl+C" not in chrome.text("#export-status") and time.time() < deadline:
+            time.sleep(0.05)
+        expect("Ctrl+C" in chrome.text("#export-status"), f"the status says to copy by hand: {chrome.text('#export-status')!r}")
+        expect(chrome.js("return document.getElementById('embed-snippet').value;") == snippet, "the snippet to copy by hand")
         m = re.match(r'<iframe src="([^"]+)" title="([^"]+)"', snippet)
         expect(m, f"an iframe: {snippet}")
         src = html.unescape(m.group(1))

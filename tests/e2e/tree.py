@@ -6,6 +6,7 @@ deadline; the finder buttons name the CLI report's examples; a bad number names 
 """
 
 import os
+import time
 
 
 def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_report, artifacts):
@@ -69,6 +70,14 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         expect(f"request={n}" in chrome.url(), f"the link keeps the request: {chrome.url()}")
         expect(attr("#tree-summary", "data-request") == str(n), "its tree is shown")
         expect(any(c == "BreakerOpen" for c, _, _ in stops()), f"a branch the breaker stopped: {stops()}")
+        # Back to the sampled request: the tree the learner is looking at stays open.
+        chrome.click("#tree-find-sampled")
+        chrome.wait("#tree-find-sampled[aria-pressed=true]")
+        wait_run(chrome)
+        time.sleep(0.2)
+        expect(chrome.js("return document.getElementById('tree-fold').open;"), "the sampled one keeps the tree open")
+        chrome.click("#tree-find-breaker")
+        wait_run(chrome)
         # The same request from its link alone.
         link = chrome.url()
         chrome.get("about:blank")

@@ -152,10 +152,14 @@ pub fn LessonCard(props: &CardProps) -> Html {
         });
         Callback::from(move |_: MouseEvent| {
             let abs = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default() + &href;
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&abs);
-            }
-            copied.set(true);
+            let (copied, fallback) = (copied.clone(), abs.clone());
+            super::browser::copy_text(&abs, move |ok| {
+                if ok {
+                    copied.set(true);
+                } else {
+                    super::browser::offer_to_copy(lang.t(T::CopyByHand), &fallback);
+                }
+            });
         })
     };
     let error = match &figs { StepFigures::Failed(m) => Some(m.clone()), _ => None }.map(|m| {

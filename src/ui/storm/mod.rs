@@ -232,12 +232,17 @@ pub fn StormPage(props: &StormProps) -> Html {
     };
     let oncopy = {
         let copied = copied.clone();
-        use_callback((), move |_: (), _| {
+        use_callback(lang, move |_: (), &lang| {
             let href = browser::current_href();
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&href);
-            }
-            copied.set(true);
+            let copied = copied.clone();
+            let fallback = href.clone();
+            browser::copy_text(&href, move |ok| {
+                if ok {
+                    copied.set(true);
+                } else {
+                    browser::offer_to_copy(lang.t(T::CopyByHand), &fallback);
+                }
+            });
         })
     };
     // Export hands over side A's report, as `lab run --format json|csv` prints it, and in

@@ -118,7 +118,13 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
     let toggled = use_state(|| None::<bool>);
     {
         let toggled = toggled.clone();
-        use_effect_with(props.request, move |_| toggled.set(None));
+        let before = use_mut_ref(|| props.request);
+        use_effect_with(props.request, move |now| {
+            let was = std::mem::replace(&mut *before.borrow_mut(), *now);
+            // Back from a request asked for to the sampled one ("the sampled one", an emptied
+            // box): the learner is still looking, so the tree stays open.
+            toggled.set((was.is_some() && now.is_none()).then_some(true));
+        });
     }
     let open = toggled.unwrap_or(props.request.is_some() || props.error.is_some());
     let ontoggle = {
