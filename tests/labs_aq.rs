@@ -285,6 +285,18 @@ fn queue_links_round_trip_and_bad_values_fall_back_alone() {
         "workers: got 0, allowed a whole number from 1 to 10000"
     );
     assert_eq!(bad.unknown, vec!["foo".to_string()]);
+    // A log-normal's p99 below its median (40 ms) names the p99 and a range from the median,
+    // in a link and when typed; it goes when the median comes down below it.
+    let low = QueueState::from_query(&Query::parse("?page=queue&service=log_normal&p99=10"));
+    let err =
+        low.errors.get(&FieldKey::plain("p99")).expect("p99 below the median has its error").1.to_string();
+    assert!(err.starts_with("p99: got 10, allowed") && err.contains("40"), "{err}");
+    let typed = QueueState::default()
+        .reduce(QueueAction::Choose("service", "log_normal".into()))
+        .reduce(QueueAction::Type(FieldKey::plain("p99"), "10".into()));
+    assert!(typed.errors.get(&FieldKey::plain("p99")).is_some(), "typed too");
+    let fixed = typed.reduce(QueueAction::Type(FieldKey::plain("ms"), "5".into()));
+    assert!(fixed.errors.get(&FieldKey::plain("p99")).is_none(), "a median below the p99 clears it");
 }
 
 #[test]

@@ -551,7 +551,23 @@ impl QueueState {
                 }
             }
         }
+        next.check_p99();
         next
+    }
+
+    /// A log-normal's p99 below its median names the p99 and its range (from the median,
+    /// as a scenario file's validation does); the model meanwhile uses the median, i.e.
+    /// constant service (`QueueInput::dist`).
+    fn check_p99(&mut self) {
+        let key = FieldKey::plain("p99");
+        let (median, p99) = (self.input.service_ms, self.input.p99_ms);
+        if self.input.service == Service::LogNormal && p99 < median {
+            let range = crate::scenario::ranges::LOG_NORMAL_MS.from(median);
+            self.errors.set(key, fmt_num(p99), range.error("p99", fmt_num(p99)));
+        } else if self.errors.get(&key).is_some_and(|(raw, _)| raw.parse::<f64>().is_ok_and(|v| v == p99)) {
+            // The p99 shown is the one now accepted (the median moved below it).
+            self.errors.clear(&key);
+        }
     }
 
     /// Reads the lab from a link; a bad value keeps the preset's for that field alone.
@@ -566,6 +582,7 @@ impl QueueState {
         read_knobs(q, &KNOBS, &mut st.input, &mut st.errors);
         read_choice(q, &ARRIVALS, &mut st.input, &mut st.errors);
         read_choice(q, &SERVICE, &mut st.input, &mut st.errors);
+        st.check_p99();
         st.unknown = unknown_keys(q, |k| {
             crate::state::app::is_shell_key(k)
                 || matches!(k, "preset" | "arrivals" | "service")
