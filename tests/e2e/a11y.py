@@ -69,30 +69,28 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                "\n".join(f"  {page}: {v}" for page, vs in found.items() for v in vs))
         print(f"     axe-core {measurements.get('axe_version', '')}: 0 serious or critical violations on {len(PAGES) * 2} page states")
 
-    def keyboard_only():
+    def tab_from_the_top(to, most):
+        """Loads the storm page, presses Tab from its top until `to` has the focus (at most
+        `most` times); returns the ids (or classes) passed."""
         chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
         settle(chrome)
         chrome.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
-        # The skip links come first: the second jumps to playback.
         stops = []
-        for _ in range(4):
+        for _ in range(most):
             chrome.press(TAB)
             stops.append(chrome.focused_id() or chrome.js("return document.activeElement.className"))
-            if stops[-1] == "skip-play":
+            if stops[-1] == to:
                 break
+        return stops
+
+    def keyboard_only():
+        # The skip links come first: the second jumps to playback.
+        stops = tab_from_the_top("skip-play", 4)
         expect("skip-play" in stops, f"a skip link to playback within 4 tab stops: {stops}")
         chrome.press(ENTER)
         expect(chrome.focused_id() == "play", f"the skip link puts the focus on Play: {chrome.focused_id()}")
         # The third skip link reaches the controls, which come after the figures in tab order.
-        chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
-        settle(chrome)
-        chrome.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
-        stops = []
-        for _ in range(5):
-            chrome.press(TAB)
-            stops.append(chrome.focused_id())
-            if stops[-1] == "skip-controls":
-                break
+        stops = tab_from_the_top("skip-controls", 5)
         expect("skip-controls" in stops, f"a skip link to the controls within 5 tab stops: {stops}")
         chrome.press(ENTER)
         expect(chrome.focused_id() == "preset", f"the skip link puts the focus on the preset: {chrome.focused_id()}")
