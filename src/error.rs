@@ -70,6 +70,13 @@ pub struct FieldError {
 /// How many characters of a user's value a message repeats.
 pub const SHOWN_CHARS: usize = 40;
 
+/// The name of item `index` (from 0) of a list field in a page's messages, counted from 1 as
+/// the page's tables and legends count rows: `item_field("arrivals", 1)` is `arrivals #2`. Scenario
+/// files keep JSON paths (`layers[0]`), which count from 0 like the file's arrays.
+pub fn item_field(key: &str, index: usize) -> String {
+    format!("{key} #{}", index + 1)
+}
+
 /// A user's value as a message shows it: at most [`SHOWN_CHARS`] characters, then `…`, so
 /// a 10,000-character link value cannot flood the page.
 pub fn clip(value: &str) -> String {

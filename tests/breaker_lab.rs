@@ -198,7 +198,7 @@ fn bad_input_is_refused_with_field_value_and_range() {
     input.phases[1].failure_pct = 101.0;
     assert_eq!(
         check(&input).unwrap_err().to_string(),
-        "phase_fail[1]: got 101, allowed a number from 0 to 100 (%)"
+        "phase_fail #2: got 101, allowed a number from 0 to 100 (%)"
     );
     input.phases.clear();
     assert!(run(&input).is_err(), "no phase: refused, not a panic");

@@ -123,9 +123,9 @@ fn admission_links_round_trip_and_bad_values_fall_back_alone() {
     assert!(err(FieldKey::plain("gen")).unwrap().1.contains("one of table, burst, even, poisson"));
     assert_eq!(
         err(FieldKey::at("arrivals", 1)).unwrap().1,
-        "arrivals[1].time: got x, allowed a whole number from 0 to 1000000000"
+        "arrivals #2 time: got x, allowed a whole number from 0 to 1000000000"
     );
-    assert!(err(FieldKey::at("arrivals", 2)).unwrap().1.starts_with("arrivals[2].cost: got 0"));
+    assert!(err(FieldKey::at("arrivals", 2)).unwrap().1.starts_with("arrivals #3 cost: got 0"));
     assert!(err(FieldKey::at("arrivals", 3)).is_some(), "four parts");
     let times: Vec<u64> = bad.input.arrivals.iter().map(|a| a.at_ms).collect();
     assert_eq!(
@@ -347,5 +347,17 @@ fn queue_jobs_travel_to_the_worker_and_stay_bounded() {
         let r = run_with(&st.input.scenario(0), 1, DEFAULT_MAX_CALLS).unwrap();
         assert!(r.summary.original_requests <= 20_000, "{q}");
         assert!(t0.elapsed().as_secs() < 20, "{q} took {:?}", t0.elapsed());
+    }
+}
+
+#[test]
+fn admission_even_and_poisson_differ_from_a_burst_in_every_preset() {
+    for p in resilience_lab::state::admission::PRESETS.iter() {
+        for source in ["even", "poisson"] {
+            let st = AdmissionState::from_query(&Query::parse(&format!("?preset={}&gen={}", p.name, source)));
+            assert!(st.errors.is_empty(), "{} {}: {:?}", p.name, source, st.errors);
+            let last = st.input.arrivals.last().map_or(0, |a| a.at_ms);
+            assert!(last > 0, "{} with gen={} spreads its arrivals, not a burst at t = 0", p.name, source);
+        }
     }
 }

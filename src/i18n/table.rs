@@ -354,8 +354,8 @@ texts! {
     BlHalfOpen => "Half-open", "半开方式";
     BlHalfOpenHelp => "Lazy: the first call after the open time half-opens it (Resilience4j's default). Timed: a timer does, at the open time (automaticTransitionFromOpenToHalfOpenEnabled; opossum).",
         "惰性：打开时间过后的第一次调用使其半开（Resilience4j 默认）。定时：到点由定时器半开（automaticTransitionFromOpenToHalfOpenEnabled；opossum）。";
-    BlRateHelp => "Calls the caller makes per second, whatever the breaker does with them; at most 20,000 in all.",
-        "调用方每秒发起的调用数，不论熔断器如何处理；总计最多 20,000 次。";
+    BlRateHelp => "Calls the caller makes per second, whatever the breaker does with them. A run makes at most 20,000 calls, so rate × timeline stays within 20,000: 666.66/s over 30 s.",
+        "调用方每秒发起的调用数，不论熔断器如何处理。一次运行最多 20,000 次调用，因此速率 × 时间线不超过 20,000：30 秒时间线最高 666.66 次/秒。";
     BlUnitCallsPerS => "calls/s", "次/秒";
     BlUnitS => "s", "秒";
     BlArrivalsHelp => "Evenly spaced calls meet evenly spread failures (50 %: every second call), so each transition follows from the settings; Poisson draws gaps and failures from the seed.",

@@ -116,7 +116,7 @@ pub fn validate(input: &CalcInput) -> Result<(), FieldError> {
     check_range("peak_factor", input.peak_factor, lo, hi)?;
     check_int("layers", input.attempts.len() as u64, 1, MAX_LAYERS as u64)?;
     for (i, &a) in input.attempts.iter().enumerate() {
-        check_int(&format!("attempts[{i}]"), u64::from(a), 1, u64::from(MAX_ATTEMPTS))?;
+        check_int(&crate::error::item_field("attempts", i), u64::from(a), 1, u64::from(MAX_ATTEMPTS))?;
     }
     let (lo, hi) = limits::HOLD_MS;
     check_range("hold_normal_ms", input.hold_normal_ms, lo, hi)?;
@@ -182,7 +182,7 @@ mod tests {
         let e = compute(&with_attempts(vec![])).unwrap_err();
         assert_eq!(e.field, "layers");
         let e = compute(&with_attempts(vec![3, 11])).unwrap_err();
-        assert_eq!((e.field.as_str(), e.value.as_str()), ("attempts[1]", "11"));
+        assert_eq!((e.field.as_str(), e.value.as_str()), ("attempts #2", "11"));
         let bad = CalcInput { peak_factor: 0.5, ..CalcInput::default() };
         assert_eq!(compute(&bad).unwrap_err().field, "peak_factor");
         let bad = CalcInput { hold_normal_ms: f64::INFINITY, ..CalcInput::default() };

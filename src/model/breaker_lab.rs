@@ -208,7 +208,7 @@ pub fn check(input: &LabInput) -> Result<(), FieldError> {
             ("phase_latency", p.latency_ms, limits::LATENCY_MS),
         ] {
             if !range.accepts(v) {
-                return Err(range.error(&format!("{key}[{i}]"), fmt_num(v)));
+                return Err(range.error(&crate::error::item_field(key, i), fmt_num(v)));
             }
         }
     }

@@ -113,6 +113,10 @@ fn base(capacity: u32, rate: u64, cost: u32, limit: u32, source: Gen, n: u32, ga
     i
 }
 
+/// The gap a preset whose own arrivals ignore it (a table, a burst) keeps for a learner who
+/// switches to "even" or "Poisson": with 0 ms those would be the burst again.
+const SWITCH_GAP_MS: u64 = 250;
+
 /// Source 002's model: B = 2, r = 2/s, starting full, concurrency limit 1. Six arrivals show
 /// every rule: a slot taken while tokens remain (concurrency_limit), a cost above B
 /// (cost_exceeds_capacity), a completion at exactly 500 ms freeing the slot for the arrival
@@ -129,7 +133,8 @@ fn source_002() -> AdmissionInput {
             a(800, 1, 100),
             a(1000, 1, 100),
         ],
-        ..base(2, 2, 1, 1, Gen::Table, 6, 0)
+        // The gap is unused by the table; it is what "even" and "Poisson" start from.
+        ..base(2, 2, 1, 1, Gen::Table, 6, SWITCH_GAP_MS)
     }
 }
 
@@ -141,7 +146,7 @@ pub static PRESETS: [AdmissionPreset; 4] = [
         title: T::AdmPreset003,
         story: T::AdmStory003,
         // A bucket of 5 refilling 1 token/s meets 8 requests at once: 5 × 200, 3 × 429.
-        build: || base(5, 1, 1, 0, Gen::Burst, 8, 0),
+        build: || base(5, 1, 1, 0, Gen::Burst, 8, SWITCH_GAP_MS),
     },
     AdmissionPreset {
         name: "cost-above-b",
@@ -354,9 +359,10 @@ pub static COLUMNS: [K; 3] = [
     },
 ];
 
-/// The field a table cell's errors name: `arrivals[2].cost`.
+/// The field a table cell's errors name, by the table's row number: `arrivals #3 cost` for
+/// row index 2.
 pub fn cell_field(col: usize, row: usize) -> String {
-    format!("arrivals[{row}].{}", ["time", "cost", "hold"][col.min(2)])
+    format!("{} {}", crate::error::item_field("arrivals", row), ["time", "cost", "hold"][col.min(2)])
 }
 
 /// What the lab holds.
@@ -568,7 +574,11 @@ fn parse_arrivals(list: &str, defaults: &AdmissionInput, errors: &mut FormErrors
     for (row, item) in items.iter().take(MAX_ARRIVALS).enumerate() {
         let parts: Vec<&str> = item.split(':').collect();
         let mut bad = (parts.len() > 3).then(|| {
-            FieldError::new(format!("arrivals[{row}]"), item, Allowed::Length { min_len: 1, max_len: 3 })
+            FieldError::new(
+                crate::error::item_field("arrivals", row),
+                item,
+                Allowed::Length { min_len: 1, max_len: 3 },
+            )
         });
         one.arrivals = vec![Arrival { at_ms: 0, cost: defaults.cost, hold_ms: defaults.hold_ms }];
         for (col, raw) in parts.iter().enumerate().take(3) {
@@ -592,7 +602,7 @@ fn parse_arrivals(list: &str, defaults: &AdmissionInput, errors: &mut FormErrors
 /// three more requests than the bucket (or the limit) lets through at once, each holding
 /// its slot 100 ms.
 pub fn query_for(config: &AdmissionConfig) -> String {
-    let mut input = base(0, 0, 1, 0, Gen::Burst, 1, 0);
+    let mut input = base(0, 0, 1, 0, Gen::Burst, 1, SWITCH_GAP_MS);
     if let Some(b) = config.token_bucket {
         input.capacity = b.capacity;
         input.rate_milli = (b.rate_per_s * 1000.0).round().max(0.0) as u64;

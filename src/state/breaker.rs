@@ -369,7 +369,10 @@ impl BreakerState {
                 let Some(k) = self.knob(key.key) else { return self.clone() };
                 match k.parse(&raw, &key.field()) {
                     Ok(v) => self.apply(k, key, v, raw),
-                    Err(e) => self.with_error(key, raw, e),
+                    Err(e) => {
+                        let e = self.rate_bound(key, e);
+                        self.with_error(key, raw, e)
+                    }
                 }
             }
             BreakerAction::Slide(key, stop) => {
@@ -423,6 +426,14 @@ impl BreakerState {
         let this = input.phases.get(i).map_or(0.0, |p| p.duration_ms);
         let max = (most_ms - (lab::total_ms(&input.phases) - this)).floor().max(limits::PHASE_MS.min);
         limits::PHASE_MS.to(max).error(&key.field(), fmt_num(this))
+    }
+
+    /// A rate above the knob's own maximum is told the same bound as one the timeline
+    /// refuses ([`lab::max_rate`], the 20,000-call cap over this timeline), not two maxima.
+    fn rate_bound(&self, key: FieldKey, e: FieldError) -> FieldError {
+        let most = lab::max_rate(lab::total_ms(&self.input.phases));
+        let above = e.value.parse::<f64>().is_ok_and(|v| v > most);
+        if key.key == RATE.key && above { limits::RATE.to(most).error(RATE.key, e.value) } else { e }
     }
 
     fn with_error(&self, key: FieldKey, raw: String, err: FieldError) -> BreakerState {

@@ -371,7 +371,7 @@ mod tests {
         let bad = s.reduce(CalcAction::Type(FieldKey::at("attempts", 1), "40".into()));
         assert_eq!(bad.output.worst_attempts_per_s, 6000.0);
         let (raw, err) = bad.errors.get(&FieldKey::at("attempts", 1)).unwrap();
-        assert_eq!((raw.as_str(), err.field.as_str()), ("40", "attempts[1]"));
+        assert_eq!((raw.as_str(), err.field.as_str()), ("40", "attempts #2"));
         let fixed = bad.reduce(CalcAction::Type(FieldKey::at("attempts", 1), "3".into()));
         assert!(fixed.errors.is_empty());
         assert_eq!(fixed.output.worst_attempts_per_s, 4500.0);

@@ -35,10 +35,10 @@ impl FieldKey {
         FieldKey { key, index: Some(index) }
     }
     /// The name in error messages: the key, with the item for per-item knobs
-    /// (`attempts[1]`).
+    /// (`attempts #2` for index 1, as the page counts rows).
     pub fn field(&self) -> String {
         match self.index {
-            Some(i) => format!("{}[{}]", self.key, i),
+            Some(i) => crate::error::item_field(self.key, i),
             None => self.key.to_string(),
         }
     }

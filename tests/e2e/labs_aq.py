@@ -131,7 +131,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         err = chrome.text("#f-b-error") if chrome.find("#f-b-error") else ""
         said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
         expect("b = -1" in said, f"the bad capacity is named: {said!r} {err!r}")
-        expect("arrivals[1].time = x" in said, f"the bad row is named: {said!r}")
+        expect("arrivals #2 time = x" in said, f"the bad row is named: {said!r}")
         expect("zzz" in chrome.text("#unknown-params"), "unknown keys listed")
         no_console_errors(chrome, "admission edits")
 

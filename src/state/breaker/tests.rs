@@ -43,7 +43,7 @@ fn a_bad_value_shows_its_error_and_falls_back_for_that_field_only() {
         ("150", "failure_pct: got 150, allowed a number from 0.01 to 100")
     );
     assert_eq!(st.errors.get(&FieldKey::plain("window")).unwrap().1.value, "abc");
-    assert_eq!(st.errors.get(&FieldKey::at("phase_ms", 0)).unwrap().1.field, "phase_ms[0]");
+    assert_eq!(st.errors.get(&FieldKey::at("phase_ms", 0)).unwrap().1.field, "phase_ms #1");
     assert_eq!(st.input.phases.len(), 2, "two items: two phases");
     assert_eq!(
         (st.input.phases[0].duration_ms, st.input.phases[1].duration_ms),
@@ -75,11 +75,19 @@ fn too_many_calls_are_refused_naming_the_field_that_asked() {
         st.errors.get(&FieldKey::plain("rate")).unwrap().1.to_string(),
         "rate: got 1000, allowed a number from 0.01 to 666.66 (calls/s)"
     );
+    // Above the knob's own 1,000/s: the same bound, not a second maximum.
+    let st = q("?rate=5000");
+    assert_eq!(
+        st.errors.get(&FieldKey::plain("rate")).unwrap().1.to_string(),
+        "rate: got 5000, allowed a number from 0.01 to 666.66 (calls/s)"
+    );
+    let st = q("?rate=abc");
+    assert_eq!(st.errors.get(&FieldKey::plain("rate")).unwrap().1.value, "abc", "not a number: as typed");
     let st =
         BreakerState::default().reduce(BreakerAction::Type(FieldKey::at("phase_ms", 1), "3000000".into()));
     assert_eq!(
         st.errors.get(&FieldKey::at("phase_ms", 1)).unwrap().1.to_string(),
-        "phase_ms[1]: got 3000000, allowed a number from 100 to 1980000 (ms)",
+        "phase_ms #2: got 3000000, allowed a number from 100 to 1980000 (ms)",
         "2,000 s less the other phases' 20 s"
     );
     let st = q("?rate=600").reduce(BreakerAction::Type(FieldKey::plain("phases"), "5".into()));
@@ -141,4 +149,14 @@ fn the_page_state_runs_the_preset_the_tests_pin() {
     let r = run(&st.input).unwrap();
     let opened = r.changes.iter().find(|c| c.to == State::Open).unwrap();
     assert_eq!(opened.at_us, 14_950_000);
+}
+
+#[test]
+fn the_rate_help_states_the_models_cap() {
+    // The help quotes the cap and the bound for source-003's 30 s timeline: both from the model.
+    for lang in [crate::i18n::Lang::En, crate::i18n::Lang::Zh] {
+        let help = lang.t(T::BlRateHelp);
+        assert!(help.contains(&crate::i18n::format_number(lab::MAX_CALLS, 0)), "{help}");
+        assert!(help.contains(&fmt_num(lab::max_rate(30_000.0))), "{help}");
+    }
 }
