@@ -265,3 +265,22 @@ fn csv_quotes_names_with_commas() {
     let want = fields(header);
     assert!(text.lines().skip(1).all(|l| fields(l) == want));
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_panic() {
+    // `lab run … | head -1`: the pipe closes after the first line of a long report.
+    use std::io::Read as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(["run", "--preset", "big-promo", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then dropped: closed
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

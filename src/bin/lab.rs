@@ -5,6 +5,7 @@
 //! lab run --preset NAME [--seed N] [--format json|table|csv|digest]
 //! lab run --scenario FILE.json [--seed N] [--format json|table|csv|digest] [--engine auto|general]
 //! lab show --preset NAME          (prints the preset as a scenario file)
+//! lab keys                        (the storm page's link keys)
 //! lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
 //!           [--seed N] [--format table|csv]   (the stability map, cell for cell the page's)
 //! ```
@@ -13,14 +14,14 @@
 //! wrong shape, a value out of range — prints a message naming the field, the value and
 //! what is allowed on stderr and exits 2. A run its budget stopped (the system diverged)
 //! prints its partial report and a notice on stderr, and exits 0. Arguments are parsed by
-//! hand: three subcommands and a few flags do not earn a parser crate.
+//! hand: five subcommands and a few flags do not earn a parser crate.
 
 use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
 use resilience_lab::model::slo::Slo;
 use resilience_lab::report::{Report, Stopped};
 use resilience_lab::scenario::{Scenario, presets};
 use std::fmt::Write as _;
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -382,11 +383,18 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(text) => {
-            print!("{text}");
-            if !text.ends_with('\n') {
-                println!();
+            // Written, not `print!`ed: a reader that stops early (`lab run | head`) closes
+            // the pipe, and that is the reader's choice, not a panic.
+            let newline = if text.ends_with('\n') { "" } else { "\n" };
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.write_all(newline.as_bytes())) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("lab: cannot write the output: {e}");
+                    ExitCode::from(1)
+                }
             }
-            ExitCode::SUCCESS
         }
         Err((code, msg)) => {
             eprintln!("lab: {msg}");

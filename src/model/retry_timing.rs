@@ -211,7 +211,7 @@ mod tests {
             let n = a.attempt - 1;
             assert!(a.min_us >= 50_000 && a.max_us <= upper_bound(&b, n), "{a:?}");
         }
-        // It sticks at the cap once saturated (semantics.md, Polly #530).
+        // It sticks at the cap once saturated (the team's `../shared/docs/semantics.md`, Polly #530).
         let last = t.attempts.last().unwrap();
         assert!(last.bins[BINS - 1] as usize > SEQUENCES / 5, "a pile at the cap: {:?}", last.bins);
     }

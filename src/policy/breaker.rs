@@ -1,7 +1,8 @@
 //! A circuit breaker over a count- or time-based sliding window (Resilience4j's model;
 //! source 003's thresholds).
 //!
-//! Choices this model makes (see `semantics.md`, "Choices our models must state"):
+//! Choices this model makes (see the team's `../shared/docs/semantics.md`, "Choices our
+//! models must state"):
 //! 1. The window holds the last `window` recorded calls ([`WindowKind::Count`], Resilience4j
 //!    `COUNT_BASED`), or the calls recorded in the last `window` whole seconds of virtual
 //!    time ([`WindowKind::Time`], `TIME_BASED`; see "The time-based window" below). Every

@@ -1,6 +1,6 @@
 //! Retry: how many attempts, which outcomes are retried, and how long to wait in between.
 //!
-//! Choices this model makes (see `semantics.md`):
+//! Choices this model makes (see the team's `../shared/docs/semantics.md`):
 //! - `max_attempts` counts the first attempt (≈ gRPC `maxAttempts`, Resilience4j
 //!   `maxAttempts`): 3 means one call and at most two retries.
 //! - Retried: timeouts, connection errors and 502/503/504, and overload rejections (429 or

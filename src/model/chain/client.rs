@@ -2,7 +2,8 @@
 //! answer walks them back, and the retry stage decides what happens next.
 //!
 //! One arm per stage, on the way out ([`GeneralEngine::walk_out`]) and on the way back
-//! ([`GeneralEngine::walk_back`]); the order comes from `ClientSpec::stages`, nowhere else.
+//! ([`GeneralEngine::on_attempt_result`], and `refuse` for an attempt a stage turned away);
+//! the retry gates in `retry`. The order comes from `ClientSpec::stages`, nowhere else.
 
 use super::calls::{CallRef, DepState, Parent, SlotKind};
 use super::engine::{Answer, Ev, GeneralEngine};

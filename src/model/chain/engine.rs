@@ -1,6 +1,7 @@
 //! The general engine: every call an event-driven state machine in virtual time. This file
-//! holds the event loop and the server side of a hop (admission, workers and queue, work,
-//! answers, cancellation); `client.rs` holds the caller side (the policy stack).
+//! holds the event loop and the server side of a hop (arrival, admission, the worker queue,
+//! answers); work is in `work.rs` and cancellation in `cancel.rs`. The caller side (the
+//! policy stack) is in `client.rs`, with `slots.rs` and `timers.rs`.
 //!
 //! - **Arrival at a hop**: admission (token bucket + concurrency limit) rejects at once with
 //!   429 and a Retry-After; otherwise the call takes a worker or waits in the bounded FIFO

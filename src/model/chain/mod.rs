@@ -10,7 +10,11 @@
 //! | `arrivals.rs` | when original requests arrive, and the random key each carries |
 //! | `calls.rs` | the calls in flight (a slab with stale-proof handles) |
 //! | `engine.rs` | the general engine: event loop and the server side of a hop |
+//! | `work.rs` | a hop's workers and its own work, a leaf's answer |
 //! | `client.rs` | the caller side: the stack walked out and back, retries |
+//! | `slots.rs` | a client's bulkhead or its layer's shared pool |
+//! | `timers.rs` | per-try timers, kept per client |
+//! | `cancel.rs` | cancelling or orphaning what a call started when its caller stops waiting |
 //! | `rules.rs` | the rules every path applies once: leaf answers, retry decisions, propagation, spans |
 //! | `stats.rs` | the statistics sink both engines write to |
 //! | `finish.rs` | the report |

@@ -1,5 +1,5 @@
 //! The statistics sink: everything a run counts, shared by the general engine and the
-//! retry-chain kernel, and turned into the report at the end (`report.rs`).
+//! retry-chain kernel, and turned into the report at the end (`finish.rs`; the types are `crate::report`'s).
 //!
 //! Counters and histograms are sums, so whoever writes them may batch; the series live in
 //! a [`Recorder`] with bounded memory. Traces keep a capped sample of requests.

@@ -1,7 +1,7 @@
 //! A lesson step over its page: the card with the step's narration, question and answer,
 //! "try this", the step's knobs and the way on; presenter mode (full screen, the step's
-//! figure large, a clicker's keys); the speaker-notes window kept in step through a
-//! `BroadcastChannel`; the interviewer's checklist and the candidate's link.
+//! figure large, a clicker's keys); the speaker-notes window (kept in step by `ui::app`
+//! through a `BroadcastChannel`); the interviewer's checklist and the candidate's link.
 
 pub mod index;
 
