@@ -361,3 +361,26 @@ fn admission_even_and_poisson_differ_from_a_burst_in_every_preset() {
         }
     }
 }
+
+#[test]
+fn a_changed_lab_says_its_story_is_the_presets() {
+    for p in adm::PRESETS.iter() {
+        assert!(!AdmissionState::new(p.name).departs_from_preset(), "{} as loaded", p.name);
+    }
+    let st = AdmissionState::from_query(&Query::parse("?preset=source-002&limit=0"));
+    assert!(st.departs_from_preset(), "a changed limit");
+    assert!(!st.reduce(AdmissionAction::Reset).departs_from_preset(), "reset: the preset again");
+    for p in queue::PRESETS.iter() {
+        assert!(!QueueState::new(p.name).departs_from_preset(), "{} as loaded", p.name);
+    }
+    assert!(QueueState::from_query(&Query::parse("?preset=source-002&rate=150")).departs_from_preset());
+}
+
+#[test]
+fn the_workers_slider_steps_one_worker_at_a_time() {
+    // Source 002's answer is 7 workers, and the capacity lesson asks for 6 next: from the
+    // preset's 8, one arrow key each.
+    let stops = queue::WORKERS.stops();
+    let at = |v: f64| stops.iter().position(|&s| s == v).unwrap();
+    assert_eq!((at(7.0), at(6.0)), (at(8.0) - 1, at(8.0) - 2));
+}

@@ -93,22 +93,36 @@ impl Lang {
 
     /// What a field accepts, in words.
     pub fn allowed(self, allowed: &Allowed) -> String {
+        self.allowed_in(allowed, "")
+    }
+
+    /// [`allowed`](Self::allowed) with the range's unit after its maximum (` ms`; none for
+    /// lists and words).
+    fn allowed_in(self, allowed: &Allowed, unit: &str) -> String {
+        let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+        let range = |key: T, min: &str, max: &str| {
+            self.f(key, &[("min", &grouped(min)), ("max", &grouped(max)), ("unit", &unit)])
+        };
         match allowed {
-            Allowed::Range { min, max } => {
-                self.f(T::AllowedRange, &[("min", min.as_str()), ("max", max.as_str())])
-            }
-            Allowed::Integer { min, max } => {
-                self.f(T::AllowedInteger, &[("min", min.as_str()), ("max", max.as_str())])
-            }
+            Allowed::Range { min, max } => range(T::AllowedRange, min, max),
+            Allowed::Integer { min, max } => range(T::AllowedInteger, min, max),
             Allowed::OneOf { choices } => self.f(T::AllowedOneOf, &[("choices", &choices.join(", "))]),
             Allowed::Length { min_len, max_len } => {
                 self.f(T::AllowedLength, &[("min", &min_len.to_string()), ("max", &max_len.to_string())])
             }
-            Allowed::OffOrRange { min, max, integer: _ } => {
-                self.f(T::AllowedOffOrRange, &[("min", min.as_str()), ("max", max.as_str())])
+            Allowed::OffOrRange { min, max, integer } => {
+                let key = if *integer { T::AllowedOffOrInteger } else { T::AllowedOffOrRange };
+                range(key, min, max)
             }
             Allowed::Rule { rule } => rule.clone(),
         }
+    }
+
+    /// A field error under a control the learner sees by its `label` (in this language,
+    /// with the link key or row beside it as the caller likes), its range in `unit`.
+    pub fn named_error(self, err: &FieldError, label: &str, unit: &str) -> String {
+        let allowed = self.allowed_in(&err.allowed, unit);
+        self.f(T::FieldErrorMessage, &[("field", label), ("value", &err.value), ("allowed", &allowed)])
     }
 
     /// A field error for display next to its control: value and what is allowed.
@@ -164,6 +178,15 @@ pub fn placeholders(template: &str) -> Vec<&str> {
     names.sort_unstable();
     names.dedup();
     names
+}
+
+/// A bound as a message states it: `1000000000` → `1,000,000,000`, as the rest of the page
+/// writes numbers; anything that is not a plain number stays as it is.
+fn grouped(bound: &str) -> String {
+    match bound.parse::<f64>() {
+        Ok(v) if v.is_finite() && !bound.contains(['e', 'E']) => format_number(v, 6),
+        _ => bound.to_string(),
+    }
 }
 
 /// `1234567.891` with 2 decimals → `1,234,567.89`; `4.0` → `4`; `4.1` → `4.1`.
@@ -222,6 +245,30 @@ pub fn format_fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_error_gives_the_label_the_range_grouped_and_its_unit() {
+        let e = FieldError::new("hold", -5, Allowed::integer(0, 86_400_000));
+        assert_eq!(
+            Lang::En.named_error(&e, "Hold time #2", "ms"),
+            "Hold time #2 = -5 is not accepted; allowed: a whole number from 0 to 86,400,000 ms."
+        );
+        assert_eq!(
+            Lang::Zh.named_error(&e, "占用时长 #2", "毫秒"),
+            "占用时长 #2 = -5 不可接受；允许范围：0 到 86,400,000 毫秒（整数）。"
+        );
+        let off = FieldError::new(
+            "b",
+            2.5,
+            Allowed::OffOrRange { min: "1".into(), max: "1000000".into(), integer: true },
+        );
+        assert_eq!(
+            Lang::En.field_error(&off),
+            "b = 2.5 is not accepted; allowed: 0 (off), or a whole number from 1 to 1,000,000."
+        );
+        let words = FieldError::new("gen", "x", Allowed::OneOf { choices: vec!["burst".into()] });
+        assert!(!Lang::En.named_error(&words, "Arrivals", "ms").contains("ms"), "no unit on a list of words");
+    }
 
     #[test]
     fn every_text_exists_in_both_languages_with_the_same_placeholders() {

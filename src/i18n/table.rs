@@ -51,11 +51,16 @@ texts! {
     Dismiss => "Dismiss", "关闭";
 
     // ---- validation --------------------------------------------------------------------
-    AllowedRange => "allowed: {min} to {max}", "允许范围：{min} 到 {max}";
-    AllowedInteger => "allowed: a whole number from {min} to {max}", "允许范围：{min} 到 {max} 的整数";
+    AllowedRange => "allowed: {min} to {max}{unit}", "允许范围：{min} 到 {max}{unit}";
+    AllowedInteger => "allowed: a whole number from {min} to {max}{unit}", "允许范围：{min} 到 {max}{unit}（整数）";
     AllowedOneOf => "allowed: one of {choices}", "允许取值：{choices} 之一";
     AllowedLength => "allowed: {min} to {max} items", "允许 {min} 到 {max} 项";
-    AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}", "允许：0（关闭），或 {min} 到 {max}";
+    AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}{unit}", "允许：0（关闭），或 {min} 到 {max}{unit}";
+    LabelWithKey => "{label} ({key})", "{label}（{key}）";
+    RowCell => "Row {n}, {col}", "第 {n} 行的{col}";
+    InFlightOf => "concurrency slots (squares): {n} of {limit} in flight", "并发名额（方块）：在途 {n} / {limit}";
+    AllowedOffOrInteger => "allowed: 0 (off), or a whole number from {min} to {max}{unit}",
+        "允许：0（关闭），或 {min} 到 {max}{unit}（整数）";
     FieldErrorMessage => "{field} = {value} is not accepted; {allowed}.",
         "{field} = {value} 不可接受；{allowed}。";
     NotANumber => "not a number", "不是数字";
@@ -88,8 +93,8 @@ texts! {
     FieldLayersHelp => "How many layers of the call chain each retry on failure (1–8). Page → recommendation → profile has 2.",
         "调用链中各自在失败时重试的层数（1–8）。页面 → 推荐 → 画像是 2 层。";
     FieldAttempts => "Attempts at layer {n}", "第 {n} 层尝试次数";
-    FieldAttemptsHelp => "Attempts this layer makes per call, the first one included (≈ gRPC maxAttempts, Resilience4j maxAttempts). “First + 3 retries” is 4.",
-        "该层每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。“首次 + 重试 3 次”即 4。";
+    FieldAttemptsHelp => "Attempts this layer makes per call, the first one included (≈ gRPC maxAttempts, which gRPC caps at 5; Resilience4j maxAttempts). “First + 3 retries” is 4.",
+        "该层每次调用的尝试次数，含首次（≈ gRPC maxAttempts，gRPC 最多为 5；Resilience4j maxAttempts）。“首次 + 重试 3 次”即 4。";
     FieldHoldNormal => "Hold time, healthy", "正常占用时间";
     FieldHoldNormalHelp => "How long one downstream call holds a connection when the downstream is healthy.",
         "下游健康时，一次下游调用占用连接的时间。";
@@ -129,8 +134,8 @@ texts! {
     OutFits => "fits", "可容纳";
     OutPayload => "Payload at peak", "峰值载荷";
     SaturationTitle => "The pool saturates", "连接池饱和";
-    SaturationExplain => "Demand of {demand} connections exceeds the pool of {pool}. Past this point Little's law no longer describes the system: it cannot hold a steady state, and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
-        "需求 {demand} 条连接超过了连接池上限 {pool}。越过这一点，Little 定律不再描述系统：系统无法保持稳态，多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
+    SaturationExplain => "Demand of {demand} connections exceeds the pool of {pool}. Past this point the estimate offered rate × healthy hold time predicts nothing: the system cannot hold a steady state (L = λW still holds for what is admitted, with the time it really takes), and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
+        "需求 {demand} 条连接超过了连接池上限 {pool}。越过这一点，“请求速率 × 正常占用时间”的估算不再成立：系统无法保持稳态（对实际被接纳的流量、按实际停留时间，L = λW 仍然成立），多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
     Formula => "Formula", "公式";
     ChainEntry => "entry", "入口";
     ChainLayer => "layer {n}", "第 {n} 层";
@@ -222,8 +227,8 @@ texts! {
     // ---- queue lab (?page=queue) ---------------------------------------------------------
     QNav => "Queue lab", "排队实验";
     QTitle => "Queue lab: utilisation, waiting and the hockey stick", "排队实验：利用率、等待与“曲棍球棒”曲线";
-    QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), otherwise a stated approximation. Waiting explodes as ρ approaches 1, long before every worker is busy all the time.",
-        "一个有 c 个工作线程的池，前面是队列，到达速率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，远在线程一直全忙之前。";
+    QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), otherwise a stated approximation. Waiting grows steeply as ρ approaches 1, while the workers are still idle part of the time.",
+        "一个有 c 个工作线程的池，前面是队列，到达速率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，尽管线程仍有部分时间空闲。";
     QPreset002 => "Source 002: 120/s, 40 ms, 8 workers", "文档 002：120/秒，40 ms，8 个线程";
     QStory002 => "λ = 120/s, 40 ms per request, 8 workers: ρ = 60 %. About 14 % of requests wait, under 2 ms on average. The capacity table reproduces source 002: 150/s admitted at a 75 % ceiling, at least 7 workers, L = 4.8 busy and 12 in system at W = 100 ms.",
         "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待，平均不到 2 ms。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
@@ -294,8 +299,8 @@ texts! {
     CapMinWorkers => "Fewest workers under the ceiling", "满足上限的最少线程数";
     CapBusy => "Busy workers L = λ × service time", "忙碌线程 L = λ × 服务时间";
     CapInSystem => "In system L = λ × W", "系统内请求 L = λ × W";
-    CapNote => "Headroom and margin are different things (source 002). L = λW needs a stable system with consistent long-run averages: 12 in system does not mean 12 cores suffice, and no average gives a p99.",
-        "能力余量与距上限的余量是两回事（文档 002）。L = λW 需要稳定且口径一致的长期平均：系统内 12 个请求不代表 12 个核就够，平均数也推不出 p99。";
+    CapNote => "Headroom and margin are different things (source 002). L = λW needs a stable system with consistent long-run averages: {n} in system does not mean {n} cores suffice, and no average gives a p99.",
+        "能力余量与距上限的余量是两回事（文档 002）。L = λW 需要稳定且口径一致的长期平均：系统内 {n} 个请求不代表 {n} 个核就够，平均数也推不出 p99。";
     // ---- presets -----------------------------------------------------------------------
     PresetLab11Unprotected => "Lab 11, unprotected", "实验 11：无保护";
     PresetLab11UnprotectedStory => "Source 000: 100 requests at once; page → recommendation → a slow profile service that holds each call 100 ms and fails. Both layers try 3 times: 900 profile calls, and every request ends after 1,020 ms.",
@@ -304,14 +309,14 @@ texts! {
     PresetLab11ProtectedStory => "Source 000: the entry admits 20 and fast-rejects 80, gives each request a 250 ms budget and degrades instead of failing; only the recommendation client retries, once. 40 profile calls; the longest request takes 220 ms.",
         "文档 000：入口只准入 20 个、快速拒绝 80 个，每个请求总预算 250 ms，失败时降级；只有推荐客户端重试一次。画像共 40 次调用，最长请求 220 ms。";
     PresetLab11Budget150 => "Lab 11, 150 ms budget", "实验 11：预算 150 ms";
-    PresetLab11Budget150Story => "The protected lab with a 150 ms budget. The budget is checked before the backoff sleep: after the first failure only 30 ms would remain, less than a try needs, so only first attempts are sent: 20 calls.",
-        "受保护实验把总预算缩短到 150 ms。预算在退避睡眠前检查：首次失败后只剩 30 ms，不够一次尝试，所以只发首次请求：共 20 次调用。";
+    PresetLab11Budget150Story => "The protected lab with a 150 ms budget. The budget is checked before the backoff sleep: after the first failure 50 ms remain, and after the 20 ms backoff only 30 ms would, less than the 100 ms a try needs, so only first attempts are sent: 20 calls.",
+        "受保护实验把总预算缩短到 150 ms。预算在退避睡眠前检查：首次失败后剩 50 ms，退避 20 ms 后只剩 30 ms，不够一次 100 ms 的尝试，所以只发首次请求：共 20 次调用。";
     PresetChain2x3 => "2 layers × 3 attempts", "两层 × 3 次尝试";
-    PresetChain2x3Story => "Sources 000/002: 500 req/s, two layers that each try 3 times, a leaf that always fails: 9 leaf calls per request, 4,500 attempts/s.",
-        "文档 000/002：每秒 500 个请求，两层各尝试 3 次，叶子服务总是失败：每个请求 9 次叶子调用，每秒 4,500 次尝试。";
+    PresetChain2x3Story => "Source 000: 500 req/s, two layers that each try 3 times, a leaf that always fails: 9 leaf calls per request, 4,500 attempts/s.",
+        "文档 000：每秒 500 个请求，两层各尝试 3 次，叶子服务总是失败：每个请求 9 次叶子调用，每秒 4,500 次尝试。";
     PresetChain3x3 => "3 layers × 3 attempts", "三层 × 3 次尝试";
-    PresetChain3x3Story => "Source 001: client → gateway → order → payment, each retrying 3 times: 27× — 1,000 QPS becomes 27,000 calls/s at payment.",
-        "文档 001：客户端 → 网关 → 订单 → 支付，每层重试 3 次：放大 27 倍——1,000 QPS 在支付端变成每秒 27,000 次调用。";
+    PresetChain3x3Story => "Source 001: client → gateway → order → payment, each making 3 attempts (the source's 'retry 3 times', the first included): 27× — 1,000 QPS becomes 27,000 calls/s at payment.",
+        "文档 001：客户端 → 网关 → 订单 → 支付，每层 3 次尝试（来源所说的“重试 3 次”，含首次）：放大 27 倍——1,000 QPS 在支付端变成每秒 27,000 次调用。";
     PresetChain3x4 => "3 layers × (first + 3 retries)", "三层 × （首次 + 重试 3 次）";
     PresetChain3x4Story => "Source 002: “first attempt plus 3 retries” on each of 3 layers is 4³ = 64 calls per request.",
         "文档 002：三层每层“首次加重试三次”，每个请求 4³ = 64 次调用。";
@@ -322,8 +327,8 @@ texts! {
     PresetBigPromoStory => "Source 003's incident: a ×5 surge while recommendations slow to a p99 of ~2 s. Every dependency shares 8 threads with an unbounded queue, nothing times out in time, the app retries at once: order calls queue behind slow recommendations and the order path goes down with them.",
         "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
     PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
-    PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a bulkhead of 20 with no queue, a 150 ms timeout, a breaker) and serves the hot list as a fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
-        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过 {order}（舱壁并发 20、队列 0，150 ms 超时，熔断），失败时返回热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
+    PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a breaker, a 150 ms timeout, a bulkhead of 20 with no queue, in that order from the caller out) and serves the hot list as a fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
+        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过 {order}（熔断，150 ms 超时，舱壁并发 20、队列 0，从调用方向外依次排列），失败时返回热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
     PresetBreakerDemo => "Circuit breaker", "熔断器";
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN → HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN → HALF_OPEN → CLOSED。";
@@ -381,7 +386,7 @@ texts! {
         "10 秒时间窗口，依赖 60% 的调用失败：健康的一秒滑出窗口时打开，保持打开 30 s，探测成功后才关闭。";
     BlP002 => "Source 002: opossum settings", "文档 002：opossum 配置";
     BlP002Story => "errorThresholdPercentage 50, resetTimeout 30 s on a timer, a 10 s rolling window, no volume threshold, one trial call.",
-        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 秒滚动窗口、无最小请求量、一次试探调用。";
+        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 秒滚动窗口、无最小请求量、一次探测调用。";
     BlPFlap => "A flapping dependency", "时好时坏的依赖";
     BlPFlapStory => "Probes find it down (half-open opens again), then catch a good moment and close too early.",
         "探测遇到宕机（半开再次打开），又赶上短暂恢复而过早关闭。";
@@ -426,7 +431,7 @@ texts! {
     BlDiff5 => "An answer arriving after the state changed is dropped; Resilience4j records it in the new state (a late call can count as a probe).",
         "状态改变后才到达的应答被丢弃；Resilience4j 会把它记入新状态（迟到的调用可能被当作探测）。";
     BlDiff6 => "opossum opens above the threshold (>), judges on failures only, counts rejected calls in its total, and closes on one good trial.",
-        "opossum 超过阈值（>）才打开，只在失败时判断，总数包含被拒绝的调用，一次试探成功即关闭。";
+        "opossum 超过阈值（>）才打开，只在失败时判断，总数包含被拒绝的调用，一次探测成功即关闭。";
     // ---- retry-storm controls ------------------------------------------------------------
     GroupLoad => "Load", "负载";
     GroupDeadline => "Deadline and timeouts", "截止时间与超时";
@@ -470,8 +475,8 @@ texts! {
     KSlo => "Success objective", "成功率目标";
     KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；入口接纳控制拒绝的请求（429）单独计数。在结果图上画成虚线。";
     KCancel => "Cancel on timeout", "超时即取消";
-    KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off (most real stacks): the callee keeps working and holding its worker — a timeout is not a cancellation.",
-        "开：调用方超时会取消被放弃的工作。关（多数真实系统）：被调方继续工作并占着线程——超时不等于取消。";
+    KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off: the callee keeps working and holding its worker. Many stacks do signal cancellation (gRPC cancels the server's context, Envoy resets the stream, Resilience4j TimeLimiter cancels the future by default), but work that never checks for it (a blocking query, a busy thread) runs on: a timeout is not a cancellation unless the callee acts on it.",
+        "开：调用方超时会取消被放弃的工作。关：被调方继续工作并占着线程。许多框架会发出取消信号（gRPC 取消服务端 context，Envoy 重置流，Resilience4j TimeLimiter 默认取消 Future），但不检查取消的工作（阻塞查询、忙碌的线程）仍会继续：被调方不响应，超时就不等于取消。";
     OptOff => "off", "关";
     KFaultKind => "Kind", "类型";
     KFaultTarget => "Acts on", "作用于";
@@ -500,17 +505,17 @@ texts! {
     KDeadlineHelp => "Budget set when a request enters this layer, passed down as the remaining time (≈ gRPC deadline / grpc-timeout; Envoy route timeout). 0 = none. Source 000: 250 ms.",
         "请求进入该层时设定的总预算，以剩余时间向下传递（≈ gRPC deadline / grpc-timeout；Envoy route timeout）。0 = 不设。文档 000：250 ms。";
     KPerTry => "Per-try timeout", "单次超时";
-    KPerTryHelp => "Longest wait for one attempt, including the wait for a bulkhead slot; the actual wait is min(this, remaining budget) (≈ Envoy per_try_timeout, Resilience4j TimeLimiter). 0 = none.",
-        "单次尝试的最长等待，包括等待舱壁名额；实际等待为 min(此值, 剩余预算)（≈ Envoy per_try_timeout、Resilience4j TimeLimiter）。0 = 不设。";
+    KPerTryHelp => "Longest wait for one attempt, including the wait for a bulkhead slot; the actual wait is min(this, remaining budget) (≈ Envoy per_try_timeout, Resilience4j TimeLimiter; whether the callee's work stops is the cancel-on-timeout switch). 0 = none.",
+        "单次尝试的最长等待，包括等待舱壁名额；实际等待为 min(此值, 剩余预算)（≈ Envoy per_try_timeout、Resilience4j TimeLimiter；被调方的工作是否停止由“超时即取消”开关决定）。0 = 不设。";
     KMinUseful => "Minimum useful time", "最小有用时间";
     KMinUsefulHelp => "An attempt is only made if at least this much budget remains, checked before the backoff sleep and before each attempt (source 000). 0 = any time left.",
         "只有剩余预算不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
     KAttempts => "Attempts", "尝试次数";
-    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried; 4xx never.",
-        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试；4xx 从不重试。";
+    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. gRPC caps maxAttempts at 5.",
+        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。gRPC 的 maxAttempts 最多为 5。";
     KBackoff => "Backoff", "退避";
-    KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff). A server's Retry-After wins if longer.",
-        "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff）。服务端 Retry-After 更长时以其为准。";
+    KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff; gRPC always adds full jitter and lets the multiplier be set, here it is 2). A server's Retry-After wins if longer.",
+        "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是使用 full jitter，倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
     OptFixed => "fixed", "固定";
     OptExponential => "exponential", "指数";
     KBackoffMs => "Backoff base", "退避基数";
@@ -528,20 +533,20 @@ texts! {
     KRetryTimeoutsHelp => "Whether an attempt that timed out is retried (its result is unknown: the first may still succeed — writes need an idempotency key).",
         "超时的尝试是否重试（结果未知：第一次可能仍会成功——写操作需要幂等键）。";
     KBudget => "Retry budget", "重试预算";
-    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001, Finagle-like): each successful first attempt deposits the ratio, a retry spends one token. gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2.",
-        "限制重试带来的额外负载。比例桶（文档 001，类似 Finagle）：每个成功的首次请求存入比例值，一次重试花费一个令牌。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。";
+    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001): starts full; each successful first attempt deposits the ratio, a retry spends one token; empty, it refuses retries, so in a total outage retries stop (Finagle's RetryBudget differs: every request deposits, deposits expire, and a minimum of retries per second is always allowed). gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2.",
+        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止（Finagle 的 RetryBudget 不同：每个请求都存入、存款会过期，并始终允许每秒最少若干次重试）。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。";
     OptRatio => "ratio bucket", "比例令牌桶";
     OptGrpc => "gRPC throttling", "gRPC 重试节流";
     KBudgetMax => "Budget size", "预算容量";
     KBudgetMaxHelp => "Bucket size and starting level (source 001: max_tokens 100; gRPC maxTokens).", "桶容量与初始值（文档 001：max_tokens 100；gRPC maxTokens）。";
     KBudgetRatio => "Budget ratio", "预算比例";
-    KBudgetRatioHelp => "Tokens earned per success (source 001: retry_ratio 0.1 ≈ retries ≤ 10 % of traffic; gRPC tokenRatio).",
-        "每次成功获得的令牌（文档 001：retry_ratio 0.1 ≈ 重试不超过流量的 10%；gRPC tokenRatio）。";
+    KBudgetRatioHelp => "Tokens a successful first attempt earns (source 001: retry_ratio 0.1 ≈ retries ≤ 10 % of successful first attempts). In gRPC mode: tokenRatio, added on every success; retries stop once failures outpace it.",
+        "每个成功的首次请求获得的令牌（文档 001：retry_ratio 0.1 ≈ 重试不超过成功首次请求的 10%）。gRPC 模式：tokenRatio，每次成功都加；失败速度超过它时重试停止。";
     KRateLimit => "Rate limit", "限流速率";
-    KRateLimitHelp => "Token bucket refill rate; over it, calls get 429 with Retry-After at once (source 002: integer credits, starts full, rejections consume nothing; ≈ Envoy local_ratelimit tokens_per_fill). 0 = none.",
-        "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：整数 credit、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit tokens_per_fill）。0 = 不限。";
+    KRateLimitHelp => "Token bucket refill rate; over it, calls get 429 with Retry-After at once (source 002: integer credits, starts full, rejections consume nothing; ≈ Envoy local_ratelimit tokens_per_fill ÷ fill_interval, e.g. with fill_interval 1 s; Envoy adds them in steps, this model continuously). 0 = none.",
+        "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：整数 credit、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit 的 tokens_per_fill ÷ fill_interval，例如 fill_interval 取 1 s；Envoy 按阶梯补充，本模型连续补充）。0 = 不限。";
     KBurst => "Burst", "突发容量";
-    KBurstHelp => "Bucket capacity: how many calls may arrive at once (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
+    KBurstHelp => "Bucket capacity: how many calls may be admitted at once (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
         "令牌桶容量：同一时刻最多放行多少调用（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
     KConcurrency => "Concurrency limit", "并发上限";
     KConcurrencyHelp => "Most calls admitted and not finished; beyond it, 429 at once even with tokens left (source 002's second gate). 0 = none.",
@@ -563,7 +568,7 @@ texts! {
     KBulkheadHelp => "Calls to this dependency allowed at once (≈ Resilience4j maxConcurrentCalls; source 003: recommendations 20, no queue). 0 = no bulkhead.",
         "同时允许的对该依赖的调用数（≈ Resilience4j maxConcurrentCalls；文档 003：推荐 20、无队列）。0 = 无舱壁。";
     KBulkheadQueue => "Bulkhead queue", "舱壁队列";
-    KBulkheadQueueHelp => "Calls that may wait for a bulkhead slot; 0 = refuse at once when full (≈ maxWaitDuration 0).", "可以等待舱壁名额的调用数；0 = 满了立即拒绝（≈ maxWaitDuration 0）。";
+    KBulkheadQueueHelp => "Calls that may wait for a bulkhead slot; 0 = refuse at once when full (≈ maxWaitDuration 0; a count of waiters is ThreadPoolBulkhead's queueCapacity).", "可以等待舱壁名额的调用数；0 = 满了立即拒绝（≈ maxWaitDuration 0；等待数上限对应 ThreadPoolBulkhead 的 queueCapacity）。";
     KSharedPool => "Shared pool", "共享线程池";
     KSharedPoolHelp => "Threads all shared dependencies of this layer draw from (source 003: 8). 0 = none.", "本层所有共享依赖共用的线程数（文档 003：8）。0 = 无。";
     KBreaker => "Circuit breaker", "熔断器";
@@ -638,6 +643,8 @@ texts! {
     CopyLinkHelp => "The link holds the page, preset, seed, language, compare mode and every changed setting.", "链接包含页面、预设、种子、语言、对比模式以及所有改动过的设置。";
     LinkCopied => "Link copied", "链接已复制";
     ResetPreset => "Reset to preset", "恢复预设";
+    StoryAsLoaded => "The preset as loaded; you have changed it since (Reset to preset brings it back):",
+        "以下描述的是预设原样；此后你已做了改动（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     SideA => "A: your scenario", "A：你的场景";
     SideB => "B: comparison", "B：对照场景";
@@ -671,7 +678,7 @@ texts! {
     HRetries => "Retries", "重试次数";
     HTimeouts => "Timeouts", "超时次数";
     HCoreSuccess => "Core success", "核心成功率";
-    HCoreSuccessNote => "of admitted requests; counts degraded answers as served", "按已准入的请求计；降级应答也计为成功";
+    HCoreSuccessNote => "of admitted requests; counts degraded answers as served", "按已准入的请求计；降级应答也计为已应答（不是成功）";
     HP50 => "Latency p50", "延迟 p50";
     HP99 => "Latency p99", "延迟 p99";
     HMax => "Latency max", "最长延迟";
@@ -716,11 +723,11 @@ texts! {
     FaultShort => "fault {n}", "故障 {n}";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
-    BreakerOpenLeft => "{s} s to a probe", "{s} 秒后试探";
+    BreakerOpenLeft => "{s} s to a probe", "{s} 秒后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
     BreakerWindow => "window {calls} calls (min {min}) · {rate} % failed", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%";
-    BreakerProbing => "probes: {calls} answered, {failed} failed", "试探：已应答 {calls}，失败 {failed}";
-    BreakerReopened => "reopened: {calls} probes, {rate} % failed", "重新打开：试探 {calls} 次，失败 {rate}%";
+    BreakerProbing => "probes: {calls} answered, {failed} failed", "探测：已应答 {calls}，失败 {failed}";
+    BreakerReopened => "reopened: {calls} probes, {rate} % failed", "重新打开：探测 {calls} 次，失败 {rate}%";
     BreakerOpenedOn => "opened on {calls} calls, {rate} % failed ≥ {pct} %", "在 {calls} 次调用、失败 {rate}% ≥ {pct}% 时打开";
     BreakerOpenedSlow => "opened on {calls} calls: too many slow calls", "在 {calls} 次调用时因慢调用过多而打开";
     LabLinkBreaker => "the breaker on {call} →", "{call} 上的熔断器 →";
@@ -957,9 +964,9 @@ texts! {
     RtCompareTitle => "The four jitter modes on the same base, cap and doubling", "同一基数、上限与倍增下的四种抖动";
     RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry.", "每个尝试次数一条轮廓线，颜色见图例；第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)。";
     RtJitterNone => "none: t exactly (clients retry in lock-step)", "无：恰好为 t（客户端同步重试）";
-    RtJitterFull => "full: random(0, t)", "完全：random(0, t)";
-    RtJitterEqual => "equal: t/2 + random(0, t/2)", "等分：t/2 + random(0, t/2)";
-    RtJitterDecorrelated => "decorrelated: min(cap, random(base, 3 · previous))", "去相关：min(上限, random(基数, 3 · 上次))";
+    RtJitterFull => "full: random(0, t)", "full（全抖动）：random(0, t)";
+    RtJitterEqual => "equal: t/2 + random(0, t/2)", "equal（等分抖动）：t/2 + random(0, t/2)";
+    RtJitterDecorrelated => "decorrelated: min(cap, random(base, 3 · previous))", "decorrelated（去相关）：min(上限, random(基数, 3 · 上次))";
 
     // ---- guided lessons ----------------------------------------------------------------
     LessonsNav => "Lessons", "课程";

@@ -82,7 +82,9 @@ pub const TRACE_SAMPLE: FieldRange = FieldRange { unit: "requests", ..count(0.0,
 pub const TRACE_REQUESTS: FieldRange = FieldRange { unit: "requests", ..count(0.0, 8.0) };
 /// A request number to trace (0 = the first to arrive); the engine numbers requests in 32 bits.
 pub const TRACE_REQUEST: FieldRange = count(0.0, 4_000_000_000.0);
-pub const SEED: FieldRange = count(0.0, u64::MAX as f64);
+/// A seed typed into a lab's page: up to 10⁹, a bound a message can state in full (any u64
+/// works in the engine; files and the CLI take one).
+pub const SEED: FieldRange = count(0.0, 1e9);
 
 impl FieldRange {
     /// What the field accepts, as validation messages say it.

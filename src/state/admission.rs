@@ -279,7 +279,7 @@ pub static SEED: K = Knob {
     label: T::Seed,
     help: T::KLabSeedHelp,
     unit: T::UnitInteger,
-    range: FieldRange { min: 0.0, max: 1e9, integer: true, unit: "" },
+    range: r::SEED,
     slider: Slider::linear(0.0, 100.0),
     step: 1.0,
     off: false,
@@ -407,6 +407,11 @@ impl Default for AdmissionState {
 }
 
 impl AdmissionState {
+    /// Whether any setting differs from the preset's (see [`super::departs_from_preset`]).
+    pub fn departs_from_preset(&self) -> bool {
+        super::departs_from_preset(|q| self.write_query(q))
+    }
+
     /// The preset `name` (the first preset if there is none by that name), unedited.
     pub fn new(name: &str) -> Self {
         let p = preset(name).unwrap_or(&PRESETS[0]);

@@ -327,6 +327,11 @@ impl Default for BreakerState {
 }
 
 impl BreakerState {
+    /// Whether any setting differs from the preset's (see [`super::departs_from_preset`]).
+    pub fn departs_from_preset(&self) -> bool {
+        super::departs_from_preset(|q| self.write_query(q))
+    }
+
     /// A preset's state (the first preset for a name that is none).
     fn new(name: &str) -> Self {
         let preset = lab::PRESETS.into_iter().find(|p| *p == name).unwrap_or(lab::PRESETS[0]);
@@ -428,12 +433,12 @@ impl BreakerState {
         limits::PHASE_MS.to(max).error(&key.field(), fmt_num(this))
     }
 
-    /// A rate above the knob's own maximum is told the same bound as one the timeline
-    /// refuses ([`lab::max_rate`], the 20,000-call cap over this timeline), not two maxima.
+    /// Any rate the knob refuses (too low, too high, not a number) is told the same bound
+    /// as one the timeline refuses ([`lab::max_rate`], the 20,000-call cap over this
+    /// timeline), not the knob's own 1,000/s: one maximum, whatever was typed.
     fn rate_bound(&self, key: FieldKey, e: FieldError) -> FieldError {
         let most = lab::max_rate(lab::total_ms(&self.input.phases));
-        let above = e.value.parse::<f64>().is_ok_and(|v| v > most);
-        if key.key == RATE.key && above { limits::RATE.to(most).error(RATE.key, e.value) } else { e }
+        if key.key == RATE.key { limits::RATE.to(most).error(RATE.key, e.value) } else { e }
     }
 
     fn with_error(&self, key: FieldKey, raw: String, err: FieldError) -> BreakerState {

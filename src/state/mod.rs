@@ -14,6 +14,7 @@ pub mod stability;
 pub mod storm;
 
 use crate::error::FieldError;
+use crate::query::Query;
 
 /// Names one input field: a knob key, and an index for per-item knobs (attempts of
 /// layer `i`).
@@ -91,4 +92,13 @@ impl<K: PartialEq> FormErrors<K> {
     pub fn iter(&self) -> impl Iterator<Item = (&K, &String, &FieldError)> {
         self.items.iter().map(|(k, r, e)| (k, r, e))
     }
+}
+
+/// Whether a lab's state departs from its preset: its link (`write` is the page's
+/// `write_query`, the one statement of what differs) holds anything beyond `preset=`. The
+/// preset's story describes the preset as loaded, so the page says when it no longer does.
+pub fn departs_from_preset(write: impl FnOnce(&mut Query)) -> bool {
+    let mut q = Query::new();
+    write(&mut q);
+    q.pairs().iter().any(|(k, _)| k != "preset")
 }

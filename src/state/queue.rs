@@ -178,7 +178,9 @@ pub static WORKERS: K = Knob {
     help: T::QWorkersHelp,
     unit: T::UnitWorkers,
     range: r::WORKERS.to(MAX_WORKERS),
-    slider: Slider::log(1.0, 1000.0),
+    // One worker a step up to 100, so the arrow keys reach source 002's 7 (and the
+    // lesson's 6) from 8; more is typed.
+    slider: Slider::linear(1.0, 100.0),
     step: 1.0,
     off: false,
     get: |s, _| Some(f64::from(s.workers)),
@@ -233,7 +235,7 @@ pub static SEED: K = Knob {
     label: T::Seed,
     help: T::KLabSeedHelp,
     unit: T::UnitInteger,
-    range: FieldRange { min: 0.0, max: 1e9, integer: true, unit: "" },
+    range: r::SEED,
     slider: Slider::linear(0.0, 100.0),
     step: 1.0,
     off: false,
@@ -511,6 +513,11 @@ impl Default for QueueState {
 }
 
 impl QueueState {
+    /// Whether any setting differs from the preset's (see [`super::departs_from_preset`]).
+    pub fn departs_from_preset(&self) -> bool {
+        super::departs_from_preset(|q| self.write_query(q))
+    }
+
     /// The preset `name` (the first if there is none by that name), unedited.
     pub fn new(name: &str) -> Self {
         let p = preset(name).unwrap_or(&PRESETS[0]);

@@ -150,7 +150,14 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
                     <rect class={classes!("slot", (i < flight).then_some("busy"))} x={(30 + i * 12).to_string()} y="212" width="9" height="9" />
                 }) }
             </svg>
-            <figcaption>{ caption }</figcaption>
+            <figcaption>
+                { caption }
+                // The squares under the bucket are the concurrency slots; the text says so,
+                // and gives the count when there are more than the 12 drawn.
+                if st.input.limit > 0 {
+                    <span class="slot-caption" id="adm-slots">{ lang.f(T::InFlightOf, &[("n", &flight.to_string()), ("limit", &st.input.limit.to_string())]) }</span>
+                }
+            </figcaption>
         </figure>
     }
 }
@@ -265,7 +272,15 @@ fn errors_list(lang: Lang, errors: &FormErrors) -> Html {
         .iter()
         .filter(|(k, _, _)| k.index.is_some() || k.key == "arrivals")
         .map(|(k, _, e)| {
-            html! { <p class="field-error" role="alert" id={format!("{}-error", k.dom_id())}>{ lang.field_error(e) }</p> }
+            // A cell by its column's label and the table's row number.
+            let text = match (COLUMNS.iter().find(|c| c.key == k.key), k.index) {
+                (Some(col), Some(i)) => {
+                    let cell = lang.f(T::RowCell, &[("n", &(i + 1).to_string()), ("col", lang.t(col.label))]);
+                    lang.named_error(e, &cell, lang.t(col.unit))
+                }
+                _ => lang.field_error(e),
+            };
+            html! { <p class="field-error" role="alert" id={format!("{}-error", k.dom_id())}>{ text }</p> }
         })
         .collect()
 }
@@ -368,7 +383,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
             <ExportMenu {lang} page="admission" preset={st.preset} seed={Some(st.input.seed)} data={export_data} />
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    { preset_picker(lang, &presets, st.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                    { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                     { kn(&adm::CAPACITY) }{ kn(&adm::RATE) }{ kn(&adm::LIMIT) }{ kn(&adm::COST) }{ kn(&adm::HOLD) }
                     <fieldset class="group">
                         <legend>{ t(T::ArrivalsTitle) }</legend>

@@ -124,7 +124,7 @@ fn inputs(p: &BreakerProps) -> Html {
     html! {
         <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             { choice(p, "preset", T::Preset, T::PresetHelp, s.preset, presets) }
-            <p class="story">{ story.unwrap_or_default() }</p>
+            { super::lab::story_of_preset(lang, story.unwrap_or_default(), s.departs_from_preset()) }
             <button type="button" class="secondary small" id="bl-reset" title={t(T::ResetPresetHelp)}
                 onclick={p.dispatch.reform(|_: MouseEvent| BreakerAction::Reset)}>{ t(T::ResetPreset) }</button>
             if !errors.is_empty() {

@@ -42,7 +42,11 @@ impl ControlSpec {
     ) -> ControlSpec {
         let value = (knob.get)(state, index).unwrap_or(knob.range.min);
         let (text, error) = match error {
-            Some((raw, e)) => (raw.clone(), Some(lang.field_error(e))),
+            // By the label the learner sees, the link key beside it (what a link says).
+            Some((raw, e)) => {
+                let named = lang.f(T::LabelWithKey, &[("label", &label), ("key", &e.field)]);
+                (raw.clone(), Some(lang.named_error(e, &named, lang.t(knob.unit))))
+            }
             None => (fmt_num(round_for_display(value, knob.step)), None),
         };
         let stops = knob.stops();

@@ -56,6 +56,7 @@ pub fn preset_picker(
     lang: Lang,
     presets: &[(&'static str, T, T)],
     current: &str,
+    changed: bool,
     errors: &FormErrors,
     unknown: &[String],
     onpick: Callback<String>,
@@ -73,7 +74,7 @@ pub fn preset_picker(
                     <option value={*name} selected={*name == current}>{ format!("{} — {}", lang.t(*title), name) }</option>
                 }) }
             </select>
-            if let Some(s) = story { <p class="story" id="preset-story">{ s }</p> }
+            if let Some(s) = story { { story_of_preset(lang, s, changed) } }
             if let Some((_, e)) = errors.get(&FieldKey::plain("preset")) {
                 <p class="field-error" role="alert" id="preset-error">{ lang.field_error(e) }</p>
             }
@@ -83,6 +84,18 @@ pub fn preset_picker(
                 </p>
             }
         </div>
+    }
+}
+
+/// A preset's story, marked as the preset's once the learner has changed a setting: the
+/// text describes the preset as loaded and would otherwise contradict the figures.
+pub fn story_of_preset(lang: Lang, story: &str, changed: bool) -> Html {
+    let class = if changed { "story as-loaded" } else { "story" };
+    html! {
+        <p {class} id="preset-story">
+            if changed { <span class="story-note" id="story-as-loaded">{ lang.t(T::StoryAsLoaded) }</span>{ " " } }
+            { story.to_string() }
+        </p>
     }
 }
 

@@ -153,14 +153,18 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
         ("in-system", T::CapInSystem, format!("{l} × {} ms", n(input.w_ms)), o.in_system, T::UnitRequests),
     ];
     html! {
+        <>
         <table class="lab-table capacity" id="q-capacity">
             <tbody>
                 { for rows.into_iter().map(|(id, label, formula, v, unit)| html! {
                     <tr><th scope="row">{ lang.t(label) }</th><td><code>{ formula }</code></td>
-                        <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, 3), lang.t(unit)) }</td></tr>
+                        <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, if unit == T::UnitPercent { 1 } else { 3 }), lang.t(unit)) }</td></tr>
                 }) }
             </tbody>
         </table>
+        // The note quotes this setting's L, not source 002's 12.
+        <p class="note" id="q-cap-note">{ lang.f(T::CapNote, &[("n", &n(o.in_system))]) }</p>
+        </>
     }
 }
 
@@ -252,7 +256,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             <ExportMenu {lang} page="queue" preset={st.preset} seed={Some(input.seed)} data={export_data} />
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    { preset_picker(lang, &presets, st.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                    { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                     { kn(&q::RATE) }{ ch(&q::ARRIVALS) }{ ch(&q::SERVICE) }{ kn(&q::SERVICE_MS) }
                     if input.service == Service::LogNormal { { kn(&q::P99) } }
                     { kn(&q::WORKERS) }{ kn(&q::QUEUE) }{ kn(&q::CEILING) }{ kn(&q::W) }{ kn(&q::SEED) }
@@ -272,7 +276,6 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                     <div class="panel">
                         <h2>{ t(T::CapTitle) }</h2>
                         { capacity_table(lang, input) }
-                        <p class="note">{ t(T::CapNote) }</p>
                     </div>
                 </div>
             </div>

@@ -117,6 +117,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         # #1 now holds the slot until 501 ms: #4 at 500 ms meets the concurrency limit.
         wait_contains("#adm-reasons", "concurrency_limit 2, rate_limit 0")
         expect("arrivals=0:1:501" in chrome.url(), f"the table is in the link: {chrome.url()}")
+        # A refused cell is named by the table's row and column, with the unit.
+        chrome.type("#f-row_hold-2", "-5")
+        wait_contains("#f-row_hold-2-error", "Row 3, hold = -5 is not accepted")
+        expect(" ms" in chrome.text("#f-row_hold-2-error"), chrome.text("#f-row_hold-2-error"))
+        chrome.type("#f-row_hold-2", "100")
         # Keyboard: Tab from the preset select reaches the capacity field; Enter in it applies.
         chrome.js("document.getElementById('preset').focus();")
         press(TAB)
@@ -130,8 +135,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         page("?page=admission&lang=en&preset=source-003&b=-1&arrivals=0:1:5,x:1:2&zzz=1")
         err = chrome.text("#f-b-error") if chrome.find("#f-b-error") else ""
         said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
-        expect("b = -1" in said, f"the bad capacity is named: {said!r} {err!r}")
-        expect("arrivals #2 time = x" in said, f"the bad row is named: {said!r}")
+        expect("Bucket capacity B (b) = -1" in said and "tokens" in said, f"the bad capacity is named, with its unit: {said!r} {err!r}")
+        # A link's bad item is skipped (it is in no table row): named by the link's list, from 1.
+        expect("arrivals #2 time = x" in said, f"the link's bad item is named: {said!r}")
         expect("zzz" in chrome.text("#unknown-params"), "unknown keys listed")
         no_console_errors(chrome, "admission edits")
 
@@ -169,7 +175,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         expect("workers=7" in chrome.url(), f"the change is in the link: {chrome.url()}")
         page("?page=queue&lang=en&workers=0&service=weird&foo=1")
         said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
-        expect("workers = 0" in said and "service" in said and "foo" in said, f"bad values named: {said!r}")
+        expect("Workers (workers) = 0" in said and "service" in said and "foo" in said, f"bad values named: {said!r}")
         page("?page=queue&lang=en&preset=overload")
         wait_queue_run()
         expect("no steady state" in chrome.text("#q-assumes"), "overload says no steady state")

@@ -7,10 +7,10 @@ use crate::lesson::{Lesson, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "capacity",
-    title: tr("Source 002: capacity, headroom and admission", "来源 002：容量、余量与准入"),
+    title: tr("Source 002: capacity, headroom and admission", "文档 002：容量、余量与准入"),
     summary: tr(
         "120 requests/s on 8 workers of 40 ms: utilisation, a 75 % ceiling, two kinds of spare, the fewest workers, Little's law; then the token bucket and concurrency limit step by step, and what retries do to an admitted rate.",
-        "8 个 worker、每个请求 40 ms、每秒 120 个请求：利用率、75% 接纳上限、两种“余量”、最少 worker 数、Little 定律；然后逐步推演令牌桶与并发上限，以及重试如何放大已接纳的流量。",
+        "8 个工作线程、每个请求 40 ms、每秒 120 个请求：利用率、75% 接纳上限、两种“余量”、最少工作线程数、Little 定律；然后逐步推演令牌桶与并发上限，以及重试如何放大已接纳的流量。",
     ),
     source: "002",
     steps: &[
@@ -20,16 +20,16 @@ pub const LESSON: Lesson = Lesson {
             title: tr("How busy is the pool?", "线程池有多忙？"),
             narration: tr(
                 "Fix the workload first: λ = 120 requests/s, each holding one worker 40 ms on average. One worker serves {cap-mu}/s; 8 workers at most {cap-ideal}/s.",
-                "先固定工作负载：到达率 λ = 120 请求/秒，每个请求平均独占一个 worker 40 ms。单个 worker 的服务率为 {cap-mu}/s；8 个 worker 的理想上界为 {cap-ideal}/s。",
+                "先固定工作负载：到达率 λ = 120 请求/秒，每个请求平均独占一个工作线程 40 ms。单个工作线程的服务率为 {cap-mu}/s；8 个工作线程的理想上界为 {cap-ideal}/s。",
             ),
             question: Some(tr("What share of the pool is busy?", "线程池有多大比例在忙？")),
             answer: Some(tr(
-                "ρ = 120 ÷ {cap-ideal} = {cap-rho}. Busy is not slow yet: for this pool (M/M/8) the mean wait is {q-wait}, but the p99 time in the pool is already {q-p99}.",
-                "ρ = 120 ÷ {cap-ideal} = {cap-rho}。忙不等于慢：对这个池（M/M/8），平均等待只有 {q-wait}，但在池中停留时间的 p99 已是 {q-p99}。",
+                "ρ = 120 ÷ {cap-ideal} = {cap-rho}. Busy is not slow yet: for this pool (M/M/8) the mean wait is {q-wait}, and the p99 time in the pool, {q-p99}, is almost all the exponential service time's own tail (the service time alone has a p99 of ln 100 × 40 ms). At ρ = 60 % queueing adds milliseconds; the hockey stick comes later.",
+                "ρ = 120 ÷ {cap-ideal} = {cap-rho}。忙不等于慢：对这个池（M/M/8），平均等待只有 {q-wait}；池中停留时间的 p99 为 {q-p99}，几乎全部来自指数服务时间自身的长尾（仅服务时间本身的 p99 就是 ln 100 × 40 ms）。ρ = 60% 时排队只增加几毫秒，“曲棍球棒”要更晚才出现。",
             )),
             try_this: Some(tr(
-                "Raise the rate toward the ideal capacity and watch the queue chart.",
-                "把到达率逐步提高到接近理想上界，观察队列图。",
+                "Raise the rate toward the ideal capacity and watch ρ and the margin in the table.",
+                "把到达率逐步提高到接近理想上界，观察表中的 ρ 和余量。",
             )),
             spot: "q-capacity",
             playback: None,
@@ -59,19 +59,19 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=queue&preset=source-002&workers=7",
             knobs: &["workers", "ceiling"],
-            title: tr("The fewest workers", "最少需要几个 worker"),
+            title: tr("The fewest workers", "最少需要几个工作线程"),
             narration: tr(
                 "How few workers keep 120/s under the 75 % ceiling? ceil(120 ÷ ({cap-mu} × 0.75)) = {cap-min-workers}. With 7, ρ = {cap-rho}: admission allows {cap-admit}/s, a margin of {cap-margin}/s.",
-                "要让 120/s 保持在 75% 上限之内，最少需要几个 worker？ceil(120 ÷ ({cap-mu} × 0.75)) = {cap-min-workers}。用 7 个时 ρ = {cap-rho}：可接纳 {cap-admit}/s，余量 {cap-margin}/s。",
+                "要让 120/s 保持在 75% 上限之内，最少需要几个工作线程？ceil(120 ÷ ({cap-mu} × 0.75)) = {cap-min-workers}。用 7 个时 ρ = {cap-rho}：可接纳 {cap-admit}/s，距上限的余量 {cap-margin}/s。",
             ),
-            question: Some(tr("And with 6 workers?", "那么 6 个 worker 呢？")),
+            question: Some(tr("And with 6 workers?", "那么 6 个工作线程呢？")),
             answer: Some(tr(
                 "ρ passes the ceiling and the margin turns negative: today's traffic no longer fits the plan. The pool still copes on average (ρ < 1), but waits grow fast. These are calculations under stated assumptions, not measured capacity.",
-                "ρ 超过上限，余量变为负数：当前流量已不在计划之内。平均而言池子仍能应付（ρ < 1），但等待时间迅速变长。这些是明确假设下的计算，不是实测容量。",
+                "ρ 超过上限，距上限的余量变为负数：当前流量已不在计划之内。平均而言池子仍能应付（ρ < 1），但等待时间迅速变长。这些是明确假设下的计算，不是实测容量。",
             )),
             try_this: Some(tr(
-                "Set 6 workers and compare the wait and the p99.",
-                "设为 6 个 worker，比较平均等待和 p99。",
+                "Set 6 workers and read ρ, the admitted rate and the margin.",
+                "设为 6 个工作线程，读出 ρ、可接纳速率和余量。",
             )),
             spot: "q-capacity",
             playback: None,
@@ -83,7 +83,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Little's law: L = λW", "Little 定律：L = λW"),
             narration: tr(
                 "In a stable system, the mean number inside is the arrival rate times the time inside. With W = 40 ms of service: {cap-busy} busy workers. With an end-to-end W of 100 ms: {cap-in-system} requests in the system.",
-                "在稳定、长期平均存在的系统中，平均在途数等于到达率乘以停留时间。W 取服务时间 40 ms：平均忙 worker 数 {cap-busy}。W 取端到端 100 ms：平均系统内请求数 {cap-in-system}。",
+                "在稳定、长期平均存在的系统中，平均在途数等于到达率乘以停留时间。W 取服务时间 40 ms：平均忙工作线程数 {cap-busy}。W 取端到端 100 ms：平均系统内请求数 {cap-in-system}。",
             ),
             question: Some(tr(
                 "{cap-in-system} requests in the system on average: are that many CPU cores enough?",
@@ -111,8 +111,8 @@ pub const LESSON: Lesson = Lesson {
                 "500 ms 时第一个请求完成，同时又到达一个请求。新来的能拿到并发名额吗？",
             )),
             answer: Some(tr(
-                "Yes: completions at or before now are released before arrivals are processed, in input order; and the bucket has refilled to 2 tokens, exactly its cost. A rejection consumes nothing: the request refused at 800 ms for rate_limit is told to retry after 200 ms, when exactly one token will be there.",
-                "能：同一时刻先回收结束时间不晚于当前时刻的在途请求，再按输入顺序处理到达；而桶已补充到 2 个令牌，恰好等于它的成本。拒绝不扣令牌：800 ms 因 rate_limit 被拒的请求被告知 200 ms 后重试，那时恰好有 1 个令牌。",
+                "Yes: completions at or before now are released before arrivals are processed, in input order; and the bucket has refilled to 2 tokens, exactly its cost. A rejection consumes nothing: the request refused at 800 ms for rate_limit is told to retry after 200 ms, when exactly one token will be there (an HTTP Retry-After header counts whole seconds, so on the wire it reads 1).",
+                "能：同一时刻先回收结束时间不晚于当前时刻的在途请求，再按输入顺序处理到达；而桶已补充到 2 个令牌，恰好等于它的成本。拒绝不扣令牌：800 ms 因 rate_limit 被拒的请求被告知 200 ms 后重试，那时恰好有 1 个令牌（HTTP 的 Retry-After 头以整秒计，线上会向上取整为 1）。",
             )),
             try_this: Some(tr(
                 "Raise the concurrency limit to 2: which rejection disappears, and which one appears instead?",
@@ -160,7 +160,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "No: B only decides how long an excess is absorbed (here the full bucket covers the first 2 s); in the long run at most r per second get in. A token bucket allows bursts; it neither spaces requests 500 ms apart nor limits how long one holds a worker — that is the concurrency limit's job.",
-                "不能：B 只决定超出部分能被吸收多久（这里满桶撑过前 2 s）；长期来看每秒最多放行 r 个。令牌桶允许突发，但既不强制每次间隔 500 ms，也不限制一个请求占用 worker 多久——那是并发上限的职责。",
+                "不能：B 只决定超出部分能被吸收多久（这里满桶撑过前 2 s）；长期来看每秒最多放行 r 个。令牌桶允许突发，但既不强制每次间隔 500 ms，也不限制一个请求占用工作线程多久——那是并发上限的职责。",
             )),
             try_this: Some(tr(
                 "Set the gap to 500 ms: exactly r per second.",
@@ -179,8 +179,8 @@ pub const LESSON: Lesson = Lesson {
                 "接纳上限计的是请求，不是尝试。若 3 层每层都“首次 + 重试 3 次”，一个被接纳的请求在最深的服务上最多被放大 {out-amplification}：峰值每秒 {out-peak} 个请求时，每秒 {out-worst} 次调用。",
             ),
             question: Some(tr(
-                "'Retry 3 times' at 3 layers: 3 × 3 × 3, or more?",
-                "3 层各“重试 3 次”：是 3 × 3 × 3，还是更多？",
+                "'First + 3 retries' at 3 layers: 3 × 3 × 3, or more?",
+                "3 层各“首次 + 重试 3 次”：是 3 × 3 × 3，还是更多？",
             )),
             answer: Some(tr(
                 "More: 3 retries plus the first is 4 attempts, and 4 × 4 × 4 = {out-amplification}. Always count attempts with the first included; retry only recoverable errors on idempotent calls, at one layer, within a total deadline — or retries spend the headroom you planned.",

@@ -8,7 +8,7 @@ pub const LESSON: Lesson = Lesson {
     id: "field-guide",
     title: tr(
         "Source 003's field guide: the big promo, protection by protection",
-        "来源 003 的可用性图谱：大促事故，一层一层加保护",
+        "文档 003 的可用性图谱：大促事故，一层一层加保护",
     ),
     summary: tr(
         "A promotion slows the recommendation service and takes orders down with it. Follow the source's order: SLO, timeouts, bounded retries, isolation and the breaker, rate limiting and degradation, then observe and drill.",
@@ -197,8 +197,8 @@ pub const LESSON: Lesson = Lesson {
                 "你会用哪个数字告警？又用哪些数字定位原因？",
             )),
             answer: Some(tr(
-                "Alert on the users' result: core success {h-a-core_success_rate} against the 99.9 % objective, error budget spent {h-a-error_budget_spent} (429s are outside this denominator: watch them apart). Then the 429, breaker and bulkhead counts say why. A high degraded rate is allowed but must be visible: recommendations may degrade; payment, stock and permissions may not.",
-                "按用户结果告警：核心成功率 {h-a-core_success_rate}，对照 99.9% 的目标，错误预算消耗 {h-a-error_budget_spent}（429 不在这个分母里，要单独观察）。再用 429、熔断和舱壁的计数定位原因。降级率可以升高，但必须可见：推荐可以降级；支付、库存、权限不可以。",
+                "Alert on the users' result: core success {h-a-core_success_rate} against the 99.9 % objective, error budget spent {h-a-error_budget_spent} (429s are outside this denominator, and here they are {h-a-admission_rejected} of {h-a-original_requests} requests: give them their own objective and alert, or refusing users would meet the SLO). Then the 429, breaker and bulkhead counts say why. A high degraded rate is allowed but must be visible: recommendations may degrade; payment, stock and permissions may not.",
+                "按用户结果告警：核心成功率 {h-a-core_success_rate}，对照 99.9% 的目标，错误预算消耗 {h-a-error_budget_spent}（429 不在这个分母里，而本次有 {h-a-original_requests} 个请求中的 {h-a-admission_rejected} 个：要为它们单独设目标和告警，否则拒绝用户也能“达成” SLO）。再用 429、熔断和舱壁的计数定位原因。降级率可以升高，但必须可见：推荐可以降级；支付、库存、权限不可以。",
             )),
             try_this: Some(tr(
                 "Drill: make the surge ×10 or the slowdown ×100 and see which line absorbs it.",

@@ -6,7 +6,7 @@ use crate::lesson::{Lesson, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "interview",
-    title: tr("Source 000's interview: a slow profile service", "来源 000 的面试：慢画像服务"),
+    title: tr("Source 000's interview: a slow profile service", "文档 000 的面试：慢画像服务"),
     summary: tr(
         "Product page → recommendation → profile, run as the source's 45-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
         "商品页 → 推荐 → 画像，按来源的 45 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
@@ -50,8 +50,8 @@ pub const LESSON: Lesson = Lesson {
                 "如果每次调用占用 0.1 s，画像服务上有多少在途调用？",
             )),
             answer: Some(tr(
-                "Little's law: {inflight-normal-after} in flight against a pool of 200, up from {inflight-normal-before} without retries.",
-                "Little 定律：在途 {inflight-normal-after} 个，而连接池只有 200；不重试时只有 {inflight-normal-before} 个。",
+                "Little's law: the amplified traffic would need {inflight-normal-after} connections against a pool of 200, up from {inflight-normal-before} without retries.",
+                "Little 定律：放大后的流量需要 {inflight-normal-after} 条连接，而连接池只有 200；不重试时只需 {inflight-normal-before} 条。",
             )),
             try_this: Some(tr("Set the attempts to 3,2 or 2,2.", "把尝试次数改成 3,2 或 2,2。")),
             spot: "out-amplification",
@@ -86,8 +86,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l2.attempts", "l1.deadline"],
             title: tr("The deadline budget travels", "截止预算随调用传递"),
             narration: tr(
-                "One retrying layer allowed 3 attempts, a 250 ms budget passed down with the call, admission of 20: {bd-a-hop2} calls, the longest request {h-a-latency_max} (100 + 20 + 100), {h-a-budget_exhausted} third attempts refused by the budget, {h-a-admission_rejected} requests turned away at once.",
-                "唯一重试的一层允许 3 次尝试，250 ms 预算随调用向下传递，准入 20 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（100 + 20 + 100），{h-a-budget_exhausted} 次第三次尝试被预算拒绝，{h-a-admission_rejected} 个请求被立即拒绝。",
+                "One retrying layer allowed 3 attempts, a 250 ms budget passed down with the call, admission of 20: {bd-a-hop2} calls, the longest request {h-a-latency_max} (100 + 20 + 100), {h-a-budget_exhausted} third attempts refused by the deadline budget, {h-a-admission_rejected} requests turned away at once.",
+                "唯一重试的一层允许 3 次尝试，250 ms 预算随调用向下传递，准入 20 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（100 + 20 + 100），{h-a-budget_exhausted} 次第三次尝试被截止预算拒绝，{h-a-admission_rejected} 个请求被立即拒绝。",
             ),
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(
@@ -126,7 +126,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Recovery: a few probes first", "恢复：先放少量探测"),
             narration: tr(
                 "A failing downstream recovers; the breaker lets only a few probes through before it closes ({breaker-probes} probes, {breaker-transitions} state changes in this run). In production, then raise concurrency step by step, watching first-attempt success and the queue.",
-                "故障的下游恢复时，断路器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。在生产环境里，之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
+                "故障的下游恢复时，熔断器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。在生产环境里，之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
             ),
             question: Some(tr(
                 "Why not lift every limit at once when the downstream looks healthy?",
@@ -169,7 +169,7 @@ pub const LESSON: Lesson = Lesson {
             ),
             question: Some(tr("Is 2 attempts safe?", "两次尝试安全吗？")),
             answer: Some(tr(
-                "It depends on the spare capacity: safe only while the calls in flight when the downstream slows still fit the pool. Here {inflight-degraded-after} would be in flight against a pool of 200: not safe. Count it, do not assume it.",
+                "It depends on the spare capacity: safe only while the calls in flight when the downstream slows still fit the pool. Here {inflight-degraded-after} would need to be in flight against a pool of 200: not safe. Count it, do not assume it.",
                 "取决于剩余容量：只有当下游变慢时的在途调用仍在连接池之内才安全。这里在途会达到 {inflight-degraded-after}，而连接池只有 200：不安全。要算出来，不能假设。",
             )),
             try_this: Some(tr(
@@ -183,15 +183,15 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=big-promo-protected",
             knobs: &["s1.per_try", "s1.breaker"],
-            title: tr("Follow-up: can a breaker replace a timeout?", "追问：断路器能代替超时吗？"),
+            title: tr("Follow-up: can a breaker replace a timeout?", "追问：熔断器能代替超时吗？"),
             narration: tr(
-                "The big promotion with its protections: recommendations slow to about 2 s at p99. The breaker in front of them refused {h-a-breaker_rejected} calls; the 150 ms per-try timeout ended {h-a-timeouts} calls already running; the slowest request took {h-a-latency_max}.",
-                "加了保护的大促：推荐服务的 P99 变慢到约 2 s。推荐前的熔断器拒绝了 {h-a-breaker_rejected} 次调用；150 ms 的单次超时结束了 {h-a-timeouts} 次已在运行的调用；最慢的请求耗时 {h-a-latency_max}。",
+                "The big promotion with its protections: recommendations slow to about 2 s at p99. The breaker in front of them refused {h-a-breaker_rejected} calls; the 150 ms per-try timeout stopped the caller waiting for {h-a-timeouts} calls already running (the calls themselves ran on: cancel on timeout is off); the slowest request took {h-a-latency_max}.",
+                "加了保护的大促：推荐服务的 P99 变慢到约 2 s。推荐前的熔断器拒绝了 {h-a-breaker_rejected} 次调用；150 ms 的单次超时让调用方不再等待 {h-a-timeouts} 次已在运行的调用（调用本身仍在运行：未开启“超时即取消”）；最慢的请求耗时 {h-a-latency_max}。",
             ),
-            question: Some(tr("Can a breaker replace a timeout?", "断路器能代替超时吗？")),
+            question: Some(tr("Can a breaker replace a timeout?", "熔断器能代替超时吗？")),
             answer: Some(tr(
-                "No. A breaker decides before a call starts; a call already running still needs an end. Without the timeout the slow calls run to their end (about 2 s), the caller waits for each, and a breaker that opens on calls it sees fail never opens.",
-                "不能。断路器在调用开始前做决定；已经开始的调用仍需要结束边界。没有超时，慢调用会一直跑到结束（约 2 s），调用方逐个等待；而熔断器只会因为看到调用失败而打开，于是它永远不会打开。",
+                "No. A breaker decides before a call starts; a call already running still needs an end. Without the timeout the slow calls run to their end (about 2 s), the caller waits for each, and a breaker that opens on calls it sees fail never opens (Resilience4j's can also open on a slow-call rate, but it still does not end a call already running).",
+                "不能。熔断器在调用开始前做决定；已经开始的调用仍需要结束边界。没有超时，慢调用会一直跑到结束（约 2 s），调用方逐个等待；而熔断器只会因为看到调用失败而打开，于是它永远不会打开（Resilience4j 也能按慢调用比例打开，但它仍然结束不了已在运行的调用）。",
             )),
             try_this: Some(tr(
                 "Set the recommendation's per-try timeout to 0 (off) and watch the slowest request and the breaker's refusals.",

@@ -120,8 +120,8 @@ pub const LESSON: Lesson = Lesson {
                 "触发时积下的队列要先排空：没有重试，服务器每秒收到约 450 次调用，而能处理 500 次，队列每秒只减少约 50 个。等调用重新能在 150 ms 内完成，首次尝试开始成功、回补预算，系统恢复：成功 {h-a-succeeded} 个，失败 {h-a-failed} 个。",
             )),
             try_this: Some(tr(
-                "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): the queue is gone at once.",
-                "再打开“超时即取消”（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列立刻消失。",
+                "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): the queue stays short (no abandoned work left in it).",
+                "再打开“超时即取消”（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列保持很短（不再有被放弃的工作）。",
             )),
             spot: "chart-budget-a",
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
@@ -164,14 +164,38 @@ pub const LESSON: Lesson = Lesson {
                 "加上 10% 的重试预算后，边界会移到哪里？",
             )),
             answer: Some(tr(
-                "Far to the right: with retries capped at a tenth of the traffic, only loads close to capacity stay stuck. The hysteresis chart below shows why the rest stays stuck without it: on the way back down, goodput does not return until the load is far below where it broke.",
-                "大幅右移：重试被限制在流量的十分之一后，只有接近容量的负载才会卡住。下面的滞后图说明了没有预算时为什么会卡住：负载回落时，有效吞吐要等负载远低于崩溃点才会恢复。",
+                "Far to the right: with retries capped at a tenth of the traffic, only loads close to capacity stay stuck. The next step shows why, without it, a stuck system stays stuck.",
+                "大幅右移：重试被限制在流量的十分之一后，只有接近容量的负载才会卡住。下一步说明没有预算时，卡住的系统为什么一直卡住。",
             )),
             try_this: Some(tr(
                 "Overlay cancel on timeout, then the circuit breaker, and compare the dashed lines.",
                 "改为叠加“超时即取消”，再试熔断器，比较虚线的位置。",
             )),
             spot: "stability-map",
+            playback: None,
+            minutes: None,
+        },
+        Step {
+            link: "page=stability",
+            knobs: &["protect"],
+            title: tr("Getting out needs less load than getting in", "脱困所需的负载远低于陷入时"),
+            narration: tr(
+                "One run, no fault: the load climbs in steps from half the capacity to 120 % and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke, because the retries keep the queue full. The two branches do not meet: that gap is the hysteresis.",
+                "一次运行，没有故障：负载从容量的一半逐级升到 120%，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为重试让队列一直是满的。两条分支不重合：这段差距就是滞后。",
+            ),
+            question: Some(tr(
+                "The overload is over and the load is back where it was fine before. Why is the system still down?",
+                "过载已经结束，负载也回到了之前正常的水平。系统为什么还是不行？",
+            )),
+            answer: Some(tr(
+                "Because the load it sees is not the load users send: every timed-out request comes back as retries, so the server still gets more than it can serve, and the queue never drains. It recovers only when the offered load drops far enough that even the retries fit, or when something caps them (a retry budget, shedding load).",
+                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复。",
+            )),
+            try_this: Some(tr(
+                "Overlay the retry budget and compare the thin lines on the way down.",
+                "叠加重试预算，比较回落时的细线。",
+            )),
+            spot: "stability-hysteresis",
             playback: None,
             minutes: None,
         },

@@ -7,7 +7,7 @@ use crate::lesson::{Lesson, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "retry-storm",
-    title: tr("Source 001: how retries amplify a failure", "来源 001：重试怎样放大故障"),
+    title: tr("Source 001: how retries amplify a failure", "文档 001：重试怎样放大故障"),
     summary: tr(
         "Every layer of client → gateway → order → payment retries 3 times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
         "客户端（client）→ 网关 → 订单 → 支付，每层重试 3 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
@@ -19,8 +19,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["attempts", "rps"],
             title: tr("One timeout, multiplied", "一次超时，层层放大"),
             narration: tr(
-                "Client (the app) → gateway → order → payment, every layer set to 'retry 3 times on failure' — 3 attempts each, the first included, as the source counts them. One timeout at payment can be amplified {out-amplification}.",
-                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 3 次”——按来源的算法，每层共 3 次尝试（含首次）。支付服务的一次超时最多被放大 {out-amplification}。",
+                "Client (the app) → gateway → order → payment, every layer set to 'retry 3 times on failure'. The source counts that as 3 attempts per layer, the first included; read literally (the first plus 3 retries) it is 4, and 4³ = 64×: always ask which is meant. Counted as the source does, one timeout at payment can be amplified {out-amplification}.",
+                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 3 次”。来源把它算作每层 3 次尝试（含首次）；若按字面理解为首次之外再重试 3 次，则每层 4 次、4³ = 64 倍——一定要问清是哪一种。按来源的算法，支付服务的一次超时最多被放大 {out-amplification}。",
             ),
             question: Some(tr(
                 "At a steady {out-peak} requests/s, how many calls per second can payment see?",
@@ -73,8 +73,8 @@ pub const LESSON: Lesson = Lesson {
                 "加上 Full Jitter 后，有多少次调用到达支付服务？",
             )),
             answer: Some(tr(
-                "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the client waits: gateway and order still retry at once). Only fewer attempts or a retry budget reduce the calls.",
-                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有客户端等待，网关和订单服务仍立即重试）。只有减少尝试次数或重试预算才能减少调用。",
+                "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the client waits: gateway and order still retry at once). Fewer attempts, a retry budget, a deadline or an open breaker reduce the calls; jitter does not.",
+                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有客户端等待，网关和订单服务仍立即重试）。减少尝试次数、重试预算、截止时间或打开的熔断器都能减少调用；抖动不能。",
             )),
             try_this: Some(tr(
                 "Set the jitter to “none”: the retries come back in waves.",
@@ -89,8 +89,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.budget", "l2.budget", "l3.budget"],
             title: tr("A retry budget: retries within 10 %", "重试预算：重试不超过 10%"),
             narration: tr(
-                "Each layer now keeps the source's budget: a bucket of 100 tokens; a retry spends 1, a successful first attempt earns 0.1 (the source's code pays on every success), so retries stay within about 10 % of successful traffic. When the bucket is empty the retry is refused and the request fails fast.",
-                "现在每层都有来源中的重试预算：100 个令牌的桶；每次重试花 1 个，每次首次尝试成功补充 0.1 个（来源代码是每次成功都补充），因此重试流量约不超过成功流量的 10%。桶空时拒绝重试，请求快速失败。",
+                "Each layer now keeps the source's budget: a bucket of 100 tokens; a retry spends 1, a successful first attempt earns 0.1, so retries stay within about 10 % of successful first attempts (the source's code pays on every success, retried ones too; the model pays for first attempts only, so the ratio reads exactly that way). When the bucket is empty the retry is refused and the request fails fast.",
+                "现在每层都有来源中的重试预算：100 个令牌的桶；每次重试花 1 个，每次首次尝试成功补充 0.1 个，因此重试约不超过成功首次请求的 10%（来源代码在每次成功时都补充，包括重试后的成功；模型只为首次成功补充，使比例恰好这样读）。桶空时拒绝重试，请求快速失败。",
             ),
             question: Some(tr(
                 "Payment still fails every call. How many calls reach it now?",
@@ -151,8 +151,8 @@ pub const LESSON: Lesson = Lesson {
                 "超时的支付请求应该自动重试吗？",
             )),
             answer: Some(tr(
-                "Only with a unique Idempotency-Key: a timeout does not prove the charge did not happen. Without one, do not retry; keep the button disabled while loading and say 'unknown, we will confirm' rather than 'failed'. The model counts these answers as degraded and does not simulate duplicate charges: that risk is for the design to remove.",
-                "只有带着唯一的 Idempotency-Key 才可以：超时并不能证明没有扣款。没有幂等键就不要自动重试；加载期间按钮保持禁用，回答“结果未知，稍后确认”而不是“失败”。模型把这些回答计为降级，也不模拟重复扣款：这个风险要靠设计消除。",
+                "Only with a unique Idempotency-Key: a timeout does not prove the charge did not happen. Without one, do not retry; keep the button disabled while loading and say 'unknown, we will confirm' rather than 'failed'. The model counts these answers as degraded and does not simulate duplicate charges: that risk is for the design to remove. Note that core success now reads as if every payment were served: for a payment, 'unknown' is not success. Count it as neither until it is reconciled, and give it its own objective.",
+                "只有带着唯一的 Idempotency-Key 才可以：超时并不能证明没有扣款。没有幂等键就不要自动重试；加载期间按钮保持禁用，回答“结果未知，稍后确认”而不是“失败”。模型把这些回答计为降级，也不模拟重复扣款：这个风险要靠设计消除。注意此时核心成功率读起来像是每笔支付都已应答：对支付而言，“未知”不是成功；在对账之前它既不算成功也不算失败，要单独设目标。",
             )),
             try_this: Some(tr(
                 "Set the fallback to “none”: the failures come back.",

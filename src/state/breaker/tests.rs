@@ -81,8 +81,13 @@ fn too_many_calls_are_refused_naming_the_field_that_asked() {
         st.errors.get(&FieldKey::plain("rate")).unwrap().1.to_string(),
         "rate: got 5000, allowed a number from 0.01 to 666.66 (calls/s)"
     );
-    let st = q("?rate=abc");
-    assert_eq!(st.errors.get(&FieldKey::plain("rate")).unwrap().1.value, "abc", "not a number: as typed");
+    for (typed, shown) in [("abc", "abc"), ("0", "0")] {
+        let st = q(&format!("?rate={typed}"));
+        assert_eq!(
+            st.errors.get(&FieldKey::plain("rate")).unwrap().1.to_string(),
+            format!("rate: got {shown}, allowed a number from 0.01 to 666.66 (calls/s)")
+        );
+    }
     let st =
         BreakerState::default().reduce(BreakerAction::Type(FieldKey::at("phase_ms", 1), "3000000".into()));
     assert_eq!(
@@ -159,4 +164,13 @@ fn the_rate_help_states_the_models_cap() {
         assert!(help.contains(&crate::i18n::format_number(lab::MAX_CALLS, 0)), "{help}");
         assert!(help.contains(&fmt_num(lab::max_rate(30_000.0))), "{help}");
     }
+}
+
+#[test]
+fn a_changed_timeline_says_its_story_is_the_presets() {
+    for p in lab::PRESETS.iter() {
+        assert!(!q(&format!("?preset={p}")).departs_from_preset(), "{p} as loaded");
+    }
+    assert!(q("?rate=20").departs_from_preset());
+    assert!(!q("?rate=20").reduce(BreakerAction::Reset).departs_from_preset());
 }

@@ -383,7 +383,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             <ExportMenu {lang} page="stability" preset={s.preset} seed={Some(s.seed)} data={export_data} />
             <div class="two-col">
                 <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    { preset_picker(lang, &presets[..], s.preset, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                    { preset_picker(lang, &presets[..], s.preset, false, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                     { axis_controls(lang, "x", &s.x, st, dispatch) }
                     { axis_controls(lang, "y", &s.y, st, dispatch) }
                     <p class="help" id="stab-axis-help">{ t(T::StabAxisHelp) }</p>
