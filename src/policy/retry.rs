@@ -144,8 +144,9 @@ pub struct BackoffUs {
 }
 
 /// Milliseconds (as configured) to whole microseconds.
+#[inline]
 pub fn ms_to_us(ms: f64) -> u64 {
-    if ms.is_finite() && ms > 0.0 { libm::round(ms * 1000.0) as u64 } else { 0 }
+    if ms.is_finite() && ms > 0.0 { crate::sim::round_us(ms * 1000.0) } else { 0 }
 }
 
 impl BackoffUs {

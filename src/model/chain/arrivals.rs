@@ -138,7 +138,7 @@ impl Arrivals {
             }
             self.next_t = t;
             self.produced += 1;
-            self.ahead.push((libm::round(t) as Micros, Key(key)));
+            self.ahead.push((crate::sim::round_us(t), Key(key)));
         }
     }
 
@@ -186,7 +186,7 @@ impl Arrivals {
         }
         self.next_t = t;
         self.produced += 1;
-        Some((libm::round(t) as Micros, Key(self.stream.next_u64())))
+        Some((crate::sim::round_us(t), Key(self.stream.next_u64())))
     }
 
     /// The next evenly spaced arrival (µs): the first at 0, then one gap apart; where a
