@@ -58,6 +58,7 @@ texts! {
     AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}{unit}", "允许：0（关闭），或 {min} 到 {max}{unit}";
     LabelWithKey => "{label} ({key})", "{label}（{key}）";
     RowCell => "Row {n}, {col}", "第 {n} 行的{col}";
+    AdmStepsRegion => "Step table: one row per arrival and completion", "逐步表：每次到达与完成各一行";
     InFlightOf => "concurrency slots (squares): {n} of {limit} in flight", "并发名额（方块）：在途 {n} / {limit}";
     AllowedOffOrInteger => "allowed: 0 (off), or a whole number from {min} to {max}{unit}",
         "允许：0（关闭），或 {min} 到 {max}{unit}（整数）";

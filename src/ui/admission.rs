@@ -417,7 +417,8 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         { bucket_view(lang, st, k) }
                         if run.capacity > 0 { <div class="chart-wrap tokens">{ tokens_chart(lang, run, k) }</div> }
                     </div>
-                    <div class="panel table-scroll">
+                    // Focusable, so that the keyboard can scroll it sideways on a narrow screen.
+                    <div class="panel table-scroll" tabindex="0" role="region" aria-label={t(T::AdmStepsRegion)}>
                         <table class="lab-table steps" id="adm-steps">
                             <thead><tr><th>{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th>{ t(c) }</th> }) }</tr></thead>
                             <tbody>{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>

@@ -24,6 +24,9 @@ PAGES = [
     "?lesson=interview&step=3",
     "?lesson=interview&step=2&interview=1",
     "?page=stability",
+    # A changed lab (its story marked as the preset's), a refused value, the slots' caption.
+    "?page=admission&preset=source-002&limit=2&b=-1",
+    "?page=breaker&preset=source-003&rate=5000",
 ]
 
 RUN_AXE = """
