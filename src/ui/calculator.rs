@@ -219,7 +219,7 @@ fn Results(props: &ResultsProps) -> Html {
                     format!("{} × {} KiB × 1,024 B ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
             </div>
             <h3>{ t(T::OutInFlight) }</h3>
-            <table class="inflight">
+            <table class="inflight" id="inflight">
                 <tbody>
                     { in_flight_row("inflight-normal-before", T::InFlightNormalBefore, &o.normal_before) }
                     { in_flight_row("inflight-normal-after", T::InFlightNormalAfter, &o.normal_after) }

@@ -21,8 +21,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["slo", "rate"],
             title: tr("SLO first: how much failure may the promo cost?", "先定 SLO：大促能承受多少失败？"),
             narration: tr(
-                "Without an objective you cannot say how much failure or degradation is acceptable. Here it is the promo's own check: core success ≥ 99.9 % of admitted requests, the line on the outcomes chart. From 10 s traffic rises ×5 and recommendations slow to a p99 of about 2 s.",
-                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已准入请求的核心成功率 ≥ 99.9%，即结果图上的目标线。10 s 起流量 ×5，推荐服务 P99 慢到约 2 s。",
+                "Without an objective you cannot say how much failure or degradation is acceptable. Here it is the promo's own check: core success ≥ 99.9 % of admitted requests. The chart adds up the failures against what that objective allows; the dashed line is the whole budget. From 10 s traffic rises ×5 and recommendations slow to a p99 of about 2 s.",
+                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已准入请求的核心成功率 ≥ 99.9%。图中累计的是失败占该目标所允许失败数的比例，虚线就是整个预算。10 s 起流量 ×5，推荐服务 P99 慢到约 2 s。",
             ),
             question: Some(tr(
                 "Only the optional recommendations slow down. How much of the error budget does the promo spend?",

@@ -120,8 +120,8 @@ pub const LESSON: Lesson = Lesson {
                 "触发时积下的队列要先排空：没有重试，服务器每秒收到约 450 次调用，而能处理 500 次，队列每秒只减少约 50 个。等调用重新能在 150 ms 内完成，首次尝试开始成功、回补预算，系统恢复：成功 {h-a-succeeded} 个，失败 {h-a-failed} 个。",
             )),
             try_this: Some(tr(
-                "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): the queue stays short (no abandoned work left in it).",
-                "再打开“超时即取消”（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列保持很短（不再有被放弃的工作）。",
+                "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): with no abandoned work left to drain, the tokens come back soon after the trigger, not seconds later.",
+                "再打开“超时即取消”（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列里不再有被放弃的工作要排空，令牌在触发结束后不久就回来了，而不是再等好几秒。",
             )),
             spot: "chart-budget-a",
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),

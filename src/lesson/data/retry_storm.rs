@@ -101,8 +101,8 @@ pub const LESSON: Lesson = Lesson {
                 "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 100 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。",
             )),
             try_this: Some(tr(
-                "Turn the budget off at one layer and see which hop's calls jump.",
-                "关掉其中一层的预算，看哪一跳的调用数猛增。",
+                "Turn the budget off at one layer: its line leaves the token chart, and nothing refuses that layer's retries any more.",
+                "关掉其中一层的预算：它的令牌曲线从图中消失，这一层的重试再也不会被拒绝。",
             )),
             spot: "chart-budget-a",
             playback: None,

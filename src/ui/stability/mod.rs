@@ -414,7 +414,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 <button type="button" class="secondary small" id="stab-rerun" onclick={onrerun}>{ t(T::StabRerun) }</button>
                             }
                         </div>
-                        <div class="stab-map-wrap stab-scroll">{ Html::from_html_unchecked((*map).clone()) }</div>
+                        <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">{ Html::from_html_unchecked((*map).clone()) }</div>
                         { open_cell(lang, s, &links) }
                         <p class="legend">
                             { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
@@ -435,7 +435,8 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                     </section>
                     <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
-                        <div class="stab-scroll">
+                        // Focusable: on a phone it scrolls sideways, by keyboard too.
+                        <div class="stab-scroll" tabindex="0" role="region" aria-labelledby="stab-hyst-h">
                             if let Some(h) = (*hyst).clone() { { Html::from_html_unchecked(h) } }
                         </div>
                         <p class="legend">
