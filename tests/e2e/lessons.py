@@ -265,7 +265,24 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect("lesson=" not in chrome.url() and chrome.js("return !document.getElementById('lesson-card');"),
                "leaving keeps the page without the lesson")
 
+    def playback_cue_starts_late_and_pauses():
+        # Metastable step 2 plays from 3.9 s to 5.1 s. Its run takes a while: the playback
+        # must wait for it (a stand-in end of 1 ms once ended it at once, at 0 s).
+        chrome.get(base + "?lesson=metastable&step=2&lang=en")
+        wait_step("metastable", 2)
+        deadline = time.time() + 30
+        state = None
+        while time.time() < deadline:
+            state = chrome.js("const s = document.getElementById('storm'); const p = document.getElementById('play');"
+                              "return s && p ? [parseFloat(s.dataset.playhead), p.getAttribute('aria-pressed')] : null;")
+            if state and state[0] >= 5100 and state[1] == "false":
+                break
+            time.sleep(0.1)
+        expect(state is not None and abs(state[0] - 5100) < 1e-6 and state[1] == "false",
+               f"the step's playback paused at 5.1 s: {state}")
+
     for name, fn in [
+        ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),
         ("lessons: every step from its link in both languages, quoted numbers equal the page's", every_step_from_its_link),
         ("lessons: every lesson walked with a clicker's keys in presenter mode", walk_in_presenter_mode),
         ("lessons: presenter stage text >= 18 px at 1920x1080, stage, card and Back/Next within the screen, screenshots", presenter_text_and_screenshots),

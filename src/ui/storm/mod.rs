@@ -184,9 +184,12 @@ pub fn StormPage(props: &StormProps) -> Html {
         let frame = frame.clone();
         let speed = *speed;
         let pause_at = pause_at.clone();
-        use_effect_with((*playing, *playhead, end_ms), move |(is_playing, at, end)| {
+        // Nothing moves before the first report: its end is not known yet (a stand-in end of
+        // 1 ms would end a lesson's playback that starts later, at once).
+        let has_run = a.is_some();
+        use_effect_with((*playing, *playhead, end_ms, has_run), move |(is_playing, at, end, has_run)| {
             let (at, end) = (*at, *end);
-            if *is_playing {
+            if *is_playing && *has_run {
                 let start = now_ms();
                 let handle = request_animation_frame(move |_| {
                     // Clamp a long gap (a background tab) to one frame's worth.
