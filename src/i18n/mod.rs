@@ -127,10 +127,7 @@ impl Lang {
 
     /// A field error for display next to its control: value and what is allowed.
     pub fn field_error(self, err: &FieldError) -> String {
-        self.f(
-            T::FieldErrorMessage,
-            &[("field", &err.field), ("value", &err.value), ("allowed", &self.allowed(&err.allowed))],
-        )
+        self.named_error(err, &err.field, "")
     }
 }
 
