@@ -198,29 +198,92 @@ pub fn map_markup(
             esc(&axis_value(&s.x.key, s.x.value(i as u16)))
         );
     }
-    for j in (0..ny).step_by(every(ny)).chain(std::iter::once(ny - 1)) {
-        let (x, y) = to_px(0.0, j as f64 + 0.5);
+    map_y_axis(&mut o, lang, s);
+    let _ = write!(
+        o,
+        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text></g></svg>"#,
+        LEFT + pw / 2.0,
+        H - 8.0,
+        esc(&axis_title(lang, &s.x.key))
+    );
+    o
+}
+
+/// The map's y axis: a label every few rows and the axis' title, all left of the cells.
+fn map_y_axis(o: &mut String, lang: Lang, s: &Sweep) {
+    let ny = usize::from(s.y.n);
+    let ph = H - TOP - BOTTOM;
+    let every = (ny / 5).max(1);
+    for j in (0..ny).step_by(every).chain(std::iter::once(ny - 1)) {
+        let y = TOP + ph - (j as f64 + 0.5) * ph / ny as f64;
         let _ = write!(
             o,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
-            x - 6.0,
+            LEFT - 6.0,
             y + 4.0,
             esc(&axis_value(&s.y.key, s.y.value(j as u16)))
         );
     }
     let _ = write!(
         o,
-        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-        LEFT + pw / 2.0,
-        H - 8.0,
-        esc(&axis_title(lang, &s.x.key))
-    );
-    let _ = write!(
-        o,
-        r#"<text class="axis-title" transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text></g></svg>"#,
+        r#"<text class="axis-title" transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
         TOP + ph / 2.0,
         esc(&axis_title(lang, &s.y.key))
     );
+}
+
+/// A copy of the map's y axis on an opaque strip, drawn to the map's scale. On a phone the
+/// map scrolls sideways; this strip stays at the left edge over the map's own axis, so the
+/// rows keep their labels wherever the learner scrolls. Hidden from assistive technology
+/// and from export: the map itself carries the same labels.
+pub fn map_y_axis_markup(lang: Lang, s: &Sweep) -> String {
+    let mut o = format!(
+        r#"<svg viewBox="0 0 {LEFT} {H}" class="stab-yaxis map" aria-hidden="true" focusable="false"><rect class="yaxis-bg" width="{LEFT}" height="{H}"/><g class="axis">"#
+    );
+    map_y_axis(&mut o, lang, s);
+    o.push_str("</g></svg>");
+    o
+}
+
+const HYST_W: f64 = 560.0;
+const HYST_H: f64 = 320.0;
+const HYST_LEFT: f64 = 72.0;
+const HYST_BOTTOM: f64 = 44.0;
+const HYST_TOP: f64 = 10.0;
+
+/// The top of the hysteresis chart's goodput axis: 120 % of capacity, or more if a point is.
+fn hyst_ymax(plain: &[HystPoint], protected: &[HystPoint]) -> f64 {
+    plain.iter().chain(protected).map(|p| p.goodput).fold(1.2, f64::max)
+}
+
+/// The hysteresis chart's y axis: goodput ticks in per cent and the axis' title.
+fn hyst_y_axis(o: &mut String, lang: Lang, ymax: f64) {
+    let y = Linear::new((0.0, ymax), (HYST_H - HYST_BOTTOM, HYST_TOP));
+    for t in nice_ticks(0.0, ymax, 5) {
+        let _ = write!(
+            o,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{} %</text>"#,
+            HYST_LEFT - 6.0,
+            y.map(t) + 4.0,
+            format_number(t * 100.0, 0)
+        );
+    }
+    let _ = write!(
+        o,
+        r#"<text class="axis-title" transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
+        (HYST_TOP + HYST_H - HYST_BOTTOM) / 2.0,
+        esc(lang.t(T::StabHystGoodput))
+    );
+}
+
+/// The hysteresis chart's y axis on an opaque strip, for the same reason and in the same
+/// way as [`map_y_axis_markup`].
+pub fn hysteresis_y_axis_markup(lang: Lang, plain: &[HystPoint], protected: &[HystPoint]) -> String {
+    let mut o = format!(
+        r#"<svg viewBox="0 0 {HYST_LEFT} {HYST_H}" class="stab-yaxis hyst" aria-hidden="true" focusable="false"><rect class="yaxis-bg" width="{HYST_LEFT}" height="{HYST_H}"/><g class="axis">"#
+    );
+    hyst_y_axis(&mut o, lang, hyst_ymax(plain, protected));
+    o.push_str("</g></svg>");
     o
 }
 
@@ -232,9 +295,9 @@ pub fn hysteresis_markup(
     protected: &[HystPoint],
     protect_name: &str,
 ) -> String {
-    let (w, h, left, bottom, top, right) = (560.0, 320.0, 72.0, 44.0, 10.0, 30.0);
+    let (w, h, left, bottom, top, right) = (HYST_W, HYST_H, HYST_LEFT, HYST_BOTTOM, HYST_TOP, 30.0);
     let xmax = plain.iter().map(|p| p.utilisation).fold(1.2, f64::max);
-    let ymax = plain.iter().chain(protected).map(|p| p.goodput).fold(1.2, f64::max);
+    let ymax = hyst_ymax(plain, protected);
     let x = Linear::new((0.4, xmax), (left, w - right));
     let y = Linear::new((0.0, ymax), (h - bottom, top));
     let mut o = format!(
@@ -253,23 +316,19 @@ pub fn hysteresis_markup(
     for t in nice_ticks(0.0, ymax, 5) {
         let _ = write!(
             o,
-            r#"<line class="grid" x1="{left}" x2="{:.1}" y1="{:.1}" y2="{:.1}"/><text x="{:.1}" y="{:.1}" text-anchor="end">{} %</text>"#,
+            r#"<line class="grid" x1="{left}" x2="{:.1}" y1="{:.1}" y2="{:.1}"/>"#,
             w - right,
             y.map(t),
             y.map(t),
-            left - 6.0,
-            y.map(t) + 4.0,
-            format_number(t * 100.0, 0)
         );
     }
+    hyst_y_axis(&mut o, lang, ymax);
     let _ = write!(
         o,
-        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text class="axis-title" transform="translate(16 {:.1}) rotate(-90)" text-anchor="middle">{}</text></g>"#,
+        r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text></g>"#,
         (left + w - right) / 2.0,
         h - 6.0,
         esc(lang.t(T::StabAxisUtil)),
-        (top + h - bottom) / 2.0,
-        esc(lang.t(T::StabHystGoodput))
     );
     let ideal = [(0.4, 0.4), (1.0, 1.0), (xmax, 1.0)].map(|(a, b)| (x.map(a), y.map(b)));
     let _ = write!(o, r#"<path class="hyst-ideal" d="{}"/>"#, line_path(&ideal));
@@ -354,5 +413,39 @@ mod tests {
             r#"<a href="?cell=5" class="cell-link" tabindex="-1"><rect class="cell pending" id="cell-5""#
         ));
         assert!(m.contains(">20 %<") && m.contains(">80 %<"), "utilisation in per cent");
+    }
+
+    /// The y-axis texts of a picture: every `<text … text-anchor="end">` and the rotated title.
+    fn y_texts(markup: &str) -> Vec<&str> {
+        markup
+            .split("<text ")
+            .skip(1)
+            .filter_map(|t| t.split_once("</text>").map(|(text, _)| text))
+            .filter(|t| t.contains("text-anchor=\"end\"") || t.contains("rotate(-90)"))
+            .collect()
+    }
+
+    #[test]
+    fn the_phone_strips_repeat_the_y_axes_exactly() {
+        let s = Sweep::default_for(DEFAULT_PRESET);
+        let cells = vec![None; s.cells()];
+        for lang in Lang::ALL {
+            let map = map_markup(lang, &s, &cells, &[], &[]);
+            let strip = map_y_axis_markup(lang, &s);
+            assert_eq!(y_texts(&strip), y_texts(&map), "the map's strip, {lang:?}");
+            assert!(y_texts(&map).len() >= 6, "row labels and the title");
+            assert!(
+                strip.contains(r#"aria-hidden="true""#) && !strip.contains("role="),
+                "not read, not exported"
+            );
+            let up = |u: f64, g: f64| HystPoint { utilisation: u, goodput: g, up: true };
+            let strips = [[up(0.5, 0.5), up(1.2, 1.1)], [up(0.5, 0.5), up(1.2, 2.6)]].map(|plain| {
+                let chart = hysteresis_markup(lang, &plain, &[], "");
+                let strip = hysteresis_y_axis_markup(lang, &plain, &[]);
+                assert_eq!(y_texts(&strip), y_texts(&chart), "the hysteresis strip, {lang:?}");
+                strip
+            });
+            assert_ne!(strips[0], strips[1], "the strip's scale follows the points, as the chart's does");
+        }
     }
 }

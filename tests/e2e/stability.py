@@ -120,6 +120,25 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
                 wait_done()
                 chrome.js("document.getElementById('stability-map').scrollIntoView();")
                 chrome.screenshot(os.path.join(artifacts, f"stability-{lang}-{w}.png"))
+                # Scrolled to its right end, each picture keeps its y axis in view on a phone
+                # (the strip at the scroller's left edge, the picture's own axis gone under
+                # it); wider, the picture fits and the strip is not drawn.
+                chrome.wait("#hyst-down")
+                axes = chrome.js(
+                    "return Array.from(document.querySelectorAll('.stab-scroll')).map(sc => {"
+                    " sc.scrollLeft = sc.scrollWidth;"
+                    " const strip = sc.querySelector('.stab-yaxis'), pic = sc.querySelector('svg[role]');"
+                    " return [sc.getBoundingClientRect().left, strip.getBoundingClientRect().left,"
+                    "  strip.getBoundingClientRect().width, pic.getBoundingClientRect().left,"
+                    "  strip.querySelectorAll('text').length, sc.scrollWidth > sc.clientWidth]; });")
+                for sc_left, strip_left, strip_w, pic_left, labels, scrolls in axes:
+                    if w == 390:
+                        expect(scrolls and strip_w > 40 and labels >= 4 and abs(strip_left - sc_left) < 1.5
+                               and pic_left < sc_left - 100,
+                               f"phone, {lang}: the y axis stays at the left edge when scrolled: {axes}")
+                    else:
+                        expect(strip_w == 0 and not scrolls, f"{w} px, {lang}: no strip, no scrolling: {axes}")
+                chrome.js("document.querySelectorAll('.stab-scroll').forEach(sc => sc.scrollLeft = 0);")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
     for name, fn in [
@@ -128,6 +147,6 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         ("stability: a retry budget shrinks the stuck region; a cell opens its run", protection_shrinks_and_cells_open_their_run),
         ("stability: cancel stops the sweep, run again finishes it", cancel_stops_the_sweep),
         ("stability: the hysteresis run's two branches", hysteresis_branches),
-        ("stability: bad links named, screenshots", bad_links_and_screenshots),
+        ("stability: bad links named, screenshots, the y axes kept in view on a phone", bad_links_and_screenshots),
     ]:
         run(name, fn)

@@ -11,7 +11,10 @@ use super::runs::use_runs;
 use crate::export::{Provenance, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::Outcome;
-use crate::plot::stability::{axis_title, cell_view, hysteresis_markup, map_boundaries, map_markup};
+use crate::plot::stability::{
+    axis_title, cell_view, hysteresis_markup, hysteresis_y_axis_markup, map_boundaries, map_markup,
+    map_y_axis_markup,
+};
 use crate::scenario::presets;
 use crate::state::FieldKey;
 use crate::state::runs::Job;
@@ -271,6 +274,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         let protected = if s.protect == Protection::None { Vec::new() } else { pending.clone() };
         AttrValue::from(map_markup(*lang, s, &pending, &protected, links))
     });
+    let map_axis = use_memo((s.clone(), lang), |(s, lang)| AttrValue::from(map_y_axis_markup(*lang, s)));
     {
         let applied = use_mut_ref(Vec::<String>::new);
         use_effect_with(
@@ -288,7 +292,9 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         };
         let plain = points(0);
         (!plain.is_empty()).then(|| {
-            AttrValue::from(hysteresis_markup(*lang, &plain, &points(1), lang.t(protection_label(s.protect))))
+            let protected = points(1);
+            let chart = hysteresis_markup(*lang, &plain, &protected, lang.t(protection_label(s.protect)));
+            (AttrValue::from(hysteresis_y_axis_markup(*lang, &plain, &protected)), AttrValue::from(chart))
         })
     });
     let stuck = |cells: &[Option<crate::state::stability::CellResult>]| {
@@ -414,7 +420,9 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 <button type="button" class="secondary small" id="stab-rerun" onclick={onrerun}>{ t(T::StabRerun) }</button>
                             }
                         </div>
-                        <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">{ Html::from_html_unchecked((*map).clone()) }</div>
+                        <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">
+                            { Html::from_html_unchecked((*map_axis).clone()) }{ Html::from_html_unchecked((*map).clone()) }
+                        </div>
                         { open_cell(lang, s, &links) }
                         <p class="legend">
                             { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
@@ -437,7 +445,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
                         // Focusable: on a phone it scrolls sideways, by keyboard too.
                         <div class="stab-scroll" tabindex="0" role="region" aria-labelledby="stab-hyst-h">
-                            if let Some(h) = (*hyst).clone() { { Html::from_html_unchecked(h) } }
+                            if let Some((axis, h)) = (*hyst).clone() { { Html::from_html_unchecked(axis) }{ Html::from_html_unchecked(h) } }
                         </div>
                         <p class="legend">
                             <span class="legend-item"><span class="swatch line hyst-up" />{ t(T::StabHystUp) }</span>
