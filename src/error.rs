@@ -20,6 +20,8 @@ pub enum Allowed {
     Length { min_len: usize, max_len: usize },
     /// 0 to switch the setting off, or a number from `min` to `max`.
     OffOrRange { min: String, max: String, integer: bool },
+    /// A number between `min` and `max` with at most `decimals` decimals.
+    Decimals { min: String, max: String, decimals: u8 },
     /// A rule that is not a range, in words (English; the UI has its own text for each rule).
     Rule { rule: String },
 }
@@ -47,6 +49,9 @@ impl fmt::Display for Allowed {
             Allowed::OffOrRange { min, max, integer } => {
                 let kind = if *integer { "a whole number" } else { "a number" };
                 write!(f, "0 (off) or {kind} from {min} to {max}")
+            }
+            Allowed::Decimals { min, max, decimals } => {
+                write!(f, "a number from {min} to {max} with at most {decimals} decimals")
             }
             Allowed::Rule { rule } => f.write_str(rule),
         }

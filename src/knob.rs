@@ -82,11 +82,9 @@ impl<S, I> Knob<S, I> {
     pub fn allowed(&self) -> Allowed {
         let (min, max) = (fmt_num(self.range.min), fmt_num(self.range.max));
         if self.off {
-            Allowed::OffOrRange { min, max, integer: self.range.integer }
-        } else if self.range.integer {
-            Allowed::Integer { min, max }
+            Allowed::OffOrRange { min, max, integer: self.range.is_whole() }
         } else {
-            Allowed::Range { min, max }
+            self.range.allowed()
         }
     }
 
@@ -159,7 +157,7 @@ impl<S, I> Knob<S, I> {
                 out
             }
         };
-        if self.range.integer {
+        if self.range.is_whole() {
             v.iter_mut().for_each(|x| *x = x.round());
         }
         v.retain(|x| self.range.accepts(*x));
@@ -237,6 +235,7 @@ impl<S, I> Choice<S, I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::ranges::Resolution;
 
     struct S {
         v: f64,
@@ -248,7 +247,12 @@ mod tests {
             label: T::FieldPool,
             help: T::FieldPoolHelp,
             unit: T::UnitConnections,
-            range: FieldRange { min: 1.0, max: 10_000.0, integer, unit: "" },
+            range: FieldRange {
+                min: 1.0,
+                max: 10_000.0,
+                resolution: if integer { Resolution::Whole } else { Resolution::Any },
+                unit: "",
+            },
             slider,
             step: 1.0,
             off: false,
@@ -275,7 +279,7 @@ mod tests {
     #[test]
     fn nines_step_through_what_is_missing_from_100() {
         let mut k = knob(Slider::nines(90.0, 99.999), false);
-        k.range = FieldRange { min: 50.0, max: 99.999, integer: false, unit: "%" };
+        k.range = FieldRange { min: 50.0, max: 99.999, resolution: Resolution::Any, unit: "%" };
         let stops = k.stops();
         assert_eq!(
             stops,

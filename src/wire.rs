@@ -392,6 +392,7 @@ impl Wire for Allowed {
             Allowed::Length { min_len, max_len } => (3u8, (*min_len, *max_len)).put(w),
             Allowed::OffOrRange { min, max, integer } => (4u8, ((min.clone(), max.clone()), *integer)).put(w),
             Allowed::Rule { rule } => (5u8, rule.clone()).put(w),
+            Allowed::Decimals { min, max, decimals } => (6u8, ((min.clone(), max.clone()), *decimals)).put(w),
         }
     }
     fn get(r: &mut Reader) -> Option<Self> {
@@ -414,6 +415,10 @@ impl Wire for Allowed {
                 Allowed::OffOrRange { min, max, integer }
             }
             5 => Allowed::Rule { rule: Wire::get(r)? },
+            6 => {
+                let ((min, max), decimals) = Wire::get(r)?;
+                Allowed::Decimals { min, max, decimals }
+            }
             _ => return None,
         })
     }
@@ -453,6 +458,12 @@ mod tests {
         let e =
             FieldError::new("x", 3, Allowed::OffOrRange { min: "1".into(), max: "9".into(), integer: true })
                 .with_unit("ms");
+        assert_eq!(decode::<FieldError>(&encode(&e)), Some(e));
+        let e = FieldError::new(
+            "r",
+            0.0005,
+            Allowed::Decimals { min: "0".into(), max: "20".into(), decimals: 3 },
+        );
         assert_eq!(decode::<FieldError>(&encode(&e)), Some(e));
     }
 }

@@ -121,6 +121,17 @@ fn admission_links_round_trip_and_bad_values_fall_back_alone() {
         Some(("-1".into(), "b: got -1, allowed 0 (off) or a whole number from 1 to 1000000".into()))
     );
     assert!(err(FieldKey::plain("gen")).unwrap().1.contains("one of table, burst, even, poisson"));
+    // A rate finer than one credit a second is refused by name, not rounded away.
+    let fine = AdmissionState::new("source-002")
+        .reduce(AdmissionAction::Type(FieldKey::plain("r"), "0.0005".into()));
+    assert_eq!(fine.input.rate_milli, 2000, "the rate stays the preset's");
+    assert_eq!(
+        fine.errors.get(&FieldKey::plain("r")).map(|(raw, e)| (raw.clone(), e.to_string())),
+        Some((
+            "0.0005".into(),
+            "r: got 0.0005, allowed a number from 0 to 1000000 with at most 3 decimals".into()
+        ))
+    );
     assert_eq!(
         err(FieldKey::at("arrivals", 1)).unwrap().1,
         "arrivals #2 time: got x, allowed a whole number from 0 to 1000000000"

@@ -114,6 +114,15 @@ impl Lang {
                 let key = if *integer { T::AllowedOffOrInteger } else { T::AllowedOffOrRange };
                 range(key, min, max)
             }
+            Allowed::Decimals { min, max, decimals } => self.f(
+                T::AllowedDecimals,
+                &[
+                    ("min", &grouped(min)),
+                    ("max", &grouped(max)),
+                    ("unit", &unit),
+                    ("decimals", &decimals.to_string()),
+                ],
+            ),
             Allowed::Rule { rule } => rule.clone(),
         }
     }
@@ -262,6 +271,15 @@ mod tests {
         assert_eq!(
             Lang::En.field_error(&off),
             "b = 2.5 is not accepted; allowed: 0 (off), or a whole number from 1 to 1,000,000."
+        );
+        let rate = crate::scenario::ranges::BUCKET_RATE.to(1e6).error("r", 0.0005);
+        assert_eq!(
+            Lang::En.named_error(&rate, "Refill rate r", "tokens/s"),
+            "Refill rate r = 0.0005 is not accepted; allowed: 0 to 1,000,000 tokens/s, at most 3 decimals."
+        );
+        assert_eq!(
+            Lang::Zh.named_error(&rate, "补充速率 r", "令牌/秒"),
+            "补充速率 r = 0.0005 不可接受；允许范围：0 到 1,000,000 令牌/秒，最多 3 位小数。"
         );
         let words = FieldError::new("gen", "x", Allowed::OneOf { choices: vec!["burst".into()] });
         assert!(!Lang::En.named_error(&words, "Arrivals", "ms").contains("ms"), "no unit on a list of words");

@@ -55,6 +55,8 @@ texts! {
     AllowedInteger => "allowed: a whole number from {min} to {max}{unit}", "允许范围：{min} 到 {max}{unit}（整数）";
     AllowedOneOf => "allowed: one of {choices}", "允许取值：{choices} 之一";
     AllowedLength => "allowed: {min} to {max} items", "允许 {min} 到 {max} 项";
+    AllowedDecimals => "allowed: {min} to {max}{unit}, at most {decimals} decimals",
+        "允许范围：{min} 到 {max}{unit}，最多 {decimals} 位小数";
     AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}{unit}", "允许：0（关闭），或 {min} 到 {max}{unit}";
     LabelWithKey => "{label} ({key})", "{label}（{key}）";
     RowCell => "Row {n}, {col}", "第 {n} 行的{col}";

@@ -33,15 +33,19 @@ pub const MAX_PHASES: usize = 8;
 
 /// What the lab's own fields accept (the breaker's come from `scenario::ranges`).
 pub mod limits {
-    use crate::scenario::ranges::FieldRange;
+    use crate::scenario::ranges::{FieldRange, Resolution};
     /// Calls per second.
-    pub const RATE: FieldRange = FieldRange { min: 0.01, max: 1000.0, integer: false, unit: "calls/s" };
+    pub const RATE: FieldRange =
+        FieldRange { min: 0.01, max: 1000.0, resolution: Resolution::Any, unit: "calls/s" };
     /// A phase's length (ms): up to an hour.
-    pub const PHASE_MS: FieldRange = FieldRange { min: 100.0, max: 3_600_000.0, integer: false, unit: "ms" };
+    pub const PHASE_MS: FieldRange =
+        FieldRange { min: 100.0, max: 3_600_000.0, resolution: Resolution::Any, unit: "ms" };
     /// A call's latency (ms): up to a minute.
-    pub const LATENCY_MS: FieldRange = FieldRange { min: 0.0, max: 60_000.0, integer: false, unit: "ms" };
+    pub const LATENCY_MS: FieldRange =
+        FieldRange { min: 0.0, max: 60_000.0, resolution: Resolution::Any, unit: "ms" };
     /// A failure share (%).
-    pub const FAILURE_PCT: FieldRange = FieldRange { min: 0.0, max: 100.0, integer: false, unit: "%" };
+    pub const FAILURE_PCT: FieldRange =
+        FieldRange { min: 0.0, max: 100.0, resolution: Resolution::Any, unit: "%" };
 }
 
 /// One stretch of the dependency's behaviour.

@@ -17,21 +17,33 @@ pub struct FieldRange {
     pub min: f64,
     /// Largest value.
     pub max: f64,
-    /// Whole numbers only.
-    pub integer: bool,
+    /// How fine a value may be: any number, whole numbers, or thousandths.
+    pub resolution: Resolution,
     /// The unit, as written after the number (empty for plain counts of things named by
     /// the field).
     pub unit: &'static str,
 }
 
+/// How fine a field's values may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// Any number in the range.
+    Any,
+    /// Whole numbers only.
+    Whole,
+    /// At most three decimals: a token bucket's refill rate, counted in integer credits of
+    /// 1/1,000 token per second, so that refills are exact (source 002).
+    Thousandths,
+}
+
 const fn ms(min: f64, max: f64) -> FieldRange {
-    FieldRange { min, max, integer: false, unit: "ms" }
+    FieldRange { min, max, resolution: Resolution::Any, unit: "ms" }
 }
 const fn count(min: f64, max: f64) -> FieldRange {
-    FieldRange { min, max, integer: true, unit: "" }
+    FieldRange { min, max, resolution: Resolution::Whole, unit: "" }
 }
 const fn num(min: f64, max: f64, unit: &'static str) -> FieldRange {
-    FieldRange { min, max, integer: false, unit }
+    FieldRange { min, max, resolution: Resolution::Any, unit }
 }
 
 pub const REQUESTS: FieldRange = count(1.0, 10_000_000.0);
@@ -43,7 +55,8 @@ pub const QUEUE: FieldRange = count(0.0, MAX_COUNT);
 pub const QUEUE_TIMEOUT_MS: FieldRange = ms(0.001, MAX_MS);
 pub const MIN_BUDGET_MS: FieldRange = ms(0.0, MAX_MS);
 pub const BUCKET_CAPACITY: FieldRange = FieldRange { unit: "tokens", ..count(1.0, MAX_COUNT) };
-pub const BUCKET_RATE: FieldRange = num(0.0, 1e9, "tokens/s");
+pub const BUCKET_RATE: FieldRange =
+    FieldRange { resolution: Resolution::Thousandths, ..num(0.0, 1e9, "tokens/s") };
 pub const BUCKET_COST: FieldRange = FieldRange { unit: "tokens", ..count(1.0, MAX_COUNT) };
 pub const CONCURRENCY_LIMIT: FieldRange = count(1.0, MAX_COUNT);
 pub const RETRY_AFTER_MS: FieldRange = ms(0.0, MAX_MS);
@@ -89,16 +102,28 @@ pub const SEED: FieldRange = count(0.0, 1e9);
 impl FieldRange {
     /// What the field accepts, as validation messages say it.
     pub fn allowed(&self) -> Allowed {
-        if self.integer {
-            Allowed::Integer { min: fmt_num(self.min), max: fmt_num(self.max) }
-        } else {
-            Allowed::range(self.min, self.max)
+        let (min, max) = (fmt_num(self.min), fmt_num(self.max));
+        match self.resolution {
+            Resolution::Any => Allowed::Range { min, max },
+            Resolution::Whole => Allowed::Integer { min, max },
+            Resolution::Thousandths => Allowed::Decimals { min, max, decimals: 3 },
         }
+    }
+
+    /// Whole numbers only.
+    pub fn is_whole(&self) -> bool {
+        self.resolution == Resolution::Whole
     }
 
     /// Whether `v` is accepted.
     pub fn accepts(&self, v: f64) -> bool {
-        v.is_finite() && v >= self.min && v <= self.max && (!self.integer || v == v.trunc())
+        let fine_enough = match self.resolution {
+            Resolution::Any => true,
+            Resolution::Whole => v == v.trunc(),
+            // Within a millionth of a credit: `0.1 * 1000.0` is not exactly 100.
+            Resolution::Thousandths => (v * 1000.0 - libm::round(v * 1000.0)).abs() <= 1e-6,
+        };
+        v.is_finite() && v >= self.min && v <= self.max && fine_enough
     }
 
     /// The same range with another lower bound (a field bounded by another field).
@@ -199,5 +224,20 @@ mod tests {
             "leaf.server.queue_timeout_ms: got 0, allowed a number from 0.001 to 86400000 (ms)"
         );
         assert!(MAX_ATTEMPTS.accepts(3.0) && !MAX_ATTEMPTS.accepts(3.5) && !MAX_ATTEMPTS.accepts(f64::NAN));
+    }
+
+    #[test]
+    fn a_refill_rate_takes_thousandths_only() {
+        for ok in [0.0, 0.001, 0.1, 2.0, 2.345, 1e6] {
+            assert!(BUCKET_RATE.accepts(ok), "{ok}");
+        }
+        for bad in [0.0005, 1.2345, -0.001, f64::NAN] {
+            assert!(!BUCKET_RATE.accepts(bad), "{bad}");
+        }
+        let e = BUCKET_RATE.error("r", 0.0005);
+        assert_eq!(
+            e.to_string(),
+            "r: got 0.0005, allowed a number from 0 to 1000000000 with at most 3 decimals (tokens/s)"
+        );
     }
 }

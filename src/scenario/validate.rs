@@ -69,15 +69,8 @@ impl Check {
             let f = format!("{field}.admission");
             if let Some(tb) = &a.token_bucket {
                 self.int(&format!("{f}.token_bucket.capacity"), tb.capacity, r::BUCKET_CAPACITY);
+                // At most 3 decimals (integer credits; see `Resolution::Thousandths`).
                 self.num(&format!("{f}.token_bucket.rate_per_s"), tb.rate_per_s, r::BUCKET_RATE);
-                let milli = tb.rate_per_s * 1000.0;
-                if milli.is_finite() && (milli - milli.round()).abs() > 1e-6 {
-                    self.rule(
-                        &format!("{f}.token_bucket.rate_per_s"),
-                        fmt_num(tb.rate_per_s),
-                        "at most 3 decimals",
-                    );
-                }
                 self.int(&format!("{f}.token_bucket.cost"), tb.cost, r::BUCKET_COST);
             }
             if let Some(c) = a.concurrency_limit {

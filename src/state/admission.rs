@@ -15,7 +15,7 @@ use crate::knob::{Choice, Knob, Slider};
 use crate::model::admission::{Arrival, Gates, MAX_ARRIVALS, Run, run};
 use crate::query::Query;
 use crate::scenario::AdmissionConfig;
-use crate::scenario::ranges::{self as r, FieldRange};
+use crate::scenario::ranges::{self as r, FieldRange, Resolution};
 use crate::sim::rng;
 
 /// Where the arrivals come from.
@@ -172,7 +172,7 @@ pub fn preset(name: &str) -> Option<&'static AdmissionPreset> {
 type K = Knob<AdmissionInput>;
 
 const fn tokens(min: f64, max: f64) -> FieldRange {
-    FieldRange { min, max, integer: true, unit: "tokens" }
+    FieldRange { min, max, resolution: Resolution::Whole, unit: "tokens" }
 }
 
 /// Bucket capacity B (`b`).
@@ -237,7 +237,7 @@ pub static HOLD: K = Knob {
     label: T::KHold,
     help: T::KHoldHelp,
     unit: T::UnitMs,
-    range: FieldRange { integer: true, ..r::WORK_MS },
+    range: FieldRange { resolution: Resolution::Whole, ..r::WORK_MS },
     slider: Slider::log(1.0, 10_000.0),
     step: 1.0,
     off: false,
@@ -251,7 +251,7 @@ pub static COUNT: K = Knob {
     label: T::KCount,
     help: T::KCountHelp,
     unit: T::UnitRequests,
-    range: FieldRange { min: 1.0, max: MAX_ARRIVALS as f64, integer: true, unit: "requests" },
+    range: FieldRange { min: 1.0, max: MAX_ARRIVALS as f64, resolution: Resolution::Whole, unit: "requests" },
     slider: Slider::log(1.0, MAX_ARRIVALS as f64),
     step: 1.0,
     off: false,
@@ -265,7 +265,7 @@ pub static GAP: K = Knob {
     label: T::KGap,
     help: T::KGapHelp,
     unit: T::UnitMs,
-    range: FieldRange { min: 0.0, max: 600_000.0, integer: true, unit: "ms" },
+    range: FieldRange { min: 0.0, max: 600_000.0, resolution: Resolution::Whole, unit: "ms" },
     slider: Slider::log(1.0, 60_000.0),
     step: 1.0,
     off: false,
@@ -326,7 +326,7 @@ pub static COLUMNS: [K; 3] = [
         label: T::ColTime,
         help: T::ColTime,
         unit: T::UnitMs,
-        range: FieldRange { min: 0.0, max: 1e9, integer: true, unit: "ms" },
+        range: FieldRange { min: 0.0, max: 1e9, resolution: Resolution::Whole, unit: "ms" },
         slider: Slider::linear(0.0, 1.0),
         step: 1.0,
         off: false,
@@ -350,7 +350,7 @@ pub static COLUMNS: [K; 3] = [
         label: T::ColHold,
         help: T::ColHold,
         unit: T::UnitMs,
-        range: FieldRange { integer: true, ..r::WORK_MS },
+        range: FieldRange { resolution: Resolution::Whole, ..r::WORK_MS },
         slider: Slider::linear(0.0, 1.0),
         step: 1.0,
         off: false,

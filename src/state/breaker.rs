@@ -12,7 +12,7 @@ use crate::knob::{Choice, Knob, Slider};
 use crate::model::breaker_lab::{self as lab, Arrivals, LabInput, MAX_PHASES, Phase, limits};
 use crate::policy::breaker::{BreakerConfig, WindowKind};
 use crate::query::Query;
-use crate::scenario::ranges::{self as r, FieldRange};
+use crate::scenario::ranges::{self as r, FieldRange, Resolution};
 use crate::state::storm::url_num;
 
 type K = Knob<LabInput>;
@@ -171,7 +171,7 @@ pub static PHASES: K = Knob {
     label: T::BlPhases,
     help: T::BlPhasesHelp,
     unit: T::BlPhasesUnit,
-    range: FieldRange { min: 1.0, max: MAX_PHASES as f64, integer: true, unit: "" },
+    range: FieldRange { min: 1.0, max: MAX_PHASES as f64, resolution: Resolution::Whole, unit: "" },
     slider: Slider::linear(1.0, MAX_PHASES as f64),
     step: 1.0,
     off: false,

@@ -12,7 +12,7 @@ use crate::model::amplification::{
     CalcInput, CalcOutput, MAX_ATTEMPTS, MAX_LAYERS, SECONDS_PER_DAY, compute, limits,
 };
 use crate::query::Query;
-use crate::scenario::ranges::FieldRange;
+use crate::scenario::ranges::{FieldRange, Resolution};
 
 /// Requests per day (URL `rpd`).
 pub static REQUESTS_PER_DAY: Knob<CalcInput> = Knob {
@@ -23,7 +23,7 @@ pub static REQUESTS_PER_DAY: Knob<CalcInput> = Knob {
     range: FieldRange {
         min: limits::REQUESTS_PER_DAY.0,
         max: limits::REQUESTS_PER_DAY.1,
-        integer: false,
+        resolution: Resolution::Any,
         unit: "",
     },
     slider: Slider::log(limits::REQUESTS_PER_DAY.0, limits::REQUESTS_PER_DAY.1),
@@ -39,7 +39,12 @@ pub static AVG_RPS: Knob<CalcInput> = Knob {
     label: T::FieldAvgRps,
     help: T::FieldAvgRpsHelp,
     unit: T::UnitRps,
-    range: FieldRange { min: limits::AVG_RPS.0, max: limits::AVG_RPS.1, integer: false, unit: "" },
+    range: FieldRange {
+        min: limits::AVG_RPS.0,
+        max: limits::AVG_RPS.1,
+        resolution: Resolution::Any,
+        unit: "",
+    },
     slider: Slider::log(limits::AVG_RPS.0, limits::AVG_RPS.1),
     step: 0.001,
     off: false,
@@ -53,7 +58,12 @@ pub static PEAK_FACTOR: Knob<CalcInput> = Knob {
     label: T::FieldPeakFactor,
     help: T::FieldPeakFactorHelp,
     unit: T::UnitTimes,
-    range: FieldRange { min: limits::PEAK_FACTOR.0, max: limits::PEAK_FACTOR.1, integer: false, unit: "" },
+    range: FieldRange {
+        min: limits::PEAK_FACTOR.0,
+        max: limits::PEAK_FACTOR.1,
+        resolution: Resolution::Any,
+        unit: "",
+    },
     slider: Slider::log(limits::PEAK_FACTOR.0, limits::PEAK_FACTOR.1),
     step: 0.1,
     off: false,
@@ -67,7 +77,7 @@ pub static LAYERS: Knob<CalcInput> = Knob {
     label: T::FieldLayers,
     help: T::FieldLayersHelp,
     unit: T::UnitLayers,
-    range: FieldRange { min: 1.0, max: MAX_LAYERS as f64, integer: true, unit: "" },
+    range: FieldRange { min: 1.0, max: MAX_LAYERS as f64, resolution: Resolution::Whole, unit: "" },
     slider: Slider::linear(1.0, MAX_LAYERS as f64),
     step: 1.0,
     off: false,
@@ -85,7 +95,7 @@ pub static ATTEMPTS: Knob<CalcInput> = Knob {
     label: T::FieldAttempts,
     help: T::FieldAttemptsHelp,
     unit: T::UnitAttempts,
-    range: FieldRange { min: 1.0, max: MAX_ATTEMPTS as f64, integer: true, unit: "" },
+    range: FieldRange { min: 1.0, max: MAX_ATTEMPTS as f64, resolution: Resolution::Whole, unit: "" },
     slider: Slider::linear(1.0, MAX_ATTEMPTS as f64),
     step: 1.0,
     off: false,
@@ -103,7 +113,12 @@ pub static HOLD_NORMAL: Knob<CalcInput> = Knob {
     label: T::FieldHoldNormal,
     help: T::FieldHoldNormalHelp,
     unit: T::UnitMs,
-    range: FieldRange { min: limits::HOLD_MS.0, max: limits::HOLD_MS.1, integer: false, unit: "" },
+    range: FieldRange {
+        min: limits::HOLD_MS.0,
+        max: limits::HOLD_MS.1,
+        resolution: Resolution::Any,
+        unit: "",
+    },
     slider: Slider::log(limits::HOLD_MS.0, limits::HOLD_MS.1),
     step: 0.1,
     off: false,
@@ -117,7 +132,12 @@ pub static HOLD_DEGRADED: Knob<CalcInput> = Knob {
     label: T::FieldHoldDegraded,
     help: T::FieldHoldDegradedHelp,
     unit: T::UnitMs,
-    range: FieldRange { min: limits::HOLD_MS.0, max: limits::HOLD_MS.1, integer: false, unit: "" },
+    range: FieldRange {
+        min: limits::HOLD_MS.0,
+        max: limits::HOLD_MS.1,
+        resolution: Resolution::Any,
+        unit: "",
+    },
     slider: Slider::log(limits::HOLD_MS.0, limits::HOLD_MS.1),
     step: 0.1,
     off: false,
@@ -131,7 +151,12 @@ pub static POOL: Knob<CalcInput> = Knob {
     label: T::FieldPool,
     help: T::FieldPoolHelp,
     unit: T::UnitConnections,
-    range: FieldRange { min: limits::POOL.0 as f64, max: limits::POOL.1 as f64, integer: true, unit: "" },
+    range: FieldRange {
+        min: limits::POOL.0 as f64,
+        max: limits::POOL.1 as f64,
+        resolution: Resolution::Whole,
+        unit: "",
+    },
     slider: Slider::log(limits::POOL.0 as f64, limits::POOL.1 as f64),
     step: 1.0,
     off: false,
@@ -145,7 +170,12 @@ pub static RESPONSE_KIB: Knob<CalcInput> = Knob {
     label: T::FieldResponseKib,
     help: T::FieldResponseKibHelp,
     unit: T::UnitKib,
-    range: FieldRange { min: limits::RESPONSE_KIB.0, max: limits::RESPONSE_KIB.1, integer: false, unit: "" },
+    range: FieldRange {
+        min: limits::RESPONSE_KIB.0,
+        max: limits::RESPONSE_KIB.1,
+        resolution: Resolution::Any,
+        unit: "",
+    },
     slider: Slider::log(limits::RESPONSE_KIB.0, limits::RESPONSE_KIB.1),
     step: 0.01,
     off: false,

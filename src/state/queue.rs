@@ -16,7 +16,7 @@ use crate::model::queueing::{Figures, Pool, allen_cunneen};
 use crate::query::Query;
 use crate::report::{Report, RequestOutcome};
 use crate::scenario::presets::{layer, leaf, retrying};
-use crate::scenario::ranges::{self as r, FieldRange};
+use crate::scenario::ranges::{self as r, FieldRange, Resolution};
 use crate::scenario::{Dist, Load, ReportOptions, Scenario};
 use crate::sim::rng::Z99;
 use serde::Serialize;
@@ -207,7 +207,7 @@ pub static CEILING: K = Knob {
     label: T::QCeiling,
     help: T::QCeilingHelp,
     unit: T::UnitPercent,
-    range: FieldRange { min: 1.0, max: 100.0, integer: false, unit: "%" },
+    range: FieldRange { min: 1.0, max: 100.0, resolution: Resolution::Any, unit: "%" },
     slider: Slider::linear(5.0, 100.0),
     step: 5.0,
     off: false,
@@ -221,7 +221,7 @@ pub static W: K = Knob {
     label: T::QW,
     help: T::QWHelp,
     unit: T::UnitMs,
-    range: FieldRange { min: 0.0, max: 3_600_000.0, integer: false, unit: "ms" },
+    range: FieldRange { min: 0.0, max: 3_600_000.0, resolution: Resolution::Any, unit: "ms" },
     slider: Slider::log(1.0, 10_000.0),
     step: 0.1,
     off: false,

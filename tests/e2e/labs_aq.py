@@ -139,6 +139,10 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         # A link's bad item is skipped (it is in no table row): named by the link's list, from 1.
         expect("arrivals #2 time = x" in said, f"the link's bad item is named: {said!r}")
         expect("zzz" in chrome.text("#unknown-params"), "unknown keys listed")
+        # A refill rate finer than one credit a second is refused in words, not rounded away.
+        page("?page=admission&lang=zh&preset=source-002&r=0.0005")
+        said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
+        expect("= 0.0005" in said and "最多 3 位小数" in said, f"the fine rate is named, in Chinese: {said!r}")
         no_console_errors(chrome, "admission edits")
 
     # ---- queue -------------------------------------------------------------------------
