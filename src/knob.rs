@@ -80,8 +80,8 @@ pub struct Knob<S, I = usize> {
 impl<S, I> Knob<S, I> {
     /// What this knob accepts.
     pub fn allowed(&self) -> Allowed {
-        let (min, max) = (fmt_num(self.range.min), fmt_num(self.range.max));
         if self.off {
+            let (min, max) = (fmt_num(self.range.min), fmt_num(self.range.max));
             Allowed::OffOrRange { min, max, integer: self.range.is_whole() }
         } else {
             self.range.allowed()
