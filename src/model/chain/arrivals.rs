@@ -191,13 +191,18 @@ impl Arrivals {
 
     /// The next evenly spaced arrival (µs): the first at 0, then one gap apart; where a
     /// surge begins or ends, the spacing restarts from that edge at the new rate.
+    ///
+    /// Each time is compared with the edges and the end as the whole microsecond it
+    /// becomes: the rate times a peak factor is seldom exact in binary (0.1 × 3 is
+    /// 0.30000000000000004/s), and the 3rd gap would then end 0.00001 µs before a 10 s
+    /// run's end and count a 4th request where 0.3/s for 10 s makes 3.
     fn next_constant(&mut self) -> Option<f64> {
         loop {
             // Requests per second in force from the segment's start.
             let per_s = self.per_s * self.factor_at(self.seg_start);
             let boundary = self.next_boundary(self.seg_start);
             if per_s > 0.0 {
-                let t = self.seg_start + (self.seg_k as f64 * 1e6) / per_s;
+                let t = crate::sim::round_us(self.seg_start + (self.seg_k as f64 * 1e6) / per_s) as f64;
                 if t <= boundary {
                     self.seg_k += 1;
                     return Some(t);
@@ -233,6 +238,10 @@ mod tests {
         assert_eq!(times(c(20.0, 1_000.0), vec![]).len(), 20);
         assert_eq!(times(c(3.0, 1_000.0), vec![]), vec![0, 333_333, 666_667]);
         assert_eq!(times(c(1000.0, 1_000.0), vec![]).len(), 1000);
+        // 0.1/s at a peak factor of 3 is 0.30000000000000004/s in binary: still 3 requests
+        // in 10 s, at 0, 3.33 and 6.67 s.
+        let peak = Load::Constant { rate_per_s: 0.1, peak_factor: 3.0, duration_ms: 10_000.0 };
+        assert_eq!(times(peak, vec![]), vec![0, 3_333_333, 6_666_667]);
     }
 
     #[test]
