@@ -9,6 +9,7 @@ use resilience_lab::state::app::Route;
 use resilience_lab::state::breaker::BreakerState;
 use resilience_lab::state::calculator::CalcState;
 use resilience_lab::state::queue::QueueState;
+use resilience_lab::state::stability::page::StabilityState;
 use resilience_lab::state::storm::StormState;
 
 /// Keys a link may hold: known ones, near misses, empty and dotted ones, multi-byte ones.
@@ -67,6 +68,16 @@ fn key() -> impl Strategy<Value = String> {
             "p99",
             "ceiling",
             "w",
+            // The stability map's and the lessons' keys.
+            "x",
+            "y",
+            "protect",
+            "lesson",
+            "step",
+            "present",
+            "notes",
+            "interview",
+            "role",
         ])
         .prop_map(str::to_string),
         any::<String>(),
@@ -169,6 +180,24 @@ proptest! {
         let again = QueueState::from_query(&Query::parse(&own));
         prop_assert_eq!(&again.input, &queue.input, "the queue lab's own link reads back");
         prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own);
+
+        let stability = StabilityState::from_query(&q);
+        let mut own = Query::new();
+        stability.write_query(&mut own);
+        let again = StabilityState::from_query(&Query::parse(&own.to_query_string()));
+        prop_assert_eq!(&again.sweep, &stability.sweep, "the stability map's own link reads back");
+        prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own.to_query_string());
+
+        // A lesson link names a step that exists, or it says why it names none.
+        let lesson = resilience_lab::state::lesson::read(&q);
+        match &lesson.at {
+            Some(at) => prop_assert!(at.step < at.lesson.steps.len()),
+            None => prop_assert!(
+                q.get("lesson").is_none_or(str::is_empty) || !lesson.errors.is_empty(),
+                "an unknown lesson is named: {:?}",
+                q.get("lesson")
+            ),
+        }
     }
 }
 
