@@ -752,8 +752,14 @@ texts! {
     // charts
     ChartLoad => "Offered load and attempts at each hop", "各跳的请求量与尝试次数";
     ChartInFlight => "In flight and queued at {hop}", "{hop} 的在途与排队";
-    RunAnnounce => "Run finished: amplification {amp}×, core success {success} %, {failed} failed.",
-        "运行完成：放大 {amp} 倍，核心成功率 {success}%，失败 {failed} 个。";
+    // what a live region reads when a run finishes (state/announce.rs)
+    AnnounceAll => "Run finished: {figures}.", "运行完成：{figures}。";
+    AnnounceChanged => "Run finished, changed: {figures}.", "运行完成，变化：{figures}。";
+    AnnounceSame => "Run finished: no figure changed.", "运行完成：各项数字没有变化。";
+    AnnounceAmp => "amplification", "放大倍数";
+    AnnounceSuccess => "core success", "核心成功率";
+    AnnounceFailed => "failed requests", "失败请求";
+    AnnounceSimTime => "simulated time in system", "模拟的系统内时间";
     OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
     OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒成功应答与失败（A 与 B）";
     OverlayInSystemTitle => "Requests in the system, A and B", "系统内请求数（A 与 B）";

@@ -3,6 +3,7 @@
 //! The Yew components in `ui/` hold these in `use_reducer` and only display them.
 
 pub mod admission;
+pub mod announce;
 pub mod app;
 pub mod breaker;
 pub mod calculator;

@@ -146,12 +146,30 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
                 <span class="legend">{ legend }</span>
                 { figure_export(f.lang, f.id, f.title) }
             </figcaption>
-            <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={f.title.to_string()}>
-                { y_axis }
-                { x_axis(f.lang, f.end_ms, h) }
-                { body }
-            </svg>
+            <div class="plot">
+                <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={f.title.to_string()}>
+                    { y_axis.clone() }
+                    { x_axis(f.lang, f.end_ms, h) }
+                    { body }
+                </svg>
+                { y_strip("time", ML, h, y_axis) }
+            </div>
         </figure>
+    }
+}
+
+/// A copy of a chart's y axis on an opaque strip, `left` units of the chart's `h`-high
+/// view box wide: on a phone the chart scrolls sideways and the strip stays at the
+/// scroller's left edge, over the chart's own axis at the same scale (see `.y-strip` in
+/// the style sheet; `kind` names the chart's width there). Hidden elsewhere; screen
+/// readers skip it and export leaves it out (it has no `role`), and it comes after the
+/// chart in the document so that `figure svg` still finds the chart.
+pub fn y_strip(kind: &'static str, left: f64, h: f64, axis: Html) -> Html {
+    html! {
+        <svg viewBox={format!("0 0 {left} {h}")} class={classes!("y-strip", kind)} aria-hidden="true" focusable="false">
+            <rect class="yaxis-bg" width={left.to_string()} height={h.to_string()} />
+            { axis }
+        </svg>
     }
 }
 

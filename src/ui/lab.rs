@@ -2,6 +2,7 @@
 //! preset picker, the notice about unknown link keys, and an x–y chart frame (axes, ticks,
 //! caption) that a lab fills with its own marks.
 
+use super::charts::y_strip;
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use super::export::figure_export;
 use crate::i18n::{Lang, T, format_number};
@@ -129,24 +130,38 @@ pub fn xy_frame(
     let (x0, x1) = sx.domain;
     let (y0, y1) = sy.domain;
     let num = |v: f64| v.to_string();
+    // The y axis (its ticks, values and title), drawn in the chart and again on the strip
+    // that keeps it in view on a phone.
+    let y_axis: Html = nice_ticks(y0, y1, 4)
+        .into_iter()
+        .map(|t| {
+            let y = sy.map(t);
+            html! { <g>
+                <line class="grid" x1={num(L)} x2={num(XW - R)} y1={num(y)} y2={num(y)} />
+                <text x={num(L - 5.0)} y={num(y + 4.0)} text-anchor="end">{ format_number(t, 2) }</text>
+            </g> }
+        })
+        .collect();
+    let y_title = html! { <text class="axis-label" x="4" y="9">{ axes.1 }</text> };
     html! {
         <figure class="chart" id={id.to_string()}>
             <figcaption>{ title }{ figure_export(lang, id, title) }</figcaption>
+            <div class="plot">
             <svg viewBox={format!("0 0 {XW} {XH}")} role="img" aria-label={title.to_string()}>
                 <g class="axis">
-                    { for nice_ticks(y0, y1, 4).into_iter().map(|t| { let y = sy.map(t); html! { <g>
-                        <line class="grid" x1={num(L)} x2={num(XW - R)} y1={num(y)} y2={num(y)} />
-                        <text x={num(L - 5.0)} y={num(y + 4.0)} text-anchor="end">{ format_number(t, 2) }</text>
-                    </g> } }) }
+                    { y_axis.clone() }
                     { for nice_ticks(x0, x1, 6).into_iter().map(|t| { let x = sx.map(t); html! {
                         <text x={num(x)} y={num(XH - B + 14.0)} text-anchor="middle">{ xfmt(t) }</text>
                     } }) }
                     <line x1={num(L)} x2={num(XW - R)} y1={num(XH - B)} y2={num(XH - B)} />
                     <text class="axis-label" x={num(XW - R)} y={num(XH - 3.0)} text-anchor="end">{ axes.0 }</text>
-                    <text class="axis-label" x="4" y="9">{ axes.1 }</text>
+                    { y_title }
                 </g>
                 { body }
             </svg>
+            // The title is left off the strip: it runs wider than the axis.
+            { y_strip("xy", L, XH, html! { <g class="axis">{ y_axis }</g> }) }
+            </div>
         </figure>
     }
 }

@@ -2,6 +2,7 @@
 //! reports from the model; they never simulate.
 
 pub mod admission;
+mod announce;
 pub mod app;
 pub mod breaker;
 pub mod browser;

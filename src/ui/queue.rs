@@ -4,6 +4,7 @@
 //! the queue over time, and source 002's capacity table with its formulas. The runs happen
 //! in the Web Worker (`use_runs`), each a small bounded chain-engine run.
 
+use super::announce::use_announcement;
 use super::charts::{Line, Lines, TimeChart};
 use super::export::{DataKind, ExportMenu};
 use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
@@ -11,6 +12,7 @@ use super::runs::use_runs;
 use crate::export::{Provenance, lab_json, series_csv};
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::{line_path, nice_max};
+use crate::state::announce::Said;
 use crate::state::queue::{
     self as q, Closed, QueueAction as A, QueueInput, QueueState, SWEEP_RHOS, Service, Simulated, simulated,
 };
@@ -196,6 +198,18 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         .unwrap_or_default();
     let report = results.and_then(|r| r.first()).and_then(|s| s.result.as_ref().ok()).cloned();
     let error = results.and_then(|r| r.iter().find_map(|s| s.result.as_ref().err().cloned()));
+    // What a screen reader hears when the runs finish: the figures a move changed.
+    let announce = use_announcement(
+        lang,
+        runs.finished,
+        sims.first().copied().flatten().map(|s| {
+            vec![
+                Said::new(T::QRho, pct(closed.figures.rho)),
+                Said::new(T::QTime, closed.figures.time_ms.map_or_else(|| "—".to_string(), ms)),
+                Said::new(T::AnnounceSimTime, ms(s.time_ms)),
+            ]
+        }),
+    );
     let ontype = dispatch.reform(|(k, v)| A::Type(k, v));
     let onslide = dispatch.reform(|(k, s)| A::Slide(k, s));
     let kn = |k| knob(lang, k, input, &st.errors, &ontype, &onslide);
@@ -262,7 +276,8 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                     { kn(&q::WORKERS) }{ kn(&q::QUEUE) }{ kn(&q::CEILING) }{ kn(&q::W) }{ kn(&q::SEED) }
                     <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
                 </form>
-                <div class="outputs" aria-live="polite">
+                <div class="outputs">
+                    <p class="sr-only" aria-live="polite" id="q-announce">{ announce }</p>
                     { status }
                     <div class="panel">
                         <h2>{ t(T::QFigures) }</h2>

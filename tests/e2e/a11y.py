@@ -27,7 +27,22 @@ PAGES = [
     # A changed lab (its story marked as the preset's), a refused value, the slots' caption.
     "?page=admission&preset=source-002&limit=2&b=-1",
     "?page=breaker&preset=source-003&rate=5000",
+    # The queue lab as it opens, and with the log-normal p99 below its median (its error).
+    "?page=queue",
+    "?page=queue&preset=long-tail&p99=10",
 ]
+
+# Every chart with a y-axis strip, scrolled to its right end: [id, the scroller's left, the
+# strip's left and width, the chart's left, the strip's labels, whether it scrolls].
+STRIPS_WHEN_SCROLLED = """
+return Array.from(document.querySelectorAll('figure.chart')).filter(f => f.querySelector('svg.y-strip')).map(f => {
+  const sc = f.closest('.chart-wrap') || f;
+  sc.scrollLeft = sc.scrollWidth;
+  const strip = f.querySelector('svg.y-strip').getBoundingClientRect(), chart = f.querySelector('svg[role]').getBoundingClientRect();
+  return [f.id, sc.getBoundingClientRect().left, strip.left, strip.width, chart.left,
+          f.querySelectorAll('svg.y-strip text').length, sc.scrollWidth > sc.clientWidth];
+});
+"""
 
 RUN_AXE = """
 const done = arguments[arguments.length - 1];
@@ -39,7 +54,12 @@ axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.m
 def settle(chrome):
     deadline = time.time() + 30
     while time.time() < deadline:
-        if chrome.js("const s = document.getElementById('storm'); return s ? !!s.getAttribute('data-run') : !!document.getElementById('page-title');"):
+        if chrome.js(
+            "const s = document.getElementById('storm'); if (s) return !!s.getAttribute('data-run');"
+            # The queue lab: its runs finished, or a field refused (then it keeps the last run).
+            "const q = document.getElementById('queue'); if (q) return !q.querySelector('.progress')"
+            " && !!q.querySelector('#q-rho-sim[data-value], [aria-invalid=true]');"
+            "return !!document.getElementById('page-title');"):
             return
         time.sleep(0.05)
     raise AssertionError("the page did not settle")
@@ -127,7 +147,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
     """
 
     def phone_figures_legible():
-        chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        chrome.viewport(390, 844)
         low = []
         try:
             for lang in ["en", "zh"]:
@@ -140,12 +160,28 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     expect(px >= 8.5, f"{query} ({lang}) at 390 px: figure text {px:.1f} px < 8.5 px ({where})")
                     wide = chrome.js("return document.documentElement.scrollWidth;")
                     expect(wide <= 392, f"{query} ({lang}): figures scroll in their own box, the page not: {wide} px")
+                    # Scrolled to its right end, each chart keeps its y axis in view: the
+                    # strip at the scroller's left edge, the chart's own axis gone under it.
+                    strips = chrome.js(STRIPS_WHEN_SCROLLED)
+                    for fig, sc_left, strip_left, strip_w, chart_left, labels, scrolls in strips:
+                        expect(scrolls and strip_w > 40 and labels >= 2 and abs(strip_left - sc_left) < 1.5
+                               and chart_left < sc_left - 100,
+                               f"{query} ({lang}) {fig}: the y axis stays at the left edge when scrolled: "
+                               f"{[sc_left, strip_left, strip_w, chart_left, labels, scrolls]}")
+                    if "storm" in query or "queue" in query:
+                        expect(len(strips) >= 2, f"{query} ({lang}): charts with a y-axis strip: {len(strips)}")
             measurements["phone_min_figure_text_px"] = round(min(low), 1)
+            chrome.get(f"{base}?page=queue&lang=en")
+            settle(chrome)
+            chrome.js("document.querySelectorAll('figure.chart').forEach(f => (f.closest('.chart-wrap') || f).scrollLeft = 400);")
+            time.sleep(0.3)
+            chrome.js("document.getElementById('q-curve').scrollIntoView();")
+            chrome.screenshot(os.path.join(artifacts, "queue-phone-scrolled-en.png"))
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
     def phone_layout():
-        chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        chrome.viewport(390, 844)
         try:
             for lang in ["en", "zh"]:
                 chrome.get(base + f"?page=storm&lang={lang}&preset=big-promo")

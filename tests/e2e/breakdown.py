@@ -118,7 +118,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, wai
                   "&l1.backoff_cap=300&l1.jitter=decorrelated", "#retry-timing-a")]
         for lang in ["en", "zh"]:
             for w, h in SIZES:
-                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                chrome.viewport(w, h)
                 for name, query, css in shots:
                     page(f"{query}&lang={lang}")
                     if name == "retry-timing":

@@ -177,6 +177,10 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         chrome.wait("#q-rho[data-value^='0.68']")
         wait_queue_run()
         expect("workers=7" in chrome.url(), f"the change is in the link: {chrome.url()}")
+        said = chrome.js("return document.getElementById('q-announce').textContent")
+        expect(said.startswith("Run finished, changed: Utilisation ρ 60 % → 68.57 %, Mean time in system W "),
+               f"the live region reads what the move changed, not the whole panel: {said}")
+        expect(chrome.find(".outputs[aria-live]") is None, "the outputs themselves are not a live region")
         page("?page=queue&lang=en&workers=0&service=weird&foo=1")
         said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
         expect("Workers (workers) = 0" in said and "service" in said and "foo" in said, f"bad values named: {said!r}")

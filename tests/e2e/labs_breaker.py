@@ -43,14 +43,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
     def shot(file, width, height, full=False):
         """A screenshot at a window size (the whole page's height if `full`), then back
         to the size the other checks expect."""
-        chrome.cmd("POST", "/window/rect", {"width": width, "height": height})
-        time.sleep(0.2)
-        # The window's size includes the browser's frame: grow it until the page sees
-        # exactly width x height.
-        iw, ih = chrome.js("return [window.innerWidth, window.innerHeight];")
-        if (iw, ih) != (width, height):
-            chrome.cmd("POST", "/window/rect", {"width": 2 * width - iw, "height": 2 * height - ih})
-            time.sleep(0.2)
+        chrome.viewport(width, height)
         if full:
             h = chrome.js("return Math.min(8000, document.documentElement.scrollHeight);")
             chrome.cmd("POST", "/window/rect", {"width": width, "height": int(h) + 40})
@@ -157,7 +150,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
             shot(f"breaker-{name}-{lang}-mid-1440-full.png", 1440, 900, full=True)
             shot(f"breaker-{name}-{lang}-mid-390-full.png", 390, 844, full=True)
             # Nothing wider than a phone's screen, but the tables that scroll inside their box.
-            chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+            chrome.viewport(390, 844)
             time.sleep(0.2)
             wide = chrome.js("return document.documentElement.scrollWidth;")
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})

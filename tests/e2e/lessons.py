@@ -127,11 +127,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
     def presenter_text_and_screenshots():
         steps = [("interview", 3), ("interview", 2), ("field-guide", 1)]
         smallest = None
-        chrome.cmd("POST", "/window/rect", {"width": 1920, "height": 1080})
-        time.sleep(0.2)
-        iw, ih = chrome.js("return [window.innerWidth, window.innerHeight];")
-        chrome.cmd("POST", "/window/rect", {"width": 2 * 1920 - iw, "height": 2 * 1080 - ih})
-        time.sleep(0.2)
+        chrome.viewport(1920, 1080)
         try:
             for lang in ["en", "zh"]:
                 for lesson, step in steps:
@@ -171,7 +167,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (390, 844)]:
-                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                chrome.viewport(w, h)
                 chrome.get(base + f"?page=lessons&lang={lang}")
                 chrome.wait("#lessons .lesson-entry")
                 chrome.screenshot(os.path.join(artifacts, f"lessons-index-{lang}-{w}.png"))

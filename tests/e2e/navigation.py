@@ -123,7 +123,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         no_console_errors(chrome, "lesson history, focus, scroll")
 
     def phone_header_shows_every_page():
-        chrome.cmd("POST", "/window/rect", {"width": 390, "height": 844})
+        chrome.viewport(390, 844)
         try:
             for lang in ["en", "zh"]:
                 chrome.get(base + f"?page=storm&lang={lang}&preset=chain-3x3")

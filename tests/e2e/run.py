@@ -34,8 +34,9 @@ class Checks:
         self.passed = 0
 
     def run(self, name, fn):
-        only = os.environ.get("E2E_ONLY")  # a developer's filter: run checks whose name contains it
-        if only and only not in name:
+        # A developer's filter: run the checks whose name contains one of its |-separated parts.
+        only = os.environ.get("E2E_ONLY")
+        if only and not any(part in name for part in only.split("|")):
             return
         t0 = time.time()
         try:
@@ -223,9 +224,17 @@ def main():
         page("?page=storm&lang=en&preset=chain-3x3")
         run = wait_run(chrome)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 27.0, "27x")
+        first = chrome.js("return document.getElementById('run-announce').textContent")
+        expect(first.startswith("Run finished: amplification 27×, core success "), f"the first run is read in full: {first}")
+        success = chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
         chrome.type("#k-l1-attempts", "4")
         wait_run(chrome, run)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0, "4 x 3 x 3")
+        # The live region then reads only what the move changed.
+        said = chrome.js("return document.getElementById('run-announce').textContent")
+        expect(said.startswith("Run finished, changed: amplification 27× → 36×"), f"the change is read: {said}")
+        same = success == chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
+        expect(("core success" in said) != same, f"core success is read only if it changed ({success}): {said}")
         expect("l1.attempts=4" in chrome.url(), f"the change is in the link: {chrome.url()}")
         no_console_errors(chrome, "slider change")
 
@@ -483,7 +492,7 @@ def main():
                                 ("preset=lab11-unprotected&compare=1", "compare")]:
                 for lang in ["en", "zh"]:
                     for w, h in [(390, 844), (1440, 900), (1920, 1080)]:
-                        chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                        chrome.viewport(w, h)
                         page(f"?page=storm&lang={lang}&{query}")
                         wait_run(chrome)
                         chrome.js("const s = document.getElementById('scrub'); s.value = 600; s.dispatchEvent(new Event('input', {bubbles: true}));")

@@ -115,7 +115,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
             expect(word in chrome.text(sel), f"{sel} names {word}: {chrome.text(sel)}")
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
-                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                chrome.viewport(w, h)
                 chrome.get(base + f"?page=stability&lang={lang}")
                 wait_done()
                 chrome.js("document.getElementById('stability-map').scrollIntoView();")

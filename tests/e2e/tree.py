@@ -145,7 +145,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
     def screenshots():
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
-                chrome.cmd("POST", "/window/rect", {"width": w, "height": h})
+                chrome.viewport(w, h)
                 load(f"?page=storm&lang={lang}&preset=lab11-budget-150&request=3")
                 chrome.js("document.getElementById('chart-tree').scrollIntoView();")
                 chrome.screenshot(os.path.join(artifacts, f"tree-{lang}-{w}.png"))

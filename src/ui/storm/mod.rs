@@ -18,8 +18,10 @@ pub mod tree;
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{formulas, run_end_ms};
 use crate::report::Stopped;
+use crate::state::announce::Said;
 use crate::state::runs::{Job, RunError, Side};
 use crate::state::storm::{REQUEST, StormAction, StormState};
+use crate::ui::announce::use_announcement;
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef};
 use crate::ui::export::{DataKind, ExportMenu};
@@ -342,19 +344,20 @@ pub fn StormPage(props: &StormProps) -> Html {
     } else {
         Html::default()
     };
-    // What a screen reader hears: one sentence when a run finishes, not every figure on
-    // every frame.
-    let announce = a.as_ref().map_or_else(String::new, |r| {
-        let s = &r.0.summary;
-        lang.f(
-            T::RunAnnounce,
-            &[
-                ("amp", &format_number(s.amplification, 2)),
-                ("success", &format_number(s.core_success_rate * 100.0, 1)),
-                ("failed", &format_number(s.failed as f64, 0)),
-            ],
-        )
-    });
+    // What a screen reader hears: one sentence when a run finishes, naming only the figures
+    // that run changed, not every figure on every frame.
+    let announce = use_announcement(
+        lang,
+        runs.finished,
+        a.as_ref().map(|r| {
+            let s = &r.0.summary;
+            vec![
+                Said::new(T::AnnounceAmp, format!("{}×", format_number(s.amplification, 2))),
+                Said::new(T::AnnounceSuccess, format!("{} %", format_number(s.core_success_rate * 100.0, 1))),
+                Said::new(T::AnnounceFailed, format_number(s.failed as f64, 0)),
+            ]
+        }),
+    );
     let overlay = props.state.overlay && b.is_some();
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {

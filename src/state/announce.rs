@@ -1,0 +1,74 @@
+//! What a page's live region reads when a run finishes: every figure the first time, then
+//! only the figures that changed, each as old → new, so that a screen reader user moving
+//! one slider hears what that move did and not the whole panel again.
+
+use crate::i18n::{Lang, T};
+
+/// One figure a live region may read: its label and its value as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    pub label: T,
+    pub value: String,
+}
+
+impl Said {
+    pub fn new(label: T, value: impl Into<String>) -> Self {
+        Said { label, value: value.into() }
+    }
+}
+
+/// The sentence for a run whose figures are `now`, after a run whose figures were `before`
+/// (`None`: the first run the page shows, or one whose figures are other ones).
+pub fn sentence(lang: Lang, before: Option<&[Said]>, now: &[Said]) -> String {
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "，",
+    };
+    let before =
+        before.filter(|b| b.len() == now.len() && b.iter().zip(now).all(|(b, n)| b.label == n.label));
+    let Some(before) = before else {
+        let all: Vec<String> = now.iter().map(|s| format!("{} {}", lang.t(s.label), s.value)).collect();
+        return lang.f(T::AnnounceAll, &[("figures", &all.join(sep))]);
+    };
+    let changed: Vec<String> = before
+        .iter()
+        .zip(now)
+        .filter(|(b, n)| b.value != n.value)
+        .map(|(b, n)| format!("{} {} → {}", lang.t(n.label), b.value, n.value))
+        .collect();
+    if changed.is_empty() {
+        lang.t(T::AnnounceSame).to_string()
+    } else {
+        lang.f(T::AnnounceChanged, &[("figures", &changed.join(sep))])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(amp: &str, success: &str) -> Vec<Said> {
+        vec![Said::new(T::AnnounceAmp, amp), Said::new(T::AnnounceSuccess, success)]
+    }
+
+    #[test]
+    fn the_first_run_reads_every_figure_then_only_what_changed() {
+        let first = figures("27×", "99.1 %");
+        assert_eq!(sentence(Lang::En, None, &first), "Run finished: amplification 27×, core success 99.1 %.");
+        let second = figures("9×", "99.1 %");
+        assert_eq!(
+            sentence(Lang::En, Some(&first), &second),
+            "Run finished, changed: amplification 27× → 9×."
+        );
+        assert_eq!(sentence(Lang::Zh, Some(&first), &second), "运行完成，变化：放大倍数 27× → 9×。");
+        assert_eq!(sentence(Lang::En, Some(&second), &second), "Run finished: no figure changed.");
+        assert_eq!(sentence(Lang::Zh, Some(&second), &second), "运行完成：各项数字没有变化。");
+    }
+
+    #[test]
+    fn other_figures_are_read_in_full() {
+        let storm = figures("27×", "99.1 %");
+        let other = vec![Said::new(T::QRho, "60 %")];
+        assert_eq!(sentence(Lang::En, Some(&storm), &other), "Run finished: Utilisation ρ 60 %.");
+    }
+}
