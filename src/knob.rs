@@ -89,9 +89,12 @@ impl<S, I> Knob<S, I> {
     }
 
     /// Reads a number a person typed: surrounding spaces, thousands separators (`,`, `_`,
-    /// and the full-width comma) and a full-width minus are tolerated. `field` names the
-    /// control in the error.
+    /// the full-width comma and spaces, grouping the whole part by threes) and a full-width
+    /// minus are tolerated. `field` names the control in the error.
     pub fn parse(&self, raw: &str, field: &str) -> Result<f64, FieldError> {
+        if !grouped_by_threes(raw.trim()) {
+            return Err(FieldError::new(field, raw.trim(), self.allowed()));
+        }
         let cleaned: String = raw
             .trim()
             .chars()
@@ -232,6 +235,23 @@ impl<S, I> Choice<S, I> {
     }
 }
 
+/// Whether the separators `,`, `，` and ` ` in a typed number group its whole part by
+/// threes (`1,000,000`, `12 345.5`): `1,2` is refused rather than read as 12, which is
+/// neither what a decimal comma (1.2) nor a list means. `_` may stand anywhere, as in code.
+fn grouped_by_threes(s: &str) -> bool {
+    let is_sep = |c: char| matches!(c, ',' | '，' | ' ');
+    let end = s.find(['.', 'e', 'E']).unwrap_or(s.len());
+    let (whole, rest) = s.split_at(end);
+    if rest.contains(is_sep) {
+        return false;
+    }
+    let whole = whole.trim_start_matches(['-', '−', '+']);
+    let mut groups = whole.split(is_sep).map(|g| g.chars().filter(|c| *c != '_').count());
+    let first = groups.next().unwrap_or(0);
+    let mut rest = groups.peekable();
+    rest.peek().is_none() || ((1..=3).contains(&first) && rest.all(|n| n == 3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,6 +294,17 @@ mod tests {
         assert!(k.parse("NaN", "v").is_err());
         assert!(k.parse("−5", "v").is_err());
         assert_eq!(k.parse("9999", "v"), Ok(9999.0), "beyond the slider but in range: typed");
+        assert_eq!(k.parse("1 000", "v"), Ok(1000.0));
+        assert_eq!(k.parse("2，500", "v"), Ok(2500.0));
+        assert_eq!(k.parse("10,000", "v"), Ok(1e4));
+        // Separators that do not group by threes are refused, not read as another number.
+        for bad in ["1,2", "12,34", "1,0000", ",100", "1,000.5,0", "1 2"] {
+            let e = k.parse(bad, "v").unwrap_err();
+            assert_eq!((e.field.as_str(), e.value.as_str()), ("v", bad), "{bad}");
+        }
+        let decimals = knob(Slider::linear(0.0, 100.0), false);
+        assert_eq!(decimals.parse("1,234.5", "v"), Ok(1234.5));
+        assert!(decimals.parse("1,5", "v").is_err(), "a decimal comma is refused, not read as 15");
     }
 
     #[test]
