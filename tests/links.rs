@@ -260,6 +260,8 @@ fn breaker_key() -> impl Strategy<Value = String> {
         ])
         .prop_map(str::to_string),
         "[a-z_]{0,12}",
+        // Any other key too, arbitrary Unicode among them.
+        key(),
     ]
 }
 

@@ -93,6 +93,10 @@ pub struct Route {
     pub embed: bool,
     /// An `embed=` value other than `0` or `1`, to tell the user (the full page is shown).
     pub bad_embed: Option<String>,
+    /// Keys no one reads, to tell the user: on the lessons index, and on a lesson link
+    /// without a page state (the step's own state is shown), every key but the shell's.
+    /// Every other page lists the keys it does not read itself.
+    pub unused: Vec<String>,
 }
 
 impl Route {
@@ -117,6 +121,12 @@ impl Route {
             Some("1") => (true, None),
             Some(v) => (false, Some(crate::error::clip(v))),
         };
+        let lesson_step_only = q.get("lesson").is_some_and(|v| !v.is_empty()) && q.get("page").is_none();
+        let unused = if lesson_step_only || (page == Page::Lessons && unknown_page.is_none()) {
+            crate::state::lab::unknown_keys(q, is_shell_key)
+        } else {
+            Vec::new()
+        };
         Route {
             page,
             lang,
@@ -124,6 +134,7 @@ impl Route {
             unknown_lang,
             embed,
             bad_embed,
+            unused,
         }
     }
 }
@@ -153,6 +164,21 @@ mod tests {
         assert_eq!(r.unknown_lang.as_deref(), Some("fr"), "a language we do not speak is named");
         let r = Route::from_query(&Query::parse("?lang=zh-Hans-CN"));
         assert_eq!((r.lang, r.unknown_lang), (Some(Lang::Zh), None));
+    }
+
+    #[test]
+    fn keys_no_page_reads_are_named_on_the_lessons_index_and_a_bare_lesson_link() {
+        let unused = |link: &str| Route::from_query(&Query::parse(link)).unused;
+        assert_eq!(unused("?page=lessons&lang=en&zzz=1&preset=x"), ["zzz", "preset"]);
+        assert_eq!(
+            unused("?lesson=interview&step=2&present=1&zzz=1"),
+            ["zzz"],
+            "the step's own state is shown"
+        );
+        assert!(unused("?lesson=interview&step=2&role=candidate&notes=0&embed=0").is_empty());
+        // With a page state, the page reads the keys and lists what it does not know.
+        assert!(unused("?lesson=interview&step=2&page=storm&zzz=1").is_empty());
+        assert!(unused("?page=storm&zzz=1").is_empty());
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub struct Shell {
     pub embed: bool,
     /// An `embed=` value that is neither 0 nor 1, to tell the user.
     pub bad_embed: Option<String>,
+    /// Link keys no page reads (see [`Route::unused`]), to tell the user.
+    pub unused: Vec<String>,
 }
 
 /// What the header and navigation can do.
@@ -56,6 +58,7 @@ impl Reducible for Shell {
                 next.unknown_page = None;
                 next.unknown_lang = None;
                 next.bad_embed = None;
+                next.unused.clear();
             }
         }
         Rc::new(next)
@@ -209,7 +212,7 @@ pub fn App() -> Html {
         })
     };
     let shell = {
-        let q = nav.start.clone();
+        let (q, url) = (nav.start.clone(), url.clone());
         use_reducer(move || {
             let route = Route::from_query(&q);
             let langs = browser::browser_languages();
@@ -222,6 +225,8 @@ pub fn App() -> Html {
                 unknown_lang: route.unknown_lang,
                 embed: route.embed,
                 bad_embed: route.bad_embed,
+                // From the link itself: a lesson link's start query is the step's state.
+                unused: Route::from_query(&url).unused,
             }
         })
     };
@@ -503,6 +508,9 @@ fn Host(props: &HostProps) -> Html {
         notices.push(lang.field_error(&crate::error::FieldError::new("embed", v, allowed)));
     }
     notices.extend(props.lesson_errors.iter().map(|e| lang.field_error(e)));
+    if !shell.unused.is_empty() {
+        notices.push(lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&shell.unused, 8))]));
+    }
     let notice = (!notices.is_empty()).then(|| {
         let s = shell.clone();
         html! {
