@@ -142,6 +142,22 @@ fn unknown_keys_inside_unit_variants_are_refused() {
     let (code, _, err) = cli("accepted-unknown-fields-in-unit-variants.json", &[]);
     assert_eq!(code, 2);
     assert!(err.contains("layers[0].client.retry.backoff.zzz"), "{err}");
+    // The file's other two unit variants, each alone: every one names its own key.
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/repro/accepted-unknown-fields-in-unit-variants.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let without_backoff = text.replace(r#","zzz":1"#, "");
+    let e = Scenario::from_json(&without_backoff).unwrap_err();
+    assert_eq!(e.field, "layers[0].client.fallback.age_ms", "{e:?}");
+    let only_down = without_backoff.replace(r#","age_ms":"x""#, "");
+    let e = Scenario::from_json(&only_down).unwrap_err();
+    assert_eq!(e.field, "faults[0].effect.junk", "{e:?}");
+    assert!(
+        Scenario::from_json(&only_down.replace(r#","junk":[1,2]"#, "")).is_ok(),
+        "without them the file is valid"
+    );
 }
 
 #[test]

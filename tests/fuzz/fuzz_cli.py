@@ -13,6 +13,9 @@ and runs `lab run --scenario FILE --format json`. Every case must end in one of 
 Never another exit code, never a panic, never more than 256 MB of memory (the child's
 peak RSS from wait4), never more than the per-run time limit.
 
+First, the repository's pathological scenarios (`tests/repro/patho-*.json`) run in full at
+the CLI's default cap, each within the same memory bound (see `pathological`).
+
     python3 tests/fuzz/fuzz_cli.py target/release/lab [--seconds 120] [--seed 1]
 
 CI runs it for a bounded time; run it longer with a larger `--seconds`. A failing case is
@@ -159,6 +162,44 @@ def run_case(lab, text, workdir):
     return f"exit {code}: {err[:300]}", peak_kb
 
 
+REPRO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "repro")
+
+
+def pathological(lab):
+    """The largest scenarios validation accepts, in full and at the CLI's default cap on
+    implied calls (the fuzz's cases run under a smaller one): a batch of 10⁷ requests, an
+    unbounded queue fed far above capacity, a traced request fanning out 8 layers x 10
+    attempts, overlapping surges, thousands of fault windows (`tests/repro/patho-*.json`).
+    Each must exit 0 with a sound report, finished or stopped by the run budget, within the
+    memory bound (its own peak RSS, from wait4). Returns the failures."""
+    failures = 0
+    for name in sorted(f for f in os.listdir(REPRO) if f.startswith("patho-")):
+        t0 = time.time()
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen([lab, "run", "--scenario", os.path.join(REPRO, name), "--format", "json"],
+                                    stdout=out, stderr=err)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            report = out.read()
+        peak_kb, took = usage.ru_maxrss, time.time() - t0
+        problem = None
+        if proc.returncode != 0:
+            problem = f"exit {proc.returncode}"
+        elif peak_kb > MEMORY_BOUND_KB:
+            problem = f"peak memory {peak_kb} KB above {MEMORY_BOUND_KB} KB"
+        else:
+            try:
+                check_report(report)
+            except Exception as e:  # noqa: BLE001 - any failure is a finding
+                problem = f"a bad report: {e}"
+        stopped = json.loads(report)["summary"].get("stopped") if not problem else None
+        end = f"stopped ({stopped['reason']} at {stopped['at_ms']:.0f} ms)" if stopped else "finished"
+        print(f"  {name}: {'FAIL ' + problem if problem else end}, peak {peak_kb / 1024:.0f} MB, {took:.1f} s")
+        failures += problem is not None
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lab")
@@ -171,6 +212,8 @@ def main():
     bases = {}
     for n in names:
         bases[n] = json.loads(subprocess.check_output([args.lab, "show", "--preset", n], text=True))
+    print("pathological scenarios, in full at the default cap:")
+    patho_failures = pathological(args.lab)
     deadline = time.time() + args.seconds
     cases = failures = 0
     ends = {"exit 0": 0, "exit 2": 0}
@@ -197,7 +240,7 @@ def main():
     print(f"fuzz: {cases} mutated scenarios in {args.seconds:.0f} s: {ends['exit 0']} ran (exit 0), "
           f"{ends['exit 2']} refused with a field message (exit 2), {failures} failures; "
           f"peak child memory {peak // 1024} MB (bound {MEMORY_BOUND_KB // 1024} MB)")
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if failures or patho_failures else 0)
 
 
 if __name__ == "__main__":
