@@ -266,3 +266,35 @@ fn cli_keys_list_every_control_of_the_storm_page() {
         "{text}"
     );
 }
+
+#[test]
+fn cli_runs_a_storm_page_link_as_the_page_does() {
+    let digest = |args: &[&str]| {
+        let (code, out, err) = cli(&[&["run", "--format", "digest"], args].concat());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out.trim().to_string()
+    };
+    // A link naming only a preset runs that preset, its seed included.
+    assert_eq!(digest(&["--link", "?page=storm&preset=chain-3x3"]), digest(&["--preset", "chain-3x3"]));
+    assert_eq!(
+        digest(&["--link", "page=storm&preset=bulkhead-shared-vs-isolated&compare=1", "--versus"]),
+        digest(&["--preset", "bulkhead-shared-vs-isolated", "--versus"]),
+        "side B of compare mode is the preset's comparison"
+    );
+    // A shape only a link gives: five layers of 3 attempts.
+    let (code, out, err) =
+        cli(&["run", "--link", "?page=storm&preset=chain-3x3&layers=5", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let r: Report = serde_json::from_str(&out).unwrap();
+    assert_eq!(r.summary.amplification, 243.0, "3^5");
+    // What the page would refuse or not read, the command refuses, naming it.
+    let (code, _, err) = cli(&["run", "--link", "?page=storm&preset=chain-3x3&l1.attempts=0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("l1.attempts") && err.contains("allowed"), "{err}");
+    let (code, _, err) = cli(&["run", "--link", "?page=storm&zzz=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("zzz"), "{err}");
+    let (code, _, err) = cli(&["run", "--link", "?page=storm", "--versus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("compare=1"), "{err}");
+}

@@ -4,6 +4,7 @@
 //! lab presets
 //! lab run --preset NAME [--seed N] [--format json|table|csv|digest]
 //! lab run --scenario FILE.json [--seed N] [--format json|table|csv|digest] [--engine auto|general]
+//! lab run --link '?page=storm&preset=chain-3x3&layers=5' [--versus] ...   (a storm page link)
 //! lab show --preset NAME          (prints the preset as a scenario file)
 //! lab keys                        (the storm page's link keys)
 //! lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
@@ -16,24 +17,29 @@
 //! prints its partial report and a notice on stderr, and exits 0. Arguments are parsed by
 //! hand: five subcommands and a few flags do not earn a parser crate.
 
+use resilience_lab::i18n::Lang;
 use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
 use resilience_lab::model::slo::Slo;
+use resilience_lab::query::Query;
 use resilience_lab::report::{Report, Stopped};
 use resilience_lab::scenario::{Scenario, presets};
+use resilience_lab::state::runs::{Job, Side};
+use resilience_lab::state::storm::StormState;
 use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   lab presets
-  lab run (--preset NAME [--versus] | --scenario FILE.json) [--seed N] [--format json|table|csv|digest]
-          [--engine auto|general] [--max-calls N]
+  lab run (--preset NAME [--versus] | --scenario FILE.json | --link QUERY [--versus]) [--seed N]
+          [--format json|table|csv|digest] [--engine auto|general] [--max-calls N]
   lab show --preset NAME [--versus]
   lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
             [--seed N] [--format table|csv]
   lab keys
 
   --versus runs the preset's comparison scenario (side B of compare mode).
+  --link runs what a storm page link shows (its side A; side B with --versus), seed included.
   --engine general skips the retry-chain kernel (same report, slower; for comparisons).
   --max-calls refuses scenarios implying more calls than N (default 200000000).
   sweep: the stability map (default: metastable-retry-storm, utilisation=0.05..1/20 against
@@ -56,6 +62,8 @@ enum Format {
 struct RunArgs {
     preset: Option<String>,
     file: Option<String>,
+    /// A storm page link (`?page=storm&preset=…&l1.attempts=4`).
+    link: Option<String>,
     seed: Option<u64>,
     format: Format,
     versus: bool,
@@ -67,6 +75,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
     let mut out = RunArgs {
         preset: None,
         file: None,
+        link: None,
         seed: None,
         format: Format::Json,
         versus: false,
@@ -89,6 +98,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
             "--preset" => out.preset = Some(value("--preset")?),
             "--versus" if inline.is_none() => out.versus = true,
             "--scenario" => out.file = Some(value("--scenario")?),
+            "--link" => out.link = Some(value("--link")?),
             "--seed" => {
                 let v = value("--seed")?;
                 out.seed = Some(v.parse().map_err(|_| {
@@ -131,17 +141,37 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
             _ => return Err(UsageError(format!("unknown argument {a:?}\n{USAGE}"))),
         }
     }
-    if out.preset.is_some() == out.file.is_some() {
-        return Err(UsageError(format!("give exactly one of --preset or --scenario\n{USAGE}")));
+    if [out.preset.is_some(), out.file.is_some(), out.link.is_some()].iter().filter(|x| **x).count() != 1 {
+        return Err(UsageError(format!("give exactly one of --preset, --scenario or --link\n{USAGE}")));
     }
-    if out.versus && out.preset.is_none() {
-        return Err(UsageError(format!("--versus needs --preset\n{USAGE}")));
+    if out.versus && out.file.is_some() {
+        return Err(UsageError(format!("--versus needs --preset or --link\n{USAGE}")));
     }
     Ok(out)
 }
 
 fn preset_names() -> String {
     presets::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}
+
+/// The scenario and seed a storm page link runs: the page's own reading of it (the same
+/// `Job` its worker runs), refused with the field's message where the page would show one.
+fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64), UsageError> {
+    let st = StormState::from_query(&Query::parse(link));
+    if let Some((_, _, e)) = st.errors.iter().next() {
+        return Err(UsageError(format!("--link: {}", Lang::En.field_error(e))));
+    }
+    if !st.unknown.is_empty() {
+        return Err(UsageError(format!(
+            "--link: the storm page does not read {}",
+            resilience_lab::error::clip_list(&st.unknown, 8)
+        )));
+    }
+    if versus && !st.compare {
+        return Err(UsageError("--versus: the link has no side B (add compare=1)".to_string()));
+    }
+    let side = if versus { Side::B } else { Side::A };
+    Ok(Job::Storm { query: st.run_query(), side }.scenario())
 }
 
 fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
@@ -177,8 +207,15 @@ fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
 
 fn run(args: &[String]) -> Result<String, (u8, String)> {
     let args = parse_run(args).map_err(|e| (2, e.0))?;
-    let scenario = load_scenario(&args).map_err(|e| (2, e.0))?;
-    let seed = args.seed.unwrap_or(scenario.seed);
+    let (scenario, seed) = match &args.link {
+        Some(link) => link_scenario(link, args.versus).map_err(|e| (2, e.0))?,
+        None => {
+            let s = load_scenario(&args).map_err(|e| (2, e.0))?;
+            let seed = s.seed;
+            (s, seed)
+        }
+    };
+    let seed = args.seed.unwrap_or(seed);
     let report = run_on(&scenario, seed, args.max_calls, args.engine).map_err(|e| match e {
         SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
         SimError::Internal(_) => (1, e.to_string()),

@@ -717,6 +717,7 @@ texts! {
     CallsSoFar => "calls {n}", "调用 {n}";
     BusyOf => "busy {busy}/{pool}", "忙碌 {busy}/{pool}";
     QueueN => "queue {n}", "排队 {n}";
+    QueueOf => "queue {n}/{max}", "排队 {n}/{max}";
     BulkheadUse => "bulkhead {busy}/{size} · queue {queued}/{queue}", "舱壁 {busy}/{size} · 排队 {queued}/{queue}";
     SharedPoolTitle => "shared pool · {size} threads", "共享线程池 · {size} 线程";
     SharedPoolUse => "busy {busy}/{size} · queue {queued}/{queue}", "忙碌 {busy}/{size} · 排队 {queued}/{queue}";

@@ -20,9 +20,64 @@ pub fn hop_class(i: usize) -> String {
     }
 }
 
+/// Where a chart writes each series' name beside the series itself (a direct label, so
+/// that colour is not the only way to tell series apart): above its highest stretch, the
+/// labels of series that peak near each other stacked upwards at least `gap` apart (the
+/// lowest keeps its place, so no label is pushed down into the axis). `peaks` are the
+/// series' highest points (x, y) in the chart's units, y growing downwards; the answer
+/// gives each label's (x, y) in the same order.
+pub fn direct_labels(peaks: &[(f64, f64)], gap: f64, near: f64) -> Vec<(f64, f64)> {
+    let mut order: Vec<usize> = (0..peaks.len()).collect();
+    // Lowest first (largest y), then left to right: ties always resolve the same way.
+    order.sort_by(|&a, &b| peaks[b].1.total_cmp(&peaks[a].1).then(peaks[a].0.total_cmp(&peaks[b].0)));
+    let mut out: Vec<(f64, f64)> = peaks.iter().map(|&(x, y)| (x, y - 4.0)).collect();
+    let mut placed: Vec<usize> = Vec::new();
+    for i in order {
+        let mut y = out[i].1;
+        // Moving up past one label may touch another: until none is touched. Each move
+        // passes one label for good (the tolerance keeps `(a - gap) - a`, which rounding
+        // can leave a hair under `gap`, from touching `a` again), so at most one move per
+        // label placed.
+        for _ in 0..=placed.len() {
+            let touched = placed
+                .iter()
+                .find(|&&j| (out[j].0 - out[i].0).abs() < near && (y - out[j].1).abs() < gap - 1e-6);
+            match touched {
+                Some(&j) => y = out[j].1 - gap,
+                None => break,
+            }
+        }
+        out[i].1 = y;
+        placed.push(i);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn direct_labels_sit_above_their_peaks_and_never_touch() {
+        // Apart: each just above its own peak.
+        assert_eq!(
+            direct_labels(&[(100.0, 50.0), (300.0, 120.0)], 11.0, 80.0),
+            [(100.0, 46.0), (300.0, 116.0)]
+        );
+        // Three series peaking at the same place (a retry storm's hops when nothing
+        // amplifies): stacked upwards from the lowest, which keeps its place.
+        let l = direct_labels(&[(200.0, 80.0), (200.0, 80.0), (210.0, 82.0)], 11.0, 80.0);
+        for (i, a) in l.iter().enumerate() {
+            for b in &l[i + 1..] {
+                assert!((a.1 - b.1).abs() >= 11.0 - 1e-6, "{l:?}");
+            }
+        }
+        assert_eq!(l[2], (210.0, 78.0));
+        assert!(l.iter().all(|p| p.1 <= 78.0), "none pushed below the lowest peak's label: {l:?}");
+        // Where a label's y minus the gap rounds a hair short: still placed, still apart.
+        let l = direct_labels(&[(100.0, 80.3), (100.0, 80.3), (100.0, 80.3)], 12.0, 90.0);
+        assert!(l[0].1 - l[1].1 > 11.99 && l[1].1 - l[2].1 > 11.99, "{l:?}");
+    }
 
     #[test]
     fn up_to_eighteen_hops_look_different() {

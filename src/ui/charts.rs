@@ -81,6 +81,10 @@ pub struct TimeChartProps {
     /// default the chart's own largest value.
     #[prop_or_default]
     pub y_max: Option<f64>,
+    /// Write each series' name beside it, above its highest point (see
+    /// `plot::palette::direct_labels`): for charts of many like series (the hops).
+    #[prop_or_default]
+    pub labels: bool,
 }
 
 fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
@@ -208,11 +212,42 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         html! {
             <g class="limit">
                 <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                <text x={(W - MR - 4.0).to_string()} y={(y - 4.0).to_string()} text-anchor="end">{ label }</text>
+                // Above its line, or below it where the line runs along the top.
+                <text x={(W - MR - 4.0).to_string()} y={(if y - 4.0 < MT + 10.0 { y + 13.0 } else { y - 4.0 }).to_string()} text-anchor="end">{ label }</text>
             </g>
         }
     });
-    let body = html! { <>{ paths }{ for limit }</> };
+    let labels: Html = if props.labels {
+        let drawn: Vec<(&Line, (f64, f64))> = props
+            .lines
+            .0
+            .iter()
+            .filter_map(|l| {
+                let v = l.values.iter().copied().fold(0.0_f64, f64::max);
+                // Above the middle of its highest stretch (the buckets within 5 % of the
+                // top), not its first peak: a ramp to a plateau is labelled on the plateau.
+                let top: Vec<usize> = (0..l.values.len()).filter(|&i| l.values[i] >= 0.95 * v).collect();
+                let mid = top.get(top.len() / 2).copied()?;
+                let x = (xe.get(mid).copied()? + xe.get(mid + 1).copied().unwrap_or(W - MR)) / 2.0;
+                (v > 0.0).then(|| (l, (x, ys.map(v))))
+            })
+            .collect();
+        // A label sits 4 units above its peak; a peak at the top keeps its label inside the
+        // drawing (its text rises about 9 units above the baseline).
+        let peaks: Vec<(f64, f64)> = drawn.iter().map(|(_, (x, y))| (*x, y.max(MT + 4.0 + 10.0))).collect();
+        let at = crate::plot::palette::direct_labels(&peaks, 12.0, 90.0);
+        drawn
+            .iter()
+            .zip(at)
+            .map(|((l, _), (x, y))| {
+                let x = x.clamp(ML + 40.0, W - MR - 40.0);
+                html! { <text class={classes!("direct-label", l.class.clone())} x={x.to_string()} y={y.to_string()} text-anchor="middle"><tspan class="mark">{ "━ " }</tspan>{ &l.name }</text> }
+            })
+            .collect()
+    } else {
+        Html::default()
+    };
+    let body = html! { <>{ paths }{ for limit }<g class="direct-labels">{ labels }</g></> };
     chart_frame(
         Frame {
             lang: props.lang,

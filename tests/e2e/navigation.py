@@ -123,8 +123,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         no_console_errors(chrome, "lesson history, focus, scroll")
 
     def phone_header_shows_every_page():
-        chrome.viewport(390, 844)
         try:
+            chrome.viewport(390, 844)
             for lang in ["en", "zh"]:
                 chrome.get(base + f"?page=storm&lang={lang}&preset=chain-3x3")
                 chrome.wait("#nav-stability")

@@ -252,6 +252,12 @@ def main():
             axes = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById(arguments[0] + '-' + s); "
                              "return f && [f.dataset.xEnd, f.dataset.yMax]; });", chart)
             expect(axes[0] is not None and axes[0] == axes[1], f"{chart}: A and B share their axes: {axes}")
+            # And as drawn: the same tick labels at the same places on both charts' axes.
+            drawn = chrome.js(
+                "return ['a', 'b'].map(s => { const f = document.getElementById(arguments[0] + '-' + s);"
+                " return f && Array.from(f.querySelectorAll('svg[role] .axis text'))"
+                "  .map(t => [t.textContent, t.getAttribute('x'), t.getAttribute('y')].join('@')); });", chart)
+            expect(drawn[0] and drawn[0] == drawn[1], f"{chart}: the drawn axes of A and B agree: {drawn}")
         expect(chrome.find("#chart-timeline-b") is not None and chrome.find("#chart-latency-b") is not None,
                "B's request timeline and latency distribution are drawn too")
         expect("degraded" in chrome.text("#h-note-core_success_rate"), "core success says it counts degraded answers")
@@ -361,6 +367,25 @@ def main():
         _, size, busy, queue, text = pools[0]
         expect(size == "8" and busy == 8 and queue > 1000, f"the pool of 8 is full with a long queue at the playhead: {pools[0]}")
         expect(f"{queue:,}" in text, f"the queue length is written in the pool: {text!r}")
+        # An arrow from the pool to every call that takes a worker from it: product's calls
+        # to its next hop and to recommendations (`lab show --preset big-promo`).
+        shown = json.loads(subprocess.run([lab, "show", "--preset", "big-promo"], check=True, capture_output=True,
+                                          text=True).stdout)
+        users = sum(1 for layer in shown["layers"] for c in [layer["client"]] + [d["client"] for d in layer.get("side_deps", [])]
+                    if c.get("use_shared_pool"))
+        arrows = chrome.js("return document.querySelectorAll('#diagram-a .pool-link').length")
+        expect(users == 2 and arrows == users, f"one arrow per call path that uses the pool: {arrows} of {users}")
+        # A hop's own worker pool and queue against their real limits.
+        page("?page=storm&lang=en&preset=chain-3x3&leaf.workers=4&leaf.queue=10")
+        wait_run(chrome)
+        chrome.js("const s = document.getElementById('scrub'); s.value = 300; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        busy = chrome.text("#hop-busy-a-3")
+        expect(re.search(r"busy \d+/4 · queue \d+/10", busy) is not None, f"the leaf's 4 workers and queue of 10: {busy!r}")
+        expect(chrome.find("#hop-a-3 .queue-bar") is not None, "the queue's fill is drawn")
+        page("?page=storm&lang=en&preset=chain-3x3&leaf.workers=4")
+        wait_run(chrome)
+        expect("queue" in chrome.text("#hop-busy-a-3") and "/∞" in chrome.text("#hop-busy-a-3"),
+               f"an unbounded queue says so: {chrome.text('#hop-busy-a-3')!r}")
         no_console_errors(chrome, "big-promo diagram")
 
     def storm_layers_from_the_page():
@@ -368,6 +393,10 @@ def main():
         run = wait_run(chrome)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 243.0, "3^5 = 243")
         five = chrome.js("return document.getElementById('storm').getAttribute('data-digest')")
+        # The same link through the command line: the same run, byte for byte.
+        native = subprocess.run([lab, "run", "--link", "?page=storm&preset=chain-3x3&layers=5", "--format", "digest"],
+                                check=True, capture_output=True, text=True).stdout.strip()
+        expect(five == native, f"layers=5: the page's digest {five} equals lab run --link's {native}")
         chrome.click("#layers-minus")
         run = wait_run(chrome, run)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 81.0, "3^4 = 81")
@@ -471,6 +500,35 @@ def main():
         expect(hidden is None, f"the breaker's text is on top: {hidden}")
         no_console_errors(chrome, "breaker badge")
 
+    def storm_no_clipped_labels():
+        # Every label of every figure lies inside its drawing (an SVG clips what overflows),
+        # at a laptop's width and on a phone, in both languages.
+        clipped_js = (
+            "const out = []; for (const svg of document.querySelectorAll('#storm svg[role]')) {"
+            " const b = svg.getBoundingClientRect(); if (b.width === 0) continue;"
+            " for (const t of svg.querySelectorAll('text')) { const r = t.getBoundingClientRect();"
+            "  if (r.width === 0) continue;"
+            "  if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)"
+            "   out.push((svg.closest('figure') || svg).id + ': ' + t.textContent.slice(0, 40)); } } return out;")
+        try:
+            for w, h in [(1440, 900), (390, 844)]:
+                chrome.viewport(w, h)
+                for query in ["preset=big-promo-protected", "preset=breaker-demo", "preset=lab11-unprotected&compare=1"]:
+                    for lang in ["en", "zh"]:
+                        page(f"?page=storm&lang={lang}&{query}&knobs=all")
+                        wait_run(chrome)
+                        clipped = chrome.js(clipped_js)
+                        expect(not clipped, f"{query} ({lang}, {w} px): labels cut at their figure's edge: {clipped[:6]}")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        # Series named beside themselves, not by colour alone: every series of the load
+        # chart carries its legend's name.
+        page("?page=storm&lang=en&preset=chain-3x3")
+        wait_run(chrome)
+        legend = chrome.js("return Array.from(document.querySelectorAll('#load-a .legend-item')).map(e => e.textContent.trim());")
+        labels = chrome.js("return Array.from(document.querySelectorAll('#load-a text.direct-label')).map(e => e.textContent.replace('━', '').trim());")
+        expect(len(legend) == 5 and sorted(labels) == sorted(legend), f"a direct label per series: {labels} vs {legend}")
+
     def storm_hop_focus():
         page("?page=storm&lang=en&preset=chain-3x3")
         wait_run(chrome)
@@ -483,6 +541,23 @@ def main():
         expect(chrome.js(opacity, 0) == 1.0, "picked again: all alike")
         chrome.js("document.getElementById('hop-a-2').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
         expect(chrome.js("return document.querySelector('.run-view').classList.contains('focus-hop-2')"), "a click on a hop's box picks it")
+        # With breakers and budgets, a hop's series are in several charts: the picked hop's
+        # stay in every one of them, the other hops' fade.
+        page("?page=storm&lang=en&preset=big-promo-protected")
+        wait_run(chrome)
+        per_chart = ("return Array.from(document.querySelectorAll('.run-view figure.chart')).map(f => [f.id,"
+                     " Array.from(f.querySelectorAll('path.hop-line')).map(p => [Array.from(p.classList).find(c => /^hop-\\d+$/.test(c)),"
+                     "  Number(getComputedStyle(p).opacity)])]).filter(([, ps]) => ps.length > 0);")
+        charts = chrome.js(per_chart)
+        outside_load = [h for fid, ps in charts if not fid.startswith("load") for h, _ in ps]
+        expect(outside_load, f"per-hop series outside the load chart: {charts}")
+        hop = outside_load[0]
+        chrome.click(f"#focus-a-{hop.split('-')[1]}")
+        time.sleep(0.3)
+        charts = chrome.js(per_chart)
+        expect(len(charts) >= 2, f"per-hop series in more than one chart: {[fid for fid, _ in charts]}")
+        for fid, paths in charts:
+            expect(all((op == 1.0) if h == hop else (op < 0.5) for h, op in paths), f"{fid}: only {hop}'s series stand out: {paths}")
         no_console_errors(chrome, "hop focus")
 
     def storm_screenshots_at_three_sizes():
@@ -510,6 +585,7 @@ def main():
 
     for name, fn in [
         ("a picked hop stands out in every chart", storm_hop_focus),
+        ("no label is cut at its figure's edge, 1440 and 390 px, both languages", storm_no_clipped_labels),
         ("big-promo, breaker-demo and compare mode at 390, 1440 and 1920 px, both languages", storm_screenshots_at_three_sizes),
         ("the diagram's breaker: the rule it opens by and the time left open", storm_breaker_badge_says_why),
         ("the lesson view: the preset's few knobs, all knobs one click away", storm_lesson_knobs_first),

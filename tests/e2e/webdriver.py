@@ -178,14 +178,28 @@ class Chrome:
 
     def viewport(self, width, height):
         """Make the page itself `width` x `height` CSS px: the window's size includes the
-        browser's frame, so set it, measure what the page got, and grow it by the
-        difference (a 390 x 844 window gives a headless page of about 390 x 701)."""
-        self.cmd("POST", "/window/rect", {"width": width, "height": height})
-        time.sleep(0.2)
-        iw, ih = self.js("return [window.innerWidth, window.innerHeight];")
-        if (iw, ih) != (width, height):
-            self.cmd("POST", "/window/rect", {"width": 2 * width - iw, "height": 2 * height - ih})
-            time.sleep(0.2)
+        browser's frame, so set it, measure what the page got, and grow the window by the
+        difference (a 390 x 844 window gives a headless page of about 390 x 701). A resize
+        takes effect asynchronously: each measure waits until the page has seen it."""
+        def inner():
+            return tuple(self.js("return [window.innerWidth, window.innerHeight];"))
+
+        def resize(w, h, before):
+            self.cmd("POST", "/window/rect", {"width": w, "height": h})
+            deadline = time.time() + 2.0
+            while time.time() < deadline:
+                time.sleep(0.05)
+                if inner() != before:
+                    break
+            time.sleep(0.1)
+            return inner()
+
+        got = resize(width, height, inner())
+        if got != (width, height):
+            rect = self.cmd("GET", "/window/rect")
+            got = resize(rect["width"] + width - got[0], rect["height"] + height - got[1], got)
+        if got != (width, height):
+            raise WebDriverError(f"the page did not reach {width} x {height}: {got}")
 
     def screenshot(self, path):
         png = base64.b64decode(self.cmd("GET", "/screenshot"))

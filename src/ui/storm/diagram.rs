@@ -377,6 +377,18 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let bulkhead = next_client.and_then(|ci| bulkhead_text(lang, r, ci, b));
             let top = if bulkhead.is_some() { 81.0 } else { 64.0 };
             let fill = hop.workers.map(|w| (busy as f64 / f64::from(w.max(1))).clamp(0.0, 1.0));
+            // A hop with a worker limit shows its queue against the queue's own limit (∞ when
+            // unbounded), so a full queue reads as full; a hop without one never queues.
+            let queue_limit = props.scenario.service(bx.hop).filter(|sv| sv.server.workers.is_some()).map(|sv| sv.server.queue);
+            let queue_text = match queue_limit {
+                Some(limit) => {
+                    let max = limit.map_or_else(|| "∞".to_string(), |q| format_number(f64::from(q), 0));
+                    format!(" · {}", lang.f(T::QueueOf, &[("n", &format_number(queue as f64, 0)), ("max", &max)]))
+                }
+                None if queue > 0 => format!(" · {}", lang.f(T::QueueN, &[("n", &format_number(queue as f64, 0))])),
+                None => String::new(),
+            };
+            let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             let pick = {
                 let on = props.onfocus.clone();
                 let h = bx.hop;
@@ -390,12 +402,16 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>
                         { lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]) }
                     </text>
-                    <text class="hop-busy" x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}>
+                    <text class="hop-busy" x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}
+                        id={format!("hop-busy-{}-{}", props.side, bx.hop)}>
                         { lang.f(T::BusyOf, &[("busy", &busy.to_string()), ("pool", &pool)]) }
-                        { if queue > 0 { format!(" · {}", lang.f(T::QueueN, &[("n", &format_number(queue as f64, 0))])) } else { String::new() } }
+                        { queue_text }
                     </text>
                     if let Some(f) = fill {
                         <rect class="use-bar" x={(bx.x + 8.0).to_string()} y={(bx.y + 59.0).to_string()} width={((bx.w - 16.0) * f).to_string()} height="3" />
+                    }
+                    if let Some(f) = queue_fill {
+                        <rect class="queue-bar" x={(bx.x + 8.0).to_string()} y={(bx.y + 63.0).to_string()} width={((bx.w - 16.0) * f).to_string()} height="2" />
                     }
                     if let Some(t) = bulkhead {
                         <text class="pool-text" x={(bx.x + 8.0).to_string()} y={(bx.y + 74.0).to_string()}

@@ -242,7 +242,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </div>
             <div class="panel charts">
                 { chart("chart-load", html! {
-                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} />
+                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} labels=true />
                 }, 170.0) }
                 { chart("chart-inflight", html! {
                     <TimeChart {lang} id={format!("inflight-{side}")}
@@ -259,12 +259,12 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }, 120.0) }
                 if !data.breakers.is_empty() {
                     { chart("chart-breaker", html! {
-                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)} />
+                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)} labels=true />
                     }, 120.0) }
                 }
                 if !data.budgets.is_empty() {
                     { chart("chart-budget", html! {
-                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.budgets)} />
+                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.budgets)} labels=true />
                     }, 120.0) }
                 }
             </div>
