@@ -454,6 +454,17 @@ def main():
         chrome.js("document.querySelector('#hop-a-0 g.badge.b-breaker').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
         chrome.wait("#breaker-passed[data-value]", timeout=20)
         expect("page=breaker" in chrome.url(), f"the breaker badge opened the lab: {chrome.url()}")
+        page("?page=storm&lang=en&preset=big-promo-protected")
+        wait_run(chrome)
+        chrome.js("document.querySelector('#hop-a-0 g.badge.b-admission').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        chrome.wait("#admission", timeout=20)
+        expect("page=admission" in chrome.url(), f"the admission badge opened the lab: {chrome.url()}")
+        # A hop's worker pool line opens the queue lab with that pool.
+        page("?page=storm&lang=en&preset=metastable-retry-storm")
+        wait_run(chrome)
+        chrome.js("document.getElementById('hop-busy-a-1').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        chrome.wait("#q-rho-sim[data-value]", timeout=30)
+        expect("page=queue" in chrome.url() and "workers=5" in chrome.url(), f"the worker pool opened the queue lab: {chrome.url()}")
 
     def storm_lesson_knobs_first():
         page("?page=storm&lang=en&preset=chain-3x3")

@@ -389,6 +389,18 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 None => String::new(),
             };
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
+            // The worker pool's line opens the queue lab with the hop's workers, queue and
+            // arrival rate (the mouse's way in; the links under the diagram are the keyboard's).
+            let queue_lab = lab_links(r, &props.scenario, bx.hop)
+                .into_iter()
+                .find(|l| l.0 == "queue")
+                .map(|l| with_lang(lang, &l.2));
+            let open_queue_lab = queue_lab.clone().map(|h| {
+                Callback::from(move |e: MouseEvent| {
+                    e.stop_propagation();
+                    crate::ui::links::open(&h);
+                })
+            });
             let pick = {
                 let on = props.onfocus.clone();
                 let h = bx.hop;
@@ -402,8 +414,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>
                         { lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]) }
                     </text>
-                    <text class="hop-busy" x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}
-                        id={format!("hop-busy-{}-{}", props.side, bx.hop)}>
+                    <text class={classes!("hop-busy", queue_lab.is_some().then_some("to-lab"))} x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}
+                        id={format!("hop-busy-{}-{}", props.side, bx.hop)} data-href={queue_lab.clone()} onclick={open_queue_lab}>
                         { lang.f(T::BusyOf, &[("busy", &busy.to_string()), ("pool", &pool)]) }
                         { queue_text }
                     </text>
