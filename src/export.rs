@@ -207,16 +207,18 @@ pub fn admission_csv(run: &AdmissionRun) -> String {
     let per = run.per_token.max(1) as f64;
     for s in &run.steps {
         let (event, n, decision, reason, retry) = match s.event {
-            Event::Arrival(n, Ok(())) => ("arrival", n, "admitted", String::new(), String::new()),
+            Event::Arrival(n, Ok(())) => ("arrival", n.to_string(), "admitted", String::new(), String::new()),
             Event::Arrival(n, Err(r)) => {
                 // Ticks are 1 ms; a bucket that will never hold the cost has no Retry-After.
                 let retry = match r {
                     Rejection::RateLimit { retry_after } if retry_after != NEVER => retry_after.to_string(),
                     _ => String::new(),
                 };
-                ("arrival", n, "rejected", r.reason().to_string(), retry)
+                ("arrival", n.to_string(), "rejected", r.reason().to_string(), retry)
             }
-            Event::Completion(n) => ("completion", n, "", String::new(), String::new()),
+            Event::Completion(n) => ("completion", n.to_string(), "", String::new(), String::new()),
+            // No arrival: the bucket filled up between two events.
+            Event::Refill => ("refill", String::new(), "", String::new(), String::new()),
         };
         let _ = writeln!(
             csv,

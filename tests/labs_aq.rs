@@ -41,6 +41,9 @@ fn source_002_admission_step_by_step() {
         // At 1,000 ms the bucket holds exactly 1,000 credits again.
         step(1000, Arrival(5, Ok(())), 1000, 0, 1),
         step(1100, Completion(5), 200, 200, 0),
+        // After the last event the bucket refills: 1,800 credits at 2 per ms, full at 2,000
+        // ms. (At 500 ms it was full at exactly the completion's instant: no row of its own.)
+        step(2000, Event::Refill, 200, 2000, 0),
     ];
     assert_eq!(run.steps, want);
     assert_eq!((run.admitted, run.rejected), (3, [1, 1, 1]));
@@ -160,11 +163,20 @@ fn admission_input_is_bounded() {
     let generated = AdmissionState::from_query(&Query::parse("?gen=poisson&n=1000&gap=600000&seed=7"));
     assert_eq!(generated.input.arrivals.len(), 1000);
     assert!(generated.input.arrivals.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+    let refills = generated.run.steps.iter().filter(|s| s.event == Event::Refill).count();
     assert_eq!(
         generated.run.steps.len(),
-        1000 + generated.run.admitted,
-        "every arrival and every completion, nothing more"
+        1000 + generated.run.admitted + refills,
+        "every arrival, every completion and every refill to full, nothing more"
     );
+    // A refill row only where the bucket was short, at the moment it is full again, before
+    // the next event.
+    for w in generated.run.steps.windows(2) {
+        if w[1].event == Event::Refill {
+            assert!(w[0].after < generated.run.capacity && w[1].after == generated.run.capacity, "{w:?}");
+            assert!(w[1].t_ms > w[0].t_ms);
+        }
+    }
     let big = AdmissionState::from_query(&Query::parse("?n=5000"));
     assert_eq!(big.input.n, 6, "beyond 1,000 the field keeps the preset's value");
     assert!(big.errors.get(&FieldKey::plain("n")).is_some());

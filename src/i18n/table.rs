@@ -215,6 +215,8 @@ texts! {
     ColRetryAfter => "Retry-After", "Retry-After";
     EvArrival => "arrival #{n}, cost {cost}", "到达 #{n}，成本 {cost}";
     EvCompletion => "#{n} completes", "#{n} 完成";
+    EvRefill => "refilled to B since {t} ms", "自 {t} ms 起补满至 B";
+    BucketFull => "full", "已满";
     ReasonConcurrency => "concurrency_limit", "concurrency_limit（并发已满）";
     ReasonRate => "rate_limit", "rate_limit（令牌不足）";
     ReasonCost => "cost_exceeds_capacity", "cost_exceeds_capacity（成本超过容量）";

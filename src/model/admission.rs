@@ -60,6 +60,9 @@ pub enum Event {
     Arrival(usize, Result<(), Rejection>),
     /// Admitted arrival number `.0` finished and freed its slot.
     Completion(usize),
+    /// The bucket refilled to capacity since the step before (the moment it is full
+    /// again, when that comes before the next event): the refill made visible.
+    Refill,
 }
 
 /// One row of the step table.
@@ -127,6 +130,7 @@ pub fn run(gates: Gates, arrivals: &[Arrival]) -> Run {
     for (seq, &i) in order.iter().enumerate() {
         let a = arrivals[i];
         release_until(&mut adm, &mut out, &mut pending, a.at_ms);
+        refill_before(&adm, &mut out, a.at_ms);
         let before = level(&mut adm, a.at_ms);
         let decision = adm.try_admit(a.at_ms, u64::from(a.cost) * per_token);
         match decision {
@@ -146,7 +150,21 @@ pub fn run(gates: Gates, arrivals: &[Arrival]) -> Run {
         });
     }
     release_until(&mut adm, &mut out, &mut pending, u64::MAX);
+    refill_before(&adm, &mut out, u64::MAX);
     out
+}
+
+/// A refill row when the bucket, not full after the last step, is full again before `t`
+/// (the next event's time). The moment is the policy's own (`TokenBucket::full_at`).
+fn refill_before(adm: &Admission, out: &mut Run, t: u64) {
+    let (Some(bucket), Some(last)) = (adm.bucket.as_ref(), out.steps.last()) else { return };
+    if last.after >= out.capacity {
+        return;
+    }
+    if let Some(full) = bucket.full_at().filter(|&f| f > last.t_ms && f < t) {
+        let (before, in_flight) = (last.after, last.in_flight);
+        out.steps.push(Step { t_ms: full, event: Event::Refill, before, after: out.capacity, in_flight });
+    }
 }
 
 /// Completions pending: (end, admission sequence, arrival index), earliest first.
@@ -164,6 +182,7 @@ fn release_until(adm: &mut Admission, out: &mut Run, pending: &mut Pending, t: u
             break;
         }
         pending.pop();
+        refill_before(adm, out, end);
         adm.release();
         let credits = level(adm, end);
         out.steps.push(Step {

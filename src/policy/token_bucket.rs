@@ -79,6 +79,17 @@ impl TokenBucket {
         }
     }
 
+    /// The tick at which the bucket is full again, counting from its last refill (itself if
+    /// it is full; `None` if it never refills). Asks nothing of the future: no credits are
+    /// taken on the way, which is what the admission lab's refill rows show.
+    pub fn full_at(&self) -> Option<u64> {
+        let missing = self.capacity.saturating_sub(self.credits);
+        if missing == 0 {
+            return Some(self.last);
+        }
+        (self.rate_per_tick > 0).then(|| self.last.saturating_add(missing.div_ceil(self.rate_per_tick)))
+    }
+
     /// Whether `cost` could ever be admitted.
     pub fn fits(&self, cost: u64) -> bool {
         cost <= self.capacity
@@ -150,6 +161,19 @@ impl Admission {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_at_is_the_first_tick_the_credits_reach_capacity() {
+        let mut b = TokenBucket::new(2000, 2); // source 002: 2 tokens, 2 tokens/s in 1 ms ticks
+        assert_eq!(b.full_at(), Some(0), "full from the start");
+        b.take(100, 1400).unwrap();
+        assert_eq!(b.full_at(), Some(800), "1,400 credits missing at 2 a tick");
+        assert_eq!(b.credits_at(799), 1998);
+        assert_eq!(b.credits_at(800), 2000);
+        b.take(800, 1).unwrap();
+        assert_eq!(b.full_at(), Some(801), "a credit short: one tick");
+        assert_eq!(TokenBucket { capacity: 10, credits: 0, rate_per_tick: 0, last: 5 }.full_at(), None);
+    }
 
     /// Source 002's scale: 1 token = 1000 credits, ticks of 1 ms, r tokens/s = r credits/ms.
     fn source_002_bucket() -> TokenBucket {

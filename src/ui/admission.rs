@@ -82,6 +82,10 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         Event::Completion(a) => {
             (lang.f(T::EvCompletion, &[("n", &(a + 1).to_string())]), "", "", String::new())
         }
+        Event::Refill => {
+            let since = i.checked_sub(1).and_then(|p| run.steps.get(p)).map_or(0, |p| p.t_ms);
+            (lang.f(T::EvRefill, &[("t", &since.to_string())]), "", "", String::new())
+        }
     };
     let bucket = |c| if run.capacity > 0 { tokens(run, c) } else { "—".into() };
     let flight = match st.input.limit {
@@ -132,6 +136,7 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
         Some(Event::Arrival(_, Ok(()))) => ("drop in", lang.t(T::Admitted).to_string()),
         Some(Event::Arrival(_, Err(r))) => ("drop off", lang.t(reason_key(r)).to_string()),
         Some(Event::Completion(_)) => ("drop done", lang.t(T::Completed).to_string()),
+        Some(Event::Refill) => ("drop full", lang.t(T::BucketFull).to_string()),
         None => ("", String::new()),
     };
     let caption = if run.capacity == 0 { lang.t(T::NoBucket).to_string() } else { tokens(run, level) };
@@ -189,7 +194,11 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
                 pts.push(px(full, run.capacity as f64));
             }
         }
-        pts.push(px(t, s.before as f64));
+        // A refill row's `before` is the level the refill started from, at the step before:
+        // its point is the top of the slope.
+        if s.event != Event::Refill {
+            pts.push(px(t, s.before as f64));
+        }
         pts.push(px(t, s.after as f64));
         prev = (t, s.after as f64);
         if let Event::Arrival(_, d) = s.event {
@@ -427,7 +436,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                     </div>
                     <div class="panel side-note">
                         <h2>{ t(T::RealLimiters) }</h2>
-                        <p>{ t(T::NoteGo) }</p><p>{ t(T::NoteEnvoy) }</p><p class="note">{ t(T::NoteModel) }</p>
+                        <p id="adm-note-go">{ t(T::NoteGo) }</p><p id="adm-note-envoy">{ t(T::NoteEnvoy) }</p><p class="note">{ t(T::NoteModel) }</p>
                     </div>
                 </div>
             </div>

@@ -80,6 +80,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             rows = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tbody tr.rejected')).map(r => r.cells[8].textContent);")
             expect(rows == ["1000 ms"] * 3, f"3 × 429 with Retry-After 1000 ms: {rows}")
             expect(chrome.js("return document.documentElement.lang") == ("zh-CN" if lang == "zh" else "en"), "<html lang> follows")
+            # The side note: what Go's limiter and Envoy's would do with the same settings.
+            go, envoy = chrome.text("#adm-note-go"), chrome.text("#adm-note-envoy")
+            expect(all(w in go for w in ["Allow()", "Wait()", "Reserve()"]), f"Go's Allow, Wait and Reserve: {go!r}")
+            expect(all(w in envoy for w in ["local_ratelimit", "max_tokens", "tokens_per_fill", "fill_interval"]),
+                   f"Envoy's settings: {envoy!r}")
             shots(f"admission-source-003-{lang}")
             no_console_errors(chrome, f"admission source-003 ({lang})")
 
@@ -89,18 +94,32 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         chrome.js("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input', {bubbles: true}));")
         expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") == "false", "scrubbing pauses")
         steps = int(chrome.js("return document.getElementById('admission').dataset.steps"))
-        expect(steps == 9, f"six arrivals and three completions: {steps}")
+        expect(steps == 10, f"six arrivals, three completions and the refill to full after the last: {steps}")
         seen = []
         for k in range(1, steps + 1):
             chrome.click("#step")
             chrome.wait(f"#adm-step-{k}.current")
-            seen.append(chrome.js("const r = document.querySelector('#adm-steps tr.current').cells; return [r[1].textContent, r[3].textContent, r[4].textContent, r[6].textContent, r[7].textContent];"))
+            seen.append(chrome.js("const r = document.querySelector('#adm-steps tr.current').cells; return [r[1].textContent, r[3].textContent, r[4].textContent, r[6].textContent, r[7].textContent, r[2].textContent];"))
+            # The bucket moves in step with the table: its level is the row's tokens after
+            # (the credits in brackets), and the event drops in or bounces off.
+            level = chrome.js("return document.getElementById('adm-bucket').dataset.level")
+            after = seen[-1][2].split("(")[-1].rstrip(")").replace(",", "")
+            expect(level == after, f"step {k}: the bucket holds {level} credits, the table says {seen[-1][2]!r}")
+            drop = chrome.js("const g = document.querySelector('#adm-bucket g.drop'); return g && g.getAttribute('class');")
+            want = ("drop full" if "refilled" in seen[-1][5] else "drop done") if seen[-1][3] == "" else \
+                ("drop in" if seen[-1][3].startswith("admitted") else "drop off")
+            expect(drop == want, f"step {k}: the bucket shows {drop}, the table {seen[-1][3]!r}")
+        # The tokens chart marks every arrival: admitted as dots, refused as crosses.
+        dots = chrome.js("return [document.querySelectorAll('#adm-tokens .mark-ok').length, document.querySelectorAll('#adm-tokens .mark-no').length];")
+        expect(dots == [value("#adm-admitted"), value("#adm-rejected")], f"the chart's marks: {dots}")
         # At 500 ms the completion comes first and frees the slot for the arrival.
         expect(seen[3][0] == "500" and seen[3][3] == "", f"step 4 is #1's completion at 500 ms: {seen[3]}")
         expect(seen[4][0] == "500" and seen[4][3].startswith("admitted"), f"step 5 admits #4 at 500 ms: {seen[4]}")
         expect(seen[1][4] == "concurrency_limit" and seen[2][4] == "cost_exceeds_capacity" and seen[6][4] == "rate_limit",
                f"the three reasons: {[s[4] for s in seen]}")
         expect(seen[6][1] == "0.6 (600)", f"tokens with exact credits: {seen[6][1]!r}")
+        expect(seen[9][0] == "2000" and "refilled to B since 1100 ms" in seen[9][5] and seen[9][2].startswith("2 "),
+               f"the last row: the bucket full again at 2,000 ms: {seen[9]}")
         expect(int(chrome.js("return document.getElementById('admission').dataset.step")) == steps, "stepped to the end")
         # Play from the start runs to the end on its own.
         chrome.click("#play")

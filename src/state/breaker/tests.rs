@@ -174,3 +174,36 @@ fn a_changed_timeline_says_its_story_is_the_presets() {
     assert!(q("?rate=20").departs_from_preset());
     assert!(!q("?rate=20").reduce(BreakerAction::Reset).departs_from_preset());
 }
+
+#[test]
+fn the_mapping_names_each_setting_in_resilience4j_and_opossum_with_the_labs_value() {
+    use crate::i18n::Lang;
+    // Source 003's breaker: a count window of 20, at least 20 calls, 50 %, 30 s open.
+    let st = q("?page=breaker&preset=source-003");
+    let rows = st.settings(Lang::En);
+    let row =
+        |r4j: &str| rows.iter().find(|r| r.2 == r4j).unwrap_or_else(|| panic!("{r4j} missing: {rows:?}"));
+    assert_eq!(
+        (row("slidingWindowSize").1.as_str(), row("slidingWindowSize").3),
+        ("20 calls", "rollingCountTimeout")
+    );
+    assert_eq!(
+        (row("failureRateThreshold").1.as_str(), row("failureRateThreshold").3),
+        ("50 %", "errorThresholdPercentage")
+    );
+    assert_eq!(row("minimumNumberOfCalls").3, "volumeThreshold");
+    assert_eq!(row("waitDurationInOpenState").3, "resetTimeout");
+    assert!(row("waitDurationInOpenState").1.ends_with(" ms"), "{rows:?}");
+    // The table the page shows holds every row and every difference, escaped, both languages.
+    for lang in [Lang::En, Lang::Zh] {
+        let html = crate::plot::breaker::mapping(lang, &st.settings(lang));
+        for r in st.settings(lang) {
+            assert!(html.contains(&format!("<code>{}</code>", r.2)), "{}", r.2);
+        }
+        assert_eq!(html.matches("<li>").count(), 6, "the six differences");
+        assert!(html.contains(lang.t(T::BlDiff1)) || html.contains(&crate::plot::esc(lang.t(T::BlDiff1))));
+    }
+    // A change on the page is what the table shows.
+    let changed = q("?page=breaker&preset=source-003&failure_pct=30");
+    assert!(changed.settings(Lang::En).iter().any(|r| r.2 == "failureRateThreshold" && r.1 == "30 %"));
+}
