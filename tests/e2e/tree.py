@@ -5,7 +5,9 @@ everywhere makes 27 leaf calls; lab 11 with a 150 ms budget cuts the profile ret
 deadline; the finder buttons name the CLI report's examples; a bad number names its field.
 """
 
+import json
 import os
+import subprocess
 import time
 
 
@@ -151,7 +153,47 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
                 chrome.screenshot(os.path.join(artifacts, f"tree-{lang}-{w}.png"))
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
+    def cli_link(query):
+        out = subprocess.run([lab, "run", "--link", query, "--format", "json"], check=True, capture_output=True, text=True)
+        return json.loads(out.stdout)
+
+    def every_stop_and_call_as_the_cli_traced_it():
+        # For a request cut by each mechanism the runs have (the CLI's example of that
+        # cause), the page's tree: the stop it names, and every call with its hop, attempt,
+        # start, end and result exactly as the CLI traced the same request.
+        seeded = "?page=storm&preset=big-promo-protected&seed=3"
+        budget = "?page=storm&preset=metastable-retry-storm&l1.budget=ratio"
+        ex = cli_link(seeded)["examples"]
+        ex_budget = cli_link(budget)["examples"]
+        cases = [
+            (seeded, ex["by_cause"]["bulkhead_rejected"], "BulkheadFull", None),
+            (seeded, ex["by_cause"]["breaker_rejected"], "BreakerOpen", None),
+            (seeded, ex["by_cause"]["timeout"], None, ".mark.timeout"),
+            # Turned away at the entry's admission: its one call, refused with the reason.
+            (seeded, ex["rejected"], None, "g.span[data-result=overload]"),
+            (budget, ex_budget["by_cause"]["retry_budget_denied"], "RetryBudget", None),
+        ]
+        for query, n, cause, css in cases:
+            expect(n is not None, f"{query}: the CLI has an example for {cause or css}")
+            load(f"{query}&request={n}&lang=en")
+            chrome.wait("#chart-tree")
+            if cause:
+                expect(any(c == cause for c, _, _ in stops()), f"request {n}: a branch stopped by {cause}: {stops()}")
+            if css:
+                expect(chrome.find(f"#chart-tree {css}") is not None, f"request {n}: the tree shows {css}")
+            if "overload" in (css or ""):
+                tip = chrome.js("return document.querySelector('#chart-tree g.span[data-result=overload] title').textContent")
+                expect("rate limit" in tip.lower(), f"request {n}: the admission's reason is named: {tip!r}")
+            page = sorted(chrome.js(
+                "return Array.from(document.querySelectorAll('#chart-tree g.span')).map(g => [Number(g.dataset.hop),"
+                " Number(g.dataset.attempt), Number(g.dataset.startMs), Number(g.dataset.endMs), g.dataset.result]);"))
+            trace = next(t for t in cli_link(f"{query}&request={n}")["traces"] if t["request"] == n)
+            want = sorted([sp["hop"], sp["attempt"], sp["start_ms"], sp["end_ms"], sp["result"]] for sp in trace["spans"])
+            expect(page == want, f"request {n}: the page's calls {page[:4]}… equal the CLI's trace {want[:4]}…")
+        no_console_errors(chrome, "tree causes")
+
     for name, fn in [
+        ("attempt tree: each cause's example stops where the CLI says, every call as traced", every_stop_and_call_as_the_cli_traced_it),
         ("attempt tree: chain-3x3 failing everywhere makes 27 leaf calls, collapsible by hop", chain_3x3_has_27_leaf_calls),
         ("attempt tree: lab11-budget-150's retry is cut by the deadline", lab11_budget_150_cut_by_the_deadline),
         ("attempt tree: the finder buttons are the CLI report's examples, and a link keeps the pick", finders_name_the_cli_examples),

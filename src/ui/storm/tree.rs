@@ -307,7 +307,8 @@ fn draw(
         let ws = xw.unwrap_or(x1).min(x1);
         bars.push(html! {
             <g class={classes!("span", format!("r-{}", s.result), s.abandoned.then_some("abandoned"), format!("hop-{}", s.hop))}
-                data-hop={s.hop.to_string()} data-result={s.result.name()}>
+                data-hop={s.hop.to_string()} data-result={s.result.name()} data-attempt={s.attempt.to_string()}
+                data-start-ms={s.start_ms.to_string()} data-end-ms={s.end_ms.to_string()}>
                 <title>{ tip }</title>
                 <text class="row-label" x="4" y={(y + ROW_H - 5.0).to_string()} data-depth={n.depth.to_string()}
                     transform={format!("translate({} 0)", 9.0 * n.depth as f64)}>
