@@ -398,7 +398,42 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         expect(chrome.js("return window.__exports.length;") == n + 1, "Enter on a button exports")
         no_console_errors(chrome, "export menus, keyboard")
 
+    def labs_figures_export_offline():
+        # Each lab's own charts as SVG and PNG, with the network switched off once the site
+        # has loaded (the second lab opens in place, as the site's own links do): nothing an
+        # export does needs a server.
+        chrome.get(base + "?page=queue&lang=en&preset=source-002")
+        chrome.wait("#q-rho-sim[data-value]", timeout=30)
+        cdp("Network.enable")
+        cdp("Network.emulateNetworkConditions", offline=True, latency=0, downloadThroughput=-1, uploadThroughput=-1)
+        try:
+            for query, fig, preset in [("?page=queue&lang=en&preset=source-002", "q-curve", "source-002"),
+                                       ("?page=admission&lang=zh&preset=source-003", "adm-tokens", "source-003")]:
+                if "admission" in query:
+                    chrome.js("history.pushState(null, '', arguments[0]); window.dispatchEvent(new PopStateEvent('popstate'));", query)
+                chrome.wait(f"#{fig} details.fig-export")
+                time.sleep(1.0)
+                n = hook()
+                chrome.click(f"#{fig} details.fig-export > summary")
+                name, mime, body = take(f"#{fig}-export-svg", n)
+                root = ET.fromstring(body)
+                expect(root.tag == SVG_NS + "svg" and mime == "image/svg+xml", f"{name}: an SVG")
+                desc = root.find(SVG_NS + "desc").text
+                expect(f"preset: {preset}" in desc and ver in desc, f"{name}: its provenance {desc!r}")
+                w, h = chrome.js_async(RENDER, body.decode("utf-8"))
+                expect(w > 0 and h > 0, f"{name}: renders ({w}×{h})")
+                name, mime, body = take(f"#{fig}-export-png", n + 1)
+                chunks = png_chunks(body)
+                expect(mime == "image/png" and chunks[0][0] == b"IHDR", f"{name}: a PNG")
+                texts = [b.split(b"\0", 1)[1].decode("latin-1") for k, b in chunks if k == b"tEXt"]
+                expect(texts and f"preset: {preset}" in texts[0], f"{name}: its provenance {texts}")
+            no_csp()
+            no_console_errors(chrome, "labs' figures offline")
+        finally:
+            cdp("Network.emulateNetworkConditions", offline=False, latency=0, downloadThroughput=-1, uploadThroughput=-1)
+
     run("export: the storm page's JSON and CSV are lab run's bytes", storm_json_and_csv_equal_the_cli)
+    run("export: the labs' charts as SVG and PNG with their provenance, offline", labs_figures_export_offline)
     run("export: every figure as well-formed, rendering SVG; PNG at 1× and 2× with its tEXt chunk", figures_export_as_svg_and_png)
     run("export: the labs and the calculator export their own results", labs_export_their_results)
     run("export: the embed snippet opens in compact mode on every page", embed_opens_in_compact_mode)
