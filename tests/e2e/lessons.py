@@ -124,6 +124,41 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 expect("present" not in chrome.url(), f"and the link says so: {chrome.url()}")
                 no_console_errors(chrome, f"presenter walk {lesson} {lang}")
 
+    def presenter_hides_all_but_the_steps_knobs_and_takes_p_and_f():
+        # The step's knobs (lesson data: interview 3 turns l1/l2.attempts, capacity 1 the
+        # rate and workers, interview 2 the calculator's attempts and peak) are the only
+        # fields shown; playback, figure and card buttons stay.
+        fields = ("return Array.from(document.querySelectorAll('input, select, textarea'))"
+                  ".filter(e => e.offsetParent !== null && !e.closest('.playbar'))"
+                  ".map(e => e.id);")
+        for query, knobs in [("?lesson=interview&step=3", ["k-l1-attempts", "k-l2-attempts"]),
+                             ("?lesson=capacity&step=1", ["f-rate", "f-workers"]),
+                             ("?lesson=interview&step=2", ["f-attempts-0", "f-attempts-1", "f-peak"])]:
+            chrome.get(base + f"{query}&present=1&lang=en")
+            chrome.wait("#lesson-card")
+            time.sleep(1.0)
+            shown = [i for i in chrome.js(fields) if not i.endswith("-slider")]
+            expect(shown == knobs, f"{query}: only the step's knobs are shown in presenter mode: {shown}")
+        # P plays and pauses the step's playback; F enters full screen and leaves it.
+        chrome.get(base + "?lesson=interview&step=3&present=1&lang=en")
+        chrome.wait("#play")
+        time.sleep(0.5)
+        pressed = lambda: chrome.js("return document.getElementById('play').getAttribute('aria-pressed');")
+        was = pressed()
+        chrome.press("p")
+        time.sleep(0.3)
+        expect(pressed() != was, f"P toggles the playback: {was} → {pressed()}")
+        chrome.press("p")
+        time.sleep(0.3)
+        expect(pressed() == was, "P again toggles it back")
+        chrome.press("f")
+        time.sleep(0.5)
+        expect(chrome.js("return !!document.fullscreenElement;"), "F enters full screen")
+        chrome.press("f")
+        time.sleep(0.5)
+        expect(not chrome.js("return !!document.fullscreenElement;"), "F again leaves it")
+        no_console_errors(chrome, "presenter P and F")
+
     def presenter_text_and_screenshots():
         steps = [("interview", 3), ("interview", 2), ("field-guide", 1)]
         smallest = None
@@ -281,6 +316,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),
         ("lessons: every step from its link in both languages, quoted numbers equal the page's", every_step_from_its_link),
         ("lessons: every lesson walked with a clicker's keys in presenter mode", walk_in_presenter_mode),
+        ("lessons: presenter mode shows only the step's knobs; P plays and pauses, F full screen", presenter_hides_all_but_the_steps_knobs_and_takes_p_and_f),
         ("lessons: presenter stage text >= 18 px at 1920x1080, stage, card and Back/Next within the screen, screenshots", presenter_text_and_screenshots),
         ("lessons: the speaker-notes window follows and leads", notes_window_keeps_in_step),
         ("lessons: interview checklist and the candidate's link", interview_mode_and_candidate_link),
