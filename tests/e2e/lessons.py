@@ -175,6 +175,16 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     expect(got[1] >= 18.0, f"{lesson} {step} {lang}: stage text {got[1]:.1f} px < 18 px ({got[0]})")
                     smallest = got[1] if smallest is None else min(smallest, got[1])
                     chrome.screenshot(os.path.join(artifacts, f"lesson-present-{lang}-{lesson}-{step}.png"))
+            # Every other step's figure too, in English (each lesson's own index order).
+            for lesson, n in lessons():
+                for step in range(1, n + 1):
+                    chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang=en")
+                    wait_step(lesson, step)
+                    time.sleep(0.8)
+                    got = chrome.js(STAGE_TEXT)
+                    expect(got is not None and got[2] > 0 and got[1] >= 18.0,
+                           f"{lesson} {step}: the stage's smallest text is {got} (at least 18 px)")
+                    smallest = min(smallest, got[1])
             measurements["presenter_min_text_px"] = round(smallest, 1)
             # Everything within the projector's screen: a table on the stage, the card with a long
             # identifier, Back and Next at the card's foot, a headline value with its unit.
