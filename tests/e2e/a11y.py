@@ -189,9 +189,23 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                 top = chrome.js("const e = document.getElementById('headline'); return e.getBoundingClientRect().top + window.scrollY;")
                 inner = chrome.js("return window.innerHeight;")
                 expect(top < inner, f"({lang}) the headline figures start within the first screen: {top} px of {inner}")
+                # The first row of headline figures whole on the first screen, not only begun.
+                first_row = chrome.js(
+                    "const cs = Array.from(document.querySelectorAll('#headline [data-value]'));"
+                    "const t0 = Math.min(...cs.map(c => c.getBoundingClientRect().top));"
+                    "return Math.max(...cs.filter(c => c.getBoundingClientRect().top - t0 < 5)"
+                    ".map(c => c.getBoundingClientRect().bottom)) + window.scrollY;")
+                expect(first_row <= inner, f"({lang}) the first row of headline figures ends on the first screen: {first_row} of {inner}")
                 wide = chrome.js("return document.documentElement.scrollWidth;")
                 expect(wide <= 392, f"({lang}) nothing overflows sideways: {wide} px")
                 chrome.screenshot(os.path.join(artifacts, f"storm-big-promo-phone-{lang}.png"))
+                # The controls wait folded below the figures; their summary opens them.
+                expect(chrome.js("return document.querySelector('details.controls-wrap').open") is False,
+                       f"({lang}) the control panel starts folded on a phone")
+                chrome.click("#controls-toggle")
+                expect(chrome.js("return document.querySelector('details.controls-wrap').open") is True
+                       and chrome.js("return document.getElementById('preset').offsetParent !== null"),
+                       f"({lang}) one tap opens the controls")
                 chrome.get(base + f"?page=calculator&lang={lang}")
                 settle(chrome)
                 top = chrome.js("const e = document.getElementById('out-worst'); return e.getBoundingClientRect().top + window.scrollY;")

@@ -79,6 +79,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         chrome.js("document.querySelector('#lesson-index-link').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, ctrlKey: true}));")
         time.sleep(0.3)
         expect(chrome.js("return !!document.getElementById('lesson-card');"), "a ctrl-click does not navigate this tab")
+        # The browser opened it in a new tab: close it, or this tab stays in the background
+        # (where a window resize never reaches its page).
+        here = chrome.cmd("GET", "/window")
+        for handle in chrome.cmd("GET", "/window/handles"):
+            if handle != here:
+                chrome.cmd("POST", "/window", {"handle": handle})
+                chrome.cmd("DELETE", "/window")
+        chrome.cmd("POST", "/window", {"handle": here})
         no_console_errors(chrome, "navigation, cells, lessons")
 
     def lesson_steps_in_history_focus_and_scroll():

@@ -392,6 +392,9 @@ def main():
         page("?page=storm&lang=en&preset=chain-3x3&layers=5")
         run = wait_run(chrome)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 243.0, "3^5 = 243")
+        bound = chrome.text("#formula-bound")
+        expect("3 × 3 × 3 × 3 × 3" in bound and "243" in bound.replace(",", ""),
+               f"the closed form follows the shape: {bound!r}")
         five = chrome.js("return document.getElementById('storm').getAttribute('data-digest')")
         # The same link through the command line: the same run, byte for byte.
         native = subprocess.run([lab, "run", "--link", "?page=storm&preset=chain-3x3&layers=5", "--format", "digest"],

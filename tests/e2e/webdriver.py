@@ -194,12 +194,20 @@ class Chrome:
             time.sleep(0.1)
             return inner()
 
+        # A page left in full screen (presenter mode's F) keeps the window from resizing.
+        self.js("if (document.fullscreenElement) document.exitFullscreen(); return true;")
         got = resize(width, height, inner())
-        if got != (width, height):
+        for _ in range(5):
+            if got == (width, height):
+                return
             rect = self.cmd("GET", "/window/rect")
-            got = resize(rect["width"] + width - got[0], rect["height"] + height - got[1], got)
-        if got != (width, height):
-            raise WebDriverError(f"the page did not reach {width} x {height}: {got}")
+            w, h = rect["width"] + width - got[0], rect["height"] + height - got[1]
+            if w < width or h < height or w > 2 * width + 400 or h > 2 * height + 400:
+                # A measure taken before the last resize landed: set the size again.
+                w, h = width, height
+                time.sleep(0.3)
+            got = resize(w, h, got)
+        raise WebDriverError(f"the page did not reach {width} x {height}: {got}, window {self.cmd('GET', '/window/rect')}")
 
     def screenshot(self, path):
         png = base64.b64decode(self.cmd("GET", "/screenshot"))

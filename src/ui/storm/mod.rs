@@ -154,6 +154,9 @@ pub fn StormPage(props: &StormProps) -> Html {
                     let _ = el.set_attribute("data-run-ms", &format!("{run_ms:.1}"));
                     let _ = el.set_attribute("data-run", &seq.to_string());
                     let _ = el.set_attribute("data-run-memory", &memory.to_string());
+                    // And the page's own module, which decodes the report and draws it.
+                    let _ =
+                        el.set_attribute("data-page-memory", &crate::ui::runs::memory_bytes().to_string());
                     let _ = el.set_attribute("data-in-worker", if in_worker { "1" } else { "0" });
                     if let Some(d) = digest {
                         let _ = el.set_attribute("data-digest", &format!("{d:016x}"));
