@@ -340,6 +340,10 @@ pub struct Queueing {
     pub wait_ms: f64,
     /// Time workers were held, summed over the calls that gave theirs back (ms).
     pub busy_ms: f64,
+    /// Calls in the pool (holding a worker or queued for one), averaged over the run's
+    /// time from 0 to its end (count): the integral of the gauges the diagram draws, so
+    /// it checks Little's L = λW on the run rather than restating it.
+    pub mean_in_pool: f64,
 }
 
 /// Per caller → dependency figures.

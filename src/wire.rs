@@ -293,7 +293,7 @@ wire_struct!(HopStats {
 wire_struct!(CallResults { ok, error, overload, client_error, budget_exhausted, cancelled, unfinished });
 wire_struct!(Refusals { rate_limit, concurrency_limit, cost_exceeds_capacity, queue_full, queue_timeout });
 wire_struct!(PoolSize { size, queue });
-wire_struct!(Queueing { served, waited, wait_ms, busy_ms });
+wire_struct!(Queueing { served, waited, wait_ms, busy_ms, mean_in_pool });
 wire_struct!(ClientStats {
     name,
     caller,

@@ -271,6 +271,25 @@ fn mmc_simulated_figures_match_the_closed_forms_within_tolerance() {
 }
 
 #[test]
+fn littles_law_holds_on_every_run() {
+    // L is the time average of the pool's own gauges (busy workers + queue), integrated
+    // over the run; λ̂ × Ŵ comes from the served calls' counts and summed times. Two
+    // accountings of one run: they agree to rounding in every preset, arrival process and
+    // seed, blocked calls (which never enter the pool) included.
+    for preset in queue::PRESETS.iter().map(|p| p.name) {
+        for arrivals in ["poisson", "even"] {
+            for seed in [1, 7] {
+                let (_, s) =
+                    simulate(&format!("?page=queue&preset={preset}&arrivals={arrivals}&seed={seed}"));
+                let rel = (s.in_system - s.little).abs() / s.little.max(1e-12);
+                assert!(rel < 1e-9, "{preset} {arrivals} seed {seed}: L {} vs λW {}", s.in_system, s.little);
+                assert!(s.in_system > 0.0);
+            }
+        }
+    }
+}
+
+#[test]
 fn approximations_are_labelled_and_close() {
     // M/D/8: Allen–Cunneen halves M/M/c's wait; W is within 1 % of the run's.
     let (st, s) = simulate("?page=queue&preset=constant-service");

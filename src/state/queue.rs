@@ -409,8 +409,12 @@ pub struct Simulated {
     pub time_ms: f64,
     /// p99 of the requests' latency (ms): the time in the pool, as the client adds none.
     pub p99_ms: f64,
-    /// λ × W with λ = served ÷ run length: the mean number in the pool (Little).
+    /// Calls in the pool averaged over the run's time (count): measured from the pool's
+    /// gauges, not from λ and W.
     pub in_system: f64,
+    /// λ̂ × Ŵ with λ̂ = served ÷ run length and Ŵ the mean time in the pool (count): what
+    /// Little's law says `in_system` must be, from the run's own λ and W.
+    pub little: f64,
     /// Calls turned away by a full queue (fraction of calls).
     pub blocked: f64,
     /// Calls served.
@@ -472,7 +476,8 @@ pub fn simulated(r: &Report) -> Option<Simulated> {
         wait_ms: q.wait_ms / n,
         time_ms,
         p99_ms,
-        in_system: n / r.summary.end_ms * time_ms,
+        in_system: q.mean_in_pool,
+        little: n / r.summary.end_ms * time_ms,
         blocked: if pool.calls == 0 { 0.0 } else { pool.rejected as f64 / pool.calls as f64 },
         served: q.served,
     })

@@ -78,6 +78,24 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
     }
 }
 
+/// Little's law checked on the lab's own run: λ̂ × Ŵ beside the pool's time average.
+fn little_check(lang: Lang, sim: Option<&Simulated>) -> Html {
+    let Some(s) = sim.filter(|s| s.time_ms > 0.0) else { return Html::default() };
+    let lambda = s.little / s.time_ms * 1000.0;
+    let diff = if s.little > 0.0 { (s.in_system - s.little).abs() / s.little * 100.0 } else { 0.0 };
+    let text = lang.f(
+        T::QLittleCheck,
+        &[
+            ("lambda", &format_number(lambda, 2)),
+            ("w", &format_number(s.time_ms, 2)),
+            ("lw", &format_number(s.little, 3)),
+            ("l", &format_number(s.in_system, 3)),
+            ("d", &format_number(diff, 3)),
+        ],
+    );
+    html! { <p class="note" id="q-little" data-lw={s.little.to_string()} data-l={s.in_system.to_string()}>{ text }</p> }
+}
+
 /// Mean time in system against ρ: the closed form's line, the sweep's dots, the current
 /// setting (its closed form and its own run), the ceiling.
 fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simulated>]) -> Html {
@@ -284,6 +302,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                         { figures_table(lang, input, &closed, sims.first().copied().flatten().as_ref()) }
                         <p class="note" id="q-assumes">{ notes }</p>
                         if input.queue > 0 { <p class="note">{ t(T::QQueueNote) }</p> }
+                        { little_check(lang, sims.first().copied().flatten().as_ref()) }
                         <p class="note">{ lang.f(T::QSimNote, &[("n", &format_number(q::RUN_REQUESTS as f64, 0)), ("m", &format_number(q::SWEEP_REQUESTS as f64, 0))]) }</p>
                     </div>
                     <div class="panel">{ curve_chart(lang, input, &closed, &sims) }</div>

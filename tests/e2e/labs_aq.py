@@ -176,6 +176,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             expect(abs(wait - 1.7443) < 1e-3, f"Wq = C/(cμ − λ) ≈ 1.744 ms: {wait}")
             srho, spwait = value("#q-rho-sim"), value("#q-pwait-sim")
             expect(abs(srho - rho) < 0.03 and abs(spwait - pwait) < 0.03, f"simulated beside closed form: {srho}, {spwait}")
+            # L = λW on the run: the pool's time average (its entries and exits) against
+            # λ × W from the calls' own times, and the table's simulated L is the former.
+            lw, l_avg = chrome.js("const e = document.getElementById('q-little'); return e ? [+e.dataset.lw, +e.dataset.l] : [0, -1];")
+            expect(abs(l_avg - lw) <= 1e-9 * lw and abs(value("#q-l-sim") - l_avg) < 1e-12,
+                   f"Little's law checked on the run: L {l_avg} vs λW {lw}")
+            expect(("Little" in chrome.text("#q-little")) and abs(l_avg - 4.8) < 0.3, f"L ≈ 4.8 in words: {chrome.text('#q-little')!r}")
             cap = [value(f"#cap-{k}") for k in ["admit", "headroom", "margin", "min-workers", "busy", "in-system"]]
             expect(cap == [150.0, 50.0, 30.0, 7.0, 4.8, 12.0], f"source 002's capacity table: {cap}")
             dots = chrome.js("return document.querySelectorAll('#q-curve .sim-dot').length")

@@ -32,7 +32,7 @@ impl GeneralEngine {
             )
         };
         if phase == Phase::Queued && !holds_worker {
-            self.hop_rt[hop].pool.abandon();
+            self.hop_rt[hop].pool.abandon(now);
             self.gauge_queue(now, hop);
         }
         if holds_worker {

@@ -280,7 +280,7 @@ impl GeneralEngine {
             }
             Ev::QueueTimeout(c) => {
                 let hop = self.calls.get(c).hop as usize;
-                self.hop_rt[hop].pool.abandon();
+                self.hop_rt[hop].pool.abandon(now);
                 self.stats.hops[hop].rejected += 1;
                 self.stats.hops[hop].refused.queue_timeout += 1;
                 self.calls.get_mut(c).refusal = Some(Refusal::QueueTimeout);
@@ -444,7 +444,7 @@ impl GeneralEngine {
                 }
             }
         }
-        match rt.pool.enter(work::token(c)) {
+        match rt.pool.enter(work::token(c), now) {
             Entry::Admitted => {
                 work::gauge_workers(h, rt, &mut self.stats.rec, now);
                 let call = self.calls.get_mut(c);

@@ -89,6 +89,7 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
                 waited: r.waited,
                 wait_ms: ms(r.wait_us),
                 busy_ms: ms(r.busy_us),
+                mean_in_pool: r.mean_in_pool,
             }),
             results: r.results,
             refused: r.refused,

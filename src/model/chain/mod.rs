@@ -282,6 +282,10 @@ impl ChainSim {
                 for hop in g.calls.live_hops() {
                     g.stats.hops[hop].results.unfinished += 1;
                 }
+                let end = g.stats.last_t;
+                for (h, rt) in g.stats.hops.iter_mut().zip(&g.hop_rt) {
+                    h.mean_in_pool = rt.pool.mean_occupancy(end);
+                }
                 finish::report(&g.plan, g.stats, self.seed, g.stop)
             }
             Inner::Kernel(k) => {

@@ -26,8 +26,8 @@ impl GeneralEngine {
         let (kind, caller) = (self.slot_kind(cl), self.plan.clients[cl].caller);
         let token = slot_token(c, d);
         let entry = match kind {
-            SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().map(|p| p.enter(token)),
-            _ => self.hop_rt[caller].shared.as_mut().map(|p| p.enter(token)),
+            SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().map(|p| p.enter(token, now)),
+            _ => self.hop_rt[caller].shared.as_mut().map(|p| p.enter(token, now)),
         };
         match entry {
             Some(Entry::Admitted) => {
@@ -124,13 +124,13 @@ impl GeneralEngine {
         match self.slot_kind(cl) {
             SlotKind::Own => {
                 if let Some(p) = self.client_rt[cl].bulkhead.as_mut() {
-                    p.abandon();
+                    p.abandon(now);
                 }
             }
             SlotKind::Shared => {
                 let caller = self.plan.clients[cl].caller;
                 if let Some(p) = self.hop_rt[caller].shared.as_mut() {
-                    p.abandon();
+                    p.abandon(now);
                 }
             }
             SlotKind::None => {}
@@ -151,10 +151,10 @@ impl GeneralEngine {
             })
         };
         let next = match kind {
-            SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().and_then(|p| p.release(still_waiting)),
+            SlotKind::Own => self.client_rt[cl].bulkhead.as_mut().and_then(|p| p.release(now, still_waiting)),
             SlotKind::Shared => {
                 let caller = self.plan.clients[cl].caller;
-                self.hop_rt[caller].shared.as_mut().and_then(|p| p.release(still_waiting))
+                self.hop_rt[caller].shared.as_mut().and_then(|p| p.release(now, still_waiting))
             }
             SlotKind::None => None,
         };

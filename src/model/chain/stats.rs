@@ -108,6 +108,9 @@ pub struct HopCounters {
     pub waited: u64,
     pub wait_us: u64,
     pub busy_us: u64,
+    /// Calls in its worker pool averaged over the run (count), read from the pool at the
+    /// end; 0 without a worker limit.
+    pub mean_in_pool: f64,
     /// How its calls ended (both engines count where a call ends), and why its admission
     /// or queue refused some (the general engine; the kernel's hops refuse nothing).
     pub results: CallResults,
@@ -256,6 +259,7 @@ impl Stats {
                 peak_queue: 0,
                 served: 0,
                 waited: 0,
+                mean_in_pool: 0.0,
                 wait_us: 0,
                 busy_us: 0,
                 results: CallResults::default(),

@@ -57,7 +57,7 @@ pub(super) fn free_worker(
     work_start: Option<Micros>,
 ) -> Option<CallRef> {
     h.busy_us += work_start.map_or(0, |w| now.saturating_sub(w));
-    let next = rt.pool.release(|t| {
+    let next = rt.pool.release(now, |t| {
         let r = untoken(t);
         calls.at_slot(r.slot).is_some_and(|x| {
             x.live && x.generation == r.generation && x.phase == Phase::Queued && !x.holds_worker
