@@ -64,7 +64,7 @@ impl Provenance {
 
     /// The provenance as `key: value` lines, for CSV comments, SVG `<desc>` and PNG text.
     pub fn lines(&self) -> Vec<String> {
-        let mut out = vec![format!("generator: resilience-lab {VERSION}"), format!("page: {}", self.page)];
+        let mut out = vec![format!("generator: {}", crate::report::generator()), format!("page: {}", self.page)];
         if !self.preset.is_empty() {
             out.push(format!("preset: {}", self.preset));
         }
@@ -125,7 +125,7 @@ struct LabExport<'a, R> {
 /// compiled once, shared with [`report_json`]: the bundle is over its budget.
 pub fn lab_json<R: serde::Serialize>(p: &Provenance, result: &R) -> String {
     let v = LabExport {
-        generator: format!("resilience-lab {VERSION}"),
+        generator: crate::report::generator(),
         page: &p.page,
         preset: &p.preset,
         seed: p.seed,

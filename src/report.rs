@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 /// The whole report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// What wrote it and which version (`resilience-lab 0.1.0`), so that a saved or
+    /// exported report says where it came from; absent in reports from before it existed.
+    #[serde(default)]
+    pub generator: String,
     /// The scenario's name.
     pub scenario: String,
     /// The seed used.
@@ -656,6 +660,11 @@ impl Report {
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
+}
+
+/// What [`Report::generator`] says: this crate and its version.
+pub fn generator() -> String {
+    format!("resilience-lab {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// Microseconds to milliseconds for the report.

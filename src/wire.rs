@@ -351,6 +351,7 @@ wire_struct!(CauseExamples {
 });
 wire_struct!(Examples { succeeded, degraded, failed, rejected, slowest, by_cause });
 wire_struct!(Report {
+    generator,
     scenario,
     seed,
     summary,

@@ -131,6 +131,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
             expect(mime == "application/json", f"type {mime}")
             want = cli(preset, seed, "json")
             expect(body == want, f"{preset}: exported JSON ({len(body)} B) != lab run --format json ({len(want)} B)")
+            got = json.loads(body)
+            expect((got["generator"], got["scenario"], got["seed"]) == (f"resilience-lab {ver}", preset, seed),
+                   f"the JSON names its version, scenario and seed: {got['generator']!r}, {got['scenario']!r}, {got['seed']!r}")
             name, mime, body = take("#export-csv", n + 1)
             expect(name == f"resilience-lab-{ver}-{preset}-seed{seed}.csv", f"file name {name}")
             text = body.decode("utf-8")

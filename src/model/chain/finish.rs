@@ -165,6 +165,7 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
     };
     let latency = latency_dists(&lat);
     Report {
+        generator: crate::report::generator(),
         scenario: plan.name.clone(),
         seed,
         summary,
