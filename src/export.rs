@@ -64,7 +64,8 @@ impl Provenance {
 
     /// The provenance as `key: value` lines, for CSV comments, SVG `<desc>` and PNG text.
     pub fn lines(&self) -> Vec<String> {
-        let mut out = vec![format!("generator: {}", crate::report::generator()), format!("page: {}", self.page)];
+        let mut out =
+            vec![format!("generator: {}", crate::report::generator()), format!("page: {}", self.page)];
         if !self.preset.is_empty() {
             out.push(format!("preset: {}", self.preset));
         }

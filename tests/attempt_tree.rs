@@ -176,3 +176,31 @@ fn latency_bars_name_a_request_from_the_bar() {
     }
     assert!(named * 10 >= bars * 9, "most bars name a request: {named} of {bars}");
 }
+
+#[test]
+fn a_4xx_set_on_the_page_is_never_retried() {
+    // The storm page's `client_error` knob: a request failed by a 4xx has one leaf call on
+    // that branch, stopped as not retryable, while 5xx branches around it retry.
+    use resilience_lab::query::Query;
+    use resilience_lab::state::storm::StormState;
+    let st = StormState::from_query(&Query::parse(
+        "?page=storm&preset=chain-3x3&leaf.error=0.5&leaf.client_error=0.3",
+    ));
+    assert!(st.errors.is_empty(), "{:?}", st.errors);
+    assert_eq!(st.a.leaf.client_error_rate, 0.3);
+    let r = run_with(&st.a, st.seed, 1e9).expect("runs");
+    assert!(r.summary.failed_by_cause.client_error > 0, "{:?}", r.summary.failed_by_cause);
+    let n = r.examples.by_cause.client_error.expect("an example of a 4xx failure");
+    let mut asked = st.a.clone();
+    asked.report.trace_requests = vec![n];
+    let t =
+        run_with(&asked, st.seed, 1e9).expect("runs").traces.into_iter().find(|t| t.request == n).unwrap();
+    let tree = AttemptTree::of(&t);
+    let cut: Vec<_> =
+        tree.branches().filter(|(_, b)| b.stop.map(|s| s.cause) == Some(StopCause::NotRetryable)).collect();
+    assert!(!cut.is_empty(), "request {n}: a branch stopped as not retryable");
+    for (_, b) in cut {
+        let last = b.attempts.last().expect("a call");
+        assert_eq!(tree.nodes[*last].span.result, CallResult::ClientError, "the 4xx ends the branch");
+    }
+}

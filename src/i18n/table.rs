@@ -619,6 +619,9 @@ texts! {
     KP99Help => "99th percentile of the log-normal latency (source 003's incident: recommendations at p99 2 s).", "对数正态延迟的第 99 百分位（文档 003 事故：推荐 p99 2 s）。";
     KErrorRate => "Error rate", "错误率";
     KErrorRateHelp => "Probability a call ends in a retryable 5xx after its work.", "调用处理完后以可重试 5xx 结束的概率。";
+    KClientErrorRate => "4xx rate", "4xx 比例";
+    KClientErrorRateHelp => "Probability a call ends in a 4xx (a bad request, not found): the caller's fault, so no policy retries it, and the breaker ignores it unless told otherwise (Resilience4j ignoreExceptions). With the error rate, at most 1.",
+        "调用以 4xx 结束（请求错误、资源不存在）的概率：这是调用方的问题，任何策略都不会重试它，熔断器默认也不计入（Resilience4j 的 ignoreExceptions）。与错误率之和至多为 1。";
     KEmptyRate => "Empty results", "空结果比例";
     KEmptyRateHelp => "Probability a successful call returns a computed empty list — a real answer, counted apart from “unavailable”.", "成功调用返回“计算结果为空”的概率——这是真实结果，与“不可用”分开统计。";
     KFaultStart => "Fault start", "故障开始";

@@ -165,6 +165,9 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         budget = "?page=storm&preset=metastable-retry-storm&l1.budget=ratio"
         ex = cli_link(seeded)["examples"]
         ex_budget = cli_link(budget)["examples"]
+        # A 4xx from the leaf, set on the page's own knob: never retried.
+        client = "?page=storm&preset=chain-3x3&leaf.error=0.5&leaf.client_error=0.3"
+        ex_client = cli_link(client)["examples"]
         cases = [
             (seeded, ex["by_cause"]["bulkhead_rejected"], "BulkheadFull", None),
             (seeded, ex["by_cause"]["breaker_rejected"], "BreakerOpen", None),
@@ -172,6 +175,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
             # Turned away at the entry's admission: its one call, refused with the reason.
             (seeded, ex["rejected"], None, "g.span[data-result=overload]"),
             (budget, ex_budget["by_cause"]["retry_budget_denied"], "RetryBudget", None),
+            (client, ex_client["by_cause"]["client_error"], "NotRetryable", "g.span[data-result=client_error]"),
         ]
         for query, n, cause, css in cases:
             expect(n is not None, f"{query}: the CLI has an example for {cause or css}")

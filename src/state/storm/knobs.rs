@@ -937,6 +937,26 @@ pub static NUMBERS: &[NumberDef] = &[
         group: Group::Service,
         applies: Applies::Service,
         knob: Knob {
+            key: "client_error",
+            label: T::KClientErrorRate,
+            help: T::KClientErrorRateHelp,
+            unit: T::UnitProbability,
+            range: r::PROBABILITY,
+            slider: Slider::linear(0.0, 1.0),
+            step: 0.01,
+            off: false,
+            get: |s, i| service(s, i).map(|l| l.client_error_rate),
+            set: |s, i, v| {
+                if let Some(l) = service_mut(s, i) {
+                    l.client_error_rate = v
+                }
+            },
+        },
+    },
+    NumberDef {
+        group: Group::Service,
+        applies: Applies::Service,
+        knob: Knob {
             key: "empty",
             label: T::KEmptyRate,
             help: T::KEmptyRateHelp,
