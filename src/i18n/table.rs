@@ -42,6 +42,7 @@ texts! {
     SkipToContent => "Skip to content", "跳到正文";
     CalcAnnounce => "Worst case: {worst} attempts/s downstream, amplification {amp}×.", "最坏情况：下游每秒 {worst} 次尝试，放大 {amp} 倍。";
     ControlsToggle => "Settings: preset, seed and every knob", "设置：预设、种子与全部参数";
+    SettingsToggle => "Settings", "设置";
     SkipToPlayback => "Skip to the figures and playback", "跳到数字与播放控制";
     PageNotFound => "Unknown page “{page}”; showing the default page instead.",
         "未知页面“{page}”，已显示默认页面。";

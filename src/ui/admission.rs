@@ -5,7 +5,7 @@
 
 use super::browser;
 use super::export::{DataKind, ExportMenu};
-use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
+use super::lab::{LabSettings, choice, knob, preset_picker, xy_frame, xy_scales};
 use crate::export::{Provenance, admission_csv, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::admission::{Event, Run, Step, level_at};
@@ -391,19 +391,8 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
             <p class="intro">{ t(T::AdmIntro) }</p>
             <ExportMenu {lang} page="admission" preset={st.preset} seed={Some(st.input.seed)} data={export_data} />
             <div class="two-col">
-                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
-                    { kn(&adm::CAPACITY) }{ kn(&adm::RATE) }{ kn(&adm::LIMIT) }{ kn(&adm::COST) }{ kn(&adm::HOLD) }
-                    <fieldset class="group">
-                        <legend>{ t(T::ArrivalsTitle) }</legend>
-                        { choice(lang, &adm::GEN, &st.input, &st.errors, dispatch.reform(A::Gen)) }
-                        if source != Gen::Table { { kn(&adm::COUNT) } }
-                        if matches!(source, Gen::Even | Gen::Poisson) { { kn(&adm::GAP) } }
-                        if source == Gen::Poisson { { kn(&adm::SEED) } }
-                        { arrivals_table(lang, st, dispatch) }
-                    </fieldset>
-                    <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
-                </form>
+                // The figures first (reading and tab order, a phone's first screen); the settings
+                // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
                     <div class="figures">
                         { figure("adm-admitted", T::Admitted, run.admitted) }
@@ -439,6 +428,21 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         <p id="adm-note-go">{ t(T::NoteGo) }</p><p id="adm-note-envoy">{ t(T::NoteEnvoy) }</p><p class="note">{ t(T::NoteModel) }</p>
                     </div>
                 </div>
+                <LabSettings {lang}>
+                    <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                        { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                        { kn(&adm::CAPACITY) }{ kn(&adm::RATE) }{ kn(&adm::LIMIT) }{ kn(&adm::COST) }{ kn(&adm::HOLD) }
+                        <fieldset class="group">
+                            <legend>{ t(T::ArrivalsTitle) }</legend>
+                            { choice(lang, &adm::GEN, &st.input, &st.errors, dispatch.reform(A::Gen)) }
+                            if source != Gen::Table { { kn(&adm::COUNT) } }
+                            if matches!(source, Gen::Even | Gen::Poisson) { { kn(&adm::GAP) } }
+                            if source == Gen::Poisson { { kn(&adm::SEED) } }
+                            { arrivals_table(lang, st, dispatch) }
+                        </fieldset>
+                        <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
+                    </form>
+                </LabSettings>
             </div>
         </section>
     }

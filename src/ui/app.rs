@@ -618,11 +618,13 @@ fn Host(props: &HostProps) -> Html {
                         }
                     }
                 })}>{ t(T::SkipToPlayback) }</a>
-                // The controls come after the figures in tab order (and first on a phone's screen):
-                // this reaches them in one step.
-                <a class="skip" id="skip-controls" href="#preset" onclick={Callback::from(|e: MouseEvent| {
+            }
+            // Every page but the lessons puts its settings after its figures in tab order (and
+            // the figures first on a phone's screen): this reaches them in one step.
+            if shell.page != Page::Lessons && !in_lesson {
+                <a class="skip" id="skip-controls" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {
                     e.prevent_default();
-                    focus_first(&["preset", "controls-toggle"]);
+                    focus_controls();
                 })}>{ t(T::SkipToControls) }</a>
             }
             <header class="top">
@@ -654,12 +656,15 @@ fn Host(props: &HostProps) -> Html {
     }
 }
 
-/// Focuses the first of `ids` that can take the focus (a control inside folded controls
-/// cannot; their toggle can).
-fn focus_first(ids: &[&str]) {
+/// Focuses the settings' first control, or their toggle while they are folded (a control
+/// inside folded settings cannot take the focus).
+fn focus_controls() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    for id in ids {
-        if let Some(el) = doc.get_element_by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+    let first = "details.controls-wrap[open] :is(input, select, button, textarea)";
+    for css in [first, "#controls-toggle"] {
+        if let Some(el) =
+            doc.query_selector(css).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
             let _ = el.focus();
             if doc.active_element().is_some_and(|a| a == *el) {
                 return;

@@ -6,6 +6,7 @@
 use super::browser;
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use super::export::{DataKind, ExportMenu};
+use super::lab::LabSettings;
 use crate::export::{Provenance, breaker_csv, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
@@ -259,7 +260,8 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             <p class="intro">{ t(T::BlIntro) }</p>
             <ExportMenu {lang} page="breaker" preset={p.state.preset} seed={Some(p.state.input.seed)} data={export_data} />
             <div class="two-col">
-                { inputs(p) }
+                // The figures first (reading and tab order, a phone's first screen); the settings
+                // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
                     <div class="playbar" role="group" aria-label={t(T::Scrub)}>
                         <button type="button" id="play" onclick={onplay} disabled={reduced} aria-pressed={if *playing { "true" } else { "false" }}>
@@ -274,6 +276,9 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                     { Html::from_html_unchecked(body.into()) }
                     { Html::from_html_unchecked((*table).clone()) }
                 </div>
+                <LabSettings {lang}>
+                    { inputs(p) }
+                </LabSettings>
             </div>
         </section>
     }

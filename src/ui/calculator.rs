@@ -11,6 +11,7 @@ use crate::plot::chain_bars;
 use crate::state::FieldKey;
 use crate::state::calculator::{self as calc, CalcAction, CalcState};
 use crate::ui::export::{DataKind, ExportMenu};
+use crate::ui::lab::LabSettings;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -112,7 +113,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
             <ExportMenu {lang} page="calculator" data={export_data} />
             <div class="two-col">
                 // Results first (reading order, and a phone's first screen); the grid puts the
-                // inputs on the left on a wide screen.
+                // inputs on the left on a wide screen, and a narrow one folds them away.
                 <div class="panel outputs">
                     <p class="sr-only" aria-live="polite" id="calc-announce">{ announce }</p>
                     <h2>{ t(T::CalcOutputs) }</h2>
@@ -125,27 +126,29 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                         <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
                     </div>
                 </div>
-                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    <h2>{ t(T::CalcInputs) }</h2>
-                    if !props.state.unknown.is_empty() {
-                        <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&props.state.unknown, 8))]) }</p>
-                    }
-                    { plain(&calc::REQUESTS_PER_DAY) }
-                    { plain(&calc::AVG_RPS) }
-                    { plain(&calc::PEAK_FACTOR) }
-                    { plain(&calc::LAYERS) }
-                    <div class="attempts-group">{ attempts }</div>
-                    if let Some((_, e)) = props.state.errors.get(&FieldKey::plain("attempts")) {
-                        <p class="field-error" role="alert" id="f-attempts-error">{ lang.field_error(e) }</p>
-                    }
-                    { plain(&calc::HOLD_NORMAL) }
-                    { plain(&calc::HOLD_DEGRADED) }
-                    { plain(&calc::POOL) }
-                    { plain(&calc::RESPONSE_KIB) }
-                    <button type="button" class="secondary" onclick={reset} title={t(T::CalcResetHelp)}>
-                        { t(T::CalcReset) }
-                    </button>
-                </form>
+                <LabSettings {lang}>
+                    <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                        <h2>{ t(T::CalcInputs) }</h2>
+                        if !props.state.unknown.is_empty() {
+                            <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&props.state.unknown, 8))]) }</p>
+                        }
+                        { plain(&calc::REQUESTS_PER_DAY) }
+                        { plain(&calc::AVG_RPS) }
+                        { plain(&calc::PEAK_FACTOR) }
+                        { plain(&calc::LAYERS) }
+                        <div class="attempts-group">{ attempts }</div>
+                        if let Some((_, e)) = props.state.errors.get(&FieldKey::plain("attempts")) {
+                            <p class="field-error" role="alert" id="f-attempts-error">{ lang.field_error(e) }</p>
+                        }
+                        { plain(&calc::HOLD_NORMAL) }
+                        { plain(&calc::HOLD_DEGRADED) }
+                        { plain(&calc::POOL) }
+                        { plain(&calc::RESPONSE_KIB) }
+                        <button type="button" class="secondary" onclick={reset} title={t(T::CalcResetHelp)}>
+                            { t(T::CalcReset) }
+                        </button>
+                    </form>
+                </LabSettings>
             </div>
         </section>
     }

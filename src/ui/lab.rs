@@ -165,3 +165,23 @@ pub fn xy_frame(
         </figure>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct LabSettingsProps {
+    pub lang: Lang,
+    pub children: Html,
+}
+
+/// A page's settings (its form), after its figures: the grid puts them in the left column
+/// on a wide screen; on a narrow one they start folded under a summary that one tap opens,
+/// so that the figures are on a phone's first screen (as the storm page's control panel).
+#[function_component(LabSettings)]
+pub fn lab_settings(p: &LabSettingsProps) -> Html {
+    let wide = use_memo((), |_| super::browser::is_wide());
+    html! {
+        <details class="controls-wrap" open={*wide}>
+            <summary id="controls-toggle">{ p.lang.t(T::SettingsToggle) }</summary>
+            { p.children.clone() }
+        </details>
+    }
+}

@@ -7,7 +7,7 @@
 use super::announce::use_announcement;
 use super::charts::{Line, Lines, TimeChart};
 use super::export::{DataKind, ExportMenu};
-use super::lab::{choice, knob, preset_picker, xy_frame, xy_scales};
+use super::lab::{LabSettings, choice, knob, preset_picker, xy_frame, xy_scales};
 use super::runs::use_runs;
 use crate::export::{Provenance, lab_json, series_csv};
 use crate::i18n::{Lang, T, format_number};
@@ -287,19 +287,14 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             <p class="intro">{ t(T::QIntro) }</p>
             <ExportMenu {lang} page="queue" preset={st.preset} seed={Some(input.seed)} data={export_data} />
             <div class="two-col">
-                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
-                    { kn(&q::RATE) }{ ch(&q::ARRIVALS) }{ ch(&q::SERVICE) }{ kn(&q::SERVICE_MS) }
-                    if input.service == Service::LogNormal { { kn(&q::P99) } }
-                    { kn(&q::WORKERS) }{ kn(&q::QUEUE) }{ kn(&q::CEILING) }{ kn(&q::W) }{ kn(&q::SEED) }
-                    <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
-                </form>
+                // The figures first (reading and tab order, a phone's first screen); the settings
+                // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
                     <p class="sr-only" aria-live="polite" id="q-announce">{ announce }</p>
                     { status }
                     <div class="panel">
                         <h2>{ t(T::QFigures) }</h2>
-                        { figures_table(lang, input, &closed, sims.first().copied().flatten().as_ref()) }
+                        <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::QFigures)}>{ figures_table(lang, input, &closed, sims.first().copied().flatten().as_ref()) }</div>
                         <p class="note" id="q-assumes">{ notes }</p>
                         if input.queue > 0 { <p class="note">{ t(T::QQueueNote) }</p> }
                         { little_check(lang, sims.first().copied().flatten().as_ref()) }
@@ -309,9 +304,18 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                     if let Some(c) = queue_chart { <div class="panel">{ c }</div> }
                     <div class="panel">
                         <h2>{ t(T::CapTitle) }</h2>
-                        { capacity_table(lang, input) }
+                        <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::CapTitle)}>{ capacity_table(lang, input) }</div>
                     </div>
                 </div>
+                <LabSettings {lang}>
+                    <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                        { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                        { kn(&q::RATE) }{ ch(&q::ARRIVALS) }{ ch(&q::SERVICE) }{ kn(&q::SERVICE_MS) }
+                        if input.service == Service::LogNormal { { kn(&q::P99) } }
+                        { kn(&q::WORKERS) }{ kn(&q::QUEUE) }{ kn(&q::CEILING) }{ kn(&q::W) }{ kn(&q::SEED) }
+                        <button type="button" class="secondary" id="reset-preset" onclick={Callback::from(move |_| d.emit(A::Reset))}>{ t(T::ResetPreset) }</button>
+                    </form>
+                </LabSettings>
             </div>
         </section>
     }

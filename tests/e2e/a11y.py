@@ -133,6 +133,38 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         chrome.press(ARROW_LEFT)
         no_console_errors(chrome, "keyboard")
 
+    READ_SLIDER = ("const s = document.getElementById(arguments[0]);"
+                   " return [Number(s.value), Number(s.max), s.getAttribute('aria-valuetext') || ''];")
+
+    def every_slider_moves_one_stop():
+        # Every slider of every page with settings (the storm page's lesson knobs, each lab's
+        # knobs): an arrow key moves it exactly one stop, the page keeps it there (no snap
+        # back), and the new value is said in words.
+        for query in ["?page=storm&preset=chain-3x3", "?page=calculator", "?page=admission", "?page=queue",
+                      "?page=breaker", "?page=admission&lang=zh"]:
+            chrome.get(base + query + ("" if "lang=" in query else "&lang=en"))
+            settle(chrome)
+            ids = chrome.js("return Array.from(document.querySelectorAll('details.controls-wrap input[type=range]'))"
+                            ".filter(s => s.offsetParent && s.id && !s.disabled).map(s => s.id);")
+            expect(len(ids) >= 3, f"{query}: sliders found: {ids}")
+            for sid in ids:
+                before = chrome.js(READ_SLIDER, sid)
+                up = before[0] < before[1]
+                chrome.js("document.getElementById(arguments[0]).focus();", sid)
+                chrome.press(ARROW_RIGHT if up else ARROW_LEFT)
+                want = before[0] + (1 if up else -1)
+                deadline = time.time() + 5
+                after = chrome.js(READ_SLIDER, sid)
+                while time.time() < deadline and after[0] != want:
+                    time.sleep(0.05)
+                    after = chrome.js(READ_SLIDER, sid)
+                time.sleep(0.15)
+                after = chrome.js(READ_SLIDER, sid)
+                expect(after[0] == want, f"{query} {sid}: one stop per arrow key and it stays: {before} -> {after}")
+                expect(after[2].strip() and after[2] != before[2],
+                       f"{query} {sid}: the new value is said in words: {before[2]!r} -> {after[2]!r}")
+            no_console_errors(chrome, f"sliders {query}")
+
     # The smallest text of the page's figures as drawn on screen (CSS px): SVG text by its font
     # size times the drawing's scale.
     SMALLEST_FIGURE_TEXT = """
@@ -206,15 +238,43 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                 expect(chrome.js("return document.querySelector('details.controls-wrap').open") is True
                        and chrome.js("return document.getElementById('preset').offsetParent !== null"),
                        f"({lang}) one tap opens the controls")
-                chrome.get(base + f"?page=calculator&lang={lang}")
-                settle(chrome)
-                top = chrome.js("const e = document.getElementById('out-worst'); return e.getBoundingClientRect().top + window.scrollY;")
-                expect(top < inner * 1.5, f"({lang}) the calculator's first result is near the top: {top} px")
-                chrome.screenshot(os.path.join(artifacts, f"calculator-phone-{lang}.png"))
+                # Every other page with settings: its figures first, on the first screen; its
+                # settings folded after them, one tap away.
+                for pg in ["calculator", "admission", "queue", "breaker", "stability"]:
+                    chrome.get(base + f"?page={pg}&lang={lang}")
+                    settle(chrome)
+                    # The first figure with a value whole on the first screen (the stability
+                    # map has none: its map begins there with room to read).
+                    kind, fig_top, fig_bottom = chrome.js(
+                        "const o = document.querySelector('.two-col > .outputs');"
+                        "const v = o.querySelector('[data-value]'); const f = v || o.querySelector('svg');"
+                        "const r = f.getBoundingClientRect();"
+                        "return [v ? 'value' : 'chart', r.top + window.scrollY, r.bottom + window.scrollY];")
+                    ok = fig_bottom <= inner if kind == "value" else fig_top < inner - 100
+                    expect(ok, f"({lang}) {pg}: the first {kind} is on the first screen: {fig_top}–{fig_bottom} px of {inner}")
+                    folded = chrome.js("const d = document.querySelector('.two-col > details.controls-wrap');"
+                                       " return [!!d, d && d.open, d && d.getBoundingClientRect().top > document.querySelector('.two-col > .outputs').getBoundingClientRect().top];")
+                    expect(folded == [True, False, True], f"({lang}) {pg}: the settings start folded, after the figures: {folded}")
+                    chrome.click("#controls-toggle")
+                    opened = chrome.js("const d = document.querySelector('.two-col > details.controls-wrap');"
+                                       " const c = d.querySelector('input, select'); return [d.open, !!c && c.offsetParent !== null];")
+                    expect(opened == [True, True], f"({lang}) {pg}: one tap opens the settings: {opened}")
+                    wide = chrome.js("return document.documentElement.scrollWidth;")
+                    expect(wide <= 392, f"({lang}) {pg}: nothing overflows sideways: {wide} px")
+                    # Nor out of its panel: a table too wide for a phone scrolls in its own box.
+                    spill = chrome.js(
+                        "return Array.from(document.querySelectorAll('.outputs table')).filter(t => t.offsetParent"
+                        " && !t.closest('.table-scroll, .fig-scroll')).map(t => [t.id || t.className,"
+                        " t.getBoundingClientRect().right - t.closest('.panel').getBoundingClientRect().right]).filter(x => x[1] > 1);")
+                    expect(not spill, f"({lang}) {pg}: tables spill out of their panels: {spill}")
+                    measurements.setdefault("phone_first_figure_top_px", {})[f"{pg}-{lang}"] = round(fig_top)
+                    chrome.js("window.scrollTo(0, 0);")
+                    chrome.screenshot(os.path.join(artifacts, f"{pg}-phone-{lang}.png"))
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
     run("axe-core: no serious or critical violation on any page, both languages", axe_every_page)
     run("keyboard only: skip links reach Play and the controls, sliders move one stop per arrow key", keyboard_only)
+    run("keyboard only: every slider on every page moves one stop per arrow key and says its value", every_slider_moves_one_stop)
     run("phone (390 × 844): figures within the first screen, nothing overflows", phone_layout)
     run("phone (390 × 844): the figures' text at least 8.5 px, each figure scrolling in its own box", phone_figures_legible)

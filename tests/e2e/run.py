@@ -268,6 +268,16 @@ def main():
         expect(chrome.find("#load-a") is None, "overlay replaces the side-by-side charts")
         legend = chrome.text("#overlay-load")
         expect("A:" in legend and "B:" in legend, f"both sides on one chart: {legend!r}")
+        # A solid, B dashed, in the same colour: each pair of series as the browser draws it.
+        styles = chrome.js(
+            "return ['overlay-load', 'overlay-outcomes', 'overlay-inflight'].map(id => Array.from("
+            " document.querySelectorAll('#' + id + ' path.series')).map(p => { const c = getComputedStyle(p);"
+            " return [c.stroke, c.strokeDasharray]; }));")
+        for chart, paths in zip(["load", "outcomes", "in system"], styles):
+            expect(len(paths) >= 2 and len(paths) % 2 == 0, f"overlay {chart}: A and B series drawn: {paths}")
+            for a_, b_ in zip(paths[0::2], paths[1::2]):
+                expect(a_[1] == "none" and b_[1] not in ("none", "") and a_[0] == b_[0],
+                       f"overlay {chart}: A solid and B dashed in one colour: A {a_}, B {b_}")
         chrome.full_screenshot(os.path.join(artifacts, "storm-compare-overlay-en.png"), width=1400)
         chrome.click("#view-sides")
         chrome.wait("#load-b")

@@ -6,7 +6,7 @@
 pub mod pool;
 
 use super::export::{DataKind, ExportMenu};
-use super::lab::preset_picker;
+use super::lab::{LabSettings, preset_picker};
 use super::runs::use_runs;
 use crate::export::{Provenance, lab_json};
 use crate::i18n::{Lang, T, format_number};
@@ -388,22 +388,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             <p class="intro">{ t(T::StabIntro) }</p>
             <ExportMenu {lang} page="stability" preset={s.preset} seed={Some(s.seed)} data={export_data} />
             <div class="two-col">
-                <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    { preset_picker(lang, &presets[..], s.preset, false, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
-                    { axis_controls(lang, "x", &s.x, st, dispatch) }
-                    { axis_controls(lang, "y", &s.y, st, dispatch) }
-                    <p class="help" id="stab-axis-help">{ t(T::StabAxisHelp) }</p>
-                    { protect_control(lang, st, dispatch) }
-                    <div class="control seed-row">
-                        <div class="control-head">
-                            <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
-                            <input id="seed" class="num" type="text" inputmode="numeric" value={s.seed.to_string()} onchange={onseed} aria-describedby="seed-help" />
-                        </div>
-                        <p class="help" id="seed-help">{ t(T::SeedHelp) }</p>
-                        if let Some(e) = seed_error { <p class="field-error" role="alert" id="seed-error">{ e }</p> }
-                    </div>
-                    <button type="button" class="secondary" id="reset-preset" onclick={onreset}>{ t(T::ResetPreset) }</button>
-                </form>
+                // The figures first; the settings after them (see `LabSettings`).
                 <div class="outputs">
                     <section class="panel" id="stability-map" aria-labelledby="stab-map-h"
                         data-done={view.done.to_string()} data-total={view.total.to_string()}
@@ -458,6 +443,24 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <p class="help">{ t(T::StabHystNote) }</p>
                     </section>
                 </div>
+                <LabSettings {lang}>
+                    <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                        { preset_picker(lang, &presets[..], s.preset, false, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                        { axis_controls(lang, "x", &s.x, st, dispatch) }
+                        { axis_controls(lang, "y", &s.y, st, dispatch) }
+                        <p class="help" id="stab-axis-help">{ t(T::StabAxisHelp) }</p>
+                        { protect_control(lang, st, dispatch) }
+                        <div class="control seed-row">
+                            <div class="control-head">
+                                <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
+                                <input id="seed" class="num" type="text" inputmode="numeric" value={s.seed.to_string()} onchange={onseed} aria-describedby="seed-help" />
+                            </div>
+                            <p class="help" id="seed-help">{ t(T::SeedHelp) }</p>
+                            if let Some(e) = seed_error { <p class="field-error" role="alert" id="seed-error">{ e }</p> }
+                        </div>
+                        <button type="button" class="secondary" id="reset-preset" onclick={onreset}>{ t(T::ResetPreset) }</button>
+                    </form>
+                </LabSettings>
             </div>
         </section>
     }
