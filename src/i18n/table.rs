@@ -1011,6 +1011,7 @@ texts! {
     LessonFiguresFailed => "The model could not compute this step's figures: {message}", "模型无法计算本步的数字：{message}";
     LessonStepOf => "Step {n} of {total}", "第 {n} 步，共 {total} 步";
     LessonAsk => "Ask first:", "先提问：";
+    LessonSettings => "This step's settings:", "本步设置：";
     LessonAnswer => "Answer:", "答案：";
     LessonReveal => "Reveal the answer", "揭晓答案";
     LessonRevealHelp => "Show the answer (key R); ask the question first.", "显示答案（按键 R）；请先提问。";

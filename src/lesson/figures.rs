@@ -30,6 +30,8 @@ pub enum Unit {
     Percent,
     /// Milliseconds.
     Ms,
+    /// A setting of the step's page, written with its knob's unit (`150 ms`, `3 attempts`).
+    Setting(crate::i18n::T),
 }
 
 /// One figure: the DOM id that shows it, its exact value, how it is written.
@@ -47,14 +49,22 @@ impl Figure {
 
     /// The value as the text writes it.
     pub fn show(&self, lang: Lang) -> String {
-        let _ = lang; // numbers are written alike in both languages
         match self.unit {
+            Unit::Setting(u) => setting_text(lang, self.value, u),
             Unit::Count => format_number(self.value, 2),
             Unit::Times => format!("{}×", format_number(self.value, 2)),
             Unit::Fraction => format!("{} %", format_number(self.value * 100.0, 1)),
             Unit::Percent => format!("{} %", format_number(self.value, 1)),
             Unit::Ms => format!("{} ms", format_number(self.value, 1)),
         }
+    }
+}
+
+/// A setting's value as the text writes it: the number and its knob's unit.
+pub fn setting_text(lang: Lang, value: f64, unit: crate::i18n::T) -> String {
+    match lang.t(unit) {
+        "" => format_number(value, 6),
+        u => format!("{} {u}", format_number(value, 6)),
     }
 }
 
@@ -82,6 +92,7 @@ pub fn of(q: &Query) -> Result<Figures, String> {
         }
         Page::Calculator => {
             let st = CalcState::from_query(q);
+            out.extend(settings(st.lesson_settings()));
             let o = amplification::compute(&st.input).map_err(|e| format!("{e:?}"))?;
             for (id, value, unit) in calculator::figures(&o) {
                 out.push(Figure::new(id, value, unit));
@@ -89,17 +100,20 @@ pub fn of(q: &Query) -> Result<Figures, String> {
         }
         Page::Admission => {
             let st = AdmissionState::from_query(q);
+            out.extend(settings(st.lesson_settings()));
             out.push(Figure::new("adm-admitted", st.run.admitted as f64, Unit::Count));
             out.push(Figure::new("adm-rejected", st.run.rejected_total() as f64, Unit::Count));
         }
         Page::Queue => {
             let st = QueueState::from_query(q);
+            out.extend(settings(st.lesson_settings()));
             for (id, value, unit) in crate::state::queue::closed_figures(&st.input) {
                 out.push(Figure::new(id, value, unit));
             }
         }
         Page::Breaker => {
             let st = BreakerState::from_query(q);
+            out.extend(settings(st.lesson_settings()));
             let r = breaker_lab::run(&st.input).map_err(|e| format!("{e:?}"))?;
             let end = r.frame(usize::MAX);
             for (id, v) in [
@@ -120,7 +134,8 @@ pub fn of(q: &Query) -> Result<Figures, String> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Piece {
     Words(String),
-    /// A figure: its id, exact value and the text shown.
+    /// A figure: its id (for an arithmetic of figures, `=` and the expression), exact value
+    /// and the text shown.
     Figure {
         id: String,
         value: f64,
@@ -130,34 +145,104 @@ pub enum Piece {
     Missing(String),
 }
 
-/// `text` in `lang` with every `{figure-id}` replaced by the figure's value.
+/// `text` in `lang` with every placeholder filled:
+/// - `{figure-id}` writes the figure as its page does (a setting with its unit);
+/// - `{figure-id:n}` writes the bare number; `{figure-id:times}` a share as a multiple
+///   (8.96 → "≈ 896×" of a budget whose 100 % is 1);
+/// - `{= a * 1000 / b}` writes an arithmetic of figures (tokens apart: figure ids, numbers,
+///   `+ - * /` and brackets; the usual precedence) as a bare number, to 2 decimals;
+///   `{~ …}` the same rounded to a whole number (for text that says "about");
+/// - `{#…}` is a literal: a number quoted from a source or a name (`{#2021}`), not a
+///   figure of the model, written as it is.
 pub fn fill(text: Text, lang: Lang, figures: &Figures) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut rest = text.get(lang);
+    let mut words = String::new();
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else { break };
-        if open > 0 {
-            out.push(Piece::Words(rest[..open].to_string()));
+        words.push_str(&rest[..open]);
+        let inner = &after[..close];
+        rest = &after[close + 1..];
+        if let Some(literal) = inner.strip_prefix('#') {
+            words.push_str(literal);
+            continue;
         }
-        // `{id}` writes the figure as its page does; `{id:times}` writes a share as a
-        // multiple (8.96 → "≈ 896×" of a budget whose 100 % is 1).
-        let (id, format) = after[..close].split_once(':').unwrap_or((&after[..close], ""));
+        if !words.is_empty() {
+            out.push(Piece::Words(std::mem::take(&mut words)));
+        }
+        if let Some((expr, decimals)) =
+            inner.strip_prefix('=').map(|e| (e, 2)).or_else(|| inner.strip_prefix('~').map(|e| (e, 0)))
+        {
+            out.push(match eval(expr, figures) {
+                Some(v) => {
+                    Piece::Figure { id: format!("={expr}"), value: v, shown: format_number(v, decimals) }
+                }
+                None => Piece::Missing(inner.to_string()),
+            });
+            continue;
+        }
+        let (id, format) = inner.split_once(':').unwrap_or((inner, ""));
         out.push(match (figures.get(id), format) {
             (Some(f), "") => Piece::Figure { id: id.to_string(), value: f.value, shown: f.show(lang) },
+            (Some(f), "n") => {
+                Piece::Figure { id: id.to_string(), value: f.value, shown: format_number(f.value, 6) }
+            }
             (Some(f), "times") => Piece::Figure {
                 id: id.to_string(),
                 value: f.value,
                 shown: format!("{}×", format_number(f.value, if f.value < 10.0 { 1 } else { 0 })),
             },
-            _ => Piece::Missing(after[..close].to_string()),
+            _ => Piece::Missing(inner.to_string()),
         });
-        rest = &after[close + 1..];
     }
-    if !rest.is_empty() {
-        out.push(Piece::Words(rest.to_string()));
+    words.push_str(rest);
+    if !words.is_empty() {
+        out.push(Piece::Words(words));
     }
     out
+}
+
+/// The value of an arithmetic of figures (see [`fill`]); `None` if a figure is missing, the
+/// expression is malformed or its value is not finite.
+pub fn eval(expr: &str, figures: &Figures) -> Option<f64> {
+    let tokens: Vec<&str> = expr.split_whitespace().collect();
+    let mut at = 0;
+    let v = sum(&tokens, &mut at, figures)?;
+    (at == tokens.len() && v.is_finite()).then_some(v)
+}
+
+fn sum(t: &[&str], at: &mut usize, f: &Figures) -> Option<f64> {
+    let mut v = product(t, at, f)?;
+    while let Some(&op) = t.get(*at).filter(|o| matches!(**o, "+" | "-")) {
+        *at += 1;
+        let r = product(t, at, f)?;
+        v = if op == "+" { v + r } else { v - r };
+    }
+    Some(v)
+}
+
+fn product(t: &[&str], at: &mut usize, f: &Figures) -> Option<f64> {
+    let mut v = operand(t, at, f)?;
+    while let Some(&op) = t.get(*at).filter(|o| matches!(**o, "*" | "/")) {
+        *at += 1;
+        let r = operand(t, at, f)?;
+        v = if op == "*" { v * r } else { v / r };
+    }
+    Some(v)
+}
+
+fn operand(t: &[&str], at: &mut usize, f: &Figures) -> Option<f64> {
+    let tok = *t.get(*at)?;
+    *at += 1;
+    if tok == "(" {
+        let v = sum(t, at, f)?;
+        return (t.get(*at) == Some(&")")).then(|| {
+            *at += 1;
+            v
+        });
+    }
+    tok.parse::<f64>().ok().or_else(|| f.get(tok).map(|x| x.value))
 }
 
 /// The filled text as plain words (for the notes window's title, tests).
@@ -199,5 +284,13 @@ pub fn storm_figures(q: &Query, r: &Report) -> Figures {
         }
     }
 
+    out.extend(settings(st.lesson_settings()));
     Figures(out)
+}
+
+/// A page's settings as figures: `set-<link key>` (`set-l1.attempts`, `set-workers`), each
+/// written with its knob's unit. The lesson card shows the ones a step quotes, read from
+/// the page's live state (`state::Setting`), under the same ids.
+fn settings(list: Vec<crate::state::Setting>) -> impl Iterator<Item = Figure> {
+    list.into_iter().map(|s| Figure::new(format!("set-{}", s.key), s.value, Unit::Setting(s.unit)))
 }

@@ -407,6 +407,11 @@ impl Default for AdmissionState {
 }
 
 impl AdmissionState {
+    /// Its settings, for lessons to quote (see [`super::Setting`]).
+    pub fn lesson_settings(&self) -> Vec<super::Setting> {
+        super::knob_settings(&KNOBS, &self.input)
+    }
+
     /// Whether any setting differs from the preset's (see [`super::departs_from_preset`]).
     pub fn departs_from_preset(&self) -> bool {
         super::departs_from_preset(|q| self.write_query(q))

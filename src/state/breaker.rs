@@ -339,6 +339,27 @@ impl BreakerState {
         BreakerState { preset, input, errors: FormErrors::default(), unknown: Vec::new() }
     }
 
+    /// Its settings, for lessons to quote (see [`super::Setting`]); phase `n`'s as
+    /// `phase_ms.n`, `phase_fail.n`, `phase_latency.n`.
+    pub fn lesson_settings(&self) -> Vec<super::Setting> {
+        let w = window_knob(self.input.breaker.window_kind);
+        let scalars: Vec<&K> = [w, &PHASES].into_iter().chain(SCALARS).collect();
+        let mut out = super::knob_settings(&scalars, &self.input);
+        for i in 0..self.input.phases.len() {
+            for k in PHASE_KNOBS {
+                if let Some(value) = (k.get)(&self.input, i) {
+                    out.push(super::Setting {
+                        key: format!("{}.{}", k.key, i + 1),
+                        value,
+                        label: k.label,
+                        unit: k.unit,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// The knob a URL key names on this state (the window's knob depends on its kind).
     pub fn knob(&self, key: &str) -> Option<&'static K> {
         let w = window_knob(self.input.breaker.window_kind);

@@ -254,6 +254,25 @@ pub fn figures(o: &CalcOutput) -> Vec<(&'static str, f64, crate::lesson::figures
 }
 
 impl CalcState {
+    /// Its settings, for lessons to quote (see [`super::Setting`]); the attempts of layer
+    /// `n` as `attempts.n`.
+    pub fn lesson_settings(&self) -> Vec<super::Setting> {
+        let plain: Vec<&Knob<CalcInput>> =
+            ALL_KNOBS.iter().copied().filter(|k| k.key != ATTEMPTS.key).collect();
+        let mut out = super::knob_settings(&plain, &self.input);
+        for i in 0..self.input.attempts.len() {
+            if let Some(value) = (ATTEMPTS.get)(&self.input, i) {
+                out.push(super::Setting {
+                    key: format!("attempts.{}", i + 1),
+                    value,
+                    label: ATTEMPTS.label,
+                    unit: ATTEMPTS.unit,
+                });
+            }
+        }
+        out
+    }
+
     /// A state showing `input`, which must be valid (defaults and reducer results are).
     fn from_input(input: CalcInput) -> Self {
         let output = compute(&input)

@@ -17,6 +17,31 @@ pub mod storm;
 use crate::error::FieldError;
 use crate::query::Query;
 
+/// A page's setting as a lesson quotes it (`{set-<key>}`): its link key (`l1.attempts`,
+/// `workers`, `attempts.2` for item 2 of a per-item knob), value, label and unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setting {
+    pub key: String,
+    pub value: f64,
+    pub label: crate::i18n::T,
+    pub unit: crate::i18n::T,
+}
+
+/// The settings of single-valued knobs over `input`.
+pub fn knob_settings<S>(knobs: &[&crate::knob::Knob<S>], input: &S) -> Vec<Setting> {
+    knobs
+        .iter()
+        .filter_map(|k| {
+            (k.get)(input, 0).map(|value| Setting {
+                key: k.key.to_string(),
+                value,
+                label: k.label,
+                unit: k.unit,
+            })
+        })
+        .collect()
+}
+
 /// Names one input field: a knob key, and an index for per-item knobs (attempts of
 /// layer `i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

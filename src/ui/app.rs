@@ -577,13 +577,21 @@ fn Host(props: &HostProps) -> Html {
                 Page::Lessons => None,
             })
             .collect();
+        let settings = std::rc::Rc::new(match shell.page {
+            Page::Storm => storm.0.lesson_settings(),
+            Page::Calculator => calc.0.lesson_settings(),
+            Page::Admission => admission.0.lesson_settings(),
+            Page::Queue => queue.0.lesson_settings(),
+            Page::Breaker => breaker.0.lesson_settings(),
+            Page::Stability | Page::Lessons => Vec::new(),
+        });
         let modified = {
             let mut now = Query::new();
             state_query(shell.page, &pages, &mut now);
             now != normal_state(shell.page, &step.query())
         };
         html! {
-            <LessonCard {lang} {at} revealed={props.revealed} {modified} {knobs}
+            <LessonCard {lang} {at} revealed={props.revealed} {modified} {knobs} {settings}
                 ongo={props.ongo.clone()} onreveal={props.onreveal.clone()} onreset={props.onreset.clone()} onleave={props.onleave.clone()} />
         }
     });

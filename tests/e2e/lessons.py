@@ -12,15 +12,58 @@ PAGE_DOWN, PAGE_UP, SPACE, ESCAPE = "\ue00f", "\ue00e", "\ue00d", "\ue00c"
 
 # Every quoted figure: its id, the value quoted, and the page's own value for that id
 # (`data-total` on the breaker lab, whose counts move with the playhead, else `data-value`).
+# An arithmetic of figures (`= a * 1000 / b`) is held against the same arithmetic of the
+# page's own values (`page_value`).
 FIGS = """
+const page = id => { const el = document.getElementById(id);
+  const v = el ? (el.getAttribute('data-total') ?? el.getAttribute('data-value')) : null; return v === null ? null : Number(v); };
 const out = [];
 for (const f of document.querySelectorAll('#lesson-card .fig, #lesson-notes-view .fig')) {
-  const el = document.getElementById(f.dataset.figure);
-  const want = el ? (el.getAttribute('data-total') ?? el.getAttribute('data-value')) : null;
-  out.push([f.dataset.figure || f.textContent, f.dataset.value === undefined ? null : Number(f.dataset.value), want === null ? null : Number(want)]);
+  const id = f.dataset.figure || f.textContent;
+  const quoted = f.dataset.value === undefined ? null : Number(f.dataset.value);
+  if (id.startsWith('=')) {
+    const toks = id.slice(1).trim().split(/\\s+/);
+    out.push([id, quoted, toks.map(t => /^[-+*\\/()]$/.test(t) || !isNaN(Number(t)) ? t : page(t))]);
+  } else out.push([id, quoted, page(id)]);
 }
 return out;
 """
+
+
+def page_value(want):
+    """The page's value of a figure: a number, or an arithmetic of tokens (numbers, operators,
+    brackets, and the page's values of the figures it names, None where one is missing)."""
+    if not isinstance(want, list):
+        return want
+    if any(t is None for t in want):
+        return None
+    toks = [str(t) for t in want]
+    at = [0]
+
+    def operand():
+        t = toks[at[0]]; at[0] += 1
+        if t == "(":
+            v = total(); at[0] += 1
+            return v
+        return float(t)
+
+    def product():
+        v = operand()
+        while at[0] < len(toks) and toks[at[0]] in "*/":
+            op = toks[at[0]]; at[0] += 1
+            r = operand()
+            v = v * r if op == "*" else v / r
+        return v
+
+    def total():
+        v = product()
+        while at[0] < len(toks) and toks[at[0]] in "+-":
+            op = toks[at[0]]; at[0] += 1
+            r = product()
+            v = v + r if op == "+" else v - r
+        return v
+
+    return total()
 
 # The smallest text on the presenter's stage, in CSS px on screen: SVG text by its font size
 # times the drawing's scale, HTML text by its computed size.
@@ -67,6 +110,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         figs = []
         while time.time() < deadline:
             figs = chrome.js(FIGS)
+            figs = [(fid, quoted, page_value(want)) for fid, quoted, want in figs]
             if figs and all(quoted is not None and want is not None for _, quoted, want in figs):
                 break
             time.sleep(0.05)

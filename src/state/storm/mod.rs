@@ -299,6 +299,27 @@ impl StormState {
         }
     }
 
+    /// Its numeric settings on every target, for lessons to quote (see
+    /// [`super::Setting`]): `rate`, `l1.attempts`, `leaf.workers`, `f1.end`, and the chain's
+    /// shape, `layers`.
+    pub fn lesson_settings(&self) -> Vec<super::Setting> {
+        let mut out = vec![super::Setting {
+            key: LAYERS.url_key(),
+            value: self.a.layers.len() as f64,
+            label: crate::i18n::T::KLayers,
+            unit: crate::i18n::T::UnitLayers,
+        }];
+        for t in targets(&self.a) {
+            for d in knobs::NUMBERS.iter().filter(|d| d.applies.to(t)) {
+                if let Some(value) = (d.knob.get)(&self.a, t) {
+                    let key = StormKey::on(d.knob.key, t).url_key();
+                    out.push(super::Setting { key, value, label: d.knob.label, unit: d.knob.unit });
+                }
+            }
+        }
+        out
+    }
+
     /// The numeric control `key` names, if it applies to the scenario as it is (a control
     /// the page does not show cannot be changed).
     fn number(&self, key: StormKey) -> Option<&'static NumberDef> {

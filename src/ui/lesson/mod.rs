@@ -7,8 +7,9 @@ pub mod index;
 
 use super::browser;
 use crate::i18n::{Lang, T};
-use crate::lesson::figures::{self as lesson_figures, Figures, Piece, fill};
+use crate::lesson::figures::{self as lesson_figures, Figures, Piece, fill, setting_text};
 use crate::lesson::{Step, Text};
+use crate::state::Setting;
 use crate::state::lesson::{LessonAt, Modes};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -92,6 +93,9 @@ pub struct CardProps {
     pub modified: bool,
     /// The step's knobs, rendered by the page's own controls.
     pub knobs: Html,
+    /// The page's settings as it runs now (its live state), of which the card shows those
+    /// the step's text quotes.
+    pub settings: Rc<Vec<Setting>>,
     /// Go to a step or mode.
     pub ongo: Callback<LessonAt>,
     pub onreveal: Callback<()>,
@@ -224,6 +228,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             if let Some(tt) = step.try_this {
                 <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p>
             }
+            { quoted_settings(lang, step, &props.settings) }
             <div class="lesson-knobs-box" id="lesson-step-knobs">{ props.knobs.clone() }</div>
             if props.modified {
                 <p class="note" id="lesson-modified">{ t(T::LessonModified) }{ " " }
@@ -248,6 +253,44 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} />
             }
         </aside>
+    }
+}
+
+/// The settings the step's text quotes (`{set-…}`, alone or in an arithmetic), as the page
+/// runs them now: each under the figure's id, so that a quoted setting can be held against
+/// the page's own value.
+fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
+    let mut keys: Vec<&str> = Vec::new();
+    for text in step.texts() {
+        for p in crate::i18n::placeholders(text.en) {
+            for tok in p.trim_start_matches(['=', '~']).split_whitespace() {
+                let id = tok.split(':').next().unwrap_or(tok);
+                if let Some(k) = id.strip_prefix("set-")
+                    && !keys.contains(&k)
+                {
+                    keys.push(k);
+                }
+            }
+        }
+    }
+    let items: Vec<Html> = keys
+        .iter()
+        .filter_map(|k| live.iter().find(|s| s.key == *k))
+        .map(|s| {
+            html! {
+                <li><span class="setting-label">{ lang.t(s.label) }</span>{ " " }
+                    <b id={format!("set-{}", s.key)} data-value={s.value.to_string()}>{ setting_text(lang, s.value, s.unit) }</b></li>
+            }
+        })
+        .collect();
+    if items.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <div class="lesson-settings" id="lesson-settings">
+            <span class="lesson-settings-title">{ lang.t(T::LessonSettings) }</span>
+            <ul>{ for items }</ul>
+        </div>
     }
 }
 
