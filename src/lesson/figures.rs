@@ -103,6 +103,13 @@ pub fn of(q: &Query) -> Result<Figures, String> {
             out.extend(settings(st.lesson_settings()));
             out.push(Figure::new("adm-admitted", st.run.admitted as f64, Unit::Count));
             out.push(Figure::new("adm-rejected", st.run.rejected_total() as f64, Unit::Count));
+            out.push(Figure::new("adm-per-token", st.run.per_token as f64, Unit::Count));
+            for (k, step) in st.run.steps.iter().enumerate() {
+                out.push(Figure::new(format!("adm-t{}", k + 1), step.t_ms as f64, Unit::Ms));
+                if let Some(ms) = crate::model::admission::retry_after_ms(step) {
+                    out.push(Figure::new(format!("adm-ra{}", k + 1), ms as f64, Unit::Ms));
+                }
+            }
         }
         Page::Queue => {
             let st = QueueState::from_query(q);

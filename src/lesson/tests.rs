@@ -242,6 +242,7 @@ const NAMES: &[&str] = &[
     "文档 003",
     "HotOS",
     "OSDI",
+    "Resilience4j",
 ];
 
 /// Every digit a lesson's text types, with some context: what [`every_number_comes_from_the_model`]

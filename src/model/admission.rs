@@ -80,6 +80,18 @@ pub struct Step {
     pub in_flight: u32,
 }
 
+/// A rate-limited arrival's finite Retry-After (ms): what its step says to wait.
+pub fn retry_after_ms(s: &Step) -> Option<u64> {
+    match s.event {
+        Event::Arrival(_, Err(Rejection::RateLimit { retry_after }))
+            if retry_after != crate::policy::token_bucket::NEVER =>
+        {
+            Some(retry_after)
+        }
+        _ => None,
+    }
+}
+
 /// A whole run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Run {

@@ -353,6 +353,8 @@ impl BreakerState {
                         value,
                         label: k.label,
                         unit: k.unit,
+                        owner: String::new(),
+                        fault: None,
                     });
                 }
             }

@@ -267,6 +267,8 @@ impl CalcState {
                     value,
                     label: ATTEMPTS.label,
                     unit: ATTEMPTS.unit,
+                    owner: String::new(),
+                    fault: None,
                 });
             }
         }

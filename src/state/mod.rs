@@ -25,6 +25,10 @@ pub struct Setting {
     pub value: f64,
     pub label: crate::i18n::T,
     pub unit: crate::i18n::T,
+    /// Whose setting it is, where a page has several owners: a storm hop's name, or the
+    /// number of a fault window (from 1); neither for a page-wide one.
+    pub owner: String,
+    pub fault: Option<usize>,
 }
 
 /// The settings of single-valued knobs over `input`.
@@ -37,6 +41,8 @@ pub fn knob_settings<S>(knobs: &[&crate::knob::Knob<S>], input: &S) -> Vec<Setti
                 value,
                 label: k.label,
                 unit: k.unit,
+                owner: String::new(),
+                fault: None,
             })
         })
         .collect()

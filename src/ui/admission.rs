@@ -8,7 +8,7 @@ use super::export::{DataKind, ExportMenu};
 use super::lab::{LabSettings, choice, knob, preset_picker, xy_frame, xy_scales};
 use crate::export::{Provenance, admission_csv, lab_json};
 use crate::i18n::{Lang, T, format_number};
-use crate::model::admission::{Event, Run, Step, level_at};
+use crate::model::admission::{Event, Run, Step, level_at, retry_after_ms};
 use crate::plot::line_path;
 use crate::policy::token_bucket::{NEVER, Rejection};
 use crate::state::admission::{self as adm, AdmissionAction as A, AdmissionState, COLUMNS, Gen};
@@ -108,8 +108,20 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         reason.to_string(),
         ra,
     ];
+    // The time and a rate limit's Retry-After carry their exact values (`data-value`) under
+    // the ids lessons quote them by (`lesson::figures`: `adm-t<k>`, `adm-ra<k>`).
+    let exact = |col: usize| match col {
+        1 => Some((format!("adm-t{}", i + 1), s.t_ms)),
+        8 => retry_after_ms(s).map(|ms| (format!("adm-ra{}", i + 1), ms)),
+        _ => None,
+    };
     html! {
-        <tr {class} id={format!("adm-step-{}", i + 1)}>{ for cells.into_iter().map(|c| html! { <td>{ c }</td> }) }</tr>
+        <tr {class} id={format!("adm-step-{}", i + 1)}>
+            { for cells.into_iter().enumerate().map(|(col, c)| match exact(col) {
+                Some((id, v)) => html! { <td {id} data-value={v.to_string()}>{ c }</td> },
+                None => html! { <td>{ c }</td> },
+            }) }
+        </tr>
     }
 }
 
@@ -400,7 +412,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                     </div>
                     <p class="note" id="adm-reasons">{ lang.f(T::ByReason, &[
                         ("c", &run.rejected[0].to_string()), ("r", &run.rejected[1].to_string()), ("x", &run.rejected[2].to_string()),
-                    ]) }{ " " }{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</p>
+                    ]) }{ " " }<span id="adm-per-token" data-value={run.per_token.to_string()}>{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</span></p>
                     <div class="playbar" role="group" aria-label={t(T::EventScrub)}>
                         <button type="button" id="play" onclick={onplay} disabled={reduced} aria-pressed={(*playing).to_string()}>
                             { if *playing { t(T::Pause) } else { t(T::Play) } }

@@ -8,8 +8,8 @@ pub const LESSON: Lesson = Lesson {
     id: "interview",
     title: tr("Source 000's interview: a slow profile service", "文档 000 的面试：慢画像服务"),
     summary: tr(
-        "Product page → recommendation → profile, run as the source's 45-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
-        "商品页 → 推荐 → 画像，按来源的 45 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
+        "Product page → recommendation → profile, run as the source's {#45}-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
+        "商品页 → 推荐 → 画像，按来源的 {#45} 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
     ),
     source: "000",
     steps: &[
@@ -18,8 +18,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["leaf.error"],
             title: tr("What each part promises", "各部分承诺什么"),
             narration: tr(
-                "The product facts must be right; recommendations may be missing. Of 100 requests, {h-a-admission_rejected} were refused at admission (429) and the {h-a-degraded} admitted ones were answered without recommendations (`recommendation_status=unavailable` with an empty list): core success, which counts only admitted requests and degraded answers as served, is {h-a-core_success_rate}.",
-                "商品事实必须正确；推荐可以缺席。100 个请求中，{h-a-admission_rejected} 个在准入处被拒绝（429），被接纳的 {h-a-degraded} 个都在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表）：核心成功率只统计被接纳的请求，并把降级回答算作已服务，为 {h-a-core_success_rate}。",
+                "The product facts must be right; recommendations may be missing. Of {set-requests}, {h-a-admission_rejected} were refused at admission ({#429}) and the {h-a-degraded} admitted ones were answered without recommendations (`recommendation_status=unavailable` with an empty list): core success, which counts only admitted requests and degraded answers as served, is {h-a-core_success_rate}.",
+                "商品事实必须正确；推荐可以缺席。{set-requests}中，{h-a-admission_rejected} 个在准入处被拒绝（{#429}），被接纳的 {h-a-degraded} 个都在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表）：核心成功率只统计被接纳的请求，并把降级回答算作已服务，为 {h-a-core_success_rate}。",
             ),
             question: Some(tr(
                 "Is an empty recommendation list the same answer as `unavailable`?",
@@ -30,8 +30,8 @@ pub const LESSON: Lesson = Lesson {
                 "不是。空列表是计算出的结果；`unavailable` 表示该部分被降级。两者要分开统计：完整回答 {h-a-succeeded} 个，降级 {h-a-degraded} 个。",
             )),
             try_this: Some(tr(
-                "Lower the profile service's error rate to 0.5 and watch full answers replace degraded ones.",
-                "把画像服务的错误率降到 0.5，看完整回答如何取代降级回答。",
+                "Lower the profile service's error rate to {#0.5} and watch full answers replace degraded ones.",
+                "把画像服务的错误率降到 {#0.5}，看完整回答如何取代降级回答。",
             )),
             spot: "headline",
             playback: None,
@@ -40,20 +40,20 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=calculator&attempts=3,3",
             knobs: &["attempts", "peak"],
-            title: tr("One request becomes nine", "一个请求变成九个"),
+            title: tr("One request becomes {out-amplification:n}", "一个请求变成 {out-amplification:n} 个"),
             narration: tr(
-                "Two layers of 3 attempts each multiply: {out-amplification}. At {out-peak} requests/s at peak, the profile service may see up to {out-worst} attempts/s.",
-                "两层各 3 次尝试相乘：{out-amplification}。峰值每秒 {out-peak} 个请求时，画像服务最多可能收到每秒 {out-worst} 次尝试。",
+                "{set-layers} of {set-attempts.1} each multiply: {out-amplification}. At {out-peak} requests/s at peak, the profile service may see up to {out-worst} attempts/s.",
+                "{set-layers}各 {set-attempts.1}尝试相乘：{out-amplification}。峰值每秒 {out-peak} 个请求时，画像服务最多可能收到每秒 {out-worst} 次尝试。",
             ),
             question: Some(tr(
-                "How many calls in flight at the profile service if each is held 0.1 s?",
-                "如果每次调用占用 0.1 s，画像服务上有多少在途调用？",
+                "How many calls in flight at the profile service if each is held {= set-hold / 1000} s?",
+                "如果每次调用占用 {= set-hold / 1000} s，画像服务上有多少在途调用？",
             )),
             answer: Some(tr(
-                "Little's law: the amplified traffic would need {inflight-normal-after} connections against a pool of 200, up from {inflight-normal-before} without retries.",
-                "Little 定律：放大后的流量需要 {inflight-normal-after} 条连接，而连接池只有 200；不重试时只需 {inflight-normal-before} 条。",
+                "Little's law: the amplified traffic would need {inflight-normal-after} connections against a pool of {set-pool:n}, up from {inflight-normal-before} without retries.",
+                "Little 定律：放大后的流量需要 {inflight-normal-after} 条连接，而连接池只有 {set-pool:n}；不重试时只需 {inflight-normal-before} 条。",
             )),
-            try_this: Some(tr("Set the attempts to 3,2 or 2,2.", "把尝试次数改成 3,2 或 2,2。")),
+            try_this: Some(tr("Set the attempts to {#3,2} or {#2,2}.", "把尝试次数改成 {#3,2} 或 {#2,2}。")),
             spot: "out-amplification",
             playback: None,
             minutes: Some(8),
@@ -63,18 +63,18 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.attempts", "l2.attempts"],
             title: tr("Where do the calls go?", "调用都去了哪里？"),
             narration: tr(
-                "100 requests at once; the profile service holds every call 100 ms and then fails; each of the two layers tries 3 times, the inner one waiting 20 ms between tries. Watch the call counts grow in the diagram.",
-                "100 个请求同时到达；画像服务每次调用占用 100 ms，然后失败；两层各尝试 3 次，内层两次尝试之间等待 20 ms。看图中的调用数如何增长。",
+                "{set-requests} at once; the profile service holds every call {set-leaf.ms} and then fails; each of the {set-layers:n} layers tries {set-l1.attempts:n} times, the inner one waiting {set-l2.backoff_ms} between tries. Watch the call counts grow in the diagram.",
+                "{set-requests}同时到达；画像服务每次调用占用 {set-leaf.ms}，然后失败；{set-layers:n} 层各尝试 {set-l1.attempts:n} 次，内层两次尝试之间等待 {set-l2.backoff_ms}。看图中的调用数如何增长。",
             ),
             question: Some(tr(
                 "How many calls reach the profile service, and how long does each request take?",
                 "有多少次调用到达画像服务？每个请求耗时多久？",
             )),
             answer: Some(tr(
-                "{bd-a-hop2}: 100 requests × 3 × 3. Each takes 3 × (3 × 100 + 2 × 20) = {h-a-latency_max}.",
-                "{bd-a-hop2}：100 个请求 × 3 × 3。每个请求耗时 3 × (3 × 100 + 2 × 20) = {h-a-latency_max}。",
+                "{bd-a-hop2}: {set-requests} × {set-l1.attempts:n} × {set-l2.attempts:n}. Each takes {set-l1.attempts:n} × ({set-l2.attempts:n} × {set-leaf.ms:n} + {= set-l2.attempts - 1} × {set-l2.backoff_ms:n}) = {h-a-latency_max}.",
+                "{bd-a-hop2}：{set-requests} × {set-l1.attempts:n} × {set-l2.attempts:n}。每个请求耗时 {set-l1.attempts:n} × ({set-l2.attempts:n} × {set-leaf.ms:n} + {= set-l2.attempts - 1} × {set-l2.backoff_ms:n}) = {h-a-latency_max}。",
             )),
-            try_this: Some(tr("Set one layer's attempts to 1.", "把其中一层的尝试次数改为 1。")),
+            try_this: Some(tr("Set one layer's attempts to {#1}.", "把其中一层的尝试次数改为 {#1}。")),
             spot: "diagram-a",
             // Played to the end (1,020 ms), where the diagram's calls are the totals the
             // answer quotes.
@@ -86,15 +86,15 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l2.attempts", "l1.deadline"],
             title: tr("The deadline budget travels", "截止预算随调用传递"),
             narration: tr(
-                "One retrying layer allowed 3 attempts, a 250 ms budget passed down with the call, admission of 20: {bd-a-hop2} calls, the longest request {h-a-latency_max} (100 + 20 + 100), {h-a-budget_exhausted} third attempts refused by the deadline budget, {h-a-admission_rejected} requests turned away at once.",
-                "唯一重试的一层允许 3 次尝试，250 ms 预算随调用向下传递，准入 20 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（100 + 20 + 100），{h-a-budget_exhausted} 次第三次尝试被截止预算拒绝，{h-a-admission_rejected} 个请求被立即拒绝。",
+                "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, admission of {set-l1.burst:n}: {bd-a-hop2} calls, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-budget_exhausted} third attempts refused by the deadline budget, {h-a-admission_rejected} requests turned away at once.",
+                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-budget_exhausted} 次第三次尝试被截止预算拒绝，{h-a-admission_rejected} 个请求被立即拒绝。",
             ),
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(
-                "After 220 ms only 30 ms of the budget is left, less than one 100 ms attempt: the caller stops and answers `unavailable`.",
-                "220 ms 后预算只剩 30 ms，不够一次 100 ms 的尝试：调用方停止并回答 `unavailable`。",
+                "After {h-a-latency_max} only {= set-l1.deadline - h-a-latency_max} ms of the budget is left, less than one {set-leaf.ms} attempt: the caller stops and answers `unavailable`.",
+                "{h-a-latency_max} 后预算只剩 {= set-l1.deadline - h-a-latency_max} ms，不够一次 {set-leaf.ms} 的尝试：调用方停止并回答 `unavailable`。",
             )),
-            try_this: Some(tr("Raise the deadline to 400 ms.", "把截止时间提高到 400 ms。")),
+            try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
             spot: "diagram-a",
             playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0 }),
             minutes: Some(12),
@@ -102,18 +102,21 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=lab11-budget-150",
             knobs: &["l1.deadline"],
-            title: tr("A 150 ms budget: first attempts only", "150 ms 预算：只剩首次尝试"),
+            title: tr(
+                "A {set-l1.deadline} budget: first attempts only",
+                "{set-l1.deadline} 预算：只剩首次尝试",
+            ),
             narration: tr(
-                "The same chain with a 150 ms budget. The budget is checked before the backoff sleep and before each attempt.",
-                "同样的调用链，预算改为 150 ms。退避等待前和每次尝试前都会检查预算。",
+                "The same chain with a {set-l1.deadline} budget. The budget is checked before the backoff sleep and before each attempt.",
+                "同样的调用链，预算改为 {set-l1.deadline}。退避等待前和每次尝试前都会检查预算。",
             ),
             question: Some(tr(
-                "With a 150 ms budget, how many calls reach the profile service?",
-                "预算 150 ms 时，有多少次调用到达画像服务？",
+                "With a {set-l1.deadline} budget, how many calls reach the profile service?",
+                "预算 {set-l1.deadline} 时，有多少次调用到达画像服务？",
             )),
             answer: Some(tr(
-                "{bd-a-hop2}: one per admitted request; the retry would start at 120 ms and could not finish by 150 ms.",
-                "{bd-a-hop2}：每个被准入的请求一次；重试要到 120 ms 才开始，150 ms 前无法完成。",
+                "{bd-a-hop2}: one per admitted request; the retry would start at {= set-leaf.ms + set-l2.backoff_ms} ms and could not finish by {set-l1.deadline}.",
+                "{bd-a-hop2}：每个被准入的请求一次；重试要到 {= set-leaf.ms + set-l2.backoff_ms} ms 才开始，{set-l1.deadline} 前无法完成。",
             )),
             try_this: None,
             spot: "headline",
@@ -146,8 +149,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l2.attempts"],
             title: tr("The metrics that tell the story", "讲清故事的指标"),
             narration: tr(
-                "Log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise 99 % HTTP 200 can hide recommendations degraded for everyone.",
-                "分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则 99% 的 HTTP 200 可能掩盖推荐已全量降级。",
+                "Log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise {#99} % HTTP {#200} can hide recommendations degraded for everyone.",
+                "分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则 {#99}% 的 HTTP {#200} 可能掩盖推荐已全量降级。",
             ),
             question: Some(tr("What is the denominator of the success rate?", "成功率的分母是什么？")),
             answer: Some(tr(
@@ -162,19 +165,22 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=calculator&attempts=2,2",
             knobs: &["attempts", "pool"],
-            title: tr("Follow-up: is 3 → 2 attempts safe?", "追问：三次改为两次就安全了吗？"),
-            narration: tr(
-                "Two attempts per layer still multiply: {out-amplification}, {out-worst} attempts/s at peak, {inflight-normal-after} in flight.",
-                "每层两次尝试仍然相乘：{out-amplification}，峰值每秒 {out-worst} 次尝试，在途 {inflight-normal-after} 个。",
+            title: tr(
+                "Follow-up: is {#3} → {set-attempts.1} safe?",
+                "追问：{#3} 次改为 {set-attempts.1}就安全了吗？",
             ),
-            question: Some(tr("Is 2 attempts safe?", "两次尝试安全吗？")),
+            narration: tr(
+                "{set-attempts.1} per layer still multiply: {out-amplification}, {out-worst} attempts/s at peak, {inflight-normal-after} in flight.",
+                "每层 {set-attempts.1}尝试仍然相乘：{out-amplification}，峰值每秒 {out-worst} 次尝试，在途 {inflight-normal-after} 个。",
+            ),
+            question: Some(tr("Is {set-attempts.1} safe?", "{set-attempts.1}尝试安全吗？")),
             answer: Some(tr(
-                "It depends on the spare capacity: safe only while the calls in flight when the downstream slows still fit the pool. Here {inflight-degraded-after} would need to be in flight against a pool of 200: not safe. Count it, do not assume it.",
-                "取决于剩余容量：只有当下游变慢时的在途调用仍在连接池之内才安全。这里在途会达到 {inflight-degraded-after}，而连接池只有 200：不安全。要算出来，不能假设。",
+                "It depends on the spare capacity: safe only while the calls in flight when the downstream slows still fit the pool. Here {inflight-degraded-after} would need to be in flight against a pool of {set-pool}: not safe. Count it, do not assume it.",
+                "取决于剩余容量：只有当下游变慢时的在途调用仍在连接池之内才安全。这里在途会达到 {inflight-degraded-after}，而连接池只有 {set-pool}：不安全。要算出来，不能假设。",
             )),
             try_this: Some(tr(
-                "Raise the pool until every row fits, or set the attempts to 1,1.",
-                "调大连接池，直到每一行都放得下；或者把尝试次数设为 1,1。",
+                "Raise the pool until every row fits, or set the attempts to {#1,1}.",
+                "调大连接池，直到每一行都放得下；或者把尝试次数设为 {#1,1}。",
             )),
             spot: "inflight",
             playback: None,
@@ -185,17 +191,17 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["s1.per_try", "s1.breaker"],
             title: tr("Follow-up: can a breaker replace a timeout?", "追问：熔断器能代替超时吗？"),
             narration: tr(
-                "The big promotion with its protections: recommendations slow to about 2 s at p99. The breaker in front of them refused {h-a-breaker_rejected} calls; the 150 ms per-try timeout stopped the caller waiting for {h-a-timeouts} calls already running (the calls themselves ran on: cancel on timeout is off); the slowest request took {h-a-latency_max}.",
-                "加了保护的大促：推荐服务的 P99 变慢到约 2 s。推荐前的熔断器拒绝了 {h-a-breaker_rejected} 次调用；150 ms 的单次超时让调用方不再等待 {h-a-timeouts} 次已在运行的调用（调用本身仍在运行：未开启“超时即取消”）；最慢的请求耗时 {h-a-latency_max}。",
+                "The big promotion with its protections: recommendations slow to about {~ set-s1.p99 * set-f2.factor / 1000} s at p99. The breaker in front of them refused {h-a-breaker_rejected} calls; the {set-s1.per_try} per-try timeout stopped the caller waiting for {h-a-timeouts} calls already running (the calls themselves ran on: cancel on timeout is off); the slowest request took {h-a-latency_max}.",
+                "加了保护的大促：推荐服务的 p99 变慢到约 {~ set-s1.p99 * set-f2.factor / 1000} s。推荐前的熔断器拒绝了 {h-a-breaker_rejected} 次调用；{set-s1.per_try} 的单次超时让调用方不再等待 {h-a-timeouts} 次已在运行的调用（调用本身仍在运行：未开启“超时即取消”）；最慢的请求耗时 {h-a-latency_max}。",
             ),
             question: Some(tr("Can a breaker replace a timeout?", "熔断器能代替超时吗？")),
             answer: Some(tr(
-                "No. A breaker decides before a call starts; a call already running still needs an end. Without the timeout the slow calls run to their end (about 2 s), the caller waits for each, and a breaker that opens on calls it sees fail never opens (Resilience4j's can also open on a slow-call rate, but it still does not end a call already running).",
-                "不能。熔断器在调用开始前做决定；已经开始的调用仍需要结束边界。没有超时，慢调用会一直跑到结束（约 2 s），调用方逐个等待；而熔断器只会因为看到调用失败而打开，于是它永远不会打开（Resilience4j 也能按慢调用比例打开，但它仍然结束不了已在运行的调用）。",
+                "No. A breaker decides before a call starts; a call already running still needs an end. Without the timeout the slow calls run to their end (about {~ set-s1.p99 * set-f2.factor / 1000} s), the caller waits for each, and a breaker that opens on calls it sees fail never opens (Resilience4j's can also open on a slow-call rate, but it still does not end a call already running).",
+                "不能。熔断器在调用开始前做决定；已经开始的调用仍需要结束边界。没有超时，慢调用会一直跑到结束（约 {~ set-s1.p99 * set-f2.factor / 1000} s），调用方逐个等待；而熔断器只会因为看到调用失败而打开，于是它永远不会打开（Resilience4j 也能按慢调用比例打开，但它仍然结束不了已在运行的调用）。",
             )),
             try_this: Some(tr(
-                "Set the recommendation's per-try timeout to 0 (off) and watch the breaker chart: without the timeout the slow calls no longer fail, so the breaker never opens (and the slowest request waits about 2 s).",
-                "把推荐的单次超时设为 0（关闭），看熔断器状态图：没有超时，慢调用就不再算作失败，熔断器再也不会打开（最慢的请求要等约 2 s）。",
+                "Set the recommendation's per-try timeout to {#0} (off) and watch the breaker chart: without the timeout the slow calls no longer fail, so the breaker never opens (and the slowest request waits about {~ set-s1.p99 * set-f2.factor / 1000} s).",
+                "把推荐的单次超时设为 {#0}（关闭），看熔断器状态图：没有超时，慢调用就不再算作失败，熔断器再也不会打开（最慢的请求要等约 {~ set-s1.p99 * set-f2.factor / 1000} s）。",
             )),
             spot: "chart-breaker-a",
             playback: None,

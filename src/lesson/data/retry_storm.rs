@@ -9,8 +9,8 @@ pub const LESSON: Lesson = Lesson {
     id: "retry-storm",
     title: tr("Source 001: how retries amplify a failure", "文档 001：重试怎样放大故障"),
     summary: tr(
-        "Every layer of client → gateway → order → payment retries 3 times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
-        "客户端（client）→ 网关 → 订单 → 支付，每层重试 3 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
+        "Every layer of client → gateway → order → payment retries {#3} times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
+        "客户端（client）→ 网关 → 订单 → 支付，每层重试 {#3} 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
     ),
     source: "001",
     steps: &[
@@ -19,20 +19,20 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["attempts", "rps"],
             title: tr("One timeout, multiplied", "一次超时，层层放大"),
             narration: tr(
-                "Client (the app) → gateway → order → payment, every layer set to 'retry 3 times on failure'. The source counts that as 3 attempts per layer, the first included; read literally (the first plus 3 retries) it is 4, and 4³ = 64×: always ask which is meant. Counted as the source does, one timeout at payment can be amplified {out-amplification}.",
-                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 3 次”。来源把它算作每层 3 次尝试（含首次）；若按字面理解为首次之外再重试 3 次，则每层 4 次、4³ = 64 倍——一定要问清是哪一种。按来源的算法，支付服务的一次超时最多被放大 {out-amplification}。",
+                "Client (the app) → gateway → order → payment, every layer set to 'retry {set-attempts.1:n} times on failure'. The source counts that as {set-attempts.1} per layer, the first included; read literally (the first plus {set-attempts.1:n} retries) it is {= set-attempts.1 + 1}, and {= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×: always ask which is meant. Counted as the source does, one timeout at payment can be amplified {out-amplification}.",
+                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )} 倍——一定要问清是哪一种。按来源的算法，支付服务的一次超时最多被放大 {out-amplification}。",
             ),
             question: Some(tr(
                 "At a steady {out-peak} requests/s, how many calls per second can payment see?",
                 "在每秒 {out-peak} 个请求的平稳流量下，支付服务每秒最多会收到多少次调用？",
             )),
             answer: Some(tr(
-                "{out-worst}: {out-peak} × 3 × 3 × 3. A latency blip that would have passed in moments becomes a sustained overload, exactly when payment is weakest.",
-                "{out-worst} 次：{out-peak} × 3 × 3 × 3。原本片刻即可恢复的时延抖动，在支付服务最脆弱的时候演变成持续的过载。",
+                "{out-worst}: {out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}. A latency blip that would have passed in moments becomes a sustained overload, exactly when payment is weakest.",
+                "{out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}。原本片刻即可恢复的时延抖动，在支付服务最脆弱的时候演变成持续的过载。",
             )),
             try_this: Some(tr(
-                "Let only one layer retry: set the attempts to 1,1,3.",
-                "只让一层重试：把尝试次数设为 1,1,3。",
+                "Let only one layer retry: set the attempts to {#1,1,3}.",
+                "只让一层重试：把尝试次数设为 {#1,1,3}。",
             )),
             spot: "out-worst",
             playback: None,
@@ -52,8 +52,8 @@ pub const LESSON: Lesson = Lesson {
                 "{h-a-succeeded} 个：{h-a-failed} 个请求全部失败，每个耗时 {h-a-latency_max}。面对持续性故障，重试换不来成功，只换来 {h-a-amplification} 的负载。",
             )),
             try_this: Some(tr(
-                "Set payment's error rate to 0.1, a transient fault: now the retries mostly help, for little extra load.",
-                "把支付服务的错误率设为 0.1（短暂故障）：这时重试大多有用，额外负载也很小。",
+                "Set payment's error rate to {#0.1}, a transient fault: now the retries mostly help, for little extra load.",
+                "把支付服务的错误率设为 {#0.1}（短暂故障）：这时重试大多有用，额外负载也很小。",
             )),
             spot: "diagram-a",
             // Played to the end, where the diagram's calls are the totals the narration quotes.
@@ -65,8 +65,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.jitter", "l1.backoff_ms"],
             title: tr("Jitter spreads, it does not reduce", "抖动只分散，不减少"),
             narration: tr(
-                "Now {h-a-original_requests} requests arrive at once and fail together. Before retry n the client sleeps random(0, min(3,000 ms, 100 ms × 2^(n−1))), as in the source's code: exponential backoff with full jitter. Watch the load chart.",
-                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，客户端在第 n 次重试前等待 random(0, min(3000 ms, 100 ms × 2^(n−1)))：指数退避加 Full Jitter 随机抖动。观察负载图。",
+                "Now {h-a-original_requests} requests arrive at once and fail together. Before retry n the client sleeps random({#0}, min({set-l1.backoff_cap}, {set-l1.backoff_ms} × {#2}^(n−{#1}))), as in the source's code: exponential backoff with full jitter. Watch the load chart.",
+                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，客户端在第 n 次重试前等待 random({#0}, min({set-l1.backoff_cap}, {set-l1.backoff_ms} × {#2}^(n−{#1})))：指数退避加 Full Jitter 随机抖动。观察负载图。",
             ),
             question: Some(tr(
                 "With full jitter, how many calls reach payment?",
@@ -87,18 +87,21 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
             knobs: &["l1.budget", "l2.budget", "l3.budget"],
-            title: tr("A retry budget: retries within 10 %", "重试预算：重试不超过 10%"),
+            title: tr(
+                "A retry budget: retries within {= set-l1.budget_ratio * 100} %",
+                "重试预算：重试不超过 {= set-l1.budget_ratio * 100}%",
+            ),
             narration: tr(
-                "Each layer now keeps the source's budget: a bucket of 100 tokens; a retry spends 1, a successful first attempt earns 0.1, so retries stay within about 10 % of successful first attempts (the source's code pays on every success, retried ones too; the model pays for first attempts only, so the ratio reads exactly that way). When the bucket is empty the retry is refused and the request fails fast.",
-                "现在每层都有来源中的重试预算：100 个令牌的桶；每次重试花 1 个，每次首次尝试成功补充 0.1 个，因此重试约不超过成功首次请求的 10%（来源代码在每次成功时都补充，包括重试后的成功；模型只为首次成功补充，使比例恰好这样读）。桶空时拒绝重试，请求快速失败。",
+                "Each layer now keeps the source's budget: a bucket of {set-l1.budget_max:n} tokens; a retry spends {#1}, a successful first attempt earns {set-l1.budget_ratio:n}, so retries stay within about {= set-l1.budget_ratio * 100} % of successful first attempts (the source's code pays on every success, retried ones too; the model pays for first attempts only, so the ratio reads exactly that way). When the bucket is empty the retry is refused and the request fails fast.",
+                "现在每层都有来源中的重试预算：{set-l1.budget_max:n} 个令牌的桶；每次重试花 {#1} 个，每次首次尝试成功补充 {set-l1.budget_ratio:n} 个，因此重试约不超过成功首次请求的 {= set-l1.budget_ratio * 100}%（来源代码在每次成功时都补充，包括重试后的成功；模型只为首次成功补充，使比例恰好这样读）。桶空时拒绝重试，请求快速失败。",
             ),
             question: Some(tr(
                 "Payment still fails every call. How many calls reach it now?",
                 "支付服务仍然每次都失败。现在有多少次调用到达它？",
             )),
             answer: Some(tr(
-                "{bd-a-hop3} ({h-a-amplification}): each layer spends its 100 starting tokens ({h-a-retries} retries in all) and nothing refills them, since nothing succeeds; {h-a-retry_budget_denied} retries are refused. Once calls succeed again the budget refills: retries are kept for transient faults.",
-                "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 100 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。",
+                "{bd-a-hop3} ({h-a-amplification}): each layer spends its {set-l1.budget_max:n} starting tokens ({h-a-retries} retries in all) and nothing refills them, since nothing succeeds; {h-a-retry_budget_denied} retries are refused. Once calls succeed again the budget refills: retries are kept for transient faults.",
+                "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 {set-l1.budget_max:n} 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。",
             )),
             try_this: Some(tr(
                 "Turn the budget off at one layer: its line leaves the token chart, and nothing refuses that layer's retries any more.",
@@ -112,24 +115,24 @@ pub const LESSON: Lesson = Lesson {
             link: "page=breaker&preset=source-001",
             knobs: &["failure_pct", "open_ms"],
             title: tr(
-                "The client breaker: 50 %, then 30 s of quiet",
-                "客户端熔断：失败率 50%，然后安静 30 s",
+                "The client breaker: {set-failure_pct:n} %, then {= set-open_ms / 1000} s of quiet",
+                "客户端熔断：失败率 {set-failure_pct:n}%，然后安静 {= set-open_ms / 1000} s",
             ),
             narration: tr(
-                "Payment fails 60 % of calls for 40 s. The client's breaker judges 'a short period' — here the last 10 s: at 50 % failures it opens and, for 30 s, sends nothing and runs the local fallback. {breaker-rejected} calls never reached payment; {breaker-transitions} state changes.",
-                "支付服务有 40 s 失败 60% 的调用。客户端熔断器统计“短周期”——这里取最近 10 s：失败率达到 50% 即打开，30 s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务；状态变化 {breaker-transitions} 次。",
+                "Payment fails {set-phase_fail.2:n} % of calls for {= set-phase_ms.2 / 1000} s. The client's breaker judges 'a short period' — here the last {set-window:n} s: at {set-failure_pct:n} % failures it opens and, for {= set-open_ms / 1000} s, sends nothing and runs the local fallback. {breaker-rejected} calls never reached payment; {breaker-transitions} state changes.",
+                "支付服务有 {= set-phase_ms.2 / 1000} s 失败 {set-phase_fail.2:n}% 的调用。客户端熔断器统计“短周期”——这里取最近 {set-window:n} s：失败率达到 {set-failure_pct:n}% 即打开，{= set-open_ms / 1000} s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务；状态变化 {breaker-transitions} 次。",
             ),
             question: Some(tr(
                 "When payment recovers, does the breaker close right away?",
                 "支付服务恢复后，熔断器会立即关闭吗？",
             )),
             answer: Some(tr(
-                "No. It probes only after its 30 s; the first probes still met failures, so it opened for another 30 s and closed after {breaker-probes} probes in all. A long open time gives payment room to heal but keeps refusing after it has healed: tune it, do not guess it.",
-                "不会。它要等满 30 s 才探测；第一次探测仍遇到失败，于是再打开 30 s，共 {breaker-probes} 次探测后才关闭。较长的打开时间给支付服务留出自愈窗口，但在它恢复后仍会继续拒绝：这个值要调，不能拍脑袋。",
+                "No. It probes only after its {= set-open_ms / 1000} s; the first probes still met failures, so it opened for another {= set-open_ms / 1000} s and closed after {breaker-probes} probes in all. A long open time gives payment room to heal but keeps refusing after it has healed: tune it, do not guess it.",
+                "不会。它要等满 {= set-open_ms / 1000} s 才探测；第一次探测仍遇到失败，于是再打开 {= set-open_ms / 1000} s，共 {breaker-probes} 次探测后才关闭。较长的打开时间给支付服务留出自愈窗口，但在它恢复后仍会继续拒绝：这个值要调，不能拍脑袋。",
             )),
             try_this: Some(tr(
-                "Set the open time to 5 s and count the state changes.",
-                "把打开时间设为 5 s，数一数状态变化。",
+                "Set the open time to {#5} s and count the state changes.",
+                "把打开时间设为 {#5} s，数一数状态变化。",
             )),
             spot: "breaker-band",
             playback: None,

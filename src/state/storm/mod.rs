@@ -15,7 +15,7 @@ pub mod target;
 
 pub use knobs::{Applies, CHOICES, ChoiceDef, Group, KeyDoc, NUMBERS, NumberDef, choice, key_docs, number};
 pub use shape::{MOST_FAULT_WINDOWS, Shape};
-pub use target::{Target, side_count, side_owner, targets};
+pub use target::{Target, side_count, side_owner, target_name, targets};
 
 use super::FormErrors;
 use crate::error::{Allowed, FieldError};
@@ -308,12 +308,25 @@ impl StormState {
             value: self.a.layers.len() as f64,
             label: crate::i18n::T::KLayers,
             unit: crate::i18n::T::UnitLayers,
+            owner: String::new(),
+            fault: None,
         }];
         for t in targets(&self.a) {
             for d in knobs::NUMBERS.iter().filter(|d| d.applies.to(t)) {
                 if let Some(value) = (d.knob.get)(&self.a, t) {
                     let key = StormKey::on(d.knob.key, t).url_key();
-                    out.push(super::Setting { key, value, label: d.knob.label, unit: d.knob.unit });
+                    let (owner, fault) = match t {
+                        Target::Fault(i) => (String::new(), Some(i + 1)),
+                        t => (target_name(&self.a, t), None),
+                    };
+                    out.push(super::Setting {
+                        key,
+                        value,
+                        label: d.knob.label,
+                        unit: d.knob.unit,
+                        owner,
+                        fault,
+                    });
                 }
             }
         }

@@ -160,6 +160,22 @@ pub fn fault_mut(s: &mut Scenario, t: Target) -> Option<&mut Fault> {
 }
 
 /// Every target a scenario has, in page order.
+/// The service a target names (empty for the run and for a fault window).
+pub fn target_name(s: &Scenario, t: Target) -> String {
+    match t {
+        Target::Run | Target::Fault(_) => String::new(),
+        Target::Layer(i) => s.layers.get(i).map(|l| l.name.clone()).unwrap_or_default(),
+        Target::Leaf => s.leaf.name.clone(),
+        Target::Side(i) => s
+            .layers
+            .iter()
+            .flat_map(|l| l.side_deps.iter())
+            .nth(i)
+            .map(|d| d.target.name.clone())
+            .unwrap_or_default(),
+    }
+}
+
 pub fn targets(s: &Scenario) -> Vec<Target> {
     let mut t = vec![Target::Run];
     t.extend((0..s.layers.len()).map(Target::Layer));

@@ -278,7 +278,7 @@ fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
         .filter_map(|k| live.iter().find(|s| s.key == *k))
         .map(|s| {
             html! {
-                <li><span class="setting-label">{ lang.t(s.label) }</span>{ " " }
+                <li><span class="setting-label">{ setting_label(lang, s) }</span>{ " " }
                     <b id={format!("set-{}", s.key)} data-value={s.value.to_string()}>{ setting_text(lang, s.value, s.unit) }</b></li>
             }
         })
@@ -292,6 +292,15 @@ fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
             <ul>{ for items }</ul>
         </div>
     }
+}
+
+/// A setting's label with its owner: `server · Workers`, `fault 1 · Start`.
+fn setting_label(lang: Lang, s: &Setting) -> String {
+    let owner = match s.fault {
+        Some(n) => lang.f(T::FaultShort, &[("n", &n.to_string())]),
+        None => s.owner.clone(),
+    };
+    if owner.is_empty() { lang.t(s.label).to_string() } else { format!("{owner} · {}", lang.t(s.label)) }
 }
 
 #[derive(Properties, PartialEq)]

@@ -247,17 +247,8 @@ fn number_control(props: &PanelProps, d: &'static NumberDef, t: Target, label: S
 /// A target's short name for a lesson control's label ("" for the whole run).
 fn target_short(lang: Lang, s: &Scenario, t: Target) -> String {
     match t {
-        Target::Run => String::new(),
-        Target::Layer(i) => s.layers.get(i).map(|l| l.name.clone()).unwrap_or_default(),
-        Target::Leaf => s.leaf.name.clone(),
-        Target::Side(i) => s
-            .layers
-            .iter()
-            .flat_map(|l| l.side_deps.iter())
-            .nth(i)
-            .map(|d| d.target.name.clone())
-            .unwrap_or_default(),
         Target::Fault(i) => lang.f(T::FaultShort, &[("n", &(i + 1).to_string())]),
+        t => storm::target_name(s, t),
     }
 }
 
