@@ -124,6 +124,30 @@ pub const LESSON: Lesson = Lesson {
             minutes: None,
         },
         Step {
+            link: "page=storm&preset=lab11-protected&leaf.ms=300",
+            knobs: &["leaf.ms", "cancel"],
+            title: tr("A slow downstream: the timeout's outcome is unknown", "下游变慢：超时之后，结果未知"),
+            narration: tr(
+                "The profile service slows to {set-leaf.ms} a call, past what the {set-l1.deadline} budget allows: {h-a-timeouts} tries time out and every admitted request is answered degraded. The callers stopped waiting, but the calls went on: {h-a-abandoned_work} calls were worked for nobody.",
+                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 预算所能容纳：{h-a-timeouts} 次尝试超时，每个被准入的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用做完了却没人要结果。",
+            ),
+            question: Some(tr(
+                "A call that writes (a payment, an order) times out. Did the write happen?",
+                "一次写操作（支付、下单）超时了。写入发生了吗？",
+            )),
+            answer: Some(tr(
+                "Nobody knows: a timeout only says the caller stopped waiting. Here {h-a-abandoned_work} calls were worked after their callers gave up, so a retry could repeat the write. Retries of writes need an idempotency key; and a caller that can cancel its call on timeout saves the downstream the wasted work.",
+                "没人知道：超时只说明调用方不再等待。这里有 {h-a-abandoned_work} 次调用在调用方放弃后仍被执行，重试就可能把写入做两次。写操作的重试需要幂等键；调用方若能在超时时取消调用，还能替下游省下这些白做的工作。",
+            )),
+            try_this: Some(tr(
+                "Turn on cancel on timeout: the abandoned work disappears, and the answers stay the same.",
+                "打开“超时即取消”：白做的工作消失，而应答不变。",
+            )),
+            spot: "breakdown-a",
+            playback: None,
+            minutes: Some(15),
+        },
+        Step {
             link: "page=breaker&preset=source-001",
             knobs: &["probes", "open_ms"],
             title: tr("Recovery: a few probes first", "恢复：先放少量探测"),
@@ -142,7 +166,7 @@ pub const LESSON: Lesson = Lesson {
             try_this: Some(tr("Allow more probes in half-open.", "允许半开状态放行更多探测。")),
             spot: "breaker-band",
             playback: None,
-            minutes: Some(15),
+            minutes: None,
         },
         Step {
             link: "page=storm&preset=lab11-protected",
