@@ -75,6 +75,9 @@ pub struct Step {
     pub playback: Option<Playback>,
     /// Minutes the step takes in class or in the interview (the source's time boxes).
     pub minutes: Option<u8>,
+    /// A hop of the storm page's chain to point at (0 = the entry): its box and series
+    /// stand out in every chart, the others fade, as when the learner picks it.
+    pub hop: Option<usize>,
 }
 
 impl Step {

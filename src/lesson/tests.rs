@@ -71,6 +71,11 @@ fn every_step_opens_cleanly_with_its_knobs() {
                 assert!(has_knob(&q, k), "{at}: {k} is no control of {}", s.link);
             }
             assert!(!s.spot.is_empty(), "{at}: names no figure to point at");
+            if let Some(h) = s.hop {
+                assert_eq!(s.page(), Page::Storm, "{at}: a hop is the storm page's");
+                let hops = crate::state::storm::StormState::from_query(&q).a.layers.len() + 1;
+                assert!(h < hops, "{at}: hop {h} of a chain of {hops}");
+            }
             if let Some(p) = s.playback {
                 assert_eq!(s.page(), Page::Storm, "{at}: playback is the storm page's");
                 assert!(p.from_ms >= 0.0 && p.pause_ms > p.from_ms, "{at}: playback {p:?}");

@@ -524,8 +524,9 @@ fn Host(props: &HostProps) -> Html {
     let page = match shell.page {
         Page::Storm => {
             let cue = at.and_then(|a| a.step().playback);
+            let hop = at.and_then(|a| a.step().hop);
             html! {
-                <StormPage {lang} state={storm.0.clone()} {cue}
+                <StormPage {lang} state={storm.0.clone()} {cue} {hop}
                     dispatch={storm.dispatcher().to_callback()} />
             }
         }

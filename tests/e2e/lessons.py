@@ -366,7 +366,37 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(state is not None and abs(state[0] - 5100) < 1e-6 and state[1] == "false",
                f"the step's playback paused at 5.1 s: {state}")
 
+    def a_step_points_at_its_hop():
+        # interview 3 points at the profile service (hop 2); step 4 points at none; Back
+        # picks the profile again; metastable 1 points at its server (hop 1).
+        picked = "const v = document.querySelector('.run-view'); return v ? Array.from(v.classList).filter(c => c.startsWith('focus-hop-')) : null;"
+        def wait_picked(want, where):
+            deadline = time.time() + 15
+            got = None
+            while time.time() < deadline:
+                got = chrome.js(picked)
+                if got == want:
+                    break
+                time.sleep(0.05)
+            expect(got == want, f"{where}: picked {got}, want {want}")
+        chrome.get(base + "?lesson=interview&step=3&lang=en")
+        wait_step("interview", 3)
+        wait_picked(["focus-hop-2"], "interview 3")
+        expect(chrome.js("return document.getElementById('focus-a-2').getAttribute('aria-pressed')") == "true",
+               "the hop's button says it is picked")
+        chrome.click("#lesson-next")
+        wait_step("interview", 4)
+        wait_picked([], "interview 4")
+        chrome.click("#lesson-prev")
+        wait_step("interview", 3)
+        wait_picked(["focus-hop-2"], "back on interview 3")
+        chrome.get(base + "?lesson=metastable&step=1&lang=zh")
+        wait_step("metastable", 1)
+        wait_picked(["focus-hop-1"], "metastable 1")
+        no_console_errors(chrome, "step hops")
+
     for name, fn in [
+        ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),
         ("lessons: every step from its link in both languages, quoted numbers equal the page's", every_step_from_its_link),
         ("lessons: every lesson walked with a clicker's keys in presenter mode", walk_in_presenter_mode),

@@ -34,6 +34,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "q-capacity",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=queue&preset=source-002",
@@ -58,6 +59,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "q-capacity",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=queue&preset=source-002&workers=7",
@@ -82,6 +84,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "q-capacity",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=queue&preset=source-002",
@@ -103,6 +106,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "q-capacity",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=admission&preset=source-002",
@@ -127,6 +131,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "adm-steps",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=admission&preset=cost-above-b",
@@ -148,6 +153,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "adm-steps",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=admission&preset=steady-above-r",
@@ -175,6 +181,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "adm-steps",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=calculator&attempts=4,4,4",
@@ -199,6 +206,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "out-amplification",
             playback: None,
             minutes: None,
+            hop: None,
         },
     ],
 };

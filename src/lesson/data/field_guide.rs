@@ -39,6 +39,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-error-budget-a",
             playback: Some(Playback { from_ms: 8000.0, pause_ms: 20_000.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=big-promo&s1.per_try=150",
@@ -63,6 +64,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 9000.0, pause_ms: 16_000.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=big-promo",
@@ -87,6 +89,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breakdown-a",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=bulkhead-shared-vs-isolated",
@@ -111,6 +114,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "diagram-a",
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 9000.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=bulkhead-shared-vs-isolated&s1.pool=own&s1.bulkhead=10&s1.bulkhead_queue=0",
@@ -135,6 +139,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "headline",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=breaker&preset=source-003",
@@ -159,6 +164,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breaker-band",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=admission&preset=source-003",
@@ -183,6 +189,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "adm-steps",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=big-promo-protected",
@@ -207,6 +214,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breakdown-a",
             playback: None,
             minutes: None,
+            hop: None,
         },
     ],
 };

@@ -36,6 +36,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "headline",
             playback: None,
             minutes: Some(5),
+            hop: None,
         },
         Step {
             link: "page=calculator&attempts=3,3",
@@ -57,6 +58,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "out-amplification",
             playback: None,
             minutes: Some(8),
+            hop: None,
         },
         Step {
             link: "page=storm&preset=lab11-unprotected",
@@ -80,6 +82,7 @@ pub const LESSON: Lesson = Lesson {
             // answer quotes.
             playback: None,
             minutes: None,
+            hop: Some(2),
         },
         Step {
             link: "page=storm&preset=lab11-protected&l2.attempts=3",
@@ -98,6 +101,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "diagram-a",
             playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0 }),
             minutes: Some(12),
+            hop: None,
         },
         Step {
             link: "page=storm&preset=lab11-budget-150",
@@ -122,6 +126,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "headline",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=lab11-protected&leaf.ms=300",
@@ -146,6 +151,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breakdown-a",
             playback: None,
             minutes: Some(15),
+            hop: None,
         },
         Step {
             link: "page=breaker&preset=source-001",
@@ -167,6 +173,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breaker-band",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=lab11-protected",
@@ -185,6 +192,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breakdown-a",
             playback: None,
             minutes: Some(5),
+            hop: None,
         },
         Step {
             link: "page=calculator&attempts=2,2",
@@ -209,6 +217,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "inflight",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=big-promo-protected",
@@ -230,6 +239,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-breaker-a",
             playback: None,
             minutes: None,
+            hop: None,
         },
     ],
 };

@@ -36,6 +36,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-load-a",
             playback: Some(Playback { from_ms: 0.0, pause_ms: 3900.0 }),
             minutes: None,
+            hop: Some(1),
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
@@ -57,6 +58,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-load-a",
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 5100.0 }),
             minutes: None,
+            hop: Some(1),
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
@@ -81,6 +83,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 5000.0, pause_ms: 12_000.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&f1.end=4200",
@@ -102,6 +105,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&l1.budget=ratio&l1.budget_max=20&l1.budget_ratio=0.1",
@@ -126,6 +130,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-budget-a",
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&l1.attempts=1",
@@ -150,6 +155,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=stability&protect=budget",
@@ -174,6 +180,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "stability-map",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=stability",
@@ -198,6 +205,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "stability-hysteresis",
             playback: None,
             minutes: None,
+            hop: None,
         },
     ],
 };

@@ -37,6 +37,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "out-worst",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=chain-3x3",
@@ -59,6 +60,7 @@ pub const LESSON: Lesson = Lesson {
             // Played to the end, where the diagram's calls are the totals the narration quotes.
             playback: None,
             minutes: None,
+            hop: Some(3),
         },
         Step {
             link: "page=storm&preset=chain-3x3&pattern=batch&requests=1000&l1.backoff=exponential&l1.jitter=full&l1.backoff_ms=100&l1.backoff_cap=3000",
@@ -83,6 +85,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-load-a",
             playback: Some(Playback { from_ms: 0.0, pause_ms: 560.0 }),
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
@@ -110,6 +113,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "chart-budget-a",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=breaker&preset=source-001",
@@ -137,6 +141,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "breaker-band",
             playback: None,
             minutes: None,
+            hop: None,
         },
         Step {
             link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.fallback=unavailable&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
@@ -164,6 +169,7 @@ pub const LESSON: Lesson = Lesson {
             spot: "headline",
             playback: None,
             minutes: None,
+            hop: None,
         },
     ],
 };

@@ -78,6 +78,9 @@ pub struct StormProps {
     /// A lesson step's moment of the playback: start there, pause there.
     #[prop_or_default]
     pub cue: Option<crate::lesson::Playback>,
+    /// A lesson step's hop to point at: it starts picked (see `focus`).
+    #[prop_or_default]
+    pub hop: Option<usize>,
 }
 
 #[component]
@@ -111,7 +114,12 @@ pub fn StormPage(props: &StormProps) -> Html {
     let trace_idx = use_state(|| 0usize);
     let copied = use_state(|| false);
     // The hop whose series stand out in every chart (None: all alike).
-    let focus = use_state(|| None::<usize>);
+    let focus = use_state(|| props.hop);
+    {
+        // A lesson step that points at a hop picks it, and the next step's choice replaces it.
+        let focus = focus.clone();
+        use_effect_with(props.hop, move |h| focus.set(*h));
+    }
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     let measure: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     // The reports on screen: those of the latest finished run.
