@@ -343,12 +343,27 @@ pub struct PlayheadProps {
     pub height: f64,
 }
 
-/// The playhead line, drawn over a chart of the same geometry.
+/// The stretch of virtual time a lesson step points at (from, to in ms), provided by the
+/// storm page to every chart's playhead layer, which shades it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepMoment(pub Option<(f64, f64)>);
+
+/// The playhead line, drawn over a chart of the same geometry, over the shaded stretch a
+/// lesson step points at (if any).
 #[component]
 pub fn Playhead(props: &PlayheadProps) -> Html {
-    let x = x_scale(props.end_ms).map(props.at_ms.clamp(0.0, props.end_ms));
+    let scale = x_scale(props.end_ms);
+    let x = scale.map(props.at_ms.clamp(0.0, props.end_ms));
+    let moment = use_context::<StepMoment>().and_then(|m| m.0).map(|(from, to)| {
+        let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
+        html! {
+            <rect class="step-moment" data-from-ms={from.to_string()} data-to-ms={to.to_string()}
+                x={x0.to_string()} width={(x1 - x0).max(0.0).to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
+        }
+    });
     html! {
         <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true">
+            { for moment }
             <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(props.height - MB).to_string()} />
         </svg>
     }

@@ -365,6 +365,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(0.1)
         expect(state is not None and abs(state[0] - 5100) < 1e-6 and state[1] == "false",
                f"the step's playback paused at 5.1 s: {state}")
+        # The step's stretch of time is shaded on every time chart of the run.
+        shaded = chrome.js("return Array.from(document.querySelectorAll('.run-view .playhead-layer rect.step-moment'))"
+                           ".map(r => [Number(r.dataset.fromMs), Number(r.dataset.toMs), Number(r.getAttribute('width'))]);")
+        charts = chrome.js("return document.querySelectorAll('.run-view .playhead-layer').length;")
+        expect(shaded and len(shaded) == charts and all(s[:2] == [3900, 5100] and s[2] > 0 for s in shaded),
+               f"3.9–5.1 s shaded on each of the {charts} time charts: {shaded}")
+        chrome.get(base + "?page=storm&preset=metastable-retry-storm&lang=en")
+        chrome.wait("#storm")
+        expect(chrome.js("return document.querySelectorAll('rect.step-moment').length;") == 0, "outside a lesson nothing is shaded")
 
     def a_step_points_at_its_hop():
         # interview 3 points at the profile service (hop 2); step 4 points at none; Back

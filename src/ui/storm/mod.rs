@@ -23,7 +23,7 @@ use crate::state::runs::{Job, RunError, Side};
 use crate::state::storm::{REQUEST, StormAction, StormState};
 use crate::ui::announce::use_announcement;
 use crate::ui::browser;
-use crate::ui::charts::{LatencyChart, ReportRef};
+use crate::ui::charts::{LatencyChart, ReportRef, StepMoment};
 use crate::ui::export::{DataKind, ExportMenu};
 use crate::ui::runs::use_runs;
 use breakdown::Breakdown;
@@ -449,7 +449,10 @@ pub fn StormPage(props: &StormProps) -> Html {
         }
         _ => Html::default(),
     };
+    // A lesson step's moment, shaded on every time chart (see `charts::StepMoment`).
+    let moment = StepMoment(props.cue.map(|c| (c.from_ms, c.pause_ms)));
     html! {
+        <ContextProvider<StepMoment> context={moment}>
         <section class="page storm" id="storm" aria-labelledby="page-title"
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
@@ -472,6 +475,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 </details>
             </div>
         </section>
+        </ContextProvider<StepMoment>>
     }
 }
 
