@@ -241,7 +241,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             r.width = document.documentElement.clientWidth; r.height = innerHeight; return r;
             """
             for lang in ["en", "zh"]:
-                for lesson, step in [("capacity", 1), ("interview", 10), ("retry-storm", 1), ("retry-storm", 6)]:
+                for lesson, step in [("capacity", 1), ("interview", 11), ("retry-storm", 1), ("retry-storm", 6)]:
                     chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang={lang}")
                     wait_step(lesson, step)
                     time.sleep(1.0)

@@ -176,6 +176,31 @@ pub const LESSON: Lesson = Lesson {
             hop: None,
         },
         Step {
+            link: "page=storm&preset=metastable-retry-storm&l1.concurrency=10",
+            knobs: &["l1.concurrency"],
+            title: tr("Then raise concurrency step by step", "然后逐步放开并发"),
+            narration: tr(
+                "A busy server slowed for a second, as in the metastable lesson, but the entry admits at most {set-l1.concurrency:n} requests at once: {h-a-succeeded} succeed, {h-a-admission_rejected} are refused at once, {h-a-failed} fail, and {h-a-timeouts} tries time out. The limit keeps the server's queue short enough for a first attempt to finish within its {set-l1.per_try}.",
+                "和亚稳态那一课一样，繁忙的服务器慢了一秒，但入口同时最多只接纳 {set-l1.concurrency:n} 个请求：成功 {h-a-succeeded} 个，立即拒绝 {h-a-admission_rejected} 个，失败 {h-a-failed} 个，超时 {h-a-timeouts} 次。上限让服务器的队列保持够短，首次尝试能在 {set-l1.per_try} 内完成。",
+            ),
+            question: Some(tr(
+                "Why raise the limit step by step, rather than remove it once the server looks healthy?",
+                "服务器看起来恢复后，为什么要逐步提高上限，而不是直接取消？",
+            )),
+            answer: Some(tr(
+                "Each step lets more work in, and the server keeps up only while its queue stays short: here {h-a-timeouts} tries time out. Raise the limit too far and the queue grows past the timeout again, every timeout adds a retry, and the storm is back. After each step watch first-attempt success, the timeouts and the queue; step back when they rise.",
+                "每放开一步，进来的工作就多一些；只有队列保持够短，服务器才跟得上：这里有 {h-a-timeouts} 次尝试超时。上限放得太高，队列又会长过超时，每次超时都多一次重试，风暴卷土重来。每放开一步都要看首次尝试成功率、超时次数和队列；它们一上升就退回去。",
+            )),
+            try_this: Some(tr(
+                "Raise the limit to {#20}, then {#50}, then {#200}: watch the timeouts and the server's queue.",
+                "把上限依次提高到 {#20}、{#50}、{#200}：观察超时次数和服务器的队列。",
+            )),
+            spot: "chart-inflight-a",
+            playback: None,
+            minutes: None,
+            hop: Some(1),
+        },
+        Step {
             link: "page=storm&preset=lab11-protected",
             knobs: &["l2.attempts"],
             title: tr("The metrics that tell the story", "讲清故事的指标"),
