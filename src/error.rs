@@ -22,8 +22,77 @@ pub enum Allowed {
     OffOrRange { min: String, max: String, integer: bool },
     /// A number between `min` and `max` with at most `decimals` decimals.
     Decimals { min: String, max: String, decimals: u8 },
-    /// A rule that is not a range, in words (English; the UI has its own text for each rule).
-    Rule { rule: String },
+    /// A rule that is not a range, named so that each language says it from its own table
+    /// (`i18n::Lang::rule`); `detail` is what the rule's words quote (a stage, known keys).
+    Rule {
+        rule: Rule,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        detail: String,
+    },
+}
+
+/// A rule a scenario must meet that is not a range of one field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// A leaf's 5xx and 4xx rates add up to at most 1.
+    ErrorRatesSum,
+    /// A service's name has 1 to 40 characters.
+    NameLength,
+    /// Every service has its own name.
+    UniqueNames,
+    /// Decorrelated jitter needs exponential backoff (for its base and cap).
+    DecorrelatedNeedsExponential,
+    /// `use_shared_pool` needs a shared pool on the layer.
+    SharedPoolNeeded,
+    /// A dependency uses its own bulkhead or the layer's shared pool, not both.
+    BulkheadOrSharedPool,
+    /// A stack's order begins with retry.
+    StackRetryFirst,
+    /// A stage is listed once (detail: the stage).
+    StackRepeated,
+    /// All six stages are listed (detail: the missing one).
+    StackMissing,
+    /// Faults act on the leaf or a side dependency, not on a layer.
+    FaultOnLayer,
+    /// At most a few fault windows overlap on one service.
+    FaultOverlap,
+    /// A scenario file's key is one the place knows (detail: the known keys).
+    KnownKey,
+    /// A required field is present.
+    Required,
+    /// A scenario file is JSON (detail: the parser's words and place).
+    ValidJson,
+    /// A field holds the type it takes (detail: that type in words).
+    Expected,
+}
+
+impl Rule {
+    /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
+    pub const ALL: [Rule; 15] = [
+        Rule::ErrorRatesSum,
+        Rule::NameLength,
+        Rule::UniqueNames,
+        Rule::DecorrelatedNeedsExponential,
+        Rule::SharedPoolNeeded,
+        Rule::BulkheadOrSharedPool,
+        Rule::StackRetryFirst,
+        Rule::StackRepeated,
+        Rule::StackMissing,
+        Rule::FaultOnLayer,
+        Rule::FaultOverlap,
+        Rule::KnownKey,
+        Rule::Required,
+        Rule::ValidJson,
+        Rule::Expected,
+    ];
+}
+
+impl Allowed {
+    /// A rule that quotes nothing.
+    pub fn rule(rule: Rule) -> Self {
+        Allowed::Rule { rule, detail: String::new() }
+    }
 }
 
 impl Allowed {
@@ -53,7 +122,7 @@ impl fmt::Display for Allowed {
             Allowed::Decimals { min, max, decimals } => {
                 write!(f, "a number from {min} to {max} with at most {decimals} decimals")
             }
-            Allowed::Rule { rule } => f.write_str(rule),
+            Allowed::Rule { rule, detail } => f.write_str(&crate::i18n::Lang::En.rule(*rule, detail)),
         }
     }
 }
@@ -184,6 +253,23 @@ mod tests {
         assert_eq!(e.to_string(), "layers: got 9, allowed a whole number from 1 to 8");
         let e = check_range("peak_factor", f64::NAN, 1.0, 100.0).unwrap_err();
         assert_eq!(e.to_string(), "peak_factor: got NaN, allowed a number from 1 to 100");
+    }
+
+    #[test]
+    fn rules_are_listed_in_their_wire_order_and_said_in_both_languages() {
+        use crate::i18n::Lang;
+        for (i, r) in Rule::ALL.into_iter().enumerate() {
+            assert_eq!(r as usize, i, "{r:?}");
+            for lang in Lang::ALL {
+                let text = lang.rule(r, "X");
+                assert!(!text.is_empty() && !text.contains('{'), "{lang:?} {r:?}: {text}");
+            }
+        }
+        let e = FieldError::new("leaf.client_error_rate", "0.6", Allowed::rule(Rule::ErrorRatesSum));
+        assert_eq!(
+            e.to_string(),
+            "leaf.client_error_rate: got 0.6, allowed error_rate + client_error_rate must not exceed 1"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! builds the struct whole, so a field added to a type and not to its line is a compile
 //! error. JSON stays the format of files and of the CLI.
 
-use crate::error::{Allowed, FieldError};
+use crate::error::{Allowed, FieldError, Rule};
 use crate::policy::breaker::State as BreakerState;
 use crate::policy::stack::Stage;
 use crate::report::*;
@@ -392,7 +392,7 @@ impl Wire for Allowed {
             Allowed::OneOf { choices } => (2u8, choices.clone()).put(w),
             Allowed::Length { min_len, max_len } => (3u8, (*min_len, *max_len)).put(w),
             Allowed::OffOrRange { min, max, integer } => (4u8, ((min.clone(), max.clone()), *integer)).put(w),
-            Allowed::Rule { rule } => (5u8, rule.clone()).put(w),
+            Allowed::Rule { rule, detail } => (5u8, (*rule as u8, detail.clone())).put(w),
             Allowed::Decimals { min, max, decimals } => (6u8, ((min.clone(), max.clone()), *decimals)).put(w),
         }
     }
@@ -415,7 +415,10 @@ impl Wire for Allowed {
                 let ((min, max), integer) = Wire::get(r)?;
                 Allowed::OffOrRange { min, max, integer }
             }
-            5 => Allowed::Rule { rule: Wire::get(r)? },
+            5 => {
+                let (rule, detail): (u8, String) = Wire::get(r)?;
+                Allowed::Rule { rule: *Rule::ALL.get(usize::from(rule))?, detail }
+            }
             6 => {
                 let ((min, max), decimals) = Wire::get(r)?;
                 Allowed::Decimals { min, max, decimals }

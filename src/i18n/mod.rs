@@ -8,7 +8,7 @@ mod table;
 
 pub use table::T;
 
-use crate::error::{Allowed, FieldError};
+use crate::error::{Allowed, FieldError, Rule};
 use serde::{Deserialize, Serialize};
 
 /// The two languages the product speaks.
@@ -123,8 +123,30 @@ impl Lang {
                     ("decimals", &decimals.to_string()),
                 ],
             ),
-            Allowed::Rule { rule } => rule.clone(),
+            Allowed::Rule { rule, detail } => self.rule(*rule, detail),
         }
+    }
+
+    /// A rule that is not a range, in words; `detail` fills its `{detail}`.
+    pub fn rule(self, rule: Rule, detail: &str) -> String {
+        let key = match rule {
+            Rule::ErrorRatesSum => T::RuleErrorRatesSum,
+            Rule::NameLength => T::RuleNameLength,
+            Rule::UniqueNames => T::RuleUniqueNames,
+            Rule::DecorrelatedNeedsExponential => T::RuleDecorrelatedNeedsExponential,
+            Rule::SharedPoolNeeded => T::RuleSharedPoolNeeded,
+            Rule::BulkheadOrSharedPool => T::RuleBulkheadOrSharedPool,
+            Rule::StackRetryFirst => T::RuleStackRetryFirst,
+            Rule::StackRepeated => T::RuleStackRepeated,
+            Rule::StackMissing => T::RuleStackMissing,
+            Rule::FaultOnLayer => T::RuleFaultOnLayer,
+            Rule::FaultOverlap => T::RuleFaultOverlap,
+            Rule::KnownKey => T::RuleKnownKey,
+            Rule::Required => T::RuleRequired,
+            Rule::ValidJson => T::RuleValidJson,
+            Rule::Expected => T::RuleExpected,
+        };
+        self.f(key, &[("detail", detail)])
     }
 
     /// A field error under a control the learner sees by its `label` (in this language,

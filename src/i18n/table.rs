@@ -67,6 +67,26 @@ texts! {
         "允许：0（关闭），或 {min} 到 {max}{unit}（整数）";
     FieldErrorMessage => "{field} = {value} is not accepted; {allowed}.",
         "{field} = {value} 不可接受；{allowed}。";
+    // Rules that are not a range (`error::Rule`); they read after "allowed" / "不可接受；".
+    RuleErrorRatesSum => "error_rate + client_error_rate must not exceed 1",
+        "error_rate 与 client_error_rate（5xx 与 4xx 错误率）之和不得超过 1";
+    RuleNameLength => "a name of 1 to 40 characters", "名称须为 1 到 40 个字符";
+    RuleUniqueNames => "every service needs its own name", "每个服务须有自己的名称";
+    RuleDecorrelatedNeedsExponential => "decorrelated jitter needs exponential backoff (for its base and cap)",
+        "去相关抖动需要指数退避（用其基数与上限）";
+    RuleSharedPoolNeeded => "needs a shared_pool on the layer", "需要该层设有共享池（shared_pool）";
+    RuleBulkheadOrSharedPool => "a dependency uses either its own bulkhead or the shared pool",
+        "一个依赖要么用自己的舱壁，要么用共享池，不能两者兼用";
+    RuleStackRetryFirst => "retry must come first (it repeats the stages inside it)",
+        "retry 必须排在最前（它重复其内侧的各个阶段）";
+    RuleStackRepeated => "{detail} is listed twice", "{detail} 出现了两次";
+    RuleStackMissing => "{detail} is missing; list all six stages", "缺少 {detail}；须列出全部六个阶段";
+    RuleFaultOnLayer => "faults act on the leaf or a side dependency", "故障只能作用于叶子服务或旁路依赖";
+    RuleFaultOverlap => "too many overlapping fault windows on one service", "同一服务上重叠的故障窗口过多";
+    RuleKnownKey => "a known key ({detail})", "已知的键（{detail}）";
+    RuleRequired => "a value: this field is required", "一个值：此字段为必填";
+    RuleValidJson => "valid JSON ({detail})", "有效的 JSON（{detail}）";
+    RuleExpected => "{detail}", "{detail}";
     NotANumber => "not a number", "不是数字";
     KeptLastValid => "The figures below still show the last valid input.",
         "下方数字仍显示上一次有效输入的结果。";

@@ -149,18 +149,6 @@ pub enum OrderError {
     Missing(Stage),
 }
 
-impl fmt::Display for OrderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OrderError::RetryNotFirst => {
-                f.write_str("retry must come first (it repeats the stages inside it)")
-            }
-            OrderError::Repeated(s) => write!(f, "{s} is listed twice"),
-            OrderError::Missing(s) => write!(f, "{s} is missing; list all six stages"),
-        }
-    }
-}
-
 /// Checks a configured order: all six stages, each once, `retry` first.
 pub fn check_order(order: &[Stage]) -> Result<(), OrderError> {
     if order.first() != Some(&Stage::Retry) {

@@ -3,7 +3,7 @@
 //! [`ranges`](super::ranges)), in the same form as a validation error.
 
 use super::ranges;
-use crate::error::{Allowed, FieldError};
+use crate::error::{Allowed, FieldError, Rule};
 
 /// The error for `text` failing to parse as a scenario.
 pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> FieldError {
@@ -21,10 +21,10 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
         let known = if msg.contains("there are no fields") { "no keys here".to_string() } else { known };
         // The path already ends with the unknown key when serde got that far.
         let at = if path.rsplit('.').next() == Some(key) { field.clone() } else { join(key) };
-        return FieldError::new(at, format!("{key:?}"), rule(&format!("a known key ({known})")));
+        return FieldError::new(at, format!("{key:?}"), rule(Rule::KnownKey, &known));
     }
     if let Some(key) = between(&msg, "missing field `", "`") {
-        return FieldError::new(join(key), "nothing", rule("a value: this field is required"));
+        return FieldError::new(join(key), "nothing", rule(Rule::Required, ""));
     }
     if let Some(word) = between(&msg, "unknown variant `", "`") {
         let choices = msg
@@ -38,7 +38,7 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
         return FieldError::new(
             or_file(&field),
             place.clone(),
-            rule(&format!("valid JSON ({msg} at {place})")),
+            rule(Rule::ValidJson, &format!("{msg} at {place}")),
         );
     }
     let value = between(&msg, "`", "`")
@@ -53,7 +53,7 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
     };
     match ranges::for_path(&path) {
         Some(range) => range.error(&field, value),
-        None => FieldError::new(or_file(&field), value, rule(&expected(&msg))),
+        None => FieldError::new(or_file(&field), value, rule(Rule::Expected, &expected(&msg))),
     }
 }
 
@@ -96,8 +96,8 @@ fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
         .map(|(k, _)| k.clone())
 }
 
-fn rule(text: &str) -> Allowed {
-    Allowed::Rule { rule: text.to_string() }
+fn rule(rule: Rule, detail: &str) -> Allowed {
+    Allowed::Rule { rule, detail: detail.to_string() }
 }
 
 fn or_file(field: &str) -> String {

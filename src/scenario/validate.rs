@@ -7,10 +7,10 @@
 use super::faults::{MAX_FAULT_INCIDENCE, incidence};
 use super::ranges::{self as r, FieldRange};
 use super::*;
-use crate::error::{Allowed, FieldError, fmt_num};
+use crate::error::{Allowed, FieldError, Rule, fmt_num};
 use crate::policy::breaker::WindowKind;
 use crate::policy::retry::{Backoff, Jitter};
-use crate::policy::stack::check_order;
+use crate::policy::stack::{OrderError, check_order};
 
 /// Most layers in a chain.
 pub const MAX_LAYERS: usize = 8;
@@ -43,8 +43,8 @@ impl Check {
             self.num(field, v, range);
         }
     }
-    fn rule(&mut self, field: &str, value: impl std::fmt::Display, rule: &str) {
-        self.errors.push(FieldError::new(field, value, Allowed::Rule { rule: rule.to_string() }));
+    fn rule(&mut self, field: &str, value: impl std::fmt::Display, rule: Rule) {
+        self.errors.push(FieldError::new(field, value, Allowed::rule(rule)));
     }
     fn dist(&mut self, field: &str, d: &Dist) {
         match *d {
@@ -90,13 +90,13 @@ impl Check {
             self.rule(
                 &format!("{field}.client_error_rate"),
                 fmt_num(l.client_error_rate),
-                "error_rate + client_error_rate must not exceed 1",
+                Rule::ErrorRatesSum,
             );
         }
     }
     fn name(&mut self, field: &str, name: &str) {
         if name.trim().is_empty() || name.chars().count() > 40 {
-            self.rule(field, format!("{name:?}"), "a name of 1 to 40 characters");
+            self.rule(field, format!("{name:?}"), Rule::NameLength);
         }
     }
     fn client(&mut self, field: &str, c: &Client, has_shared_pool: bool) {
@@ -115,11 +115,7 @@ impl Check {
             }
         }
         if rt.jitter == Jitter::Decorrelated && !matches!(rt.backoff, Backoff::Exponential { .. }) {
-            self.rule(
-                &format!("{field}.retry.jitter"),
-                "decorrelated",
-                "decorrelated jitter needs exponential backoff (for its base and cap)",
-            );
+            self.rule(&format!("{field}.retry.jitter"), "decorrelated", Rule::DecorrelatedNeedsExponential);
         }
         self.opt(&format!("{field}.per_try_timeout_ms"), c.per_try_timeout_ms, r::PER_TRY_TIMEOUT_MS);
         self.num(&format!("{field}.min_useful_ms"), c.min_useful_ms, r::MIN_USEFUL_MS);
@@ -158,14 +154,10 @@ impl Check {
             self.opt(&format!("{f}.queue_timeout_ms"), b.queue_timeout_ms, r::QUEUE_TIMEOUT_MS);
         }
         if c.use_shared_pool && !has_shared_pool {
-            self.rule(&format!("{field}.use_shared_pool"), "true", "needs a shared_pool on the layer");
+            self.rule(&format!("{field}.use_shared_pool"), "true", Rule::SharedPoolNeeded);
         }
         if c.use_shared_pool && c.bulkhead.is_some() {
-            self.rule(
-                &format!("{field}.bulkhead"),
-                "set",
-                "a dependency uses either its own bulkhead or the shared pool",
-            );
+            self.rule(&format!("{field}.bulkhead"), "set", Rule::BulkheadOrSharedPool);
         }
         if let Some(Fallback::Stale { age_ms }) = c.fallback {
             self.num(&format!("{field}.fallback.age_ms"), age_ms, r::AGE_MS);
@@ -174,7 +166,16 @@ impl Check {
             && let Err(e) = check_order(order)
         {
             let list: Vec<&str> = order.iter().map(|s| s.name()).collect();
-            self.rule(&format!("{field}.stack"), format!("[{}]", list.join(", ")), &e.to_string());
+            let (rule, detail) = match e {
+                OrderError::RetryNotFirst => (Rule::StackRetryFirst, String::new()),
+                OrderError::Repeated(s) => (Rule::StackRepeated, s.name().to_string()),
+                OrderError::Missing(s) => (Rule::StackMissing, s.name().to_string()),
+            };
+            self.errors.push(FieldError::new(
+                format!("{field}.stack"),
+                format!("[{}]", list.join(", ")),
+                Allowed::Rule { rule, detail },
+            ));
         }
     }
 }
@@ -229,7 +230,7 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
     let names = s.hop_names();
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
-            c.rule("names", format!("{n:?}"), "every service needs its own name");
+            c.rule("names", format!("{n:?}"), Rule::UniqueNames);
         }
     }
     if s.faults.len() > MAX_FAULTS {
@@ -261,17 +262,13 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
             ));
         }
         if !is_surge && s.layers.iter().any(|l| l.name == fault.target) {
-            c.rule(
-                &format!("{f}.target"),
-                format!("{:?}", fault.target),
-                "faults act on the leaf or a side dependency",
-            );
+            c.rule(&format!("{f}.target"), format!("{:?}", fault.target), Rule::FaultOnLayer);
         }
     }
     // Overlapping windows are indexed per service; keep that index small.
     for n in &names {
         if incidence(&s.faults, n, MAX_FAULT_INCIDENCE) > MAX_FAULT_INCIDENCE {
-            c.rule("faults", format!("{n:?}"), "too many overlapping fault windows on one service");
+            c.rule("faults", format!("{n:?}"), Rule::FaultOverlap);
         }
     }
     if let Some(b) = s.report.bucket_ms {

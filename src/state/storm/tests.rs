@@ -128,6 +128,18 @@ fn rule_violations_keep_the_last_valid_scenario() {
     assert_eq!(bad.a, st.a);
     let (_, e) = bad.errors.get(&key("jitter", Target::Layer(1))).unwrap();
     assert!(e.field.starts_with("l2.jitter"), "{}", e.field);
+    // A rule is said in the page's language, not in the validator's English.
+    let zh = crate::i18n::Lang::Zh.field_error(e);
+    assert!(zh.contains("去相关抖动需要指数退避"), "{zh}");
+    // The leaf's 5xx and 4xx rates add up to more than 1.
+    let k = key("client_error", Target::Leaf);
+    let bad = st
+        .reduce(StormAction::Type(key("error", Target::Leaf), "0.8".into()))
+        .reduce(StormAction::Type(k, "0.5".into()));
+    let (_, e) = bad.errors.get(&k).expect("the 4xx rate is refused by its rule");
+    assert_eq!(*e.allowed, crate::error::Allowed::rule(crate::error::Rule::ErrorRatesSum));
+    let zh = crate::i18n::Lang::Zh.field_error(e);
+    assert!(zh.contains("之和不得超过"), "{zh}");
 }
 
 #[test]
