@@ -1086,8 +1086,8 @@ texts! {
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
-    StabHystNote => "One run with the load stepped from half the capacity up to 120 % and back down, 3 s a step (no fault): on the way down goodput stays low well below the load where it broke, because the retries keep the queue full.",
-        "一次运行，负载从容量的一半逐级升到 120% 再降回，每级 3 秒（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低，因为重试让队列一直是满的。";
+    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke, because the retries keep the queue full.",
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} 秒（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低，因为重试让队列一直是满的。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
     StabHystIdeal => "serving everything up to capacity", "容量以内全部服务";
@@ -1103,7 +1103,7 @@ texts! {
     StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map: compare the two regions (a protection may shrink the stuck one, or not).",
         "在入口调用上加上这种保护后把每个格子再跑一遍，并把它的边界以虚线画在地图上：比较两块区域（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
-    StabProtBudget => "retry budget (10 %, source 001)", "重试预算（10%，来源 001）";
+    StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，来源 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
     StabProtBreaker => "circuit breaker", "熔断器";
     StabProgress => "{done} of {total} cells · {workers} Web Workers", "已完成 {done}/{total} 格 · {workers} 个 Web Worker";

@@ -68,6 +68,26 @@ pub fn setting_text(lang: Lang, value: f64, unit: crate::i18n::T) -> String {
     }
 }
 
+/// A setting's value beside its label (the card's list of the step's settings): a unit of
+/// measure stays (`100 ms`), a word for what is counted goes, since the label says it
+/// already ("Workers 5", not "Workers 5 workers").
+pub fn setting_value_text(lang: Lang, value: f64, unit: crate::i18n::T) -> String {
+    use crate::i18n::T;
+    match unit {
+        T::UnitWorkers
+        | T::UnitAttempts
+        | T::UnitLayers
+        | T::UnitConnections
+        | T::UnitRequests
+        | T::UnitTokens
+        | T::UnitCalls
+        | T::UnitInstances
+        | T::UnitInteger
+        | T::UnitProbability => format_number(value, 6),
+        _ => setting_text(lang, value, unit),
+    }
+}
+
 /// Every figure of a page state, or why there are none (a run that stops with an error).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Figures(pub Vec<Figure>);
@@ -132,7 +152,15 @@ pub fn of(q: &Query) -> Result<Figures, String> {
                 out.push(Figure::new(format!("breaker-{id}"), f64::from(v), Unit::Count));
             }
         }
-        Page::Lessons | Page::Stability => {}
+        Page::Stability => {
+            // The overlay's retry budget and the hysteresis ramp's top, as the page says them.
+            let st = crate::state::stability::page::StabilityState::from_query(q);
+            if let Some(r) = st.sweep.budget_overlay_ratio() {
+                out.push(Figure::new("stab-budget-ratio", r * 100.0, Unit::Percent));
+            }
+            out.push(Figure::new("stab-hyst-top", crate::state::stability::HYST_TOP * 100.0, Unit::Percent));
+        }
+        Page::Lessons => {}
     }
     Ok(Figures(out))
 }

@@ -357,3 +357,14 @@ fn dump_step_figures() {
         }
     }
 }
+
+#[test]
+fn the_card_drops_a_counted_word_its_label_already_says() {
+    use crate::i18n::T;
+    use crate::lesson::figures::{setting_text, setting_value_text};
+    assert_eq!(setting_text(Lang::En, 5.0, T::UnitWorkers), "5 workers", "the prose keeps it");
+    assert_eq!(setting_value_text(Lang::En, 5.0, T::UnitWorkers), "5");
+    assert_eq!(setting_value_text(Lang::Zh, 3.0, T::UnitAttempts), "3");
+    assert_eq!(setting_value_text(Lang::En, 100.0, T::UnitMs), "100 ms", "a unit of measure stays");
+    assert_eq!(setting_value_text(Lang::Zh, 250.0, T::UnitRps), "250 次/秒");
+}

@@ -162,12 +162,12 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. The dashed line is the same map with a {#10} % retry budget.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。虚线是加上 {#10}% 重试预算后的同一张地图。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. The dashed line is the same map with a {stab-budget-ratio} retry budget.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。虚线是加上 {stab-budget-ratio} 重试预算后的同一张地图。",
             ),
             question: Some(tr(
-                "Where does the boundary move with a {#10} % retry budget?",
-                "加上 {#10}% 的重试预算后，边界会移到哪里？",
+                "Where does the boundary move with a {stab-budget-ratio} retry budget?",
+                "加上 {stab-budget-ratio} 的重试预算后，边界会移到哪里？",
             )),
             answer: Some(tr(
                 "Far to the right: with retries capped at a tenth of the traffic, only loads close to capacity stay stuck. The next step shows why, without it, a stuck system stays stuck.",
@@ -187,8 +187,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Getting out needs less load than getting in", "脱困所需的负载远低于陷入时"),
             narration: tr(
-                "One run, no fault: the load climbs in steps from half the capacity to {#120} % and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke, because the retries keep the queue full. The two branches do not meet: that gap is the hysteresis.",
-                "一次运行，没有故障：负载从容量的一半逐级升到 {#120}%，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为重试让队列一直是满的。两条分支不重合：这段差距就是滞后。",
+                "One run, no fault: the load climbs in steps from half the capacity to {stab-hyst-top} and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke, because the retries keep the queue full. The two branches do not meet: that gap is the hysteresis.",
+                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为重试让队列一直是满的。两条分支不重合：这段差距就是滞后。",
             ),
             question: Some(tr(
                 "The overload is over and the load is back where it was fine before. Why is the system still down?",

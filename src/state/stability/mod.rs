@@ -12,6 +12,7 @@ pub mod page;
 use crate::error::{Allowed, FieldError, clip};
 use crate::model::chain::run_with;
 use crate::model::stability::{Verdict, Windows, classify};
+use crate::policy::retry_budget::RetryBudgetConfig;
 use crate::query::Query;
 use crate::report::Report;
 use crate::scenario::{Fault, FaultEffect, Load, Scenario, presets};
@@ -241,6 +242,19 @@ impl Sweep {
         Ok(q)
     }
 
+    /// The share of requests the budget overlay lets retries add (0.1 = 10 %): the storm
+    /// page's own `ratio` retry budget on the entry's calls, read from the scenario it builds.
+    pub fn budget_overlay_ratio(&self) -> Option<f64> {
+        let mut q = self.base_query();
+        for (k, v) in Protection::Budget.link() {
+            q.set(k, *v);
+        }
+        match storm(&q).a.layers.first()?.client.retry_budget? {
+            RetryBudgetConfig::Ratio { retry_ratio, .. } => Some(retry_ratio),
+            RetryBudgetConfig::Grpc { .. } => None,
+        }
+    }
+
     /// What an axis may name.
     fn keys(&self) -> Allowed {
         let choices = [
@@ -309,7 +323,7 @@ impl Sweep {
 /// bottleneck's capacity up to [`HYST_TOP`] of it and back down, [`HYST_STEP_MS`] a step.
 pub const HYST_LEVELS: [f64; 8] = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2];
 /// The highest load of the hysteresis run (× capacity).
-pub const HYST_TOP: f64 = 1.2;
+pub const HYST_TOP: f64 = HYST_LEVELS[HYST_LEVELS.len() - 1];
 /// How long each load level lasts (ms).
 pub const HYST_STEP_MS: f64 = 3000.0;
 

@@ -105,3 +105,11 @@ fn the_hysteresis_run_steps_up_and_down() {
     let back = pts.last().copied().expect("a last point");
     assert!(!back.up && back.utilisation == 0.5);
 }
+
+#[test]
+fn the_budget_overlay_and_the_ramp_say_their_own_numbers() {
+    let s = Sweep::default_for(DEFAULT_PRESET);
+    assert_eq!(s.budget_overlay_ratio(), Some(0.1), "source 001's 10 %, from the storm page's ratio choice");
+    assert_eq!(HYST_TOP, 1.2);
+    assert_eq!(HYST_LEVELS[0], 0.5);
+}

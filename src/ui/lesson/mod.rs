@@ -7,7 +7,7 @@ pub mod index;
 
 use super::browser;
 use crate::i18n::{Lang, T};
-use crate::lesson::figures::{self as lesson_figures, Figures, Piece, fill, setting_text};
+use crate::lesson::figures::{self as lesson_figures, Figures, Piece, fill, setting_value_text};
 use crate::lesson::{Step, Text};
 use crate::state::Setting;
 use crate::state::lesson::{LessonAt, Modes};
@@ -279,7 +279,7 @@ fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
         .map(|s| {
             html! {
                 <li><span class="setting-label">{ setting_label(lang, s) }</span>{ " " }
-                    <b id={format!("set-{}", s.key)} data-value={s.value.to_string()}>{ setting_text(lang, s.value, s.unit) }</b></li>
+                    <b id={format!("set-{}", s.key)} data-value={s.value.to_string()}>{ setting_value_text(lang, s.value, s.unit) }</b></li>
             }
         })
         .collect();

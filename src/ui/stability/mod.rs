@@ -19,7 +19,7 @@ use crate::scenario::presets;
 use crate::state::FieldKey;
 use crate::state::runs::Job;
 use crate::state::stability::page::{AXIS_KEYS, StabilityAction as A, StabilityState, presets_with_trigger};
-use crate::state::stability::{Axis, Protection, capacity};
+use crate::state::stability::{Axis, HYST_LEVELS, HYST_STEP_MS, HYST_TOP, Protection, Sweep, capacity};
 use pool::use_sweep;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -32,12 +32,15 @@ pub struct StabilityProps {
     pub dispatch: Callback<A>,
 }
 
-fn protection_label(p: Protection) -> T {
+fn protection_label(lang: Lang, sweep: &Sweep, p: Protection) -> String {
     match p {
-        Protection::None => T::StabProtNone,
-        Protection::Budget => T::StabProtBudget,
-        Protection::Cancel => T::StabProtCancel,
-        Protection::Breaker => T::StabProtBreaker,
+        Protection::None => lang.t(T::StabProtNone).to_string(),
+        Protection::Budget => {
+            let pct = sweep.budget_overlay_ratio().unwrap_or(f64::NAN) * 100.0;
+            lang.f(T::StabProtBudget, &[("ratio", &format_number(pct, 1))])
+        }
+        Protection::Cancel => lang.t(T::StabProtCancel).to_string(),
+        Protection::Breaker => lang.t(T::StabProtBreaker).to_string(),
     }
 }
 
@@ -217,8 +220,14 @@ fn protect_control(lang: Lang, st: &StabilityState, dispatch: &Callback<A>) -> H
             <div class="control-head">
                 <label for="stab-protect" title={t(T::StabProtectHelp)}>{ t(T::StabProtect) }</label>
                 <select id="stab-protect" onchange={onprotect} aria-describedby="stab-protect-help">
-                    { for Protection::ALL.iter().map(|p| html! {
-                        <option value={p.slug()} selected={*p == st.sweep.protect}>{ t(protection_label(*p)) }</option>
+                    { for Protection::ALL.iter().map(|p| {
+                        // The budget's option says its ratio; lessons quote it from here.
+                        let ratio = (*p == Protection::Budget).then(|| st.sweep.budget_overlay_ratio()).flatten();
+                        html! {
+                            <option value={p.slug()} selected={*p == st.sweep.protect}
+                                id={ratio.map(|_| "stab-budget-ratio")} data-value={ratio.map(|r| (r * 100.0).to_string())}>
+                                { protection_label(lang, &st.sweep, *p) }</option>
+                        }
                     }) }
                 </select>
             </div>
@@ -293,7 +302,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         let plain = points(0);
         (!plain.is_empty()).then(|| {
             let protected = points(1);
-            let chart = hysteresis_markup(*lang, &plain, &protected, lang.t(protection_label(s.protect)));
+            let chart = hysteresis_markup(*lang, &plain, &protected, &protection_label(*lang, s, s.protect));
             (AttrValue::from(hysteresis_y_axis_markup(*lang, &plain, &protected)), AttrValue::from(chart))
         })
     });
@@ -421,7 +430,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             <p id="stab-stuck-count">{ lang.f(T::StabStuckCount, &[
                                 ("plain", &stuck(&view.plain).to_string()),
                                 ("prot", &stuck(&view.protected).to_string()),
-                                ("p", t(protection_label(s.protect))),
+                                ("p", &protection_label(lang, s, s.protect)),
                             ]) }</p>
                         }
                         <p class="help">{ lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))]) }{ " " }{ t(T::StabRule) }</p>
@@ -437,10 +446,14 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             <span class="legend-item"><span class="swatch line hyst-down" />{ t(T::StabHystDown) }</span>
                             <span class="legend-item"><span class="swatch line hyst-ideal" />{ t(T::StabHystIdeal) }</span>
                             if protected {
-                                <span class="legend-item"><span class="swatch line hyst-up thin" />{ lang.f(T::StabHystProtected, &[("p", t(protection_label(s.protect)))]) }</span>
+                                <span class="legend-item"><span class="swatch line hyst-up thin" />{ lang.f(T::StabHystProtected, &[("p", &protection_label(lang, s, s.protect))]) }</span>
                             }
                         </p>
-                        <p class="help">{ t(T::StabHystNote) }</p>
+                        <p class="help" id="stab-hyst-top" data-value={(HYST_TOP * 100.0).to_string()}>{ lang.f(T::StabHystNote, &[
+                            ("bottom", &format_number(HYST_LEVELS[0] * 100.0, 1)),
+                            ("top", &format_number(HYST_TOP * 100.0, 1)),
+                            ("step", &format_number(HYST_STEP_MS / 1000.0, 1)),
+                        ]) }</p>
                     </section>
                 </div>
                 <LabSettings {lang}>
