@@ -209,11 +209,33 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         .collect();
     let limit = props.limit.as_ref().map(|(v, label)| {
         let y = ys.map(*v);
+        // Above its line, or below it where the line runs along the top.
+        let ty = if y - 4.0 < MT + 10.0 { y + 13.0 } else { y - 4.0 };
+        // At the right end, else at the left one, else at the first place from the right
+        // where no series runs through its text (a queue draining down onto the limit);
+        // where there is none, at the right end.
+        let w = crate::plot::palette::label_width(label, 11.0);
+        let crosses = |x0: f64, x1: f64| {
+            props.lines.0.iter().any(|l| {
+                l.values.iter().enumerate().any(|(i, &v)| {
+                    let (a, b) = (xe.get(i).copied().unwrap_or(W), xe.get(i + 1).copied().unwrap_or(W));
+                    let py = ys.map(v);
+                    b > x0 && a < x1 && py > ty - 12.0 && py < ty + 3.0
+                })
+            })
+        };
+        let (left, right) = (ML + 4.0, W - MR - 4.0);
+        let steps = ((right - left - w) / (w / 2.0)).max(0.0) as usize;
+        let free = std::iter::once(right)
+            .chain(std::iter::once(left + w))
+            .chain((1..=steps).map(|k| right - k as f64 * w / 2.0))
+            .find(|&end| !crosses(end - w, end))
+            .unwrap_or(right);
+        let (tx, anchor) = (free, "end");
         html! {
             <g class="limit">
                 <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                // Above its line, or below it where the line runs along the top.
-                <text x={(W - MR - 4.0).to_string()} y={(if y - 4.0 < MT + 10.0 { y + 13.0 } else { y - 4.0 }).to_string()} text-anchor="end">{ label }</text>
+                <text x={tx.to_string()} y={ty.to_string()} text-anchor={anchor}>{ label }</text>
             </g>
         }
     });
@@ -234,13 +256,24 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             .collect();
         // A label sits 4 units above its peak; a peak at the top keeps its label inside the
         // drawing (its text rises about 9 units above the baseline).
-        let peaks: Vec<(f64, f64)> = drawn.iter().map(|(_, (x, y))| (*x, y.max(MT + 4.0 + 10.0))).collect();
-        let at = crate::plot::palette::direct_labels(&peaks, 12.0, 90.0);
+        // Each label wholly inside the drawing: its centre at least half its width from
+        // either edge (11 px text, see `text.direct-label`).
+        let widths: Vec<f64> =
+            drawn.iter().map(|(l, _)| crate::plot::palette::label_width(&l.name, 11.0)).collect();
+        let peaks: Vec<(f64, f64)> = drawn
+            .iter()
+            .zip(&widths)
+            .map(|((_, (x, y)), w)| {
+                let half = (w / 2.0).min((W - MR - ML) / 2.0);
+                (x.clamp(ML + half, W - MR - half), y.max(MT + 4.0 + 10.0))
+            })
+            .collect();
+        // The highest baseline keeps the text (about 9 units above it) inside the drawing.
+        let at = crate::plot::palette::direct_labels(&peaks, &widths, 12.0, 6.0, MT + 10.0);
         drawn
             .iter()
             .zip(at)
             .map(|((l, _), (x, y))| {
-                let x = x.clamp(ML + 40.0, W - MR - 40.0);
                 html! { <text class={classes!("direct-label", l.class.clone())} x={x.to_string()} y={y.to_string()} text-anchor="middle"><tspan class="mark">{ "━ " }</tspan>{ &l.name }</text> }
             })
             .collect()
