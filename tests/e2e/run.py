@@ -313,6 +313,11 @@ def main():
                "only the bad field fell back: 3 x 4 x 3")
         chrome.full_screenshot(os.path.join(artifacts, "storm-bad-link-en.png"), width=1400)
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        # A rule that is not a range is said in the page's language (4xx + 5xx above 1).
+        page("?page=storm&lang=zh&preset=big-promo&leaf.error=0.8&leaf.client_error=0.5")
+        wait_run(chrome)
+        err = chrome.text("#k-leaf-client_error-error")
+        expect("0.5" in err and "之和不得超过 1" in err and "must not" not in err, f"the rule in Chinese: {err!r}")
         no_console_errors(chrome, "bad link")
 
     def storm_too_much_work_is_refused_with_a_message():
@@ -622,7 +627,7 @@ def main():
         ("sliders change the run", storm_sliders_change_the_run),
         ("compare mode shows both sides", storm_compare_shows_both_sides),
         ("a share link round-trips", storm_share_link_round_trips),
-        ("a bad link names the field and falls back for it only", storm_bad_link_names_the_field),
+        ("a bad link names the field and falls back for it only; a rule in the page's language", storm_bad_link_names_the_field),
         ("a scenario too large for the browser is refused with a message", storm_too_much_work_is_refused_with_a_message),
         ("a slider move leaves <html lang> and the title alone", storm_slider_move_leaves_the_document_alone),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
