@@ -292,6 +292,27 @@ pub fn plain(pieces: &[Piece]) -> String {
         .collect()
 }
 
+/// The figures a step's link gives without a simulated run: its page's settings, and the
+/// closed-form figures of the pages that compute theirs at once (every page but the storm
+/// page, whose figures come from its run). For texts shown away from their step: the
+/// lessons index, the interviewer's checklist, the next step's title.
+pub fn without_run(q: &Query) -> Figures {
+    match q.get("page").and_then(Page::from_slug).unwrap_or(Page::DEFAULT) {
+        Page::Storm => Figures(settings(StormState::from_query(q).lesson_settings()).collect()),
+        _ => of(q).unwrap_or_default(),
+    }
+}
+
+/// A text that quotes no figure (a lesson's title and summary: literals only), as plain words.
+pub fn plain_words(text: Text, lang: Lang) -> String {
+    plain(&fill(text, lang, &Figures::default()))
+}
+
+/// A text as plain words, its figures from [`without_run`] over the link `q`.
+pub fn plain_text(text: Text, lang: Lang, q: &Query) -> String {
+    plain(&fill(text, lang, &without_run(q)))
+}
+
 /// The storm run a storm page state shows on side A (what its figures come from).
 pub fn storm_job(q: &Query) -> Job {
     Job::Storm { query: StormState::from_query(q).run_query(), side: Side::A }

@@ -368,3 +368,48 @@ fn the_card_drops_a_counted_word_its_label_already_says() {
     assert_eq!(setting_value_text(Lang::En, 100.0, T::UnitMs), "100 ms", "a unit of measure stays");
     assert_eq!(setting_value_text(Lang::Zh, 250.0, T::UnitRps), "250 次/秒");
 }
+
+#[test]
+fn a_setting_is_labelled_with_its_owner_and_row() {
+    use crate::state::{breaker::BreakerState, calculator::CalcState, storm::StormState};
+    let find =
+        |all: Vec<crate::state::Setting>, key: &str| all.into_iter().find(|s| s.key == key).expect(key);
+    let calc = CalcState::from_query(&Query::parse("?page=calculator"));
+    let s = find(calc.lesson_settings(), "attempts.1");
+    assert_eq!(s.label_text(Lang::En), "Attempts at layer 1");
+    assert_eq!(s.label_text(Lang::Zh), "第 1 层尝试次数");
+    let breaker = BreakerState::from_query(&Query::parse("?page=breaker"));
+    assert_eq!(find(breaker.lesson_settings(), "phase_ms.2").label_text(Lang::En), "Phase 2 · Length");
+    let storm = StormState::from_query(&Query::parse("?page=storm&preset=metastable-retry-storm"));
+    assert_eq!(find(storm.lesson_settings(), "leaf.workers").label_text(Lang::En), "server · Workers");
+    assert_eq!(find(storm.lesson_settings(), "f1.end").label_text(Lang::Zh), "故障 1 · 故障结束");
+    assert!(find(storm.lesson_settings(), "layers").label_text(Lang::En).starts_with("Layers"));
+}
+
+#[test]
+fn texts_shown_away_from_their_step_fill_without_a_run() {
+    // The index's titles and summaries, the checklist's questions and the next step's title
+    // are filled from the link's settings and closed-form figures (`without_run`).
+    for l in all() {
+        for lang in [Lang::En, Lang::Zh] {
+            let none = figures::Figures::default();
+            let summary = figures::fill(l.summary, lang, &none);
+            assert!(summary.iter().all(|p| !matches!(p, Piece::Missing(_))), "{} summary: {summary:?}", l.id);
+            let title = figures::fill(l.title, lang, &none);
+            assert!(title.iter().all(|p| !matches!(p, Piece::Missing(_))), "{} title: {title:?}", l.id);
+            for (i, step) in l.steps.iter().enumerate() {
+                let figs = figures::without_run(&step.query());
+                for text in [Some(step.title), step.question].into_iter().flatten() {
+                    let pieces = figures::fill(text, lang, &figs);
+                    assert!(
+                        pieces.iter().all(|p| !matches!(p, Piece::Missing(_))),
+                        "{} step {}: {:?}",
+                        l.id,
+                        i + 1,
+                        figures::plain(&pieces)
+                    );
+                }
+            }
+        }
+    }
+}

@@ -353,8 +353,7 @@ impl BreakerState {
                         value,
                         label: k.label,
                         unit: k.unit,
-                        owner: String::new(),
-                        fault: None,
+                        owner: super::Owner::Phase(i + 1),
                     });
                 }
             }

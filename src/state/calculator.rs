@@ -267,8 +267,7 @@ impl CalcState {
                     value,
                     label: ATTEMPTS.label,
                     unit: ATTEMPTS.unit,
-                    owner: String::new(),
-                    fault: None,
+                    owner: super::Owner::Row(i + 1),
                 });
             }
         }

@@ -25,10 +25,40 @@ pub struct Setting {
     pub value: f64,
     pub label: crate::i18n::T,
     pub unit: crate::i18n::T,
-    /// Whose setting it is, where a page has several owners: a storm hop's name, or the
-    /// number of a fault window (from 1); neither for a page-wide one.
-    pub owner: String,
-    pub fault: Option<usize>,
+    /// Whose setting it is, where a page has several.
+    pub owner: Owner,
+}
+
+/// Whose setting it is, which its label names before its own words.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Owner {
+    /// The page's own (one of it).
+    Page,
+    /// A storm hop's, by name.
+    Hop(String),
+    /// Fault window `n` (from 1).
+    Fault(usize),
+    /// Phase `n` of the breaker lab's timeline (from 1).
+    Phase(usize),
+    /// Row `n` of a per-row knob whose label says the row itself (`Attempts at layer {n}`).
+    Row(usize),
+}
+
+impl Setting {
+    /// Its label with its owner, as a lesson card lists it: `server · Workers`, `fault 1 ·
+    /// Start`, `Phase 2 · Length`, `Attempts at layer 1`.
+    pub fn label_text(&self, lang: crate::i18n::Lang) -> String {
+        use crate::i18n::T;
+        let label = lang.t(self.label);
+        let owner = match &self.owner {
+            Owner::Page => return label.to_string(),
+            Owner::Row(n) => return lang.f(self.label, &[("n", &n.to_string())]),
+            Owner::Hop(name) => name.clone(),
+            Owner::Fault(n) => lang.f(T::FaultShort, &[("n", &n.to_string())]),
+            Owner::Phase(n) => lang.f(T::BlPhase, &[("n", &n.to_string())]),
+        };
+        format!("{owner} · {label}")
+    }
 }
 
 /// The settings of single-valued knobs over `input`.
@@ -41,8 +71,7 @@ pub fn knob_settings<S>(knobs: &[&crate::knob::Knob<S>], input: &S) -> Vec<Setti
                 value,
                 label: k.label,
                 unit: k.unit,
-                owner: String::new(),
-                fault: None,
+                owner: Owner::Page,
             })
         })
         .collect()

@@ -303,6 +303,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         wait_step("interview", 1)
         items = chrome.js("return document.querySelectorAll('#lesson-checklist li').length;")
         expect(items >= 6, f"every prompt in the checklist: {items}")
+        # Every question can be read out before its step is shown: no figure left pending.
+        pending = chrome.js("return document.querySelectorAll('#lesson-checklist .fig.pending, #lesson-checklist .fig.missing').length;")
+        expect(pending == 0, f"the checklist's questions are filled: {pending} figures pending")
         expect(chrome.js("return document.querySelectorAll('#lesson-checklist .lesson-answer').length;") == 0,
                "answers hidden until revealed")
         chrome.click("#check-3-reveal")
@@ -337,6 +340,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.wait("#lessons .lesson-entry")
         hrefs = chrome.js("return Array.from(document.querySelectorAll('#lessons a[href*=\"lesson=\"]')).map(a => a.getAttribute('href'));")
         expect(len(hrefs) > 20 and all(h.startswith("?lesson=") for h in hrefs), f"real links: {hrefs[:3]}")
+        # Titles and summaries are filled (literals and the steps' settings), in both languages.
+        for lang in ["zh", "en"]:
+            chrome.get(base + f"?page=lessons&lang={lang}")
+            chrome.wait("#lessons .lesson-entry")
+            text = chrome.js("return document.getElementById('lessons').textContent;")
+            expect("{" not in text and "}" not in text, f"the index ({lang}) shows no placeholder: {text[text.find('{') - 40:text.find('{') + 40]!r}")
+            expect(lang != "en" or "Attempts at layer" not in text, "no raw knob label")
         chrome.click("#lesson-capacity-start")
         wait_step("capacity", 1)
         chrome.get(base + "?lesson=nope&lang=en")

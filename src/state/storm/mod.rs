@@ -308,25 +308,17 @@ impl StormState {
             value: self.a.layers.len() as f64,
             label: crate::i18n::T::KLayers,
             unit: crate::i18n::T::UnitLayers,
-            owner: String::new(),
-            fault: None,
+            owner: super::Owner::Page,
         }];
         for t in targets(&self.a) {
             for d in knobs::NUMBERS.iter().filter(|d| d.applies.to(t)) {
                 if let Some(value) = (d.knob.get)(&self.a, t) {
                     let key = StormKey::on(d.knob.key, t).url_key();
-                    let (owner, fault) = match t {
-                        Target::Fault(i) => (String::new(), Some(i + 1)),
-                        t => (target_name(&self.a, t), None),
+                    let owner = match t {
+                        Target::Fault(i) => super::Owner::Fault(i + 1),
+                        t => super::Owner::Hop(target_name(&self.a, t)),
                     };
-                    out.push(super::Setting {
-                        key,
-                        value,
-                        label: d.knob.label,
-                        unit: d.knob.unit,
-                        owner,
-                        fault,
-                    });
+                    out.push(super::Setting { key, value, label: d.knob.label, unit: d.knob.unit, owner });
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! interviewer).
 
 use crate::i18n::{Lang, T};
+use crate::lesson::figures::{plain_text, plain_words};
 use crate::lesson::{self, Lesson};
 use crate::state::lesson::{LessonAt, Modes};
 use yew::prelude::*;
@@ -34,14 +35,14 @@ pub fn LessonsPage(props: &LessonsProps) -> Html {
         .join(" · ");
         let steps = l.steps.iter().enumerate().map(|(i, s)| {
             html! {
-                <li><a id={format!("lesson-{}-step-{}", l.id, i + 1)} href={link(l, i, Modes::default(), lang)}>{ s.title.get(lang) }</a></li>
+                <li><a id={format!("lesson-{}-step-{}", l.id, i + 1)} href={link(l, i, Modes::default(), lang)}>{ plain_text(s.title, lang, &s.query()) }</a></li>
             }
         });
         html! {
             <article class="panel lesson-entry" id={format!("lesson-{}", l.id)}>
-                <h2><a href={link(l, 0, Modes::default(), lang)} id={format!("lesson-{}-start", l.id)}>{ l.title.get(lang) }</a></h2>
+                <h2><a href={link(l, 0, Modes::default(), lang)} id={format!("lesson-{}-start", l.id)}>{ plain_words(l.title, lang) }</a></h2>
                 <p class="lesson-meta">{ meta }</p>
-                <p>{ l.summary.get(lang) }</p>
+                <p>{ plain_words(l.summary, lang) }</p>
                 <p class="row-buttons">
                     <a class="button" href={link(l, 0, Modes::default(), lang)}>{ t(T::LessonStart) }</a>
                     <a class="button secondary" id={format!("lesson-{}-present", l.id)} title={t(T::LessonPresentHelp)}

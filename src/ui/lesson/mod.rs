@@ -197,7 +197,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
         <aside class="panel lesson-card" id="lesson-card" aria-labelledby="lesson-step-title"
             data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
             <div class="lesson-head">
-                <a class="lesson-name" href={format!("?page=lessons&lang={}", lang.code())} id="lesson-index-link">{ at.lesson.title.get(lang) }</a>
+                <a class="lesson-name" href={format!("?page=lessons&lang={}", lang.code())} id="lesson-index-link">{ lesson_figures::plain_words(at.lesson.title, lang) }</a>
                 <span class="lesson-count" id="lesson-count" aria-live="polite">
                     { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }
                     if let Some(m) = step.minutes { { " · " }{ lang.f(T::LessonMinutes, &[("m", &m.to_string())]) } }
@@ -278,7 +278,7 @@ fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
         .filter_map(|k| live.iter().find(|s| s.key == *k))
         .map(|s| {
             html! {
-                <li><span class="setting-label">{ setting_label(lang, s) }</span>{ " " }
+                <li><span class="setting-label">{ s.label_text(lang) }</span>{ " " }
                     <b id={format!("set-{}", s.key)} data-value={s.value.to_string()}>{ setting_value_text(lang, s.value, s.unit) }</b></li>
             }
         })
@@ -292,15 +292,6 @@ fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
             <ul>{ for items }</ul>
         </div>
     }
-}
-
-/// A setting's label with its owner: `server · Workers`, `fault 1 · Start`.
-fn setting_label(lang: Lang, s: &Setting) -> String {
-    let owner = match s.fault {
-        Some(n) => lang.f(T::FaultShort, &[("n", &n.to_string())]),
-        None => s.owner.clone(),
-    };
-    if owner.is_empty() { lang.t(s.label).to_string() } else { format!("{owner} · {}", lang.t(s.label)) }
 }
 
 #[derive(Properties, PartialEq)]
@@ -317,6 +308,15 @@ struct ChecklistProps {
 fn Checklist(props: &ChecklistProps) -> Html {
     let lang = props.lang;
     let open = use_state(BTreeSet::<usize>::new);
+    let without_run = use_memo(props.at.lesson.id, |_| {
+        props
+            .at
+            .lesson
+            .steps
+            .iter()
+            .map(|s| Rc::new(lesson_figures::without_run(&s.query())))
+            .collect::<Vec<_>>()
+    });
     let items = props.at.lesson.steps.iter().enumerate().filter(|(_, s)| s.question.is_some()).map(|(i, s)| {
         let shown = open.contains(&i);
         let toggle = {
@@ -339,7 +339,8 @@ fn Checklist(props: &ChecklistProps) -> Html {
             // Another step's answer, computed when the interviewer reveals it.
             lesson_figures::of(&s.query()).map_or_else(StepFigures::Failed, |f| StepFigures::Ready(Rc::new(f)))
         } else {
-            StepFigures::Pending
+            // Its question, from the figures its link gives without a run.
+            StepFigures::Ready(without_run[i].clone())
         };
         html! {
             <li class={classes!("check", (i == props.at.step).then_some("current"))} id={format!("check-{}", i + 1)}>
@@ -404,14 +405,14 @@ pub fn NotesView(props: &NotesProps) -> Html {
     let next = at.lesson.steps.get(at.step + 1);
     html! {
         <section class="page notes" id="lesson-notes-view" data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
-            <p class="lesson-count" id="lesson-count">{ at.lesson.title.get(lang) }{ " · " }
+            <p class="lesson-count" id="lesson-count">{ lesson_figures::plain_words(at.lesson.title, lang) }{ " · " }
                 { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }</p>
             <h1 id="page-title">{ rich(step.title, lang, &figs) }</h1>
             <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
             if let Some(q) = step.question { <p class="lesson-question"><strong>{ t(T::LessonAsk) }</strong>{ " " }{ rich(q, lang, &figs) }</p> }
             if let Some(a) = step.answer { <p class="lesson-answer" id="lesson-answer"><strong>{ t(T::LessonAnswer) }</strong>{ " " }{ rich(a, lang, &figs) }</p> }
             if let Some(tt) = step.try_this { <p class="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p> }
-            if let Some(nx) = next { <p class="note" id="lesson-next-up">{ lang.f(T::LessonNextUp, &[("title", nx.title.get(lang))]) }</p> }
+            if let Some(nx) = next { <p class="note" id="lesson-next-up">{ lang.f(T::LessonNextUp, &[("title", &lesson_figures::plain_text(nx.title, lang, &nx.query()))]) }</p> }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
                 { back_and_next(lang, at, &props.ongo) }
             </nav>
