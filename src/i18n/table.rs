@@ -650,7 +650,8 @@ texts! {
     KFaultEnd => "Fault end", "故障结束";
     KFaultEndHelp => "When it closes; watch whether the system recovers afterwards.", "窗口结束时间；观察之后系统能否恢复。";
     KFaultFactor => "Fault factor", "故障倍数";
-    KFaultFactorHelp => "Latency multiplier of the target, or arrival multiplier of a traffic surge (source 003: ×5).", "目标服务的延迟倍数，或流量突增的到达倍数（文档 003：×5）。";
+    KFaultFactorHelp => "Latency multiplier of the target, or arrival multiplier of a traffic surge (source 003's promo: traffic ×5, and recommendations slowed to a p99 of about 2 s).",
+        "目标服务的延迟倍数，或流量突增的到达倍数（文档 003 的大促：流量 ×5，推荐服务 p99 慢到约 2 s）。";
     KFaultRate => "Fault error rate", "故障错误率";
     KFaultRateHelp => "Error probability of the target while the window is open.", "窗口期间目标服务的错误概率。";
 
@@ -728,6 +729,8 @@ texts! {
     SeriesErrorBudget => "spent", "已消耗";
     SeriesSloTarget => "SLO: succeeded + degraded must reach this line", "SLO：成功+降级须达到此线";
     LimitErrorBudget => "whole budget", "全部预算";
+    ErrorBudgetOffScale => "The run spends up to {peak} % of the budget; the chart stops at {scale} % so that the whole-budget line stays readable.",
+        "本次运行最多花掉预算的 {peak}%；图只画到 {scale}%，以便看清“全部预算”线。";
     // playback
     Play => "Play", "播放";
     Pause => "Pause", "暂停";
@@ -912,8 +915,8 @@ texts! {
     FormulaSimPeak => "simulated peak", "模拟峰值";
     FormulaLittle => "Little's law at the leaf (L = λ × W)", "叶子服务的 Little 定律（L = λ × W）";
     FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
-    FormulaNote => "The bound assumes every request exhausts every layer; Little's law assumes a steady state. Where the simulation departs from them, look for queues, timeouts and rejections.",
-        "上界假设每个请求都用尽每一层的尝试；Little 定律假设系统处于稳态。模拟结果偏离它们时，请关注排队、超时与拒绝。";
+    FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied); Little's law assumes a steady state. Random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
+        "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试；Little 定律假设系统处于稳态。随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
     Assumptions => "Model assumptions: zero network time; a timeout does not cancel work unless “cancel on timeout” is on; completions at an instant come before timers and arrivals; randomness is drawn per request.",
         "模型假设：网络时间为零；除非开启“超时即取消”，超时不会取消工作；同一时刻先处理完成、再处理定时器和到达；随机数按请求抽取。";
 

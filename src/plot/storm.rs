@@ -293,8 +293,11 @@ pub fn timeline(t: &Trace) -> (Vec<Bar>, f64) {
 /// The closed-form figures beside the simulated ones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Formulas {
-    /// Entry rate at peak (req/s), if the load is a rate.
+    /// Entry rate at peak (req/s), if the load is a rate: the load's peak factor and the
+    /// highest combined traffic surge included.
     pub entry_rate: Option<f64>,
+    /// The highest combined traffic surge in `entry_rate` (1 without surges).
+    pub surge: f64,
     /// Attempts per layer on the way to the leaf.
     pub attempts: Vec<u32>,
     /// entry_rate × Π attempts.
@@ -313,10 +316,11 @@ pub struct Formulas {
 
 /// Computes the formula panel.
 pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
+    let surge = crate::scenario::faults::peak_surge(&s.faults);
     let entry_rate = match s.load {
         Load::Batch { .. } => None,
         Load::Constant { rate_per_s, peak_factor, .. } | Load::Poisson { rate_per_s, peak_factor, .. } => {
-            Some(rate_per_s * peak_factor)
+            Some(rate_per_s * peak_factor * surge)
         }
     };
     let attempts: Vec<u32> = s.layers.iter().map(|l| l.client.retry.max_attempts).collect();
@@ -331,6 +335,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
     let leaf_mean_ms = s.leaf.work.mean_ms();
     Formulas {
         entry_rate,
+        surge,
         bound: entry_rate.map(|e| e * product),
         attempts,
         sim_peak_rate,
@@ -419,5 +424,32 @@ mod tests {
         let f = formulas(&s, &r);
         assert_eq!(f.bound, Some(4500.0), "500 × 3 × 3");
         assert!(f.sim_peak_rate >= 4500.0, "{}", f.sim_peak_rate);
+    }
+
+    #[test]
+    fn the_bound_counts_the_traffic_surge() {
+        // Big promo: 60 req/s, ×5 from 10 s to 25 s; the app tries 3 times, product once.
+        let s = presets::find("big-promo").unwrap();
+        let s = (s.build)();
+        let r = run(&s).unwrap();
+        let f = formulas(&s, &r);
+        let Load::Poisson { rate_per_s, peak_factor, .. } = s.load else { panic!("a Poisson load") };
+        let surge = s.faults.iter().find_map(|x| match x.effect {
+            crate::scenario::FaultEffect::Surge { factor } => Some(factor),
+            _ => None,
+        });
+        assert_eq!(f.entry_rate, Some(rate_per_s * peak_factor * surge.unwrap()));
+        assert!(f.bound.unwrap() >= f.sim_peak_rate, "{f:?}");
+        // Overlapping surges multiply, as the arrivals apply them.
+        let mut two = s.clone();
+        let mut extra = two
+            .faults
+            .iter()
+            .find(|x| matches!(x.effect, crate::scenario::FaultEffect::Surge { .. }))
+            .unwrap()
+            .clone();
+        extra.effect = crate::scenario::FaultEffect::Surge { factor: 2.0 };
+        two.faults.push(extra);
+        assert_eq!(crate::scenario::faults::peak_surge(&two.faults), surge.unwrap() * 2.0);
     }
 }

@@ -27,6 +27,31 @@ impl FaultState {
     pub const NONE: FaultState = FaultState { latency_factor: 1.0, down: false, error_rate: None };
 }
 
+/// A scenario's traffic surges as (start, end, factor), times in ms as the file gives them.
+pub fn surges(faults: &[Fault]) -> Vec<(f64, f64, f64)> {
+    faults
+        .iter()
+        .filter_map(|f| match f.effect {
+            FaultEffect::Surge { factor } => Some((f.start_ms, f.end_ms, factor)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The factor on the arrival rate at time `t` (the windows' unit): surges in force multiply,
+/// so two overlapping ×2 surges make ×4. The arrivals and the closed-form bound both use it.
+#[inline]
+pub fn surge_factor(surges: &[(f64, f64, f64)], t: f64) -> f64 {
+    surges.iter().filter(|(a, b, _)| t >= *a && t < *b).map(|(_, _, f)| *f).product()
+}
+
+/// The highest factor on the arrival rate at any time (1 without surges): the factor is
+/// constant between window edges, so the largest is at some window's start.
+pub fn peak_surge(faults: &[Fault]) -> f64 {
+    let s = surges(faults);
+    s.iter().map(|&(start, _, _)| surge_factor(&s, start)).fold(1.0, f64::max)
+}
+
 /// Most (window, segment) pairs a scenario's fault timelines may hold, so that building them
 /// stays quick and small whatever the file says.
 pub const MAX_FAULT_INCIDENCE: u64 = 2_000_000;

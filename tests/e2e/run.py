@@ -436,6 +436,12 @@ def main():
             expect(chrome.js("return document.getElementById('slo-status-a').dataset.met") == met, f"{p}: SLO met = {met}")
             expect(chrome.js("return document.querySelectorAll('#outcomes-a path.c-slo').length") == 1, f"{p}: the target line is drawn")
             expect(chrome.js("return document.querySelectorAll('#error-budget-a .limit').length") == 1, f"{p}: the budget's 100 % line")
+            # A budget spent many times over: the scale stops at 400 % and a note gives the peak.
+            off = chrome.js("const e = document.getElementById('error-budget-off-scale-a'); return e && Number(e.dataset.value);")
+            ticks = chrome.js("return Array.from(document.querySelectorAll('#error-budget-a text')).map(t => Number(t.textContent.replace(/,/g, ''))).filter(v => !isNaN(v));")
+            expect(max(ticks) <= 400, f"{p}: the error budget's scale stops at 400 %: {ticks}")
+            expect((off is not None and off >= 100 * got - 1e-6) if got > 4 else off is None,
+                   f"{p}: spent {100 * got:.0f} %, off-scale note {off}")
             apart = chrome.js("const e = document.getElementById('slo-apart'); return e && e.textContent;")
             if want["admission_rejected"]:
                 expect(apart and f"{want['admission_rejected']:,}" in apart and "429" in apart,

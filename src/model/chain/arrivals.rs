@@ -5,7 +5,7 @@
 //! stream: every later draw that request needs is a function of that key (common random
 //! numbers), so two runs on one seed see the same traffic.
 
-use crate::scenario::{FaultEffect, Load, Scenario};
+use crate::scenario::{Load, Scenario, faults};
 use crate::sim::Micros;
 use crate::sim::rng::{self, Key, Stream};
 
@@ -40,14 +40,8 @@ const AHEAD: usize = 32;
 
 impl Arrivals {
     pub(super) fn new(s: &Scenario, seed: u64) -> Self {
-        let surges: Vec<(f64, f64, f64)> = s
-            .faults
-            .iter()
-            .filter_map(|f| match f.effect {
-                FaultEffect::Surge { factor } => Some((f.start_ms * 1000.0, f.end_ms * 1000.0, factor)),
-                _ => None,
-            })
-            .collect();
+        let surges: Vec<(f64, f64, f64)> =
+            faults::surges(&s.faults).into_iter().map(|(a, b, f)| (a * 1000.0, b * 1000.0, f)).collect();
         // (batch size, arrivals per µs, end in µs, Poisson?)
         let (batch, rate, end, poisson) = match s.load {
             Load::Batch { requests } => (Some(requests), 0.0, 0.0, false),
@@ -78,7 +72,7 @@ impl Arrivals {
     }
 
     fn factor_at(&self, t: f64) -> f64 {
-        self.surges.iter().filter(|(a, b, _)| t >= *a && t < *b).map(|(_, _, f)| *f).product()
+        faults::surge_factor(&self.surges, t)
     }
 
     fn next_boundary(&self, t: f64) -> f64 {
@@ -250,7 +244,7 @@ mod tests {
             target: String::new(),
             start_ms: 250.0,
             end_ms: 500.0,
-            effect: FaultEffect::Surge { factor: 2.0 },
+            effect: crate::scenario::FaultEffect::Surge { factor: 2.0 },
         };
         let t =
             times(Load::Constant { rate_per_s: 10.0, peak_factor: 1.0, duration_ms: 1_000.0 }, vec![surge]);

@@ -291,7 +291,7 @@ fn pool_view(
                     width={(cw - 2.0).max(1.0).to_string()} height="12" rx="2" /> }
             }) }
             <text class="pool-text" x={(p.x + 8.0).to_string()} y={(p.y + 50.0).to_string()}>
-                { lang.f(T::SharedPoolUse, &[("busy", &busy.to_string()), ("size", &size.size.to_string()),
+                { lang.f(T::SharedPoolUse, &[("busy", &format_number(busy as f64, 0)), ("size", &format_number(f64::from(size.size), 0)),
                     ("queued", &format_number(queued as f64, 0)), ("queue", &queue_limit)]) }
             </text>
         </g>
@@ -370,7 +370,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let calls = r.series.attempts.get(bx.hop).map_or(0, |s| total_until(s, b));
             let busy = r.series.in_flight.get(bx.hop).map_or(0, |s| gauge_at(s, b));
             let queue = r.series.queue.get(bx.hop).map_or(0, |s| gauge_at(s, b));
-            let pool = hop.workers.map_or_else(|| lang.t(T::Unlimited).to_string(), |w| w.to_string());
+            let pool = hop.workers.map_or_else(|| lang.t(T::Unlimited).to_string(), |w| format_number(f64::from(w), 0));
             let saturated = hop.workers.is_some_and(|w| busy >= i64::from(w));
             let bs = badges(lang, r, &props.scenario, bx.hop);
             let next_client = r.clients.iter().position(|c| c.caller == bx.hop && c.callee == bx.hop + 1);
@@ -416,7 +416,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     </text>
                     <text class={classes!("hop-busy", queue_lab.is_some().then_some("to-lab"))} x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}
                         id={format!("hop-busy-{}-{}", props.side, bx.hop)} data-href={queue_lab.clone()} onclick={open_queue_lab}>
-                        { lang.f(T::BusyOf, &[("busy", &busy.to_string()), ("pool", &pool)]) }
+                        { lang.f(T::BusyOf, &[("busy", &format_number(busy as f64, 0)), ("pool", &pool)]) }
                         { queue_text }
                     </text>
                     if let Some(f) = fill {

@@ -136,6 +136,14 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
     let f = &props.f;
     let product = f.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
     let bound = match (f.entry_rate, f.bound) {
+        // A surge shows as its own factor: the load's rate × the surge × the attempts.
+        (Some(rate), Some(b)) if f.surge != 1.0 => format!(
+            "{} × {} × {} = {} /s",
+            format_number(rate / f.surge, 2),
+            format_number(f.surge, 2),
+            product,
+            format_number(b, 2)
+        ),
         (Some(rate), Some(b)) => {
             format!("{} × {} = {} /s", format_number(rate, 2), product, format_number(b, 2))
         }

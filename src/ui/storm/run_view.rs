@@ -2,7 +2,7 @@
 //! A beside B: side by side on shared axes, or overlaid on the same charts.
 
 use super::diagram::Diagram;
-use crate::i18n::{Lang, T};
+use crate::i18n::{Lang, T, format_number};
 use crate::model::slo::Slo;
 use crate::plot::palette::hop_class;
 use crate::plot::storm::{per_second, run_end_ms};
@@ -102,9 +102,15 @@ pub struct ChartData {
     budgets: Lines,
     /// Over the outcomes: what must be answered per second to meet the SLO.
     slo_target: Line,
-    /// The SLO's error budget spent so far, percent.
+    /// The SLO's error budget spent so far, percent, drawn up to [`ERROR_BUDGET_SCALE`].
     error_budget: Lines,
+    /// The most of the budget the run spent (percent), if beyond the scale.
+    error_budget_off_scale: Option<f64>,
 }
+
+/// How much of the error budget the chart draws (percent): four whole budgets, so that the
+/// 100 % line stays readable when a run spends the budget hundreds of times over.
+pub const ERROR_BUDGET_SCALE: f64 = 400.0;
 
 pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let s = &r.series;
@@ -197,12 +203,16 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     };
     // An SLO that allows no failure and got one has spent an infinite share: drawn at the
     // chart's top rather than lost.
-    let burn = slo.budget_spent_over_time(&r.summary, s).into_iter().map(|v| v.min(1e9)).collect();
+    let spent = slo.budget_spent_over_time(&r.summary, s);
+    let peak = spent.iter().copied().fold(0.0, f64::max);
+    let error_budget_off_scale = (peak > ERROR_BUDGET_SCALE).then_some(peak);
+    let burn = spent.into_iter().map(|v| v.min(ERROR_BUDGET_SCALE)).collect();
     let error_budget =
         vec![Line { name: lang.t(T::SeriesErrorBudget).to_string(), class: "c-fail".into(), values: burn }];
     ChartData {
         slo_target,
         error_budget: Lines::new(error_budget),
+        error_budget_off_scale,
         load: Lines::new(load),
         focus_title,
         in_flight: Lines::new(in_flight),
@@ -257,6 +267,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     <TimeChart {lang} id={format!("error-budget-{side}")} title={lang.t(T::ChartErrorBudget).to_string()} lines={data.error_budget.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_unit={"%".to_string()} y_max={y(|a| a.error_budget)}
                         limit={Some((100.0, lang.t(T::LimitErrorBudget).to_string()))} />
                 }, 120.0) }
+                if let Some(peak) = data.error_budget_off_scale {
+                    <p class="note chart-note" id={format!("error-budget-off-scale-{side}")} data-value={peak.to_string()}>
+                        { lang.f(T::ErrorBudgetOffScale, &[("peak", &format_number(peak, 0)), ("scale", &format_number(ERROR_BUDGET_SCALE, 0))]) }
+                    </p>
+                }
                 if !data.breakers.is_empty() {
                     { chart("chart-breaker", html! {
                         <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)} labels=true />
