@@ -719,6 +719,7 @@ texts! {
     HBreakerRejected => "Breaker rejected", "熔断拒绝";
     HBulkheadRejected => "Bulkhead rejected", "舱壁拒绝";
     HAbandoned => "Abandoned work", "被放弃的工作";
+    HAbandonedNote => "calls worked on after nobody waited, at every hop added up", "无人等待后仍被处理的调用，各跳相加";
     HErrorBudget => "Error budget spent", "错误预算消耗";
     HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
     SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed", "SLO {target}% 达成：失败 {spent}，允许 {allowed}";

@@ -384,6 +384,8 @@ fn a_setting_is_labelled_with_its_owner_and_row() {
     assert_eq!(find(storm.lesson_settings(), "leaf.workers").label_text(Lang::En), "server · Workers");
     assert_eq!(find(storm.lesson_settings(), "f1.end").label_text(Lang::Zh), "故障 1 · 故障结束");
     assert!(find(storm.lesson_settings(), "layers").label_text(Lang::En).starts_with("Layers"));
+    let rate = find(storm.lesson_settings(), "rate").label_text(Lang::En);
+    assert!(!rate.contains('·'), "a setting of the whole run names no owner: {rate}");
 }
 
 #[test]

@@ -46,6 +46,7 @@ pub fn headlines(r: &Report, slo: Slo) -> Vec<Headline> {
         note: match id {
             "core_success_rate" => Some(T::HCoreSuccessNote),
             "error_budget_spent" => Some(T::HErrorBudgetNote),
+            "abandoned_work" => Some(T::HAbandonedNote),
             _ => None,
         },
     };

@@ -511,7 +511,9 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     html! {
         <figure class="chart" id={format!("chart-latency{}", props.id_suffix)}>
             <figcaption>
-                { lang.t(T::ChartLatency) }<span class="legend">{ legend }</span>
+                { lang.t(T::ChartLatency) }
+                // The bars count requests: say so, so that the axis is not read as ms.
+                <span class="unit">{ format!("({})", lang.t(T::UnitRequests)) }</span><span class="legend">{ legend }</span>
                 { figure_export(lang, &format!("chart-latency{}", props.id_suffix), lang.t(T::ChartLatency)) }
             </figcaption>
             // With pickable bars it is a group of buttons, not an image (an image may not hold

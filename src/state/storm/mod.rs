@@ -316,7 +316,11 @@ impl StormState {
                     let key = StormKey::on(d.knob.key, t).url_key();
                     let owner = match t {
                         Target::Fault(i) => super::Owner::Fault(i + 1),
-                        t => super::Owner::Hop(target_name(&self.a, t)),
+                        t => match target_name(&self.a, t) {
+                            // A setting of the whole run (the rate, the requests) has no hop.
+                            name if name.is_empty() => super::Owner::Page,
+                            name => super::Owner::Hop(name),
+                        },
                     };
                     out.push(super::Setting { key, value, label: d.knob.label, unit: d.knob.unit, owner });
                 }
