@@ -99,7 +99,9 @@ fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
                 html! {
                     <g>
                         <line x1={x.to_string()} x2={x.to_string()} y1={(h - MB).to_string()} y2={(h - MB + 4.0).to_string()} />
-                        <text x={x.to_string()} y={(h - MB + 15.0).to_string()} text-anchor="middle">{ format_number(t, 2) }</text>
+                        // The first tick's label starts at the axis, clear of the y axis' strip
+                        // that covers the axis on a phone.
+                        <text x={x.to_string()} y={(h - MB + 15.0).to_string()} text-anchor={if x <= ML + 0.5 { "start" } else { "middle" }}>{ format_number(t, 2) }</text>
                     </g>
                 }
             }) }

@@ -151,7 +151,7 @@ pub fn xy_frame(
                 <g class="axis">
                     { y_axis.clone() }
                     { for nice_ticks(x0, x1, 6).into_iter().map(|t| { let x = sx.map(t); html! {
-                        <text x={num(x)} y={num(XH - B + 14.0)} text-anchor="middle">{ xfmt(t) }</text>
+                        <text x={num(x)} y={num(XH - B + 14.0)} text-anchor={if x <= L + 0.5 { "start" } else { "middle" }}>{ xfmt(t) }</text>
                     } }) }
                     <line x1={num(L)} x2={num(XW - R)} y1={num(XH - B)} y2={num(XH - B)} />
                     <text class="axis-label" x={num(XW - R)} y={num(XH - 3.0)} text-anchor="end">{ axes.0 }</text>

@@ -244,10 +244,11 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     chrome.get(base + f"?page={pg}&lang={lang}")
                     settle(chrome)
                     # The first figure with a value whole on the first screen (the stability
-                    # map has none: its map begins there with room to read).
+                    # map has none: its map begins there with room to read; a note that
+                    # carries the value a lesson quotes, `p.help`, is not a figure).
                     kind, fig_top, fig_bottom = chrome.js(
                         "const o = document.querySelector('.two-col > .outputs');"
-                        "const v = o.querySelector('[data-value]'); const f = v || o.querySelector('svg');"
+                        "const v = o.querySelector('[data-value]:not(p.help)'); const f = v || o.querySelector('svg');"
                         "const r = f.getBoundingClientRect();"
                         "return [v ? 'value' : 'chart', r.top + window.scrollY, r.bottom + window.scrollY];")
                     ok = fig_bottom <= inner if kind == "value" else fig_top < inner - 100
