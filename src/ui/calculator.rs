@@ -219,9 +219,11 @@ fn Results(props: &ResultsProps) -> Html {
                 { figure(o, "out-worst", t(T::OutWorst), n(o.worst_attempts_per_s), t(T::UnitAttemptsPerS),
                     format!("{} × {} = {}", n(o.peak_rps), product, n(o.worst_attempts_per_s)), Some(t(T::OutWorstNote))) }
                 { figure(o, "out-payload", t(T::OutPayload), format_fixed(o.payload_mb_per_s, 2), t(T::UnitMbps),
-                    format!("{} × {} KiB × 1,024 B ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
+                    format!("{} × {} KiB × 1,024 B/KiB ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
             </div>
             <h3>{ t(T::OutInFlight) }</h3>
+            // In its own scroll box: on a phone the status words stay on one line.
+            <div class="table-scroll">
             <table class="inflight" id="inflight">
                 <tbody>
                     { in_flight_row("inflight-normal-before", T::InFlightNormalBefore, &o.normal_before) }
@@ -230,6 +232,7 @@ fn Results(props: &ResultsProps) -> Html {
                     { in_flight_row("inflight-degraded-after", T::InFlightDegradedAfter, &o.degraded_after) }
                 </tbody>
             </table>
+            </div>
             if o.any_saturated {
                 <div class="warning" role="status" id="saturation-warning">
                     <strong>{ t(T::SaturationTitle) }</strong>
