@@ -137,8 +137,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.attempts", "rate"],
             title: tr("Fewer attempts, or less load", "更少的尝试，或更低的负载"),
             narration: tr(
-                "No retries at all: the trigger still fails {h-a-failed} requests, but the system recovers by itself once the queue drains; {h-a-succeeded} succeed.",
-                "完全不重试：触发仍让 {h-a-failed} 个请求失败，但队列排空后系统自行恢复；成功 {h-a-succeeded} 个。",
+                "No retries at all ({set-l1.attempts:n} attempt per call, the first): the trigger still fails {h-a-failed} requests, but the system recovers by itself once the queue drains; {h-a-succeeded} succeed.",
+                "完全不重试（每次调用 {set-l1.attempts:n} 次，只有首次）：触发仍让 {h-a-failed} 个请求失败，但队列排空后系统自行恢复；成功 {h-a-succeeded} 个。",
             ),
             question: Some(tr(
                 "With {#2} attempts, would it recover? With {#3} attempts at a lower rate?",
