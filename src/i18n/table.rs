@@ -1104,8 +1104,8 @@ texts! {
     StabAxisHelp => "The knob swept along this axis, from a value to another in evenly spaced steps (1–40). Offered load ÷ capacity sets the arrival rate against the bottleneck's capacity; trigger length sets the first fault window's end; any other is a retry-storm page knob.",
         "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
     StabProtect => "Overlay a protection", "叠加一种保护";
-    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map: compare the two regions (a protection may shrink the stuck one, or not).",
-        "在入口调用上加上这种保护后把每个格子再跑一遍，并把它的边界以虚线画在地图上：比较两块区域（保护可能缩小卡住的区域，也可能不能）。";
+    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as thin lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
+        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成细线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
     StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，来源 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
