@@ -263,7 +263,8 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
     let last = bars.len().saturating_sub(1);
     let label = |i: usize| -> String {
         if i == 0 {
-            lang.t(T::ChainEntry).to_string()
+            // The entry is layer 1, whose attempts the first knob sets.
+            format!("{} · {}", lang.t(T::ChainEntry), lang.f(T::ChainLayer, &[("n", "1")]))
         } else if i == last {
             lang.t(T::ChainDownstream).to_string()
         } else {
