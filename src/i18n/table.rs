@@ -1017,7 +1017,7 @@ texts! {
         "每门课按一篇来源文档逐步讲解：每一步都有设好的页面、一到三个参数、要看什么、揭晓答案前先问的问题，以及可以动手试的内容。文中每个数字都由模型针对该步计算得出。课程按教学顺序排列：先看重试如何放大一次故障，面试放在最后。";
     LessonsSources => "The sources are four Chinese articles on resilience this lab was built from, cited by number throughout the site: 000, an interview about a product page, its recommendation and profile services, retries ×9 and deadlines; 001, retry storms through client → gateway → order → payment (27×), jitter, a retry budget and a breaker; 002, capacity, admission control with a token bucket, and 64×; 003, a field guide from an SLO to timeouts, bulkheads, breakers, rate limits and degradation, around a big-promo outage.",
         "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、重试 ×9 与截止时间；001，客户端 → 网关 → 订单 → 支付的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
-    LessonSource => "source {source}", "来源 {source}";
+    LessonSource => "source {source}", "文档 {source}";
     LessonStepCount => "{n} steps", "{n} 步";
     LessonMinutes => "{m} min", "{m} 分钟";
     LessonStart => "Start", "开始";
@@ -1030,7 +1030,7 @@ texts! {
         "给面试官：课程的所有问题列成清单，答案揭晓前隐藏，并可复制不含答案的候选人链接。";
     LessonAllSteps => "All steps", "全部步骤";
     LessonKeysTitle => "Running a lesson in class", "在课堂上使用课程";
-    LessonKeysText => "Open a lesson in presenter mode on the projector (F for full screen). A clicker's keys work: → / PageDown / Space next, ← / PageUp back; R reveals the answer, P plays or pauses the animation, Esc leaves presenter mode. “Speaker notes” opens a second window with the narration and the answer that follows the first.",
+    LessonKeysText => "Open a lesson in presenter mode on the projector (F for full screen). A clicker's keys work: → / PageDown / Space next, ← / PageUp back; R reveals the answer, P plays or pauses the animation, Esc leaves presenter mode. “Speaker notes” opens a second window with the narration and the answer, which moves with the first window as you step through.",
         "在投影上以演示模式打开课程（按 F 全屏）。翻页笔的按键可用：→ / PageDown / 空格 下一步，← / PageUp 上一步；R 揭晓答案，P 播放或暂停动画，Esc 退出演示模式。“讲稿”会打开第二个窗口，显示讲解和答案，并与主窗口同步。";
     LessonFiguresFailed => "The model could not compute this step's figures: {message}", "模型无法计算本步的数字：{message}";
     LessonStepOf => "Step {n} of {total}", "第 {n} 步，共 {total} 步";
@@ -1107,7 +1107,7 @@ texts! {
     StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as thin lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
         "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成细线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
-    StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，来源 001）";
+    StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，文档 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
     StabProtBreaker => "circuit breaker", "熔断器";
     StabProgress => "{done} of {total} cells · {workers} Web Workers", "已完成 {done}/{total} 格 · {workers} 个 Web Worker";
