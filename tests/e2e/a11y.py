@@ -238,6 +238,12 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                 expect(chrome.js("return document.querySelector('details.controls-wrap').open") is True
                        and chrome.js("return document.getElementById('preset').offsetParent !== null"),
                        f"({lang}) one tap opens the controls")
+                small = chrome.js(
+                    "return Array.from(document.querySelectorAll('button, select, input, summary, a.button'))"
+                    ".filter(e => e.offsetParent && !e.closest('.sr-only')).map(e => { const r = e.getBoundingClientRect();"
+                    " return [e.id || e.className || e.tagName, Math.round(r.width), Math.round(r.height)]; })"
+                    ".filter(x => x[1] < 24 || x[2] < 24);")
+                expect(not small, f"({lang}) storm: touch targets at least 24 x 24 px: {small[:5]}")
                 # Every other page with settings: its figures first, on the first screen; its
                 # settings folded after them, one tap away.
                 for pg in ["calculator", "admission", "queue", "breaker", "stability"]:
@@ -260,6 +266,13 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     opened = chrome.js("const d = document.querySelector('.two-col > details.controls-wrap');"
                                        " const c = d.querySelector('input, select'); return [d.open, !!c && c.offsetParent !== null];")
                     expect(opened == [True, True], f"({lang}) {pg}: one tap opens the settings: {opened}")
+                    # Every control a finger can hit is at least 24 x 24 px (WCAG 2.2 target size).
+                    small = chrome.js(
+                        "return Array.from(document.querySelectorAll('button, select, input, summary, a.button'))"
+                        ".filter(e => e.offsetParent && !e.closest('.sr-only')).map(e => { const r = e.getBoundingClientRect();"
+                        " return [e.id || e.className || e.tagName, Math.round(r.width), Math.round(r.height)]; })"
+                        ".filter(x => x[1] < 24 || x[2] < 24);")
+                    expect(not small, f"({lang}) {pg}: touch targets at least 24 x 24 px: {small[:5]}")
                     wide = chrome.js("return document.documentElement.scrollWidth;")
                     expect(wide <= 392, f"({lang}) {pg}: nothing overflows sideways: {wide} px")
                     # Nor out of its panel: a table too wide for a phone scrolls in its own box.
