@@ -91,6 +91,35 @@ impl Step {
         Query::parse(self.link)
     }
 
+    /// The figures only the answer quotes (not the title, narration, question or "try
+    /// this"): what presenter mode veils on the page until the answer is revealed, so the
+    /// figure on the screen does not answer the question first.
+    pub fn answer_only_figures(&self) -> Vec<&'static str> {
+        let ids = |t: Text| -> Vec<&'static str> {
+            [t.en, t.zh]
+                .into_iter()
+                .flat_map(crate::i18n::placeholders)
+                .filter(|p| !p.starts_with('#'))
+                .flat_map(|p| p.trim_start_matches(['=', '~']).split_whitespace())
+                .map(|tok| tok.split(':').next().unwrap_or(tok))
+                .filter(|id| {
+                    id.contains('-') && id.chars().any(|c| c.is_ascii_alphabetic()) && !id.starts_with("set-")
+                })
+                .collect()
+        };
+        let Some(answer) = self.answer else { return Vec::new() };
+        let elsewhere: Vec<&str> = [Some(self.title), Some(self.narration), self.question, self.try_this]
+            .into_iter()
+            .flatten()
+            .flat_map(ids)
+            .collect();
+        let mut out: Vec<&'static str> =
+            ids(answer).into_iter().filter(|id| !elsewhere.contains(id)).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Every text of the step that may quote figures.
     pub fn texts(&self) -> impl Iterator<Item = Text> {
         [Some(self.title), Some(self.narration), self.question, self.answer, self.try_this]

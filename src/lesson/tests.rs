@@ -415,3 +415,19 @@ fn texts_shown_away_from_their_step_fill_without_a_run() {
         }
     }
 }
+
+#[test]
+fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
+    let step = |lesson: &str, n: usize| &all().iter().find(|l| l.id == lesson).unwrap().steps[n - 1];
+    // Retry-storm 1 asks how many calls payment can see; its answer is the worst case.
+    assert_eq!(step("retry-storm", 1).answer_only_figures(), ["out-worst"]);
+    // A figure the narration quotes already is not veiled; settings never are.
+    for l in all() {
+        for s in l.steps {
+            for id in s.answer_only_figures() {
+                assert!(!id.starts_with("set-"), "{}: {id}", l.id);
+                assert!(!placeholders(s.narration.en).iter().any(|p| p.contains(id)), "{}: {id}", l.id);
+            }
+        }
+    }
+}

@@ -183,6 +183,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(1.0)
             shown = [i for i in chrome.js(fields) if not i.endswith("-slider")]
             expect(shown == knobs, f"{query}: only the step's knobs are shown in presenter mode: {shown}")
+        # The figure only the answer quotes is blurred until the answer is revealed (retry
+        # storm 1 asks how many calls payment sees; the worst case is on the screen).
+        chrome.get(base + "?lesson=retry-storm&step=1&present=1&lang=en")
+        chrome.wait("#out-worst")
+        time.sleep(0.8)
+        blur = ("const e = document.getElementById('out-worst'); const v = e.querySelector('.figure-value') || e;"
+                " return [e.classList.contains('veiled'), getComputedStyle(v).filter];")
+        veiled = chrome.js(blur)
+        expect(veiled[0] and "blur" in veiled[1], f"the answer's figure is veiled before the reveal: {veiled}")
+        label = chrome.js("const l = document.querySelector('#out-worst .figure-label'); return l && getComputedStyle(l).filter;")
+        expect(label == "none", f"its label stays readable: {label}")
+        chrome.press("r")
+        time.sleep(0.4)
+        lifted = chrome.js(blur)
+        expect(not lifted[0] and lifted[1] == "none", f"revealing the answer lifts the veil: {lifted}")
         # P plays and pauses the step's playback; F enters full screen and leaves it.
         chrome.get(base + "?lesson=interview&step=3&present=1&lang=en")
         chrome.wait("#play")

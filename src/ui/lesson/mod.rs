@@ -497,6 +497,50 @@ pub fn click_play() {
     }
 }
 
+thread_local! {
+    /// The latest veil asked for: a retry of an older one gives up.
+    static VEIL_GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Veils the figures `ids` (class `veiled`, which presenter mode blurs) and lifts every other
+/// veil. A figure may appear only once its run is drawn, so this looks again for a few
+/// seconds while some are not there yet.
+pub fn veil(ids: Vec<&'static str>, tries: u32) {
+    let generation = VEIL_GENERATION.with(|g| {
+        g.set(g.get().wrapping_add(1));
+        g.get()
+    });
+    veil_again(ids, tries, generation);
+}
+
+fn veil_again(ids: Vec<&'static str>, tries: u32, generation: u32) {
+    if VEIL_GENERATION.with(|g| g.get()) != generation {
+        return;
+    }
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(old) = doc.query_selector_all(".veiled") {
+        for i in 0..old.length() {
+            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                && !ids.contains(&el.id().as_str())
+            {
+                let _ = el.class_list().remove_1("veiled");
+            }
+        }
+    }
+    let mut missing = false;
+    for id in &ids {
+        match doc.get_element_by_id(id) {
+            Some(el) => {
+                let _ = el.class_list().add_1("veiled");
+            }
+            None => missing = true,
+        }
+    }
+    if missing && tries > 0 {
+        gloo_timers::callback::Timeout::new(150, move || veil_again(ids, tries - 1, generation)).forget();
+    }
+}
+
 /// Points at the step's figure: outlines it (class `spot`, taken from the previous one) and
 /// scrolls it into view. The figure may appear only once its run is drawn, so this looks
 /// again for a few seconds.
