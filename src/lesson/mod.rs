@@ -80,6 +80,19 @@ pub struct Step {
     pub hop: Option<usize>,
 }
 
+/// The figure ids a text quotes: each placeholder's id (without its `:format`) and every
+/// figure of an arithmetic (`{= a * 1000 / b}`); literals (`{#…}`), numbers and operators
+/// are not ids.
+pub fn quoted_ids(text: &str) -> Vec<&str> {
+    crate::i18n::placeholders(text)
+        .into_iter()
+        .filter(|p| !p.starts_with('#'))
+        .flat_map(|p| p.trim_start_matches(['=', '~']).split_whitespace())
+        .map(|tok| tok.split(':').next().unwrap_or(tok))
+        .filter(|id| id.chars().any(|c| c.is_ascii_alphabetic()))
+        .collect()
+}
+
 impl Step {
     /// The page the step opens.
     pub fn page(&self) -> Page {
@@ -96,16 +109,7 @@ impl Step {
     /// figure on the screen does not answer the question first.
     pub fn answer_only_figures(&self) -> Vec<&'static str> {
         let ids = |t: Text| -> Vec<&'static str> {
-            [t.en, t.zh]
-                .into_iter()
-                .flat_map(crate::i18n::placeholders)
-                .filter(|p| !p.starts_with('#'))
-                .flat_map(|p| p.trim_start_matches(['=', '~']).split_whitespace())
-                .map(|tok| tok.split(':').next().unwrap_or(tok))
-                .filter(|id| {
-                    id.contains('-') && id.chars().any(|c| c.is_ascii_alphabetic()) && !id.starts_with("set-")
-                })
-                .collect()
+            [t.en, t.zh].into_iter().flat_map(quoted_ids).filter(|id| !id.starts_with("set-")).collect()
         };
         let Some(answer) = self.answer else { return Vec::new() };
         let elsewhere: Vec<&str> = [Some(self.title), Some(self.narration), self.question, self.try_this]

@@ -30,6 +30,10 @@ pub fn hop_class(i: usize) -> String {
 /// moved down instead. The answer gives each label's (x, y) in the same order.
 pub fn direct_labels(peaks: &[(f64, f64)], widths: &[f64], gap: f64, pad: f64, top: f64) -> Vec<(f64, f64)> {
     let width = |i: usize| widths.get(i).copied().unwrap_or(0.0);
+    // Whether label `i` at height `y` touches label `j` where `out` has it.
+    let touches = |out: &[(f64, f64)], i: usize, j: usize, y: f64| {
+        (out[j].0 - out[i].0).abs() < (width(i) + width(j)) / 2.0 + pad && (y - out[j].1).abs() < gap - 1e-6
+    };
     let mut order: Vec<usize> = (0..peaks.len()).collect();
     // Lowest first (largest y), then left to right: ties always resolve the same way.
     order.sort_by(|&a, &b| peaks[b].1.total_cmp(&peaks[a].1).then(peaks[a].0.total_cmp(&peaks[b].0)));
@@ -42,10 +46,7 @@ pub fn direct_labels(peaks: &[(f64, f64)], widths: &[f64], gap: f64, pad: f64, t
         // can leave a hair under `gap`, from touching `a` again), so at most one move per
         // label placed.
         for _ in 0..=placed.len() {
-            let touched = placed.iter().find(|&&j| {
-                let near = (width(i) + width(j)) / 2.0 + pad;
-                (out[j].0 - out[i].0).abs() < near && (y - out[j].1).abs() < gap - 1e-6
-            });
+            let touched = placed.iter().find(|&&j| touches(&out, i, j, y));
             match touched {
                 Some(&j) => y = out[j].1 - gap,
                 None => break,
@@ -61,8 +62,7 @@ pub fn direct_labels(peaks: &[(f64, f64)], widths: &[f64], gap: f64, pad: f64, t
     for (k, &i) in by_height.iter().enumerate() {
         let mut y = out[i].1.max(top);
         for &j in &by_height[..k] {
-            let near = (width(i) + width(j)) / 2.0 + pad;
-            if (out[j].0 - out[i].0).abs() < near && (y - out[j].1).abs() < gap - 1e-6 {
+            if touches(&out, i, j, y) {
                 y = y.max(out[j].1 + gap);
             }
         }

@@ -343,15 +343,10 @@ pub fn App() -> Html {
     }
     // Presenting, the figures only the answer quotes are veiled until it is revealed.
     {
-        let veil = nav.at.map(|a| (a.lesson.id, a.step, a.modes.present && !nav.revealed, nav.generation));
+        let veil = nav.at.map(|a| (a, a.modes.present && !nav.revealed, nav.generation));
         use_effect_with(veil, |v| {
-            let ids = match *v {
-                Some((id, step, true, _)) => crate::lesson::all()
-                    .iter()
-                    .find(|l| l.id == id)
-                    .and_then(|l| l.steps.get(step))
-                    .map(|s| s.answer_only_figures())
-                    .unwrap_or_default(),
+            let ids = match v {
+                Some((at, true, _)) => at.step().answer_only_figures(),
                 _ => Vec::new(),
             };
             ui_lesson::veil(ids, 30);

@@ -233,11 +233,10 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             .chain((1..=steps).map(|k| right - k as f64 * w / 2.0))
             .find(|&end| !crosses(end - w, end))
             .unwrap_or(right);
-        let (tx, anchor) = (free, "end");
         html! {
             <g class="limit">
                 <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                <text x={tx.to_string()} y={ty.to_string()} text-anchor={anchor}>{ label }</text>
+                <text x={free.to_string()} y={ty.to_string()} text-anchor="end">{ label }</text>
             </g>
         }
     });

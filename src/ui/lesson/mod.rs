@@ -262,14 +262,11 @@ pub fn LessonCard(props: &CardProps) -> Html {
 fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
     let mut keys: Vec<&str> = Vec::new();
     for text in step.texts() {
-        for p in crate::i18n::placeholders(text.en) {
-            for tok in p.trim_start_matches(['=', '~']).split_whitespace() {
-                let id = tok.split(':').next().unwrap_or(tok);
-                if let Some(k) = id.strip_prefix("set-")
-                    && !keys.contains(&k)
-                {
-                    keys.push(k);
-                }
+        for id in crate::lesson::quoted_ids(text.en) {
+            if let Some(k) = id.strip_prefix("set-")
+                && !keys.contains(&k)
+            {
+                keys.push(k);
             }
         }
     }
