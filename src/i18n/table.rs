@@ -721,6 +721,10 @@ texts! {
     HAbandoned => "Abandoned work", "被放弃的工作";
     HAbandonedNote => "calls worked on after nobody waited, at every hop added up", "无人等待后仍被处理的调用，各跳相加";
     HErrorBudget => "Error budget spent", "错误预算消耗";
+    HeadlineWholeRun => "Totals over the whole run, 0 – {end} s of virtual time (the chain below shows the playhead's moment)",
+        "整次运行的合计，虚拟时间 0 – {end} s（下方的调用链显示播放头所在时刻）";
+    HeadlineWholeRunAB => "Totals over each whole run, A 0 – {a} s and B 0 – {b} s of virtual time (the chain below shows the playhead's moment)",
+        "各自整次运行的合计，虚拟时间 A 0 – {a} s、B 0 – {b} s（下方的调用链显示播放头所在时刻）";
     HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
     SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed", "SLO {target}% 达成：失败 {spent}，允许 {allowed}";
     SloRefusedApart => "({n} refused at admission with a 429 are counted apart, not against the objective)",

@@ -197,6 +197,10 @@ def main():
                 in_page = chrome.js("return document.getElementById('storm').getAttribute('data-digest')")
                 expect(in_page == native, f"{p}: the worker's report digest {in_page} != native {native}")
                 expect(chrome.js("return document.getElementById('storm').getAttribute('data-in-worker')") == "1", "runs happen in the worker")
+                # The cards say they add up the whole run, to the report's last event.
+                span = chrome.text("#headline-span")
+                end_s = f"{want['summary']['end_ms'] / 1000:,.1f}".rstrip("0").rstrip(".")
+                expect(f"0 – {end_s} s" in span, f"{p} ({lang}): the cards' span {span!r} names the run's end {end_s} s")
                 # Show the end state for the screenshot.
                 chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")
                 chrome.full_screenshot(os.path.join(artifacts, f"storm-{p}-{lang}.png"), width=1400)
@@ -247,6 +251,11 @@ def main():
         want_b = cli_report(lab, "bulkhead-shared-vs-isolated", 3, versus=True)
         expect(b.get("core_success_rate") == want_b["summary"]["core_success_rate"], f"side B matches the CLI's --versus: {b}")
         expect(chrome.find("#h-d-core_success_rate") is not None, "differences shown")
+        span = chrome.text("#headline-span")
+        want_a = cli_report(lab, "bulkhead-shared-vs-isolated", 3)
+        for side, rep in [("A", want_a), ("B", want_b)]:
+            end_s = f"{side} 0 – " + f"{rep['summary']['end_ms'] / 1000:,.1f}".rstrip("0").rstrip(".") + " s"
+            expect(end_s in span, f"compare: the cards' span {span!r} names {end_s}")
         expect("compare=1" in chrome.url(), "compare is in the link")
         for chart in ["load", "inflight", "outcomes"]:
             axes = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById(arguments[0] + '-' + s); "

@@ -26,6 +26,15 @@ fn show_diff(d: f64, unit: Unit) -> String {
     format!("{sign}{}", show(d, unit))
 }
 
+/// What the cards add up: each side's whole run, in seconds of virtual time.
+fn span_text(lang: Lang, a: &ReportRef, b: Option<&ReportRef>) -> String {
+    let end = |r: &ReportRef| format_number(r.0.summary.end_ms / 1000.0, 1);
+    match b {
+        None => lang.f(T::HeadlineWholeRun, &[("end", &end(a))]),
+        Some(b) => lang.f(T::HeadlineWholeRunAB, &[("a", &end(a)), ("b", &end(b))]),
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct HeadlineProps {
     pub lang: Lang,
@@ -109,6 +118,12 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             if hb.is_some() {
                 <p class="note">{ format!("{}  ·  {}  ·  ( ) = {}", lang.t(T::SideA), lang.t(T::SideB), lang.t(T::Difference)) }</p>
             }
+            // The cards count the whole run while the diagram follows the playhead: a lesson
+            // paused at 4 s would otherwise read "20 % success" beside "nearly every request
+            // succeeds until 4 s".
+            <p class="note headline-span" id="headline-span">
+                { span_text(lang, &props.a, props.b.as_ref()) }
+            </p>
             <div class="hgrid">{ cards }</div>
             <p class="slo-line-note">
                 { status("a", &props.a) }
