@@ -188,16 +188,16 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["attempts"],
             title: tr("Admitted is not the load: retries multiply it", "接纳量不等于负载：重试会把它放大"),
             narration: tr(
-                "The ceiling counts requests, not attempts. With 'first + {= set-attempts.1 - 1} retries' at each of {set-layers}, one admitted request can be amplified {out-amplification} at the deepest service: {out-worst} calls/s at a peak of {out-peak} requests/s.",
-                "接纳上限计的是请求，不是尝试。若 {set-layers}每层都“首次 + 重试 {= set-attempts.1 - 1} 次”，一个被接纳的请求在最深的服务上最多被放大 {out-amplification}：峰值每秒 {out-peak} 个请求时，每秒 {out-worst} 次调用。",
+                "The ceiling counts requests, not attempts, and here every layer retries: 'first + {= set-attempts.1 - 1} retries' at each of {set-layers}. The calculator's chain picture shows what one admitted request becomes on its way to the deepest service.",
+                "接纳上限计的是请求，不是尝试；而这里每一层都会重试：{set-layers}每层都“首次 + 重试 {= set-attempts.1 - 1} 次”。计算器的调用链图给出一个被接纳的请求到达最深的服务时变成了多少次调用。",
             ),
             question: Some(tr(
                 "'First + {= set-attempts.1 - 1} retries' at {set-layers}: {= set-attempts.1 - 1} × {= set-attempts.2 - 1} × {= set-attempts.3 - 1}, or more?",
                 "{set-layers}各“首次 + 重试 {= set-attempts.1 - 1} 次”：是 {= set-attempts.1 - 1} × {= set-attempts.2 - 1} × {= set-attempts.3 - 1}，还是更多？",
             )),
             answer: Some(tr(
-                "More: {= set-attempts.1 - 1} retries plus the first is {set-attempts.1}, and {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}. Always count attempts with the first included; retry only recoverable errors on idempotent calls, at one layer, within a total deadline — or retries spend the headroom you planned.",
-                "更多：重试 {= set-attempts.1 - 1} 次加上首次是 {set-attempts.1}尝试，{set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}。尝试次数一定要含首次来数；只对可恢复的错误、且已确认幂等的调用重试，只在一层重试，并受总截止时间约束——否则重试会吃掉你预留的余量。",
+                "More: {= set-attempts.1 - 1} retries plus the first is {set-attempts.1}, and {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}: at a peak of {out-peak} requests/s the deepest service gets {out-worst} calls/s. Always count attempts with the first included; retry only recoverable errors on idempotent calls, at one layer, within a total deadline — or retries spend the headroom you planned.",
+                "更多：重试 {= set-attempts.1 - 1} 次加上首次是 {set-attempts.1}尝试，{set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}：峰值每秒 {out-peak} 个请求时，最深的服务每秒收到 {out-worst} 次调用。尝试次数一定要含首次来数；只对可恢复的错误、且已确认幂等的调用重试，只在一层重试，并受总截止时间约束——否则重试会吃掉你预留的余量。",
             )),
             try_this: Some(tr(
                 "Set the attempts to {= set-attempts.1 - 1},{= set-attempts.2 - 1},{= set-attempts.3 - 1}.",
