@@ -433,7 +433,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 ("p", &protection_label(lang, s, s.protect)),
                             ]) }</p>
                         }
-                        <p class="help">{ lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))]) }{ " " }{ t(T::StabRule) }</p>
+                        <p class="help">{ lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))]) }{ " " }{ rule_text(lang) }</p>
                     </section>
                     <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
@@ -477,4 +477,18 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// How a cell is judged, its thresholds from the rule itself (`model::stability`).
+fn rule_text(lang: Lang) -> String {
+    use crate::model::stability::{GOOD, MIN_ARRIVALS, RECOVERY_SHARE, STEP_MS};
+    lang.f(
+        T::StabRule,
+        &[
+            ("good", &format_number(GOOD * 100.0, 1)),
+            ("share", &format_number(RECOVERY_SHARE * 100.0, 1)),
+            ("step", &format_number(STEP_MS / 1000.0, 1)),
+            ("min", &format_number(MIN_ARRIVALS, 0)),
+        ],
+    )
 }
