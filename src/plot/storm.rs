@@ -2,7 +2,7 @@
 //! the playhead, diagram layout, flowing dots, the request timeline and the closed-form
 //! comparison. Pure functions, tested natively; the components only place the results.
 
-use crate::i18n::T;
+use crate::i18n::{T, format_number};
 use crate::model::slo::Slo;
 use crate::report::{CallResult, HopKind, Report, Trace};
 use crate::scenario::{Load, Scenario};
@@ -347,6 +347,15 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
     }
 }
 
+/// The failures an objective allows, with one decimal, or two significant digits below one:
+/// 40 admitted requests at 99.9 % allow 0.04, which one decimal would show as "0 allowed",
+/// a zero tolerance.
+pub fn allowance(allowed: f64) -> String {
+    let decimals =
+        if allowed > 0.0 && allowed < 1.0 { (1.0 - allowed.log10().floor()).min(6.0) as usize } else { 1 };
+    format_number(allowed, decimals)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,5 +461,15 @@ mod tests {
         extra.effect = crate::scenario::FaultEffect::Surge { factor: 2.0 };
         two.faults.push(extra);
         assert_eq!(crate::scenario::faults::peak_surge(&two.faults), surge.unwrap() * 2.0);
+    }
+
+    #[test]
+    fn a_fraction_of_one_failure_is_not_shown_as_none() {
+        assert_eq!(allowance(0.04), "0.04");
+        assert_eq!(allowance(0.1), "0.1");
+        assert_eq!(allowance(0.001), "0.001");
+        assert_eq!(allowance(0.0), "0");
+        assert_eq!(allowance(9.061), "9.1");
+        assert_eq!(allowance(100.164), "100.2");
     }
 }

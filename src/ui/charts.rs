@@ -110,9 +110,14 @@ fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
     }
 }
 
-fn y_axis(max: f64, h: f64) -> (Linear, Html) {
+/// The y axis from 0 to `max`. A chart whose values are all whole numbers (calls in flight,
+/// breaker instances in a state) gets whole ticks only: 0.5 of a breaker means nothing.
+fn y_axis(max: f64, h: f64, whole: bool) -> (Linear, Html) {
     let ys = Linear::new((0.0, max), (h - MB, MT));
-    let ticks = nice_ticks(0.0, max, 4);
+    let mut ticks = nice_ticks(0.0, max, 4);
+    if whole {
+        ticks.retain(|t| t.fract() == 0.0);
+    }
     let html = html! {
         <g class="axis y">
             { for ticks.iter().map(|&t| {
@@ -197,7 +202,8 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
     let max_v = props.lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0_f64, f64::max);
     let max = nice_max(props.y_max.unwrap_or(0.0).max(max_v).max(props.limit.as_ref().map_or(0.0, |l| l.0)));
     let xs = x_scale(props.end_ms);
-    let (ys, y_axis) = y_axis(max, h);
+    let whole = props.lines.0.iter().flat_map(|l| &l.values).all(|v| v.fract() == 0.0);
+    let (ys, y_axis) = y_axis(max, h, whole);
     let n = props.lines.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
     let xe = edges(n, props.bucket_ms, &xs);
     let paths: Html = props
@@ -281,7 +287,8 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
     } else {
         Html::default()
     };
-    let body = html! { <>{ paths }{ for limit }<g class="direct-labels">{ labels }</g></> };
+    // The limit under the series: a pool running full draws its busy line on top of it.
+    let body = html! { <>{ for limit }{ paths }<g class="direct-labels">{ labels }</g></> };
     chart_frame(
         Frame {
             lang: props.lang,
@@ -329,7 +336,8 @@ pub fn StackChart(props: &StackProps) -> Html {
         .collect();
     let max = nice_max(totals.iter().copied().fold(props.y_max.unwrap_or(0.0), f64::max));
     let xs = x_scale(props.end_ms);
-    let (ys, y_axis) = y_axis(max, h);
+    let whole = totals.iter().all(|v| v.fract() == 0.0);
+    let (ys, y_axis) = y_axis(max, h, whole);
     let xe = edges(n, props.bucket_ms, &xs);
     let mut below = vec![0.0; n];
     let bands: Html = props
@@ -430,7 +438,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     let hi = edges.last().copied().unwrap_or(1.0).max(lo * 2.0);
     let xs = Log::new((lo, hi), (ML, W - MR));
     let max_count = present.iter().flat_map(|d| d.bins.iter().map(|b| b.1)).max().unwrap_or(1) as f64;
-    let (ys, y_axis) = y_axis(nice_max(max_count), h);
+    let (ys, y_axis) = y_axis(nice_max(max_count), h, true);
     let k = present.len() as f64;
     let bars: Html = present
         .iter()

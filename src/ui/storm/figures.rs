@@ -2,7 +2,7 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::model::slo::Slo;
-use crate::plot::storm::{Formulas, Unit, headlines};
+use crate::plot::storm::{Formulas, Unit, allowance, headlines};
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
@@ -60,7 +60,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             &[
                 ("target", &format_number(slo.success_percent, 3)),
                 ("spent", &format_number(b.spent as f64, 0)),
-                ("allowed", &format_number(b.allowed, 1)),
+                ("allowed", &allowance(b.allowed)),
             ],
         );
         html! {
@@ -121,7 +121,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             // The cards count the whole run while the diagram follows the playhead: a lesson
             // paused at 4 s would otherwise read "20 % success" beside "nearly every request
             // succeeds until 4 s".
-            <p class="note headline-span" id="headline-span">
+            <p class="note headline-span" id="headline-span" data-value={props.a.0.summary.end_ms.to_string()}>
                 { span_text(lang, &props.a, props.b.as_ref()) }
             </p>
             <div class="hgrid">{ cards }</div>

@@ -258,23 +258,28 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     <TimeChart {lang} id={format!("inflight-{side}")}
                         title={data.focus_title.clone()}
                         lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end} y_max={y(|a| a.in_flight)}
-                        limit={data.limit.map(|l| (l, lang.t(T::SeriesPool).to_string()))} />
+                        limit={data.limit.map(|l| (l, format!("{} {}", lang.t(T::SeriesPool), format_number(l, 0))))} />
                 }, 170.0) }
                 { chart("chart-outcomes", html! {
                     <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.outcomes)} target={data.slo_target.clone()} />
                 }, 170.0) }
-                { chart("chart-error-budget", html! {
+                { chart("chart-error-budget", html! { <>
                     <TimeChart {lang} id={format!("error-budget-{side}")} title={lang.t(T::ChartErrorBudget).to_string()} lines={data.error_budget.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_unit={"%".to_string()} y_max={y(|a| a.error_budget)}
                         limit={Some((100.0, lang.t(T::LimitErrorBudget).to_string()))} />
-                }, 120.0) }
-                if let Some(peak) = data.error_budget_off_scale {
-                    <p class="note chart-note" id={format!("error-budget-off-scale-{side}")} data-value={peak.to_string()}>
-                        { lang.f(T::ErrorBudgetOffScale, &[("peak", &format_number(peak, 0)), ("scale", &format_number(ERROR_BUDGET_SCALE, 0))]) }
-                    </p>
-                }
+                    // Inside the chart's box: a lesson that points at the chart (and the
+                    // presenter's stage) shows the scale's note with it.
+                    if let Some(peak) = data.error_budget_off_scale {
+                        <p class="note chart-note" id={format!("error-budget-off-scale-{side}")} data-value={peak.to_string()}>
+                            { lang.f(T::ErrorBudgetOffScale, &[("peak", &format_number(peak, 0)), ("scale", &format_number(ERROR_BUDGET_SCALE, 0))]) }
+                        </p>
+                    }
+                </> }, 120.0) }
                 if !data.breakers.is_empty() {
+                    // The breaker's series are 0/1 steps (instances in each state): their names in
+                    // the legend; written beside the lines they sat on them.
                     { chart("chart-breaker", html! {
-                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)} labels=true />
+                        <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)}
+                            y_unit={lang.t(T::UnitInstances).to_string()} />
                     }, 120.0) }
                 }
                 if !data.budgets.is_empty() {
