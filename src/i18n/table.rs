@@ -127,7 +127,7 @@ texts! {
         "下游变慢时一次调用占用连接的时间。文档 000：800 ms。";
     FieldPool => "Downstream pool size", "下游连接池上限";
     FieldPoolHelp => "Connections (or workers) available for downstream calls (≈ maxConnections, Resilience4j maxConcurrentCalls).",
-        "可用于下游调用的连接（或 worker）数（≈ maxConnections、Resilience4j maxConcurrentCalls）。";
+        "可用于下游调用的连接（或工作线程）数（≈ maxConnections、Resilience4j maxConcurrentCalls）。";
     FieldResponseKib => "Response size", "响应大小";
     FieldResponseKibHelp => "Size of one response; 1 KiB = 1,024 bytes. Payload is reported in MB/s of 10⁶ bytes.",
         "单个响应的大小；1 KiB = 1,024 字节。载荷按 MB/s（10⁶ 字节）报告。";
@@ -356,16 +356,16 @@ texts! {
         "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
     PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
     PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a breaker, a 150 ms timeout, a bulkhead of 20 with no queue, in that order from the caller out) and serves the hot list as a fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
-        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过 {order}（熔断，150 ms 超时，舱壁并发 20、队列 0，从调用方向外依次排列），失败时返回热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
+        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过{order}（熔断，150 ms 超时，舱壁并发 20、队列 0，从调用方向外依次排列），失败时返回热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
     PresetBreakerDemo => "Circuit breaker", "熔断器";
-    PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN → HALF_OPEN → CLOSED.",
-        "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN → HALF_OPEN → CLOSED。";
+    PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
+        "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
     PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond; orders 4) orders are unaffected and recommendations degrade.",
         "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；隔离舱（推荐 10、超出即拒绝；订单 4）下订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. Compare with a retry budget: the storm dies out and the system recovers.",
-        "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用 worker，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
+        "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
 
     // ---- breaker lab (?page=breaker) -----------------------------------------------------
     BlTitle => "Circuit breaker lab", "熔断器实验";
@@ -1055,6 +1055,8 @@ texts! {
     LessonNavLabel => "Lesson steps", "课程步骤";
     LessonPrev => "← Back", "← 上一步";
     LessonNext => "Next →", "下一步 →";
+    LessonNextLesson => "Next lesson: {title} →", "下一课：{title} →";
+    LessonAllLessons => "All lessons →", "全部课程 →";
     LessonNotes => "Speaker notes", "讲稿";
     LessonNotesHelp => "Open the narration and answers in a second window that stays in step with this one.",
         "在第二个窗口打开讲解和答案，并与本窗口保持同步。";
@@ -1074,8 +1076,8 @@ texts! {
     StabTitle => "Stability map: where retries turn a blip into an outage", "稳定性地图：重试在哪里把小故障变成停机";
     StabIntro => "Each cell is one run of the scenario: steady load, a trigger (the first fault window, here the server slowed ×3), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state its retries keep it in after the trigger is over (a metastable failure). Click a cell to open that run on the retry-storm page.",
         "每个格子是一次运行：稳定负载，一个触发（第一个故障窗口，这里服务端变慢 3 倍），然后负载保持不变。低于某个负载时任何触发都会被吸收；高于它时，足够长的触发会让系统进入一种状态，触发结束后重试仍让它困在其中（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
-    StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: below 90 % already before the trigger. Recovered: at 90 % or more again over the last quarter of the arrivals (how fast: from the trigger's end until no one-second window falls below 90 %). Stuck: fine before, not after, although the trigger is over.",
-        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：触发前就低于 90%。已恢复：在到达阶段最后四分之一重新达到 90% 以上（恢复快慢：从触发结束到之后再没有任何一秒窗口低于 90%）。卡住：触发前正常，触发结束后仍不正常。";
+    StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Stuck: fine before, not after, although the trigger is over. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
+        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：触发前就低于 {good}%。已恢复：在到达阶段最后 {share}% 的时间里重新达到 {good}% 以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} 秒，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。卡住：触发前正常，触发结束后仍不正常。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
     StabAxisUtil => "Offered load ÷ capacity", "负载 ÷ 容量";
     StabAxisTrigger => "Trigger length (ms)", "触发时长（毫秒）";
     StabPending => "not run yet", "尚未运行";

@@ -64,6 +64,8 @@ impl Figure {
 pub fn setting_text(lang: Lang, value: f64, unit: crate::i18n::T) -> String {
     match lang.t(unit) {
         "" => format_number(value, 6),
+        // Chinese writes a percentage without a space (50%), as the lessons' own text does.
+        "%" if lang == Lang::Zh => format!("{}%", format_number(value, 6)),
         u => format!("{} {u}", format_number(value, 6)),
     }
 }
@@ -332,6 +334,8 @@ pub fn storm_figures(q: &Query, r: &Report) -> Figures {
         };
         out.push(Figure::new(format!("h-a-{}", h.id), h.value, unit));
     }
+    // The run's last event, which the caption over the cards gives (side A's).
+    out.push(Figure::new("headline-span", r.summary.end_ms, Unit::Ms));
     for row in breakdown::hop_rows(r) {
         out.push(Figure::new(format!("bd-a-hop{}", row.hop), row.calls as f64, Unit::Count));
         for c in &row.callers {

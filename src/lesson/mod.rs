@@ -78,6 +78,10 @@ pub struct Step {
     /// A hop of the storm page's chain to point at (0 = the entry): its box and series
     /// stand out in every chart, the others fade, as when the learner picks it.
     pub hop: Option<usize>,
+    /// DOM ids of what would answer the question on the screen before it is asked (a chart
+    /// that shows the outcome, a boundary to be predicted): presenter mode veils them, with
+    /// the figures only the answer quotes, until the answer is revealed.
+    pub veil: &'static [&'static str],
 }
 
 /// The figure ids a text quotes: each placeholder's id (without its `:format`) and every
@@ -102,6 +106,14 @@ impl Step {
     /// The step's state as a query.
     pub fn query(&self) -> Query {
         Query::parse(self.link)
+    }
+
+    /// What presenter mode veils until the answer is revealed: the figures only the answer
+    /// quotes and the step's own [`veil`](Step::veil).
+    pub fn veiled(&self) -> Vec<&'static str> {
+        let mut out = self.answer_only_figures();
+        out.extend(self.veil);
+        out
     }
 
     /// The figures only the answer quotes (not the title, narration, question or "try

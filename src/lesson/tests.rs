@@ -420,7 +420,15 @@ fn texts_shown_away_from_their_step_fill_without_a_run() {
 fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
     let step = |lesson: &str, n: usize| &all().iter().find(|l| l.id == lesson).unwrap().steps[n - 1];
     // Retry-storm 1 asks how many calls payment can see; its answer is the worst case.
-    assert_eq!(step("retry-storm", 1).answer_only_figures(), ["out-worst"]);
+    assert_eq!(step("retry-storm", 1).answer_only_figures(), ["out-amplification", "out-worst"]);
+    // Metastable 4 asks whether a short trigger tips the system: its outcomes chart, which
+    // shows it at a glance, is veiled with the answer's figures.
+    let m4 = step("metastable", 4);
+    assert!(
+        m4.veiled().contains(&"chart-outcomes-a") && m4.veiled().len() > m4.veil.len(),
+        "{:?}",
+        m4.veiled()
+    );
     // A figure the narration quotes already is not veiled; settings never are.
     for l in all() {
         for s in l.steps {

@@ -341,12 +341,12 @@ pub fn App() -> Html {
             }
         });
     }
-    // Presenting, the figures only the answer quotes are veiled until it is revealed.
+    // Presenting, what would answer the question is veiled until the answer is revealed.
     {
         let veil = nav.at.map(|a| (a, a.modes.present && !nav.revealed, nav.generation));
         use_effect_with(veil, |v| {
             let ids = match v {
-                Some((at, true, _)) => at.step().answer_only_figures(),
+                Some((at, true, _)) => at.step().veiled(),
                 _ => Vec::new(),
             };
             ui_lesson::veil(ids, 30);

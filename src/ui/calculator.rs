@@ -221,6 +221,9 @@ fn Results(props: &ResultsProps) -> Html {
                 { figure(o, "out-payload", t(T::OutPayload), format_fixed(o.payload_mb_per_s, 2), t(T::UnitMbps),
                     format!("{} × {} KiB × 1,024 B/KiB ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
             </div>
+            // The heading and the table in one box: what a lesson points at (and presenter mode
+            // shows on its stage) is the table with its title.
+            <div class="inflight-box" id="inflight-box">
             <h3>{ t(T::OutInFlight) }</h3>
             // In its own scroll box: on a phone the status words stay on one line.
             <div class="table-scroll">
@@ -232,6 +235,7 @@ fn Results(props: &ResultsProps) -> Html {
                     { in_flight_row("inflight-degraded-after", T::InFlightDegradedAfter, &o.degraded_after) }
                 </tbody>
             </table>
+            </div>
             </div>
             if o.any_saturated {
                 <div class="warning" role="status" id="saturation-warning">

@@ -177,7 +177,8 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
         <table class="lab-table capacity" id="q-capacity">
             <tbody>
                 { for rows.into_iter().map(|(id, label, formula, v, unit)| html! {
-                    <tr><th scope="row">{ lang.t(label) }</th><td><code>{ formula }</code></td>
+                    // The row's id lets a lesson veil its formula with its value; the label stays.
+                    <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
                         <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, if unit == T::UnitPercent { 1 } else { 3 }), lang.t(unit)) }</td></tr>
                 }) }
             </tbody>

@@ -198,10 +198,34 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         time.sleep(0.4)
         lifted = chrome.js(blur)
         expect(not lifted[0] and lifted[1] == "none", f"revealing the answer lifts the veil: {lifted}")
+        # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
+        # short trigger tips the system) is blurred, its title readable; metastable 7's
+        # protected boundary, the line the class is asked to predict, is hidden.
+        chrome.get(base + "?lesson=metastable&step=4&present=1&lang=en")
+        chrome.wait("#chart-outcomes-a svg")
+        time.sleep(0.8)
+        chart = ("const e = document.getElementById('chart-outcomes-a');"
+                 " return [e.classList.contains('veiled'), getComputedStyle(e.querySelector('figure > .plot')).filter,"
+                 " getComputedStyle(e.querySelector('figcaption')).filter];")
+        got = chrome.js(chart)
+        expect(got[0] and "blur" in got[1] and got[2] == "none", f"metastable 4: the chart is veiled, its title not: {got}")
+        chrome.press("r")
+        time.sleep(0.4)
+        got = chrome.js(chart)
+        expect(not got[0] and got[1] == "none", f"metastable 4: R lifts the chart's veil: {got}")
+        chrome.get(base + "?lesson=metastable&step=7&present=1&lang=en")
+        chrome.wait("#stab-boundary-protected")
+        time.sleep(0.8)
+        line = "return getComputedStyle(document.getElementById('stab-boundary-protected')).visibility;"
+        expect(chrome.js(line) == "hidden", f"metastable 7: the protected boundary is hidden before the reveal: {chrome.js(line)}")
+        chrome.press("r")
+        time.sleep(0.4)
+        expect(chrome.js(line) == "visible", f"metastable 7: R shows the protected boundary: {chrome.js(line)}")
         # P plays and pauses the step's playback; F enters full screen and leaves it.
         chrome.get(base + "?lesson=interview&step=3&present=1&lang=en")
         chrome.wait("#play")
-        time.sleep(0.5)
+        # The step plays its first 50 ms (0.5 s at 1×) and pauses there: wait for the pause.
+        time.sleep(1.5)
         pressed = lambda: chrome.js("return document.getElementById('play').getAttribute('aria-pressed');")
         was = pressed()
         chrome.press("p")

@@ -35,6 +35,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            // ρ's formula beside it is the question worked out.
+            veil: &["cap-row-rho"],
         },
         Step {
             link: "page=queue&preset=source-002",
@@ -60,6 +62,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=queue&preset=source-002&workers=7",
@@ -85,6 +88,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=queue&preset=source-002",
@@ -107,6 +111,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=admission&preset=source-002",
@@ -132,6 +137,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            // The newcomer's row, just below the highlighted one, is the answer.
+            veil: &["adm-step-5"],
         },
         Step {
             link: "page=admission&preset=cost-above-b",
@@ -154,6 +161,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=admission&preset=steady-above-r",
@@ -182,6 +190,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=calculator&attempts=4,4,4",
@@ -207,6 +216,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
     ],
 };

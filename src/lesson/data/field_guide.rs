@@ -40,6 +40,9 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 8000.0, pause_ms: 20_000.0 }),
             minutes: None,
             hop: None,
+            // The chart stops at its scale; the note under it gives the run's peak, which is
+            // the answer.
+            veil: &["error-budget-off-scale-a"],
         },
         Step {
             link: "page=storm&preset=big-promo&s1.per_try=150",
@@ -55,7 +58,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Order and recommendation calls share {set-l2.shared_pool:n} threads. Without a timeout a thread waits as long as recommendations take and order calls queue behind it; with one, every thread is back within {set-s1.per_try}. The wait ends, not the work: recommendations still receive {bd-a-hop3} calls, {bd-a-c2-timeouts} of them abandoned by their caller. (The model gives recommendations unlimited workers, so that abandoned work costs nothing here; a real slow service would be pushed further.)",
-                "订单调用和推荐调用共用 {set-l2.shared_pool:n} 个线程。没有超时，线程要一直等到推荐返回，订单调用排在后面；有了超时，每个线程最多 {set-s1.per_try} 就能释放。结束的是等待，不是工作：推荐服务仍收到 {bd-a-hop3} 次调用，其中 {bd-a-c2-timeouts} 次已被调用方放弃。（模型给推荐服务不限量的 worker，所以这些被放弃的工作在这里没有代价；真实的慢服务会被压得更慢。）",
+                "订单调用和推荐调用共用 {set-l2.shared_pool:n} 个线程。没有超时，线程要一直等到推荐返回，订单调用排在后面；有了超时，每个线程最多 {set-s1.per_try} 就能释放。结束的是等待，不是工作：推荐服务仍收到 {bd-a-hop3} 次调用，其中 {bd-a-c2-timeouts} 次已被调用方放弃。（模型给推荐服务不限量的工作线程，所以这些被放弃的工作在这里没有代价；真实的慢服务会被压得更慢。）",
             )),
             try_this: Some(tr(
                 "Set the timeout to {#0} (off), then to {#1,000} ms.",
@@ -65,6 +68,7 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 9000.0, pause_ms: 16_000.0 }),
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=big-promo",
@@ -79,8 +83,8 @@ pub const LESSON: Lesson = Lesson {
                 "把 App 的尝试次数设为 {#1}，下单链路会恢复吗？",
             )),
             answer: Some(tr(
-                "No: without a timeout the shared threads still fill, and the requests still fail. Retries did not start the outage, they fed it: each timed-out attempt left its work behind ({h-a-abandoned_work} abandoned calls in all) and added a new one when capacity was lowest. Retry only transient errors, at one layer, with backoff, jitter and a budget.",
-                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，而是给它添了柴：每次超时的尝试都把工作留在身后（共 {h-a-abandoned_work} 次被放弃的调用），又在容量最低时再加一次。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
+                "No: without a timeout the shared threads still fill, and the requests still fail. Retries did not start the outage, they fed it: each timed-out attempt left its work behind ({h-a-abandoned_work} abandoned calls, every hop added up) and added a new one when capacity was lowest. Retry only transient errors, at one layer, with backoff, jitter and a budget.",
+                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，而是给它添了柴：每次超时的尝试都把工作留在身后（各跳相加共 {h-a-abandoned_work} 次被放弃的调用），又在容量最低时再加一次。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
             )),
             try_this: Some(tr(
                 "Set the attempts to {#1} and compare the calls the product service receives.",
@@ -90,6 +94,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=bulkhead-shared-vs-isolated",
@@ -115,6 +120,7 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 9000.0 }),
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=bulkhead-shared-vs-isolated&s1.pool=own&s1.bulkhead=10&s1.bulkhead_queue=0",
@@ -140,6 +146,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=breaker&preset=source-003",
@@ -165,6 +172,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=admission&preset=source-003",
@@ -190,6 +198,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=big-promo-protected",
@@ -215,6 +224,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
     ],
 };

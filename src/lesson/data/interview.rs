@@ -37,6 +37,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: Some(5),
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=calculator&attempts=3,3",
@@ -59,14 +60,15 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: Some(8),
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=lab11-unprotected",
             knobs: &["l1.attempts", "l2.attempts"],
             title: tr("Where do the calls go?", "调用都去了哪里？"),
             narration: tr(
-                "{set-requests} at once; the profile service holds every call {set-leaf.ms} and then fails; each of the {set-layers:n} layers tries {set-l1.attempts:n} times, the inner one waiting {set-l2.backoff_ms} between tries. Watch the call counts grow in the diagram.",
-                "{set-requests}同时到达；画像服务每次调用占用 {set-leaf.ms}，然后失败；{set-layers:n} 层各尝试 {set-l1.attempts:n} 次，内层两次尝试之间等待 {set-l2.backoff_ms}。看图中的调用数如何增长。",
+                "{set-requests} at once; the profile service holds every call {set-leaf.ms} and then fails; each of the {set-layers:n} layers tries {set-l1.attempts:n} times, the inner one waiting {set-l2.backoff_ms} between tries. Ask first, then press play and watch the call counts grow in the diagram.",
+                "{set-requests}同时到达；画像服务每次调用占用 {set-leaf.ms}，然后失败；{set-layers:n} 层各尝试 {set-l1.attempts:n} 次，内层两次尝试之间等待 {set-l2.backoff_ms}。先提问，再按播放，看图中的调用数如何增长。",
             ),
             question: Some(tr(
                 "How many calls reach the profile service, and how long does each request take?",
@@ -78,38 +80,38 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr("Set one layer's attempts to {#1}.", "把其中一层的尝试次数改为 {#1}。")),
             spot: "diagram-a",
-            // Played to the end (1,020 ms), where the diagram's calls are the totals the
-            // answer quotes.
-            playback: None,
+            // Paused as the first attempts reach the profile service, so the diagram does
+            // not count up to the answer before the question is asked; played on, it ends
+            // (1,020 ms) at the totals the answer quotes.
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 50.0 }),
             minutes: None,
             hop: Some(2),
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=lab11-protected&l2.attempts=3",
             knobs: &["l2.attempts", "l1.deadline"],
             title: tr("The deadline budget travels", "截止预算随调用传递"),
             narration: tr(
-                "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, admission of {set-l1.burst:n}: {bd-a-hop2} calls, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-budget_exhausted} third attempts refused by the deadline budget, {h-a-admission_rejected} requests turned away at once.",
-                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-budget_exhausted} 次第三次尝试被截止预算拒绝，{h-a-admission_rejected} 个请求被立即拒绝。",
+                "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, admission of {set-l1.burst:n}: {bd-a-hop2} calls, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-admission_rejected} requests turned away at once. No request makes a third attempt.",
+                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-admission_rejected} 个请求被立即拒绝。没有一个请求做了第三次尝试。",
             ),
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(
-                "After {h-a-latency_max} only {= set-l1.deadline - h-a-latency_max} ms of the budget is left, less than one {set-leaf.ms} attempt: the caller stops and answers `unavailable`.",
-                "{h-a-latency_max} 后预算只剩 {= set-l1.deadline - h-a-latency_max} ms，不够一次 {set-leaf.ms} 的尝试：调用方停止并回答 `unavailable`。",
+                "After {h-a-latency_max} only {= set-l1.deadline - h-a-latency_max} ms of the budget is left, less than one {set-leaf.ms} attempt: the deadline budget refuses {h-a-budget_exhausted} third attempts, and the caller answers `unavailable`.",
+                "{h-a-latency_max} 后预算只剩 {= set-l1.deadline - h-a-latency_max} ms，不够一次 {set-leaf.ms} 的尝试：截止预算拒绝了 {h-a-budget_exhausted} 次第三次尝试，调用方回答 `unavailable`。",
             )),
             try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
             spot: "diagram-a",
             playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0 }),
             minutes: Some(12),
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=lab11-budget-150",
             knobs: &["l1.deadline"],
-            title: tr(
-                "A {set-l1.deadline} budget: first attempts only",
-                "{set-l1.deadline} 预算：只剩首次尝试",
-            ),
+            title: tr("A tighter budget: {set-l1.deadline}", "更紧的预算：{set-l1.deadline}"),
             narration: tr(
                 "The same chain with a {set-l1.deadline} budget. The budget is checked before the backoff sleep and before each attempt.",
                 "同样的调用链，预算改为 {set-l1.deadline}。退避等待前和每次尝试前都会检查预算。",
@@ -127,6 +129,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=lab11-protected&leaf.ms=300",
@@ -152,6 +155,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: Some(15),
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=breaker&preset=source-001",
@@ -174,6 +178,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&l1.concurrency=10",
@@ -199,6 +204,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: Some(1),
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=lab11-protected",
@@ -218,6 +224,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: Some(5),
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=calculator&attempts=2,2",
@@ -239,10 +246,11 @@ pub const LESSON: Lesson = Lesson {
                 "Raise the pool until every row fits, or set the attempts to {#1,1}.",
                 "调大连接池，直到每一行都放得下；或者把尝试次数设为 {#1,1}。",
             )),
-            spot: "inflight",
+            spot: "inflight-box",
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=big-promo-protected",
@@ -265,6 +273,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
     ],
 };

@@ -22,7 +22,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Busy, but fine", "很忙，但正常"),
             narration: tr(
                 "{set-leaf.workers:n} workers of {set-leaf.ms} serve at most {= set-leaf.workers * 1000 / set-leaf.ms} calls/s; {set-rate:n} requests/s arrive, so the server is {= set-rate * set-leaf.ms / 1000 / set-leaf.workers * 100} % busy. The client waits {set-l1.per_try} per try and makes up to {set-l1.attempts}. Until {= set-f1.start / 1000} s nearly every request succeeds.",
-                "{set-leaf.workers:n} 个 worker、每次调用 {set-leaf.ms}，最多每秒处理 {= set-leaf.workers * 1000 / set-leaf.ms} 次调用；每秒到达 {set-rate:n} 个请求，服务器 {= set-rate * set-leaf.ms / 1000 / set-leaf.workers * 100}% 繁忙。客户端每次尝试等待 {set-l1.per_try}，最多尝试 {set-l1.attempts}。{= set-f1.start / 1000} s 之前几乎所有请求都成功。",
+                "{set-leaf.workers:n} 个工作线程、每次调用 {set-leaf.ms}，最多每秒处理 {= set-leaf.workers * 1000 / set-leaf.ms} 次调用；每秒到达 {set-rate:n} 个请求，服务器 {= set-rate * set-leaf.ms / 1000 / set-leaf.workers * 100}% 繁忙。客户端每次尝试等待 {set-l1.per_try}，最多尝试 {set-l1.attempts}。{= set-f1.start / 1000} s 之前几乎所有请求都成功。",
             ),
             question: Some(tr(
                 "At {= set-rate * set-leaf.ms / 1000 / set-leaf.workers * 100} % utilisation, how much room is left for retries?",
@@ -37,18 +37,19 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 0.0, pause_ms: 3900.0 }),
             minutes: None,
             hop: Some(1),
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
             knobs: &["f1.factor", "f1.end"],
             title: tr("The trigger: one slow second", "触发因素：慢了一秒"),
             narration: tr(
-                "From {= set-f1.start / 1000} s to {= set-f1.end / 1000} s (fault {#f1}) the server is {set-f1.factor:n}× slower: {= set-leaf.ms * set-f1.factor} ms a call, about {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} calls/s for {set-rate:n} arriving. Watch the calls arriving at the server.",
-                "{= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间（故障 {#f1}），服务器慢 {set-f1.factor:n} 倍：每次调用 {= set-leaf.ms * set-f1.factor} ms，每秒只能处理约 {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} 次，而每秒到达 {set-rate:n} 个。观察到达服务器的调用数。",
+                "From {= set-f1.start / 1000} s to {= set-f1.end / 1000} s (fault {#1}) the server is {set-f1.factor:n}× slower: {= set-leaf.ms * set-f1.factor} ms a call, about {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} calls/s for {set-rate:n} arriving. Watch the calls arriving at the server.",
+                "{= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间（故障 {#1}），服务器慢 {set-f1.factor:n} 倍：每次调用 {= set-leaf.ms * set-f1.factor} ms，每秒只能处理约 {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} 次，而每秒到达 {set-rate:n} 个。观察到达服务器的调用数。",
             ),
             question: Some(tr(
                 "Once a call must wait more than {set-l1.per_try} for a worker, what does the client do, and what becomes of the call it gave up on?",
-                "一旦调用要等 {set-l1.per_try} 以上才轮到 worker，客户端会怎么做？它放弃的那次调用又会怎样？",
+                "一旦调用要等 {set-l1.per_try} 以上才轮到工作线程，客户端会怎么做？它放弃的那次调用又会怎样？",
             )),
             answer: Some(tr(
                 "It times out and retries at once, adding a call; the abandoned call stays in the queue and will still be served, for nobody. So each timeout adds load instead of removing it: arrivals at the server climb toward {set-l1.attempts:n} × {set-rate:n} calls/s.",
@@ -59,14 +60,15 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 5100.0 }),
             minutes: None,
             hop: Some(1),
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
             knobs: &["f1.end", "l1.attempts"],
             title: tr("The trigger is gone, the storm stays", "触发因素消失了，风暴还在"),
             narration: tr(
-                "At {= set-f1.end / 1000} s the server is fast again. Yet no request succeeds after the trigger until the load stops at {= set-duration / 1000} s: {h-a-succeeded} successes in the whole run, nearly all before {= set-f1.start / 1000} s, and {h-a-failed} failures.",
-                "{= set-f1.end / 1000} s 时服务器已恢复正常速度。然而触发之后，直到 {= set-duration / 1000} s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 {= set-f1.start / 1000} s 之前，失败 {h-a-failed} 个。",
+                "At {= set-f1.end / 1000} s the server is fast again. Yet no request succeeds after the trigger until the load stops at {= set-duration / 1000} s: {h-a-succeeded} successes in the whole run, nearly all before {= set-f1.start / 1000} s, and {h-a-failed} failures. After {= set-duration / 1000} s nothing new arrives, and the queue the storm left drains until about {~ headline-span / 1000} s: the rest of the charts.",
+                "{= set-f1.end / 1000} s 时服务器已恢复正常速度。然而触发之后，直到 {= set-duration / 1000} s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 {= set-f1.start / 1000} s 之前，失败 {h-a-failed} 个。{= set-duration / 1000} s 之后不再有新请求，风暴留下的队列要到约 {~ headline-span / 1000} s 才排空：这就是图表的后半段。",
             ),
             question: Some(tr(
                 "The server is healthy again. Why doesn't the system recover?",
@@ -74,7 +76,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Every call now waits past its timeout, so every request makes all {set-l1.attempts:n} attempts: {bd-a-hop1} calls for {h-a-original_requests} requests ({h-a-amplification} over the whole run), far more than the workers' {= set-leaf.workers * 1000 / set-leaf.ms} calls/s. The queue only grows; {h-a-abandoned_work} calls were abandoned by their caller yet still queued for a worker: work done for nobody. The trigger started it; the retries sustain it.",
-                "现在每次调用都等过了超时，于是每个请求都用满 {set-l1.attempts:n} 次尝试：{h-a-original_requests} 个请求产生 {bd-a-hop1} 次调用（全程 {h-a-amplification}），远超 worker 每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力。队列只增不减；{h-a-abandoned_work} 次调用已被调用方放弃，却仍排队等待 worker：做的是没人要的工作。触发因素点燃了它，重试让它持续下去。",
+                "现在每次调用都等过了超时，于是每个请求都用满 {set-l1.attempts:n} 次尝试：{h-a-original_requests} 个请求产生 {bd-a-hop1} 次调用（全程 {h-a-amplification}），远超工作线程每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力。队列只增不减；{h-a-abandoned_work} 次调用已被调用方放弃，却仍排队等待工作线程：做的是没人要的工作。触发因素点燃了它，重试让它持续下去。",
             )),
             try_this: Some(tr(
                 "Move the end of the trigger back to {= ( set-f1.start + set-f1.end ) / 2} ms: the storm does not care.",
@@ -84,6 +86,7 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 5000.0, pause_ms: 12_000.0 }),
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&f1.end=4200",
@@ -106,6 +109,8 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0 }),
             minutes: None,
             hop: None,
+            // The outcomes over the whole run answer "does it tip?" at a glance.
+            veil: &["chart-outcomes-a"],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&l1.budget=ratio&l1.budget_max=20&l1.budget_ratio=0.1",
@@ -131,6 +136,7 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&l1.attempts=1",
@@ -156,14 +162,15 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0 }),
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=stability&protect=budget",
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. The dashed line is the same map with a {stab-budget-ratio} retry budget.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。虚线是加上 {stab-budget-ratio} 重试预算后的同一张地图。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the same sweep draws its own boundary, dashed.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，同样的扫描会画出自己的边界（虚线）。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",
@@ -181,6 +188,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            // The protected sweep's boundary is what the question asks the class to predict.
+            veil: &["stab-boundary-protected"],
         },
         Step {
             link: "page=stability",
@@ -206,6 +215,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
     ],
 };

@@ -19,16 +19,16 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["attempts", "rps"],
             title: tr("One timeout, multiplied", "一次超时，层层放大"),
             narration: tr(
-                "Client (the app) → gateway → order → payment, every layer set to 'retry {set-attempts.1:n} times on failure'. The source counts that as {set-attempts.1} per layer, the first included; read literally (the first plus {set-attempts.1:n} retries) it is {= set-attempts.1 + 1}, and {= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×: always ask which is meant. Counted as the source does, one timeout at payment can be amplified {out-amplification}.",
-                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )} 倍——一定要问清是哪一种。按来源的算法，支付服务的一次超时最多被放大 {out-amplification}。",
+                "Client (the app) → gateway → order → payment, every layer set to 'retry {set-attempts.1:n} times on failure'. The source counts that as {set-attempts.1} per layer, the first included; read literally (the first plus {set-attempts.1:n} retries) it is {= set-attempts.1 + 1}, and {= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×: always ask which is meant. Count it as the source does.",
+                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×——一定要问清是哪一种。下面按来源的算法来数。",
             ),
             question: Some(tr(
                 "At a steady {out-peak} requests/s, how many calls per second can payment see?",
                 "在每秒 {out-peak} 个请求的平稳流量下，支付服务每秒最多会收到多少次调用？",
             )),
             answer: Some(tr(
-                "{out-worst}: {out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}. A latency blip that would have passed in moments becomes a sustained overload, exactly when payment is weakest.",
-                "{out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}。原本片刻即可恢复的时延抖动，在支付服务最脆弱的时候演变成持续的过载。",
+                "{out-worst}: {out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}, one timeout at payment amplified {out-amplification}. A latency blip that would have passed in moments becomes a sustained overload, exactly when payment is weakest.",
+                "{out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}，支付服务的一次超时被放大 {out-amplification}。原本片刻即可恢复的时延抖动，在支付服务最脆弱的时候演变成持续的过载。",
             )),
             try_this: Some(tr(
                 "Let only one layer retry: set the attempts to {#1,1,3}.",
@@ -38,6 +38,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=chain-3x3",
@@ -61,6 +62,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: Some(3),
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=chain-3x3&pattern=batch&requests=1000&l1.backoff=exponential&l1.jitter=full&l1.backoff_ms=100&l1.backoff_cap=3000",
@@ -86,6 +88,7 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 0.0, pause_ms: 560.0 }),
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
@@ -114,6 +117,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=breaker&preset=source-001",
@@ -142,6 +146,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
         Step {
             link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.fallback=unavailable&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",
@@ -170,6 +175,7 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
+            veil: &[],
         },
     ],
 };

@@ -237,6 +237,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
                 { back_and_next(lang, at, &props.ongo) }
+                if at.step + 1 == at.lesson.steps.len() { { finish_link(lang, at) } }
                 <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
                     title={t(T::LessonPresentHelp)} onclick={go(present)}>{ t(if modes.present { T::LessonPresentLeave } else { T::LessonPresent }) }</button>
                 if !modes.candidate {
@@ -370,6 +371,22 @@ pub struct NotesProps {
     pub lang: Lang,
     pub at: LessonAt,
     pub ongo: Callback<LessonAt>,
+}
+
+/// On a lesson's last step, where Next has nowhere to go: the next lesson in the index's
+/// order, or the index after the last one (presenter mode kept).
+fn finish_link(lang: Lang, at: LessonAt) -> Html {
+    let all = crate::lesson::data::ALL;
+    let next = all.iter().position(|l| l.id == at.lesson.id).and_then(|i| all.get(i + 1));
+    let present = if at.modes.present { "&present=1" } else { "" };
+    let (href, text) = match next {
+        Some(l) => (
+            format!("?lesson={}{present}&lang={}", l.id, lang.code()),
+            lang.f(T::LessonNextLesson, &[("title", &lesson_figures::plain_words(l.title, lang))]),
+        ),
+        None => (format!("?page=lessons&lang={}", lang.code()), lang.t(T::LessonAllLessons).to_string()),
+    };
+    html! { <a class="button" id="lesson-finish" {href}>{ text }</a> }
 }
 
 /// The back and next buttons of the card and of the notes window.
