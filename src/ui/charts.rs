@@ -239,12 +239,10 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             .chain((1..=steps).map(|k| right - k as f64 * w / 2.0))
             .find(|&end| !crosses(end - w, end))
             .unwrap_or(right);
-        html! {
-            <g class="limit">
-                <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
-                <text x={free.to_string()} y={ty.to_string()} text-anchor="end">{ label }</text>
-            </g>
-        }
+        (
+            html! { <g class="limit"><line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} /></g> },
+            html! { <g class="limit"><text x={free.to_string()} y={ty.to_string()} text-anchor="end">{ label }</text></g> },
+        )
     });
     let labels: Html = if props.labels {
         let drawn: Vec<(&Line, (f64, f64))> = props
@@ -287,8 +285,11 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
     } else {
         Html::default()
     };
-    // The limit under the series: a pool running full draws its busy line on top of it.
-    let body = html! { <>{ for limit }{ paths }<g class="direct-labels">{ labels }</g></> };
+    // The limit's line under the series (a pool running full draws its busy line on top of
+    // it), its label over them.
+    let (limit_line, limit_label) = limit.unzip();
+    let body =
+        html! { <>{ for limit_line }{ paths }{ for limit_label }<g class="direct-labels">{ labels }</g></> };
     chart_frame(
         Frame {
             lang: props.lang,
