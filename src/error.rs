@@ -65,11 +65,13 @@ pub enum Rule {
     ValidJson,
     /// A field holds the type it takes (detail: that type in words).
     Expected,
+    /// A stability map's axis names a storm page knob (detail: the usual ones).
+    SweepAxisKey,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 16] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -85,6 +87,7 @@ impl Rule {
         Rule::Required,
         Rule::ValidJson,
         Rule::Expected,
+        Rule::SweepAxisKey,
     ];
 }
 
@@ -112,6 +115,9 @@ impl fmt::Display for Allowed {
             Allowed::Range { min, max } => write!(f, "a number from {min} to {max}"),
             Allowed::Integer { min, max } => write!(f, "a whole number from {min} to {max}"),
             Allowed::OneOf { choices } => write!(f, "one of {}", choices.join(", ")),
+            Allowed::Length { min_len, max_len } if min_len == max_len => {
+                write!(f, "a list of exactly {max_len} items")
+            }
             Allowed::Length { min_len, max_len } => {
                 write!(f, "a list of {min_len} to {max_len} items")
             }

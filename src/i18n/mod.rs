@@ -107,6 +107,9 @@ impl Lang {
             Allowed::Range { min, max } => range(T::AllowedRange, min, max),
             Allowed::Integer { min, max } => range(T::AllowedInteger, min, max),
             Allowed::OneOf { choices } => self.f(T::AllowedOneOf, &[("choices", &choices.join(", "))]),
+            Allowed::Length { min_len, max_len } if min_len == max_len => {
+                self.f(T::AllowedLengthExact, &[("n", &max_len.to_string())])
+            }
             Allowed::Length { min_len, max_len } => {
                 self.f(T::AllowedLength, &[("min", &min_len.to_string()), ("max", &max_len.to_string())])
             }
@@ -145,6 +148,7 @@ impl Lang {
             Rule::Required => T::RuleRequired,
             Rule::ValidJson => T::RuleValidJson,
             Rule::Expected => T::RuleExpected,
+            Rule::SweepAxisKey => T::RuleSweepAxisKey,
         };
         self.f(key, &[("detail", detail)])
     }
@@ -211,6 +215,11 @@ pub fn placeholders(template: &str) -> Vec<&str> {
 /// A bound as a message states it: `1000000000` → `1,000,000,000`, as the rest of the page
 /// writes numbers; anything that is not a plain number stays as it is.
 fn grouped(bound: &str) -> String {
+    // A whole number is grouped as written: through a float, u64::MAX (a seed's bound)
+    // would read 18,446,744,073,709,551,616, one more than it is.
+    if !bound.is_empty() && bound.bytes().all(|b| b.is_ascii_digit()) {
+        return group_digits(bound.trim_start_matches('0').max("0"));
+    }
     match bound.parse::<f64>() {
         Ok(v) if v.is_finite() && !bound.contains(['e', 'E']) => format_number(v, 6),
         _ => bound.to_string(),
@@ -233,13 +242,7 @@ pub fn format_number(x: f64, decimals: usize) -> String {
         Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
         None => (s.clone(), String::new()),
     };
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(ch);
-    }
+    let grouped = group_digits(&int);
     let negative = x < 0.0 && (grouped.chars().any(|c| c != '0' && c != ',') || !frac.is_empty());
     let mut out = String::new();
     if negative {
@@ -251,6 +254,30 @@ pub fn format_number(x: f64, decimals: usize) -> String {
         out.push_str(&frac);
     }
     out
+}
+
+/// [`format_number`] with `decimals`, or below 1 as many as `significant` digits need
+/// (at most 9): 0.001157 with 2 decimals and 3 significant digits is 0.00116, not 0.
+pub fn format_small(x: f64, decimals: usize, significant: usize) -> String {
+    let d = if x != 0.0 && x.abs() < 1.0 {
+        let lead = (-x.abs().log10().floor()) as usize; // zeros after the point, plus one
+        decimals.max((significant + lead).saturating_sub(1)).min(9)
+    } else {
+        decimals
+    };
+    format_number(x, d)
+}
+
+/// Digits with a comma every three from the right: `1234567` → `1,234,567`.
+fn group_digits(int: &str) -> String {
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    grouped
 }
 
 /// A number with exactly `decimals` decimals and thousands separators (`4.10`).
@@ -273,6 +300,30 @@ pub fn format_fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_numbers_keep_their_significant_digits() {
+        assert_eq!(format_small(100.0 / 86_400.0, 2, 3), "0.00116");
+        assert_eq!(format_small(0.0579, 2, 3), "0.0579");
+        assert_eq!(format_small(0.174, 2, 3), "0.174");
+        assert_eq!(format_small(0.5, 2, 3), "0.5");
+        assert_eq!(format_small(1234.567, 2, 3), "1,234.57");
+        assert_eq!(format_small(0.0, 2, 3), "0");
+        assert_eq!(format_small(0.04, 1, 2), "0.04");
+    }
+
+    #[test]
+    fn a_seed_bound_is_grouped_exactly() {
+        let e = FieldError::new("seed", "abc", Allowed::integer(0, u64::MAX));
+        assert!(
+            Lang::En.field_error(&e).contains("0 to 18,446,744,073,709,551,615"),
+            "{}",
+            Lang::En.field_error(&e)
+        );
+        assert_eq!(grouped("007"), "7");
+        assert_eq!(grouped("0"), "0");
+        assert_eq!(grouped("1.5"), "1.5");
+    }
 
     #[test]
     fn a_named_error_gives_the_label_the_range_grouped_and_its_unit() {

@@ -56,6 +56,7 @@ texts! {
     AllowedInteger => "allowed: a whole number from {min} to {max}{unit}", "允许范围：{min} 到 {max}{unit}（整数）";
     AllowedOneOf => "allowed: one of {choices}", "允许取值：{choices} 之一";
     AllowedLength => "allowed: {min} to {max} items", "允许 {min} 到 {max} 项";
+    AllowedLengthExact => "allowed: exactly {n} items", "允许恰好 {n} 项";
     AllowedDecimals => "allowed: {min} to {max}{unit}, at most {decimals} decimals",
         "允许范围：{min} 到 {max}{unit}，最多 {decimals} 位小数";
     AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}{unit}", "允许：0（关闭），或 {min} 到 {max}{unit}";
@@ -87,6 +88,8 @@ texts! {
     RuleRequired => "a value: this field is required", "一个值：此字段为必填";
     RuleValidJson => "valid JSON ({detail})", "有效的 JSON（{detail}）";
     RuleExpected => "{detail}", "{detail}";
+    RuleSweepAxisKey => "KNOB=FROM..TO/N with KNOB one of {detail}, or any other retry-storm page link key (lab keys lists them)",
+        "KNOB=FROM..TO/N，KNOB 为 {detail} 之一，或重试风暴页的任何其他链接键（lab keys 会列出）";
     NotANumber => "not a number", "不是数字";
     KeptLastValid => "The figures below still show the last valid input.",
         "下方数字仍显示上一次有效输入的结果。";
@@ -117,6 +120,7 @@ texts! {
     FieldLayersHelp => "How many layers of the call chain each retry on failure (1–8). Page → recommendation → profile has 2.",
         "调用链中各自在失败时重试的层数（1–8）。页面 → 推荐 → 画像是 2 层。";
     FieldAttempts => "Attempts at layer {n}", "第 {n} 层尝试次数";
+    FieldAttemptsList => "Attempts per layer, one per layer", "各层尝试次数，每层一项";
     FieldAttemptsHelp => "Attempts this layer makes per call, the first one included (≈ gRPC maxAttempts, which gRPC caps at 5; Resilience4j maxAttempts). “First + 3 retries” is 4.",
         "该层每次调用的尝试次数，含首次（≈ gRPC maxAttempts，gRPC 最多为 5；Resilience4j maxAttempts）。“首次 + 重试 3 次”即 4。";
     FieldHoldNormal => "Hold time, healthy", "正常占用时间";
@@ -387,8 +391,8 @@ texts! {
     BlHalfOpen => "Half-open", "半开方式";
     BlHalfOpenHelp => "Lazy: the first call after the open time half-opens it (Resilience4j's default). Timed: a timer does, at the open time (automaticTransitionFromOpenToHalfOpenEnabled; opossum).",
         "惰性：打开时间过后的第一次调用使其半开（Resilience4j 默认）。定时：到点由定时器半开（automaticTransitionFromOpenToHalfOpenEnabled；opossum）。";
-    BlRateHelp => "Calls the caller makes per second, whatever the breaker does with them. A run makes at most 20,000 calls, so rate × timeline stays within 20,000: 666.66/s over 30 s.",
-        "调用方每秒发起的调用数，不论熔断器如何处理。一次运行最多 20,000 次调用，因此速率 × 时间线不超过 20,000：30 秒时间线最高 666.66 次/秒。";
+    BlRateHelp => "Calls the caller makes per second, whatever the breaker does with them. A run makes at most 20,000 calls, so rate × timeline stays within 20,000: at most 666.66/s over source 003's 30 s timeline, less over a longer one (the error names this timeline's bound).",
+        "调用方每秒发起的调用数，不论熔断器如何处理。一次运行最多 20,000 次调用，因此速率 × 时间线不超过 20,000：文档 003 的 30 秒时间线最高 666.66 次/秒，时间线更长则更低（出错时会给出当前时间线的上限）。";
     BlUnitCallsPerS => "calls/s", "次/秒";
     BlUnitS => "s", "秒";
     BlArrivalsHelp => "Evenly spaced calls meet evenly spread failures (50 %: every second call), so each transition follows from the settings; Poisson draws gaps and failures from the seed.",
@@ -667,6 +671,8 @@ texts! {
     SeedHelp => "The same scenario and seed always give the same run, here and in the command line (lab run --seed). Traffic is drawn per request, so sides A and B see the same requests.",
         "相同的场景和种子总是得到相同的运行结果，网页与命令行（lab run --seed）一致。流量按请求抽取，因此 A、B 两侧看到的是同样的请求。";
     NewSeed => "New seed", "换一个种子";
+    StabSeedHelp => "Every cell runs with this seed: the same sweep and seed always give the same map, here and in the command line (lab sweep --seed). Another seed may move cells near the boundary.",
+        "每一格都用这个种子运行：相同的扫描和种子总是得到相同的地图，网页与命令行（lab sweep --seed）一致。换一个种子，边界附近的格子可能改变。";
     NewSeedHelp => "Draw a different seed: same scenario, different luck.", "换一个种子：场景不变，运气不同。";
     Compare => "Compare A / B", "对比 A / B";
     CompareHelp => "Run side B on the same seed and traffic: the preset's comparison scenario (e.g. protected vs unprotected), or the unedited preset against your changes.",
@@ -710,7 +716,7 @@ texts! {
     HRetries => "Retries", "重试次数";
     HTimeouts => "Timeouts", "超时次数";
     HCoreSuccess => "Core success", "核心成功率";
-    HCoreSuccessNote => "of admitted requests; counts degraded answers as served", "按已准入的请求计；降级应答也计为已应答（不是成功）";
+    HCoreSuccessNote => "of admitted requests; counts degraded answers as served", "按已准入的请求计；降级应答也算核心成功（“成功”一栏不含它们）";
     HP50 => "Latency p50", "延迟 p50";
     HP99 => "Latency p99", "延迟 p99";
     HMax => "Latency max", "最长延迟";
@@ -721,6 +727,7 @@ texts! {
     HAbandoned => "Abandoned work", "被放弃的工作";
     HAbandonedNote => "calls worked on after nobody waited, at every hop added up", "无人等待后仍被处理的调用，各跳相加";
     HErrorBudget => "Error budget spent", "错误预算消耗";
+    PercentPoints => "pp", "个百分点";
     HeadlineWholeRun => "Totals over the whole run, 0 – {end} s of virtual time (the chain below shows the playhead's moment)",
         "整次运行的合计，虚拟时间 0 – {end} s（下方的调用链显示播放头所在时刻）";
     HeadlineWholeRunAB => "Totals over each whole run, A 0 – {a} s and B 0 – {b} s of virtual time (the chain below shows the playhead's moment)",
@@ -734,15 +741,16 @@ texts! {
     SeriesErrorBudget => "spent", "已消耗";
     SeriesSloTarget => "SLO: succeeded + degraded must reach this line", "SLO：成功+降级须达到此线";
     LimitErrorBudget => "whole budget", "全部预算";
-    ErrorBudgetOffScale => "The run spends up to {peak} % of the budget; the chart stops at {scale} % so that the whole-budget line stays readable.",
-        "本次运行最多花掉预算的 {peak}%；图只画到 {scale}%，以便看清“全部预算”线。";
+    ErrorBudgetOffScale => "The run spends up to {times}× the budget ({peak} %); the chart stops at {scale} % so that the whole-budget line stays readable.",
+        "本次运行最多花掉预算的 {times}×（{peak}%）；图只画到 {scale}%，以便看清“全部预算”线。";
     // playback
     Play => "Play", "播放";
     Pause => "Pause", "暂停";
     Step => "Step", "单步";
     StepHelp => "Advance one time bucket.", "前进一个时间桶。";
     Speed => "Speed", "速度";
-    SpeedHelp => "1× plays the whole run in 10 seconds.", "1× 表示 10 秒播完整个运行。";
+    SpeedHelp => "1× plays the whole run in {s} seconds.", "1× 表示 {s} 秒播完整个运行。";
+    SpeedOption => "{x}× · run in {s} s", "{x}×（{s} 秒播完）";
     Scrub => "Virtual time", "虚拟时间";
     ScrubHelp => "Drag to any moment of the run; every picture shows that moment.", "拖动到运行中的任意时刻；所有图都显示该时刻。";
     PlayheadAt => "t = {t}", "t = {t}";
@@ -916,9 +924,9 @@ texts! {
     OutcomeUnfinished => "unfinished", "未完成";
     // formulas
     FormulaTitle => "Closed form beside the simulation", "闭式公式与模拟对照";
-    FormulaBound => "Worst-case leaf attempts/s", "叶子最坏尝试次数/秒";
+    FormulaBound => "Worst-case attempts/s at {leaf}, the chain's last service", "链路末端 {leaf} 的最坏尝试次数/秒";
     FormulaSimPeak => "simulated peak", "模拟峰值";
-    FormulaLittle => "Little's law at the leaf (L = λ × W)", "叶子服务的 Little 定律（L = λ × W）";
+    FormulaLittle => "Little's law at {leaf} (L = λ × W)", "{leaf} 的 Little 定律（L = λ × W）";
     FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
     FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied); Little's law assumes a steady state. Random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
         "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试；Little 定律假设系统处于稳态。随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";

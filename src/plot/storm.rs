@@ -2,7 +2,7 @@
 //! the playhead, diagram layout, flowing dots, the request timeline and the closed-form
 //! comparison. Pure functions, tested natively; the components only place the results.
 
-use crate::i18n::{T, format_number};
+use crate::i18n::T;
 use crate::model::slo::Slo;
 use crate::report::{CallResult, HopKind, Report, Trace};
 use crate::scenario::{Load, Scenario};
@@ -313,6 +313,9 @@ pub struct Formulas {
     pub sim_peak_in_flight: i64,
     /// Leaf workers, if limited.
     pub leaf_workers: Option<u32>,
+    /// The leaf's name (a preset with side dependencies has other services at the end of
+    /// a call too: the panel says which one it means).
+    pub leaf_name: String,
 }
 
 /// Computes the formula panel.
@@ -344,6 +347,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
         little: sim_peak_rate * leaf_mean_ms / 1000.0,
         sim_peak_in_flight: r.hops.get(leaf).map_or(0, |h| h.peak_in_flight),
         leaf_workers: s.leaf.server.workers,
+        leaf_name: s.leaf.name.clone(),
     }
 }
 
@@ -351,9 +355,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
 /// 40 admitted requests at 99.9 % allow 0.04, which one decimal would show as "0 allowed",
 /// a zero tolerance.
 pub fn allowance(allowed: f64) -> String {
-    let decimals =
-        if allowed > 0.0 && allowed < 1.0 { (1.0 - allowed.log10().floor()).min(6.0) as usize } else { 1 };
-    format_number(allowed, decimals)
+    crate::i18n::format_small(allowed, 1, 2)
 }
 
 #[cfg(test)]

@@ -572,7 +572,7 @@ fn parse_arrivals(list: &str, defaults: &AdmissionInput, errors: &mut FormErrors
     if items.len() > MAX_ARRIVALS {
         let e = FieldError::new(
             "arrivals",
-            format!("{} items", items.len()),
+            crate::error::clip(list),
             Allowed::Length { min_len: 0, max_len: MAX_ARRIVALS },
         );
         errors.set(FieldKey::plain("arrivals"), list.to_string(), e);

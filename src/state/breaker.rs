@@ -491,11 +491,13 @@ impl BreakerState {
         // The timeline before the numbers: the rate is told the bound the timeline sets.
         for (k, items) in &lists {
             let n = st.input.phases.len();
-            if items.len() > n {
+            // A list of another length than the timeline's is named: a longer one's extra
+            // items are not used, a shorter one leaves the last phases at the preset's values.
+            if items.len() != n {
                 let e = FieldError::new(
                     k.key,
-                    format!("{} items", items.len()),
-                    Allowed::Length { min_len: 1, max_len: n },
+                    crate::error::clip(&items.join(",")),
+                    Allowed::Length { min_len: n, max_len: n },
                 );
                 st.errors.set(FieldKey::plain(k.key), items.join(","), e);
             }

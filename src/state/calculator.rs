@@ -362,15 +362,21 @@ impl CalcState {
             if q.get("layers").is_none() && (1..=MAX_LAYERS).contains(&items.len()) {
                 (LAYERS.set)(&mut state.input, 0, items.len() as f64);
             }
-            if items.len() > state.input.attempts.len() {
-                let max = if q.get("layers").is_some() { state.input.attempts.len() } else { MAX_LAYERS };
+            // One item per layer: a list of another length than `layers` says so (a shorter
+            // one leaves the last layers at their defaults, a longer one's extra items unused).
+            let layers_given = q.get("layers").is_some();
+            if items.len() > state.input.attempts.len()
+                || (layers_given && items.len() != state.input.attempts.len())
+            {
+                let n = state.input.attempts.len();
+                let (min, max) = if layers_given { (n, n) } else { (1, MAX_LAYERS) };
                 state.errors.set(
                     FieldKey::plain("attempts"),
                     list.to_string(),
                     FieldError::new(
                         "attempts",
-                        format!("{} items", items.len()),
-                        crate::error::Allowed::Length { min_len: 1, max_len: max },
+                        crate::error::clip(list),
+                        crate::error::Allowed::Length { min_len: min, max_len: max },
                     ),
                 );
             }
@@ -465,7 +471,7 @@ mod tests {
             CalcState::from_query(&Query::parse("?page=calculator&attempts=3,3,3,3,3,3,3,3,3&zzz=1&lang=zh"));
         let (raw, e) = s.errors.get(&FieldKey::plain("attempts")).expect("nine attempts: more than 8 layers");
         assert_eq!(raw, "3,3,3,3,3,3,3,3,3");
-        assert_eq!(e.to_string(), "attempts: got 9 items, allowed a list of 1 to 8 items");
+        assert_eq!(e.to_string(), "attempts: got 3,3,3,3,3,3,3,3,3, allowed a list of 1 to 8 items");
         assert_eq!(s.unknown, vec!["zzz".to_string()]);
         let s = CalcState::from_query(&Query::parse("?layers=2&attempts=3,3,3"));
         assert!(s.errors.get(&FieldKey::plain("attempts")).is_some(), "more attempts than layers=2 allows");

@@ -4,7 +4,7 @@
 
 use super::controls::{ControlSpec, NumberControl};
 use crate::export::{Provenance, calculator_csv, lab_json};
-use crate::i18n::{Lang, T, format_fixed, format_number};
+use crate::i18n::{Lang, T, format_fixed, format_number, format_small};
 use crate::knob::Knob;
 use crate::model::amplification::{CalcInput, CalcOutput, InFlight};
 use crate::plot::chain_bars;
@@ -138,7 +138,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                         { plain(&calc::LAYERS) }
                         <div class="attempts-group">{ attempts }</div>
                         if let Some((_, e)) = props.state.errors.get(&FieldKey::plain("attempts")) {
-                            <p class="field-error" role="alert" id="f-attempts-error">{ lang.field_error(e) }</p>
+                            <p class="field-error" role="alert" id="f-attempts-error">{ lang.named_error(e, &lang.f(T::LabelWithKey, &[("label", lang.t(T::FieldAttemptsList)), ("key", "attempts")]), "") }</p>
                         }
                         { plain(&calc::HOLD_NORMAL) }
                         { plain(&calc::HOLD_DEGRADED) }
@@ -192,7 +192,8 @@ fn Results(props: &ResultsProps) -> Html {
     let t = |k: T| lang.t(k);
     let o = &props.output;
     let i = &props.input;
-    let n = |x: f64| format_number(x, 2);
+    // Three significant digits below 1: 100 requests a day are 0.00116/s, not "0".
+    let n = |x: f64| format_small(x, 2, 3);
     let product = i.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
     let in_flight_row = |id: &str, which: T, f: &InFlight| {
         let status = if f.saturated { t(T::OutSaturated) } else { t(T::OutFits) };
@@ -207,6 +208,8 @@ fn Results(props: &ResultsProps) -> Html {
         }
     };
     let worst_demand = o.degraded_after.in_flight.max(o.normal_after.in_flight);
+    let payload =
+        if o.payload_mb_per_s < 1.0 { n(o.payload_mb_per_s) } else { format_fixed(o.payload_mb_per_s, 2) };
     html! {
         <>
             <div class="figures">
@@ -218,8 +221,8 @@ fn Results(props: &ResultsProps) -> Html {
                     format!("{} = {}×", product, n(o.amplification)), None) }
                 { figure(o, "out-worst", t(T::OutWorst), n(o.worst_attempts_per_s), t(T::UnitAttemptsPerS),
                     format!("{} × {} = {}", n(o.peak_rps), product, n(o.worst_attempts_per_s)), Some(t(T::OutWorstNote))) }
-                { figure(o, "out-payload", t(T::OutPayload), format_fixed(o.payload_mb_per_s, 2), t(T::UnitMbps),
-                    format!("{} × {} KiB × 1,024 B/KiB ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), format_fixed(o.payload_mb_per_s, 2)), None) }
+                { figure(o, "out-payload", t(T::OutPayload), payload.clone(), t(T::UnitMbps),
+                    format!("{} × {} KiB × 1,024 B/KiB ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), payload), None) }
             </div>
             // The heading and the table in one box: what a lesson points at (and presenter mode
             // shows on its stage) is the table with its title.
@@ -300,7 +303,7 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
                     { for hop }
                     <rect x={b.x.to_string()} y={b.y.to_string()} width={b.width.to_string()} height={b.height.to_string()} rx="4" />
                     <text class="bar-value" x={cx.to_string()} y={(b.y - 6.0).to_string()} text-anchor="middle">
-                        { format_number(b.value, 0) }
+                        { format_small(b.value, 0, 3) }
                     </text>
                     <text class="bar-label" x={cx.to_string()} y={(h - 22.0).to_string()} text-anchor="middle">{ label(i) }</text>
                     <text class="bar-unit" x={cx.to_string()} y={(h - 6.0).to_string()} text-anchor="middle">

@@ -41,21 +41,25 @@ impl ControlSpec {
         label: String,
     ) -> ControlSpec {
         let value = (knob.get)(state, index).unwrap_or(knob.range.min);
+        // A plain whole number (a seed) has no unit to show: "whole number" is in its range.
+        let unit = if knob.unit == T::UnitInteger { "" } else { lang.t(knob.unit) };
         let (text, error) = match error {
             // By the label the learner sees, the link key beside it (what a link says).
             Some((raw, e)) => {
                 let named = lang.f(T::LabelWithKey, &[("label", &label), ("key", &e.field)]);
-                (raw.clone(), Some(lang.named_error(e, &named, lang.t(knob.unit))))
+                (raw.clone(), Some(lang.named_error(e, &named, unit)))
             }
             None => (fmt_num(round_for_display(value, knob.step)), None),
         };
         let stops = knob.stops();
         let stop = knob.nearest_stop(&stops, value);
-        let unit = lang.t(knob.unit).to_string();
+        let unit = unit.to_string();
         let value_text = if knob.off && value == 0.0 {
             lang.t(T::OptOff).to_string()
         } else {
             format!("{} {}", format_number(round_for_display(value, knob.step), 6), unit)
+                .trim_end()
+                .to_string()
         };
         ControlSpec {
             id,

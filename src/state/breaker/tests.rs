@@ -58,7 +58,7 @@ fn a_bad_value_shows_its_error_and_falls_back_for_that_field_only() {
     let st = q("?phase_ms=5000&phase_fail=1,2&window_kind=sliding");
     assert_eq!(
         st.errors.get(&FieldKey::plain("phase_fail")).unwrap().1.to_string(),
-        "phase_fail: got 2 items, allowed a list of 1 to 1 items"
+        "phase_fail: got 1,2, allowed a list of exactly 1 items"
     );
     assert_eq!(
         st.errors.get(&FieldKey::plain("window_kind")).unwrap().1.to_string(),
@@ -206,4 +206,15 @@ fn the_mapping_names_each_setting_in_resilience4j_and_opossum_with_the_labs_valu
     // A change on the page is what the table shows.
     let changed = q("?page=breaker&preset=source-003&failure_pct=30");
     assert!(changed.settings(Lang::En).iter().any(|r| r.2 == "failureRateThreshold" && r.1 == "30 %"));
+}
+
+#[test]
+fn a_list_shorter_than_the_timeline_is_named() {
+    // Two phases from phase_ms, one failure rate: the second phase keeps the preset's, and
+    // the link is told so instead of being rewritten without a word.
+    let st = q("?page=breaker&phase_ms=10000,20000&phase_fail=10");
+    let e = st.errors.get(&FieldKey::plain("phase_fail")).map(|(_, e)| e.clone()).expect("named");
+    assert_eq!(*e.allowed, Allowed::Length { min_len: 2, max_len: 2 });
+    assert!(crate::i18n::Lang::En.field_error(&e).contains("exactly 2 items"), "{e:?}");
+    assert_eq!(st.input.phases[0].failure_pct, 10.0);
 }

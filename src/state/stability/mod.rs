@@ -196,8 +196,9 @@ impl Sweep {
         storm(&self.base_query()).a
     }
 
-    /// Sets `axis` to `v` in a storm link over `base`.
-    fn set(base: &Scenario, q: &mut Query, axis: &Axis, v: f64) -> Result<(), String> {
+    /// Sets `axis` to `v` in a storm link over `base`. A utilisation whose rate the storm
+    /// page would refuse is told its own range (`Ok(Some(..))`), not the rate's.
+    fn set(base: &Scenario, q: &mut Query, axis: &Axis, v: f64) -> Result<Option<Allowed>, String> {
         match axis.key.as_str() {
             "utilisation" => {
                 let cap = capacity(base).ok_or("no hop has a limited pool")?;
@@ -205,7 +206,12 @@ impl Sweep {
                     Load::Constant { peak_factor, .. } | Load::Poisson { peak_factor, .. } => peak_factor,
                     Load::Batch { .. } => return Err("the preset's arrivals come in one batch".into()),
                 };
-                q.set("rate", url_num((v * cap / peak * 1e6).round() / 1e6));
+                let rate = (v * cap / peak * 1e6).round() / 1e6;
+                let r = crate::scenario::ranges::RATE_PER_S;
+                if !(r.min..=r.max).contains(&rate) {
+                    return Ok(Some(Allowed::range(r.min * peak / cap, r.max * peak / cap)));
+                }
+                q.set("rate", url_num(rate));
             }
             "trigger_ms" => {
                 let f = base.faults.first().ok_or("the preset has no fault window (f1)")?;
@@ -213,7 +219,7 @@ impl Sweep {
             }
             key => q.set(key, url_num(v)),
         }
-        Ok(())
+        Ok(None)
     }
 
     /// The storm link of cell `index`, with the protection if `protected`.
@@ -231,8 +237,16 @@ impl Sweep {
         let (i, j) = self.position(index);
         let mut q = self.base_query();
         for (field, axis, k) in [("x", &self.x, i), ("y", &self.y, j)] {
-            Self::set(base, &mut q, axis, axis.value(k))
-                .map_err(|why| FieldError::new(field, clip(&format!("{} ({why})", axis.key)), self.keys()))?;
+            let v = axis.value(k);
+            match Self::set(base, &mut q, axis, v) {
+                Ok(None) => {}
+                Ok(Some(allowed)) => {
+                    return Err(FieldError::new(field, format!("{}={}", axis.key, url_num(v)), allowed));
+                }
+                Err(why) => {
+                    return Err(FieldError::new(field, clip(&format!("{} ({why})", axis.key)), self.keys()));
+                }
+            }
         }
         if protected {
             for (k, v) in self.protect.link() {
@@ -266,7 +280,7 @@ impl Sweep {
             "l1.per_try",
             "l1.budget_ratio",
         ];
-        Allowed::OneOf { choices: choices.iter().map(|c| c.to_string()).collect() }
+        Allowed::Rule { rule: crate::error::Rule::SweepAxisKey, detail: choices.join(", ") }
     }
 
     /// Cell `index`'s run: the storm page's scenario for its link, judged on the trigger

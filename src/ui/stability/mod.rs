@@ -465,10 +465,10 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         { protect_control(lang, st, dispatch) }
                         <div class="control seed-row">
                             <div class="control-head">
-                                <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
+                                <label for="seed" title={t(T::StabSeedHelp)}>{ t(T::Seed) }</label>
                                 <input id="seed" class="num" type="text" inputmode="numeric" value={s.seed.to_string()} onchange={onseed} aria-describedby="seed-help" />
                             </div>
-                            <p class="help" id="seed-help">{ t(T::SeedHelp) }</p>
+                            <p class="help" id="seed-help">{ t(T::StabSeedHelp) }</p>
                             if let Some(e) = seed_error { <p class="field-error" role="alert" id="seed-error">{ e }</p> }
                         </div>
                         <button type="button" class="secondary" id="reset-preset" onclick={onreset}>{ t(T::ResetPreset) }</button>

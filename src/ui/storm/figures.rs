@@ -21,8 +21,12 @@ fn show(v: f64, unit: Unit) -> String {
     }
 }
 
-fn show_diff(d: f64, unit: Unit) -> String {
+fn show_diff(lang: Lang, d: f64, unit: Unit) -> String {
     let sign = if d > 0.0 { "+" } else { "" };
+    // Two percentages differ by percentage points, not by a percent of either.
+    if unit == Unit::Percent && d.abs() < 10.0 {
+        return format!("{sign}{} {}", format_number(d * 100.0, 2), lang.t(T::PercentPoints));
+    }
     format!("{sign}{}", show(d, unit))
 }
 
@@ -93,7 +97,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                             <span class="side-tag">{ "B" }</span>
                             <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(b.value, b.unit) }</span>
                             <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(T::Difference)}>
-                                { format!("({})", show_diff(diff.unwrap_or(0.0), h.unit)) }
+                                { format!("({})", show_diff(lang, diff.unwrap_or(0.0), h.unit)) }
                             </span>
                         </div>
                     }
@@ -173,12 +177,12 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
         <div class="formulas" id="formulas">
             <h3>{ lang.t(T::FormulaTitle) }</h3>
             <div class="formula-row">
-                <div>{ lang.t(T::FormulaBound) }</div>
+                <div>{ lang.f(T::FormulaBound, &[("leaf", &f.leaf_name)]) }</div>
                 <code id="formula-bound">{ bound }</code>
                 <div class="sim">{ lang.t(T::FormulaSimPeak) }{ ": " }<strong id="formula-sim-peak">{ format!("{} /s", format_number(f.sim_peak_rate, 1)) }</strong></div>
             </div>
             <div class="formula-row">
-                <div>{ lang.t(T::FormulaLittle) }</div>
+                <div>{ lang.f(T::FormulaLittle, &[("leaf", &f.leaf_name)]) }</div>
                 <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
                 <div class="sim">{ lang.t(T::FormulaSimInFlight) }{ ": " }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
             </div>

@@ -324,15 +324,19 @@ pub fn StormPage(props: &StormProps) -> Html {
                 }
             })
         };
+        let speed_help = lang.f(T::SpeedHelp, &[("s", &format_number(PLAY_MS_AT_1X / 1000.0, 2))]);
         html! {
             <div class="playbar" role="group" aria-label={t(T::Scrub)}>
                 <button type="button" id="play" onclick={onplay} disabled={*reduced} aria-pressed={if *playing { "true" } else { "false" }}>
                     { if *playing { t(T::Pause) } else { t(T::Play) } }
                 </button>
                 <button type="button" id="step" class="secondary small" title={t(T::StepHelp)} onclick={onstep}>{ t(T::Step) }</button>
-                <label for="speed" title={t(T::SpeedHelp)}>{ t(T::Speed) }</label>
-                <select id="speed" title={t(T::SpeedHelp)} onchange={onspeed}>
-                    { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == *speed}>{ format!("{}×", format_number(*s, 2)) }</option> }) }
+                <label for="speed" title={speed_help.clone()}>{ t(T::Speed) }</label>
+                <select id="speed" title={speed_help.clone()} onchange={onspeed}>
+                    // Each speed says how long the whole run plays: "1×" alone reads as real time.
+                    { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == *speed}>{
+                        lang.f(T::SpeedOption, &[("x", &format_number(*s, 2)), ("s", &format_number(PLAY_MS_AT_1X / 1000.0 / s, 2))])
+                    }</option> }) }
                 </select>
                 <input id="scrub" type="range" min="0" max="1000" step="1" value={format!("{:.0}", at / end_ms * 1000.0)}
                     aria-label={t(T::Scrub)} title={t(T::ScrubHelp)} oninput={onscrub} />

@@ -270,7 +270,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     // presenter's stage) shows the scale's note with it.
                     if let Some(peak) = data.error_budget_off_scale {
                         <p class="note chart-note" id={format!("error-budget-off-scale-{side}")} data-value={peak.to_string()}>
-                            { lang.f(T::ErrorBudgetOffScale, &[("peak", &format_number(peak, 0)), ("scale", &format_number(ERROR_BUDGET_SCALE, 0))]) }
+                            { lang.f(T::ErrorBudgetOffScale, &[("times", &format_number(peak / 100.0, 1)), ("peak", &format_number(peak, 0)), ("scale", &format_number(ERROR_BUDGET_SCALE, 0))]) }
                         </p>
                     }
                 </> }, 120.0) }
