@@ -257,7 +257,9 @@ def main():
             end_s = f"{side} 0 – " + f"{rep['summary']['end_ms'] / 1000:,.1f}".rstrip("0").rstrip(".") + " s"
             expect(end_s in span, f"compare: the cards' span {span!r} names {end_s}")
         expect("compare=1" in chrome.url(), "compare is in the link")
-        for chart in ["load", "inflight", "outcomes"]:
+        # The in-flight charts share their axes only when both show the same pool.
+        same_pool = chrome.text("#inflight-a figcaption") == chrome.text("#inflight-b figcaption")
+        for chart in ["load", "outcomes"] + (["inflight"] if same_pool else []):
             axes = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById(arguments[0] + '-' + s); "
                              "return f && [f.dataset.xEnd, f.dataset.yMax]; });", chart)
             expect(axes[0] is not None and axes[0] == axes[1], f"{chart}: A and B share their axes: {axes}")
@@ -290,6 +292,13 @@ def main():
         chrome.full_screenshot(os.path.join(artifacts, "storm-compare-overlay-en.png"), width=1400)
         chrome.click("#view-sides")
         chrome.wait("#load-b")
+        # big-promo against its protected side: A's chart shows the shared pool (30,000 queued),
+        # B's the order core's pool of 4; each keeps its own scale, or B's reads a flat 0.
+        page("?page=storm&lang=en&preset=big-promo&compare=1")
+        wait_run(chrome)
+        chrome.wait("#inflight-b")
+        tops = chrome.js("return ['a', 'b'].map(s => Number(document.getElementById('inflight-' + s).dataset.yMax));")
+        expect(tops[1] < tops[0] / 100, f"big-promo compare: B's pool chart on its own scale: {tops}")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "compare")
 
@@ -444,7 +453,7 @@ def main():
             expect(abs(got - want["failed"] / allowed) <= 1e-9 * max(1.0, got), f"{p}: budget spent {got} != failed/allowed")
             expect(chrome.js("return document.getElementById('slo-status-a').dataset.met") == met, f"{p}: SLO met = {met}")
             expect(chrome.js("return document.querySelectorAll('#outcomes-a path.c-slo').length") == 1, f"{p}: the target line is drawn")
-            expect(chrome.js("return document.querySelectorAll('#error-budget-a .limit').length") == 1, f"{p}: the budget's 100 % line")
+            expect(chrome.js("return document.querySelectorAll('#error-budget-a .limit line').length") == 1, f"{p}: the budget's 100 % line")
             # A budget spent many times over: the scale stops at 400 % and a note gives the peak.
             off = chrome.js("const e = document.getElementById('error-budget-off-scale-a'); return e && Number(e.dataset.value);")
             ticks = chrome.js("return Array.from(document.querySelectorAll('#error-budget-a text')).map(t => Number(t.textContent.replace(/,/g, ''))).filter(v => !isNaN(v));")

@@ -25,6 +25,10 @@ pub struct DiagramProps {
     /// A hop was picked (a click on its box or its button).
     #[prop_or_default]
     pub onfocus: Callback<usize>,
+    /// Compare mode: the diagram may scroll sideways in its half (see the style sheet), so
+    /// it takes the keyboard's focus to be scrolled.
+    #[prop_or_default]
+    pub scrolls: bool,
 }
 
 /// One badge in a hop's box: its label and the stage's name (`admission`, a
@@ -458,7 +462,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         })
         .collect();
     html! {
-        <figure class="diagram" id={format!("diagram-{}", props.side)}>
+        <figure class="diagram" id={format!("diagram-{}", props.side)} tabindex={props.scrolls.then_some("0")}>
             <figcaption>{ lang.t(T::DiagramTitle) }</figcaption>
             <svg viewBox={format!("0 0 {width} {height}")} role="img" aria-label={lang.t(T::DiagramLabel)}>
                 { edge_views }

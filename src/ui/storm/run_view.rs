@@ -78,10 +78,14 @@ impl Axes {
             error_budget: top(&d.error_budget),
         };
         let (x, y) = (one(a), one(b));
+        // The in-flight charts share a scale only when both show the same pool: big-promo's
+        // shared pool of 8 with 30,000 queued beside the protected side's order-core pool of
+        // 4 drew B's pool as a flat line at 0. (0: each chart its own scale.)
+        let same_pool = a.1.focus_title == b.1.focus_title;
         Axes {
             end_ms: x.end_ms.max(y.end_ms),
             load: x.load.max(y.load),
-            in_flight: x.in_flight.max(y.in_flight),
+            in_flight: if same_pool { x.in_flight.max(y.in_flight) } else { 0.0 },
             outcomes: x.outcomes.max(y.outcomes),
             breakers: x.breakers.max(y.breakers),
             budgets: x.budgets.max(y.budgets),
@@ -248,7 +252,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
         <div class={classes!("run-view", props.focus.map(|h| format!("focus-hop-{h}")))}>
             <div class="panel">
                 <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side}
-                    focus={props.focus} onfocus={props.onfocus.clone()} />
+                    focus={props.focus} onfocus={props.onfocus.clone()} scrolls={axes.is_some()} />
             </div>
             <div class="panel charts">
                 { chart("chart-load", html! {
