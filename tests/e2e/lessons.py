@@ -357,6 +357,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         for sel in ["#lesson-reveal", "#lesson-answer", "#lesson-checklist", "#lesson-notes"]:
             expect(chrome.js(f"return !document.querySelector('{sel}');"), f"the candidate sees no {sel}")
         # The run answers the question: it stays hidden until the candidate has answered.
+        chrome.wait("#h-a-latency_max")
         hidden = "return getComputedStyle(document.getElementById('h-a-latency_max')).visibility === 'hidden';"
         expect(chrome.js(hidden), "the candidate does not see the run's figures before answering")
         expect(chrome.js("return !!document.getElementById('lesson-run-hidden');"), "and is told why")
