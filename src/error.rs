@@ -67,11 +67,13 @@ pub enum Rule {
     Expected,
     /// A stability map's axis names a storm page knob (detail: the usual ones).
     SweepAxisKey,
+    /// The calculator's link gives its rate once: `rps` or `rpd`, not both.
+    OneRate,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -88,6 +90,7 @@ impl Rule {
         Rule::ValidJson,
         Rule::Expected,
         Rule::SweepAxisKey,
+        Rule::OneRate,
     ];
 }
 

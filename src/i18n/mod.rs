@@ -149,6 +149,7 @@ impl Lang {
             Rule::ValidJson => T::RuleValidJson,
             Rule::Expected => T::RuleExpected,
             Rule::SweepAxisKey => T::RuleSweepAxisKey,
+            Rule::OneRate => T::RuleOneRate,
         };
         self.f(key, &[("detail", detail)])
     }

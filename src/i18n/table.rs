@@ -88,6 +88,8 @@ texts! {
     RuleRequired => "a value: this field is required", "一个值：此字段为必填";
     RuleValidJson => "valid JSON ({detail})", "有效的 JSON（{detail}）";
     RuleExpected => "{detail}", "{detail}";
+    RuleOneRate => "rps or rpd, not both: they set the same rate (rpd ÷ 86,400), and rpd is used",
+        "rps 与 rpd 只给一个：二者设的是同一个速率（rpd ÷ 86,400），已采用 rpd";
     RuleSweepAxisKey => "KNOB=FROM..TO/N with KNOB one of {detail}, or any other retry-storm page link key (lab keys lists them)",
         "KNOB=FROM..TO/N，KNOB 为 {detail} 之一，或重试风暴页的任何其他链接键（lab keys 会列出）";
     NotANumber => "not a number", "不是数字";

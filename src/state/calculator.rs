@@ -350,6 +350,15 @@ impl CalcState {
         };
         if let Some(raw) = q.get("rps") {
             apply_one(&mut state, FieldKey::plain("rps"), raw);
+            // Both: rpd (read below) sets the rate, and the link is told rps is not used.
+            if q.get("rpd").is_some() && state.errors.get(&FieldKey::plain("rps")).is_none() {
+                let e = FieldError::new(
+                    "rps",
+                    crate::error::clip(raw),
+                    crate::error::Allowed::rule(crate::error::Rule::OneRate),
+                );
+                state.errors.set(FieldKey::plain("rps"), raw.to_string(), e);
+            }
         }
         for k in URL_KNOBS {
             if let Some(raw) = q.get(k.key) {
@@ -418,6 +427,17 @@ impl CalcState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_with_both_rates_is_told_which_one_is_used() {
+        let s = CalcState::from_query(&Query::parse("?page=calculator&rps=100&rpd=864000"));
+        assert_eq!(s.input.requests_per_day, 864_000.0, "rpd sets the rate");
+        let (_, e) = s.errors.get(&FieldKey::plain("rps")).expect("rps named");
+        assert!(crate::i18n::Lang::En.field_error(e).contains("rpd is used"), "{e:?}");
+        assert!(
+            CalcState::from_query(&Query::parse("?rpd=864000")).errors.get(&FieldKey::plain("rps")).is_none()
+        );
+    }
 
     #[test]
     fn typing_a_bad_value_keeps_the_last_valid_result() {
