@@ -151,6 +151,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 expect(chrome.js("return document.querySelector('.app').classList.contains('present');"), "presenter mode")
                 for step in range(1, n + 1):
                     wait_step(lesson, step)
+                    # What the step veils is on its page and veiled until R (a mistyped id
+                    # would veil nothing).
+                    for vid in (chrome.js("return document.getElementById('lesson-card').dataset.veil;") or "").split():
+                        chrome.wait(f"#{vid}")
+                        deadline = time.time() + 5
+                        while time.time() < deadline and not chrome.js("return document.getElementById(arguments[0]).classList.contains('veiled');", vid):
+                            time.sleep(0.1)
+                        expect(chrome.js("return document.getElementById(arguments[0]).classList.contains('veiled');", vid),
+                               f"presenter {lesson} {step}: #{vid} is veiled before the reveal")
                     chrome.press("r")
                     figures_match(f"presenter {lesson} {step} {lang}")
                     if step < n:

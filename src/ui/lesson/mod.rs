@@ -195,7 +195,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
     });
     html! {
         <aside class="panel lesson-card" id="lesson-card" aria-labelledby="lesson-step-title"
-            data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
+            data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()} data-veil={step.veiled().join(" ")}>
             <div class="lesson-head">
                 <a class="lesson-name" href={format!("?page=lessons&lang={}", lang.code())} id="lesson-index-link">{ lesson_figures::plain_words(at.lesson.title, lang) }</a>
                 <span class="lesson-count" id="lesson-count" aria-live="polite">
