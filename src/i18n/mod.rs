@@ -219,7 +219,8 @@ fn grouped(bound: &str) -> String {
     // A whole number is grouped as written: through a float, u64::MAX (a seed's bound)
     // would read 18,446,744,073,709,551,616, one more than it is.
     if !bound.is_empty() && bound.bytes().all(|b| b.is_ascii_digit()) {
-        return group_digits(bound.trim_start_matches('0').max("0"));
+        let digits = bound.trim_start_matches('0');
+        return group_digits(if digits.is_empty() { "0" } else { digits });
     }
     match bound.parse::<f64>() {
         Ok(v) if v.is_finite() && !bound.contains(['e', 'E']) => format_number(v, 6),

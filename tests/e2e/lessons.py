@@ -192,44 +192,39 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(1.0)
             shown = [i for i in chrome.js(fields) if not i.endswith("-slider")]
             expect(shown == knobs, f"{query}: only the step's knobs are shown in presenter mode: {shown}")
+        def before_and_after_r(query, ready, js):
+            """What `js` returns on a presenter step, before R and after it."""
+            chrome.get(base + query)
+            chrome.wait(ready)
+            time.sleep(0.8)
+            before = chrome.js(js)
+            chrome.press("r")
+            time.sleep(0.4)
+            return before, chrome.js(js)
+
         # The figure only the answer quotes is blurred until the answer is revealed (retry
-        # storm 1 asks how many calls payment sees; the worst case is on the screen).
-        chrome.get(base + "?lesson=retry-storm&step=1&present=1&lang=en")
-        chrome.wait("#out-worst")
-        time.sleep(0.8)
+        # storm 1 asks how many calls payment sees; the worst case is on the screen), its
+        # label readable.
         blur = ("const e = document.getElementById('out-worst'); const v = e.querySelector('.figure-value') || e;"
-                " return [e.classList.contains('veiled'), getComputedStyle(v).filter];")
-        veiled = chrome.js(blur)
+                " const l = document.querySelector('#out-worst .figure-label');"
+                " return [e.classList.contains('veiled'), getComputedStyle(v).filter, l && getComputedStyle(l).filter];")
+        veiled, lifted = before_and_after_r("?lesson=retry-storm&step=1&present=1&lang=en", "#out-worst", blur)
         expect(veiled[0] and "blur" in veiled[1], f"the answer's figure is veiled before the reveal: {veiled}")
-        label = chrome.js("const l = document.querySelector('#out-worst .figure-label'); return l && getComputedStyle(l).filter;")
-        expect(label == "none", f"its label stays readable: {label}")
-        chrome.press("r")
-        time.sleep(0.4)
-        lifted = chrome.js(blur)
+        expect(veiled[2] == "none", f"its label stays readable: {veiled[2]}")
         expect(not lifted[0] and lifted[1] == "none", f"revealing the answer lifts the veil: {lifted}")
         # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
         # short trigger tips the system) is blurred, its title readable; metastable 7's
         # protected boundary, the line the class is asked to predict, is hidden.
-        chrome.get(base + "?lesson=metastable&step=4&present=1&lang=en")
-        chrome.wait("#chart-outcomes-a svg")
-        time.sleep(0.8)
         chart = ("const e = document.getElementById('chart-outcomes-a');"
                  " return [e.classList.contains('veiled'), getComputedStyle(e.querySelector('figure > .plot')).filter,"
                  " getComputedStyle(e.querySelector('figcaption')).filter];")
-        got = chrome.js(chart)
+        got, after = before_and_after_r("?lesson=metastable&step=4&present=1&lang=en", "#chart-outcomes-a svg", chart)
         expect(got[0] and "blur" in got[1] and got[2] == "none", f"metastable 4: the chart is veiled, its title not: {got}")
-        chrome.press("r")
-        time.sleep(0.4)
-        got = chrome.js(chart)
-        expect(not got[0] and got[1] == "none", f"metastable 4: R lifts the chart's veil: {got}")
-        chrome.get(base + "?lesson=metastable&step=7&present=1&lang=en")
-        chrome.wait("#stab-boundary-protected")
-        time.sleep(0.8)
+        expect(not after[0] and after[1] == "none", f"metastable 4: R lifts the chart's veil: {after}")
         line = "return getComputedStyle(document.getElementById('stab-boundary-protected')).visibility;"
-        expect(chrome.js(line) == "hidden", f"metastable 7: the protected boundary is hidden before the reveal: {chrome.js(line)}")
-        chrome.press("r")
-        time.sleep(0.4)
-        expect(chrome.js(line) == "visible", f"metastable 7: R shows the protected boundary: {chrome.js(line)}")
+        hidden, shown = before_and_after_r("?lesson=metastable&step=7&present=1&lang=en", "#stab-boundary-protected", line)
+        expect(hidden == "hidden", f"metastable 7: the protected boundary is hidden before the reveal: {hidden}")
+        expect(shown == "visible", f"metastable 7: R shows the protected boundary: {shown}")
         # P plays and pauses the step's playback; F enters full screen and leaves it.
         chrome.get(base + "?lesson=interview&step=3&present=1&lang=en")
         chrome.wait("#play")

@@ -6,6 +6,9 @@ use crate::plot::storm::{Formulas, Unit, allowance, headlines};
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
+/// A share at or above this (1,000 %) is written as a multiple, its difference too.
+const TIMES_FROM: f64 = 10.0;
+
 fn show(v: f64, unit: Unit) -> String {
     if v.is_infinite() {
         return "∞".to_string();
@@ -15,7 +18,7 @@ fn show(v: f64, unit: Unit) -> String {
         Unit::Times => format!("{}×", format_number(v, 2)),
         // An error budget spent many times over reads better as a multiple: 1,000×, not
         // 100,000 %.
-        Unit::Percent if v.abs() >= 10.0 => format!("{}×", format_number(v, 1)),
+        Unit::Percent if v.abs() >= TIMES_FROM => format!("{}×", format_number(v, 1)),
         Unit::Percent => format!("{} %", format_number(v * 100.0, 2)),
         Unit::Ms => format!("{} ms", format_number(v, 1)),
     }
@@ -24,7 +27,7 @@ fn show(v: f64, unit: Unit) -> String {
 fn show_diff(lang: Lang, d: f64, unit: Unit) -> String {
     let sign = if d > 0.0 { "+" } else { "" };
     // Two percentages differ by percentage points, not by a percent of either.
-    if unit == Unit::Percent && d.abs() < 10.0 {
+    if unit == Unit::Percent && d.abs() < TIMES_FROM {
         return format!("{sign}{} {}", format_number(d * 100.0, 2), lang.t(T::PercentPoints));
     }
     format!("{sign}{}", show(d, unit))
