@@ -245,36 +245,23 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         )
     });
     let labels: Html = if props.labels {
-        let drawn: Vec<(&Line, (f64, f64))> = props
+        // Series that ever rise above zero, each as drawn.
+        let drawn: Vec<(&Line, Vec<f64>)> = props
             .lines
             .0
             .iter()
-            .filter_map(|l| {
-                let v = l.values.iter().copied().fold(0.0_f64, f64::max);
-                // Above the middle of its highest stretch (the buckets within 5 % of the
-                // top), not its first peak: a ramp to a plateau is labelled on the plateau.
-                let top: Vec<usize> = (0..l.values.len()).filter(|&i| l.values[i] >= 0.95 * v).collect();
-                let mid = top.get(top.len() / 2).copied()?;
-                let x = (xe.get(mid).copied()? + xe.get(mid + 1).copied().unwrap_or(W - MR)) / 2.0;
-                (v > 0.0).then(|| (l, (x, ys.map(v))))
-            })
+            .filter(|l| l.values.iter().any(|&v| v > 0.0))
+            .map(|l| (l, l.values.iter().map(|&v| ys.map(v)).collect()))
             .collect();
-        // A label sits 4 units above its peak; a peak at the top keeps its label inside the
-        // drawing (its text rises about 9 units above the baseline).
-        // Each label wholly inside the drawing: its centre at least half its width from
-        // either edge (11 px text, see `text.direct-label`).
+        // 11 px text, see `text.direct-label`.
         let widths: Vec<f64> =
             drawn.iter().map(|(l, _)| crate::plot::palette::label_width(&l.name, 11.0)).collect();
-        let peaks: Vec<(f64, f64)> = drawn
-            .iter()
-            .zip(&widths)
-            .map(|((_, (x, y)), w)| {
-                let half = (w / 2.0).min((W - MR - ML) / 2.0);
-                (x.clamp(ML + half, W - MR - half), y.max(MT + 4.0 + 10.0))
-            })
-            .collect();
-        // The highest baseline keeps the text (about 9 units above it) inside the drawing.
-        let at = crate::plot::palette::direct_labels(&peaks, &widths, 12.0, 6.0, MT + 10.0);
+        let series: Vec<&[f64]> = drawn.iter().map(|(_, y)| y.as_slice()).collect();
+        let limit_at: Vec<f64> =
+            props.limit.iter().map(|(v, _)| ys.map(*v)).flat_map(|y| vec![y; n]).collect();
+        let obstacles: Vec<&[f64]> = if limit_at.is_empty() { Vec::new() } else { vec![limit_at.as_slice()] };
+        let area = crate::plot::direct_labels::Area { left: ML, right: W - MR, top: MT, bottom: h - MB };
+        let at = crate::plot::direct_labels::place(&xe, &series, &widths, &obstacles, area);
         drawn
             .iter()
             .zip(at)

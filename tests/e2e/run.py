@@ -581,6 +581,35 @@ def main():
         legend = chrome.js("return Array.from(document.querySelectorAll('#load-a .legend-item')).map(e => e.textContent.trim());")
         labels = chrome.js("return Array.from(document.querySelectorAll('#load-a text.direct-label')).map(e => e.textContent.replace('━', '').trim());")
         expect(len(legend) == 5 and sorted(labels) == sorted(legend), f"a direct label per series: {labels} vs {legend}")
+        # Each label beside its own line: no two labels overlap, and where the hops peak
+        # together (the jitter and retry-budget steps) no other series runs through one,
+        # except a label whose line is drawn exactly over another's (offered and client
+        # there), which has no place of its own. The text's box less 2 units each way: its
+        # line spacing, not its letters.
+        covered_js = (
+            "const svg = document.querySelector('#load-a svg'); const out = [];"
+            "const labels = [...svg.querySelectorAll('text.direct-label')];"
+            "const boxes = labels.map(t => t.getBBox());"
+            "const own = t => [...t.classList].find(c => c.startsWith('c-'));"
+            "boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, k) => {"
+            "  if (a.x < b.x + b.width && b.x < a.x + a.width && a.y + 2 < b.y + b.height - 2 && b.y + 2 < a.y + a.height - 2)"
+            "    out.push('overlap ' + labels[i].textContent + ' / ' + labels[i + 1 + k].textContent); }));"
+            "const paths = [...svg.querySelectorAll('path.series')];"
+            "const shared = t => { const p = paths.find(p => p.classList.contains(own(t)));"
+            "  return paths.some(q => q !== p && q.getAttribute('d') === p.getAttribute('d')); };"
+            "if (arguments[0]) labels.forEach((t, i) => { const b = boxes[i]; if (shared(t)) return;"
+            "  for (const p of svg.querySelectorAll('path.series')) {"
+            "    if (p.classList.contains(own(t))) continue; const pt = svg.createSVGPoint(); let hit = false;"
+            "    for (let x = b.x + 2; x < b.x + b.width - 2 && !hit; x += 1)"
+            "      for (let y = b.y + 2; y < b.y + b.height - 2 && !hit; y += 1) { pt.x = x; pt.y = y; hit = p.isPointInStroke(pt); }"
+            "    if (hit) out.push(t.textContent + ' over ' + p.getAttribute('class')); } });"
+            "return out;")
+        for link, lines_too in [("?lesson=retry-storm&step=3&lang=en", True), ("?lesson=retry-storm&step=4&lang=en", True),
+                                ("?page=storm&lang=en&preset=chain-3x3", False)]:
+            page(link)
+            wait_run(chrome)
+            covered = chrome.js(covered_js, lines_too)
+            expect(not covered, f"{link}: direct labels clear of each other{' and of the other lines' if lines_too else ''}: {covered}")
 
     def storm_hop_focus():
         page("?page=storm&lang=en&preset=chain-3x3")

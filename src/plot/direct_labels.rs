@@ -1,0 +1,298 @@
+//! Where a time chart writes each series' name beside the series itself (a direct label,
+//! so that colour is not the only way to tell series apart).
+//!
+//! Each label looks for a place just above (or else just below) its own line where no
+//! other line runs through its text and no label placed before it sits: first over the
+//! middle of its series' highest stretch (a ramp to a plateau is labelled on the
+//! plateau), then over its other buckets, highest first. Where several series peak
+//! together (a retry storm's hops at the start of a run) the labels spread along their
+//! lines instead of stacking over each other's data. A label with no free place takes the
+//! one that crosses the fewest lines and no label, if there is one.
+
+/// A series as drawn: one y per bucket in the drawing's units (y growing downwards), the
+/// buckets' edges given once for all series.
+pub type Drawn<'a> = &'a [f64];
+
+/// The drawing's box: labels stay wholly inside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub left: f64,
+    pub right: f64,
+    pub top: f64,
+    pub bottom: f64,
+}
+
+/// How far a label's text rises above its baseline and falls below it (descenders), in
+/// the drawing's units, for 11-unit text.
+const ASCENT: f64 = 9.0;
+const DESCENT: f64 = 3.0;
+/// Baseline above a line (the text clears the line's stroke) or below it.
+const ABOVE: f64 = 5.0;
+const BELOW: f64 = ASCENT + 4.0;
+/// Sideways room kept between two labels.
+const PAD: f64 = 6.0;
+
+/// The room a label's text takes.
+#[derive(Clone, Copy, Debug)]
+struct LabelBox {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+impl LabelBox {
+    fn at(x: f64, y: f64, w: f64) -> Self {
+        LabelBox { x0: x - w / 2.0, x1: x + w / 2.0, y0: y - ASCENT, y1: y + DESCENT }
+    }
+
+    fn meets(&self, o: &LabelBox) -> bool {
+        self.x0 < o.x1 + PAD && o.x0 < self.x1 + PAD && self.y0 < o.y1 && o.y0 < self.y1
+    }
+}
+
+/// Whether the step line `ys` over `edges` runs through `b` (its horizontal stretches and
+/// the vertical jumps between them, taken together as the span of its y over `b`'s width).
+fn crosses(edges: &[f64], ys: &[f64], b: &LabelBox) -> bool {
+    // Bucket i spans edges[i]..edges[i + 1]: those that overlap the box's width.
+    let from = edges.partition_point(|&e| e <= b.x0).saturating_sub(1);
+    let to = edges.partition_point(|&e| e < b.x1).min(ys.len());
+    let (lo, hi) = ys
+        .get(from..to)
+        .unwrap_or_default()
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &y| (lo.min(y), hi.max(y)));
+    lo < b.y1 && hi > b.y0
+}
+
+/// A place a label may take: its box, its (centre x, baseline y), the lines it crosses.
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    label: LabelBox,
+    at: (f64, f64),
+    lines: usize,
+}
+
+/// Each label's (centre x, baseline y), in the order of `series`. `edges` are the buckets'
+/// x edges (one more than the longest series), `widths` each label's width, `obstacles`
+/// lines that no label may cover but that get none (a limit line).
+pub fn place(
+    edges: &[f64],
+    series: &[Drawn],
+    widths: &[f64],
+    obstacles: &[Drawn],
+    area: Area,
+) -> Vec<(f64, f64)> {
+    // Each series' places inside the drawing, best first, with the lines each crosses (its
+    // own line too: it must not rise or fall through its own label).
+    let places: Vec<Vec<Place>> = series
+        .iter()
+        .enumerate()
+        .map(|(s, ys)| {
+            let w = widths.get(s).copied().unwrap_or(0.0).min(area.right - area.left);
+            candidates(edges, ys, w, area)
+                .into_iter()
+                .map(|at| (LabelBox::at(at.0, at.1, w), at))
+                .filter(|(b, _)| b.y0 >= area.top && b.y1 <= area.bottom)
+                .map(|(label, at)| {
+                    let lines = series.iter().chain(obstacles).filter(|l| crosses(edges, l, &label)).count();
+                    Place { label, at, lines }
+                })
+                .collect()
+        })
+        .collect();
+    // The series with the fewest free places choose first, so that one with many does not
+    // take another's only place.
+    let order =
+        crate::order::order_by(series.len(), |s| places[s].iter().filter(|p| p.lines == 0).count() as u64);
+    let mut placed: Vec<LabelBox> = Vec::new();
+    let mut out = vec![(area.left, area.top + ASCENT); series.len()];
+    // Series `s`'s best place against the labels placed, by (on a label, lines crossed).
+    let best = |s: usize, placed: &[LabelBox]| {
+        places[s]
+            .iter()
+            .map(|p| ((placed.iter().any(|o| o.meets(&p.label)), p.lines), p))
+            .reduce(|best, p| if p.0 < best.0 { p } else { best })
+    };
+    // First every label that finds a free place; then the others, each where it crosses
+    // the fewest lines (and no label, if it can), so that none takes a free place another
+    // needed.
+    let mut rest = Vec::new();
+    for s in order {
+        match best(s, &placed) {
+            Some(((false, 0), p)) => {
+                placed.push(p.label);
+                out[s] = p.at;
+            }
+            _ => rest.push(s),
+        }
+    }
+    for s in rest {
+        if let Some((_, p)) = best(s, &placed) {
+            placed.push(p.label);
+            out[s] = p.at;
+        }
+    }
+    out
+}
+
+/// Where a label of width `w` may go on the line `ys`, best first: over the middle of the
+/// series' highest stretch (its buckets within 5 % of its peak), then over each bucket,
+/// highest first (nearest that middle among equals), each above the line and then below it.
+fn candidates(edges: &[f64], ys: &[f64], w: f64, area: Area) -> Vec<(f64, f64)> {
+    let n = ys.len().min(edges.len().saturating_sub(1));
+    if n == 0 {
+        return Vec::new();
+    }
+    let peak = ys[..n].iter().copied().fold(f64::INFINITY, f64::min);
+    let base = area.bottom;
+    // Within 5 % of the peak's height above the x axis.
+    let near_top = |y: f64| base - y >= 0.95 * (base - peak);
+    let top: Vec<usize> = (0..n).filter(|&i| near_top(ys[i])).collect();
+    let mid = top[top.len() / 2];
+    // Highest first (to a 16th of a unit), then nearest the middle (fewer than 2²⁰ buckets).
+    let mut order = crate::order::order_by(n, |i| {
+        (((ys[i].max(0.0) * 16.0).round() as u64) << 20) | (i.abs_diff(mid) as u64 & 0xF_FFFF)
+    });
+    order.retain(|&i| i != mid);
+    order.insert(0, mid);
+    // Places about 4 units apart are enough: of narrower buckets, the highest of each run
+    // of `k` (a run of 400 buckets would otherwise give 800 places to test).
+    let k = ((4.0 * n as f64 / (edges[n] - edges[0]).max(1.0)).ceil() as usize).max(1);
+    let mut taken = vec![false; n / k + 1];
+    order.retain(|&i| !std::mem::replace(&mut taken[i / k], true));
+    let half = w / 2.0;
+    let centre = |i: usize| {
+        ((edges[i] + edges[i + 1]) / 2.0).clamp(area.left + half, (area.right - half).max(area.left + half))
+    };
+    order.iter().flat_map(|&i| [(centre(i), ys[i] - ABOVE), (centre(i), ys[i] + BELOW)]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AREA: Area = Area { left: 0.0, right: 400.0, top: 0.0, bottom: 200.0 };
+
+    fn edges(n: usize, step: f64) -> Vec<f64> {
+        (0..=n).map(|i| i as f64 * step).collect()
+    }
+
+    fn boxes(at: &[(f64, f64)], widths: &[f64]) -> Vec<LabelBox> {
+        at.iter().zip(widths).map(|(&(x, y), &w)| LabelBox::at(x, y, w)).collect()
+    }
+
+    #[test]
+    fn a_lone_series_is_labelled_over_its_plateau() {
+        // A ramp to a plateau over buckets 4–7.
+        let ys = [190.0, 150.0, 110.0, 70.0, 50.0, 50.0, 50.0, 50.0];
+        let e = edges(8, 50.0);
+        let at = place(&e, &[&ys], &[60.0], &[], AREA);
+        assert_eq!(at, [(325.0, 45.0)], "over the middle of the plateau, 5 units above it");
+    }
+
+    #[test]
+    fn labels_of_series_peaking_together_keep_off_each_others_lines() {
+        // Four series that all peak in the first bucket and then fall to the axis at
+        // different heights: the old rule stacked the four labels over bucket 0, across
+        // the higher lines.
+        let e = edges(10, 40.0);
+        let a = [20.0, 20.0, 120.0, 120.0, 120.0, 120.0, 120.0, 190.0, 190.0, 190.0];
+        let b = [40.0, 40.0, 150.0, 150.0, 150.0, 150.0, 150.0, 190.0, 190.0, 190.0];
+        let c = [60.0, 60.0, 170.0, 170.0, 170.0, 170.0, 170.0, 190.0, 190.0, 190.0];
+        let d = [80.0, 80.0, 185.0, 185.0, 185.0, 185.0, 185.0, 195.0, 195.0, 195.0];
+        let series: [&[f64]; 4] = [&a, &b, &c, &d];
+        let widths = [50.0; 4];
+        let at = place(&e, &series, &widths, &[], AREA);
+        let bs = boxes(&at, &widths);
+        for (i, b) in bs.iter().enumerate() {
+            for (j, l) in series.iter().enumerate() {
+                assert!(i == j || !crosses(&e, l, b), "label {i} at {:?} crosses line {j}", at[i]);
+            }
+            for o in &bs[i + 1..] {
+                assert!(!b.meets(o), "labels overlap: {at:?}");
+            }
+            assert!(b.y0 >= AREA.top && b.y1 <= AREA.bottom && b.x0 >= AREA.left && b.x1 <= AREA.right);
+        }
+    }
+
+    #[test]
+    fn a_label_keeps_off_an_obstacle_and_its_own_jumps() {
+        let e = edges(4, 100.0);
+        // Flat at 100, with a limit line at 97: above would cover the limit; below is free.
+        let ys = [100.0; 4];
+        let limit = [97.0; 4];
+        let at = place(&e, &[&ys], &[60.0], &[&limit], AREA);
+        assert_eq!(at[0].1, 100.0 + BELOW);
+        // A spike one bucket wide and narrower than the label: the label does not straddle
+        // the jump on either side.
+        let e = edges(8, 10.0);
+        let spike = [150.0, 150.0, 150.0, 30.0, 150.0, 150.0, 150.0, 150.0];
+        let at = place(&e, &[&spike], &[40.0], &[], AREA);
+        let b = LabelBox::at(at[0].0, at[0].1, 40.0);
+        assert!(!crosses(&e, &spike, &b), "{at:?}");
+    }
+
+    #[test]
+    fn a_series_with_one_free_place_chooses_before_one_with_many() {
+        // A and B both peak over bucket 0; lines at 97 and 110 shut B out everywhere else
+        // (and below itself there), while A is free over its low stretch. Taken in order,
+        // A would take B's only place.
+        let e = edges(8, 50.0);
+        let a = [100.0, 150.0, 150.0, 150.0, 150.0, 150.0, 150.0, 150.0];
+        let b = [100.0; 8];
+        let o1 = [1000.0, 97.0, 97.0, 97.0, 97.0, 97.0, 97.0, 97.0];
+        let o2 = [110.0; 8];
+        let widths = [40.0, 40.0];
+        let at = place(&e, &[&a, &b], &widths, &[&o1, &o2], AREA);
+        assert_eq!(at[1], (25.0, 95.0), "B over its only free place");
+        let bs = boxes(&at, &widths);
+        assert!(!bs[0].meets(&bs[1]), "{at:?}");
+        for label in &bs {
+            assert!([&a[..], &b[..], &o1, &o2].iter().all(|l| !crosses(&e, l, label)), "{at:?}");
+        }
+    }
+
+    #[test]
+    fn a_label_with_no_free_place_takes_none_that_another_needed() {
+        // The retry-storm lesson's jitter step as drawn: offered and client on one line,
+        // gateway just above them, order and payment higher. Client has no free place (its
+        // one is offered's); taking gateway's only one, as it did, put gateway on order's
+        // line.
+        let e = [52.0, 147.7, 243.3, 339.0, 434.7, 530.3, 626.0];
+        let offered = [127.2, 140.0, 140.0, 140.0, 140.0, 140.0];
+        let gateway = [125.9, 128.3, 135.8, 133.8, 137.8, 140.0];
+        let order = [100.3, 111.9, 123.0, 122.0, 128.3, 139.4];
+        let payment = [23.5, 62.4, 84.2, 86.8, 100.6, 137.0];
+        let series: [&[f64]; 5] = [&offered, &offered, &gateway, &order, &payment];
+        let names = ["offered", "client", "gateway", "order", "payment"];
+        let widths: Vec<f64> = names.iter().map(|n| crate::plot::palette::label_width(n, 11.0)).collect();
+        let area = Area { left: 52.0, right: 626.0, top: 12.0, bottom: 140.0 };
+        let at = place(&e, &series, &widths, &[], area);
+        let bs = boxes(&at, &widths);
+        for (i, b) in bs.iter().enumerate() {
+            if names[i] != "client" {
+                let crossed: Vec<_> =
+                    (0..5).filter(|&j| crosses(&e, series[j], b)).map(|j| names[j]).collect();
+                assert!(crossed.is_empty(), "{} crosses {crossed:?}: {at:?}", names[i]);
+            }
+            for o in &bs[i + 1..] {
+                assert!(!b.meets(o), "labels overlap: {at:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn nowhere_free_still_gives_every_label_a_place_inside() {
+        // Three identical lines filling the drawing: every place crosses two of them.
+        let e = edges(2, 200.0);
+        let ys = [100.0, 100.0];
+        let at = place(&e, &[&ys, &ys, &ys], &[80.0; 3], &[], AREA);
+        assert_eq!(at.len(), 3);
+        let bs = boxes(&at, &[80.0; 3]);
+        assert!(bs.iter().all(|b| b.y0 >= AREA.top && b.y1 <= AREA.bottom));
+        assert!(!bs[0].meets(&bs[1]), "labels still apart where they can be: {at:?}");
+        // No buckets: a place all the same.
+        assert_eq!(place(&e, &[&[]], &[40.0], &[], AREA).len(), 1);
+    }
+}
