@@ -1140,4 +1140,6 @@ texts! {
     StabLegendBoundary => "boundary", "边界";
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
+    // ---- walkthrough fixes: pages and lessons --------------------------------------------
+    // ---- walkthrough fixes: timeline, admission, labels ------------------------------------
 }

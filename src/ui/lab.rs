@@ -72,7 +72,9 @@ pub fn preset_picker(
             <label for="preset" title={lang.t(T::PresetHelp)}>{ lang.t(T::Preset) }</label>
             <select id="preset" {onchange}>
                 { for presets.iter().map(|(name, title, _)| html! {
-                    <option value={*name} selected={*name == current}>{ format!("{} — {}", lang.t(*title), name) }</option>
+                    // The title alone: with its name (which the link shows) it overran the
+                    // column at 1440 px.
+                    <option value={*name} selected={*name == current} title={*name}>{ lang.t(*title) }</option>
                 }) }
             </select>
             if let Some(s) = story { { story_of_preset(lang, s, changed) } }

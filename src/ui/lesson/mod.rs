@@ -449,16 +449,17 @@ pub enum KeyCommand {
 /// The command of a key (what presentation clickers send: arrows, PageUp/PageDown, Space),
 /// unless the key belongs to the focused control.
 pub fn key_command(e: &web_sys::KeyboardEvent) -> Option<KeyCommand> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+    // A control that acted on the key already (a chart's bar opening its request on Space).
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
         return None;
     }
-    let tag = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| el.tag_name().to_ascii_lowercase())
-        .unwrap_or_default();
-    let typing = matches!(tag.as_str(), "input" | "select" | "textarea");
-    let on_button = matches!(tag.as_str(), "button" | "a" | "summary");
+    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let tag = target.as_ref().map(|el| el.tag_name().to_ascii_lowercase()).unwrap_or_default();
+    // Elements that act as controls by their role (the charts' bars are `rect role=button`).
+    let role = target.as_ref().and_then(|el| el.get_attribute("role")).unwrap_or_default();
+    let typing = matches!(tag.as_str(), "input" | "select" | "textarea") || matches!(role.as_str(), "slider" | "textbox");
+    let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
+        || matches!(role.as_str(), "button" | "link" | "checkbox" | "radio" | "switch" | "tab" | "menuitem" | "option");
     let key = e.key();
     Some(match key.as_str() {
         "ArrowRight" | "PageDown" if !typing => KeyCommand::Next,
