@@ -31,6 +31,8 @@ const ABOVE: f64 = 5.0;
 const BELOW: f64 = ASCENT + 4.0;
 /// Sideways room kept between two labels.
 const PAD: f64 = 6.0;
+/// Sideways room a label keeps from a line (half a stroke and a little).
+const SIDE: f64 = 2.0;
 
 /// The room a label's text takes.
 #[derive(Clone, Copy, Debug)]
@@ -42,8 +44,9 @@ struct LabelBox {
 }
 
 impl LabelBox {
+    /// With `SIDE` to spare on either side: a line's stroke is wider than its path.
     fn at(x: f64, y: f64, w: f64) -> Self {
-        LabelBox { x0: x - w / 2.0, x1: x + w / 2.0, y0: y - ASCENT, y1: y + DESCENT }
+        LabelBox { x0: x - w / 2.0 - SIDE, x1: x + w / 2.0 + SIDE, y0: y - ASCENT, y1: y + DESCENT }
     }
 
     fn meets(&self, o: &LabelBox) -> bool {
@@ -65,12 +68,20 @@ fn crosses(edges: &[f64], ys: &[f64], b: &LabelBox) -> bool {
     lo < b.y1 && hi > b.y0
 }
 
-/// A place a label may take: its box, its (centre x, baseline y), the lines it crosses.
+/// A place a label may take: its box, its (centre x, baseline y), and how many lines run
+/// through its text and (others) through the strip between it and its line.
 #[derive(Clone, Copy, Debug)]
 struct Place {
     label: LabelBox,
     at: (f64, f64),
-    lines: usize,
+    through_text: usize,
+    beside: usize,
+}
+
+impl Place {
+    fn free(&self) -> bool {
+        self.through_text == 0 && self.beside == 0
+    }
 }
 
 /// Each label's (centre x, baseline y), in the order of `series`. `edges` are the buckets'
@@ -92,11 +103,25 @@ pub fn place(
             let w = widths.get(s).copied().unwrap_or(0.0).min(area.right - area.left);
             candidates(edges, ys, w, area)
                 .into_iter()
-                .map(|at| (LabelBox::at(at.0, at.1, w), at))
-                .filter(|(b, _)| b.y0 >= area.top && b.y1 <= area.bottom)
-                .map(|(label, at)| {
-                    let lines = series.iter().chain(obstacles).filter(|l| crosses(edges, l, &label)).count();
-                    Place { label, at, lines }
+                .map(|(x, y, line)| (LabelBox::at(x, y, w), (x, y), line))
+                .filter(|(b, _, _)| b.y0 >= area.top && b.y1 <= area.bottom)
+                .map(|(label, at, line)| {
+                    // The label claims its text and the strip down (or up) to its line: another
+                    // line there (the same value, or between) makes it ambiguous which line it
+                    // names, as all the hops' lines lying at 0 together do.
+                    let claim = if at.1 < line {
+                        LabelBox { y1: line + 2.0, ..label }
+                    } else {
+                        LabelBox { y0: line - 2.0, ..label }
+                    };
+                    let others = || {
+                        series.iter().enumerate().filter(|&(o, _)| o != s).map(|(_, l)| l).chain(obstacles)
+                    };
+                    // Its own line counts only through its text (a jump within its width).
+                    let through_text = others().filter(|l| crosses(edges, l, &label)).count()
+                        + usize::from(crosses(edges, ys, &label));
+                    let beside = others().filter(|l| crosses(edges, l, &claim)).count();
+                    Place { label, at, through_text, beside }
                 })
                 .collect()
         })
@@ -104,23 +129,23 @@ pub fn place(
     // The series with the fewest free places choose first, so that one with many does not
     // take another's only place.
     let order =
-        crate::order::order_by(series.len(), |s| places[s].iter().filter(|p| p.lines == 0).count() as u64);
+        crate::order::order_by(series.len(), |s| places[s].iter().filter(|p| p.free()).count() as u64);
     let mut placed: Vec<LabelBox> = Vec::new();
     let mut out = vec![(area.left, area.top + ASCENT); series.len()];
-    // Series `s`'s best place against the labels placed, by (on a label, lines crossed).
+    // Series `s`'s best place against the labels placed: off the labels if it can be, then
+    // with the fewest lines through its text, then beside it.
     let best = |s: usize, placed: &[LabelBox]| {
         places[s]
             .iter()
-            .map(|p| ((placed.iter().any(|o| o.meets(&p.label)), p.lines), p))
+            .map(|p| ((placed.iter().any(|o| o.meets(&p.label)), p.through_text, p.beside), p))
             .reduce(|best, p| if p.0 < best.0 { p } else { best })
     };
-    // First every label that finds a free place; then the others, each where it crosses
-    // the fewest lines (and no label, if it can), so that none takes a free place another
-    // needed.
+    // First every label that finds a free place; then the others, so that none takes a
+    // free place another needed.
     let mut rest = Vec::new();
     for s in order {
         match best(s, &placed) {
-            Some(((false, 0), p)) => {
+            Some(((false, 0, 0), p)) => {
                 placed.push(p.label);
                 out[s] = p.at;
             }
@@ -136,10 +161,11 @@ pub fn place(
     out
 }
 
-/// Where a label of width `w` may go on the line `ys`, best first: over the middle of the
+/// Where a label of width `w` may go on the line `ys` (its centre x, its baseline y, and the
+/// y of the line's nearest point under it), best first: over the middle of the
 /// series' highest stretch (its buckets within 5 % of its peak), then over each bucket,
 /// highest first (nearest that middle among equals), each above the line and then below it.
-fn candidates(edges: &[f64], ys: &[f64], w: f64, area: Area) -> Vec<(f64, f64)> {
+fn candidates(edges: &[f64], ys: &[f64], w: f64, area: Area) -> Vec<(f64, f64, f64)> {
     let n = ys.len().min(edges.len().saturating_sub(1));
     if n == 0 {
         return Vec::new();
@@ -165,7 +191,24 @@ fn candidates(edges: &[f64], ys: &[f64], w: f64, area: Area) -> Vec<(f64, f64)> 
     let centre = |i: usize| {
         ((edges[i] + edges[i + 1]) / 2.0).clamp(area.left + half, (area.right - half).max(area.left + half))
     };
-    order.iter().flat_map(|&i| [(centre(i), ys[i] - ABOVE), (centre(i), ys[i] + BELOW)]).collect()
+    // Above the highest point of its line under the label's width, or below the lowest: a
+    // jagged or rising line then never runs through its own label.
+    let span = |x: f64| {
+        let from = edges.partition_point(|&e| e <= x - half).saturating_sub(1);
+        let to = edges.partition_point(|&e| e < x + half).min(n);
+        ys[from.min(to)..to]
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &y| (lo.min(y), hi.max(y)))
+    };
+    order
+        .iter()
+        .flat_map(|&i| {
+            let x = centre(i);
+            let (top, bottom) = span(x);
+            [(x, top - ABOVE, top), (x, bottom + BELOW, bottom)]
+        })
+        .filter(|p| p.1.is_finite())
+        .collect()
 }
 
 #[cfg(test)]
@@ -212,7 +255,13 @@ mod tests {
             for o in &bs[i + 1..] {
                 assert!(!b.meets(o), "labels overlap: {at:?}");
             }
-            assert!(b.y0 >= AREA.top && b.y1 <= AREA.bottom && b.x0 >= AREA.left && b.x1 <= AREA.right);
+            // The text inside the drawing (the box keeps `SIDE` more from lines).
+            assert!(
+                b.y0 >= AREA.top
+                    && b.y1 <= AREA.bottom
+                    && b.x0 + SIDE >= AREA.left
+                    && b.x1 - SIDE <= AREA.right
+            );
         }
     }
 
@@ -235,30 +284,30 @@ mod tests {
 
     #[test]
     fn a_series_with_one_free_place_chooses_before_one_with_many() {
-        // A and B both peak over bucket 0; lines at 97 and 110 shut B out everywhere else
-        // (and below itself there), while A is free over its low stretch. Taken in order,
-        // A would take B's only place.
+        // B's one free place is over bucket 0 (lines at 157 and 110/170 shut it out
+        // everywhere else); A, wide, peaks over bucket 1, where its label would touch B's,
+        // and is free over its long stretch at 150. Taken in order, A would take its peak
+        // and leave B nowhere.
         let e = edges(8, 50.0);
-        let a = [100.0, 150.0, 150.0, 150.0, 150.0, 150.0, 150.0, 150.0];
-        let b = [100.0; 8];
-        let o1 = [1000.0, 97.0, 97.0, 97.0, 97.0, 97.0, 97.0, 97.0];
-        let o2 = [110.0; 8];
-        let widths = [40.0, 40.0];
+        let a = [150.0, 95.0, 150.0, 150.0, 150.0, 150.0, 150.0, 150.0];
+        let b = [100.0, 160.0, 160.0, 160.0, 160.0, 160.0, 160.0, 160.0];
+        let o1 = [1000.0, 157.0, 157.0, 157.0, 157.0, 157.0, 157.0, 157.0];
+        let o2 = [110.0, 170.0, 170.0, 170.0, 170.0, 170.0, 170.0, 170.0];
+        let widths = [80.0, 40.0];
         let at = place(&e, &[&a, &b], &widths, &[&o1, &o2], AREA);
         assert_eq!(at[1], (25.0, 95.0), "B over its only free place");
         let bs = boxes(&at, &widths);
         assert!(!bs[0].meets(&bs[1]), "{at:?}");
         for label in &bs {
-            assert!([&a[..], &b[..], &o1, &o2].iter().all(|l| !crosses(&e, l, label)), "{at:?}");
+            assert!([&o1[..], &o2[..]].iter().all(|l| !crosses(&e, l, label)), "{at:?}");
         }
     }
 
     #[test]
     fn a_label_with_no_free_place_takes_none_that_another_needed() {
         // The retry-storm lesson's jitter step as drawn: offered and client on one line,
-        // gateway just above them, order and payment higher. Client has no free place (its
-        // one is offered's); taking gateway's only one, as it did, put gateway on order's
-        // line.
+        // gateway just above them, order and payment higher. Offered and client have no
+        // free place; taking gateway's only one, as client did, put gateway on order's line.
         let e = [52.0, 147.7, 243.3, 339.0, 434.7, 530.3, 626.0];
         let offered = [127.2, 140.0, 140.0, 140.0, 140.0, 140.0];
         let gateway = [125.9, 128.3, 135.8, 133.8, 137.8, 140.0];
@@ -271,7 +320,8 @@ mod tests {
         let at = place(&e, &series, &widths, &[], area);
         let bs = boxes(&at, &widths);
         for (i, b) in bs.iter().enumerate() {
-            if names[i] != "client" {
+            // Offered and client share one line: neither has a place of its own.
+            if !["offered", "client"].contains(&names[i]) {
                 let crossed: Vec<_> =
                     (0..5).filter(|&j| crosses(&e, series[j], b)).map(|j| names[j]).collect();
                 assert!(crossed.is_empty(), "{} crosses {crossed:?}: {at:?}", names[i]);
@@ -280,6 +330,19 @@ mod tests {
                 assert!(!b.meets(o), "labels overlap: {at:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_label_goes_where_its_line_is_its_own() {
+        // A and B lie together at 100 except where B rises over buckets 6–7: A's label over
+        // the shared stretch would name either line, so it goes over bucket 6, where A's
+        // line is alone.
+        let e = edges(8, 50.0);
+        let a = [100.0; 8];
+        let b = [100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 60.0, 60.0];
+        let at = place(&e, &[&a, &b], &[40.0, 40.0], &[], AREA);
+        assert_eq!(at[0], (325.0, 95.0), "{at:?}");
+        assert_eq!(at[1].1, 55.0, "B over its own stretch: {at:?}");
     }
 
     #[test]
