@@ -222,7 +222,7 @@ texts! {
     Admitted => "admitted (200)", "接纳（200）";
     Rejected => "rejected (429)", "拒绝（429）";
     Completed => "completed", "完成";
-    ByReason => "Rejected by reason: concurrency_limit {c}, rate_limit {r}, cost_exceeds_capacity {x}.", "按原因：concurrency_limit {c}，rate_limit {r}，cost_exceeds_capacity {x}。";
+    ByReason => "Rejected by reason: {cn} {c}, {rn} {r}, {xn} {x}.", "拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
     CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} credit；补充量 = 经过的毫秒数 × {r} credit。";
     EventScrub => "Event", "事件";
     StepEventHelp => "Advance one event.", "前进一个事件。";
@@ -370,8 +370,8 @@ texts! {
     PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond; orders 4) orders are unaffected and recommendations degrade.",
         "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；隔离舱（推荐 10、超出即拒绝；订单 4）下订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
-    PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. Compare with a retry budget: the storm dies out and the system recovers.",
-        "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。对比加上重试预算：风暴平息，系统恢复。";
+    PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
+        "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
 
     // ---- breaker lab (?page=breaker) -----------------------------------------------------
     BlTitle => "Circuit breaker lab", "熔断器实验";
@@ -490,7 +490,7 @@ texts! {
     UnitWorkers => "workers", "个线程";
     UnitPercent => "%", "%";
     UnitInstances => "instances", "个实例";
-    UnitProbability => "probability", "概率";
+    UnitProbability => "fraction (0–1)", "比例（0–1）";
     KRate => "Arrival rate", "到达速率";
     KRateHelp => "Average original requests per second entering the first layer, before the peak factor.",
         "每秒进入第一层的原始请求平均数（峰值系数之前）。";
@@ -1141,5 +1141,41 @@ texts! {
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
+    LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
+        "立即得到答复的请求（0 毫秒：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
+    QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form; its dot is the run, with the page's queue limit.",
+        "当 ρ ≥ 100% 时没有稳态：队列不设上限时等待会无限增长，因此曲线到此为止，当前设置没有闭式解；它的点是实际运行的结果，使用本页的队列上限。";
+    QQueueLimitNote => "The line is M/M/c with an unbounded queue; the runs let at most {q} calls wait and turn the rest away ({blocked} % at this setting), so where the queue fills the dots sit below the line.",
+        "曲线是队列不设上限的 M/M/c；运行中最多允许 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此在队列会排满的地方，点落在曲线下方。";
+    CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",
+        "柱高采用对数刻度，使每一层都看得见：相同的 ×n 升高相同的高度。柱上的数字是精确值。";
+    PeakInBucket => "the most at once in each {ms} ms", "每 {ms} 毫秒内同时最多的数量";
+    DiagramPeakNote => "Busy and queued: the most at once within the playhead's {ms} ms, as the chart below draws them.",
+        "忙碌与排队：播放头所在的 {ms} 毫秒内同时最多的数量，与下方图表画的一致。";
     // ---- walkthrough fixes: timeline, admission, labels ------------------------------------
+    // The one-request timeline and the attempt tree: a bar's and a mark's tooltip, the
+    // work that ended after its caller stopped waiting, and the legend's caller marks.
+    SpanTip => "#{n} {from} → {to} ms: {result}", "#{n} {from} → {to} ms：{result}";
+    SpanAbandonedOk => "answered after the caller had stopped waiting (abandoned)", "调用方已不再等待后才回答（已被放弃）";
+    SpanAbandoned => "{result}, after the caller had stopped waiting (abandoned)", "{result}，此时调用方已不再等待（已被放弃）";
+    MarkTip => "{caller} → {callee}: {what}", "{caller} → {callee}：{what}";
+    LegendCallerMark => "the caller stopped trying, was refused or fell back (hover for why)", "调用方停止尝试、被拒绝或改用兜底（悬停查看原因）";
+    // The admission lab: the arrivals table's headings and cells, and the tokens chart.
+    LabelWithUnit => "{label} ({unit})", "{label}（{unit}）";
+    CellTimeLabel => "time of arrival #{n} (ms)", "到达 #{n} 的时间（ms）";
+    CellCostLabel => "cost of arrival #{n} (tokens)", "到达 #{n} 的成本（令牌）";
+    CellHoldLabel => "hold time of arrival #{n} (ms)", "到达 #{n} 的占用时长（ms）";
+    ArrivalsTableHelp => "Each row is one request: time = when it arrives, in ms from the start; cost = the tokens it takes from the bucket; hold = how long it keeps a concurrency slot once admitted, in ms.",
+        "每行是一个请求：时间 = 到达时刻（从开始算起，ms）；成本 = 从令牌桶取走的令牌数；占用 = 被接纳后占用并发名额的时长（ms）。";
+    TokensCapacityLine => "B = {b}", "B = {b}";
+    TokensStacked => "A number beside a mark counts the arrivals decided at that same moment and level.", "标记旁的数字表示在同一时刻、同一令牌量下判定的到达数。";
+    // The breaker lab's count cards: what the two numbers are, and that probes are apart.
+    BlFiguresNote => "Before the slash: up to the playhead; after it: the whole run. Let through leaves out the half-open probes: {passed} + {rejected} + {probes} = {n} calls.",
+        "斜线前是到播放头为止的数目，斜线后是整次运行的数目。放行不含半开探测：{passed} + {rejected} + {probes} = {n} 次调用。";
+    // Punctuation that differs by language: a label before its value, two sentences in a row,
+    // a help text with its range, a stability cell's tooltip.
+    LabelColon => "{label}: ", "{label}：";
+    Sentences => "{a} {b}", "{a}{b}";
+    HelpWithRange => "{help} ({range})", "{help}（{range}）";
+    StabCellTip => "{x} = {xv}, {y} = {yv}: {verdict}", "{x} = {xv}，{y} = {yv}：{verdict}";
 }

@@ -296,8 +296,23 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
             format_number(f64::from(total), 0)
         );
     }
-    let _ =
-        write!(o, r#"</div><div class="panel"><h3>{} · {}</h3>"#, t(T::ChartBreaker), t(state_word(f.state)));
+    // What the two numbers on a card are, and why the first three do not add up to the calls
+    // without the probes.
+    let num = |x: u32| format_number(f64::from(x), 0);
+    let _ = write!(
+        o,
+        r#"</div><p class="note" id="breaker-figures-note">{}</p>"#,
+        esc(&lang.f(
+            T::BlFiguresNote,
+            &[
+                ("passed", &num(end.passed)),
+                ("rejected", &num(end.rejected)),
+                ("probes", &num(end.probes)),
+                ("n", &num(end.passed + end.rejected + end.probes)),
+            ],
+        ))
+    );
+    let _ = write!(o, r#"<div class="panel"><h3>{} · {}</h3>"#, t(T::ChartBreaker), t(state_word(f.state)));
     o.push_str(r#"<div class="band-scroll" id="breaker-band">"#);
     band(&mut o, lang, input, r, t_us);
     o.push_str("</div>");
@@ -395,8 +410,8 @@ pub fn mapping(lang: Lang, settings: &[(T, String, &str, &str)]) -> String {
     for (label, value, r4j, op) in settings {
         let _ = write!(
             o,
-            "<tr><td>{}: {}</td><td><code>{r4j}</code></td><td><code>{op}</code></td></tr>",
-            t(*label),
+            "<tr><td>{}{}</td><td><code>{r4j}</code></td><td><code>{op}</code></td></tr>",
+            esc(&lang.f(T::LabelColon, &[("label", lang.t(*label))])),
             esc(value)
         );
     }
@@ -458,6 +473,14 @@ mod tests {
         assert!(html.contains("failure rate 50 % ≥ 50 %: 10 of 20"), "the cause in words");
         assert!(!html.contains(r#"data-at-ms="11000""#), "later transitions are not shown yet");
         assert!(table.contains("Open time: 5,000 &lt;ms&gt;"), "values are escaped");
+        assert!(
+            html.contains("194 + 100 + 6 = 300 calls"),
+            "the cards' note counts the probes apart, every call once"
+        );
+        assert_eq!(r.calls.len(), 300);
+        let zh =
+            mapping(Lang::Zh, &[(T::KOpenMs, "5,000 ms".into(), "waitDurationInOpenState", "resetTimeout")]);
+        assert!(zh.contains("：5,000 ms"), "a full-width colon in Chinese: {zh}");
         assert_eq!(
             html.matches("<svg").count(),
             2 + 7 + 2,

@@ -41,7 +41,10 @@ pub fn axis_title(lang: Lang, key: &str) -> String {
         "trigger_ms" => lang.t(T::StabAxisTrigger).to_string(),
         k => Target::parse_key(k)
             .and_then(|(t, name)| NUMBERS.iter().find(|d| d.knob.key == name && d.applies.to(t)))
-            .map_or_else(|| k.to_string(), |d| format!("{} ({k})", lang.t(d.knob.label))),
+            .map_or_else(
+                || k.to_string(),
+                |d| lang.f(T::LabelWithKey, &[("label", lang.t(d.knob.label)), ("key", k)]),
+            ),
     }
 }
 
@@ -119,13 +122,15 @@ pub fn cell_view(
     c: Option<&CellResult>,
 ) -> (String, &'static str, String, String) {
     let (i, j) = s.position(index);
-    let title = format!(
-        "{} = {}, {} = {}: {}",
-        axis_title(lang, &s.x.key),
-        axis_value(&s.x.key, s.x.value(i)),
-        axis_title(lang, &s.y.key),
-        axis_value(&s.y.key, s.y.value(j)),
-        verdict_text(lang, c)
+    let title = lang.f(
+        T::StabCellTip,
+        &[
+            ("x", &axis_title(lang, &s.x.key)),
+            ("xv", &axis_value(&s.x.key, s.x.value(i))),
+            ("y", &axis_title(lang, &s.y.key)),
+            ("yv", &axis_value(&s.y.key, s.y.value(j))),
+            ("verdict", &verdict_text(lang, c)),
+        ],
     );
     let (outcome, after) = match c {
         Some(Ok(v)) => (v.outcome.as_str(), v.recovered_after_ms.map_or(String::new(), |t| t.to_string())),
@@ -250,6 +255,9 @@ const HYST_H: f64 = 320.0;
 const HYST_LEFT: f64 = 72.0;
 const HYST_BOTTOM: f64 = 44.0;
 const HYST_TOP: f64 = 10.0;
+/// Room between the y axis and the lowest load (40 %): its tick is centred on it, and on a
+/// phone the y axis' strip covers the chart up to the axis, so a tick on it was half hidden.
+const HYST_INSET: f64 = 22.0;
 
 /// The top of the hysteresis chart's goodput axis: 120 % of capacity, or more if a point is.
 fn hyst_ymax(plain: &[HystPoint], protected: &[HystPoint]) -> f64 {
@@ -298,7 +306,7 @@ pub fn hysteresis_markup(
     let (w, h, left, bottom, top, right) = (HYST_W, HYST_H, HYST_LEFT, HYST_BOTTOM, HYST_TOP, 30.0);
     let xmax = plain.iter().map(|p| p.utilisation).fold(1.2, f64::max);
     let ymax = hyst_ymax(plain, protected);
-    let x = Linear::new((0.4, xmax), (left, w - right));
+    let x = Linear::new((0.4, xmax), (left + HYST_INSET, w - right));
     let y = Linear::new((0.0, ymax), (h - bottom, top));
     let mut o = format!(
         r#"<svg viewBox="0 0 {w} {h}" class="stab-hyst" role="img" aria-labelledby="stab-hyst-title"><title id="stab-hyst-title">{}</title><g class="axis">"#,
@@ -423,6 +431,12 @@ mod tests {
             .filter_map(|t| t.split_once("</text>").map(|(text, _)| text))
             .filter(|t| t.contains("text-anchor=\"end\"") || t.contains("rotate(-90)"))
             .collect()
+    }
+
+    #[test]
+    fn an_axis_title_brackets_its_key_as_the_language_does() {
+        assert_eq!(axis_title(Lang::En, "f1.factor"), "Fault factor (f1.factor)");
+        assert_eq!(axis_title(Lang::Zh, "f1.factor"), "故障倍数（f1.factor）");
     }
 
     #[test]

@@ -87,6 +87,10 @@ pub const BULKHEAD_MAX_QUEUE: FieldRange = FieldRange { unit: "calls", ..count(0
 pub const AGE_MS: FieldRange = ms(0.0, MAX_MS);
 pub const SHARED_POOL_SIZE: FieldRange = FieldRange { unit: "threads", ..count(1.0, MAX_COUNT) };
 pub const FAULT_TIME_MS: FieldRange = ms(0.0, 1e9);
+/// A fault window's end: not before its start.
+pub fn fault_end_ms(start_ms: f64) -> FieldRange {
+    FAULT_TIME_MS.from(start_ms.max(0.0))
+}
 pub const SURGE_FACTOR: FieldRange = num(0.01, 100.0, "×");
 pub const LATENCY_FACTOR: FieldRange = num(0.01, 1000.0, "×");
 pub const REPORT_BUCKET_MS: FieldRange = ms(0.1, 1e8);

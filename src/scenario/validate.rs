@@ -244,7 +244,7 @@ fn check_all(s: &Scenario) -> Vec<FieldError> {
     for (i, fault) in s.faults.iter().enumerate() {
         let f = format!("faults[{i}]");
         c.num(&format!("{f}.start_ms"), fault.start_ms, r::FAULT_TIME_MS);
-        c.num(&format!("{f}.end_ms"), fault.end_ms, r::FAULT_TIME_MS.from(fault.start_ms.max(0.0)));
+        c.num(&format!("{f}.end_ms"), fault.end_ms, r::fault_end_ms(fault.start_ms));
         match fault.effect {
             FaultEffect::Surge { factor } => c.num(&format!("{f}.effect.factor"), factor, r::SURGE_FACTOR),
             FaultEffect::Latency { factor } => {

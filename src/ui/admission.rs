@@ -63,7 +63,7 @@ fn retry_after(lang: Lang, r: Rejection) -> String {
         Rejection::RateLimit { retry_after: NEVER } | Rejection::CostExceedsCapacity => {
             lang.t(T::Never).into()
         }
-        Rejection::RateLimit { retry_after } => format!("{retry_after} ms"),
+        Rejection::RateLimit { retry_after } => format!("{} ms", format_number(retry_after as f64, 0)),
         Rejection::ConcurrencyLimit => "—".into(),
     }
 }
@@ -84,7 +84,7 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         }
         Event::Refill => {
             let since = i.checked_sub(1).and_then(|p| run.steps.get(p)).map_or(0, |p| p.t_ms);
-            (lang.f(T::EvRefill, &[("t", &since.to_string())]), "", "", String::new())
+            (lang.f(T::EvRefill, &[("t", &format_number(since as f64, 0))]), "", "", String::new())
         }
     };
     let bucket = |c| if run.capacity > 0 { tokens(run, c) } else { "—".into() };
@@ -99,7 +99,7 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
     );
     let cells = [
         (i + 1).to_string(),
-        s.t_ms.to_string(),
+        format_number(s.t_ms as f64, 0),
         event,
         bucket(s.before),
         bucket(s.after),
@@ -191,7 +191,8 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
     };
     let end = (last.0 + refill.min(last.0.max(1000.0))).max(1.0) * 1.05;
     let per = run.per_token as f64;
-    let top = (run.capacity as f64 / per).max(1.0);
+    let cap = run.capacity as f64 / per;
+    let top = axis_top(cap.max(1.0));
     let (sx, sy) = xy_scales((0.0, end), (0.0, top));
     let px = |t: f64, c: f64| (sx.map(t), sy.map(c / per));
     let mut pts = vec![px(0.0, run.capacity as f64)];
@@ -214,24 +215,42 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
         pts.push(px(t, s.after as f64));
         prev = (t, s.after as f64);
         if let Event::Arrival(_, d) = s.event {
-            marks.push((px(t, s.before as f64), d.is_ok()));
+            let at = px(t, s.before as f64);
+            // Arrivals decided at one moment and level draw on one spot (rejections take no
+            // tokens, so a burst's refusals all do): one mark, with how many.
+            match marks.iter_mut().find(|(p, ok, _): &&mut ((f64, f64), bool, usize)| {
+                *ok == d.is_ok() && (p.0 - at.0).abs() < 0.5 && (p.1 - at.1).abs() < 0.5
+            }) {
+                Some(m) => m.2 += 1,
+                None => marks.push((at, d.is_ok(), 1)),
+            }
         }
     }
+    let stacked = marks.iter().any(|m| m.2 > 1);
     pts.push(px(end, level_at(run, end)));
     let x = k.checked_sub(1).and_then(|i| run.steps.get(i)).map_or(0.0, |s| sx.map(s.t_ms as f64));
     let body = html! {
         <>
+            // B: the level the bucket refills to, which the axis' ticks need not hit.
+            <g class="limit"><line x1={sx.map(0.0).to_string()} x2={sx.map(end).to_string()} y1={sy.map(cap).to_string()} y2={sy.map(cap).to_string()} /></g>
             <path class="series c-hop0" d={line_path(&pts)} />
-            { for marks.iter().map(|&((x, y), ok)| if ok {
-                html! { <circle class="mark-ok" cx={x.to_string()} cy={y.to_string()} r="3.5" /> }
-            } else {
-                html! { <path class="mark-no" d={format!("M{} {}l6 6m0-6l-6 6", x - 3.0, y - 3.0)} /> }
-            }) }
+            { for marks.iter().map(|&((x, y), ok, count)| html! { <>
+                if ok {
+                    <circle class="mark-ok" cx={x.to_string()} cy={y.to_string()} r="3.5" />
+                } else {
+                    <path class="mark-no" d={format!("M{} {}l6 6m0-6l-6 6", x - 3.0, y - 3.0)} />
+                }
+                if count > 1 {
+                    <text class="mark-count" x={(x + 6.0).to_string()} y={(y - 5.0).to_string()}>{ count }</text>
+                }
+            </> }) }
+            <g class="limit"><text x={sx.map(end).to_string()} y={(sy.map(cap) - 4.0).to_string()} text-anchor="end">
+                { lang.f(T::TokensCapacityLine, &[("b", &format_number(cap, 3))]) }</text></g>
             <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={super::lab::PLOT_TOP.to_string()} y2="200" />
         </>
     };
     let fmt: fn(f64) -> String = |v| format_number(v, 0);
-    xy_frame(
+    let frame = xy_frame(
         (lang, "adm-tokens"),
         lang.t(T::TokensChart),
         (lang.t(T::AxisMs), lang.t(T::UnitTokens)),
@@ -239,7 +258,31 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
         &sy,
         fmt,
         body,
-    )
+    );
+    html! {
+        <>
+            { frame }
+            if stacked { <p class="note" id="adm-tokens-stacked">{ lang.t(T::TokensStacked) }</p> }
+        </>
+    }
+}
+
+/// The top of the tokens axis: `cap` raised to the first of the axis' 4-or-so ticks at or
+/// above it, so that the ticks reach B (nice_ticks(0, 5, 4) stops at 4). The step of the
+/// raised range is the same, so the ticks are the same plus the one above B.
+fn axis_top(cap: f64) -> f64 {
+    let step = crate::plot::nice_step(cap / 4.0);
+    (cap / step - 1e-9).ceil() * step
+}
+
+/// The accessible name of a cell of the arrivals table's column `key`: what it is of which
+/// arrival, with its unit (the heading alone is not read with the cell).
+fn cell_label(key: &str) -> T {
+    match key {
+        "time" => T::CellTimeLabel,
+        "row_cost" => T::CellCostLabel,
+        _ => T::CellHoldLabel,
+    }
 }
 
 /// The arrivals as an editable table (the first rows), with a row's errors under it.
@@ -257,8 +300,8 @@ fn arrivals_table(lang: Lang, st: &AdmissionState, dispatch: &Callback<A>) -> Ht
                 d.emit(A::Type(key, input.value()));
             });
             html! {
-                <td><input class="num cell" id={key.dom_id()} aria-label={format!("{} #{}", lang.t(col.label), i + 1)}
-                    aria-invalid={bad.to_string()} {value} {onchange} /></td>
+                <td><input class="num cell" id={key.dom_id()} aria-label={lang.f(cell_label(col.key), &[("n", &(i + 1).to_string())])}
+                    aria-describedby="adm-arrivals-help" aria-invalid={bad.to_string()} {value} {onchange} /></td>
             }
         });
         let d = dispatch.clone();
@@ -274,9 +317,10 @@ fn arrivals_table(lang: Lang, st: &AdmissionState, dispatch: &Callback<A>) -> Ht
     let more = st.input.arrivals.len().saturating_sub(EDIT_ROWS);
     html! {
         <>
+            <p class="help" id="adm-arrivals-help">{ lang.t(T::ArrivalsTableHelp) }</p>
             <table class="lab-table arrivals" id="adm-arrivals">
                 <thead><tr><th>{ "#" }</th>
-                    { for COLUMNS.iter().map(|c| html! { <th>{ format!("{} ({})", lang.t(c.label), lang.t(c.unit)) }</th> }) }
+                    { for COLUMNS.iter().map(|c| html! { <th>{ lang.f(T::LabelWithUnit, &[("label", lang.t(c.label)), ("unit", lang.t(c.unit))]) }</th> }) }
                     <th /></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -377,6 +421,11 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     };
     let now = k.checked_sub(1).and_then(|i| run.steps.get(i)).map_or(0, |s| s.t_ms);
     let rejected = run.rejected_total();
+    // The space between two sentences: none after Chinese "。".
+    let sentence_gap = lang.f(T::Sentences, &[("a", ""), ("b", "")]);
+    // What the scrubber's label says, and the scrubber to a screen reader.
+    let at = lang
+        .f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &format_number(now as f64, 0))]);
     let figure = |id: &str, label: T, v: usize| {
         html! {
             <div class="figure" id={id.to_string()} data-value={v.to_string()}>
@@ -411,16 +460,18 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         { figure("adm-rejected", T::Rejected, rejected) }
                     </div>
                     <p class="note" id="adm-reasons">{ lang.f(T::ByReason, &[
-                        ("c", &run.rejected[0].to_string()), ("r", &run.rejected[1].to_string()), ("x", &run.rejected[2].to_string()),
-                    ]) }{ " " }<span id="adm-per-token" data-value={run.per_token.to_string()}>{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</span></p>
+                        ("cn", t(T::ReasonConcurrency)), ("c", &run.rejected[0].to_string()),
+                        ("rn", t(T::ReasonRate)), ("r", &run.rejected[1].to_string()),
+                        ("xn", t(T::ReasonCost)), ("x", &run.rejected[2].to_string()),
+                    ]) }{ sentence_gap }<span id="adm-per-token" data-value={run.per_token.to_string()}>{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</span></p>
                     <div class="playbar" role="group" aria-label={t(T::EventScrub)}>
                         <button type="button" id="play" onclick={onplay} disabled={reduced} aria-pressed={(*playing).to_string()}>
                             { if *playing { t(T::Pause) } else { t(T::Play) } }
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::StepEventHelp)} onclick={onstep}>{ t(T::Step) }</button>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
-                            aria-label={t(T::EventScrub)} aria-valuetext={lang.f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &now.to_string())])} oninput={onscrub} />
-                        <span class="time" id="playhead-label" aria-live="polite">{ lang.f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &now.to_string())]) }</span>
+                            aria-label={t(T::EventScrub)} aria-valuetext={at.clone()} oninput={onscrub} />
+                        <span class="time" id="playhead-label" aria-live="polite">{ at }</span>
                     </div>
                     if reduced { <p class="note">{ t(T::ReducedMotionSteps) }</p> }
                     <div class="panel bucket-row">

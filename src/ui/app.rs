@@ -296,6 +296,16 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
+    // A control tabbed to stays clear of the sticky header, whose height the page keeps.
+    use_effect_with((), |_| {
+        let window = web_sys::window().expect("a window");
+        let doc = window.document().expect("a document");
+        let focus = gloo_events::EventListener::new(&doc, "focusin", |e| {
+            browser::keep_focus_clear_of_header(e.target())
+        });
+        let resize = gloo_events::EventListener::new(&window, "resize", |_| browser::measure_header());
+        move || drop((focus, resize))
+    });
     // A clicker's keys, while a lesson is open.
     let keys: Rc<RefCell<Callback<KeyCommand>>> = use_mut_ref(Callback::noop);
     {
@@ -341,9 +351,10 @@ pub fn App() -> Html {
             }
         });
     }
-    // Presenting, what would answer the question is veiled until the answer is revealed.
+    // In a lesson, what would answer the question is veiled until the answer is revealed
+    // (presenting to a class, and alone: a figure beside "Ask first" answered it first).
     {
-        let veil = nav.at.map(|a| (a, a.modes.present && !nav.revealed, nav.generation));
+        let veil = nav.at.map(|a| (a, !nav.revealed, nav.generation));
         use_effect_with(veil, |v| {
             let ids = match v {
                 Some((at, true, _)) => at.step().veiled(),
@@ -409,28 +420,34 @@ fn Host(props: &HostProps) -> Html {
     let start = props.start.clone();
     let shell = props.shell.clone();
     let at = props.at;
+    // A link is one page's state: that page reads it, the others start from their defaults
+    // (a queue link's `rate` and `seed` are not the breaker lab's or the storm page's).
+    let for_page = {
+        let (start, page) = (start.clone(), Route::from_query(&start).page);
+        move |p: Page| if p == page { start.clone() } else { Rc::new(Query::new()) }
+    };
     let calc = {
-        let q = start.clone();
+        let q = for_page(Page::Calculator);
         use_reducer(move || CalcStore(CalcState::from_query(&q)))
     };
     let storm = {
-        let q = start.clone();
+        let q = for_page(Page::Storm);
         use_reducer(move || StormStore(StormState::from_query(&q)))
     };
     let admission = {
-        let q = start.clone();
+        let q = for_page(Page::Admission);
         use_reducer(move || LabStore(AdmissionState::from_query(&q)))
     };
     let queue = {
-        let q = start.clone();
+        let q = for_page(Page::Queue);
         use_reducer(move || LabStore(QueueState::from_query(&q)))
     };
     let breaker = {
-        let q = start.clone();
+        let q = for_page(Page::Breaker);
         use_reducer(move || LabStore(BreakerState::from_query(&q)))
     };
     let stability = {
-        let q = start.clone();
+        let q = for_page(Page::Stability);
         use_reducer(move || LabStore(StabilityState::from_query(&q)))
     };
 
@@ -447,6 +464,11 @@ fn Host(props: &HostProps) -> Html {
         let mut q = page_query(&shell, &pages, None);
         q.remove("embed");
         format!("{}{}", browser::current_path(), q.to_query_string())
+    });
+    // The header's rows change with the language and the page (a lesson's header is not
+    // sticky).
+    use_effect_with((shell.lang, shell.page, shell.embed, at.map(|a| a.modes.present)), |_| {
+        browser::measure_header()
     });
     {
         let shell_now = (*shell).clone();
@@ -486,7 +508,12 @@ fn Host(props: &HostProps) -> Html {
         .map(|p| {
             let s = shell.clone();
             let href = format!("?page={}&lang={}", p.slug(), lang.code());
-            let current = p == shell.page;
+            // In a lesson the page is the lesson's: "Lessons" is where the learner is.
+            let current = if at.is_some_and(|a| a.step().page() == shell.page) {
+                p == Page::Lessons
+            } else {
+                p == shell.page
+            };
             html! {
                 <a
                     href={href}

@@ -252,6 +252,8 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
         format!("{} / {}", num(n), num(n))
     };
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
+    // The label beside the slider, and what the slider says: the call and its time.
+    let at_text = format!("{call_of} · {time}");
     let body = outputs(lang, &p.state.input, &r, k);
     html! {
         <section class="page breaker" id="breaker" aria-labelledby="page-title" data-pos={k.to_string()} data-n={n.to_string()}
@@ -269,8 +271,8 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::BlStepHelp)} onclick={onstep}>{ t(T::Step) }</button>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
-                            aria-label={t(T::Scrub)} aria-valuetext={call_of.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
-                        <span class="time" id="playhead-label">{ format!("{call_of} · {time}") }</span>
+                            aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
+                        <span class="time" id="playhead-label">{ at_text }</span>
                     </div>
                     if reduced { <p class="note">{ t(T::ReducedMotion) }</p> }
                     { Html::from_html_unchecked(body.into()) }

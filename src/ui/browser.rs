@@ -143,6 +143,51 @@ pub fn is_wide() -> bool {
         .is_none_or(|m| m.matches())
 }
 
+/// Keeps the sticky header's height in the CSS variable `--header-h` (0 where the header
+/// scrolls away: a phone, a lesson, presenter mode): the page's scroll padding and the
+/// storm page's sticky controls start below it. Its height changes with the window's width
+/// and the language (one to three rows), so this runs on both.
+pub fn measure_header() {
+    use wasm_bindgen::JsCast;
+    let Some(w) = web_sys::window() else { return };
+    let Some(doc) = w.document() else { return };
+    let Some(header) = doc.query_selector("header.top").ok().flatten() else { return };
+    let sticky = w
+        .get_computed_style(&header)
+        .ok()
+        .flatten()
+        .and_then(|st| st.get_property_value("position").ok())
+        .is_some_and(|p| p == "sticky");
+    let px = if sticky { header.get_bounding_client_rect().height() } else { 0.0 };
+    if let Some(root) = doc.document_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = root.style().set_property("--header-h", &format!("{px}px"));
+    }
+}
+
+/// Scrolls the focused element out from under the sticky header (WCAG 2.4.11): the browser
+/// leaves a control it can partly see where it is, even behind the header. Scrolled into
+/// view with the page's scroll padding (`--header-h`), it lands just below the header.
+/// Called on every `focusin`.
+pub fn keep_focus_clear_of_header(target: Option<web_sys::EventTarget>) {
+    use wasm_bindgen::JsCast;
+    let Some(w) = web_sys::window() else { return };
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let Some(header) = w.document().and_then(|d| d.query_selector("header.top").ok().flatten()) else {
+        return;
+    };
+    if header.contains(Some(&el)) {
+        return;
+    }
+    let (h, r) = (header.get_bounding_client_rect(), el.get_bounding_client_rect());
+    // A sticky header stays at the top while the page scrolls under it.
+    let covering = h.top() >= 0.0 && w.scroll_y().unwrap_or(0.0) > 0.0;
+    if covering && r.top() < h.bottom() && r.bottom() > 0.0 {
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        el.scroll_into_view_with_scroll_into_view_options(&opts);
+    }
+}
+
 /// Whether the user asked the system for reduced motion.
 pub fn prefers_reduced_motion() -> bool {
     web_sys::window()

@@ -125,6 +125,9 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     <div class="fig-scroll">
                         <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
                     </div>
+                    // On a linear scale 1 : 3 : 9 would read as growth, 500 against 195 million
+                    // as nothing: the log scale is said, not left to be guessed.
+                    <p class="note" id="calc-log-note">{ t(T::CalcLogScaleNote) }</p>
                 </div>
                 <LabSettings {lang}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>

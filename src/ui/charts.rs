@@ -410,6 +410,14 @@ pub struct LatencyProps {
     /// are not pickable.
     #[prop_or_default]
     pub onpick: Option<Callback<u64>>,
+    /// The y scale's top (requests), when two runs are drawn side by side on one scale.
+    #[prop_or_default]
+    pub y_max: Option<f64>,
+}
+
+/// The most requests in one bin of a run's latency histograms (see [`LatencyChart`]).
+pub fn latency_top(dists: &[LatencyDist]) -> f64 {
+    dists.iter().flat_map(|d| d.bins.iter().map(|b| b.1)).max().unwrap_or(1) as f64
 }
 
 /// Latency histograms per outcome on a log axis, with p50 and p99 markers.
@@ -425,7 +433,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     let lo = (edges.first().copied().unwrap_or(1.0) / 1.3).max(0.001);
     let hi = edges.last().copied().unwrap_or(1.0).max(lo * 2.0);
     let xs = Log::new((lo, hi), (ML, W - MR));
-    let max_count = present.iter().flat_map(|d| d.bins.iter().map(|b| b.1)).max().unwrap_or(1) as f64;
+    let max_count = latency_top(&props.dists).max(props.y_max.unwrap_or(0.0));
     let (ys, y_axis) = y_axis(nice_max(max_count), h, true);
     let k = present.len() as f64;
     let bars: Html = present
@@ -526,6 +534,10 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 </g>
                 { bars }
             </svg>
+            // A log axis has no 0: refusals answered at once sit at its left edge.
+            if present.iter().any(|d| d.percentiles.p50 < edges.first().copied().unwrap_or(0.0)) {
+                <p class="note" id={format!("latency-zero-note{}", props.id_suffix)}>{ lang.t(T::LatencyZeroNote) }</p>
+            }
         </figure>
     }
 }

@@ -23,8 +23,8 @@ pub struct ControlSpec {
     pub value_text: String,
     /// What is wrong with the typed text, translated.
     pub error: Option<String>,
-    /// Range, shown in the tooltip.
-    pub range: String,
+    /// The help with the range, as the tooltip shows it.
+    pub tooltip: String,
 }
 
 impl ControlSpec {
@@ -47,6 +47,8 @@ impl ControlSpec {
             // By the label the learner sees, the link key beside it (what a link says).
             Some((raw, e)) => {
                 let named = lang.f(T::LabelWithKey, &[("label", &label), ("key", &e.field)]);
+                // A fraction's unit says its range (0–1): not again after the range's maximum.
+                let unit = if knob.unit == T::UnitProbability { "" } else { unit };
                 (raw.clone(), Some(lang.named_error(e, &named, unit)))
             }
             None => (fmt_num(round_for_display(value, knob.step)), None),
@@ -71,7 +73,10 @@ impl ControlSpec {
             stops: stops.len(),
             value_text,
             error,
-            range: lang.allowed(&knob.allowed()),
+            tooltip: lang.f(
+                T::HelpWithRange,
+                &[("help", lang.t(knob.help)), ("range", &lang.allowed(&knob.allowed()))],
+            ),
         }
     }
 }
@@ -120,7 +125,7 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
         })
     };
     let described = if spec.error.is_some() { format!("{help_id} {err_id}") } else { help_id.clone() };
-    let tooltip = format!("{} ({})", spec.help, spec.range);
+    let tooltip = spec.tooltip.clone();
     let class = classes!("control", spec.error.as_ref().map(|_| "has-error"));
     html! {
         <div {class}>

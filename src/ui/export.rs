@@ -528,7 +528,7 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
         .collect();
     html! {
         <details class="export-menu" id="export" data-page={props.page} data-preset={props.preset.clone()}
-            data-seed={props.seed.map(|s| s.to_string()).unwrap_or_default()} {ontoggle}>
+            data-seed={props.seed.map(|s| s.to_string()).unwrap_or_default()} {ontoggle} onkeydown={close_on_escape()}>
             <summary id="export-toggle" title={t(T::ExportHelp)}>{ t(T::ExportMenu) }</summary>
             <div class="export-body">
                 <p class="help">{ t(T::ExportHelp) }</p>
@@ -586,7 +586,7 @@ pub fn figure_export(lang: Lang, figure: &str, name: &str) -> Html {
     };
     let label = lang.f(T::ExportFigureLabel, &[("name", name)]);
     html! {
-        <details class="fig-export">
+        <details class="fig-export" onkeydown={close_on_escape()} onfocusout={close_on_leaving()}>
             <summary aria-label={label.clone()} title={label}>{ "⤓" }</summary>
             <span class="fig-export-body">
                 { format_buttons(lang, name, &format!("{figure}-export"), on) }
@@ -594,4 +594,47 @@ pub fn figure_export(lang: Lang, figure: &str, name: &str) -> Html {
             </span>
         </details>
     }
+}
+
+/// The open menu an event happened in.
+fn open_menu(target: Option<web_sys::EventTarget>) -> Option<web_sys::Element> {
+    target
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("details[open]").ok().flatten())
+}
+
+/// Escape closes the open menu it is pressed in and gives the focus back to the menu's
+/// button (a figure's ⤓ menu covers the plot until it is closed), and goes no further
+/// (in a lesson, Escape would leave the lesson).
+fn close_on_escape() -> Callback<KeyboardEvent> {
+    Callback::from(|e: KeyboardEvent| {
+        if e.key() != "Escape" {
+            return;
+        }
+        if let Some(menu) = open_menu(e.target()) {
+            let _ = menu.remove_attribute("open");
+            if let Some(s) = menu
+                .query_selector("summary")
+                .ok()
+                .flatten()
+                .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = s.focus();
+            }
+            e.prevent_default();
+            e.stop_propagation();
+        }
+    })
+}
+
+/// A figure's menu closes when the focus leaves it (a click elsewhere, Tab past its last
+/// button), as a menu drawn over the page does.
+fn close_on_leaving() -> Callback<FocusEvent> {
+    Callback::from(|e: FocusEvent| {
+        let Some(menu) = open_menu(e.target()) else { return };
+        let to = e.related_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        if !to.is_some_and(|n| menu.contains(Some(&n))) {
+            let _ = menu.remove_attribute("open");
+        }
+    })
 }

@@ -106,7 +106,9 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         .filter_map(|(&rho, s)| s.map(|s| (rho, s.time_ms)))
         .collect();
     let here = c.figures.time_ms.map(|w| (c.figures.rho, w));
-    let own = sims.first().copied().flatten().map(|s| (c.figures.rho.min(1.0), s.time_ms));
+    // At the offered ρ like the sweep's dots, past 100 % too (the axis then goes on).
+    let own = sims.first().copied().flatten().map(|s| (c.figures.rho, s.time_ms));
+    let x_end = if c.figures.rho > 1.0 { (c.figures.rho * 10.0).ceil() / 10.0 } else { 1.0 };
     // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
     let top = line
         .iter()
@@ -116,7 +118,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         .chain(own.iter())
         .map(|p| p.1)
         .fold(input.pool().service_ms, f64::max);
-    let (sx, sy) = xy_scales((0.0, 1.0), (0.0, nice_max(top * 1.1)));
+    let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)));
     let ymax = sy.domain.1;
     let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
     let pts: Vec<(f64, f64)> = line.iter().take_while(|p| p.1 <= ymax).map(px).collect();
@@ -137,9 +139,21 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
             <p class="legend">
                 <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(if c.exact { T::QLegendExact } else { T::QLegendApprox }) }</span>
                 <span class="legend-item"><span class="swatch dot" />{ lang.t(T::QLegendSim) }</span>
-                <span class="legend-item"><span class="swatch here" />{ lang.t(T::QLegendHere) }</span>
+                if here.is_some() {
+                    <span class="legend-item"><span class="swatch here" />{ lang.t(T::QLegendHere) }</span>
+                }
                 <span class="legend-item"><span class="swatch ceiling" />{ lang.f(T::QLegendCeiling, &[("p", &format_number(input.ceiling_pct, 2))]) }</span>
             </p>
+            // The line is the unbounded queue's; the runs keep the page's queue limit.
+            if here.is_none() {
+                <p class="note" id="q-no-steady-state">{ lang.t(T::QNoSteadyState) }</p>
+            }
+            if input.queue > 0 {
+                <p class="note" id="q-limit-note">{ lang.f(T::QQueueLimitNote, &[
+                    ("q", &format_number(f64::from(input.queue), 0)),
+                    ("blocked", &sims.first().copied().flatten().map_or_else(|| "–".to_string(), |s| format_number(s.blocked * 100.0, 2))),
+                ]) }</p>
+            }
         </>
     }
 }

@@ -6,7 +6,7 @@ is injected by WebDriver, which the page's Content-Security-Policy does not gove
 import os
 import time
 
-from webdriver import ARROW_LEFT, ARROW_RIGHT, ENTER, TAB
+from webdriver import ARROW_LEFT, ARROW_RIGHT, ENTER, ESCAPE, TAB
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AXE = os.path.join(ROOT, ".tools", "axe", "node_modules", "axe-core", "axe.min.js")
@@ -131,6 +131,27 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         expect(after[1] and "4" in after[1] and "attempt" in after[1], f"the announced value has its unit: {after[1]!r}")
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0, "4 × 3 × 3 ran")
         chrome.press(ARROW_LEFT)
+        # A control focused while it lies under the sticky header is scrolled out from
+        # under it (the browser leaves a control it can partly see where it is).
+        chrome.js("const p = document.getElementById('play');"
+                  " window.scrollTo(0, p.getBoundingClientRect().top + window.scrollY - 20);"
+                  " p.focus({preventScroll: true});")
+        time.sleep(0.3)
+        top, header = chrome.js("return [document.getElementById('play').getBoundingClientRect().top,"
+                                " document.querySelector('header.top').getBoundingClientRect().bottom];")
+        expect(top >= header, f"the focused control is clear of the header: its top {top} px, the header's bottom {header} px")
+        # A figure's export menu, drawn over the plot, closes with Escape (the focus back on
+        # its button) and when the focus leaves it.
+        menu = "#load-a .fig-export"
+        chrome.js(f"document.querySelector('{menu} summary').focus();")
+        chrome.press(ENTER)
+        opened = chrome.js(f"return document.querySelector('{menu}').open;")
+        chrome.press(ESCAPE)
+        closed = chrome.js(f"return [document.querySelector('{menu}').open, document.activeElement === document.querySelector('{menu} summary')];")
+        expect(opened and closed == [False, True], f"Escape closes the figure's menu and gives its button the focus: {opened} {closed}")
+        chrome.press(ENTER)
+        chrome.js("document.getElementById('preset').focus();")
+        expect(not chrome.js(f"return document.querySelector('{menu}').open;"), "the menu closes when the focus leaves it")
         no_console_errors(chrome, "keyboard")
 
     READ_SLIDER = ("const s = document.getElementById(arguments[0]);"

@@ -78,7 +78,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             # Every rejection tells the client when to come back: 1,000 ms at 1 token/s.
             chrome.js("const s = document.getElementById('scrub'); s.value = s.max; s.dispatchEvent(new Event('input', {bubbles: true}));")
             rows = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tbody tr.rejected')).map(r => r.cells[8].textContent);")
-            expect(rows == ["1000 ms"] * 3, f"3 × 429 with Retry-After 1000 ms: {rows}")
+            expect(rows == ["1,000 ms"] * 3, f"3 × 429 with Retry-After 1,000 ms (grouped like every figure): {rows}")
             expect(chrome.js("return document.documentElement.lang") == ("zh-CN" if lang == "zh" else "en"), "<html lang> follows")
             # The side note: what Go's limiter and Envoy's would do with the same settings.
             go, envoy = chrome.text("#adm-note-go"), chrome.text("#adm-note-envoy")
@@ -118,7 +118,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         expect(seen[1][4] == "concurrency_limit" and seen[2][4] == "cost_exceeds_capacity" and seen[6][4] == "rate_limit",
                f"the three reasons: {[s[4] for s in seen]}")
         expect(seen[6][1] == "0.6 (600)", f"tokens with exact credits: {seen[6][1]!r}")
-        expect(seen[9][0] == "2000" and "refilled to B since 1100 ms" in seen[9][5] and seen[9][2].startswith("2 "),
+        expect(seen[9][0] == "2,000" and "refilled to B since 1,100 ms" in seen[9][5] and seen[9][2].startswith("2 "),
                f"the last row: the bucket full again at 2,000 ms: {seen[9]}")
         expect(int(chrome.js("return document.getElementById('admission').dataset.step")) == steps, "stepped to the end")
         # Play from the start runs to the end on its own.

@@ -212,6 +212,10 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(veiled[0] and "blur" in veiled[1], f"the answer's figure is veiled before the reveal: {veiled}")
         expect(veiled[2] == "none", f"its label stays readable: {veiled[2]}")
         expect(not lifted[0] and lifted[1] == "none", f"revealing the answer lifts the veil: {lifted}")
+        # Alone too (no presenter mode): the figure beside "Ask first" waits for the reveal.
+        veiled, lifted = before_and_after_r("?lesson=retry-storm&step=1&lang=en", "#out-worst", blur)
+        expect(veiled[0] and "blur" in veiled[1] and not lifted[0] and lifted[1] == "none",
+               f"a learner alone: veiled until the reveal, then lifted: {veiled} {lifted}")
         # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
         # short trigger tips the system) is blurred, its title readable; metastable 7's
         # protected boundary, the line the class is asked to predict, is hidden.

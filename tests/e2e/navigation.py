@@ -59,6 +59,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         wait_run(chrome)
         expect("l1.attempts=2" in chrome.url() and "lang=zh" in chrome.url(),
                f"Back from the navigation restores the storm page's setting: {chrome.url()}")
+        # A link is one page's state: the queue lab's rate and seed stay the queue lab's.
+        chrome.get(base + "?page=queue&lang=en&rate=150&seed=7&workers=3")
+        chrome.wait("#q-curve")
+        for page, ready in [("breaker", "#scrub"), ("storm", "#storm")]:
+            chrome.click(f"#nav-{page}")
+            chrome.wait(ready)
+            time.sleep(0.3)
+            expect("seed=7" not in chrome.url() and "rate=150" not in chrome.url(),
+                   f"the {page} page starts from its own defaults, not the queue link's: {chrome.url()}")
         # A stability cell opens its run.
         chrome.get(base + "?page=stability&lang=en&x=utilisation%3D0.5..1%2F3&y=trigger_ms%3D200..1000%2F3")
         chrome.wait("#stability-map[data-done='9']")

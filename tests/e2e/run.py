@@ -199,7 +199,8 @@ def main():
                 expect(chrome.js("return document.getElementById('storm').getAttribute('data-in-worker')") == "1", "runs happen in the worker")
                 # The cards say they add up the whole run, to the report's last event.
                 span = chrome.text("#headline-span")
-                end_s = f"{want['summary']['end_ms'] / 1000:,.1f}".rstrip("0").rstrip(".")
+                end = want['summary']['end_ms'] / 1000
+                end_s = f"{end:,.{2 if end < 10 else 1}f}".rstrip("0").rstrip(".")
                 expect(f"0 – {end_s} s" in span, f"{p} ({lang}): the cards' span {span!r} names the run's end {end_s} s")
                 # Show the end state for the screenshot.
                 chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")

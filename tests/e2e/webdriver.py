@@ -20,6 +20,7 @@ TAB = "\ue004"
 ARROW_LEFT = "\ue012"
 ARROW_RIGHT = "\ue014"
 ENTER = "\ue007"
+ESCAPE = "\ue00c"
 
 
 class WebDriverError(Exception):

@@ -9,7 +9,7 @@ pub const LESSON: Lesson = Lesson {
     title: tr("Source 000's interview: a slow profile service", "文档 000 的面试：慢画像服务"),
     summary: tr(
         "Product page → recommendation → profile, run as the source's {#45}-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
-        "商品页 → 推荐 → 画像，按来源的 {#45} 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
+        "商品页（page）→ 推荐（recommendation）→ 画像（profile），按来源的 {#45} 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
     ),
     source: "000",
     steps: &[

@@ -10,7 +10,7 @@ pub const LESSON: Lesson = Lesson {
     title: tr("Source 001: how retries amplify a failure", "文档 001：重试怎样放大故障"),
     summary: tr(
         "Every layer of client → gateway → order → payment retries {#3} times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
-        "客户端（client）→ 网关 → 订单 → 支付，每层重试 {#3} 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
+        "客户端（client）→ 网关（gateway）→ 订单（order）→ 支付（payment），每层重试 {#3} 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
     ),
     source: "001",
     steps: &[
@@ -20,7 +20,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("One timeout, multiplied", "一次超时，层层放大"),
             narration: tr(
                 "Client (the app) → gateway → order → payment, every layer set to 'retry {set-attempts.1:n} times on failure'. The source counts that as {set-attempts.1} per layer, the first included; read literally (the first plus {set-attempts.1:n} retries) it is {= set-attempts.1 + 1}, and {= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×: always ask which is meant. Count it as the source does.",
-                "客户端（client，即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×——一定要问清是哪一种。下面按来源的算法来数。",
+                "客户端（client，即 App）→ 网关（gateway）→ 订单服务（order）→ 支付服务（payment），每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×——一定要问清是哪一种。下面按来源的算法来数。",
             ),
             question: Some(tr(
                 "At a steady {out-peak} requests/s, how many calls per second can payment see?",
@@ -31,8 +31,8 @@ pub const LESSON: Lesson = Lesson {
                 "{out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}，支付服务的一次超时被放大 {out-amplification}。原本片刻即可恢复的时延抖动，在支付服务最脆弱的时候演变成持续的过载。",
             )),
             try_this: Some(tr(
-                "Let only one layer retry: set the attempts to {#1,1,3}.",
-                "只让一层重试：把尝试次数设为 {#1,1,3}。",
+                "Let only one layer retry: set the attempts to {#1}, {#1}, {#3}.",
+                "只让一层重试：把尝试次数设为 {#1}、{#1}、{#3}。",
             )),
             spot: "out-worst",
             playback: None,

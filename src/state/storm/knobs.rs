@@ -982,7 +982,9 @@ pub static NUMBERS: &[NumberDef] = &[
             help: T::KFaultStartHelp,
             unit: T::UnitMs,
             range: r::FAULT_TIME_MS,
-            slider: Slider::linear(0.0, 600_000.0),
+            // A minute in 300 ms stops: where runs' faults are (0–600 s had put a 20 s run's
+            // whole span in the first four 5 s stops); later times are typed.
+            slider: Slider::linear(0.0, 60_000.0),
             step: 100.0,
             off: false,
             get: |s, i| fault(s, i).map(|f| f.start_ms),
@@ -1003,7 +1005,9 @@ pub static NUMBERS: &[NumberDef] = &[
             help: T::KFaultEndHelp,
             unit: T::UnitMs,
             range: r::FAULT_TIME_MS,
-            slider: Slider::linear(0.0, 600_000.0),
+            // A minute in 300 ms stops: where runs' faults are (0–600 s had put a 20 s run's
+            // whole span in the first four 5 s stops); later times are typed.
+            slider: Slider::linear(0.0, 60_000.0),
             step: 100.0,
             off: false,
             get: |s, i| fault(s, i).map(|f| f.end_ms),

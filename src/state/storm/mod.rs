@@ -275,8 +275,25 @@ impl StormState {
             }
             StormAction::Type(key, raw) => {
                 let Some(def) = self.number(key) else { return self.clone() };
+                // A fault window's end typed before its start is named, not moved to the
+                // start (a slider's end stops there; a typed one or a link's says so).
+                let end_before_start = |v: f64| match (key.target, def.knob.key) {
+                    (Target::Fault(i), "end") => self
+                        .a
+                        .faults
+                        .get(i)
+                        .map(|f| ranges::fault_end_ms(f.start_ms))
+                        .filter(|r| !r.accepts(v)),
+                    _ => None,
+                };
                 match def.knob.parse(&raw, &key.url_key()) {
-                    Ok(v) => self.apply(key, raw, |s| (def.knob.set)(s, key.target, v)),
+                    Ok(v) => match end_before_start(v) {
+                        Some(range) => {
+                            let e = FieldError::new(key.url_key(), crate::error::fmt_num(v), range.allowed());
+                            self.with_error(key, raw, e)
+                        }
+                        None => self.apply(key, raw, |s| (def.knob.set)(s, key.target, v)),
+                    },
                     Err(e) => self.with_error(key, raw, e),
                 }
             }
@@ -488,6 +505,9 @@ impl StormState {
                 st.unknown.push(k.clone());
             }
         }
+        // A fault window's start before its end, whatever the link's order: the end is
+        // checked against the start the link gives.
+        crate::order::sort_by_key(&mut numbers, |(def, ..)| u64::from(def.knob.key == "end"));
         for (def, target, k, v) in numbers {
             if (def.knob.get)(&st.a, target).is_some() {
                 st = st.reduce(StormAction::Type(StormKey::on(def.knob.key, target), v));

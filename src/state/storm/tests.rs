@@ -273,3 +273,25 @@ fn the_asked_for_request_travels_in_the_link_and_both_sides_trace_it() {
         assert_eq!(err.field, "request", "{bad}");
     }
 }
+
+#[test]
+fn a_fault_end_before_its_start_is_named_and_the_links_order_does_not_matter() {
+    let end = key("end", Target::Fault(0));
+    // The metastable preset's fault starts at 4 s: an end at 1 s is refused by name, with
+    // the range starting at the start, and the window keeps its own end.
+    let st = StormState::from_query(&Query::parse("?preset=metastable-retry-storm&f1.end=1000"));
+    let (raw, e) = st.errors.get(&end).expect("the end is named");
+    assert_eq!((raw.as_str(), e.field.as_str()), ("1000", "f1.end"));
+    assert_eq!(*e.allowed, crate::scenario::ranges::fault_end_ms(4000.0).allowed());
+    let preset = (crate::scenario::presets::find("metastable-retry-storm").unwrap().build)();
+    assert_eq!(st.a.faults[0].end_ms, preset.faults[0].end_ms);
+    // Start and end in either order: the same window, no error.
+    for q in [
+        "?preset=metastable-retry-storm&f1.end=2000&f1.start=1000",
+        "?preset=metastable-retry-storm&f1.start=1000&f1.end=2000",
+    ] {
+        let st = StormState::from_query(&Query::parse(q));
+        assert!(st.errors.get(&end).is_none(), "{q}");
+        assert_eq!((st.a.faults[0].start_ms, st.a.faults[0].end_ms), (1000.0, 2000.0), "{q}");
+    }
+}

@@ -433,7 +433,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 ("p", &protection_label(lang, s, s.protect)),
                             ]) }</p>
                         }
-                        <p class="help">{ lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))]) }{ " " }{ rule_text(lang) }</p>
+                        <p class="help">{ lang.f(T::Sentences, &[("a", &lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))])), ("b", &rule_text(lang))]) }</p>
                     </section>
                     <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>

@@ -138,6 +138,11 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
     }
 }
 
+/// A bucket's width in ms as the notes write it (whole ms, or tenths below 10 ms).
+pub fn bucket_ms_text(ms: f64) -> String {
+    format_number(ms, if ms < 10.0 && ms.fract() != 0.0 { 1 } else { 0 })
+}
+
 /// The caption under the diagram: the order the entry hop's stack ran in, from the report.
 fn order_note(lang: Lang, r: &Report) -> String {
     let stack = next_hop_stack(r, 0);
@@ -471,6 +476,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 { breaker_views }
             </svg>
             <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
+            // The series keep each bucket's highest value, not the value at an instant.
+            <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }
             <p class="note hop-focus" role="group" aria-label={lang.t(T::HopFocus)}>
                 { lang.t(T::HopFocus) }{ " " }

@@ -35,7 +35,12 @@ fn show_diff(lang: Lang, d: f64, unit: Unit) -> String {
 
 /// What the cards add up: each side's whole run, in seconds of virtual time.
 fn span_text(lang: Lang, a: &ReportRef, b: Option<&ReportRef>) -> String {
-    let end = |r: &ReportRef| format_number(r.0.summary.end_ms / 1000.0, 1);
+    // Hundredths of a second for short runs: a run ending at 1.02 s read "0 – 1 s" beside
+    // its 1,020 ms latency max.
+    let end = |r: &ReportRef| {
+        let s = r.0.summary.end_ms / 1000.0;
+        format_number(s, if s < 10.0 { 2 } else { 1 })
+    };
     match b {
         None => lang.f(T::HeadlineWholeRun, &[("end", &end(a))]),
         Some(b) => lang.f(T::HeadlineWholeRunAB, &[("a", &end(a)), ("b", &end(b))]),
@@ -182,12 +187,12 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
             <div class="formula-row">
                 <div>{ lang.f(T::FormulaBound, &[("leaf", &f.leaf_name)]) }</div>
                 <code id="formula-bound">{ bound }</code>
-                <div class="sim">{ lang.t(T::FormulaSimPeak) }{ ": " }<strong id="formula-sim-peak">{ format!("{} /s", format_number(f.sim_peak_rate, 1)) }</strong></div>
+                <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimPeak))]) }<strong id="formula-sim-peak">{ format!("{} {}", format_number(f.sim_peak_rate, 1), lang.t(T::UnitAttemptsPerS)) }</strong></div>
             </div>
             <div class="formula-row">
                 <div>{ lang.f(T::FormulaLittle, &[("leaf", &f.leaf_name)]) }</div>
                 <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
-                <div class="sim">{ lang.t(T::FormulaSimInFlight) }{ ": " }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
+                <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
             </div>
             <p class="note">{ lang.t(T::FormulaNote) }</p>
         </div>

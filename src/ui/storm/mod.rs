@@ -23,7 +23,7 @@ use crate::state::runs::{Job, RunError, Side};
 use crate::state::storm::{REQUEST, StormAction, StormState};
 use crate::ui::announce::use_announcement;
 use crate::ui::browser;
-use crate::ui::charts::{LatencyChart, ReportRef, StepMoment};
+use crate::ui::charts::{LatencyChart, ReportRef, StepMoment, latency_top};
 use crate::ui::export::{DataKind, ExportMenu};
 use crate::ui::runs::use_runs;
 use breakdown::Breakdown;
@@ -324,6 +324,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                 }
             })
         };
+        // The time the label shows, which the slider says too (its 0–1000 means nothing).
+        let at_text = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(at / 1000.0, 2)))]);
         let speed_help = lang.f(T::SpeedHelp, &[("s", &format_number(PLAY_MS_AT_1X / 1000.0, 2))]);
         html! {
             <div class="playbar" role="group" aria-label={t(T::Scrub)}>
@@ -339,8 +341,8 @@ pub fn StormPage(props: &StormProps) -> Html {
                     }</option> }) }
                 </select>
                 <input id="scrub" type="range" min="0" max="1000" step="1" value={format!("{:.0}", at / end_ms * 1000.0)}
-                    aria-label={t(T::Scrub)} title={t(T::ScrubHelp)} oninput={onscrub} />
-                <span class="time" id="playhead-label">{ lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(at / 1000.0, 2)))]) }</span>
+                    aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
+                <span class="time" id="playhead-label">{ at_text }</span>
             </div>
         }
     };
@@ -400,6 +402,9 @@ pub fn StormPage(props: &StormProps) -> Html {
             });
             let f = formulas(&props.state.a, &a.0);
             let tree_error = props.state.errors.get(&REQUEST).map(|(_, e)| lang.field_error(e));
+            // Side by side, both histograms on one scale: 7,249 failed beside 3,467 drew
+            // as bars of one height.
+            let latency_shared = b.as_ref().map(|b| latency_top(&b.0.latency).max(latency_top(&a.0.latency)));
             let lower = |r: &ReportRef, side: &'static str, scenario: crate::scenario::Scenario| {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
@@ -414,7 +419,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                                 error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} span_ms={tree_span} />
                         </div>
                         <div class="panel">
-                            <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} />
+                            <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} y_max={latency_shared} />
                             if side == "a" { <p class="help">{ t(T::LatencyPickHint) }</p> }
                         </div>
                         <div class="panel"><Breakdown {lang} report={r.clone()} {side} /></div>

@@ -261,6 +261,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 { chart("chart-inflight", html! {
                     <TimeChart {lang} id={format!("inflight-{side}")}
                         title={data.focus_title.clone()}
+                        y_unit={lang.f(T::PeakInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))])}
                         lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end} y_max={y(|a| a.in_flight)}
                         limit={data.limit.map(|l| (l, format!("{} {}", lang.t(T::SeriesPool), format_number(l, 0))))} />
                 }, 170.0) }

@@ -5,7 +5,8 @@
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::Linear;
 use crate::plot::storm::timeline;
-use crate::report::{MarkKind, Report, RequestOutcome};
+use crate::report::{CallResult, MarkKind, Report, RequestOutcome};
+use crate::ui::storm::tree::{mark_text, span_text};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -82,24 +83,38 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let ws = xw.unwrap_or(x1);
             html! {
                 <g class={classes!("span", format!("r-{}", b.result), b.abandoned.then_some("abandoned"))}>
-                    <title>{ format!("#{} {} → {} ms: {}", b.attempt, format_number(b.start, 2), format_number(b.end, 2), b.result) }</title>
+                    <title>{ lang.f(T::SpanTip, &[
+                        ("n", &b.attempt.to_string()),
+                        ("from", &format_number(b.start, 2)),
+                        ("to", &format_number(b.end, 2)),
+                        ("result", &span_text(lang, b.result, b.abandoned)),
+                    ]) }</title>
                     { for wait }
                     <rect class="work" x={ws.to_string()} y={y.to_string()} width={(x1 - ws).max(1.5).to_string()} height={(lane_h - 10.0).to_string()} />
                 </g>
             }
         })
         .collect();
+    // Timeouts' × first: a caller mark at the same spot (the last try's timeout is where the
+    // caller stops) is drawn over its middle and leaves its arms in view.
     let marks: Html = t
         .marks
         .iter()
+        .filter(|m| m.kind == MarkKind::Timeout)
+        .chain(t.marks.iter().filter(|m| m.kind != MarkKind::Timeout))
         .map(|m| {
             let y = y_of(m.hop) + lane_h / 2.0;
             let x0 = xs.map(m.start_ms - t.arrival_ms);
             let x1 = xs.map(m.end_ms - t.arrival_ms);
+            let name = |hop: usize| names.get(hop).cloned().unwrap_or_else(|| format!("#{hop}"));
+            let tip = lang.f(
+                T::MarkTip,
+                &[("caller", &name(m.hop)), ("callee", &name(m.callee)), ("what", &mark_text(lang, m.kind))],
+            );
             match m.kind {
                 MarkKind::Backoff => html! { <line class="mark backoff" x1={x0.to_string()} x2={x1.to_string()} y1={y.to_string()} y2={y.to_string()} /> },
-                MarkKind::Timeout => html! { <text class="mark timeout" x={x1.to_string()} y={(y + 4.0).to_string()} text-anchor="middle">{ "×" }</text> },
-                _ => html! { <circle class={classes!("mark", m.kind.name())} cx={x0.to_string()} cy={y.to_string()} r="4"><title>{ m.kind.name() }</title></circle> },
+                MarkKind::Timeout => html! { <text class="mark timeout" x={x1.to_string()} y={(y + 4.0).to_string()} text-anchor="middle"><title>{ tip }</title>{ "×" }</text> },
+                _ => html! { <circle class={classes!("mark", m.kind.name())} cx={x0.to_string()} cy={y.to_string()} r="4"><title>{ tip }</title></circle> },
             }
         })
         .collect();
@@ -113,6 +128,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         }
     });
     let ticks = crate::plot::nice_ticks(0.0, span, 6);
+    let has = |results: &[CallResult]| bars.iter().any(|b| !b.abandoned && results.contains(&b.result));
     let n = r.traces.len();
     let prev = {
         let cb = props.onselect.clone();
@@ -158,9 +174,18 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <p class="legend">
                 <span class="legend-item"><span class="swatch work-swatch" />{ lang.t(T::LegendWork) }</span>
                 <span class="legend-item"><span class="swatch wait-swatch" />{ lang.t(T::LegendWait) }</span>
+                <span class="legend-item"><span class="swatch fail-swatch" />{ lang.t(T::ResultError) }{ " / " }{ lang.t(T::ResultTimeout) }</span>
+                // The other colours only when this request has such work, to keep the legend short.
+                if has(&[CallResult::Overload, CallResult::ClientError]) {
+                    <span class="legend-item"><span class="swatch rej-swatch" />{ lang.t(T::ResultOverload) }{ " / " }{ lang.t(T::ResultClientError) }</span>
+                }
+                if has(&[CallResult::BudgetExhausted, CallResult::Cancelled]) {
+                    <span class="legend-item"><span class="swatch warn-swatch" />{ lang.t(T::ResultBudget) }{ " / " }{ lang.t(T::ResultCancelled) }</span>
+                }
                 <span class="legend-item"><span class="swatch abandoned-swatch" />{ lang.t(T::LegendAbandoned) }</span>
                 <span class="legend-item"><span class="swatch backoff-swatch" />{ lang.t(T::LegendBackoff) }</span>
                 <span class="legend-item">{ "× " }{ lang.t(T::LegendTimeout) }</span>
+                <span class="legend-item"><span class="swatch caller-mark-swatch" />{ lang.t(T::LegendCallerMark) }</span>
             </p>
         </figure>
     }

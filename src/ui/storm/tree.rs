@@ -59,6 +59,33 @@ pub fn result_text(lang: Lang, r: CallResult) -> &'static str {
     })
 }
 
+/// A call's result in words, saying when it ended after its caller had stopped waiting (a
+/// timed-out caller's work answered "ok" to nobody).
+pub fn span_text(lang: Lang, r: CallResult, abandoned: bool) -> String {
+    match (abandoned, r) {
+        (false, _) => result_text(lang, r).to_string(),
+        (true, CallResult::Ok) => lang.t(T::SpanAbandonedOk).to_string(),
+        (true, _) => lang.f(T::SpanAbandoned, &[("result", result_text(lang, r))]),
+    }
+}
+
+/// A caller-side event in words, in the attempt tree's words for the same causes.
+pub fn mark_text(lang: Lang, kind: MarkKind) -> String {
+    let fallback = |which: T| lang.f(T::TreeFallback, &[("which", lang.t(which))]);
+    match kind {
+        MarkKind::Backoff => lang.t(T::LegendBackoff).into(),
+        MarkKind::Timeout => lang.t(T::ResultTimeout).into(),
+        MarkKind::BudgetExhausted => stop_text(lang, StopCause::Deadline).into(),
+        MarkKind::RetryBudgetDenied => stop_text(lang, StopCause::RetryBudget).into(),
+        MarkKind::BreakerRejected => lang.t(T::ResultBreaker).into(),
+        MarkKind::BulkheadRejected => lang.t(T::ResultBulkhead).into(),
+        MarkKind::FallbackStale => fallback(T::TreeFallbackStale),
+        MarkKind::FallbackUnavailable => fallback(T::TreeFallbackUnavailable),
+        MarkKind::AttemptsExhausted => stop_text(lang, StopCause::AttemptsExhausted).into(),
+        MarkKind::NotRetryable => stop_text(lang, StopCause::NotRetryable).into(),
+    }
+}
+
 fn refusal_text(lang: Lang, r: Refusal) -> &'static str {
     lang.t(match r {
         Refusal::RateLimit => T::RefusalRateLimit,
@@ -283,6 +310,9 @@ fn draw(
     let row_of = |node: usize| rows.iter().position(|&i| i == node);
     let mut bars = Vec::with_capacity(rows.len());
     let mut marks = Vec::new();
+    // Timeouts' ×, drawn under the other marks: a branch's stop, where its last try timed out,
+    // covers the middle of the × and leaves its arms in view.
+    let mut crosses = Vec::new();
     for (k, &i) in rows.iter().enumerate() {
         let n = &tree.nodes[i];
         let s = &n.span;
@@ -290,7 +320,7 @@ fn draw(
         let x0 = xs.map(s.start_ms - t0);
         let x1 = xs.map(s.end_ms - t0).max(x0 + 1.5);
         let xw = s.work_ms.map(|w| xs.map(w - t0));
-        let mut what = result_text(lang, s.result).to_string();
+        let mut what = span_text(lang, s.result, s.abandoned);
         if let Some(f) = s.refusal {
             what = format!("{what} · {}", refusal_text(lang, f));
         }
@@ -326,7 +356,7 @@ fn draw(
                     MarkKind::Backoff => marks.push(html! {
                         <line class="mark backoff" x1={a.to_string()} x2={z.to_string()} y1={yc.to_string()} y2={yc.to_string()} />
                     }),
-                    MarkKind::Timeout => marks.push(html! {
+                    MarkKind::Timeout => crosses.push(html! {
                         <text class="mark timeout" x={z.to_string()} y={(yc + 5.0).to_string()} text-anchor="middle">{ "×" }</text>
                     }),
                     _ => {}
@@ -334,7 +364,14 @@ fn draw(
             }
             if let Some(stop) = b.stop {
                 let x = xs.map(stop.at_ms - t0);
-                let words = format!("{} → {}: {}", name(s.hop), name(b.callee), stop_text(lang, stop.cause));
+                let words = lang.f(
+                    T::MarkTip,
+                    &[
+                        ("caller", &name(s.hop)),
+                        ("callee", &name(b.callee)),
+                        ("what", stop_text(lang, stop.cause)),
+                    ],
+                );
                 marks.push(html! {
                     <g class={classes!("stop", format!("stop-{:?}", stop.cause).to_lowercase())}>
                         <title>{ words }</title>
@@ -425,6 +462,7 @@ fn draw(
                 <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={summary.clone()}>
                     { links }
                     { bars }
+                    { crosses }
                     { marks }
                     { for deadline }
                     <g class="axis x">{ axis }</g>
