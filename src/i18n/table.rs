@@ -1141,6 +1141,8 @@ texts! {
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
+    PoolFullNote => "All {limit} workers busy from {from} s to {to} s: the queue's scale draws the pool at the foot of the chart.",
+        "{from} 秒到 {to} 秒之间全部 {limit} 个工作线程都在忙：按队列的刻度，线程池贴在图表底部。";
     LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
         "立即得到答复的请求（0 毫秒：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
     QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form; its dot is the run, with the page's queue limit.",

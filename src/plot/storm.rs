@@ -90,6 +90,30 @@ pub fn gauge_at(series: &[i64], b: usize) -> i64 {
     series.get(b).or(series.last()).copied().unwrap_or(0)
 }
 
+/// Where a pool drawn beside a queue many times its size is hidden at the foot of the
+/// chart: the longest run of buckets with every worker busy, as (from, to) in ms, when the
+/// queue's peak is over ten times the pool (below that the busy line reads by itself).
+pub fn hidden_full_pool(busy: &[f64], queue: &[f64], limit: f64, bucket_ms: f64) -> Option<(f64, f64)> {
+    let peak = queue.iter().copied().fold(0.0, f64::max);
+    if limit <= 0.0 || peak <= 10.0 * limit {
+        return None;
+    }
+    let (mut best, mut run_start) = (None::<(usize, usize)>, None);
+    for i in 0..=busy.len() {
+        match (busy.get(i).is_some_and(|&b| b >= limit), run_start) {
+            (true, None) => run_start = Some(i),
+            (false, Some(s)) => {
+                if best.is_none_or(|(a, b)| i - s > b - a) {
+                    best = Some((s, i));
+                }
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    best.map(|(a, b)| (a as f64 * bucket_ms, b as f64 * bucket_ms))
+}
+
 /// A counter series as a rate per second.
 pub fn per_second(series: &[u64], bucket_ms: f64) -> Vec<f64> {
     let f = if bucket_ms > 0.0 { 1000.0 / bucket_ms } else { 0.0 };
@@ -360,6 +384,21 @@ pub fn allowance(allowed: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_full_pool_under_a_tall_queue_is_found() {
+        // Pool of 5, full over buckets 2–5 (and briefly at 8), the queue up to 200.
+        let busy = [1.0, 3.0, 5.0, 5.0, 5.0, 5.0, 4.0, 2.0, 5.0, 1.0];
+        let queue = [0.0, 0.0, 20.0, 90.0, 200.0, 150.0, 60.0, 10.0, 0.0, 0.0];
+        assert_eq!(hidden_full_pool(&busy, &queue, 5.0, 100.0), Some((200.0, 600.0)));
+        // A queue within ten pools: the busy line shows by itself.
+        assert_eq!(hidden_full_pool(&busy, &[40.0; 10], 5.0, 100.0), None);
+        // Never full: nothing to say.
+        assert_eq!(hidden_full_pool(&[1.0; 10], &queue, 5.0, 100.0), None);
+        // Full to the end of the run.
+        assert_eq!(hidden_full_pool(&[5.0; 4], &[100.0; 4], 5.0, 10.0), Some((0.0, 40.0)));
+    }
+
     use super::*;
     use crate::model::chain::run;
     use crate::report::RequestOutcome;

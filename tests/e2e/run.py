@@ -612,6 +612,19 @@ def main():
             covered = chrome.js(covered_js, lines_too)
             expect(not covered, f"{link}: direct labels clear of each other{' and of the other lines' if lines_too else ''}: {covered}")
 
+    def storm_pool_full_under_a_tall_queue():
+        # Metastable: a pool of 5 under a queue of thousands draws as a line at 0; the chart
+        # says when all 5 were busy, and the diagram that its figures are bucket peaks.
+        page("?page=storm&lang=en&preset=metastable-retry-storm")
+        wait_run(chrome)
+        note = chrome.text("#pool-full-a")
+        m = re.match(r"All 5 workers busy from ([\d.]+) s to ([\d.]+) s", note)
+        expect(m and float(m.group(1)) < float(m.group(2)), f"the pool's full stretch is said: {note!r}")
+        expect("the most at once" in chrome.text("#diagram-peak-a"), "the diagram says its busy and queue are bucket peaks")
+        page("?page=storm&lang=en&preset=chain-3x3")
+        wait_run(chrome)
+        expect(not chrome.js("return !!document.getElementById('pool-full-a')"), "no note where the busy line shows by itself")
+
     def storm_hop_focus():
         page("?page=storm&lang=en&preset=chain-3x3")
         wait_run(chrome)
@@ -668,6 +681,7 @@ def main():
 
     for name, fn in [
         ("a picked hop stands out in every chart", storm_hop_focus),
+        ("a full pool under a tall queue is said in words", storm_pool_full_under_a_tall_queue),
         ("no label is cut at its figure's edge, 1440 and 390 px, both languages", storm_no_clipped_labels),
         ("big-promo, breaker-demo and compare mode at 390, 1440 and 1920 px, both languages", storm_screenshots_at_three_sizes),
         ("the diagram's breaker: the rule it opens by and the time left open", storm_breaker_badge_says_why),

@@ -110,6 +110,8 @@ pub struct ChartData {
     error_budget: Lines,
     /// The most of the budget the run spent (percent), if beyond the scale.
     error_budget_off_scale: Option<f64>,
+    /// When the pool ran full while the queue's scale drew it at the foot (ms).
+    pool_full: Option<(f64, f64)>,
 }
 
 /// How much of the error budget the chart draws (percent): four whole budgets, so that the
@@ -213,7 +215,11 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let burn = spent.into_iter().map(|v| v.min(ERROR_BUDGET_SCALE)).collect();
     let error_budget =
         vec![Line { name: lang.t(T::SeriesErrorBudget).to_string(), class: "c-fail".into(), values: burn }];
+    let pool_full = limit.and_then(|l| {
+        crate::plot::storm::hidden_full_pool(&in_flight[0].values, &in_flight[1].values, l, s.bucket_ms)
+    });
     ChartData {
+        pool_full,
         slo_target,
         error_budget: Lines::new(error_budget),
         error_budget_off_scale,
@@ -258,13 +264,23 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 { chart("chart-load", html! {
                     <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} labels=true />
                 }, 170.0) }
-                { chart("chart-inflight", html! {
+                { chart("chart-inflight", html! { <>
                     <TimeChart {lang} id={format!("inflight-{side}")}
                         title={data.focus_title.clone()}
                         y_unit={lang.f(T::PeakInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))])}
                         lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end} y_max={y(|a| a.in_flight)}
                         limit={data.limit.map(|l| (l, format!("{} {}", lang.t(T::SeriesPool), format_number(l, 0))))} />
-                }, 170.0) }
+                    // A pool of 5 under a queue of 15,000 is a flat line at 0: say when it was full.
+                    if let Some((from, to)) = data.pool_full {
+                        <p class="note chart-note" id={format!("pool-full-{side}")}>
+                            { lang.f(T::PoolFullNote, &[
+                                ("limit", &format_number(data.limit.unwrap_or(0.0), 0)),
+                                ("from", &format_number(from / 1000.0, 2)),
+                                ("to", &format_number(to / 1000.0, 2)),
+                            ]) }
+                        </p>
+                    }
+                </> }, 170.0) }
                 { chart("chart-outcomes", html! {
                     <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.outcomes)} target={data.slo_target.clone()} />
                 }, 170.0) }
