@@ -1,13 +1,14 @@
 //! Where a time chart writes each series' name beside the series itself (a direct label,
 //! so that colour is not the only way to tell series apart).
 //!
-//! Each label looks for a place just above (or else just below) its own line where no
-//! other line runs through its text and no label placed before it sits: first over the
-//! middle of its series' highest stretch (a ramp to a plateau is labelled on the
-//! plateau), then over its other buckets, highest first. Where several series peak
-//! together (a retry storm's hops at the start of a run) the labels spread along their
-//! lines instead of stacking over each other's data. A label with no free place takes the
-//! one that crosses the fewest lines and no label, if there is one.
+//! A label sits just above the highest point of its own line under its width (or else just
+//! below the lowest), first over the middle of its series' highest stretch (a ramp to a
+//! plateau is labelled on the plateau), then over its other buckets, highest first. A place
+//! is free when no other line runs through the label's text nor through the strip between
+//! the label and its line (another line there, as where all the hops lie at 0 together,
+//! makes it ambiguous which line the label names), and no label placed before sits there.
+//! The series with the fewest free places choose first; a series with none comes last and
+//! takes the place off other labels with the fewest lines through its text, then beside it.
 
 /// A series as drawn: one y per bucket in the drawing's units (y growing downwards), the
 /// buckets' edges given once for all series.
