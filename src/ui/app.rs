@@ -146,6 +146,29 @@ fn page_query(shell: &Shell, p: &Pages, at: Option<LessonAt>) -> Query {
     q
 }
 
+thread_local! {
+    /// Each page's state as the learner last left it in this tab, by page.
+    static LEFT_AS: RefCell<Vec<(Page, Query)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps `page`'s state as it is now (see [`left_as`]).
+fn leave_as(page: Page, p: &Pages) {
+    let mut q = Query::new();
+    state_query(page, p, &mut q);
+    LEFT_AS.with(|m| {
+        let mut m = m.borrow_mut();
+        m.retain(|(x, _)| *x != page);
+        m.push((page, q));
+    });
+}
+
+/// `page`'s state as the learner last left it in this tab: the app restarts from the URL
+/// when a link is followed or the history moves, and the pages the URL does not name
+/// would otherwise lose what was set on them.
+fn left_as(page: Page) -> Option<Query> {
+    LEFT_AS.with(|m| m.borrow().iter().find(|(x, _)| *x == page).map(|(_, q)| q.clone()))
+}
+
 /// Writes the state of `page` into `q`.
 fn state_query(page: Page, p: &Pages, q: &mut Query) {
     match page {
@@ -420,11 +443,12 @@ fn Host(props: &HostProps) -> Html {
     let start = props.start.clone();
     let shell = props.shell.clone();
     let at = props.at;
-    // A link is one page's state: that page reads it, the others start from their defaults
-    // (a queue link's `rate` and `seed` are not the breaker lab's or the storm page's).
+    // A link is one page's state: that page reads it (a queue link's `rate` and `seed` are
+    // not the breaker lab's or the storm page's); the others start as the learner last left
+    // them in this tab (a followed link or Back restarts the app), else from their defaults.
     let for_page = {
         let (start, page) = (start.clone(), Route::from_query(&start).page);
-        move |p: Page| if p == page { start.clone() } else { Rc::new(Query::new()) }
+        move |p: Page| if p == page { start.clone() } else { Rc::new(left_as(p).unwrap_or_default()) }
     };
     let calc = {
         let q = for_page(Page::Calculator);
@@ -474,6 +498,10 @@ fn Host(props: &HostProps) -> Html {
         let shell_now = (*shell).clone();
         use_effect_with((shell_now, pages.clone(), at), |(shell, pages, at)| {
             browser::replace_query(&page_query(shell, pages, *at));
+            // A lesson step's state is the step's, not the learner's own page.
+            if at.is_none() {
+                leave_as(shell.page, pages);
+            }
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
             browser::set_document_lang_and_title(shell.lang.html_tag(), &title);

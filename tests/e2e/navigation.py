@@ -59,6 +59,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         wait_run(chrome)
         expect("l1.attempts=2" in chrome.url() and "lang=zh" in chrome.url(),
                f"Back from the navigation restores the storm page's setting: {chrome.url()}")
+        # Forward restarts the app on the calculator's entry; the storm page, which that URL
+        # does not name, is still as the learner left it.
+        chrome.js("history.forward();")
+        chrome.wait("#calc-announce", timeout=20)
+        chrome.click("#nav-storm")
+        wait_run(chrome)
+        expect("l1.attempts=2" in chrome.url(), f"after Back and Forward the header's link keeps the storm page's setting: {chrome.url()}")
         # A link is one page's state: the queue lab's rate and seed stay the queue lab's.
         chrome.get(base + "?page=queue&lang=en&rate=150&seed=7&workers=3")
         chrome.wait("#q-curve")
