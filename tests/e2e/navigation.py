@@ -86,6 +86,19 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         expect("x=utilisation" in chrome.url(), f"Back returns to the map's axes: {chrome.url()}")
         done = chrome.js("return document.getElementById('stability-map').getAttribute('data-done');")
         expect(done == "9", f"the finished map is shown at once, not computed again: {done} of 9 cells at first sight")
+        # The keyboard's way to a cell: the column and row picked are in the link, and Back
+        # from the run finds them again.
+        pick = ("const s = document.getElementById(arguments[0]); s.value = arguments[1];"
+                " s.dispatchEvent(new Event('change', {bubbles: true}));")
+        chrome.js(pick, "stab-open-x", "2")
+        chrome.js(pick, "stab-open-y", "3")
+        time.sleep(0.3)
+        expect("col=2" in chrome.url() and "row=3" in chrome.url(), f"the picked cell is in the link: {chrome.url()}")
+        click_until("#stab-open", "#storm")
+        wait_run(chrome)
+        back("#stab-open-x")
+        picked = chrome.js("return [document.getElementById('stab-open-x').value, document.getElementById('stab-open-y').value];")
+        expect(picked == ["2", "3"], f"Back from the cell's run keeps the picked cell: {picked}")
         # A lesson from the index.
         chrome.get(base + "?page=lessons&lang=en")
         chrome.js(STAY)

@@ -34,6 +34,9 @@ pub struct StabilityState {
     pub errors: FormErrors,
     /// Link keys the page does not read.
     pub unknown: Vec<String>,
+    /// The cell "Open a cell's run" points at: column and row, from 0 (kept in the link as
+    /// `col` and `row`, from 1, so that Back from the run finds it again).
+    pub cell: [u16; 2],
 }
 
 /// What the learner did.
@@ -44,8 +47,13 @@ pub enum StabilityAction {
     Axis(&'static str, String),
     Protect(String),
     Seed(String),
+    /// The column (`col`) or row (`row`) to open, from 1, as written.
+    Cell(&'static str, String),
     Reset,
 }
+
+/// The link keys of [`StabilityState::cell`], column then row.
+const CELL_KEYS: [&str; 2] = ["col", "row"];
 
 impl Default for StabilityState {
     fn default() -> Self {
@@ -53,6 +61,7 @@ impl Default for StabilityState {
             sweep: Sweep::default_for(DEFAULT_PRESET),
             errors: FormErrors::default(),
             unknown: Vec::new(),
+            cell: [0, 0],
         }
     }
 }
@@ -114,6 +123,21 @@ impl StabilityState {
                     );
                 }
             },
+            StabilityAction::Cell(field, v) => {
+                let k = usize::from(field == CELL_KEYS[1]);
+                let n = if k == 0 { next.sweep.x.n } else { next.sweep.y.n };
+                match v.trim().parse::<u16>() {
+                    Ok(i) if (1..=n).contains(&i) => {
+                        next.cell[k] = i - 1;
+                        next.errors.clear(&FieldKey::plain(field));
+                    }
+                    _ => next.errors.set(
+                        FieldKey::plain(field),
+                        v.clone(),
+                        FieldError::new(field, clip(&v), Allowed::integer(1, u64::from(n))),
+                    ),
+                }
+            }
             StabilityAction::Seed(v) => match v.trim().parse::<u64>() {
                 Ok(seed) => {
                     next.sweep.seed = seed;
@@ -126,6 +150,11 @@ impl StabilityState {
                 ),
             },
         }
+        // A smaller grid keeps the cell inside it.
+        next.cell = [
+            next.cell[0].min(next.sweep.x.n.saturating_sub(1)),
+            next.cell[1].min(next.sweep.y.n.saturating_sub(1)),
+        ];
         next
     }
 
@@ -146,8 +175,15 @@ impl StabilityState {
         if let Some(v) = q.get("protect") {
             st = st.reduce(StabilityAction::Protect(v.to_string()));
         }
+        for field in CELL_KEYS {
+            if let Some(v) = q.get(field) {
+                st = st.reduce(StabilityAction::Cell(field, v.to_string()));
+            }
+        }
         st.unknown = crate::state::lab::unknown_keys(q, |k| {
-            crate::state::app::is_shell_key(k) || ["preset", "seed", "x", "y", "protect"].contains(&k)
+            crate::state::app::is_shell_key(k)
+                || ["preset", "seed", "x", "y", "protect"].contains(&k)
+                || CELL_KEYS.contains(&k)
         });
         st
     }
@@ -170,6 +206,11 @@ impl StabilityState {
         }
         if s.protect != Protection::None {
             q.set("protect", s.protect.slug());
+        }
+        for (field, &i) in CELL_KEYS.iter().zip(&self.cell) {
+            if i > 0 {
+                q.set(field, (i + 1).to_string());
+            }
         }
     }
 

@@ -113,3 +113,29 @@ fn the_budget_overlay_and_the_ramp_say_their_own_numbers() {
     assert_eq!(HYST_TOP, 1.2);
     assert_eq!(HYST_LEVELS[0], 0.5);
 }
+
+#[test]
+fn the_cell_to_open_is_in_the_link_and_stays_inside_the_grid() {
+    use crate::query::Query;
+    use page::{StabilityAction as A, StabilityState};
+    // The default map is 20 × 20: column 3, row 2 (from 1) round-trip through the link.
+    let st = StabilityState::from_query(&Query::parse("?page=stability&col=3&row=2"));
+    assert_eq!(st.cell, [2, 1]);
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{:?} {:?}", st.errors, st.unknown);
+    let mut q = Query::new();
+    st.write_query(&mut q);
+    assert_eq!((q.get("col"), q.get("row")), (Some("3"), Some("2")));
+    // The first cell is the default, so it is not written.
+    let mut q = Query::new();
+    StabilityState::default().write_query(&mut q);
+    assert_eq!((q.get("col"), q.get("row")), (None, None));
+    // Out of the grid: named with its range, the cell kept.
+    let bad = st.reduce(A::Cell("col", "21".into()));
+    let (_, e) = bad.errors.get(&crate::state::FieldKey::plain("col")).expect("col is named");
+    assert_eq!(*e.allowed, crate::error::Allowed::integer(1, 20));
+    assert_eq!(bad.cell, [2, 1]);
+    // A smaller grid pulls the cell inside it.
+    let far = StabilityState::default().reduce(A::Cell("col", "20".into())).reduce(A::Cell("row", "20".into()));
+    let small = far.reduce(A::Axis("x", "utilisation=0.5..1/3".into())).reduce(A::Axis("y", "trigger_ms=200..1000/3".into()));
+    assert_eq!(small.cell, [2, 2]);
+}

@@ -161,45 +161,37 @@ struct StabilityExport<'a> {
 
 /// The keyboard's way to a cell's run (the cells themselves are links left out of the tab
 /// order, so that the map is not 400 tab stops): a column, a row, and a link to that run.
-fn open_cell(lang: Lang, s: &crate::state::stability::Sweep, links: &Rc<Vec<String>>) -> Html {
-    html! { <OpenCell {lang} sweep={s.clone()} links={links.clone()} /> }
-}
-
-#[derive(Properties, PartialEq)]
-struct OpenCellProps {
-    lang: Lang,
-    sweep: crate::state::stability::Sweep,
-    links: Rc<Vec<String>>,
-}
-
-#[component]
-fn OpenCell(props: &OpenCellProps) -> Html {
-    let lang = props.lang;
-    let s = &props.sweep;
-    let col = use_state(|| 0u16);
-    let row = use_state(|| 0u16);
-    let (i, j) = ((*col).min(s.x.n.saturating_sub(1)), (*row).min(s.y.n.saturating_sub(1)));
-    let href =
-        props.links.get(usize::from(j) * usize::from(s.x.n) + usize::from(i)).cloned().unwrap_or_default();
-    let pick = |state: UseStateHandle<u16>| {
-        Callback::from(move |e: Event| {
+/// The choice is the page's state (`col`, `row` in its link), so Back from the run finds it.
+fn open_cell(lang: Lang, st: &StabilityState, links: &Rc<Vec<String>>, dispatch: &Callback<A>) -> Html {
+    let s = &st.sweep;
+    let [i, j] = st.cell;
+    let href = links.get(usize::from(j) * usize::from(s.x.n) + usize::from(i)).cloned().unwrap_or_default();
+    let pick = |field: &'static str| {
+        dispatch.reform(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
-            state.set(sel.value().parse().unwrap_or(0));
+            A::Cell(field, sel.value())
         })
     };
+    // Values from 1, as the link writes them.
     let options = |axis: &Axis, chosen: u16| -> Html {
         (0..axis.n)
-            .map(|k| html! { <option value={k.to_string()} selected={k == chosen}>{ crate::plot::stability::axis_value(&axis.key, axis.value(k)) }</option> })
+            .map(|k| html! { <option value={(k + 1).to_string()} selected={k == chosen}>{ crate::plot::stability::axis_value(&axis.key, axis.value(k)) }</option> })
             .collect()
     };
+    let errors: Html = ["col", "row"]
+        .into_iter()
+        .filter_map(|f| st.errors.get(&FieldKey::plain(f)))
+        .map(|(_, e)| html! { <p class="field-error" role="alert">{ lang.field_error(e) }</p> })
+        .collect();
     html! {
         <div class="open-cell" role="group" aria-labelledby="stab-open-label">
             <span id="stab-open-label" title={lang.t(T::StabOpenCellHelp)}>{ lang.t(T::StabOpenCell) }</span>
             <label>{ axis_title(lang, &s.x.key) }
-                <select id="stab-open-x" onchange={pick(col.clone())}>{ options(&s.x, i) }</select></label>
+                <select id="stab-open-x" onchange={pick("col")}>{ options(&s.x, i) }</select></label>
             <label>{ axis_title(lang, &s.y.key) }
-                <select id="stab-open-y" onchange={pick(row.clone())}>{ options(&s.y, j) }</select></label>
+                <select id="stab-open-y" onchange={pick("row")}>{ options(&s.y, j) }</select></label>
             <a class="button secondary" id="stab-open" {href}>{ lang.t(T::StabOpen) }</a>
+            { errors }
         </div>
     }
 }
@@ -417,7 +409,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">
                             { Html::from_html_unchecked((*map_axis).clone()) }{ Html::from_html_unchecked((*map).clone()) }
                         </div>
-                        { open_cell(lang, s, &links) }
+                        { open_cell(lang, st, &links, dispatch) }
                         <p class="legend">
                             { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
                             { legend("rec-2", T::StabLegendRec2) }{ legend("rec-3", T::StabLegendRec3) }
