@@ -1141,12 +1141,13 @@ texts! {
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
+    InBrackets => "({text})", "（{text}）";
     PoolFullNote => "All {limit} workers busy from {from} s to {to} s: the queue's scale draws the pool at the foot of the chart.",
         "{from} 秒到 {to} 秒之间全部 {limit} 个工作线程都在忙：按队列的刻度，线程池贴在图表底部。";
     LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
         "立即得到答复的请求（0 毫秒：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
-    QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form; its dot is the run, with the page's queue limit.",
-        "当 ρ ≥ 100% 时没有稳态：队列不设上限时等待会无限增长，因此曲线到此为止，当前设置没有闭式解；它的点是实际运行的结果，使用本页的队列上限。";
+    QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form. Its dot is the run's mean: bounded by the page's queue limit if it has one, else growing with the run's length. Past 150 % it sits on the chart's edge.",
+        "当 ρ ≥ 100% 时没有稳态：队列不设上限时等待会无限增长，因此曲线到此为止，当前设置没有闭式解。它的点是本次运行的平均值：设了队列上限时受其约束，否则随运行时长增长。超过 150% 时点画在图表边缘。";
     QQueueLimitNote => "The line is M/M/c with an unbounded queue; the runs let at most {q} calls wait and turn the rest away ({blocked} % at this setting), so where the queue fills the dots sit below the line.",
         "曲线是队列不设上限的 M/M/c；运行中最多允许 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此在队列会排满的地方，点落在曲线下方。";
     CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",

@@ -132,7 +132,10 @@ pub fn place(
     let order =
         crate::order::order_by(series.len(), |s| places[s].iter().filter(|p| p.free()).count() as u64);
     let mut placed: Vec<LabelBox> = Vec::new();
-    let mut out = vec![(area.left, area.top + ASCENT); series.len()];
+    // A series with no place inside the drawing at all: its text at the top left corner.
+    let mut out: Vec<(f64, f64)> = (0..series.len())
+        .map(|s| (area.left + widths.get(s).copied().unwrap_or(0.0) / 2.0, area.top + ASCENT))
+        .collect();
     // Series `s`'s best place against the labels placed: off the labels if it can be, then
     // with the fewest lines through its text, then beside it.
     let best = |s: usize, placed: &[LabelBox]| {
@@ -176,7 +179,8 @@ fn candidates(edges: &[f64], ys: &[f64], w: f64, area: Area) -> Vec<(f64, f64, f
     // Within 5 % of the peak's height above the x axis.
     let near_top = |y: f64| base - y >= 0.95 * (base - peak);
     let top: Vec<usize> = (0..n).filter(|&i| near_top(ys[i])).collect();
-    let mid = top[top.len() / 2];
+    // No y near the peak (every y NaN): no place.
+    let Some(&mid) = top.get(top.len() / 2) else { return Vec::new() };
     // Highest first (to a 16th of a unit), then nearest the middle (fewer than 2²⁰ buckets).
     let mut order = crate::order::order_by(n, |i| {
         (((ys[i].max(0.0) * 16.0).round() as u64) << 20) | (i.abs_diff(mid) as u64 & 0xF_FFFF)
@@ -356,7 +360,8 @@ mod tests {
         let bs = boxes(&at, &[80.0; 3]);
         assert!(bs.iter().all(|b| b.y0 >= AREA.top && b.y1 <= AREA.bottom));
         assert!(!bs[0].meets(&bs[1]), "labels still apart where they can be: {at:?}");
-        // No buckets: a place all the same.
-        assert_eq!(place(&e, &[&[]], &[40.0], &[], AREA).len(), 1);
+        // No buckets, or no number: a place all the same, its text inside the drawing.
+        assert_eq!(place(&e, &[&[]], &[40.0], &[], AREA), [(20.0, ASCENT)]);
+        assert_eq!(place(&e, &[&[f64::NAN, f64::NAN]], &[40.0], &[], AREA), [(20.0, ASCENT)]);
     }
 }

@@ -90,12 +90,12 @@ pub fn gauge_at(series: &[i64], b: usize) -> i64 {
     series.get(b).or(series.last()).copied().unwrap_or(0)
 }
 
-/// Where a pool drawn beside a queue many times its size is hidden at the foot of the
-/// chart: the longest run of buckets with every worker busy, as (from, to) in ms, when the
-/// queue's peak is over ten times the pool (below that the busy line reads by itself).
-pub fn hidden_full_pool(busy: &[f64], queue: &[f64], limit: f64, bucket_ms: f64) -> Option<(f64, f64)> {
-    let peak = queue.iter().copied().fold(0.0, f64::max);
-    if limit <= 0.0 || peak <= 10.0 * limit {
+/// Where a pool is hidden at the foot of a chart whose scale goes up to `top` (a queue many
+/// times its size, this run's or, side by side, the other run's): the longest run of
+/// buckets with every worker busy, as (from, to) in ms, when `top` is over ten times the
+/// pool (below that the busy line reads by itself).
+pub fn hidden_full_pool(busy: &[f64], top: f64, limit: f64, bucket_ms: f64) -> Option<(f64, f64)> {
+    if limit <= 0.0 || top <= 10.0 * limit {
         return None;
     }
     let (mut best, mut run_start) = (None::<(usize, usize)>, None);
@@ -387,16 +387,15 @@ mod tests {
 
     #[test]
     fn a_full_pool_under_a_tall_queue_is_found() {
-        // Pool of 5, full over buckets 2–5 (and briefly at 8), the queue up to 200.
+        // Pool of 5, full over buckets 2–5 (and briefly at 8), the scale up to 200.
         let busy = [1.0, 3.0, 5.0, 5.0, 5.0, 5.0, 4.0, 2.0, 5.0, 1.0];
-        let queue = [0.0, 0.0, 20.0, 90.0, 200.0, 150.0, 60.0, 10.0, 0.0, 0.0];
-        assert_eq!(hidden_full_pool(&busy, &queue, 5.0, 100.0), Some((200.0, 600.0)));
-        // A queue within ten pools: the busy line shows by itself.
-        assert_eq!(hidden_full_pool(&busy, &[40.0; 10], 5.0, 100.0), None);
+        assert_eq!(hidden_full_pool(&busy, 200.0, 5.0, 100.0), Some((200.0, 600.0)));
+        // A scale within ten pools: the busy line shows by itself.
+        assert_eq!(hidden_full_pool(&busy, 40.0, 5.0, 100.0), None);
         // Never full: nothing to say.
-        assert_eq!(hidden_full_pool(&[1.0; 10], &queue, 5.0, 100.0), None);
+        assert_eq!(hidden_full_pool(&[1.0; 10], 200.0, 5.0, 100.0), None);
         // Full to the end of the run.
-        assert_eq!(hidden_full_pool(&[5.0; 4], &[100.0; 4], 5.0, 10.0), Some((0.0, 40.0)));
+        assert_eq!(hidden_full_pool(&[5.0; 4], 100.0, 5.0, 10.0), Some((0.0, 40.0)));
     }
 
     use super::*;

@@ -153,7 +153,7 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
         <figure class="chart" id={f.id.to_string()} data-x-end={f.end_ms.to_string()} data-y-max={f.y_max.to_string()}>
             <figcaption>
                 { f.title }
-                if !f.unit.is_empty() { <span class="unit">{ format!("({})", f.unit) }</span> }
+                if !f.unit.is_empty() { <span class="unit">{ f.lang.f(T::InBrackets, &[("text", f.unit)]) }</span> }
                 <span class="legend">{ legend }</span>
                 { figure_export(f.lang, f.id, f.title) }
             </figcaption>
@@ -518,7 +518,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
             <figcaption>
                 { lang.t(T::ChartLatency) }
                 // The bars count requests: say so, so that the axis is not read as ms.
-                <span class="unit">{ format!("({})", lang.t(T::UnitRequests)) }</span><span class="legend">{ legend }</span>
+                <span class="unit">{ lang.f(T::InBrackets, &[("text", lang.t(T::UnitRequests))]) }</span><span class="legend">{ legend }</span>
                 { figure_export(lang, &format!("chart-latency{}", props.id_suffix), lang.t(T::ChartLatency)) }
             </figcaption>
             // With pickable bars it is a group of buttons, not an image (an image may not hold
@@ -534,8 +534,9 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 </g>
                 { bars }
             </svg>
-            // A log axis has no 0: refusals answered at once sit at its left edge.
-            if present.iter().any(|d| d.percentiles.p50 < edges.first().copied().unwrap_or(0.0)) {
+            // A log axis has no 0: refusals answered at once sit at its left edge. (Not any
+            // outcome in the first bin: the bins start at the run's fastest answer.)
+            if present.iter().any(|d| d.percentiles.p50 == 0.0) {
                 <p class="note" id={format!("latency-zero-note{}", props.id_suffix)}>{ lang.t(T::LatencyZeroNote) }</p>
             }
         </figure>

@@ -596,11 +596,13 @@ pub fn figure_export(lang: Lang, figure: &str, name: &str) -> Html {
     }
 }
 
-/// The open menu an event happened in.
+/// The export menu an event happened in, if it is open (the nearest one: not another
+/// `details` the menu may sit in).
 fn open_menu(target: Option<web_sys::EventTarget>) -> Option<web_sys::Element> {
     target
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|t| t.closest("details[open]").ok().flatten())
+        .and_then(|t| t.closest("details.fig-export, details.export-menu").ok().flatten())
+        .filter(|m| m.has_attribute("open"))
 }
 
 /// Escape closes the open menu it is pressed in and gives the focus back to the menu's
@@ -627,13 +629,15 @@ fn close_on_escape() -> Callback<KeyboardEvent> {
     })
 }
 
-/// A figure's menu closes when the focus leaves it (a click elsewhere, Tab past its last
-/// button), as a menu drawn over the page does.
+/// A figure's menu closes when the focus moves to something outside it (Tab past its last
+/// button, a click on another control), as a menu drawn over the page does. Focus going
+/// nowhere is left alone: some browsers give a clicked button no focus, and closing then
+/// would swallow the click on the menu's own button.
 fn close_on_leaving() -> Callback<FocusEvent> {
     Callback::from(|e: FocusEvent| {
         let Some(menu) = open_menu(e.target()) else { return };
-        let to = e.related_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-        if !to.is_some_and(|n| menu.contains(Some(&n))) {
+        let Some(to) = e.related_target().and_then(|t| t.dyn_into::<web_sys::Node>().ok()) else { return };
+        if !menu.contains(Some(&to)) {
             let _ = menu.remove_attribute("open");
         }
     })

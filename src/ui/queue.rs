@@ -107,8 +107,10 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         .collect();
     let here = c.figures.time_ms.map(|w| (c.figures.rho, w));
     // At the offered ρ like the sweep's dots, past 100 % too (the axis then goes on).
-    let own = sims.first().copied().flatten().map(|s| (c.figures.rho, s.time_ms));
-    let x_end = if c.figures.rho > 1.0 { (c.figures.rho * 10.0).ceil() / 10.0 } else { 1.0 };
+    // The axis goes on to 150 % at most (at ρ = 20 the hockey stick would fill a twentieth
+    // of the width); a dot further out sits on the edge.
+    let x_end = if c.figures.rho > 1.0 { ((c.figures.rho * 10.0).ceil() / 10.0).min(1.5) } else { 1.0 };
+    let own = sims.first().copied().flatten().map(|s| (c.figures.rho.min(x_end), s.time_ms));
     // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
     let top = line
         .iter()

@@ -134,8 +134,14 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         # A control focused while it lies under the sticky header is scrolled out from
         # under it (the browser leaves a control it can partly see where it is).
         chrome.js("const p = document.getElementById('play');"
-                  " window.scrollTo(0, p.getBoundingClientRect().top + window.scrollY - 20);"
-                  " p.focus({preventScroll: true});")
+                  " window.scrollTo(0, p.getBoundingClientRect().top + window.scrollY - 20);")
+        time.sleep(0.2)
+        # Under the header before the focus, or the check would test nothing.
+        under = chrome.js("return [document.getElementById('play').getBoundingClientRect().top,"
+                          " document.querySelector('header.top').getBoundingClientRect().bottom,"
+                          " getComputedStyle(document.documentElement).getPropertyValue('--header-h')];")
+        expect(under[0] < under[1] and under[2].strip() not in ("", "0px"), f"Play starts under the sticky header: {under}")
+        chrome.js("document.getElementById('play').focus({preventScroll: true});")
         time.sleep(0.3)
         top, header = chrome.js("return [document.getElementById('play').getBoundingClientRect().top,"
                                 " document.querySelector('header.top').getBoundingClientRect().bottom];")

@@ -621,8 +621,13 @@ def main():
         m = re.match(r"All 5 workers busy from ([\d.]+) s to ([\d.]+) s", note)
         expect(m and float(m.group(1)) < float(m.group(2)), f"the pool's full stretch is said: {note!r}")
         expect("the most at once" in chrome.text("#diagram-peak-a"), "the diagram says its busy and queue are bucket peaks")
-        page("?page=storm&lang=en&preset=chain-3x3")
+        # The same pool with a trigger too small to start a storm: its queue stays within
+        # ten pools, the busy line shows by itself, and no note is needed.
+        page("?page=storm&lang=en&preset=metastable-retry-storm&f1.factor=1.01")
         wait_run(chrome)
+        limit = chrome.js("const t = document.querySelector('#inflight-a .limit text'); return t && t.textContent;")
+        y_max = float(chrome.js("return document.getElementById('inflight-a').dataset.yMax"))
+        expect(limit == "pool limit 5" and y_max <= 50, f"the pool is drawn, on a scale within ten pools: {limit!r}, {y_max}")
         expect(not chrome.js("return !!document.getElementById('pool-full-a')"), "no note where the busy line shows by itself")
 
     def storm_hop_focus():

@@ -135,7 +135,10 @@ fn the_cell_to_open_is_in_the_link_and_stays_inside_the_grid() {
     assert_eq!(*e.allowed, crate::error::Allowed::integer(1, 20));
     assert_eq!(bad.cell, [2, 1]);
     // A smaller grid pulls the cell inside it.
-    let far = StabilityState::default().reduce(A::Cell("col", "20".into())).reduce(A::Cell("row", "20".into()));
-    let small = far.reduce(A::Axis("x", "utilisation=0.5..1/3".into())).reduce(A::Axis("y", "trigger_ms=200..1000/3".into()));
+    let far =
+        StabilityState::default().reduce(A::Cell("col", "20".into())).reduce(A::Cell("row", "20".into()));
+    let small = far
+        .reduce(A::Axis("x", "utilisation=0.5..1/3".into()))
+        .reduce(A::Axis("y", "trigger_ms=200..1000/3".into()));
     assert_eq!(small.cell, [2, 2]);
 }

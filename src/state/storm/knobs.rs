@@ -989,9 +989,10 @@ pub static NUMBERS: &[NumberDef] = &[
             off: false,
             get: |s, i| fault(s, i).map(|f| f.start_ms),
             set: |s, i, v| {
+                // Not past its end: validation names a window that would end before it
+                // starts (`ranges::fault_end_ms`).
                 if let Some(f) = fault_mut(s, i) {
-                    f.start_ms = v;
-                    f.end_ms = f.end_ms.max(v)
+                    f.start_ms = v
                 }
             },
         },
@@ -1013,7 +1014,7 @@ pub static NUMBERS: &[NumberDef] = &[
             get: |s, i| fault(s, i).map(|f| f.end_ms),
             set: |s, i, v| {
                 if let Some(f) = fault_mut(s, i) {
-                    f.end_ms = v.max(f.start_ms)
+                    f.end_ms = v
                 }
             },
         },

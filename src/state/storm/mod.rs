@@ -275,32 +275,17 @@ impl StormState {
             }
             StormAction::Type(key, raw) => {
                 let Some(def) = self.number(key) else { return self.clone() };
-                // A fault window's end typed before its start is named, not moved to the
-                // start (a slider's end stops there; a typed one or a link's says so).
-                let end_before_start = |v: f64| match (key.target, def.knob.key) {
-                    (Target::Fault(i), "end") => self
-                        .a
-                        .faults
-                        .get(i)
-                        .map(|f| ranges::fault_end_ms(f.start_ms))
-                        .filter(|r| !r.accepts(v)),
-                    _ => None,
-                };
                 match def.knob.parse(&raw, &key.url_key()) {
-                    Ok(v) => match end_before_start(v) {
-                        Some(range) => {
-                            let e = FieldError::new(key.url_key(), crate::error::fmt_num(v), range.allowed());
-                            self.with_error(key, raw, e)
-                        }
-                        None => self.apply(key, raw, |s| (def.knob.set)(s, key.target, v)),
-                    },
+                    Ok(v) => {
+                        self.apply(key, raw, |s| (def.knob.set)(s, key.target, v)).retry_fault_window(key)
+                    }
                     Err(e) => self.with_error(key, raw, e),
                 }
             }
             StormAction::Slide(key, stop) => {
                 let Some(def) = self.number(key) else { return self.clone() };
                 let Some(&v) = def.knob.stops().get(stop) else { return self.clone() };
-                self.apply(key, url_num(v), |s| (def.knob.set)(s, key.target, v))
+                self.apply(key, url_num(v), |s| (def.knob.set)(s, key.target, v)).retry_fault_window(key)
             }
             StormAction::Choose(key, value) => {
                 let Some(def) = choice(key.key)
@@ -375,6 +360,29 @@ impl StormState {
                 e.field = format!("{} ({})", key.url_key(), e.field);
                 self.with_error(key, raw, e)
             }
+        }
+    }
+
+    /// After a fault window's start or end moved: the other, refused before for lying on
+    /// the wrong side of it, is tried again. Validation states the rule
+    /// (`scenario::ranges::fault_end_ms`); without this a link's `f1.start` past the
+    /// preset's end, given before its own `f1.end`, would stay refused, and a refusal typed
+    /// earlier would stay on screen, stale.
+    fn retry_fault_window(self, moved: StormKey) -> StormState {
+        let other = match moved.key {
+            "start" => "end",
+            "end" => "start",
+            _ => return self,
+        };
+        let other = StormKey::on(other, moved.target);
+        match self.errors.get(&other) {
+            Some((raw, _)) if self.errors.get(&moved).is_none() => {
+                let raw = raw.clone();
+                let tried = self.reduce(StormAction::Type(other, raw));
+                // Refused again: keep the state as it was (one retry, no ping-pong).
+                if tried.errors.get(&other).is_some() { self } else { tried }
+            }
+            _ => self,
         }
     }
 
@@ -505,9 +513,6 @@ impl StormState {
                 st.unknown.push(k.clone());
             }
         }
-        // A fault window's start before its end, whatever the link's order: the end is
-        // checked against the start the link gives.
-        crate::order::sort_by_key(&mut numbers, |(def, ..)| u64::from(def.knob.key == "end"));
         for (def, target, k, v) in numbers {
             if (def.knob.get)(&st.a, target).is_some() {
                 st = st.reduce(StormAction::Type(StormKey::on(def.knob.key, target), v));

@@ -457,13 +457,23 @@ pub fn key_command(e: &web_sys::KeyboardEvent) -> Option<KeyCommand> {
     let tag = target.as_ref().map(|el| el.tag_name().to_ascii_lowercase()).unwrap_or_default();
     // Elements that act as controls by their role (the charts' bars are `rect role=button`).
     let role = target.as_ref().and_then(|el| el.get_attribute("role")).unwrap_or_default();
+    // Keys belong to a field, and arrows to a widget that moves between its items.
     let typing = matches!(tag.as_str(), "input" | "select" | "textarea")
-        || matches!(role.as_str(), "slider" | "textbox");
-    let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
         || matches!(
             role.as_str(),
-            "button" | "link" | "checkbox" | "radio" | "switch" | "tab" | "menuitem" | "option"
+            "slider"
+                | "textbox"
+                | "searchbox"
+                | "spinbutton"
+                | "combobox"
+                | "listbox"
+                | "option"
+                | "radio"
+                | "tab"
+                | "menuitem"
         );
+    let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
+        || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch");
     let key = e.key();
     Some(match key.as_str() {
         "ArrowRight" | "PageDown" if !typing => KeyCommand::Next,

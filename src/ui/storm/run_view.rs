@@ -110,8 +110,6 @@ pub struct ChartData {
     error_budget: Lines,
     /// The most of the budget the run spent (percent), if beyond the scale.
     error_budget_off_scale: Option<f64>,
-    /// When the pool ran full while the queue's scale drew it at the foot (ms).
-    pool_full: Option<(f64, f64)>,
 }
 
 /// How much of the error budget the chart draws (percent): four whole budgets, so that the
@@ -215,11 +213,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let burn = spent.into_iter().map(|v| v.min(ERROR_BUDGET_SCALE)).collect();
     let error_budget =
         vec![Line { name: lang.t(T::SeriesErrorBudget).to_string(), class: "c-fail".into(), values: burn }];
-    let pool_full = limit.and_then(|l| {
-        crate::plot::storm::hidden_full_pool(&in_flight[0].values, &in_flight[1].values, l, s.bucket_ms)
-    });
     ChartData {
-        pool_full,
         slo_target,
         error_budget: Lines::new(error_budget),
         error_budget_off_scale,
@@ -243,6 +237,16 @@ pub fn RunView(props: &RunViewProps) -> Html {
     let axes = props.axes;
     let end = axes.map_or_else(|| run_end_ms(rep), |a| a.end_ms);
     let y = |f: fn(&Axes) -> f64| axes.as_ref().map(f);
+    // The in-flight chart's scale: shared with the other side's when both show one pool.
+    let in_flight_top = y(|a| a.in_flight).filter(|&t| t > 0.0).unwrap_or_else(|| top(&data.in_flight));
+    let pool_full = data.limit.and_then(|l| {
+        crate::plot::storm::hidden_full_pool(
+            &data.in_flight.0[0].values,
+            in_flight_top,
+            l,
+            rep.series.bucket_ms,
+        )
+    });
     let bucket = rep.series.bucket_ms;
     let side = props.side;
     let chart = |id: &str, body: Html, h: f64| {
@@ -271,7 +275,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         lines={data.in_flight.clone()} bucket_ms={bucket} end_ms={end} y_max={y(|a| a.in_flight)}
                         limit={data.limit.map(|l| (l, format!("{} {}", lang.t(T::SeriesPool), format_number(l, 0))))} />
                     // A pool of 5 under a queue of 15,000 is a flat line at 0: say when it was full.
-                    if let Some((from, to)) = data.pool_full {
+                    if let Some((from, to)) = pool_full {
                         <p class="note chart-note" id={format!("pool-full-{side}")}>
                             { lang.f(T::PoolFullNote, &[
                                 ("limit", &format_number(data.limit.unwrap_or(0.0), 0)),
