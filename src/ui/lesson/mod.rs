@@ -531,9 +531,10 @@ thread_local! {
     static VEIL_GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// Veils the figures `ids` (class `veiled`, which presenter mode blurs) and lifts every other
-/// veil. A figure may appear only once its run is drawn, so this looks again for a few
-/// seconds while some are not there yet.
+/// Veils the figures `ids` (class `veiled`, which a lesson blurs) and lifts every other
+/// veil. A figure may appear only once its run is drawn, and may be drawn again as a new
+/// element when it is (the class is not the view's own), so this looks again, until a
+/// newer veil or the reveal takes over.
 pub fn veil(ids: Vec<&'static str>, tries: u32) {
     let generation = VEIL_GENERATION.with(|g| {
         g.set(g.get().wrapping_add(1));
@@ -556,17 +557,19 @@ fn veil_again(ids: Vec<&'static str>, tries: u32, generation: u32) {
             }
         }
     }
-    let mut missing = false;
     for id in &ids {
-        match doc.get_element_by_id(id) {
-            Some(el) => {
-                let _ = el.class_list().add_1("veiled");
-            }
-            None => missing = true,
+        if let Some(el) = doc.get_element_by_id(id) {
+            let _ = el.class_list().add_1("veiled");
         }
     }
-    if missing && tries > 0 {
-        gloo_timers::callback::Timeout::new(150, move || veil_again(ids, tries - 1, generation)).forget();
+    // Often while the step's run is being drawn, then now and then (a slider moved in the
+    // step redraws the figures), until the generation moves on.
+    if !ids.is_empty() {
+        let wait = if tries > 0 { 150 } else { 1000 };
+        gloo_timers::callback::Timeout::new(wait, move || {
+            veil_again(ids, tries.saturating_sub(1), generation)
+        })
+        .forget();
     }
 }
 
