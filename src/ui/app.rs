@@ -151,10 +151,9 @@ thread_local! {
     static LEFT_AS: RefCell<Vec<(Page, Query)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Keeps `page`'s state as it is now (see [`left_as`]).
-fn leave_as(page: Page, p: &Pages) {
-    let mut q = Query::new();
-    state_query(page, p, &mut q);
+/// Keeps `page`'s state as it is now, its link `q` (see [`left_as`]; the shell's keys in
+/// it are read by no page).
+fn leave_as(page: Page, q: Query) {
     LEFT_AS.with(|m| {
         let mut m = m.borrow_mut();
         m.retain(|(x, _)| *x != page);
@@ -497,10 +496,11 @@ fn Host(props: &HostProps) -> Html {
     {
         let shell_now = (*shell).clone();
         use_effect_with((shell_now, pages.clone(), at), |(shell, pages, at)| {
-            browser::replace_query(&page_query(shell, pages, *at));
+            let q = page_query(shell, pages, *at);
+            browser::replace_query(&q);
             // A lesson step's state is the step's, not the learner's own page.
             if at.is_none() {
-                leave_as(shell.page, pages);
+                leave_as(shell.page, q);
             }
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
