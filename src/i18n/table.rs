@@ -846,8 +846,8 @@ texts! {
     TraceTreeHelp => "Open the attempt tree of this request below: every call it caused and where each branch stopped.",
         "在下方打开该请求的尝试树：它引发的每次调用，以及每个分支在哪里停下。";
     // attempt tree
-    TreeSideBHelp => "The request of the same number in side B's run (with the same load and seed, the same arrival), and how side B's protections handled it. Side A's tree chooses the request.",
-        "B 侧运行中同一编号的请求（负载与种子相同时即同一次到达），以及 B 侧的保护如何处理它。请求在 A 侧的树中选择。";
+    TreeSideBHelp => "The request of the same number in side B's run (with the same load and seed, the same arrival), and how side B's protections handled it. A request picked on either side (a bar, a timeline row) shows in both trees; the number box is in side A's tree.",
+        "B 侧运行中同一编号的请求（负载与种子相同时即同一次到达），以及 B 侧的保护如何处理它。在任一侧选中的请求（柱子、时间线中的一行）会同时显示在两侧的树中；编号输入框在 A 侧的树中。";
     TreeTitle => "Why did it end so? The attempt tree", "为什么是这个结果？尝试树";
     TreeHelp => "Every call this request caused down the chain, to scale in time: which call made it, how it ended, and where each branch stopped and why. Without a pick it shows the sampled request above.",
         "这个请求沿调用链引发的每一次调用，按时间比例绘制：由谁发起、如何结束、每个分支在哪里停下以及原因。未选择时显示上方抽样的请求。";

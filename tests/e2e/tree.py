@@ -142,6 +142,24 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         expect(chrome.js("return document.querySelectorAll('#tree-request').length") == 1, "one request finder, side A's")
         spans = [float(attr(f"#tree-summary{x}", "data-span-ms")) for x in ["", "-b"]]
         expect(spans[0] == spans[1] and spans[0] >= 1020, f"both trees on one time span, the longer (1,020 ms): {spans}")
+        # Side B's own bars and timeline pick a request too, for both trees.
+        n = chrome.js("const r = document.querySelector('#chart-latency-b rect.pick'); return r && r.dataset.request;")
+        expect(n is not None, "side B's latency bars can be picked")
+        before = wait_run(chrome)
+        chrome.js("document.getElementById('chart-latency-b').scrollIntoView({block: 'center'});")
+        chrome.click(f"#chart-latency-b rect.pick[data-request='{n}']")
+        wait_run(chrome, before)
+        got = [attr(f"#tree-summary{x}", "data-request") for x in ["", "-b"]]
+        expect(got == [n, n], f"side B's bar {n} shows in both trees: {got}")
+        m = attr("#trace-tree-b", "data-request")
+        expect(m is not None, "side B's timeline has its tree button")
+        before = wait_run(chrome)
+        chrome.js("document.getElementById('trace-tree-b').scrollIntoView({block: 'center'});")
+        chrome.click("#trace-tree-b")
+        if m != n:
+            wait_run(chrome, before)
+        got = [attr(f"#tree-summary{x}", "data-request") for x in ["", "-b"]]
+        expect(got == [m, m], f"side B's timeline request {m} shows in both trees: {got}")
         no_console_errors(chrome, "tree in compare mode")
 
     def screenshots():

@@ -412,15 +412,15 @@ pub fn StormPage(props: &StormProps) -> Html {
                         if b.is_some() { <h2>{ if side == "a" { t(T::SideA) } else { t(T::SideB) } }</h2> }
                         <div class="panel">
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx}
-                                ontree={(side == "a").then(|| onpick_bar.clone())} />
+                                ontree={Some(onpick_bar.clone())} />
                         </div>
                         <div class="panel">
                             <AttemptTreeView {lang} report={r.clone()} request={props.state.request} sampled={*trace_idx}
                                 error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} span_ms={tree_span} />
                         </div>
                         <div class="panel">
-                            <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={(side == "a").then(|| onpick_bar.clone())} y_max={latency_shared} />
-                            if side == "a" { <p class="help">{ t(T::LatencyPickHint) }</p> }
+                            <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={Some(onpick_bar.clone())} y_max={latency_shared} />
+                            <p class="help">{ t(T::LatencyPickHint) }</p>
                         </div>
                         <div class="panel"><Breakdown {lang} report={r.clone()} {side} /></div>
                         <RetryTiming {lang} report={r.clone()} {scenario} {side} />
