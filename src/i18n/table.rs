@@ -835,7 +835,7 @@ texts! {
     PerSecond => "/s", "/秒";
     PerRequest => "leaf calls per request", "次叶子调用/请求";
     AxisTime => "virtual time (s)", "虚拟时间（秒）";
-    AxisLatency => "latency (ms, log scale)", "延迟（毫秒，对数坐标）";
+    AxisLatency => "latency (ms, log scale)", "延迟（ms，对数坐标）";
     NoBreaker => "No breaker in this scenario.", "该场景没有熔断器。";
     NoBudget => "No retry budget in this scenario.", "该场景没有重试预算。";
     NoData => "Nothing to show yet.", "暂无数据。";
@@ -887,7 +887,7 @@ texts! {
     TreeRowsCapped => "Showing the first {shown} of {total} calls; collapse a hop to see the rest.",
         "仅显示 {total} 次调用中的前 {shown} 次；折叠某一层可查看其余部分。";
     TreeDropped => "{n} spans and events past the trace's cap are not shown.", "超出追踪上限的 {n} 个调用与事件未显示。";
-    TreeAxis => "ms since the request arrived", "请求到达后的毫秒数";
+    TreeAxis => "ms since the request arrived", "请求到达后的时间（ms）";
     TreeFallback => "fallback answered: {which}", "由兜底回答：{which}";
     TreeFallbackStale => "stale hot list", "过期热门列表";
     TreeFallbackUnavailable => "“unavailable”", "“unavailable”（不可用）";
@@ -1015,7 +1015,7 @@ texts! {
     RtAtOnce => "No backoff: every retry is sent at once (a wait of 0 ms).", "无退避：每次重试都立即发出（等待 0 ms）。";
     RtAttempt => "before attempt {n}", "第 {n} 次尝试前";
     RtRange => "{min}–{max} ms, mean {mean} ms", "{min}–{max} ms，平均 {mean} ms";
-    RtAxis => "wait (ms)", "等待（毫秒）";
+    RtAxis => "wait (ms)", "等待（ms）";
     RtShare => "% of sequences", "序列占比（%）";
     RtCompareTitle => "The four jitter modes on the same base, cap and doubling", "同一基数、上限与倍增下的四种抖动";
     RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry.", "每个尝试次数一条轮廓线，颜色见图例；第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)。";
@@ -1089,7 +1089,7 @@ texts! {
     StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Stuck: fine before, not after, although the trigger is over. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
         "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：触发前就低于 {good}%。已恢复：在到达阶段最后 {share}% 的时间里重新达到 {good}% 以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} 秒，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。卡住：触发前正常，触发结束后仍不正常。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
     StabAxisUtil => "Offered load ÷ capacity", "负载 ÷ 容量";
-    StabAxisTrigger => "Trigger length (ms)", "触发时长（毫秒）";
+    StabAxisTrigger => "Trigger length (ms)", "触发时长（ms）";
     StabPending => "not run yet", "尚未运行";
     StabError => "could not run", "无法运行";
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
@@ -1145,16 +1145,16 @@ texts! {
     PoolFullNote => "All {limit} workers busy from {from} s to {to} s: the queue's scale draws the pool at the foot of the chart.",
         "{from} 秒到 {to} 秒之间全部 {limit} 个工作线程都在忙：按队列的刻度，线程池贴在图表底部。";
     LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
-        "立即得到答复的请求（0 毫秒：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
+        "立即得到答复的请求（0 ms：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
     QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form. Its dot is the run's mean: bounded by the page's queue limit if it has one, else growing with the run's length. Past 150 % it sits on the chart's edge.",
         "当 ρ ≥ 100% 时没有稳态：队列不设上限时等待会无限增长，因此曲线到此为止，当前设置没有闭式解。它的点是本次运行的平均值：设了队列上限时受其约束，否则随运行时长增长。超过 150% 时点画在图表边缘。";
     QQueueLimitNote => "The line is M/M/c with an unbounded queue; the runs let at most {q} calls wait and turn the rest away ({blocked} % at this setting), so where the queue fills the dots sit below the line.",
         "曲线是队列不设上限的 M/M/c；运行中最多允许 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此在队列会排满的地方，点落在曲线下方。";
     CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",
         "柱高采用对数刻度，使每一层都看得见：相同的 ×n 升高相同的高度。柱上的数字是精确值。";
-    PeakInBucket => "the most at once in each {ms} ms", "每 {ms} 毫秒内同时最多的数量";
+    PeakInBucket => "the most at once in each {ms} ms", "每 {ms} ms 内同时最多的数量";
     DiagramPeakNote => "Busy and queued: the most at once within the playhead's {ms} ms, as the chart below draws them.",
-        "忙碌与排队：播放头所在的 {ms} 毫秒内同时最多的数量，与下方图表画的一致。";
+        "忙碌与排队：播放头所在的 {ms} ms 内同时最多的数量，与下方图表画的一致。";
     // ---- walkthrough fixes: timeline, admission, labels ------------------------------------
     // The one-request timeline and the attempt tree: a bar's and a mark's tooltip, the
     // work that ended after its caller stopped waiting, and the legend's caller marks.
