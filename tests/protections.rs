@@ -14,7 +14,7 @@ fn preset(name: &str) -> Report {
 }
 
 fn versus(name: &str) -> Report {
-    run(&(presets::find(name).unwrap().versus.expect("has a comparison"))()).unwrap()
+    run(&(presets::find(name).unwrap().versus.expect("has a comparison").build)()).unwrap()
 }
 
 /// Sums a per-bucket series over [from_ms, to_ms).

@@ -181,7 +181,7 @@ fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
         })?;
         return match (args.versus, p.versus) {
             (false, _) => Ok((p.build)()),
-            (true, Some(b)) => Ok(b()),
+            (true, Some(v)) => Ok((v.build)()),
             (true, None) => Err(UsageError(format!("--versus: preset {name:?} has no comparison scenario"))),
         };
     }

@@ -128,7 +128,7 @@ texts! {
     FieldHoldNormal => "Hold time, healthy", "正常占用时间";
     FieldHoldNormalHelp => "How long one downstream call holds a connection when the downstream is healthy.",
         "下游健康时，一次下游调用占用连接的时间。";
-    FieldHoldDegraded => "Hold time, degraded", "故障占用时间";
+    FieldHoldDegraded => "Hold time, slow downstream", "下游变慢时的占用时间";
     FieldHoldDegradedHelp => "How long one call holds a connection while the downstream is slow. Source 000: 800 ms.",
         "下游变慢时一次调用占用连接的时间。文档 000：800 ms。";
     FieldPool => "Downstream pool size", "下游连接池上限";
@@ -157,8 +157,8 @@ texts! {
     OutInFlightRow => "{which}", "{which}";
     InFlightNormalBefore => "healthy, no amplification", "正常，未放大";
     InFlightNormalAfter => "healthy, amplified", "正常，已放大";
-    InFlightDegradedBefore => "degraded, no amplification", "故障，未放大";
-    InFlightDegradedAfter => "degraded, amplified", "故障，已放大";
+    InFlightDegradedBefore => "slow downstream, no amplification", "下游变慢，未放大";
+    InFlightDegradedAfter => "slow downstream, amplified", "下游变慢，已放大";
     OutAgainstPool => "pool {pool}", "连接池 {pool}";
     OutSaturated => "over the pool", "超过连接池";
     OutFits => "fits", "可容纳";
@@ -289,7 +289,7 @@ texts! {
     QCeiling => "Utilisation ceiling", "利用率上限";
     QCeilingHelp => "Share of the ideal capacity cμ that admission allows (source 002: 75 %); it sets the capacity table and the line on the curve. The simulation does not enforce it.",
         "准入允许使用的理想容量 cμ 的比例（文档 002：75%）；用于容量表和曲线上的竖线。模拟不执行这一上限。";
-    QW => "Time in system W", "系统内时间 W";
+    QW => "Assumed time in system W (capacity table)", "假定的系统内时间 W（容量表用）";
     QWHelp => "End-to-end time for the capacity table's second L = λW (source 002: 100 ms gives 12 in system, waiting ones included).",
         "容量表中第二个 L = λW 所用的端到端时间（文档 002：100 ms 对应系统内 12 个请求，含等待者）。";
     QFigures => "Simulated beside closed form", "模拟与闭式解对照";
@@ -832,7 +832,6 @@ texts! {
     SeriesPool => "pool limit", "线程上限";
     SeriesOpen => "open", "打开";
     SeriesHalfOpen => "half-open", "半开";
-    PerSecond => "/s", "/秒";
     PerRequest => "leaf calls per request", "次叶子调用/请求";
     AxisTime => "virtual time (s)", "虚拟时间（秒）";
     AxisLatency => "latency (ms, log scale)", "延迟（ms，对数坐标）";
@@ -937,11 +936,11 @@ texts! {
 
     // ---- export and compact mode (issue 13, item 4) -------------------------------------
     ExportMenu => "Export", "导出";
-    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from and carries the link that reproduces it; nothing leaves your browser.",
-        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子，并附带可复现它的链接；数据不会离开你的浏览器。";
+    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from; the CSV, SVG and PNG files also carry the link that reproduces them (the JSON is the report alone: run its link with lab run --link to get it again). Nothing leaves your browser.",
+        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子；CSV、SVG 与 PNG 文件还附带可复现它的链接（JSON 只含报告本身：用 lab run --link 运行页面链接即可再次得到它）。数据不会离开你的浏览器。";
     ExportJson => "Results (JSON)", "结果（JSON）";
-    ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --format json prints for this preset and seed.",
-        "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --format json 对同一预设和种子的输出逐字节相同。";
+    ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --link '<this page's link>' --format json prints (with your changes; \"scenario\" names the preset they start from).",
+        "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --link '<本页链接>' --format json 的输出逐字节相同（含你的修改；\"scenario\" 是修改所基于的预设名）。";
     ExportSideBHelp => "Compare mode's side B, the same way: its report as lab run --versus prints it, or its time series; files named …-side-b.",
         "对照模式的 B 侧，导出方式相同：报告与 lab run --versus 的输出一致，或其时间序列；文件名以 …-side-b 结尾。";
     ExportCsv => "Data (CSV)", "数据（CSV）";
@@ -1181,4 +1180,15 @@ texts! {
     Sentences => "{a} {b}", "{a}{b}";
     HelpWithRange => "{help} ({range})", "{help}（{range}）";
     StabCellTip => "{x} = {xv}, {y} = {yv}: {verdict}", "{x} = {xv}，{y} = {yv}：{verdict}";
+    // ---- interview walkthrough: compare mode names side B ----
+    VersusBulkheadIsolated => "Bulkheads, isolated: recommendations 10 threads, order core 4", "舱壁（隔离）：推荐 10 个线程，订单核心 4 个";
+    VersusMetastableBudget => "Metastable retry storm with a 10 % retry budget", "亚稳态重试风暴（10% 重试预算）";
+    SideBNamed => "B: {title}", "B：{title}";
+    SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
+    HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "叶子调用 ÷ 原始请求（含被拒绝的请求）";
+    HEveryHopNote => "at every hop added up", "各跳相加";
+    HLatencyNote => "p50, p99, max: admitted requests, fast failures included (a request refused at once took 0 ms)", "p50、p99、最大值：按已准入的请求计，含快速失败（立即被拒绝的请求耗时 0 ms）";
+    FaultKindAt => "{kind} at {target}", "{target} {kind}";
+    FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
+    RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
 }

@@ -47,6 +47,11 @@ pub fn headlines(r: &Report, slo: Slo) -> Vec<Headline> {
             "core_success_rate" => Some(T::HCoreSuccessNote),
             "error_budget_spent" => Some(T::HErrorBudgetNote),
             "abandoned_work" => Some(T::HAbandonedNote),
+            // Refused requests count in the denominator: 40 leaf calls for 100 requests of
+            // which 80 were refused read 0.4×, which looks like a bug without it.
+            "amplification" => Some(T::HAmplificationNote),
+            "retries" | "timeouts" => Some(T::HEveryHopNote),
+            "latency_p50" => Some(T::HLatencyNote),
             _ => None,
         },
     };

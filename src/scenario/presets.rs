@@ -8,6 +8,13 @@ use crate::policy::bulkhead::BulkheadConfig;
 use crate::policy::retry::{Backoff, Jitter, RetryOn};
 use crate::policy::retry_budget::RetryBudgetConfig;
 
+/// A preset's comparison scenario, with the title compare mode heads side B with.
+#[derive(Clone, Copy)]
+pub struct Versus {
+    pub title: T,
+    pub build: fn() -> Scenario,
+}
+
 /// A named, explained starting point.
 pub struct Preset {
     /// The name used in URLs and on the command line.
@@ -23,7 +30,7 @@ pub struct Preset {
     pub build: fn() -> Scenario,
     /// A second scenario to compare against on the same seed and traffic (compare mode's
     /// side B; `lab run --versus`).
-    pub versus: Option<fn() -> Scenario>,
+    pub versus: Option<Versus>,
     /// The storm page's controls that matter for this preset's lesson, as URL keys
     /// (`l1.attempts`, `rate`, or `layers` for the layers stepper); the page shows these
     /// first, with every other control one click away.
@@ -67,7 +74,7 @@ static PRESETS: &[Preset] = &[
         title: T::PresetLab11Unprotected,
         story: T::PresetLab11UnprotectedStory,
         build: lab11_unprotected,
-        versus: Some(lab11_protected),
+        versus: Some(Versus { title: T::PresetLab11Protected, build: lab11_protected }),
         story_stack: None,
         knobs: &["l1.attempts", "l2.attempts", "l2.backoff_ms", "requests"],
     },
@@ -76,7 +83,7 @@ static PRESETS: &[Preset] = &[
         title: T::PresetLab11Protected,
         story: T::PresetLab11ProtectedStory,
         build: lab11_protected,
-        versus: Some(lab11_budget_150),
+        versus: Some(Versus { title: T::PresetLab11Budget150, build: lab11_budget_150 }),
         story_stack: None,
         knobs: &["l1.attempts", "l2.attempts", "l2.budget", "l2.per_try", "requests"],
     },
@@ -130,7 +137,7 @@ static PRESETS: &[Preset] = &[
         title: T::PresetBigPromo,
         story: T::PresetBigPromoStory,
         build: big_promo,
-        versus: Some(big_promo_protected),
+        versus: Some(Versus { title: T::PresetBigPromoProtected, build: big_promo_protected }),
         story_stack: None,
         knobs: &["rate", "f1.factor", "f2.factor", "l2.shared_pool", "l1.attempts", "slo"],
     },
@@ -139,7 +146,7 @@ static PRESETS: &[Preset] = &[
         title: T::PresetBigPromoProtected,
         story: T::PresetBigPromoProtectedStory,
         build: big_promo_protected,
-        versus: Some(big_promo),
+        versus: Some(Versus { title: T::PresetBigPromo, build: big_promo }),
         story_stack: Some("recommendations"),
         knobs: &["l1.rate_limit", "l1.budget", "s1.bulkhead", "s1.per_try", "s1.breaker", "slo"],
     },
@@ -157,7 +164,7 @@ static PRESETS: &[Preset] = &[
         title: T::PresetBulkhead,
         story: T::PresetBulkheadStory,
         build: bulkhead_shared,
-        versus: Some(bulkhead_isolated),
+        versus: Some(Versus { title: T::VersusBulkheadIsolated, build: bulkhead_isolated }),
         story_stack: None,
         knobs: &["rate", "l1.shared_pool", "s1.pool", "f1.factor"],
     },
@@ -166,7 +173,7 @@ static PRESETS: &[Preset] = &[
         title: T::PresetMetastable,
         story: T::PresetMetastableStory,
         build: metastable_retry_storm,
-        versus: Some(metastable_with_budget),
+        versus: Some(Versus { title: T::VersusMetastableBudget, build: metastable_with_budget }),
         story_stack: None,
         knobs: &["rate", "l1.attempts", "l1.budget", "f1.factor", "f1.end"],
     },
@@ -497,7 +504,7 @@ mod tests {
             assert_eq!(validate(&s), Ok(()), "{}", p.name);
             assert_eq!(find(p.name).map(|f| f.name), Some(p.name));
             if let Some(v) = p.versus {
-                assert_eq!(validate(&v()), Ok(()), "{} versus", p.name);
+                assert_eq!(validate(&(v.build)()), Ok(()), "{} versus", p.name);
             }
         }
         assert!(find(DEFAULT).is_some());

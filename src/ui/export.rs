@@ -368,7 +368,12 @@ fn figures() -> Vec<(Element, String, String)> {
         if same > 0 {
             id = format!("{id}-{}", same + 1);
         }
-        let name = svg.get_attribute("aria-label").unwrap_or_default();
+        let mut name = svg.get_attribute("aria-label").unwrap_or_default();
+        // Compare mode draws each figure twice: the list says whose it is.
+        if let Some(side) = svg.closest(".sides.compare > .side").ok().flatten() {
+            let tag = if side.previous_element_sibling().is_some() { "B" } else { "A" };
+            name = format!("{tag} · {name}");
+        }
         out.push((svg, id, name));
     }
     out

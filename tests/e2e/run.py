@@ -252,6 +252,8 @@ def main():
         want_b = cli_report(lab, "bulkhead-shared-vs-isolated", 3, versus=True)
         expect(b.get("core_success_rate") == want_b["summary"]["core_success_rate"], f"side B matches the CLI's --versus: {b}")
         expect(chrome.find("#h-d-core_success_rate") is not None, "differences shown")
+        title = chrome.text("#side-b-title")
+        expect(title == "B: Bulkheads, isolated: recommendations 10 threads, order core 4", f"side B is named: {title!r}")
         span = chrome.text("#headline-span")
         want_a = cli_report(lab, "bulkhead-shared-vs-isolated", 3)
         for side, rep in [("A", want_a), ("B", want_b)]:

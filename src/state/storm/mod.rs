@@ -177,10 +177,17 @@ impl StormState {
         Shape::of(&self.a).apply(&self.baseline())
     }
 
+    /// Side B's heading: the key of its sentence and the title it names (the preset's
+    /// comparison scenario's, else the preset's own, as shipped).
+    pub fn side_b_heading(&self) -> (crate::i18n::T, crate::i18n::T) {
+        let p = preset_or_default(self.preset);
+        p.versus.map_or((crate::i18n::T::SideBShipped, p.title), |v| (crate::i18n::T::SideBNamed, v.title))
+    }
+
     /// Side B of compare mode: the preset's comparison scenario, or the unedited preset.
     pub fn side_b(&self) -> Scenario {
         let p = preset_or_default(self.preset);
-        p.versus.map_or_else(|| (p.build)(), |b| b())
+        p.versus.map_or_else(|| (p.build)(), |v| (v.build)())
     }
 
     /// Applies an action.

@@ -247,7 +247,27 @@ fn number_control(props: &PanelProps, d: &'static NumberDef, t: Target, label: S
 /// A target's short name for a lesson control's label ("" for the whole run).
 fn target_short(lang: Lang, s: &Scenario, t: Target) -> String {
     match t {
-        Target::Fault(i) => lang.f(T::FaultShort, &[("n", &(i + 1).to_string())]),
+        // Named by what it does and where: two windows of one preset ("fault 1", "fault 2")
+        // had the same label and help.
+        Target::Fault(i) => {
+            let n = (i + 1).to_string();
+            match s.faults.get(i) {
+                Some(f) => {
+                    let kind = lang.t(match f.effect {
+                        FaultEffect::Latency { .. } => T::OptLatency,
+                        FaultEffect::ErrorRate { .. } => T::OptErrors,
+                        FaultEffect::Down {} => T::OptDown,
+                        FaultEffect::Surge { .. } => T::OptSurge,
+                    });
+                    let what = match f.effect {
+                        FaultEffect::Surge { .. } => kind.to_string(),
+                        _ => lang.f(T::FaultKindAt, &[("kind", kind), ("target", &f.target)]),
+                    };
+                    lang.f(T::FaultShortNamed, &[("n", &n), ("what", &what)])
+                }
+                None => lang.f(T::FaultShort, &[("n", &n)]),
+            }
+        }
         t => storm::target_name(s, t),
     }
 }

@@ -24,13 +24,19 @@ fn show(v: f64, unit: Unit) -> String {
     }
 }
 
-fn show_diff(lang: Lang, d: f64, unit: Unit) -> String {
+/// B − A, in the unit the two values are written in: two percentages differ by percentage
+/// points (not by a percent of either); once either is written as a multiple, so is the
+/// difference ("1,000× · B 1,000× (0×)", not "(0 pp)").
+fn show_diff(lang: Lang, a: f64, b: f64, unit: Unit) -> String {
+    let d = b - a;
     let sign = if d > 0.0 { "+" } else { "" };
-    // Two percentages differ by percentage points, not by a percent of either.
-    if unit == Unit::Percent && d.abs() < TIMES_FROM {
-        return format!("{sign}{} {}", format_number(d * 100.0, 2), lang.t(T::PercentPoints));
+    match unit {
+        Unit::Percent if d.is_finite() && a.abs().max(b.abs()) >= TIMES_FROM => {
+            format!("{sign}{}×", format_number(d, 1))
+        }
+        Unit::Percent => format!("{sign}{} {}", format_number(d * 100.0, 2), lang.t(T::PercentPoints)),
+        _ => format!("{sign}{}", show(d, unit)),
     }
-    format!("{sign}{}", show(d, unit))
 }
 
 /// What the cards add up: each side's whole run, in seconds of virtual time.
@@ -105,7 +111,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                             <span class="side-tag">{ "B" }</span>
                             <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(b.value, b.unit) }</span>
                             <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(T::Difference)}>
-                                { format!("({})", show_diff(lang, diff.unwrap_or(0.0), h.unit)) }
+                                { format!("({})", show_diff(lang, h.value, b.value, h.unit)) }
                             </span>
                         </div>
                     }

@@ -376,6 +376,10 @@ pub fn StormPage(props: &StormProps) -> Html {
         }),
     );
     let overlay = props.state.overlay && b.is_some();
+    let side_b_title = {
+        let (key, title) = props.state.side_b_heading();
+        lang.f(key, &[("title", t(title))])
+    };
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
             let d = props.dispatch.clone();
@@ -409,7 +413,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
                     <div class="side" id={format!("lower-{side}")}>
-                        if b.is_some() { <h2>{ if side == "a" { t(T::SideA) } else { t(T::SideB) } }</h2> }
+                        if b.is_some() { <h2>{ if side == "a" { t(T::SideA).to_string() } else { side_b_title.clone() } }</h2> }
                         <div class="panel">
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx}
                                 ontree={Some(onpick_bar.clone())} />
@@ -444,7 +448,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                                 { side_a }
                             </div>
                             if let Some(v) = side_b {
-                                <div class="side"><h2>{ t(T::SideB) }</h2>{ v }</div>
+                                <div class="side"><h2 id="side-b-title">{ side_b_title.clone() }</h2>{ v }</div>
                             }
                         </div>
                     }

@@ -257,7 +257,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </div>
         }
     };
-    let per_s = lang.t(T::PerSecond).to_string();
+    // A rate from a bucket's count: 100 requests at once read 5,000/s in 20 ms buckets and
+    // 20,000/s in 5 ms ones, so the unit says which.
+    let per_s = lang.f(T::RateInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))]);
     html! {
         <div class={classes!("run-view", props.focus.map(|h| format!("focus-hop-{h}")))}>
             <div class="panel">
@@ -366,7 +368,9 @@ pub fn Overlay(props: &OverlayProps) -> Html {
         )
         .into(),
     );
-    let per_s = lang.t(T::PerSecond).to_string();
+    // A rate from a bucket's count: 100 requests at once read 5,000/s in 20 ms buckets and
+    // 20,000/s in 5 ms ones, so the unit says which.
+    let per_s = lang.f(T::RateInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))]);
     let end = props.end_ms;
     let chart = |id: &str, body: Html| {
         html! {
