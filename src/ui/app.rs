@@ -211,6 +211,9 @@ struct Nav {
 /// The channel the presenting window and its notes window keep in step through.
 const NOTES_CHANNEL: &str = "resilience-lab-lesson";
 
+/// A notes window's question on (re)start: at which step is the presenting window?
+const ASK_STEP: &str = "?";
+
 /// Tells the presenting or notes window which step this one is at (`lesson|step`).
 fn tell_other_window(channel: Option<&web_sys::BroadcastChannel>, at: LessonAt) {
     if let Some(c) = channel {
@@ -273,6 +276,11 @@ pub fn App() -> Html {
             if tell {
                 // The learner's own move: a history entry, so Back returns to the step before.
                 super::links::push_url(&q.to_query_string());
+            } else {
+                // Following the other window: this one's address follows too, so that a
+                // reload of it opens the step it shows (the notes window's stayed at the step
+                // it was opened on, and a reload took the projector back there).
+                browser::replace_query(&q);
             }
             shell.dispatch(ShellAction::Go(to.step().page()));
             nav.set(Nav { at: Some(to), start: Rc::new(q), generation: cur.generation + 1, revealed: false });
@@ -282,21 +290,30 @@ pub fn App() -> Html {
         })
     };
     // This window (re)started at a step: a reload, or Back and Forward, which remount the
-    // app from the URL. The other window follows, as it follows the buttons.
+    // app from the URL. The other window follows, as it follows the buttons; except that a
+    // notes window asks the presenting one where it is: the class's screen leads.
     {
         let (channel, at) = (channel.clone(), nav.at);
-        use_effect_with((), move |_| {
-            if let Some(at) = at {
-                tell_other_window(channel.as_ref().as_ref(), at);
+        use_effect_with((), move |_| match (at, channel.as_ref()) {
+            (Some(at), Some(c)) if at.modes.notes => {
+                let _ = c.post_message(&ASK_STEP.into());
             }
+            (Some(at), c) => tell_other_window(c.as_ref(), at),
+            _ => {}
         });
     }
     let ongo = move_to.reform(|to: LessonAt| (to, true));
     // The other window moved: follow it, keeping this window's modes.
     let follow: Rc<RefCell<Callback<String>>> = use_mut_ref(Callback::noop);
     {
-        let (nav, move_to) = (nav.clone(), move_to.clone());
+        let (nav, move_to, channel) = (nav.clone(), move_to.clone(), channel.clone());
         *follow.borrow_mut() = Callback::from(move |msg: String| {
+            if msg == ASK_STEP {
+                if let Some(at) = nav.at.filter(|a| !a.modes.notes) {
+                    tell_other_window(channel.as_ref().as_ref(), at);
+                }
+                return;
+            }
             let Some((id, step)) = msg.split_once('|') else { return };
             let (Some(l), Ok(step)) = (crate::lesson::find(id), step.parse::<usize>()) else { return };
             let modes = nav.at.map_or_else(Modes::default, |a| a.modes);
@@ -349,13 +366,14 @@ pub fn App() -> Html {
     }
     {
         let keys = keys.clone();
-        use_effect_with(nav.at.is_some(), move |on| {
-            let listener = (*on).then(|| {
+        let present = nav.at.is_some_and(|a| a.modes.present);
+        use_effect_with((nav.at.is_some(), present), move |&(on, present)| {
+            let listener = on.then(|| {
                 let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
                 let opts = gloo_events::EventListenerOptions::enable_prevent_default();
                 gloo_events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                     let Some(ke) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if let Some(cmd) = ui_lesson::key_command(ke) {
+                    if let Some(cmd) = ui_lesson::key_command(ke, present) {
                         ke.prevent_default();
                         keys.borrow().emit(cmd);
                     }

@@ -164,6 +164,7 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
                     { body }
                 </svg>
                 { y_strip("time", ML, h, y_axis) }
+                <Playhead end_ms={f.end_ms} height={h} />
             </div>
         </figure>
     }
@@ -365,11 +366,16 @@ pub fn StackChart(props: &StackProps) -> Html {
     )
 }
 
+/// Where the storm page's playhead is (ms of virtual time), provided to the time charts of
+/// a run view, each of which draws it inside its own plot box (see [`Playhead`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayheadAt(pub f64);
+
 #[derive(Properties, PartialEq)]
 pub struct PlayheadProps {
+    /// The chart's own time axis end (ms), so the line and the chart share one scale.
     pub end_ms: f64,
-    pub at_ms: f64,
-    #[prop_or(170.0)]
+    /// The chart's view box height.
     pub height: f64,
 }
 
@@ -378,12 +384,16 @@ pub struct PlayheadProps {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepMoment(pub Option<(f64, f64)>);
 
-/// The playhead line, drawn over a chart of the same geometry, over the shaded stretch a
-/// lesson step points at (if any).
+/// The playhead line over the shaded stretch a lesson step points at (if any), drawn in
+/// the chart's plot box over its drawing at the same view box: a layer sized to the
+/// chart's outer box was off by the figure's padding on the presenter's stage. Only this
+/// component follows the playhead; the chart under it is not drawn again. Nothing without
+/// a [`PlayheadAt`] (the labs' charts).
 #[component]
 pub fn Playhead(props: &PlayheadProps) -> Html {
+    let Some(PlayheadAt(at_ms)) = use_context::<PlayheadAt>() else { return Html::default() };
     let scale = x_scale(props.end_ms);
-    let x = scale.map(props.at_ms.clamp(0.0, props.end_ms));
+    let x = scale.map(at_ms.clamp(0.0, props.end_ms));
     let moment = use_context::<StepMoment>().and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
         html! {
@@ -392,7 +402,7 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
         }
     });
     html! {
-        <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true">
+        <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true" focusable="false">
             { for moment }
             <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(props.height - MB).to_string()} />
         </svg>

@@ -51,7 +51,11 @@ pub fn Root() -> Html {
             let on_click = EventListener::new_with_options(&doc, "click", opts, move |e| {
                 if let Some(href) = in_app_href(e) {
                     e.prevent_default();
-                    open(&href);
+                    let in_page = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|t| t.closest("#main").ok().flatten().is_some());
+                    if in_page { open_from_page(&href) } else { open(&href) }
                 }
             });
             let on_history = EventListener::new(&window, "popstate", move |_| {
@@ -127,6 +131,20 @@ pub fn open(query: &str) {
     go_to(query);
     super::lesson::exit_full_screen();
     restart.emit(());
+}
+
+/// Opens `query` from a link in the page's own content (a stability cell's run, a diagram
+/// badge's lab). During a lesson one that leaves it opens in a new tab: followed in place
+/// it dropped the lesson, and the presenter's stage with it, in front of the class.
+pub fn open_from_page(query: &str) {
+    let in_lesson = super::browser::current_query().get("lesson").is_some();
+    let leaves = crate::query::Query::parse(query).get("lesson").is_none();
+    match web_sys::window() {
+        Some(w) if in_lesson && leaves => {
+            let _ = w.open_with_url_and_target(query, "_blank");
+        }
+        _ => open(query),
+    }
 }
 
 /// A history entry for `query`, shown from its top: a page opened, not a page scrolled.

@@ -248,6 +248,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.press("f")
         time.sleep(0.5)
         expect(not chrome.js("return !!document.fullscreenElement;"), "F again leaves it")
+        # A clicker's PageDown moves the step even when a slider has the focus (the slider
+        # used to take the key and move silently).
+        slider = chrome.js("const r = document.querySelector('#main input[type=range]');"
+                           "if (!r) return null; r.focus(); return [r.id, r.value];")
+        expect(slider is not None, "interview 3 has a slider")
+        chrome.press(PAGE_DOWN)
+        wait_step("interview", 4)
+        chrome.press(PAGE_UP)
+        wait_step("interview", 3)
         no_console_errors(chrome, "presenter P and F")
 
     def presenter_text_and_screenshots():
@@ -335,11 +344,26 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             wait_step("interview", 3)
             expect(chrome.js("return document.querySelector('.app').classList.contains('present');"),
                    "the presenting window stays in presenter mode")
-            # The browser's Back in the presenting window: the notes window follows too.
-            chrome.js("history.back();")
-            wait_step("interview", 1)
+            # The notes window's address follows the step it was moved to, and a reload of it
+            # asks the presenting window where it is instead of taking it back.
+            chrome.press(ARROW_RIGHT)
+            wait_step("interview", 4)
             chrome.cmd("POST", "/window", {"handle": notes})
-            wait_step("interview", 1)
+            wait_step("interview", 4)
+            time.sleep(0.3)
+            expect("step=4" in chrome.url(), f"the notes window's address follows it: {chrome.url()}")
+            chrome.js("location.reload();")
+            time.sleep(0.5)
+            wait_step("interview", 4)
+            chrome.cmd("POST", "/window", {"handle": main})
+            time.sleep(0.5)
+            expect(step_at() == ["interview", 4], f"reloading the notes keeps the class's step: {step_at()}")
+            # The browser's Back in the presenting window: the notes window follows too (step
+            # 3 was followed from the notes window, so its entry shows step 3).
+            chrome.js("history.back();")
+            wait_step("interview", 3)
+            chrome.cmd("POST", "/window", {"handle": notes})
+            wait_step("interview", 3)
         finally:
             chrome.cmd("POST", "/window", {"handle": notes})
             chrome.cmd("DELETE", "/window")
@@ -429,6 +453,19 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         charts = chrome.js("return document.querySelectorAll('.run-view .playhead-layer').length;")
         expect(shaded and len(shaded) == charts and all(s[:2] == [3900, 5100] and s[2] > 0 for s in shaded),
                f"3.9–5.1 s shaded on each of the {charts} time charts: {shaded}")
+        # The playhead's layer lies exactly over its chart's drawing, here and on the
+        # presenter's stage (a layer sized to the chart's outer box was off by its padding).
+        same_box = ("return Array.from(document.querySelectorAll('.run-view .playhead-layer')).map(l => {"
+                    " const c = l.parentElement.querySelector('svg[role]').getBoundingClientRect();"
+                    " const o = l.getBoundingClientRect();"
+                    " return [o.left - c.left, o.top - c.top, o.width - c.width, o.height - c.height].map(v => Math.abs(v)); });")
+        for where, query in [("the page", None), ("the stage", "?lesson=metastable&step=2&lang=en&present=1")]:
+            if query:
+                chrome.get(base + query)
+                wait_step("metastable", 2)
+                chrome.wait(".run-view .playhead-layer")
+            gaps = chrome.js(same_box)
+            expect(gaps and all(max(g) < 0.5 for g in gaps), f"on {where} each playhead layer covers its chart exactly: {gaps}")
         chrome.get(base + "?page=storm&preset=metastable-retry-storm&lang=en")
         chrome.wait("#storm")
         expect(chrome.js("return document.querySelectorAll('rect.step-moment').length;") == 0, "outside a lesson nothing is shaded")

@@ -116,6 +116,25 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
                 chrome.cmd("POST", "/window", {"handle": handle})
                 chrome.cmd("DELETE", "/window")
         chrome.cmd("POST", "/window", {"handle": here})
+        # A map cell's run, clicked during a lesson, opens in a new tab: this tab keeps the
+        # lesson (and the presenter's stage) in front of the class.
+        chrome.get(base + "?lesson=metastable&step=7&present=1&lang=en")
+        chrome.wait("#lesson-card")
+        chrome.wait("a.cell-link")
+        tabs = len(chrome.cmd("GET", "/window/handles"))
+        chrome.js("document.querySelector('a.cell-link rect').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));")
+        time.sleep(0.5)
+        handles = chrome.cmd("GET", "/window/handles")
+        expect(len(handles) == tabs + 1, f"the cell's run opened in a new tab: {len(handles)} tabs, {tabs} before")
+        expect("lesson=metastable" in chrome.url() and chrome.js("return !!document.getElementById('lesson-card');"),
+               f"this tab stays in the lesson: {chrome.url()}")
+        for handle in handles:
+            if handle != here:
+                chrome.cmd("POST", "/window", {"handle": handle})
+                opened = chrome.url()
+                chrome.cmd("DELETE", "/window")
+                expect("page=storm" in opened and "lesson=" not in opened, f"the new tab shows the cell's run: {opened}")
+        chrome.cmd("POST", "/window", {"handle": here})
         no_console_errors(chrome, "navigation, cells, lessons")
 
     def lesson_steps_in_history_focus_and_scroll():

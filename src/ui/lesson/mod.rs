@@ -447,8 +447,10 @@ pub enum KeyCommand {
 }
 
 /// The command of a key (what presentation clickers send: arrows, PageUp/PageDown, Space),
-/// unless the key belongs to the focused control.
-pub fn key_command(e: &web_sys::KeyboardEvent) -> Option<KeyCommand> {
+/// unless the key belongs to the focused control. On the presenter's stage PageUp and
+/// PageDown always move the step: a clicker sends them, and a slider touched a moment
+/// before would otherwise take them and move silently.
+pub fn key_command(e: &web_sys::KeyboardEvent, present: bool) -> Option<KeyCommand> {
     // A control that acted on the key already (a chart's bar opening its request on Space).
     if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
         return None;
@@ -476,6 +478,8 @@ pub fn key_command(e: &web_sys::KeyboardEvent) -> Option<KeyCommand> {
         || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch");
     let key = e.key();
     Some(match key.as_str() {
+        "PageDown" if present => KeyCommand::Next,
+        "PageUp" if present => KeyCommand::Back,
         "ArrowRight" | "PageDown" if !typing => KeyCommand::Next,
         " " if !typing && !on_button => KeyCommand::Next,
         "ArrowLeft" | "PageUp" if !typing => KeyCommand::Back,

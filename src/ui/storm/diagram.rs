@@ -407,7 +407,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let open_queue_lab = queue_lab.clone().map(|h| {
                 Callback::from(move |e: MouseEvent| {
                     e.stop_propagation();
-                    crate::ui::links::open(&h);
+                    crate::ui::links::open_from_page(&h);
                 })
             });
             let pick = {
@@ -452,7 +452,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         let href = href.map(|h| with_lang(lang, &h));
                         let open_lab = href.clone().map(|h| Callback::from(move |e: MouseEvent| {
                             e.stop_propagation();
-                            crate::ui::links::open(&h);
+                            crate::ui::links::open_from_page(&h);
                         }));
                         html! {
                             <g class={classes!("badge", format!("b-{}", badge.name), href.is_some().then_some("to-lab"))} data-stage={badge.name}

@@ -8,7 +8,7 @@ use crate::plot::palette::hop_class;
 use crate::plot::storm::{per_second, run_end_ms};
 use crate::report::{HopKind, Report};
 use crate::scenario::Scenario;
-use crate::ui::charts::{Line, Lines, Playhead, ReportRef, StackChart, TimeChart};
+use crate::ui::charts::{Line, Lines, PlayheadAt, ReportRef, StackChart, TimeChart};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -249,11 +249,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
     });
     let bucket = rep.series.bucket_ms;
     let side = props.side;
-    let chart = |id: &str, body: Html, h: f64| {
+    let chart = |id: &str, body: Html| {
         html! {
             <div class="chart-wrap" id={format!("{id}-{side}")}>
                 { body }
-                <Playhead end_ms={end} at_ms={props.at_ms} height={h} />
             </div>
         }
     };
@@ -266,10 +265,11 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side}
                     focus={props.focus} onfocus={props.onfocus.clone()} scrolls={axes.is_some()} />
             </div>
+            <ContextProvider<PlayheadAt> context={PlayheadAt(props.at_ms)}>
             <div class="panel charts">
                 { chart("chart-load", html! {
                     <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} labels=true />
-                }, 170.0) }
+                }) }
                 { chart("chart-inflight", html! { <>
                     <TimeChart {lang} id={format!("inflight-{side}")}
                         title={data.focus_title.clone()}
@@ -286,10 +286,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
                             ]) }
                         </p>
                     }
-                </> }, 170.0) }
+                </> }) }
                 { chart("chart-outcomes", html! {
                     <StackChart {lang} id={format!("outcomes-{side}")} title={lang.t(T::ChartOutcomes).to_string()} layers={data.outcomes.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.outcomes)} target={data.slo_target.clone()} />
-                }, 170.0) }
+                }) }
                 { chart("chart-error-budget", html! { <>
                     <TimeChart {lang} id={format!("error-budget-{side}")} title={lang.t(T::ChartErrorBudget).to_string()} lines={data.error_budget.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_unit={"%".to_string()} y_max={y(|a| a.error_budget)}
                         limit={Some((100.0, lang.t(T::LimitErrorBudget).to_string()))} />
@@ -300,21 +300,22 @@ pub fn RunView(props: &RunViewProps) -> Html {
                             { lang.f(T::ErrorBudgetOffScale, &[("times", &format_number(peak / 100.0, 1)), ("peak", &format_number(peak, 0)), ("scale", &format_number(ERROR_BUDGET_SCALE, 0))]) }
                         </p>
                     }
-                </> }, 120.0) }
+                </> }) }
                 if !data.breakers.is_empty() {
                     // The breaker's series are 0/1 steps (instances in each state): their names in
                     // the legend; written beside the lines they sat on them.
                     { chart("chart-breaker", html! {
                         <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)}
                             y_unit={lang.t(T::UnitInstances).to_string()} />
-                    }, 120.0) }
+                    }) }
                 }
                 if !data.budgets.is_empty() {
                     { chart("chart-budget", html! {
                         <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.budgets)} labels=true />
-                    }, 120.0) }
+                    }) }
                 }
             </div>
+            </ContextProvider<PlayheadAt>>
         </div>
     }
 }
@@ -376,11 +377,11 @@ pub fn Overlay(props: &OverlayProps) -> Html {
         html! {
             <div class="chart-wrap" id={id.to_string()}>
                 { body }
-                <Playhead end_ms={end} at_ms={props.at_ms} height={170.0} />
             </div>
         }
     };
     html! {
+        <ContextProvider<PlayheadAt> context={PlayheadAt(props.at_ms)}>
         <div class="panel charts overlay" id="overlay">
             { chart("chart-overlay-load", html! {
                 <TimeChart {lang} id="overlay-load" title={lang.t(T::OverlayLoadTitle).to_string()} lines={load} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
@@ -392,5 +393,6 @@ pub fn Overlay(props: &OverlayProps) -> Html {
                 <TimeChart {lang} id="overlay-inflight" title={lang.t(T::OverlayInSystemTitle).to_string()} lines={in_flight} bucket_ms={bucket} end_ms={end} />
             }) }
         </div>
+        </ContextProvider<PlayheadAt>>
     }
 }
