@@ -367,8 +367,8 @@ texts! {
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
-    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond; orders 4) orders are unaffected and recommendations degrade.",
-        "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；隔离舱（推荐 10、超出即拒绝；订单 4）下订单不受影响，推荐降级。";
+    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, where source 003 draws 2 for its smaller load; orders 4) orders are unaffected and recommendations degrade.",
+        "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；隔离舱（推荐 10、超出即拒绝，文档 003 在其较小的负载下画的是 2；订单 4）下订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
         "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
@@ -833,7 +833,7 @@ texts! {
     SeriesOpen => "open", "打开";
     SeriesHalfOpen => "half-open", "半开";
     PerRequest => "leaf calls per request", "次叶子调用/请求";
-    AxisTime => "virtual time (s)", "虚拟时间（秒）";
+    AxisTime => "virtual time (s)", "虚拟时间（s）";
     AxisLatency => "latency (ms, log scale)", "延迟（ms，对数坐标）";
     NoBreaker => "No breaker in this scenario.", "该场景没有熔断器。";
     NoBudget => "No retry budget in this scenario.", "该场景没有重试预算。";
@@ -1098,7 +1098,7 @@ texts! {
     StabOpenCell => "Open a cell's run", "打开某一格的运行";
     StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接）。";
     StabOpen => "Open", "打开";
-    StabHystProtected => "thin lines: with {p}", "细线：加上{p}";
+    StabHystProtected => "dotted lines: with {p}", "点线：加上{p}";
     LessonToFigure => "Go to the figure ↓", "查看图 ↓";
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded before the trigger", "触发前已过载";
@@ -1119,8 +1119,8 @@ texts! {
     StabAxisHelp => "The knob swept along this axis, from a value to another in evenly spaced steps (1–40). Offered load ÷ capacity sets the arrival rate against the bottleneck's capacity; trigger length sets the first fault window's end; any other is a retry-storm page knob.",
         "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
     StabProtect => "Overlay a protection", "叠加一种保护";
-    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as thin lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
-        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成细线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
+    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as dotted lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
+        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成点线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
     StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，文档 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
@@ -1191,4 +1191,5 @@ texts! {
     FaultKindAt => "{kind} at {target}", "{target} {kind}";
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
+    StabTwoSweeps => "{n} × 2", "{n} × 2";
 }

@@ -429,6 +429,24 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         "{:?}",
         m4.veiled()
     );
+    // What the teacher's review found answering first, veiled until the reveal: the breaker's
+    // band and state changes, the load chart of a storm the question asks about, every
+    // capacity row that works out ρ, the rows after the admission asked about, and the
+    // settings that count "first + 3 retries" as 4.
+    for (lesson, n, ids) in [
+        ("retry-storm", 5, &["breaker-band", "breaker-changes", "breaker-transitions"][..]),
+        ("metastable", 1, &["chart-load-a"][..]),
+        ("metastable", 2, &["chart-load-a", "h-a-abandoned_work"][..]),
+        ("metastable", 7, &["stab-boundary-protected", "stab-stuck-count"][..]),
+        ("capacity", 1, &["cap-row-rho", "cap-row-busy"][..]),
+        ("capacity", 5, &["adm-step-5", "adm-step-6"][..]),
+        ("capacity", 8, &["lesson-settings", "lesson-step-knobs"][..]),
+    ] {
+        let veiled = step(lesson, n).veiled();
+        for id in ids {
+            assert!(veiled.contains(id), "{lesson} {n}: {id} is not veiled: {veiled:?}");
+        }
+    }
     // A figure the narration quotes already is not veiled; settings never are.
     for l in all() {
         for s in l.steps {

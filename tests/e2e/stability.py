@@ -73,6 +73,8 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         q = "?page=stability&lang=en&protect=budget&x=utilisation%3D0.1..1%2F10&y=trigger_ms%3D100..1000%2F10"
         chrome.get(base + q)
         expect(wait_done() == 200, "10 x 10 twice")
+        status = chrome.text(".stab-status")
+        expect("100 × 2 cells" in status, f"the status counts the map's cells twice, not 200: {status!r}")
         plain, prot = int(map_attr("data-stuck")), int(map_attr("data-stuck-protected"))
         expect(prot < plain, f"the retry budget shrinks the stuck region: {plain} -> {prot}")
         d = chrome.js("return document.getElementById('stab-boundary-protected').getAttribute('d');")

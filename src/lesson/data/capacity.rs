@@ -35,8 +35,10 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            // ρ's formula beside it is the question worked out.
-            veil: &["cap-row-rho"],
+            // ρ's row is the question worked out; the busy workers' row, L = λ × service time
+            // against the pool, is the same share; the queue table's ρ and its simulation
+            // say it too.
+            veil: &["cap-row-rho", "cap-row-busy", "q-rho", "q-rho-sim"],
         },
         Step {
             link: "page=queue&preset=source-002",
@@ -137,8 +139,18 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            // The newcomer's row, just below the highlighted one, is the answer.
-            veil: &["adm-step-5"],
+            // The newcomer's row is the answer; every later row gives it away too ("#4
+            // completes", then token levels only its cost explains), and so do the tokens chart's
+            // dot and drop at that moment.
+            veil: &[
+                "adm-step-5",
+                "adm-step-6",
+                "adm-step-7",
+                "adm-step-8",
+                "adm-step-9",
+                "adm-step-10",
+                "adm-tokens",
+            ],
         },
         Step {
             link: "page=admission&preset=cost-above-b",
@@ -171,8 +183,8 @@ pub const LESSON: Lesson = Lesson {
                 "持续高于 r：突发容量只是推迟拒绝",
             ),
             narration: tr(
-                "{set-n}, one every {set-gap} — {= 1000 / set-gap}/s against r = {set-r:n}/s. {adm-admitted} admitted, {adm-rejected} rejected. Find the first rejection in the steps.",
-                "{set-n}，每 {set-gap} 一个——每秒 {= 1000 / set-gap} 个，而 r = {set-r:n}/s。接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个。在步骤表中找到第一次拒绝。",
+                "{set-n}, one every {set-gap} — {= 1000 / set-gap}/s against r = {set-r:n}/s. {adm-admitted} admitted, {adm-rejected} rejected. The step table replays the run one event at a time from the first, the current event highlighted: watch for the first rejection, once the full bucket's spare tokens are spent.",
+                "{set-n}，每 {set-gap} 一个——每秒 {= 1000 / set-gap} 个，而 r = {set-r:n}/s。接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个。步骤表从第一个事件起逐个回放，当前事件高亮：留意第一次拒绝，它出现在满桶多出的令牌用完之后。",
             ),
             question: Some(tr(
                 "Does the bucket size B raise the rate that gets in over time?",
@@ -197,8 +209,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["attempts"],
             title: tr("Admitted is not the load: retries multiply it", "接纳量不等于负载：重试会把它放大"),
             narration: tr(
-                "The ceiling counts requests, not attempts, and here every layer retries: 'first + {= set-attempts.1 - 1} retries' at each of {set-layers}. The calculator's chain picture shows what one admitted request becomes on its way to the deepest service.",
-                "接纳上限计的是请求，不是尝试；而这里每一层都会重试：{set-layers}每层都“首次 + 重试 {= set-attempts.1 - 1} 次”。计算器的调用链图给出一个被接纳的请求到达最深的服务时变成了多少次调用。",
+                "The ceiling counts requests, not attempts, and here every layer retries: 'first + {= set-attempts.1 - 1} retries' at each of {set-layers}. The calculator's amplification, on the screen once the answer is revealed, is what one admitted request becomes at the deepest service.",
+                "接纳上限计的是请求，不是尝试；而这里每一层都会重试：{set-layers}每层都“首次 + 重试 {= set-attempts.1 - 1} 次”。计算器的放大倍数（揭晓答案后显示）就是一个被接纳的请求到达最深的服务时变成的调用次数。",
             ),
             question: Some(tr(
                 "'First + {= set-attempts.1 - 1} retries' at {set-layers}: {= set-attempts.1 - 1} × {= set-attempts.2 - 1} × {= set-attempts.3 - 1}, or more?",
@@ -216,7 +228,9 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The step's settings (attempts per layer, the first included) and the attempts
+            // knobs with their help ("first + 3 retries" is …) answer "3 × 3 × 3, or more?".
+            veil: &["lesson-settings", "lesson-step-knobs"],
         },
     ],
 };

@@ -165,13 +165,14 @@ pub const LESSON: Lesson = Lesson {
                 "A failing downstream recovers; the breaker lets only a few probes through before it closes ({breaker-probes} probes, {breaker-transitions} state changes in this run). In production, then raise concurrency step by step, watching first-attempt success and the queue.",
                 "故障的下游恢复时，熔断器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。在生产环境里，之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
             ),
+            // The breaker's half-open question; the next step asks about raising a limit.
             question: Some(tr(
-                "Why not lift every limit at once when the downstream looks healthy?",
-                "下游看起来恢复了，为什么不一次解除所有限制？",
+                "Why does the breaker let only a few probes through when it half-opens, not all the traffic?",
+                "熔断器半开时为什么只放少量探测，而不是放行全部流量？",
             )),
             answer: Some(tr(
-                "Every instance going half-open together is a new burst; the queued and retried work arrives at once. A timed-out call's outcome is unknown, so retries must be bounded and writes idempotent.",
-                "所有实例同时半开就是一次新的突发；排队和重试的工作会一起涌入。超时的调用结果未知，所以重试必须有界、写操作必须幂等。",
+                "A downstream that has just recovered is fragile: all the traffic held back, with the queued and retried work, arriving at once is a new burst that can knock it over again, and the breaker opens again. A few probes test it at little cost; only their success closes the breaker. Many instances half-opening together make the same burst, so their timers should be spread.",
+                "刚恢复的下游很脆弱：被挡住的全部流量连同排队和重试的工作一起涌入，就是一次新的突发，可能再次把它压垮，熔断器随之再次打开。少量探测代价很小；只有探测成功才会关闭熔断器。许多实例同时半开也会形成同样的突发，所以它们的计时应当错开。",
             )),
             try_this: Some(tr("Allow more probes in half-open.", "允许半开状态放行更多探测。")),
             spot: "breaker-band",

@@ -37,38 +37,50 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 0.0, pause_ms: 3900.0 }),
             minutes: None,
             hop: Some(1),
-            veil: &[],
+            // Past the trigger the load chart shows the server's calls tripling: what happens
+            // to a system with no room once it retries.
+            veil: &["chart-load-a"],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
             knobs: &["f1.factor", "f1.end"],
             title: tr("The trigger: one slow second", "触发因素：慢了一秒"),
             narration: tr(
-                "From {= set-f1.start / 1000} s to {= set-f1.end / 1000} s (fault {#1}) the server is {set-f1.factor:n}× slower: {= set-leaf.ms * set-f1.factor} ms a call, about {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} calls/s for {set-rate:n} arriving. Watch the calls arriving at the server.",
-                "{= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间（故障 {#1}），服务器慢 {set-f1.factor:n} 倍：每次调用 {= set-leaf.ms * set-f1.factor} ms，每秒只能处理约 {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} 次，而每秒到达 {set-rate:n} 个。观察到达服务器的调用数。",
+                "From {= set-f1.start / 1000} s to {= set-f1.end / 1000} s (fault {#1}) the server is {set-f1.factor:n}× slower: {= set-leaf.ms * set-f1.factor} ms a call, about {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} calls/s for {set-rate:n} arriving.",
+                "{= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间（故障 {#1}），服务器慢 {set-f1.factor:n} 倍：每次调用 {= set-leaf.ms * set-f1.factor} ms，每秒只能处理约 {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} 次，而每秒到达 {set-rate:n} 个。",
             ),
             question: Some(tr(
                 "Once a call must wait more than {set-l1.per_try} for a worker, what does the client do, and what becomes of the call it gave up on?",
                 "一旦调用要等 {set-l1.per_try} 以上才轮到工作线程，客户端会怎么做？它放弃的那次调用又会怎样？",
             )),
             answer: Some(tr(
-                "It times out and retries at once, adding a call; the abandoned call stays in the queue and will still be served, for nobody. So each timeout adds load instead of removing it: arrivals at the server climb toward {set-l1.attempts:n} × {set-rate:n} calls/s.",
-                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载：到达服务器的调用数逼近每秒 {set-l1.attempts:n} × {set-rate:n} 次。",
+                "It times out and retries at once, adding a call; the abandoned call stays in the queue and will still be served, for nobody. So each timeout adds load instead of removing it: arrivals at the server climb toward {set-l1.attempts:n} × {set-rate:n} calls/s: watch the server's line in the load chart.",
+                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载：到达服务器的调用数逼近每秒 {set-l1.attempts:n} × {set-rate:n} 次：看负载图中 server 的曲线。",
             )),
             try_this: None,
             spot: "chart-load-a",
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 5100.0 }),
             minutes: None,
             hop: Some(1),
-            veil: &[],
+            // The server's calls jumping to about three times the rate, the closed-form worst
+            // case beside the simulation, and the counts of retries and of abandoned calls
+            // still served: each answers what the client does and what becomes of the call.
+            veil: &[
+                "chart-load-a",
+                "formulas",
+                "h-a-amplification",
+                "h-a-retries",
+                "h-a-abandoned_work",
+                "breakdown-a",
+            ],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
             knobs: &["f1.end", "l1.attempts"],
             title: tr("The trigger is gone, the storm stays", "触发因素消失了，风暴还在"),
             narration: tr(
-                "At {= set-f1.end / 1000} s the server is fast again. Yet no request succeeds after the trigger until the load stops at {= set-duration / 1000} s: {h-a-succeeded} successes in the whole run, nearly all before {= set-f1.start / 1000} s, and {h-a-failed} failures. After {= set-duration / 1000} s nothing new arrives, and the queue the storm left drains until about {~ headline-span / 1000} s: the rest of the charts.",
-                "{= set-f1.end / 1000} s 时服务器已恢复正常速度。然而触发之后，直到 {= set-duration / 1000} s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 {= set-f1.start / 1000} s 之前，失败 {h-a-failed} 个。{= set-duration / 1000} s 之后不再有新请求，风暴留下的队列要到约 {~ headline-span / 1000} s 才排空：这就是图表的后半段。",
+                "At {= set-f1.end / 1000} s the server is fast again. Yet no request succeeds after the trigger until the load stops at {= set-duration / 1000} s: {h-a-succeeded} successes in the whole run, nearly all before {= set-f1.start / 1000} s, and {h-a-failed} failures. After {= set-duration / 1000} s nothing new arrives and this chart falls flat: no request is left to succeed or fail. The server is not idle, though: the queue the storm left keeps it busy until about {~ headline-span / 1000} s (its in-flight and queue chart shows it).",
+                "{= set-f1.end / 1000} s 时服务器已恢复正常速度。然而触发之后，直到 {= set-duration / 1000} s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 {= set-f1.start / 1000} s 之前，失败 {h-a-failed} 个。{= set-duration / 1000} s 之后不再有新请求，这张图随之归零：再没有请求可以成功或失败。但服务器并没有闲下来：风暴留下的队列让它一直忙到约 {~ headline-span / 1000} s（它的在途与排队图上可以看到）。",
             ),
             question: Some(tr(
                 "The server is healthy again. Why doesn't the system recover?",
@@ -98,12 +110,12 @@ pub const LESSON: Lesson = Lesson {
             ),
             question: Some(tr("Does it tip the system into the storm?", "它会把系统推入风暴吗？")),
             answer: Some(tr(
-                "No: {h-a-failed} failures, only {h-a-timeouts} timeouts, the slowest request {h-a-latency_max}. The queue stays short enough for most calls to finish within {set-l1.per_try}, and the few retries are absorbed. Past a certain size the trigger tips it, and from then on its size no longer matters.",
-                "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 {set-l1.per_try} 内完成，少量重试被吸收。触发超过某个大小就会翻转系统，此后它有多大已经无关紧要。",
+                "No: {h-a-failed} failures, only {h-a-timeouts} timeouts, the slowest request {h-a-latency_max}. The queue stays short enough for most calls to finish within {set-l1.per_try}, and the few retries are absorbed. Past a certain size the trigger tips it (an end at {#4,300} ms, a {#300} ms trigger, already does), and from then on its size no longer matters.",
+                "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 {set-l1.per_try} 内完成，少量重试被吸收。触发超过某个大小就会翻转系统（结束时间设为 {#4,300} ms，即 {#300} ms 的触发，就已足够），此后它有多大已经无关紧要。",
             )),
             try_this: Some(tr(
-                "Set the end to {#4,300} ms: a {#300} ms trigger already tips it.",
-                "把结束时间设为 {#4,300} ms：{#300} ms 的触发就已足够。",
+                "Move the end later, {#100} ms at a time, and find the shortest trigger that tips the system.",
+                "把结束时间每次推后 {#100} ms，找出能把系统推入风暴的最短触发。",
             )),
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0 }),
@@ -169,8 +181,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the same sweep draws its own boundary, dashed.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，同样的扫描会画出自己的边界（虚线）。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and draws its own boundary, dashed: the count of cells above the map is of both sweeps, twice the map's cells.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍，画出自己的边界（虚线）：地图上方的格数是两遍扫描之和，即地图格子数的两倍。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",
@@ -188,8 +200,9 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            // The protected sweep's boundary is what the question asks the class to predict.
-            veil: &["stab-boundary-protected"],
+            // The protected sweep's boundary is what the question asks the class to predict;
+            // the count of stuck cells with and without it says how far it moved.
+            veil: &["stab-boundary-protected", "stab-stuck-count"],
         },
         Step {
             link: "page=stability",
@@ -208,8 +221,8 @@ pub const LESSON: Lesson = Lesson {
                 "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复。",
             )),
             try_this: Some(tr(
-                "Overlay the retry budget and compare the thin lines on the way down.",
-                "叠加重试预算，比较回落时的细线。",
+                "Overlay the retry budget and compare the dotted lines on the way down.",
+                "叠加重试预算，比较回落时的点线。",
             )),
             spot: "stability-hysteresis",
             playback: None,

@@ -127,16 +127,16 @@ pub const LESSON: Lesson = Lesson {
                 "客户端熔断：失败率 {set-failure_pct:n}%，然后安静 {= set-open_ms / 1000} s",
             ),
             narration: tr(
-                "Payment fails {set-phase_fail.2:n} % of calls for {= set-phase_ms.2 / 1000} s. The client's breaker judges 'a short period' — here the last {set-window:n} s: at {set-failure_pct:n} % failures it opens and, for {= set-open_ms / 1000} s, sends nothing and runs the local fallback. {breaker-rejected} calls never reached payment; {breaker-transitions} state changes.",
-                "支付服务有 {= set-phase_ms.2 / 1000} s 失败 {set-phase_fail.2:n}% 的调用。客户端熔断器统计“短周期”——这里取最近 {set-window:n} s：失败率达到 {set-failure_pct:n}% 即打开，{= set-open_ms / 1000} s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务；状态变化 {breaker-transitions} 次。",
+                "Payment fails {set-phase_fail.2:n} % of calls for {= set-phase_ms.2 / 1000} s. The client's breaker judges 'a short period' — here the last {set-window:n} s: at {set-failure_pct:n} % failures it opens and, for {= set-open_ms / 1000} s, sends nothing and runs the local fallback. {breaker-rejected} calls never reached payment.",
+                "支付服务有 {= set-phase_ms.2 / 1000} s 失败 {set-phase_fail.2:n}% 的调用。客户端熔断器统计“短周期”——这里取最近 {set-window:n} s：失败率达到 {set-failure_pct:n}% 即打开，{= set-open_ms / 1000} s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务。",
             ),
             question: Some(tr(
                 "When payment recovers, does the breaker close right away?",
                 "支付服务恢复后，熔断器会立即关闭吗？",
             )),
             answer: Some(tr(
-                "No. It probes only after its {= set-open_ms / 1000} s; the first probes still met failures, so it opened for another {= set-open_ms / 1000} s and closed after {breaker-probes} probes in all. A long open time gives payment room to heal but keeps refusing after it has healed: tune it, do not guess it.",
-                "不会。它要等满 {= set-open_ms / 1000} s 才探测；第一次探测仍遇到失败，于是再打开 {= set-open_ms / 1000} s，共 {breaker-probes} 次探测后才关闭。较长的打开时间给支付服务留出自愈窗口，但在它恢复后仍会继续拒绝：这个值要调，不能拍脑袋。",
+                "No. It probes only after its {= set-open_ms / 1000} s; the first probes still met failures, so it opened for another {= set-open_ms / 1000} s and closed after {breaker-probes} probes in all: {breaker-transitions} state changes. A long open time gives payment room to heal but keeps refusing after it has healed: tune it, do not guess it.",
+                "不会。它要等满 {= set-open_ms / 1000} s 才探测；第一次探测仍遇到失败，于是再打开 {= set-open_ms / 1000} s，共 {breaker-probes} 次探测后才关闭，状态变化 {breaker-transitions} 次。较长的打开时间给支付服务留出自愈窗口，但在它恢复后仍会继续拒绝：这个值要调，不能拍脑袋。",
             )),
             try_this: Some(tr(
                 "Set the open time to {#5} s and count the state changes.",
@@ -146,7 +146,9 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The band and the table of state changes show when it closed: open twice,
+            // until long after payment recovered.
+            veil: &["breaker-band", "breaker-changes"],
         },
         Step {
             link: "page=storm&preset=chain-3x3&l1.budget=ratio&l1.fallback=unavailable&l1.budget_max=100&l1.budget_ratio=0.1&l2.budget=ratio&l2.budget_max=100&l2.budget_ratio=0.1&l3.budget=ratio&l3.budget_max=100&l3.budget_ratio=0.1",

@@ -302,27 +302,30 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         cells.iter().filter(|c| matches!(c, Some(Ok(v)) if v.outcome == Outcome::Stuck)).count()
     };
     let running = view.done < view.total && !view.cancelled;
+    // With a protection the map is swept twice: "400 × 2 cells", not an "800" the map's
+    // 20 × 20 does not show.
+    let total = if protected && view.total % 2 == 0 {
+        lang.f(T::StabTwoSweeps, &[("n", &(view.total / 2).to_string())])
+    } else {
+        view.total.to_string()
+    };
     let status = if view.cancelled {
-        lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
+        lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &total)])
     } else if let Some(ms) = view.elapsed_ms {
         lang.f(
             if view.workers == 1 { T::StabDoneOne } else { T::StabDone },
             &[
-                ("total", &view.total.to_string()),
+                ("total", &total),
                 ("s", &format_number(ms / 1000.0, 1)),
                 ("workers", &view.workers.to_string()),
             ],
         )
     } else if view.workers == 0 {
-        lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
+        lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &total)])
     } else {
         lang.f(
             if view.workers == 1 { T::StabProgressOne } else { T::StabProgress },
-            &[
-                ("done", &view.done.to_string()),
-                ("total", &view.total.to_string()),
-                ("workers", &view.workers.to_string()),
-            ],
+            &[("done", &view.done.to_string()), ("total", &total), ("workers", &view.workers.to_string())],
         )
     };
     let oncancel = {
@@ -438,7 +441,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             <span class="legend-item"><span class="swatch line hyst-down" />{ t(T::StabHystDown) }</span>
                             <span class="legend-item"><span class="swatch line hyst-ideal" />{ t(T::StabHystIdeal) }</span>
                             if protected {
-                                <span class="legend-item"><span class="swatch line hyst-up thin" />{ lang.f(T::StabHystProtected, &[("p", &protection_label(lang, s, s.protect))]) }</span>
+                                <span class="legend-item"><span class="swatch line hyst-up protected" /><span class="swatch line hyst-down protected" />{ lang.f(T::StabHystProtected, &[("p", &protection_label(lang, s, s.protect))]) }</span>
                             }
                         </p>
                         <p class="help" id="stab-hyst-top" data-value={(HYST_TOP * 100.0).to_string()}>{ lang.f(T::StabHystNote, &[
