@@ -324,6 +324,9 @@ async fn diagram_badges_are_the_reports_stack_in_order() {
     assert!(entry.len() > 2, "the app's stack is drawn: {entry:?}");
     let note = text(&root, "#order-a");
     assert!(note.contains("retry → deadline") || note.contains("retry → retry budget"), "{note}");
+    // A side dependency's stack has no badges: the note says it, from the report.
+    assert!(note.contains("product → recommendations: breaker → timeout → bulkhead → call"), "{note}");
+    assert!(note.contains("app: admission on arrival"), "{note}");
 
     // Reorder a stack in the scenario: the diagram follows the engine, not its own text.
     use resilience_lab::policy::stack::Stage::*;

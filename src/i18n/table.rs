@@ -794,7 +794,10 @@ texts! {
     StateClosed => "CLOSED", "关闭";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
-    OrderNote => "Badges read outermost first, in the order the engine ran them; the entry applies: {order}.", "徽章按由外到内排列，即引擎执行的顺序；入口服务依次执行：{order}。";
+    OrderNote => "Badges read outermost first, in the order the engine ran them. {order}.", "徽章按由外到内排列，即引擎执行的顺序。{order}。";
+    OrderClient => "{from} → {to}: {order}", "{from} → {to}：{order}";
+    OrderAdmission => "{hop}: {admission} on arrival, before its own calls", "{hop}：请求到达时先{admission}，再发出自己的调用";
+    ClauseSep => "; ", "；";
     OrderCall => "call", "调用";
     // charts
     ChartLoad => "Offered load and attempts at each hop", "各跳的请求量与尝试次数";

@@ -144,11 +144,25 @@ pub fn bucket_ms_text(ms: f64) -> String {
 }
 
 /// The caption under the diagram: the order the entry hop's stack ran in, from the report.
-fn order_note(lang: Lang, r: &Report) -> String {
-    let stack = next_hop_stack(r, 0);
-    let mut words: Vec<&str> = stack.iter().map(|&st| lang.stage_word(st)).collect();
-    words.push(lang.t(T::OrderCall));
-    lang.f(T::OrderNote, &[("order", &words.join(" → "))])
+/// The order the engine applies each caller's stages in, one clause per client with a
+/// stack, from the report: a side dependency's stages have no badges of their own (its
+/// breaker is drawn on its edge), and a hop's admission comes before its calls.
+fn order_note(lang: Lang, r: &Report, s: &Scenario) -> String {
+    let name = |h: usize| r.hops.get(h).map_or("", |hop| hop.name.as_str());
+    let admitting =
+        (0..r.hops.len()).filter(|&h| s.service(h).is_some_and(|sv| sv.server.admission.is_some()));
+    let clauses: Vec<String> = admitting
+        .map(|h| lang.f(T::OrderAdmission, &[("hop", name(h)), ("admission", lang.t(T::BadgeAdmission))]))
+        .chain(r.clients.iter().filter(|c| !c.stack.is_empty()).map(|c| {
+            let mut words: Vec<&str> = c.stack.iter().map(|&st| lang.stage_word(st)).collect();
+            words.push(lang.t(T::OrderCall));
+            lang.f(
+                T::OrderClient,
+                &[("from", name(c.caller)), ("to", name(c.callee)), ("order", &words.join(" → "))],
+            )
+        }))
+        .collect();
+    lang.f(T::OrderNote, &[("order", &clauses.join(lang.t(T::ClauseSep)))])
 }
 
 /// A client's breaker settings, as the scenario holds them.
@@ -475,7 +489,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 { box_views }
                 { breaker_views }
             </svg>
-            <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r) }</p>
+            <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r, &props.scenario) }</p>
             // The series keep each bucket's highest value, not the value at an instant.
             <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }
