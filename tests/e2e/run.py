@@ -232,9 +232,11 @@ def main():
         first = chrome.js("return document.getElementById('run-announce').textContent")
         expect(first.startswith("Run finished: amplification 27×, core success "), f"the first run is read in full: {first}")
         success = chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
+        expect(chrome.find("#story-as-loaded") is None, "the preset's story is not marked before a change")
         chrome.type("#k-l1-attempts", "4")
         wait_run(chrome, run)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 36.0, "4 x 3 x 3")
+        expect(chrome.find("#story-as-loaded") is not None, "after a change the story is marked as the preset's")
         # The live region then reads only what the move changed.
         said = chrome.js("return document.getElementById('run-announce').textContent")
         expect(said.startswith("Run finished, changed: amplification 27× → 36×"), f"the change is read: {said}")

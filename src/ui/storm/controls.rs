@@ -444,8 +444,10 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                         }) }
                     </select>
                 </div>
+                // Marked as the preset's once a setting is changed: "both layers try 3 times"
+                // stayed beside a run of 2.
                 if let Some(p) = preset {
-                    <p class="story" id="preset-story">{ p.story(lang) }</p>
+                    { crate::ui::lab::story_of_preset(lang, &p.story(lang), st.a != st.baseline()) }
                 }
                 if let Some(e) = preset_error {
                     <p class="field-error" role="alert" id="preset-error">{ e }</p>
