@@ -1195,4 +1195,5 @@ texts! {
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
     StabTwoSweeps => "{n} × 2", "{n} × 2";
+    LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（第 {from}–{to} 分钟）";
 }

@@ -162,6 +162,15 @@ impl Lesson {
     pub fn minutes(&self) -> u32 {
         self.steps.iter().filter_map(|s| s.minutes).map(u32::from).sum()
     }
+
+    /// The time box step `i` opens, as minutes from the start (from, to): the boxes follow
+    /// one another (source 000: 5 + 8 + 12 + 15 + 5 minutes of a 45-minute interview), so
+    /// "8 min" alone read as a clock time or a duration. `None` for a step without one.
+    pub fn time_box(&self, i: usize) -> Option<(u32, u32)> {
+        let m = u32::from(self.steps.get(i)?.minutes?);
+        let from: u32 = self.steps[..i].iter().filter_map(|s| s.minutes).map(u32::from).sum();
+        Some((from, from + m))
+    }
 }
 
 /// Whether `key` names a control of the page and state `q` opens: the only keys a step

@@ -457,3 +457,13 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         }
     }
 }
+
+#[test]
+fn the_interviews_time_boxes_follow_one_another_to_45_minutes() {
+    let l = crate::lesson::find("interview").expect("the interview lesson");
+    let boxes: Vec<(u32, u32)> = (0..l.steps.len()).filter_map(|i| l.time_box(i)).collect();
+    // Source 000: five minutes, eight, twelve, fifteen, then the last five.
+    assert_eq!(boxes, [(0, 5), (5, 13), (13, 25), (25, 40), (40, 45)]);
+    assert_eq!(l.minutes(), 45);
+    assert_eq!(l.time_box(l.steps.len()), None);
+}

@@ -200,7 +200,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 <a class="lesson-name" href={format!("?page=lessons&lang={}", lang.code())} id="lesson-index-link">{ lesson_figures::plain_words(at.lesson.title, lang) }</a>
                 <span class="lesson-count" id="lesson-count" aria-live="polite">
                     { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }
-                    if let Some(m) = step.minutes { { " · " }{ lang.f(T::LessonMinutes, &[("m", &m.to_string())]) } }
+                    if let Some(b) = at.lesson.time_box(at.step) { { " · " }{ time_box_text(lang, b) } }
                 </span>
             </div>
             <h2 id="lesson-step-title" tabindex="-1">{ rich(step.title, lang, &figs) }</h2>
@@ -343,7 +343,7 @@ fn Checklist(props: &ChecklistProps) -> Html {
         html! {
             <li class={classes!("check", (i == props.at.step).then_some("current"))} id={format!("check-{}", i + 1)}>
                 <label><input type="checkbox" id={format!("check-{}-done", i + 1)} />{ " " }
-                    if let Some(m) = s.minutes { <span class="lesson-meta">{ lang.f(T::LessonMinutes, &[("m", &m.to_string())]) }{ " · " }</span> }
+                    if let Some(b) = props.at.lesson.time_box(i) { <span class="lesson-meta">{ time_box_text(lang, b) }{ " · " }</span> }
                     { rich(s.question.unwrap_or(s.title), lang, &figs) }
                 </label>
                 <span class="row-buttons">
@@ -444,6 +444,14 @@ pub enum KeyCommand {
     Play,
     FullScreen,
     Leave,
+}
+
+/// A step's time box: its length and where it lies in the whole ("8 min (5–13)").
+fn time_box_text(lang: Lang, (from, to): (u32, u32)) -> String {
+    lang.f(
+        T::LessonTimeBox,
+        &[("m", &(to - from).to_string()), ("from", &from.to_string()), ("to", &to.to_string())],
+    )
 }
 
 /// The command of a key (what presentation clickers send: arrows, PageUp/PageDown, Space),
