@@ -795,8 +795,8 @@ texts! {
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
     OrderNote => "Badges read outermost first, in the order the engine ran them. {order}.", "徽章按由外到内排列，即引擎执行的顺序。{order}。";
-    OrderClient => "{from} → {to}: {order}", "{from} → {to}：{order}";
-    OrderAdmission => "{hop}: {admission} on arrival, before its own calls", "{hop}：请求到达时先{admission}，再发出自己的调用";
+    OrderClient => "{client}: {order}", "{client}：{order}";
+    OrderAdmission => "{hop}: {admission} on arrival, before its own calls", "{hop}：请求到达时先做{admission}检查，再发出自己的调用";
     ClauseSep => "; ", "；";
     OrderCall => "call", "调用";
     // charts
@@ -1188,12 +1188,14 @@ texts! {
     VersusMetastableBudget => "Metastable retry storm with a 10 % retry budget", "亚稳态重试风暴（10% 重试预算）";
     SideBNamed => "B: {title}", "B：{title}";
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
+    SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
     HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "叶子调用 ÷ 原始请求（含被拒绝的请求）";
     HEveryHopNote => "at every hop added up", "各跳相加";
-    HLatencyNote => "p50, p99, max: admitted requests, fast failures included (a request refused at once took 0 ms)", "p50、p99、最大值：按已准入的请求计，含快速失败（立即被拒绝的请求耗时 0 ms）";
+    HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已准入的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";
     FaultKindAt => "{kind} at {target}", "{target} {kind}";
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
-    StabTwoSweeps => "{n} × 2", "{n} × 2";
-    LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（第 {from}–{to} 分钟）";
+    StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
+    LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后第 {from}–{to} 分钟）";
+    StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
 }

@@ -447,7 +447,8 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
             assert!(veiled.contains(id), "{lesson} {n}: {id} is not veiled: {veiled:?}");
         }
     }
-    // A figure the narration quotes already is not veiled; settings never are.
+    // A figure the narration quotes already is not veiled by the answer, nor is a setting
+    // it quotes (a step may still veil its settings line by its own `veil`).
     for l in all() {
         for s in l.steps {
             for id in s.answer_only_figures() {

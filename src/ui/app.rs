@@ -211,8 +211,15 @@ struct Nav {
 /// The channel the presenting window and its notes window keep in step through.
 const NOTES_CHANNEL: &str = "resilience-lab-lesson";
 
-/// A notes window's question on (re)start: at which step is the presenting window?
+/// A notes window's question when opened or reloaded: at which step is the presenting
+/// window?
 const ASK_STEP: &str = "?";
+
+thread_local! {
+    /// Whether the app has started in this document already (Back and Forward start it
+    /// again; a reload is a new document).
+    static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// Tells the presenting or notes window which step this one is at (`lesson|step`).
 fn tell_other_window(channel: Option<&web_sys::BroadcastChannel>, at: LessonAt) {
@@ -291,11 +298,13 @@ pub fn App() -> Html {
     };
     // This window (re)started at a step: a reload, or Back and Forward, which remount the
     // app from the URL. The other window follows, as it follows the buttons; except that a
-    // notes window asks the presenting one where it is: the class's screen leads.
+    // notes window opened or reloaded asks the presenting one where it is (the class's
+    // screen leads), while its Back and Forward still lead.
     {
         let (channel, at) = (channel.clone(), nav.at);
+        let first = !STARTED.replace(true);
         use_effect_with((), move |_| match (at, channel.as_ref()) {
-            (Some(at), Some(c)) if at.modes.notes => {
+            (Some(at), Some(c)) if at.modes.notes && first => {
                 let _ = c.post_message(&ASK_STEP.into());
             }
             (Some(at), c) => tell_other_window(c.as_ref(), at),
@@ -314,9 +323,12 @@ pub fn App() -> Html {
                 }
                 return;
             }
+            // Only a window in a lesson follows: a tab opened from the lesson (a map cell's
+            // run) or any other page of the site stays where it is.
+            let Some(cur) = nav.at else { return };
             let Some((id, step)) = msg.split_once('|') else { return };
             let (Some(l), Ok(step)) = (crate::lesson::find(id), step.parse::<usize>()) else { return };
-            let modes = nav.at.map_or_else(Modes::default, |a| a.modes);
+            let modes = cur.modes;
             if step < l.steps.len() {
                 move_to.emit((LessonAt { lesson: l, step, modes }, false));
             }

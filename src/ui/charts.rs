@@ -391,10 +391,12 @@ pub struct StepMoment(pub Option<(f64, f64)>);
 /// a [`PlayheadAt`] (the labs' charts).
 #[component]
 pub fn Playhead(props: &PlayheadProps) -> Html {
-    let Some(PlayheadAt(at_ms)) = use_context::<PlayheadAt>() else { return Html::default() };
+    // Both contexts read before any return: hooks run in the same order on every render.
+    let (at, step_moment) = (use_context::<PlayheadAt>(), use_context::<StepMoment>());
+    let Some(PlayheadAt(at_ms)) = at else { return Html::default() };
     let scale = x_scale(props.end_ms);
     let x = scale.map(at_ms.clamp(0.0, props.end_ms));
-    let moment = use_context::<StepMoment>().and_then(|m| m.0).map(|(from, to)| {
+    let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
         html! {
             <rect class="step-moment" data-from-ms={from.to_string()} data-to-ms={to.to_string()}

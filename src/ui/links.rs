@@ -51,10 +51,12 @@ pub fn Root() -> Html {
             let on_click = EventListener::new_with_options(&doc, "click", opts, move |e| {
                 if let Some(href) = in_app_href(e) {
                     e.prevent_default();
+                    // The page under a lesson's card, not the card's own links (the index, the
+                    // last step's "All lessons"), which leave the lesson on purpose.
                     let in_page = e
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|t| t.closest("#main").ok().flatten().is_some());
+                        .is_some_and(|t| t.closest(".lesson-page-body").ok().flatten().is_some());
                     if in_page { open_from_page(&href) } else { open(&href) }
                 }
             });
@@ -135,7 +137,8 @@ pub fn open(query: &str) {
 
 /// Opens `query` from a link in the page's own content (a stability cell's run, a diagram
 /// badge's lab). During a lesson one that leaves it opens in a new tab: followed in place
-/// it dropped the lesson, and the presenter's stage with it, in front of the class.
+/// it dropped the lesson, and the presenter's stage with it, in front of the class. (Only
+/// a page shown under a lesson's card calls this with a lesson open.)
 pub fn open_from_page(query: &str) {
     let in_lesson = super::browser::current_query().get("lesson").is_some();
     let leaves = crate::query::Query::parse(query).get("lesson").is_none();

@@ -358,6 +358,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.cmd("POST", "/window", {"handle": main})
             time.sleep(0.5)
             expect(step_at() == ["interview", 4], f"reloading the notes keeps the class's step: {step_at()}")
+            # A notes window opened at an older step joins the class's step, not the reverse.
+            chrome.cmd("POST", "/window", {"handle": notes})
+            chrome.get(base + "?lesson=interview&step=1&notes=1&lang=en")
+            wait_step("interview", 4)
+            chrome.cmd("POST", "/window", {"handle": main})
+            time.sleep(0.5)
+            expect(step_at() == ["interview", 4], f"opening the notes at step 1 keeps the class's step: {step_at()}")
             # The browser's Back in the presenting window: the notes window follows too (step
             # 3 was followed from the notes window, so its entry shows step 3).
             chrome.js("history.back();")

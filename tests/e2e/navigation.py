@@ -128,12 +128,18 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         expect(len(handles) == tabs + 1, f"the cell's run opened in a new tab: {len(handles)} tabs, {tabs} before")
         expect("lesson=metastable" in chrome.url() and chrome.js("return !!document.getElementById('lesson-card');"),
                f"this tab stays in the lesson: {chrome.url()}")
+        # The lesson moves on; the run's tab, outside any lesson, does not follow it.
+        chrome.js("document.getElementById('lesson-next').click();")
+        chrome.wait("#lesson-card[data-step='8']")
+        time.sleep(0.5)
         for handle in handles:
             if handle != here:
                 chrome.cmd("POST", "/window", {"handle": handle})
                 opened = chrome.url()
+                in_lesson = chrome.js("return !!document.getElementById('lesson-card');")
                 chrome.cmd("DELETE", "/window")
-                expect("page=storm" in opened and "lesson=" not in opened, f"the new tab shows the cell's run: {opened}")
+                expect("page=storm" in opened and "lesson=" not in opened and not in_lesson,
+                       f"the new tab shows the cell's run and stays there: {opened}")
         chrome.cmd("POST", "/window", {"handle": here})
         no_console_errors(chrome, "navigation, cells, lessons")
 

@@ -74,7 +74,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         chrome.get(base + q)
         expect(wait_done() == 200, "10 x 10 twice")
         status = chrome.text(".stab-status")
-        expect("100 × 2 cells" in status, f"the status counts the map's cells twice, not 200: {status!r}")
+        expect("Two sweeps of 100 cells" in status, f"the status says the 200 cells are two sweeps of the map's 100: {status!r}")
         plain, prot = int(map_attr("data-stuck")), int(map_attr("data-stuck-protected"))
         expect(prot < plain, f"the retry budget shrinks the stuck region: {plain} -> {prot}")
         d = chrome.js("return document.getElementById('stab-boundary-protected').getAttribute('d');")
@@ -82,6 +82,12 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         expect(str(plain) in chrome.text("#stab-stuck-count"), "and counted in words")
         href = chrome.js("return document.querySelector('#cell-55').parentElement.getAttribute('href');")
         expect("page=storm" in href and "rate=" in href and "f1.end=" in href, f"a cell links to its storm run: {href}")
+        # The picked cell opens with the protection too: the same run plus its keys.
+        plain_open = chrome.js("return document.getElementById('stab-open').getAttribute('href');")
+        prot_open = chrome.js("const a = document.getElementById('stab-open-protected'); return a && a.getAttribute('href');")
+        expect(prot_open is not None and "l1.budget=ratio" in prot_open and "l1.budget" not in plain_open
+               and all(k in prot_open for k in plain_open.lstrip("?").split("&")),
+               f"'Open with the retry budget' is the cell's run with the budget: {prot_open} vs {plain_open}")
         chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true}));")
         chrome.wait("#storm")
         expect("rate=" in chrome.url(), f"the storm page opened that run: {chrome.url()}")

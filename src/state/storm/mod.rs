@@ -177,17 +177,28 @@ impl StormState {
         Shape::of(&self.a).apply(&self.baseline())
     }
 
-    /// Side B's heading: the key of its sentence and the title it names (the preset's
-    /// comparison scenario's, else the preset's own, as shipped).
-    pub fn side_b_heading(&self) -> (crate::i18n::T, crate::i18n::T) {
+    /// Side B of compare mode: the preset's comparison scenario, else the preset itself as
+    /// shipped (`true`: the latter, against which the controls' changes show).
+    fn comparison(&self) -> (presets::Versus, bool) {
         let p = preset_or_default(self.preset);
-        p.versus.map_or((crate::i18n::T::SideBShipped, p.title), |v| (crate::i18n::T::SideBNamed, v.title))
+        p.versus.map_or((presets::Versus { title: p.title, build: p.build }, true), |v| (v, false))
     }
 
-    /// Side B of compare mode: the preset's comparison scenario, or the unedited preset.
+    /// Side B's heading: the key of its sentence and the title it names.
+    pub fn side_b_heading(&self) -> (crate::i18n::T, crate::i18n::T) {
+        use crate::i18n::T;
+        let (v, shipped) = self.comparison();
+        let key = match (shipped, self.a != self.baseline()) {
+            (false, _) => T::SideBNamed,
+            (true, true) => T::SideBShipped,
+            (true, false) => T::SideBShippedSame,
+        };
+        (key, v.title)
+    }
+
+    /// Side B of compare mode (see [`comparison`](Self::comparison)).
     pub fn side_b(&self) -> Scenario {
-        let p = preset_or_default(self.preset);
-        p.versus.map_or_else(|| (p.build)(), |v| (v.build)())
+        (self.comparison().0.build)()
     }
 
     /// Applies an action.

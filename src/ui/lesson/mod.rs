@@ -446,7 +446,7 @@ pub enum KeyCommand {
     Leave,
 }
 
-/// A step's time box: its length and where it lies in the whole ("8 min (5–13)").
+/// A step's time box: its length and where it lies in the whole ("8 min (minutes 5–13)").
 fn time_box_text(lang: Lang, (from, to): (u32, u32)) -> String {
     lang.f(
         T::LessonTimeBox,

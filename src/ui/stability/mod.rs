@@ -159,13 +159,28 @@ struct StabilityExport<'a> {
     protected_cells: Vec<crate::state::stability::CellRow>,
 }
 
+/// A cell's run as a link of the page's language ("" for a cell the sweep cannot run).
+fn cell_href(lang: Lang, q: Result<crate::query::Query, crate::error::FieldError>) -> String {
+    q.map(|mut q| {
+        q.set("lang", lang.code());
+        q.to_query_string()
+    })
+    .unwrap_or_default()
+}
+
 /// The keyboard's way to a cell's run (the cells themselves are links left out of the tab
 /// order, so that the map is not 400 tab stops): a column, a row, and a link to that run.
 /// The choice is the page's state (`col`, `row` in its link), so Back from the run finds it.
 fn open_cell(lang: Lang, st: &StabilityState, links: &Rc<Vec<String>>, dispatch: &Callback<A>) -> Html {
     let s = &st.sweep;
     let [i, j] = st.cell;
-    let href = links.get(usize::from(j) * usize::from(s.x.n) + usize::from(i)).cloned().unwrap_or_default();
+    let index = usize::from(j) * usize::from(s.x.n) + usize::from(i);
+    let href = links.get(index).cloned().unwrap_or_default();
+    // The same cell with the overlaid protection on: the map shows both runs' verdicts, and
+    // the unprotected one alone could not be opened to see why it recovered.
+    let protected_href = (s.protect != Protection::None)
+        .then(|| cell_href(lang, s.cell_query(index, true)))
+        .filter(|h| !h.is_empty());
     let pick = |field: &'static str| {
         dispatch.reform(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
@@ -191,6 +206,11 @@ fn open_cell(lang: Lang, st: &StabilityState, links: &Rc<Vec<String>>, dispatch:
             <label>{ axis_title(lang, &s.y.key) }
                 <select id="stab-open-y" onchange={pick("row")}>{ options(&s.y, j) }</select></label>
             <a class="button secondary" id="stab-open" {href}>{ lang.t(T::StabOpen) }</a>
+            if let Some(href) = protected_href {
+                <a class="button secondary" id="stab-open-protected" {href}>
+                    { lang.f(T::StabOpenProtected, &[("p", &protection_label(lang, s, s.protect))]) }
+                </a>
+            }
             { errors }
         </div>
     }
@@ -256,16 +276,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     };
     let hyst_runs = use_runs(jobs);
     let links = use_memo((s.clone(), lang), |(s, lang)| {
-        s.cell_queries(false)
-            .into_iter()
-            .map(|q| {
-                q.map(|mut q| {
-                    q.set("lang", lang.code());
-                    q.to_query_string()
-                })
-                .unwrap_or_default()
-            })
-            .collect::<Vec<String>>()
+        s.cell_queries(false).into_iter().map(|q| cell_href(*lang, q)).collect::<Vec<String>>()
     });
     // The map's markup is written once per sweep and language (every cell pending, and the
     // protected boundary's path if there is one); as cells come in they are updated in
@@ -302,31 +313,36 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         cells.iter().filter(|c| matches!(c, Some(Ok(v)) if v.outcome == Outcome::Stuck)).count()
     };
     let running = view.done < view.total && !view.cancelled;
-    // With a protection the map is swept twice: "400 × 2 cells", not an "800" the map's
-    // 20 × 20 does not show.
-    let total = if protected && view.total % 2 == 0 {
-        lang.f(T::StabTwoSweeps, &[("n", &(view.total / 2).to_string())])
-    } else {
-        view.total.to_string()
-    };
     let status = if view.cancelled {
-        lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &total)])
+        lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else if let Some(ms) = view.elapsed_ms {
         lang.f(
             if view.workers == 1 { T::StabDoneOne } else { T::StabDone },
             &[
-                ("total", &total),
+                ("total", &view.total.to_string()),
                 ("s", &format_number(ms / 1000.0, 1)),
                 ("workers", &view.workers.to_string()),
             ],
         )
     } else if view.workers == 0 {
-        lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &total)])
+        lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else {
         lang.f(
             if view.workers == 1 { T::StabProgressOne } else { T::StabProgress },
-            &[("done", &view.done.to_string()), ("total", &total), ("workers", &view.workers.to_string())],
+            &[
+                ("done", &view.done.to_string()),
+                ("total", &view.total.to_string()),
+                ("workers", &view.workers.to_string()),
+            ],
         )
+    };
+    // With a protection the map is swept twice: say so, or "800 cells" reads against a
+    // 20 × 20 map (decided from the sweep shown, not from the control just moved).
+    let status = if view.protected.is_empty() {
+        status
+    } else {
+        let twice = lang.f(T::StabTwoSweeps, &[("n", &view.plain.len().to_string())]);
+        lang.f(T::Sentences, &[("a", &status), ("b", &twice)])
     };
     let oncancel = {
         let c = cancel.clone();

@@ -251,21 +251,20 @@ fn target_short(lang: Lang, s: &Scenario, t: Target) -> String {
         // had the same label and help.
         Target::Fault(i) => {
             let n = (i + 1).to_string();
-            match s.faults.get(i) {
-                Some(f) => {
-                    let kind = lang.t(match f.effect {
-                        FaultEffect::Latency { .. } => T::OptLatency,
-                        FaultEffect::ErrorRate { .. } => T::OptErrors,
-                        FaultEffect::Down {} => T::OptDown,
-                        FaultEffect::Surge { .. } => T::OptSurge,
-                    });
+            // The kind's label is the fault-kind control's own option.
+            let kind = storm::choice("fault_kind").and_then(|d| {
+                let slug = (d.choice.get)(s, t)?;
+                d.choice.options.iter().find(|o| o.0 == slug).map(|o| lang.t(o.1))
+            });
+            match (s.faults.get(i), kind) {
+                (Some(f), Some(kind)) => {
                     let what = match f.effect {
                         FaultEffect::Surge { .. } => kind.to_string(),
                         _ => lang.f(T::FaultKindAt, &[("kind", kind), ("target", &f.target)]),
                     };
                     lang.f(T::FaultShortNamed, &[("n", &n), ("what", &what)])
                 }
-                None => lang.f(T::FaultShort, &[("n", &n)]),
+                _ => lang.f(T::FaultShort, &[("n", &n)]),
             }
         }
         t => storm::target_name(s, t),

@@ -65,7 +65,7 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     let mut out = Vec::new();
     // Every service with admission control says so, side dependencies included (as the
     // links under the diagram do).
-    if s.service(hop).is_some_and(|sv| sv.server.admission.is_some()) {
+    if has_admission(s, hop) {
         out.push(Badge { label: lang.t(T::BadgeAdmission).to_string(), name: "admission" });
     }
     let layer = s.layers.get(hop);
@@ -143,26 +143,27 @@ pub fn bucket_ms_text(ms: f64) -> String {
     format_number(ms, if ms < 10.0 && ms.fract() != 0.0 { 1 } else { 0 })
 }
 
-/// The caption under the diagram: the order the entry hop's stack ran in, from the report.
-/// The order the engine applies each caller's stages in, one clause per client with a
+/// The caption under the diagram: the order the engine applies each caller's stages in, one clause per client with a
 /// stack, from the report: a side dependency's stages have no badges of their own (its
 /// breaker is drawn on its edge), and a hop's admission comes before its calls.
-fn order_note(lang: Lang, r: &Report, s: &Scenario) -> String {
+fn order_note(lang: Lang, r: &Report, s: &Scenario) -> Option<String> {
     let name = |h: usize| r.hops.get(h).map_or("", |hop| hop.name.as_str());
-    let admitting =
-        (0..r.hops.len()).filter(|&h| s.service(h).is_some_and(|sv| sv.server.admission.is_some()));
+    let admitting = (0..r.hops.len()).filter(|&h| has_admission(s, h));
     let clauses: Vec<String> = admitting
         .map(|h| lang.f(T::OrderAdmission, &[("hop", name(h)), ("admission", lang.t(T::BadgeAdmission))]))
         .chain(r.clients.iter().filter(|c| !c.stack.is_empty()).map(|c| {
             let mut words: Vec<&str> = c.stack.iter().map(|&st| lang.stage_word(st)).collect();
             words.push(lang.t(T::OrderCall));
-            lang.f(
-                T::OrderClient,
-                &[("from", name(c.caller)), ("to", name(c.callee)), ("order", &words.join(" → "))],
-            )
+            lang.f(T::OrderClient, &[("client", &c.name), ("order", &words.join(" → "))])
         }))
         .collect();
-    lang.f(T::OrderNote, &[("order", &clauses.join(lang.t(T::ClauseSep)))])
+    // A chain without a protection has no order to state.
+    (!clauses.is_empty()).then(|| lang.f(T::OrderNote, &[("order", &clauses.join(lang.t(T::ClauseSep)))]))
+}
+
+/// Whether hop `h`'s server has admission control (its badge and its clause in the note).
+fn has_admission(s: &Scenario, h: usize) -> bool {
+    s.service(h).is_some_and(|sv| sv.server.admission.is_some())
 }
 
 /// A client's breaker settings, as the scenario holds them.
@@ -489,7 +490,9 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 { box_views }
                 { breaker_views }
             </svg>
-            <p class="note" id={format!("order-{}", props.side)}>{ order_note(lang, r, &props.scenario) }</p>
+            if let Some(note) = order_note(lang, r, &props.scenario) {
+                <p class="note" id={format!("order-{}", props.side)}>{ note }</p>
+            }
             // The series keep each bucket's highest value, not the value at an instant.
             <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }

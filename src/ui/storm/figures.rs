@@ -24,11 +24,20 @@ fn show(v: f64, unit: Unit) -> String {
     }
 }
 
+/// B − A; 0 when the two are equal (∞ and ∞ too, which subtract to NaN).
+fn difference(a: f64, b: f64) -> f64 {
+    if a == b { 0.0 } else { b - a }
+}
+
 /// B − A, in the unit the two values are written in: two percentages differ by percentage
 /// points (not by a percent of either); once either is written as a multiple, so is the
 /// difference ("1,000× · B 1,000× (0×)", not "(0 pp)").
 fn show_diff(lang: Lang, a: f64, b: f64, unit: Unit) -> String {
-    let d = b - a;
+    let d = difference(a, b);
+    // An error budget with no failures allowed is spent ∞ times: the difference has no unit.
+    if d.is_infinite() {
+        return if d > 0.0 { "+∞" } else { "−∞" }.to_string();
+    }
     let sign = if d > 0.0 { "+" } else { "" };
     match unit {
         Unit::Percent if d.is_finite() && a.abs().max(b.abs()) >= TIMES_FROM => {
@@ -94,7 +103,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
         .enumerate()
         .map(|(i, h)| {
             let b = hb.as_ref().map(|hb| &hb[i]);
-            let diff = b.map(|b| b.value - h.value);
+            let diff = b.map(|b| difference(h.value, b.value));
             let better = match (diff, h.higher_is_better) {
                 (Some(d), Some(hib)) if d != 0.0 => Some(if (d > 0.0) == hib { "better" } else { "worse" }),
                 _ => None,

@@ -256,9 +256,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
             </div>
         }
     };
-    // A rate from a bucket's count: 100 requests at once read 5,000/s in 20 ms buckets and
-    // 20,000/s in 5 ms ones, so the unit says which.
-    let per_s = lang.f(T::RateInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))]);
+    let per_s = rate_unit(lang, bucket);
     html! {
         <div class={classes!("run-view", props.focus.map(|h| format!("focus-hop-{h}")))}>
             <div class="panel">
@@ -369,9 +367,7 @@ pub fn Overlay(props: &OverlayProps) -> Html {
         )
         .into(),
     );
-    // A rate from a bucket's count: 100 requests at once read 5,000/s in 20 ms buckets and
-    // 20,000/s in 5 ms ones, so the unit says which.
-    let per_s = lang.f(T::RateInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))]);
+    let per_s = rate_unit(lang, bucket);
     let end = props.end_ms;
     let chart = |id: &str, body: Html| {
         html! {
@@ -395,4 +391,10 @@ pub fn Overlay(props: &OverlayProps) -> Html {
         </div>
         </ContextProvider<PlayheadAt>>
     }
+}
+
+/// A rate chart's unit: a rate from a bucket's count (100 requests at once read 5,000/s in
+/// 20 ms buckets and 20,000/s in 5 ms ones), so it says which.
+fn rate_unit(lang: Lang, bucket_ms: f64) -> String {
+    lang.f(T::RateInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket_ms))])
 }
