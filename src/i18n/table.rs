@@ -1196,6 +1196,6 @@ texts! {
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
     StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
-    LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后第 {from}–{to} 分钟）";
+    LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
 }
