@@ -577,6 +577,11 @@ def main():
                         wait_run(chrome)
                         clipped = chrome.js(clipped_js)
                         expect(not clipped, f"{query} ({lang}, {w} px): labels cut at their figure's edge: {clipped[:6]}")
+                        if "compare" in query and w == 1440:
+                            # A laptop shows both chains whole (in half its width they scrolled).
+                            fits = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById('diagram-' + s);"
+                                             " return f && f.scrollWidth <= f.clientWidth + 1; });")
+                            expect(fits == [True, True], f"compare ({lang}, 1440 px): each chain diagram fits its width: {fits}")
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         # Series named beside themselves, not by colour alone: every series of the load

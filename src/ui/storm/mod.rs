@@ -28,6 +28,7 @@ use crate::ui::export::{DataKind, ExportMenu};
 use crate::ui::runs::use_runs;
 use breakdown::Breakdown;
 use controls::ControlPanel;
+use diagram::Diagram;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
 use retry_timing::RetryTiming;
@@ -442,6 +443,22 @@ pub fn StormPage(props: &StormProps) -> Html {
                     if let (true, Some(bb)) = (overlay, b.as_ref()) {
                         <Overlay {lang} a={a.clone()} b={bb.clone()} at_ms={at} {end_ms} />
                     } else {
+                        if let Some(bb) = b.as_ref() {
+                            // Both chains together, one above the other (side by side on a
+                            // screen wide enough for two), each at a width its text can be read at.
+                            <div class="compare-diagrams">
+                                <div class="panel">
+                                    <h2>{ t(T::SideA) }</h2>
+                                    <Diagram {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a"
+                                        focus={*focus} onfocus={onfocus.clone()} scrolls=true />
+                                </div>
+                                <div class="panel">
+                                    <h2>{ side_b_title.clone() }</h2>
+                                    <Diagram {lang} report={bb.clone()} scenario={props.state.side_b()} at_ms={at} side="b"
+                                        focus={*focus} onfocus={onfocus.clone()} scrolls=true />
+                                </div>
+                            </div>
+                        }
                         <div class={classes!("sides", b.is_some().then_some("compare"))}>
                             <div class="side">
                                 if b.is_some() { <h2>{ t(T::SideA) }</h2> }

@@ -259,10 +259,14 @@ pub fn RunView(props: &RunViewProps) -> Html {
     let per_s = rate_unit(lang, bucket);
     html! {
         <div class={classes!("run-view", props.focus.map(|h| format!("focus-hop-{h}")))}>
-            <div class="panel">
-                <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side}
-                    focus={props.focus} onfocus={props.onfocus.clone()} scrolls={axes.is_some()} />
-            </div>
+            // In compare mode the page draws both diagrams together, each at a legible width
+            // (see `compare_diagrams`): in half a laptop's width the chain did not fit.
+            if axes.is_none() {
+                <div class="panel">
+                    <Diagram {lang} report={r.clone()} scenario={props.scenario.clone()} at_ms={props.at_ms} side={side}
+                        focus={props.focus} onfocus={props.onfocus.clone()} />
+                </div>
+            }
             <ContextProvider<PlayheadAt> context={PlayheadAt(props.at_ms)}>
             <div class="panel charts">
                 { chart("chart-load", html! {
