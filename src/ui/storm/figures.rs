@@ -70,6 +70,9 @@ pub struct HeadlineProps {
     pub b: Option<ReportRef>,
     /// The objective both sides are held to.
     pub slo: Slo,
+    /// Side B's heading (compare mode), which the key to the cards repeats.
+    #[prop_or_default]
+    pub b_title: AttrValue,
 }
 
 /// The headline figures as cards. Each value carries the exact JSON value in
@@ -143,7 +146,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
     html! {
         <div class="headline" id="headline">
             if hb.is_some() {
-                <p class="note">{ format!("{}  ·  {}  ·  ( ) = {}", lang.t(T::SideA), lang.t(T::SideB), lang.t(T::Difference)) }</p>
+                <p class="note">{ format!("{}  ·  {}  ·  ( ) = {}", lang.t(T::SideA), props.b_title, lang.t(T::Difference)) }</p>
             }
             // The cards count the whole run while the diagram follows the playhead: a lesson
             // paused at 4 s would otherwise read "20 % success" beside "nearly every request

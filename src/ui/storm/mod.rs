@@ -434,7 +434,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             };
             html! {
                 <>
-                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} />
+                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} b_title={side_b_title.clone()} />
                     { play_bar }
                     if *reduced {
                         <p class="note">{ t(T::ReducedMotion) }</p>
