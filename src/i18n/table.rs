@@ -1198,4 +1198,5 @@ texts! {
     StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
     LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
+    VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
 }

@@ -713,6 +713,11 @@ fn Host(props: &HostProps) -> Html {
     html! {
         <div class={classes!("app", shell.embed.then_some("embed"), in_lesson.then_some("in-lesson"), present.then_some("present"), wait.then_some("candidate-wait"))} lang={lang.html_tag()}>
             <a class="skip" id="skip-main" href="#main">{ t(T::SkipToContent) }</a>
+            // A stage whose whole figure is veiled says so (the style sheet shows this only
+            // then; the card's reveal button is the way to it, so readers skip it).
+            if present {
+                <p class="veil-label" id="veil-label" aria-hidden="true">{ t(T::VeiledStage) }</p>
+            }
             if shell.page == Page::Storm {
                 <a class="skip" id="skip-play" href="#play" onclick={Callback::from(|e: MouseEvent| {
                     // Move the focus itself: following a link to a button only scrolls to it.

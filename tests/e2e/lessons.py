@@ -202,6 +202,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(0.4)
             return before, chrome.js(js)
 
+        # A stage whose whole figure is veiled (retry storm 5's breaker band) says so until
+        # the answer is revealed, rather than showing a blank screen.
+        label = "return getComputedStyle(document.getElementById('veil-label')).display;"
+        shown, after = before_and_after_r("?lesson=retry-storm&step=5&present=1&lang=en", "#breaker-band.veiled", label)
+        expect(shown == "block" and after == "none", f"retry storm 5: the stage says it is veiled until R: {shown} → {after}")
         # The figure only the answer quotes is blurred until the answer is revealed (retry
         # storm 1 asks how many calls payment sees; the worst case is on the screen), its
         # label readable.
