@@ -377,10 +377,14 @@ pub fn StormPage(props: &StormProps) -> Html {
         }),
     );
     let overlay = props.state.overlay && b.is_some();
-    let side_b_title = {
-        let (key, title) = props.state.side_b_heading();
-        lang.f(key, &[("title", t(title))])
-    };
+    // Side B's scenario and heading follow the page's state, not the playhead: built once per
+    // state (in compare mode only), not on every frame of the playback.
+    let side_b = use_memo(props.state.clone(), |st| st.compare.then(|| (st.side_b(), st.side_b_heading())));
+    let side_b_title = side_b
+        .as_ref()
+        .as_ref()
+        .map_or_else(String::new, |(_, (key, title))| lang.f(*key, &[("title", t(*title))]));
+    let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| props.state.side_b(), |(s, _)| s.clone());
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
             let d = props.dispatch.clone();
@@ -402,7 +406,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} at_ms={at} side="a"
             focus={*focus} onfocus={onfocus.clone()} /> };
             let side_b = b.as_ref().zip(data_b.as_ref().as_ref()).map(|(b, db)| {
-                html! { <RunView {lang} report={b.clone()} scenario={props.state.side_b()} data={db.clone()} {axes} at_ms={at} side="b"
+                html! { <RunView {lang} report={b.clone()} scenario={scenario_b()} data={db.clone()} {axes} at_ms={at} side="b"
                     focus={*focus} onfocus={onfocus.clone()} /> }
             });
             let f = formulas(&props.state.a, &a.0);
@@ -454,7 +458,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                                 </div>
                                 <div class="panel">
                                     <h2>{ side_b_title.clone() }</h2>
-                                    <Diagram {lang} report={bb.clone()} scenario={props.state.side_b()} at_ms={at} side="b"
+                                    <Diagram {lang} report={bb.clone()} scenario={scenario_b()} at_ms={at} side="b"
                                         focus={*focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
                             </div>
@@ -471,7 +475,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                     }
                     <div class={classes!("sides", b.is_some().then_some("compare"))}>
                         { lower(a, "a", props.state.a.clone()) }
-                        if let Some(bb) = b.as_ref() { { lower(bb, "b", props.state.side_b()) } }
+                        if let Some(bb) = b.as_ref() { { lower(bb, "b", scenario_b()) } }
                     </div>
                     <div class="panel"><FormulaPanel {lang} {f} /></div>
                 </>
