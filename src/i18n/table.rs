@@ -687,7 +687,6 @@ texts! {
         "以下描述的是预设原样；此后你已做了改动（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     SideA => "A: your scenario", "A：你的场景";
-    SideB => "B: comparison", "B：对照场景";
     Difference => "B − A", "B − A";
     Running => "Simulating… {percent} %", "模拟中… {percent}%";
     RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";

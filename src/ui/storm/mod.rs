@@ -384,6 +384,11 @@ pub fn StormPage(props: &StormProps) -> Html {
         .as_ref()
         .as_ref()
         .map_or_else(String::new, |(_, (key, title))| lang.f(*key, &[("title", t(*title))]));
+    // The short form for the overlay's legend, where the long one would repeat on every line.
+    let side_b_name = side_b
+        .as_ref()
+        .as_ref()
+        .map_or_else(String::new, |(_, (_, title))| lang.f(T::SideBNamed, &[("title", t(*title))]));
     let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| props.state.side_b(), |(s, _)| s.clone());
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
@@ -445,7 +450,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                     }
                     { for view_switch }
                     if let (true, Some(bb)) = (overlay, b.as_ref()) {
-                        <Overlay {lang} a={a.clone()} b={bb.clone()} at_ms={at} {end_ms} />
+                        <Overlay {lang} a={a.clone()} b={bb.clone()} at_ms={at} {end_ms} b_name={side_b_name.clone()} />
                     } else {
                         if let Some(bb) = b.as_ref() {
                             // Both chains together, one above the other (side by side on a

@@ -329,13 +329,15 @@ pub struct OverlayProps {
     pub b: ReportRef,
     pub at_ms: f64,
     pub end_ms: f64,
+    /// Side B's short name ("B: Lab 11, protected"), as the key to the cards names it.
+    pub b_name: AttrValue,
 }
 
 /// One figure of both runs, A solid and B dashed, named by side.
-fn pair(lang: Lang, class: &str, a: Vec<f64>, b: Vec<f64>, what: &str) -> [Line; 2] {
+fn pair(lang: Lang, b_name: &str, class: &str, a: Vec<f64>, b: Vec<f64>, what: &str) -> [Line; 2] {
     [
         Line { name: format!("{} · {what}", lang.t(T::SideA)), class: class.to_string(), values: a },
-        Line { name: format!("{} · {what}", lang.t(T::SideB)), class: format!("{class} dash1"), values: b },
+        Line { name: format!("{b_name} · {what}"), class: format!("{class} dash1"), values: b },
     ]
 }
 
@@ -352,6 +354,7 @@ pub fn Overlay(props: &OverlayProps) -> Html {
     let load = Lines::new(
         pair(
             lang,
+            &props.b_name,
             "c-hop0",
             per_second(&a.series.attempts[leaf(a)], bucket),
             per_second(&b.series.attempts[leaf(b)], bucket),
@@ -359,11 +362,13 @@ pub fn Overlay(props: &OverlayProps) -> Html {
         )
         .into(),
     );
-    let mut outcomes: Vec<Line> = pair(lang, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
-    outcomes.extend(pair(lang, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
+    let mut outcomes: Vec<Line> =
+        pair(lang, &props.b_name, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
+    outcomes.extend(pair(lang, &props.b_name, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
     let in_flight = Lines::new(
         pair(
             lang,
+            &props.b_name,
             "c-hop3",
             a.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
             b.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
