@@ -5,6 +5,7 @@ use super::admission::AdmissionPage;
 use super::breaker::BreakerPage;
 use super::browser;
 use super::calculator::CalculatorPage;
+use super::charts::OnStage;
 use super::lesson::index::LessonsPage;
 use super::lesson::{self as ui_lesson, KeyCommand, LessonCard, NotesView};
 use super::queue::QueuePage;
@@ -757,7 +758,7 @@ fn Host(props: &HostProps) -> Html {
                 <div class="langs" role="group" aria-label={t(T::LanguageLabel)}>{ lang_buttons }</div>
             </header>
             { for notice }
-            <main id="main">{ page }</main>
+            <main id="main"><ContextProvider<OnStage> context={OnStage(present)}>{ page }</ContextProvider<OnStage>></main>
             <footer>
                 <p id="footer-model">{ t(T::FooterModel) }</p>
                 <p>{ t(T::FooterOffline) }</p>

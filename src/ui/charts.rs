@@ -199,7 +199,7 @@ fn edges(n: usize, bucket_ms: f64, xs: &Linear) -> Vec<f64> {
 /// Lines over virtual time, drawn as steps per bucket.
 #[component]
 pub fn TimeChart(props: &TimeChartProps) -> Html {
-    let h = props.height;
+    let h = use_chart_height(props.height);
     let max_v = props.lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0_f64, f64::max);
     let max = nice_max(props.y_max.unwrap_or(0.0).max(max_v).max(props.limit.as_ref().map_or(0.0, |l| l.0)));
     let xs = x_scale(props.end_ms);
@@ -318,7 +318,7 @@ pub struct StackProps {
 /// Stacked areas per bucket (outcomes over time).
 #[component]
 pub fn StackChart(props: &StackProps) -> Html {
-    let h = props.height;
+    let h = use_chart_height(props.height);
     let n = props.layers.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
     let totals: Vec<f64> = (0..n)
         .map(|i| props.layers.0.iter().map(|l| l.values.get(i).copied().unwrap_or(0.0)).sum())
@@ -364,6 +364,25 @@ pub fn StackChart(props: &StackProps) -> Html {
         y_axis,
         html! { <>{ bands }{ for target }</> },
     )
+}
+
+/// Whether the page is drawn beneath the presenter's stage, provided by the shell. A
+/// chart's page shape (640 × 170) filled the stage's width and less than half its height
+/// on a 16:9 projector: on the stage a time chart is drawn at least [`STAGE_HEIGHT`] high,
+/// at the same width, so its text keeps its size and its data gets the room.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnStage(pub bool);
+
+/// A time chart's least view box height on the stage: 640 × 380 fills a 1920 × 1080 stage
+/// below the chart's caption (the style sheet caps it to the screen's height beyond that).
+pub const STAGE_HEIGHT: f64 = 380.0;
+
+/// A chart's view box height: its own, or on the stage at least [`STAGE_HEIGHT`]. A hook:
+/// call it where the component's other hooks are.
+#[hook]
+fn use_chart_height(own: f64) -> f64 {
+    let on_stage = use_context::<OnStage>().is_some_and(|s| s.0);
+    if on_stage { own.max(STAGE_HEIGHT) } else { own }
 }
 
 /// Where the storm page's playhead is (ms of virtual time), provided to the time charts of
