@@ -290,8 +290,8 @@ pub struct Layer {
     /// Its own work per call, before calling downstream.
     #[serde(default)]
     pub work: Dist,
-    /// Starts a deadline of this many ms for calls that arrive without one (normally set
-    /// on the entry only).
+    /// This layer's deadline (ms from a call's arrival): started for calls that arrive
+    /// without one, and the earlier of the two for calls that arrive with one.
     #[serde(default)]
     pub deadline_ms: Option<f64>,
     /// Its policy stack towards the next hop.

@@ -381,11 +381,11 @@ impl GeneralEngine {
             let caller = self.calls.get(p.call);
             (caller.orphan, caller.span)
         });
-        // A layer starts its own deadline for calls that arrive without one.
+        // A layer with a deadline of its own starts it for calls that arrive without one and
+        // shortens a later one it is handed: the earlier wins, as a gRPC server's outgoing
+        // deadline derived from the incoming one. (A longer one of its own changes nothing.)
         let own_deadline = match self.plan.hops[hop].kind {
-            HopKind::Layer { deadline: Some(d), .. } if deadline == NO_DEADLINE => {
-                Some(now.saturating_add(d))
-            }
+            HopKind::Layer { deadline: Some(d), .. } => Some(now.saturating_add(d).min(deadline)),
             _ => None,
         };
         let c = self.calls.alloc(NewCall {
@@ -572,4 +572,31 @@ pub(super) struct Answer {
     pub degraded: Option<super::stats::Degrade>,
     /// A leaf computed an empty result (a real answer, not a degradation).
     pub empty: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::chain::{DEFAULT_MAX_CALLS, run_with};
+    use crate::scenario::presets;
+
+    /// Lab 11 unprotected (page → recommendation → a profile service that fails after
+    /// 100 ms; 3 attempts at each layer) with deadlines on its layers (ms; `None`: none) and
+    /// a 100 ms minimum useful time at the recommendation client: calls per hop.
+    fn calls_with(page: Option<f64>, recommendation: Option<f64>) -> Vec<u64> {
+        let mut s = presets::lab11_unprotected();
+        s.layers[0].deadline_ms = page;
+        s.layers[1].deadline_ms = recommendation;
+        s.layers[1].client.min_useful_ms = 100.0;
+        run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap().summary.attempts_per_hop
+    }
+
+    #[test]
+    fn a_lower_layers_own_deadline_shortens_a_longer_one_from_above() {
+        let (own, above) = (calls_with(None, Some(150.0)), calls_with(Some(1000.0), None));
+        assert_ne!(own, above, "the two deadlines alone cut the run differently: {own:?} {above:?}");
+        // The earlier wins, as a gRPC server's deadline derived from the incoming one.
+        assert_eq!(calls_with(Some(1000.0), Some(150.0)), own, "150 ms below 1,000 ms above");
+        // A longer one of its own changes nothing.
+        assert_eq!(calls_with(Some(1000.0), Some(5000.0)), above, "5,000 ms below 1,000 ms above");
+    }
 }
