@@ -507,7 +507,7 @@ texts! {
     OptConstant => "evenly spaced", "均匀间隔";
     OptPoisson => "Poisson", "泊松";
     KSlo => "Success objective", "成功率目标";
-    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；入口接纳控制拒绝的请求（429）单独计数。在结果图上画成虚线。";
+    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. A 4xx answer counts as a failure here (the user got no answer), though many SLIs leave 4xx out. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；入口接纳控制拒绝的请求（429）单独计数。4xx 回答在这里算作失败（用户没有得到回答），但许多 SLI 不计 4xx。在结果图上画成虚线。";
     KCancel => "Cancel on timeout", "超时即取消";
     KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off: the callee keeps working and holding its worker. Many stacks do signal cancellation (gRPC cancels the server's context, Envoy resets the stream, Resilience4j TimeLimiter cancels the future by default), but work that never checks for it (a blocking query, a busy thread) runs on: a timeout is not a cancellation unless the callee acts on it.",
         "开：调用方超时会取消被放弃的工作。关：被调方继续工作并占着线程。许多框架会发出取消信号（gRPC 取消服务端 context，Envoy 重置流，Resilience4j TimeLimiter 默认取消 Future），但不检查取消的工作（阻塞查询、忙碌的线程）仍会继续：被调方不响应，超时就不等于取消。";
@@ -536,8 +536,8 @@ texts! {
     OptOn => "on", "开";
     OptNone => "none", "无";
     KDeadline => "Total deadline", "总截止时间";
-    KDeadlineHelp => "Budget set when a request enters this layer, passed down as the remaining time (≈ gRPC deadline / grpc-timeout; Envoy route timeout). 0 = none. Source 000: 250 ms.",
-        "请求进入该层时设定的总预算，以剩余时间向下传递（≈ gRPC deadline / grpc-timeout；Envoy route timeout）。0 = 不设。文档 000：250 ms。";
+    KDeadlineHelp => "Budget set when a request enters this layer, passed down as the remaining time (≈ gRPC deadline / grpc-timeout; Envoy route timeout). On a lower layer it shortens a longer deadline from above; the earlier one wins, as in gRPC. 0 = none. Source 000: 250 ms.",
+        "请求进入该层时设定的总预算，以剩余时间向下传递（≈ gRPC deadline / grpc-timeout；Envoy route timeout）。设在下层时，它会缩短上层传来的更长截止时间：取较早者，与 gRPC 相同。0 = 不设。文档 000：250 ms。";
     KPerTry => "Per-try timeout", "单次超时";
     KPerTryHelp => "Longest wait for one attempt, including the wait for a bulkhead slot; the actual wait is min(this, remaining budget) (≈ Envoy per_try_timeout, Resilience4j TimeLimiter; whether the callee's work stops is the cancel-on-timeout switch). 0 = none.",
         "单次尝试的最长等待，包括等待舱壁名额；实际等待为 min(此值, 剩余预算)（≈ Envoy per_try_timeout、Resilience4j TimeLimiter；被调方的工作是否停止由“超时即取消”开关决定）。0 = 不设。";
@@ -545,8 +545,8 @@ texts! {
     KMinUsefulHelp => "An attempt is only made if at least this much budget remains, checked before the backoff sleep and before each attempt (source 000). 0 = any time left.",
         "只有剩余预算不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
     KAttempts => "Attempts", "尝试次数";
-    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. gRPC caps maxAttempts at 5.",
-        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。gRPC 的 maxAttempts 最多为 5。";
+    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. A Retry-After is exact (to the µs, like gRPC pushback), not rounded up to whole seconds as in HTTP. A layer that gives up (attempts, retry budget, breaker or bulkhead spent) answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer. gRPC caps maxAttempts at 5.",
+        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 取精确值（精确到 µs，类似 gRPC pushback），不像 HTTP 那样向上取整到秒。某层放弃时（尝试次数、重试预算、熔断或隔离舱用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
     KBackoff => "Backoff", "退避";
     KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff; gRPC always adds full jitter and lets the multiplier be set, here it is 2). A server's Retry-After wins if longer.",
         "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是使用 full jitter，倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
@@ -567,8 +567,8 @@ texts! {
     KRetryTimeoutsHelp => "Whether an attempt that timed out is retried (its result is unknown: the first may still succeed — writes need an idempotency key).",
         "超时的尝试是否重试（结果未知：第一次可能仍会成功——写操作需要幂等键）。";
     KBudget => "Retry budget", "重试预算";
-    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001): starts full; each successful first attempt deposits the ratio, a retry spends one token; empty, it refuses retries, so in a total outage retries stop (Finagle's RetryBudget differs: every request deposits, deposits expire, and a minimum of retries per second is always allowed). gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2.",
-        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止（Finagle 的 RetryBudget 不同：每个请求都存入、存款会过期，并始终允许每秒最少若干次重试）。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。";
+    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001): starts full; each successful first attempt deposits the ratio, a retry spends one token; empty, it refuses retries, so in a total outage retries stop (Finagle's RetryBudget differs: every request deposits, deposits expire, and a minimum of retries per second is always allowed). gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2. A token spent on a retry that a breaker or bulkhead then refuses is not given back (as in source 001's code).",
+        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止（Finagle 的 RetryBudget 不同：每个请求都存入、存款会过期，并始终允许每秒最少若干次重试）。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。某次重试已花费令牌、随后被熔断器或隔离舱拒绝时，令牌不退还（与文档 001 的代码一致）。";
     OptRatio => "ratio bucket", "比例令牌桶";
     OptGrpc => "gRPC throttling", "gRPC 重试节流";
     KBudgetMax => "Budget size", "预算容量";
