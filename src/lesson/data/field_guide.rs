@@ -205,8 +205,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["f1.factor", "f2.factor"],
             title: tr("Degrade, observe, drill", "降级、观测与演练"),
             narration: tr(
-                "The same promo with the source's whole chain: entry rate limit → recommendation bulkhead of {set-s1.bulkhead:n} → {set-s1.per_try} timeout → breaker → the hot list as a labelled, stale fallback. In the breakdown: {h-a-admission_rejected} turned away with {#429}, {h-a-breaker_rejected} recommendation calls cut by the breaker, {h-a-bulkhead_rejected} by the bulkhead, {h-a-degraded} pages with the hot list.",
-                "同样的大促，加上来源中的整条保护链：入口限流 → 推荐舱壁（并发 {set-s1.bulkhead:n}）→ {set-s1.per_try} 超时 → 熔断 → 热门榜作为标明来源与新鲜度的兜底。看原因分解：{h-a-admission_rejected} 个请求被 {#429} 拒绝，{h-a-breaker_rejected} 次推荐调用被熔断，{h-a-bulkhead_rejected} 次被舱壁拒绝，{h-a-degraded} 个页面返回热门榜。",
+                "The same promo with the source's whole set of protections, as it lists them: an entry rate limit, a recommendation bulkhead of {set-s1.bulkhead:n}, a {set-s1.per_try} timeout, a breaker, the hot list as a labelled, stale fallback. The order each caller applies them in is the diagram's, as the engine runs it. In the breakdown: {h-a-admission_rejected} turned away with {#429}, {h-a-breaker_rejected} recommendation calls cut by the breaker, {h-a-bulkhead_rejected} by the bulkhead, {h-a-degraded} pages with the hot list.",
+                "同样的大促，加上来源列出的整套保护：入口限流、推荐舱壁（并发 {set-s1.bulkhead:n}）、{set-s1.per_try} 超时、熔断，以及作为兜底、标明来源与新鲜度的热门榜。每个调用方应用它们的顺序以图中为准，即引擎运行的顺序。看原因分解：{h-a-admission_rejected} 个请求被 {#429} 拒绝，{h-a-breaker_rejected} 次推荐调用被熔断，{h-a-bulkhead_rejected} 次被舱壁拒绝，{h-a-degraded} 个页面返回热门榜。",
             ),
             question: Some(tr(
                 "Which number would you alert on, and which would you use to find the cause?",
