@@ -219,6 +219,10 @@ fn runaway_queues_stop_cleanly_with_a_partial_report() {
         sane(&r);
         assert!(matches!(r.summary.stopped, Some(Stopped::CallsAlive { limit: 200_000, .. })), "{file}");
         assert!(r.summary.unfinished > 0);
+        // The table says how many of its failed requests were still in flight.
+        let (_, table, _) = cli(file, &["--format", "table"]);
+        let want = format!("(incl. {} unfinished", r.summary.unfinished);
+        assert!(table.lines().any(|l| l.starts_with("failed") && l.contains(&want)), "{file}: {table}");
     }
 }
 

@@ -259,7 +259,15 @@ fn table(r: &Report, slo: Slo) -> String {
         ("amplification", format!("{}", s.amplification)),
         ("succeeded", s.succeeded.to_string()),
         ("degraded", s.degraded.to_string()),
-        ("failed", s.failed.to_string()),
+        // A run stopped early counts the requests still in flight as failed: said here, as
+        // the JSON's `unfinished` says it.
+        (
+            "failed",
+            match s.unfinished {
+                0 => s.failed.to_string(),
+                n => format!("{} (incl. {n} unfinished: still in flight when the run stopped)", s.failed),
+            },
+        ),
         ("admission_rejected", s.admission_rejected.to_string()),
         ("retry_budget_denied", s.retry_budget_denied.to_string()),
         ("budget_exhausted", s.budget_exhausted.to_string()),
