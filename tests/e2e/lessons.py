@@ -299,10 +299,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             const card = document.getElementById('lesson-card'); r.card_overflow = card.scrollWidth - card.clientWidth;
             r.nav_bottom = document.querySelector('.lesson-nav').getBoundingClientRect().bottom;
             r.wrapped = [...document.querySelectorAll('.app.present .spot .hvalue')].filter(v => v.getClientRects().length > 1 || v.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(v).fontSize)).length;
+            const svg = sp && sp.querySelector('figure.chart > .plot > svg[role]');
+            if (svg) { r.chart_h = svg.getBoundingClientRect().height; r.stage_bottom = sp.getBoundingClientRect().bottom; }
             r.width = document.documentElement.clientWidth; r.height = innerHeight; return r;
             """
             for lang in ["en", "zh"]:
-                for lesson, step in [("capacity", 1), ("interview", 11), ("retry-storm", 1), ("retry-storm", 6)]:
+                for lesson, step in [("capacity", 1), ("interview", 11), ("retry-storm", 1), ("retry-storm", 3), ("retry-storm", 6)]:
                     chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang={lang}")
                     wait_step(lesson, step)
                     time.sleep(1.0)
@@ -312,6 +314,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     expect(f["card_overflow"] <= 0, f"{where}: the card does not scroll sideways: {f}")
                     expect(f["nav_bottom"] <= f["height"], f"{where}: Back and Next in sight: {f}")
                     expect(f["wrapped"] == 0, f"{where}: headline values keep their units on their line: {f}")
+                    if (lesson, step) == ("retry-storm", 3):
+                        # A time chart fills the stage's height too, not only its width (it was
+                        # 640 × 170, 37 % of a 16:9 screen's height), and stays on the screen.
+                        expect(f.get("chart_h", 0) >= 0.6 * f["height"] and f["stage_bottom"] <= f["height"] + 0.5,
+                               f"{where}: the chart fills the stage's height within the screen: {f}")
             measurements["presenter_viewport"] = chrome.js("return [innerWidth, innerHeight];")
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})

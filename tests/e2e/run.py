@@ -284,6 +284,7 @@ def main():
         expect(chrome.find("#load-a") is None, "overlay replaces the side-by-side charts")
         legend = chrome.text("#overlay-load")
         expect("A:" in legend and "B:" in legend, f"both sides on one chart: {legend!r}")
+        expect(f"{title} · " in legend, f"the legend names side B as its heading does ({title!r}): {legend!r}")
         # A solid, B dashed, in the same colour: each pair of series as the browser draws it.
         styles = chrome.js(
             "return ['overlay-load', 'overlay-outcomes', 'overlay-inflight'].map(id => Array.from("
