@@ -368,7 +368,7 @@ texts! {
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
     PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, where source 003 draws 2 for its smaller load; orders 4) orders are unaffected and recommendations degrade.",
-        "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；隔离舱（推荐 10、超出即拒绝，文档 003 在其较小的负载下画的是 2；订单 4）下订单不受影响，推荐降级。";
+        "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；舱壁（推荐 10、超出即拒绝，文档 003 在其较小的负载下画的是 2；订单 4）下订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
         "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
@@ -546,7 +546,7 @@ texts! {
         "只有剩余预算不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
     KAttempts => "Attempts", "尝试次数";
     KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. A Retry-After is exact (to the µs, like gRPC pushback), not rounded up to whole seconds as in HTTP. A layer that gives up (attempts, retry budget, breaker or bulkhead spent) answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer. gRPC caps maxAttempts at 5.",
-        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 取精确值（精确到 µs，类似 gRPC pushback），不像 HTTP 那样向上取整到秒。某层放弃时（尝试次数、重试预算、熔断或隔离舱用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
+        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 取精确值（精确到 µs，类似 gRPC pushback），不像 HTTP 那样向上取整到秒。某层放弃时（尝试次数、重试预算、熔断或舱壁用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
     KBackoff => "Backoff", "退避";
     KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff; gRPC always adds full jitter and lets the multiplier be set, here it is 2). A server's Retry-After wins if longer.",
         "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是使用 full jitter，倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
@@ -568,7 +568,7 @@ texts! {
         "超时的尝试是否重试（结果未知：第一次可能仍会成功——写操作需要幂等键）。";
     KBudget => "Retry budget", "重试预算";
     KBudgetHelp => "Caps the extra load of retries. Ratio (source 001): starts full; each successful first attempt deposits the ratio, a retry spends one token; empty, it refuses retries, so in a total outage retries stop (Finagle's RetryBudget differs: every request deposits, deposits expire, and a minimum of retries per second is always allowed). gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2. A token spent on a retry that a breaker or bulkhead then refuses is not given back (as in source 001's code).",
-        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止（Finagle 的 RetryBudget 不同：每个请求都存入、存款会过期，并始终允许每秒最少若干次重试）。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。某次重试已花费令牌、随后被熔断器或隔离舱拒绝时，令牌不退还（与文档 001 的代码一致）。";
+        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止（Finagle 的 RetryBudget 不同：每个请求都存入、存款会过期，并始终允许每秒最少若干次重试）。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。某次重试已花费令牌、随后被熔断器或舱壁拒绝时，令牌不退还（与文档 001 的代码一致）。";
     OptRatio => "ratio bucket", "比例令牌桶";
     OptGrpc => "gRPC throttling", "gRPC 重试节流";
     KBudgetMax => "Budget size", "预算容量";
