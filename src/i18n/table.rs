@@ -183,13 +183,13 @@ texts! {
         "六个请求覆盖所有规则：#2 虽有令牌但并发已满而被拒；#3 成本 3 > B（cost_exceeds_capacity）；#1 恰在 500 ms 完成，所以 500 ms 到达的 #4 拿到名额；#5 名额空闲但只有 0.6 个令牌（rate_limit，Retry-After 200 ms）；#6 恰在那时到达，被接纳。";
     AdmPreset003 => "Source 003: a bucket of 5 meets 8 requests", "文档 003：容量 5 的桶遇到 8 个请求";
     AdmStory003 => "Eight requests arrive together at a bucket of 5 refilling 1 token/s: 5 × 200, then 3 × 429 with Retry-After 1 s (rejections take nothing, so each is told the same wait).",
-        "8 个请求同时到达容量 5、每秒补充 1 个令牌的桶：5 × 200，随后 3 × 429，Retry-After 1 秒（拒绝不扣令牌，所以每个都被告知同样的等待）。";
+        "8 个请求同时到达容量 5、每秒补充 1 个令牌的桶：5 × 200，随后 3 × 429，Retry-After 1 s（拒绝不扣令牌，所以每个都被告知同样的等待时间）。";
     AdmPresetCost => "A cost above B", "成本超过 B";
     AdmStoryCost => "Requests costing 3 tokens against a bucket of 2, once a second: the bucket is full every time and never enough. cost_exceeds_capacity says waiting cannot help (Go's rate.Limiter: n > burst never succeeds).",
         "每秒一个成本为 3 的请求，桶容量却只有 2：每次桶都是满的，却永远不够。cost_exceeds_capacity 表示等待无济于事（Go rate.Limiter：n > burst 永远不会成功）。";
     AdmPresetSteady => "A steady stream just above r", "略高于 r 的稳定流量";
     AdmStorySteady => "2.5 requests/s, evenly spaced, against r = 2/s: the burst of 2 hides the excess for about 2 s, then about 1 request in 5 is refused. A token bucket bounds the average rate, not the spacing.",
-        "每秒 2.5 个均匀到达的请求，对上 r = 2/秒：容量 2 的突发先掩盖超出部分约 2 秒，之后约每 5 个拒绝 1 个。令牌桶限制的是平均速率，而不是间隔。";
+        "每秒 2.5 个均匀到达的请求，对上 r = 2/秒：容量 2 的突发先掩盖超出部分约 2 s，之后约每 5 个拒绝 1 个。令牌桶限制的是平均速率，而不是间隔。";
     KBucketB => "Bucket capacity B", "桶容量 B";
     KBucketBHelp => "Burst size and starting level (the bucket starts full). ≈ Go rate.Limiter's burst b; ≈ Envoy local_ratelimit max_tokens. 0 = no token bucket (only the concurrency limit).",
         "突发容量，也是初始令牌数（桶初始为满）。≈ Go rate.Limiter 的 burst b；≈ Envoy local_ratelimit 的 max_tokens。0 = 不用令牌桶（只有并发上限）。";
@@ -234,8 +234,8 @@ texts! {
     AxisMs => "time (ms)", "时间（ms）";
     ColT => "t (ms)", "t（ms）";
     ColEvent => "event", "事件";
-    ColBefore => "tokens before (credits)", "之前令牌（credit）";
-    ColAfter => "tokens after (credits)", "之后令牌（credit）";
+    ColBefore => "tokens before (credits)", "处理前令牌（credit）";
+    ColAfter => "tokens after (credits)", "处理后令牌（credit）";
     ColInFlight => "in flight", "在途";
     ColDecision => "decision", "决定";
     ColReason => "reason", "原因";
@@ -354,7 +354,7 @@ texts! {
     PresetChain3x4 => "3 layers × (first + 3 retries)", "三层 × （首次 + 重试 3 次）";
     PresetChain3x4Story => "Source 002: “first attempt plus 3 retries” on each of 3 layers is 4³ = 64 calls per request.",
         "文档 002：三层每层“首次加重试三次”，每个请求 4³ = 64 次调用。";
-    PresetRecommendation500 => "500 req/s into a pool of 200", "每秒 500 次请求对 200 的连接池";
+    PresetRecommendation500 => "500 req/s into a pool of 200", "每秒 500 次请求，连接池 200";
     PresetRecommendation500Story => "Source 000's peak: 500 req/s, 2 layers × 3 attempts, the profile service slowed to 800 ms behind a pool of 200. Demand exceeds the pool even before retries; calls queue, time out and are retried, and abandoned calls keep the pool busy.",
         "文档 000 的峰值：每秒 500 次请求，两层各 3 次尝试，画像服务变慢到 800 ms，连接池上限 200。即使不重试需求也超过连接池；调用排队、超时并被重试，被放弃的调用仍占着连接池。";
     PresetBigPromo => "Big promo, unprotected", "大促：无保护";
@@ -368,17 +368,17 @@ texts! {
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
     PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, where source 003 draws 2 for its smaller load; orders 4) orders are unaffected and recommendations degrade.",
-        "文档 003：商品服务调用订单核心与推荐。共享 8 个线程时，慢推荐占满所有线程，订单排在后面；舱壁（推荐 10、超出即拒绝，文档 003 在其较小的负载下画的是 2；订单 4）下订单不受影响，推荐降级。";
+        "文档 003：商品服务调用订单核心与推荐。共用一个 8 线程的池时，慢推荐占满所有线程，订单排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝——文档 003 因负载较小画的是 2；订单 4 个），订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
-        "利用率 90% 的服务变慢 ×3 持续 1 秒。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
+        "利用率 90% 的服务器变慢 3 倍，持续 1 s。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
 
     // ---- breaker lab (?page=breaker) -----------------------------------------------------
     BlTitle => "Circuit breaker lab", "熔断器实验";
     BlIntro => "One caller, one breaker, one dependency whose health changes in phases. Each call is a cell: watch the window fill, the failure rate reach the threshold, and the breaker open, reject, probe and close. It is the breaker the retry-storm page runs.",
         "一个调用方、一个熔断器、一个健康状况分阶段变化的依赖。每次调用是一个格子：观察窗口被结果填满、失败率达到阈值，熔断器打开、快速拒绝、探测并关闭。它与重试风暴页运行的是同一个熔断器。";
     BlWindowHelp => "The calls (count-based) or seconds (time-based, 1 s buckets) the rates are taken over (≈ slidingWindowSize; source 003: 20 calls).",
-        "计算比例所用的最近调用数（按次数）或秒数（按时间，1 秒一桶）（≈ slidingWindowSize；文档 003：20 次）。";
+        "计算比例所用的最近调用数（按次数）或秒数（按时间，1 s 一桶）（≈ slidingWindowSize；文档 003：20 次）。";
     BlWindowKind => "Window type", "窗口类型";
     BlWindowKindHelp => "Count-based: the last N calls. Time-based: the calls answered in the last N whole seconds (≈ slidingWindowType; opossum: rollingCountTimeout).",
         "按次数：最近 N 次调用。按时间：最近 N 个整秒内应答的调用（≈ slidingWindowType；opossum：rollingCountTimeout）。";
@@ -394,9 +394,9 @@ texts! {
     BlHalfOpenHelp => "Lazy: the first call after the open time half-opens it (Resilience4j's default). Timed: a timer does, at the open time (automaticTransitionFromOpenToHalfOpenEnabled; opossum).",
         "惰性：打开时间过后的第一次调用使其半开（Resilience4j 默认）。定时：到点由定时器半开（automaticTransitionFromOpenToHalfOpenEnabled；opossum）。";
     BlRateHelp => "Calls the caller makes per second, whatever the breaker does with them. A run makes at most 20,000 calls, so rate × timeline stays within 20,000: at most 666.66/s over source 003's 30 s timeline, less over a longer one (the error names this timeline's bound).",
-        "调用方每秒发起的调用数，不论熔断器如何处理。一次运行最多 20,000 次调用，因此速率 × 时间线不超过 20,000：文档 003 的 30 秒时间线最高 666.66 次/秒，时间线更长则更低（出错时会给出当前时间线的上限）。";
+        "调用方每秒发起的调用数，不论熔断器如何处理。一次运行最多 20,000 次调用，因此速率 × 时间线不超过 20,000：文档 003 的 30 s 时间线最高 666.66 次/秒，时间线更长则更低（出错时会给出当前时间线的上限）。";
     BlUnitCallsPerS => "calls/s", "次/秒";
-    BlUnitS => "s", "秒";
+    BlUnitS => "s", "s";
     BlArrivalsHelp => "Evenly spaced calls meet evenly spread failures (50 %: every second call), so each transition follows from the settings; Poisson draws gaps and failures from the seed.",
         "均匀间隔的调用对应均匀分布的失败（50%：每两次失败一次），每次转换都可由设置推算；泊松方式按种子随机抽取间隔与失败。";
     BlSeedHelp => "Poisson only: the same seed gives the same calls.", "仅用于泊松方式：相同种子得到相同的调用。";
@@ -417,10 +417,10 @@ texts! {
         "窗口 20 次调用；依赖在 5 s 到 15 s 宕机。20 次中 10 次失败即打开（50% ≥ 50%）；5 s 后 3 个探测仍遇到宕机，再次打开；之后的探测成功。";
     BlP001 => "Source 001: 50 %, 30 s open", "文档 001：50%，打开 30 s";
     BlP001Story => "A 10 s time window, a dependency failing 60 % of calls: it opens when a healthy second falls out of the window, stays open 30 s, and closes only once probes pass.",
-        "10 秒时间窗口，依赖 60% 的调用失败：健康的一秒滑出窗口时打开，保持打开 30 s，探测成功后才关闭。";
+        "10 s 时间窗口，依赖 60% 的调用失败：健康的一秒滑出窗口时打开，保持打开 30 s，探测成功后才关闭。";
     BlP002 => "Source 002: opossum settings", "文档 002：opossum 配置";
     BlP002Story => "errorThresholdPercentage 50, resetTimeout 30 s on a timer, a 10 s rolling window, no volume threshold, one trial call.",
-        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 秒滚动窗口、无最小请求量、一次探测调用。";
+        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 s 滚动窗口、无最小请求量、一次探测调用。";
     BlPFlap => "A flapping dependency", "时好时坏的依赖";
     BlPFlapStory => "Probes find it down (half-open opens again), then catch a good moment and close too early.",
         "探测遇到宕机（半开再次打开），又赶上短暂恢复而过早关闭。";
@@ -465,7 +465,7 @@ texts! {
     BlDiff5 => "An answer arriving after the state changed is dropped; Resilience4j records it in the new state (a late call can count as a probe).",
         "状态改变后才到达的应答被丢弃；Resilience4j 会把它记入新状态（迟到的调用可能被当作探测）。";
     BlDiff6 => "opossum opens above the threshold (>), judges on failures only, counts rejected calls in its total, and closes on one good trial.",
-        "opossum 超过阈值（>）才打开，只在失败时判断，总数包含被拒绝的调用，一次探测成功即关闭。";
+        "opossum 超过阈值（>）才打开，只依据失败判断，总数包含被拒绝的调用，一次探测成功即关闭。";
     // ---- retry-storm controls ------------------------------------------------------------
     GroupLoad => "Load", "负载";
     GroupDeadline => "Deadline and timeouts", "截止时间与超时";
@@ -473,15 +473,15 @@ texts! {
     GroupBudget => "Retry budget", "重试预算";
     GroupAdmission => "Admission", "准入";
     GroupWorkers => "Workers and queue", "工作线程与队列";
-    GroupBulkhead => "Bulkhead", "舱壁隔离";
+    GroupBulkhead => "Bulkhead", "舱壁";
     GroupBreaker => "Circuit breaker", "熔断器";
     GroupFallback => "Fallback", "降级兜底";
     GroupService => "Service behaviour", "服务行为";
     GroupFaults => "Fault injection", "故障注入";
-    LessonKnobs => "Lesson knobs", "本课旋钮";
-    LessonKnobsHelp => "The few controls this preset's lesson turns (and any you changed). Every other setting is under “All knobs”.", "本预设的课程要拨动的几个控件（以及你改过的）。其余设置都在“全部旋钮”里。";
-    AllKnobs => "All knobs", "全部旋钮";
-    LessonOnly => "Lesson knobs only", "只看本课旋钮";
+    LessonKnobs => "Lesson knobs", "本课参数";
+    LessonKnobsHelp => "The few controls this preset's lesson turns (and any you changed). Every other setting is under “All knobs”.", "本预设的课程要拨动的几个控件（以及你改过的）。其余设置都在“全部参数”里。";
+    AllKnobs => "All knobs", "全部参数";
+    LessonOnly => "Lesson knobs only", "只看本课参数";
     GroupSlo => "Objective (SLO)", "目标（SLO）";
     UnitRequests => "requests", "个请求";
     UnitTokens => "tokens", "令牌";
@@ -507,7 +507,7 @@ texts! {
     OptConstant => "evenly spaced", "均匀间隔";
     OptPoisson => "Poisson", "泊松";
     KSlo => "Success objective", "成功率目标";
-    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. A 4xx answer counts as a failure here (the user got no answer), though many SLIs leave 4xx out. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；入口接纳控制拒绝的请求（429）单独计数。4xx 回答在这里算作失败（用户没有得到回答），但许多 SLI 不计 4xx。在结果图上画成虚线。";
+    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. A 4xx answer counts as a failure here (the user got no answer), though many SLIs leave 4xx out. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；在准入时被拒绝的请求（429）单独计数。4xx 回答在这里算作失败（用户没有得到回答），但许多 SLI 不计 4xx。在结果图上画成虚线。";
     KCancel => "Cancel on timeout", "超时即取消";
     KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off: the callee keeps working and holding its worker. Many stacks do signal cancellation (gRPC cancels the server's context, Envoy resets the stream, Resilience4j TimeLimiter cancels the future by default), but work that never checks for it (a blocking query, a busy thread) runs on: a timeout is not a cancellation unless the callee acts on it.",
         "开：调用方超时会取消被放弃的工作。关：被调方继续工作并占着线程。许多框架会发出取消信号（gRPC 取消服务端 context，Envoy 重置流，Resilience4j TimeLimiter 默认取消 Future），但不检查取消的工作（阻塞查询、忙碌的线程）仍会继续：被调方不响应，超时就不等于取消。";
@@ -524,7 +524,7 @@ texts! {
         "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍；可在下方设置类型、作用对象、开始与结束时间。";
     KSides => "Side dependencies", "旁路依赖";
     KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
-        "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个可以缺省的类似推荐服务。";
+        "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个类似推荐、该层缺了它也能应答的服务。";
     StepperLess => "fewer: {what}", "减少：{what}";
     StepperMore => "more: {what}", "增加：{what}";
     KFaultKindHelp => "What the window does: slows the service's work (latency ×factor), replaces its error rate, takes it down (every call fails at once), or multiplies the arrivals (a traffic surge).",
@@ -549,7 +549,7 @@ texts! {
         "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 取精确值（精确到 µs，类似 gRPC pushback），不像 HTTP 那样向上取整到秒。某层放弃时（尝试次数、重试预算、熔断或舱壁用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
     KBackoff => "Backoff", "退避";
     KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff; gRPC always adds full jitter and lets the multiplier be set, here it is 2). A server's Retry-After wins if longer.",
-        "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是使用 full jitter，倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
+        "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是加全抖动（full jitter），倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
     OptFixed => "fixed", "固定";
     OptExponential => "exponential", "指数";
     KBackoffMs => "Backoff base", "退避基数";
@@ -581,10 +581,10 @@ texts! {
         "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：整数 credit、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit 的 tokens_per_fill ÷ fill_interval，例如 fill_interval 取 1 s；Envoy 按阶梯补充，本模型连续补充）。0 = 不限。";
     KBurst => "Burst", "突发容量";
     KBurstHelp => "Bucket capacity: how many calls may be admitted at once (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
-        "令牌桶容量：同一时刻最多放行多少调用（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
+        "令牌桶容量：同一时刻最多接纳多少调用（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
     KConcurrency => "Concurrency limit", "并发上限";
     KConcurrencyHelp => "Most calls admitted and not finished; beyond it, 429 at once even with tokens left (source 002's second gate). 0 = none.",
-        "已准入且未结束的最多调用数；超出时即使有令牌也立即 429（文档 002 的第二道门槛）。0 = 不限。";
+        "已接纳且未结束的最多调用数；超出时即使有令牌也立即 429（文档 002 的第二道门槛）。0 = 不限。";
     KWorkers => "Workers", "工作线程";
     KWorkersHelp => "Threads or connections serving calls at once; a caller's worker is held while it waits for its own dependencies. 0 = unlimited.",
         "同时处理调用的线程或连接数；调用方在等待依赖期间一直占着自己的线程。0 = 不限。";
@@ -691,9 +691,9 @@ texts! {
     Running => "Simulating… {percent} %", "模拟中… {percent}%";
     RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";
     RunStoppedCalls => "The run stopped at {t} s: more than {limit} calls were alive at once. Queues and retries grew without bound — the system diverged. The charts show what happened up to then; requests still in flight count as unfinished.",
-        "运行在 {t} 秒时停止：同时存活的调用超过 {limit} 个。队列与重试无限增长——系统发散了。图表显示停止前发生的一切；仍在途的请求计为未完成。";
+        "运行在 {t} s 时停止：同时存活的调用超过 {limit} 个。队列与重试无限增长——系统发散了。图表显示停止前发生的一切；仍在途的请求计为未完成。";
     RunStoppedWork => "The run stopped at {t} s after {limit} events, more than its work estimate allows. The charts show what happened up to then.",
-        "运行在 {t} 秒时停止：已处理 {limit} 个事件，超出工作量估计。图表显示停止前发生的一切。";
+        "运行在 {t} s 时停止：已处理 {limit} 个事件，超出工作量估计。图表显示停止前发生的一切。";
     TooMuchWork => "it implies up to {estimated} calls if every attempt is used, more than the browser runs ({cap}); shorten the duration, lower the rate or the attempts (the command line allows more).",
         "若用尽所有尝试，它最多会产生 {estimated} 次调用，超过浏览器可运行的上限（{cap}）；请缩短持续时间、降低速率或尝试次数（命令行允许更多）。";
     UnknownParam => "The link has settings this page does not know and ignored: {keys}.", "链接中有本页不认识的设置，已忽略：{keys}。";
@@ -717,12 +717,12 @@ texts! {
     HRetries => "Retries", "重试次数";
     HTimeouts => "Timeouts", "超时次数";
     HCoreSuccess => "Core success", "核心成功率";
-    HCoreSuccessNote => "of admitted requests; counts degraded answers as served", "按已准入的请求计；降级应答也算核心成功（“成功”一栏不含它们）";
+    HCoreSuccessNote => "of admitted requests; counts degraded answers as served", "按已接纳的请求计；降级应答也算核心成功（“成功”一栏不含它们）";
     HP50 => "Latency p50", "延迟 p50";
     HP99 => "Latency p99", "延迟 p99";
     HMax => "Latency max", "最长延迟";
     HBudgetDenied => "Retry budget denied", "重试预算拒绝";
-    HBudgetExhausted => "Deadline budget exhausted", "截止预算耗尽";
+    HBudgetExhausted => "Deadline budget exhausted", "截止时间预算耗尽";
     HBreakerRejected => "Breaker rejected", "熔断拒绝";
     HBulkheadRejected => "Bulkhead rejected", "舱壁拒绝";
     HAbandoned => "Abandoned work", "被放弃的工作";
@@ -750,8 +750,8 @@ texts! {
     Step => "Step", "单步";
     StepHelp => "Advance one time bucket.", "前进一个时间桶。";
     Speed => "Speed", "速度";
-    SpeedHelp => "1× plays the whole run in {s} seconds.", "1× 表示 {s} 秒播完整个运行。";
-    SpeedOption => "{x}× · run in {s} s", "{x}×（{s} 秒播完）";
+    SpeedHelp => "1× plays the whole run in {s} seconds.", "1× 表示用 {s} s 播完整个运行。";
+    SpeedOption => "{x}× · run in {s} s", "{x}×（{s} s 播完）";
     Scrub => "Virtual time", "虚拟时间";
     ScrubHelp => "Drag to any moment of the run; every picture shows that moment.", "拖动到运行中的任意时刻；所有图都显示该时刻。";
     PlayheadAt => "t = {t}", "t = {t}";
@@ -772,7 +772,7 @@ texts! {
     FaultShort => "fault {n}", "故障 {n}";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
     LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
-    BreakerOpenLeft => "{s} s to a probe", "{s} 秒后探测";
+    BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
     BreakerWindow => "window {calls} calls (min {min}) · {rate} % failed", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%";
     BreakerProbing => "probes: {calls} answered, {failed} failed", "探测：已应答 {calls}，失败 {failed}";
@@ -810,7 +810,7 @@ texts! {
     AnnounceFailed => "failed requests", "失败请求";
     AnnounceSimTime => "simulated time in system", "模拟的系统内时间";
     OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
-    OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒成功应答与失败（A 与 B）";
+    OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒应答与失败（A 与 B）";
     OverlayInSystemTitle => "Requests in the system, A and B", "系统内请求数（A 与 B）";
     OverlayLeafAttempts => "leaf calls", "叶子调用";
     OverlayAnswered => "answered (in full or degraded)", "已应答（完整或降级）";
@@ -890,7 +890,7 @@ texts! {
     TreeDropped => "{n} spans and events past the trace's cap are not shown.", "超出追踪上限的 {n} 个调用与事件未显示。";
     TreeAxis => "ms since the request arrived", "请求到达后的时间（ms）";
     TreeFallback => "fallback answered: {which}", "由兜底回答：{which}";
-    TreeFallbackStale => "stale hot list", "过期热门列表";
+    TreeFallbackStale => "stale hot list", "过期热门榜";
     TreeFallbackUnavailable => "“unavailable”", "“unavailable”（不可用）";
     TreeLegendStop => "branch stopped", "分支停止";
     StopDeadline => "deadline: too little time left for another try", "截止时间：剩余时间不够再试一次";
@@ -944,7 +944,7 @@ texts! {
     ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --link '<this page's link>' --format json prints (with your changes; \"scenario\" names the preset they start from).",
         "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --link '<本页链接>' --format json 的输出逐字节相同（含你的修改；\"scenario\" 是修改所基于的预设名）。";
     ExportSideBHelp => "Compare mode's side B, the same way: its report as lab run --versus prints it, or its time series; files named …-side-b.",
-        "对照模式的 B 侧，导出方式相同：报告与 lab run --versus 的输出一致，或其时间序列；文件名以 …-side-b 结尾。";
+        "对比模式的 B 侧，导出方式相同：报告与 lab run --versus 的输出一致，或其时间序列；文件名以 …-side-b 结尾。";
     ExportCsv => "Data (CSV)", "数据（CSV）";
     ExportCsvHelp => "The time series (on the labs: the step or call table) as CSV, a row per bucket or step; lines starting with # name the source.",
         "以 CSV 导出时间序列（实验页为逐步或逐次调用的表格），每个时间桶或每一步一行；以 # 开头的行注明来源。";
@@ -979,7 +979,7 @@ texts! {
     BdColCause => "cause", "原因";
     BdRequests => "requests", "请求";
     BdCount => "{label} {n}", "{label} {n}";
-    BdCountPercent => "{label} {n} ({pct} %)", "{label} {n}（{pct} %）";
+    BdCountPercent => "{label} {n} ({pct} %)", "{label} {n}（{pct}%）";
     BdCauseTimeout => "timed out", "超时";
     BdCauseError => "error (5xx)", "错误（5xx）";
     BdCauseOverload => "overloaded (429/503)", "下游过载（429/503）";
@@ -1088,7 +1088,7 @@ texts! {
     StabIntro => "Each cell is one run of the scenario: steady load, a trigger (the first fault window, here the server slowed ×3), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state its retries keep it in after the trigger is over (a metastable failure). Click a cell to open that run on the retry-storm page.",
         "每个格子是一次运行：稳定负载，一个触发（第一个故障窗口，这里服务端变慢 3 倍），然后负载保持不变。低于某个负载时任何触发都会被吸收；高于它时，足够长的触发会让系统进入一种状态，触发结束后重试仍让它困在其中（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
     StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Stuck: fine before, not after, although the trigger is over. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
-        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：触发前就低于 {good}%。已恢复：在到达阶段最后 {share}% 的时间里重新达到 {good}% 以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} 秒，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。卡住：触发前正常，触发结束后仍不正常。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
+        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：触发前就低于 {good}%。已恢复：在最后 {share}% 的到达请求中重新达到 {good}% 或以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} s，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。卡住：触发前正常，触发结束后仍不正常。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
     StabAxisUtil => "Offered load ÷ capacity", "负载 ÷ 容量";
     StabAxisTrigger => "Trigger length (ms)", "触发时长（ms）";
     StabPending => "not run yet", "尚未运行";
@@ -1096,7 +1096,7 @@ texts! {
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
     StabAbsorbed => "absorbed at once", "立即吸收";
     StabProgressOne => "{done} of {total} cells · 1 Web Worker", "已完成 {done}/{total} 格 · 1 个 Web Worker";
-    StabDoneOne => "{total} cells in {s} s on 1 Web Worker", "{total} 格，用时 {s} 秒，1 个 Web Worker";
+    StabDoneOne => "{total} cells in {s} s on 1 Web Worker", "{total} 格，用时 {s} s，1 个 Web Worker";
     StabOpenCell => "Open a cell's run", "打开某一格的运行";
     StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接）。";
     StabOpen => "Open", "打开";
@@ -1108,7 +1108,7 @@ texts! {
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
     StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke, because the retries keep the queue full.",
-        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} 秒（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低，因为重试让队列一直是满的。";
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低，因为重试让队列一直是满的。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
     StabHystIdeal => "serving everything up to capacity", "容量以内全部服务";
@@ -1129,14 +1129,14 @@ texts! {
     StabProtBreaker => "circuit breaker", "熔断器";
     StabProgress => "{done} of {total} cells · {workers} Web Workers", "已完成 {done}/{total} 格 · {workers} 个 Web Worker";
     StabProgressLocal => "{done} of {total} cells · on the page (no worker could start)", "已完成 {done}/{total} 格 · 在页面内运行（无法启动 Worker）";
-    StabDone => "{total} cells in {s} s on {workers} Web Workers", "{total} 格，用时 {s} 秒，{workers} 个 Web Worker";
+    StabDone => "{total} cells in {s} s on {workers} Web Workers", "{total} 格，用时 {s} s，{workers} 个 Web Worker";
     StabCancel => "Cancel", "取消";
     StabRerun => "Run again", "重新运行";
     StabCancelled => "Cancelled after {done} of {total} cells.", "已在完成 {done}/{total} 格后取消。";
     StabStuckCount => "Stuck cells: {plain} without a protection, {prot} with {p}.", "卡住的格子：无保护时 {plain} 个，加上{p}后 {prot} 个。";
-    StabLegendRec0 => "recovered within 1 s", "1 秒内恢复";
-    StabLegendRec1 => "within 3 s", "3 秒内";
-    StabLegendRec2 => "within 6 s", "6 秒内";
+    StabLegendRec0 => "recovered within 1 s", "1 s 内恢复";
+    StabLegendRec1 => "within 3 s", "3 s 内";
+    StabLegendRec2 => "within 6 s", "6 s 内";
     StabLegendRec3 => "later", "更久";
     StabLegendBoundary => "boundary", "边界";
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
@@ -1144,7 +1144,7 @@ texts! {
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
     InBrackets => "({text})", "（{text}）";
     PoolFullNote => "All {limit} workers busy from {from} s to {to} s: the queue's scale draws the pool at the foot of the chart.",
-        "{from} 秒到 {to} 秒之间全部 {limit} 个工作线程都在忙：按队列的刻度，线程池贴在图表底部。";
+        "{from} s 到 {to} s 之间全部 {limit} 个工作线程都在忙：按队列的刻度，线程池贴在图表底部。";
     LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
         "立即得到答复的请求（0 ms：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
     QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form. Its dot is the run's mean: bounded by the page's queue limit if it has one, else growing with the run's length. Past 150 % it sits on the chart's edge.",
@@ -1190,7 +1190,7 @@ texts! {
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
     HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "叶子调用 ÷ 原始请求（含被拒绝的请求）";
     HEveryHopNote => "at every hop added up", "各跳相加";
-    HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已准入的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";
+    HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已接纳的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";
     FaultKindAt => "{kind} at {target}", "{target} {kind}";
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";

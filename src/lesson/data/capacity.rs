@@ -57,7 +57,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "The margin: admission is now full. The headroom of {cap-headroom}/s is still there, kept on purpose for bursts, slow calls and retries. Two different spares: never call both 'spare capacity'.",
-                "到上限的余量：准入已经用满。{cap-headroom}/s 的能力余量仍在，它是为突发、慢调用和重试刻意留出的。两种“余量”不能混称。",
+                "到上限的余量：接纳上限已经用满。{cap-headroom}/s 的能力余量仍在，它是为突发、慢调用和重试刻意留出的。两种“余量”不能混称。",
             )),
             try_this: Some(tr("Set the rate to {cap-admit:n}.", "把到达率设为 {cap-admit:n}。")),
             spot: "q-capacity",
@@ -129,7 +129,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Yes: completions at or before now are released before arrivals are processed, in input order; and the bucket has refilled to {set-b:n} tokens, exactly its cost. A rejection consumes nothing: the request refused at {adm-t7} for rate_limit is told to retry after {adm-ra7}, when exactly {#1} token will be there (an HTTP Retry-After header counts whole seconds, so on the wire it reads {#1}).",
-                "能：同一时刻先回收结束时间不晚于当前时刻的在途请求，再按输入顺序处理到达；而桶已补充到 {set-b:n} 个令牌，恰好等于它的成本。拒绝不扣令牌：{adm-t7} 因 rate_limit 被拒的请求被告知 {adm-ra7} 后重试，那时恰好有 {#1} 个令牌（HTTP 的 Retry-After 头以整秒计，线上会向上取整为 {#1}）。",
+                "能：同一时刻先回收结束时间不晚于当前时刻的在途请求，再按输入顺序处理到达；而桶已补充到 {set-b:n} 个令牌，恰好等于它的成本。拒绝不扣令牌：在 {adm-t7} 因 rate_limit 被拒的请求被告知 {adm-ra7} 后重试，那时恰好有 {#1} 个令牌（HTTP 的 Retry-After 头以整秒计，线上会向上取整为 {#1}）。",
             )),
             try_this: Some(tr(
                 "Raise the concurrency limit to {= set-limit + 1}: which rejection disappears, and which one appears instead?",
@@ -188,11 +188,11 @@ pub const LESSON: Lesson = Lesson {
             ),
             question: Some(tr(
                 "Does the bucket size B raise the rate that gets in over time?",
-                "桶容量 B 能提高长期的放行速率吗？",
+                "桶容量 B 能提高长期的接纳速率吗？",
             )),
             answer: Some(tr(
                 "No: B only decides how long an excess is absorbed (here the full bucket covers the first {= ( set-b - set-cost ) / ( 1000 / set-gap - set-r )} s); in the long run at most r per second get in. A token bucket allows bursts; it neither spaces requests {= 1000 / set-r} ms apart nor limits how long one holds a worker — that is the concurrency limit's job.",
-                "不能：B 只决定超出部分能被吸收多久（这里满桶撑过前 {= ( set-b - set-cost ) / ( 1000 / set-gap - set-r )} s）；长期来看每秒最多放行 r 个。令牌桶允许突发，但既不强制每次间隔 {= 1000 / set-r} ms，也不限制一个请求占用工作线程多久——那是并发上限的职责。",
+                "不能：B 只决定超出部分能被吸收多久（这里满桶撑过前 {= ( set-b - set-cost ) / ( 1000 / set-gap - set-r )} s）；长期来看每秒最多接纳 r 个。令牌桶允许突发，但既不强制每次间隔 {= 1000 / set-r} ms，也不限制一个请求占用工作线程多久——那是并发上限的职责。",
             )),
             try_this: Some(tr(
                 "Set the gap to {= 1000 / set-r} ms: exactly r per second.",

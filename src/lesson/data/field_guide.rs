@@ -12,7 +12,7 @@ pub const LESSON: Lesson = Lesson {
     ),
     summary: tr(
         "A promotion slows the recommendation service and takes orders down with it. Follow the source's order: SLO, timeouts, bounded retries, isolation and the breaker, rate limiting and degradation, then observe and drill.",
-        "大促让推荐服务（recommendations）变慢，并把下单（order-core）也拖垮。按来源的顺序走一遍：SLO、超时、有界重试、隔离与熔断、限流与降级，最后观测与演练。",
+        "大促让推荐服务（recommendations）变慢，并把下单（订单核心，order-core）也拖垮。按来源的顺序走一遍：SLO、超时、有界重试、隔离与熔断、限流与降级，最后观测与演练。",
     ),
     source: "003",
     steps: &[
@@ -22,7 +22,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("SLO first: how much failure may the promo cost?", "先定 SLO：大促能承受多少失败？"),
             narration: tr(
                 "Without an objective you cannot say how much failure or degradation is acceptable. Here it is the promo's own check: core success ≥ {set-slo} of admitted requests. The chart adds up the failures against what that objective allows; the dashed line is the whole budget. From {= set-f1.start / 1000} s traffic rises ×{set-f1.factor:n} and recommendations slow to a p99 of about {~ set-s1.p99 * set-f2.factor / 1000} s.",
-                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已准入请求的核心成功率 ≥ {set-slo}。图中累计的是失败占该目标所允许失败数的比例，虚线就是整个预算。{= set-f1.start / 1000} s 起流量 ×{set-f1.factor:n}，推荐服务 p99 慢到约 {~ set-s1.p99 * set-f2.factor / 1000} s。",
+                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已接纳请求的核心成功率 ≥ {set-slo}。图中累计的是失败占该目标所允许失败数的比例，虚线就是整个预算。{= set-f1.start / 1000} s 起流量 ×{set-f1.factor:n}，推荐服务 p99 慢到约 {~ set-s1.p99 * set-f2.factor / 1000} s。",
             ),
             question: Some(tr(
                 "Only the optional recommendations slow down. How much of the error budget does the promo spend?",
@@ -84,7 +84,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "No: without a timeout the shared threads still fill, and the requests still fail. Retries did not start the outage, they fed it: each timed-out attempt left its work behind ({h-a-abandoned_work} abandoned calls, every hop added up) and added a new one when capacity was lowest. Retry only transient errors, at one layer, with backoff, jitter and a budget.",
-                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，而是给它添了柴：每次超时的尝试都把工作留在身后（各跳相加共 {h-a-abandoned_work} 次被放弃的调用），又在容量最低时再加一次。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
+                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，而是给它添了柴：每次超时的尝试都把工作留在身后（各跳相加共 {h-a-abandoned_work} 次被放弃的调用），又在容量最紧张时再添一次尝试。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
             )),
             try_this: Some(tr(
                 "Set the attempts to {#1} and compare the calls the product service receives.",
@@ -102,7 +102,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Isolation: one shared pool sinks the ship", "隔离：一个共享池拖沉整艘船"),
             narration: tr(
                 "The product service calls the order core and recommendations on one pool of {set-l1.shared_pool:n} threads. Recommendations slow down ×{set-f1.factor:n} from {= set-f1.start / 1000} s to {= set-f1.end / 1000} s; the order core stays fast. Watch the pool under the product box.",
-                "商品服务调用订单核心和推荐服务时共用一个 {set-l1.shared_pool:n} 线程的池。推荐服务在 {= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间慢 {set-f1.factor:n} 倍；订单核心一直很快。看商品服务下方的线程池。",
+                "商品服务调用订单核心和推荐服务时共用一个有 {set-l1.shared_pool:n} 个线程的池。推荐服务在 {= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间慢 {set-f1.factor:n} 倍；订单核心一直很快。看商品服务下方的线程池。",
             ),
             question: Some(tr(
                 "The order core never slows down. How many requests fail?",
@@ -162,7 +162,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "{= set-window * set-failure_pct / 100}: {set-failure_pct} of a full window of {set-window:n} — {= set-window * set-failure_pct / 100 / set-rate} s of failures at {set-rate:n} calls/s. The first half-open probes still meet the outage, so it opens again; the next ones succeed and it closes. A breaker is the caller's local protection for one dependency, not a health check.",
-                "{= set-window * set-failure_pct / 100} 次：满窗口 {set-window:n} 次的 {set-failure_pct}，按每秒 {set-rate:n} 次就是 {= set-window * set-failure_pct / 100 / set-rate} 秒钟的失败。第一次半开时探测仍遇到宕机，熔断器再次打开；下一次探测成功，它才关闭。熔断是调用方针对某个依赖的本地保护，不是健康检查。",
+                "{= set-window * set-failure_pct / 100} 次：满窗口 {set-window:n} 次的 {set-failure_pct}，按每秒 {set-rate:n} 次就是 {= set-window * set-failure_pct / 100 / set-rate} s 的失败。第一次半开时探测仍遇到宕机，熔断器再次打开；下一次探测成功，它才关闭。熔断是调用方针对某个依赖的本地保护，不是健康检查。",
             )),
             try_this: Some(tr(
                 "Shorten the open time to {#2} s: more probes, more state changes.",
@@ -206,7 +206,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Degrade, observe, drill", "降级、观测与演练"),
             narration: tr(
                 "The same promo with the source's whole set of protections, as it lists them: an entry rate limit, a recommendation bulkhead of {set-s1.bulkhead:n}, a {set-s1.per_try} timeout, a breaker, the hot list as a labelled, stale fallback. The order each caller applies them in is the diagram's, as the engine runs it. In the breakdown: {h-a-admission_rejected} turned away with {#429}, {h-a-breaker_rejected} recommendation calls cut by the breaker, {h-a-bulkhead_rejected} by the bulkhead, {h-a-degraded} pages with the hot list.",
-                "同样的大促，加上来源列出的整套保护：入口限流、推荐舱壁（并发 {set-s1.bulkhead:n}）、{set-s1.per_try} 超时、熔断，以及作为兜底、标明来源与新鲜度的热门榜。每个调用方应用它们的顺序以图中为准，即引擎运行的顺序。看原因分解：{h-a-admission_rejected} 个请求被 {#429} 拒绝，{h-a-breaker_rejected} 次推荐调用被熔断，{h-a-bulkhead_rejected} 次被舱壁拒绝，{h-a-degraded} 个页面返回热门榜。",
+                "同样的大促，加上来源列出的整套保护：入口限流、推荐舱壁（并发 {set-s1.bulkhead:n}）、{set-s1.per_try} 超时、熔断，以及作为兜底、标明来源与新鲜度的热门榜。每个调用方应用它们的顺序以图中为准，即引擎运行的顺序。看原因分解：{h-a-admission_rejected} 个请求被 {#429} 拒绝，{h-a-breaker_rejected} 次推荐调用被熔断器切断，{h-a-bulkhead_rejected} 次被舱壁拒绝，{h-a-degraded} 个页面返回热门榜。",
             ),
             question: Some(tr(
                 "Which number would you alert on, and which would you use to find the cause?",
@@ -218,7 +218,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "Drill: make the surge ×{#10} or the slowdown ×{#100} and see which line absorbs it.",
-                "演练：把流量突增调到 ×{#10}，或把推荐变慢调到 ×{#100}，看哪一条线吸收了冲击。",
+                "演练：把流量突增调到 ×{#10}，或把推荐变慢调到 ×{#100}，看哪一道防线吸收了冲击。",
             )),
             spot: "breakdown-a",
             playback: None,

@@ -9,7 +9,7 @@ pub const LESSON: Lesson = Lesson {
     title: tr("Source 000's interview: a slow profile service", "文档 000 的面试：慢画像服务"),
     summary: tr(
         "Product page → recommendation → profile, run as the source's {#45}-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
-        "商品页（page）→ 推荐（recommendation）→ 画像（profile），按来源的 {#45} 分钟面试进行：承诺、放大、截止预算、恢复、指标，以及两个追问。",
+        "商品页（page）→ 推荐（recommendation）→ 画像（profile），按来源的 {#45} 分钟面试进行：承诺、放大、截止时间预算、恢复、指标，以及两个追问。",
     ),
     source: "000",
     steps: &[
@@ -19,7 +19,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("What each part promises", "各部分承诺什么"),
             narration: tr(
                 "The product facts must be right; recommendations may be missing. Of {set-requests}, {h-a-admission_rejected} were refused at admission ({#429}) and the {h-a-degraded} admitted ones were answered without recommendations (`recommendation_status=unavailable` with an empty list): core success, which counts only admitted requests and degraded answers as served, is {h-a-core_success_rate}.",
-                "商品事实必须正确；推荐可以缺席。{set-requests}中，{h-a-admission_rejected} 个在准入处被拒绝（{#429}），被接纳的 {h-a-degraded} 个都在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表）：核心成功率只统计被接纳的请求，并把降级回答算作已服务，为 {h-a-core_success_rate}。",
+                "商品事实必须正确；推荐可以缺席。{set-requests}中，{h-a-admission_rejected} 个在准入处被拒绝（{#429}），被接纳的 {h-a-degraded} 个都在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表）：核心成功率为 {h-a-core_success_rate}，它只统计被接纳的请求，并把降级回答算作已服务。",
             ),
             question: Some(tr(
                 "Is an empty recommendation list the same answer as `unavailable`?",
@@ -91,7 +91,7 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=lab11-protected&l2.attempts=3",
             knobs: &["l2.attempts", "l1.deadline"],
-            title: tr("The deadline budget travels", "截止预算随调用传递"),
+            title: tr("The deadline budget travels", "截止时间预算随调用传递"),
             narration: tr(
                 "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, admission of {set-l1.burst:n}: {bd-a-hop2} calls, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-admission_rejected} requests turned away at once. No request makes a third attempt.",
                 "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-admission_rejected} 个请求被立即拒绝。没有一个请求做了第三次尝试。",
@@ -99,7 +99,7 @@ pub const LESSON: Lesson = Lesson {
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(
                 "After {h-a-latency_max} only {= set-l1.deadline - h-a-latency_max} ms of the budget is left, less than one {set-leaf.ms} attempt: the deadline budget refuses {h-a-budget_exhausted} third attempts, and the caller answers `unavailable`.",
-                "{h-a-latency_max} 后预算只剩 {= set-l1.deadline - h-a-latency_max} ms，不够一次 {set-leaf.ms} 的尝试：截止预算拒绝了 {h-a-budget_exhausted} 次第三次尝试，调用方回答 `unavailable`。",
+                "{h-a-latency_max} 后预算只剩 {= set-l1.deadline - h-a-latency_max} ms，不够一次 {set-leaf.ms} 的尝试：截止时间预算拒绝了 {h-a-budget_exhausted} 次第三次尝试，调用方回答 `unavailable`。",
             )),
             try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
             spot: "diagram-a",
@@ -122,7 +122,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "{bd-a-hop2}: one per admitted request; the retry would start at {= set-leaf.ms + set-l2.backoff_ms} ms and could not finish by {set-l1.deadline}.",
-                "{bd-a-hop2}：每个被准入的请求一次；重试要到 {= set-leaf.ms + set-l2.backoff_ms} ms 才开始，{set-l1.deadline} 前无法完成。",
+                "{bd-a-hop2}：每个被接纳的请求一次；重试要到 {= set-leaf.ms + set-l2.backoff_ms} ms 才开始，{set-l1.deadline} 前无法完成。",
             )),
             try_this: None,
             spot: "headline",
@@ -137,7 +137,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("A slow downstream: the timeout's outcome is unknown", "下游变慢：超时之后，结果未知"),
             narration: tr(
                 "The profile service slows to {set-leaf.ms} a call, past what the {set-l1.deadline} budget allows: {h-a-timeouts} tries time out and every admitted request is answered degraded. The callers stopped waiting, but the calls went on: {h-a-abandoned_work} calls were worked for nobody.",
-                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 预算所能容纳：{h-a-timeouts} 次尝试超时，每个被准入的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用做完了却没人要结果。",
+                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 预算所能容纳：{h-a-timeouts} 次尝试超时，每个被接纳的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用做完了却没人要结果。",
             ),
             question: Some(tr(
                 "A call that writes (a payment, an order) times out. Did the write happen?",
@@ -163,7 +163,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Recovery: a few probes first", "恢复：先放少量探测"),
             narration: tr(
                 "A failing downstream recovers; the breaker lets only a few probes through before it closes ({breaker-probes} probes, {breaker-transitions} state changes in this run). In production, then raise concurrency step by step, watching first-attempt success and the queue.",
-                "故障的下游恢复时，熔断器只放少量探测请求通过后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。在生产环境里，之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
+                "下游从故障中恢复时，熔断器先只放少量探测请求通过，然后才关闭（本次运行 {breaker-probes} 个探测，{breaker-transitions} 次状态变化）。在生产环境里，之后再逐步提高并发，同时观察首次尝试成功率和等待队列。",
             ),
             // The breaker's half-open question; the next step asks about raising a limit.
             question: Some(tr(

@@ -70,11 +70,11 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Jitter spreads, it does not reduce", "抖动只分散，不减少"),
             narration: tr(
                 "Now {h-a-original_requests} requests arrive at once and fail together. Before retry n the client sleeps random({#0}, min({set-l1.backoff_cap}, {set-l1.backoff_ms} × {#2}^(n−{#1}))), as in the source's code: exponential backoff with full jitter. Watch the load chart.",
-                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，客户端在第 n 次重试前等待 random({#0}, min({set-l1.backoff_cap}, {set-l1.backoff_ms} × {#2}^(n−{#1})))：指数退避加 Full Jitter 随机抖动。观察负载图。",
+                "现在 {h-a-original_requests} 个请求同时到达、同时失败。与来源代码一致，客户端在第 n 次重试前等待 random({#0}, min({set-l1.backoff_cap}, {set-l1.backoff_ms} × {#2}^(n−{#1})))：指数退避加全抖动（Full Jitter）。观察负载图。",
             ),
             question: Some(tr(
                 "With full jitter, how many calls reach payment?",
-                "加上 Full Jitter 后，有多少次调用到达支付服务？",
+                "加上全抖动后，有多少次调用到达支付服务？",
             )),
             answer: Some(tr(
                 "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the client waits: gateway and order still retry at once). Fewer attempts, a retry budget, a deadline or an open breaker reduce the calls; jitter does not.",
@@ -99,7 +99,7 @@ pub const LESSON: Lesson = Lesson {
             ),
             narration: tr(
                 "Each layer now keeps the source's budget: a bucket of {set-l1.budget_max:n} tokens; a retry spends {#1}, a successful first attempt earns {set-l1.budget_ratio:n}, so retries stay within about {= set-l1.budget_ratio * 100} % of successful first attempts (the source's code pays on every success, retried ones too; the model pays for first attempts only, so the ratio reads exactly that way). When the bucket is empty the retry is refused and the request fails fast.",
-                "现在每层都有来源中的重试预算：{set-l1.budget_max:n} 个令牌的桶；每次重试花 {#1} 个，每次首次尝试成功补充 {set-l1.budget_ratio:n} 个，因此重试约不超过成功首次请求的 {= set-l1.budget_ratio * 100}%（来源代码在每次成功时都补充，包括重试后的成功；模型只为首次成功补充，使比例恰好这样读）。桶空时拒绝重试，请求快速失败。",
+                "现在每层都有来源中的重试预算：{set-l1.budget_max:n} 个令牌的桶；每次重试花 {#1} 个，每次首次尝试成功补充 {set-l1.budget_ratio:n} 个，因此重试约不超过成功首次请求的 {= set-l1.budget_ratio * 100}%（来源代码在每次成功时都补充，包括重试后的成功；模型只在首次尝试成功时补充，所以这个比例正好是上面的含义）。桶空时拒绝重试，请求快速失败。",
             ),
             question: Some(tr(
                 "Payment still fails every call. How many calls reach it now?",
@@ -128,7 +128,7 @@ pub const LESSON: Lesson = Lesson {
             ),
             narration: tr(
                 "Payment fails {set-phase_fail.2:n} % of calls for {= set-phase_ms.2 / 1000} s. The client's breaker judges 'a short period' — here the last {set-window:n} s: at {set-failure_pct:n} % failures it opens and, for {= set-open_ms / 1000} s, sends nothing and runs the local fallback. {breaker-rejected} calls never reached payment.",
-                "支付服务有 {= set-phase_ms.2 / 1000} s 失败 {set-phase_fail.2:n}% 的调用。客户端熔断器统计“短周期”——这里取最近 {set-window:n} s：失败率达到 {set-failure_pct:n}% 即打开，{= set-open_ms / 1000} s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务。",
+                "支付服务在 {= set-phase_ms.2 / 1000} s 内有 {set-phase_fail.2:n}% 的调用失败。客户端熔断器统计“短周期”——这里取最近 {set-window:n} s：失败率达到 {set-failure_pct:n}% 即打开，{= set-open_ms / 1000} s 内不再发起请求，转而执行本地降级逻辑。共 {breaker-rejected} 次调用没有发往支付服务。",
             ),
             question: Some(tr(
                 "When payment recovers, does the breaker close right away?",
