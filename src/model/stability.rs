@@ -3,8 +3,11 @@
 //! arrivals over a window) before the trigger, and in a recovery window at the end of the
 //! arrivals, long after the trigger has ended.
 //!
-//! - **Overloaded**: goodput was already below [`GOOD`] before the trigger (the load alone
-//!   is too much: nothing to recover to).
+//! - **Overloaded**: the load alone is too much, so there is nothing to recover to: it is
+//!   offered at or above the bottleneck's capacity (no steady state exists there, trigger or
+//!   none; a queue at ρ = 1 grows too slowly to show it before a trigger a few seconds in,
+//!   and a verdict on goodput alone called such a cell stuck and blamed the trigger), or
+//!   goodput was already below [`GOOD`] before the trigger.
 //! - **Recovered**: goodput is back at [`GOOD`] or above in the recovery window; how fast
 //!   is the time from the trigger's end to the start of the first one-second window after
 //!   which no one-second window falls below [`GOOD`] again.
@@ -34,13 +37,21 @@ pub const STEP_MS: f64 = 1000.0;
 /// holds: below it the window grows by whole seconds.
 pub const MIN_ARRIVALS: f64 = 100.0;
 
-/// When the trigger and the arrivals start and end (ms of virtual time).
+/// What the rule needs to know of a run besides its series: when the trigger and the
+/// arrivals start and end (ms of virtual time), and how heavily it is loaded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Windows {
     pub trigger_start_ms: f64,
     pub trigger_end_ms: f64,
     pub arrivals_end_ms: f64,
+    /// The offered load ÷ the bottleneck's capacity (fraction), where the scenario has a
+    /// bottleneck; `None`: judged on goodput alone.
+    pub offered_load: Option<f64>,
 }
+
+/// The offered load at and above which a run is overloaded whatever its goodput (a hair
+/// under 1, so that a sweep's 100 % column, computed in floating point, is at it).
+pub const CAPACITY: f64 = 1.0 - 1e-9;
 
 impl Windows {
     /// The recovery window: the last quarter of the arrivals, and never before the trigger
@@ -128,7 +139,7 @@ pub fn classify(s: &Series, w: Windows) -> Verdict {
     let before = goodput(s, warm, w.trigger_start_ms);
     let (from, to) = w.recovery();
     let after = goodput(s, from, to);
-    if before < GOOD {
+    if before < GOOD || w.offered_load.is_some_and(|u| u >= CAPACITY) {
         return Verdict { outcome: Outcome::Overloaded, recovered_after_ms: None, before, after };
     }
     if after < GOOD {
@@ -162,7 +173,12 @@ mod tests {
         }
     }
 
-    const W: Windows = Windows { trigger_start_ms: 4000.0, trigger_end_ms: 5000.0, arrivals_end_ms: 20000.0 };
+    const W: Windows = Windows {
+        trigger_start_ms: 4000.0,
+        trigger_end_ms: 5000.0,
+        arrivals_end_ms: 20000.0,
+        offered_load: None,
+    };
 
     #[test]
     fn a_blip_absorbed_at_once_recovers_in_zero() {
@@ -220,8 +236,26 @@ mod tests {
     }
 
     #[test]
+    fn a_load_at_capacity_is_overloaded_whatever_its_goodput() {
+        // Goodput that never returns at full load is not a metastable failure: there is no
+        // steady state to return to, trigger or none.
+        let mut ok = vec![100; 20];
+        for x in ok.iter_mut().skip(4) {
+            *x = 20;
+        }
+        let at = |u: f64| classify(&series(&ok), Windows { offered_load: Some(u), ..W }).outcome;
+        assert_eq!(at(1.0 - 1e-12), Outcome::Overloaded, "a sweep's 100 % in floating point");
+        assert_eq!(at(1.2), Outcome::Overloaded);
+        assert_eq!(at(0.95), Outcome::Stuck, "below capacity the trigger is to blame");
+        assert_eq!(
+            classify(&series(&[100; 20]), Windows { offered_load: Some(1.0), ..W }).outcome,
+            Outcome::Overloaded
+        );
+    }
+
+    #[test]
     fn the_recovery_window_never_starts_before_the_trigger_ends() {
-        let w = Windows { trigger_start_ms: 4000.0, trigger_end_ms: 18000.0, arrivals_end_ms: 20000.0 };
+        let w = Windows { trigger_end_ms: 18000.0, ..W };
         assert_eq!(w.recovery(), (18000.0, 20000.0));
         assert_eq!(W.recovery(), (15000.0, 20000.0));
         for o in [Outcome::Recovered, Outcome::Stuck, Outcome::Overloaded] {

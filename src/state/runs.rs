@@ -336,14 +336,15 @@ impl Wire for Message {
 /// A message being worked on, stepped in slices.
 pub enum Work {
     Run(Batch),
-    Sweep(crate::state::stability::batch::SweepBatch),
+    /// Boxed: a sweep's batch (the cell running, its windows) is several times a run's.
+    Sweep(Box<crate::state::stability::batch::SweepBatch>),
 }
 
 impl Work {
     pub fn new(m: &Message) -> Work {
         match m {
             Message::Run(r) => Work::Run(Batch::new(r)),
-            Message::Sweep(r) => Work::Sweep(crate::state::stability::batch::SweepBatch::new(r)),
+            Message::Sweep(r) => Work::Sweep(Box::new(crate::state::stability::batch::SweepBatch::new(r))),
         }
     }
 

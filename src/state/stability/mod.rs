@@ -307,6 +307,7 @@ impl Sweep {
             trigger_start_ms: f.map_or(arrivals_end_ms / 4.0, |f| f.start_ms),
             trigger_end_ms: f.map_or(arrivals_end_ms / 4.0, |f| f.end_ms),
             arrivals_end_ms,
+            offered_load: scenario.entry_rate_per_s().zip(capacity(&scenario)).map(|(rate, cap)| rate / cap),
         };
         Ok(CellRun { scenario, seed: st.seed, windows })
     }

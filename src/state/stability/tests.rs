@@ -43,7 +43,12 @@ fn a_cell_is_the_storm_pages_run_for_its_link() {
     let c = s.cell(s.cells() - 1, false).expect("builds");
     assert_eq!(
         c.windows,
-        Windows { trigger_start_ms: 4000.0, trigger_end_ms: 5000.0, arrivals_end_ms: 20000.0 }
+        Windows {
+            trigger_start_ms: 4000.0,
+            trigger_end_ms: 5000.0,
+            arrivals_end_ms: 20000.0,
+            offered_load: Some(1.0)
+        }
     );
     let plain = StormState::from_query(&q).a;
     assert_eq!(c.scenario.load, plain.load);
