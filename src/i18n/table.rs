@@ -164,8 +164,8 @@ texts! {
     OutFits => "fits", "可容纳";
     OutPayload => "Payload at peak", "峰值载荷";
     SaturationTitle => "The pool saturates", "连接池饱和";
-    SaturationExplain => "Demand of {demand} connections exceeds the pool of {pool}. Past this point the estimate offered rate × healthy hold time predicts nothing: the system cannot hold a steady state (L = λW still holds for what is admitted, with the time it really takes), and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
-        "需求 {demand} 条连接超过了连接池上限 {pool}。越过这一点，“请求速率 × 正常占用时间”的估算不再成立：系统无法保持稳态（对实际被接纳的流量、按实际停留时间，L = λW 仍然成立），多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
+    SaturationExplain => "Demand of {demand} connections exceeds the pool of {pool}. Past this point the estimate offered rate × hold time predicts nothing: the system cannot hold a steady state (L = λW still holds for what is admitted, with the time it really takes), and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
+        "需求 {demand} 条连接超过了连接池上限 {pool}。越过这一点，“请求速率 × 占用时间”的估算不再成立：系统无法保持稳态（对实际被接纳的流量、按实际停留时间，L = λW 仍然成立），多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
     Formula => "Formula", "公式";
     ChainEntry => "entry", "入口";
     ChainLayer => "layer {n}", "第 {n} 层";
@@ -250,8 +250,8 @@ texts! {
     Never => "never", "永不";
     StepWindow => "Steps {a}–{b} of {n}, around the current one.", "第 {a}–{b} 步（共 {n} 步），围绕当前步。";
     RealLimiters => "What real limiters would do", "真实限流器会怎么做";
-    NoteGo => "Go's x/time/rate: Allow() makes the same decision as this lab (a full bucket of burst b refilling at Limit; n > burst never passes) and, as here, a refusal takes nothing. Wait() and Reserve() do not refuse: they reserve the tokens now and delay the caller until they exist — a queue in time instead of a 429.",
-        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 不拒绝：它们现在就预订令牌，让调用方等到令牌存在——用时间上的排队代替 429。";
+    NoteGo => "Go's x/time/rate: Allow() makes the same decision as this lab (a full bucket of burst b refilling at Limit; n > burst never passes) and, as here, a refusal takes nothing. Wait() and Reserve() delay instead of refusing: they reserve the tokens now and hold the caller until they exist — a queue in time instead of a 429 — except when n > burst (WaitN returns an error, ReserveN a reservation that is not OK, like cost_exceeds_capacity here) or when the wait would outlast the context's deadline (Wait returns an error at once).",
+        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 以等待代替拒绝：它们现在就预订令牌，让调用方等到令牌存在——用时间上的排队代替 429；例外是 n > burst（WaitN 返回错误，ReserveN 返回不可用的预订，相当于这里的 cost_exceeds_capacity），以及等待会超过 context 的截止时间时（Wait 立即返回错误）。";
     NoteEnvoy => "Envoy's local_ratelimit starts with max_tokens and adds tokens_per_fill every fill_interval (at least 50 ms) in one step, so the level climbs in stairs, not the smooth slope drawn here; a refused request takes no token and gets 429 with x-envoy-ratelimited. That filter has no concurrency gate.",
         "Envoy 的 local_ratelimit 初始为 max_tokens，每个 fill_interval（至少 50 ms）一次性补充 tokens_per_fill 个令牌，所以令牌量呈阶梯上升，而不是这里画的平滑斜线；被拒请求不消耗令牌，返回 429 和 x-envoy-ratelimited。该过滤器没有并发门槛。";
     NoteModel => "This is source 002's teaching model: one global bucket, integer credits, no queue, no automatic retry; not RFC 2697's two-bucket three-colour marker, and not a production limiter. Retry-After is the time the bucket needs to hold the cost; HTTP sends it in whole seconds, rounded up.",
@@ -262,11 +262,11 @@ texts! {
     QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), otherwise a stated approximation. Waiting grows steeply as ρ approaches 1, while the workers are still idle part of the time.",
         "一个有 c 个工作线程的池，前面是队列，到达速率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，尽管线程仍有部分时间空闲。";
     QPreset002 => "Source 002: 120/s, 40 ms, 8 workers", "文档 002：120/秒，40 ms，8 个线程";
-    QStory002 => "λ = 120/s, 40 ms per request, 8 workers: ρ = 60 %. About 14 % of requests wait, under 2 ms on average. The capacity table reproduces source 002: 150/s admitted at a 75 % ceiling, at least 7 workers, L = 4.8 busy and 12 in system at W = 100 ms.",
-        "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待，平均不到 2 ms。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
+    QStory002 => "λ = 120/s, 40 ms per request, 8 workers: ρ = 60 %. About 14 % of requests wait; those that do wait 12.5 ms on average, 1/(cμ − λ) (1.74 ms averaged over all requests, Wq). The capacity table reproduces source 002: 150/s admitted at a 75 % ceiling, at least 7 workers, L = 4.8 busy and 12 in system at W = 100 ms.",
+        "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待；这些请求平均等待 12.5 ms，即 1/(cμ − λ)（按全部请求平均为 1.74 ms，即 Wq）。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
     QPresetSingle => "One worker at ρ = 80 %", "单线程，ρ = 80%";
-    QStorySingle => "M/M/1 at 20/s and 40 ms: 80 % of requests wait, on average 4 service times (160 ms), and the p99 of the time in system is about 920 ms — 23 service times.",
-        "M/M/1，20/秒、40 ms：80% 的请求需要等待，平均等 4 个服务时间（160 ms），系统内时间的 p99 约 920 ms——23 个服务时间。";
+    QStorySingle => "M/M/1 at 20/s and 40 ms: 80 % of requests wait; those that do wait 5 service times on average (200 ms; 160 ms averaged over all requests, Wq), and the p99 of the time in system is about 920 ms — 23 service times.",
+        "M/M/1，20/秒、40 ms：80% 的请求需要等待；这些请求平均等待 5 个服务时间（200 ms；按全部请求平均为 160 ms，即 Wq），系统内时间的 p99 约 920 ms——23 个服务时间。";
     QPresetConstant => "Constant service (M/D/c)", "常数服务时间（M/D/c）";
     QStoryConstant => "Source 002's workload with every request taking exactly 40 ms. No exact formula: the mean wait is drawn by Allen–Cunneen, half of M/M/c's; the simulation shows how close that is.",
         "文档 002 的负载，但每个请求恰好 40 ms。没有精确公式：平均等待用 Allen–Cunneen 近似，为 M/M/c 的一半；模拟显示它有多接近。";
@@ -419,8 +419,8 @@ texts! {
     BlP001Story => "A 10 s time window, a dependency failing 60 % of calls: it opens when a healthy second falls out of the window, stays open 30 s, and closes only once probes pass.",
         "10 s 时间窗口，依赖 60% 的调用失败：健康的一秒滑出窗口时打开，保持打开 30 s，探测成功后才关闭。";
     BlP002 => "Source 002: opossum settings", "文档 002：opossum 配置";
-    BlP002Story => "errorThresholdPercentage 50, resetTimeout 30 s on a timer, a 10 s rolling window, no volume threshold, one trial call.",
-        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 s 滚动窗口、无最小请求量、一次探测调用。";
+    BlP002Story => "errorThresholdPercentage 50, resetTimeout 30 s on a timer, a 10 s rolling window, no volume threshold, one trial call. This lab opens at the threshold (≥); opossum only above it (>), here one failure later.",
+        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 s 滚动窗口、无最小请求量、一次探测调用。本实验在达到阈值时（≥）打开；opossum 只在超过阈值时（>）打开，这里会晚一次失败。";
     BlPFlap => "A flapping dependency", "时好时坏的依赖";
     BlPFlapStory => "Probes find it down (half-open opens again), then catch a good moment and close too early.",
         "探测遇到宕机（半开再次打开），又赶上短暂恢复而过早关闭。";

@@ -568,14 +568,21 @@ impl BreakerState {
         };
         vec![
             (T::BlWindowKind, pick(&WINDOW_KIND), "slidingWindowType", "—"),
-            (T::KWindow, val(window_knob(i.breaker.window_kind)), "slidingWindowSize", "rollingCountTimeout"),
+            // opossum's window is time only (ms): a count window has no counterpart there.
+            (
+                T::KWindow,
+                val(window_knob(i.breaker.window_kind)),
+                "slidingWindowSize",
+                if i.breaker.window_kind == WindowKind::Time { "rollingCountTimeout" } else { "—" },
+            ),
             (T::KMinCalls, val(&MIN_CALLS), "minimumNumberOfCalls", "volumeThreshold"),
             (T::KFailurePct, val(&FAILURE_PCT), "failureRateThreshold", "errorThresholdPercentage"),
             (T::BlSlowMs, val(&SLOW_MS), "slowCallDurationThreshold", "—"),
             (T::BlSlowPct, val(&SLOW_PCT), "slowCallRateThreshold", "—"),
             (T::KOpenMs, val(&OPEN_MS), "waitDurationInOpenState", "resetTimeout"),
             (T::KHalfOpen, val(&PROBES), "permittedNumberOfCallsInHalfOpenState", "—"),
-            (T::BlHalfOpen, pick(&HALF_OPEN), "automaticTransitionFromOpenToHalfOpenEnabled", "—"),
+            // opossum half-opens on resetTimeout's timer: always the timed way.
+            (T::BlHalfOpen, pick(&HALF_OPEN), "automaticTransitionFromOpenToHalfOpenEnabled", "resetTimeout"),
         ]
     }
 }

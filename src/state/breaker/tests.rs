@@ -185,7 +185,16 @@ fn the_mapping_names_each_setting_in_resilience4j_and_opossum_with_the_labs_valu
         |r4j: &str| rows.iter().find(|r| r.2 == r4j).unwrap_or_else(|| panic!("{r4j} missing: {rows:?}"));
     assert_eq!(
         (row("slidingWindowSize").1.as_str(), row("slidingWindowSize").3),
-        ("20 calls", "rollingCountTimeout")
+        ("20 calls", "—"),
+        "opossum has no count window"
+    );
+    let timed = q("?page=breaker&preset=source-002").settings(Lang::En);
+    let window = timed.iter().find(|r| r.2 == "slidingWindowSize").expect("the window row");
+    assert_eq!(window.3, "rollingCountTimeout", "a time window is opossum's: {window:?}");
+    assert_eq!(
+        row("automaticTransitionFromOpenToHalfOpenEnabled").3,
+        "resetTimeout",
+        "opossum's timer half-opens"
     );
     assert_eq!(
         (row("failureRateThreshold").1.as_str(), row("failureRateThreshold").3),
