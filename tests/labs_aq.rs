@@ -212,7 +212,7 @@ fn source_002_capacity_table() {
     assert_eq!(o.margin_to_ceiling_rps, 30.0);
     assert_eq!(o.min_workers, 7, "ceil(120 / (25 × 0.75))");
     assert_eq!(o.busy_workers, 4.8, "L at W = 40 ms");
-    assert_eq!(o.in_system, 12.0, "L at W = 100 ms");
+    assert_eq!(o.in_system, Some(12.0), "L at W = 100 ms");
 }
 
 #[test]
@@ -300,10 +300,31 @@ fn approximations_are_labelled_and_close() {
     // D/D/c: evenly spaced arrivals and constant work below capacity never wait.
     let (st, s) = simulate("?page=queue&preset=constant-service&arrivals=even");
     assert_eq!((st.input.factor(), s.p_wait, s.wait_ms), (0.0, 0.0, 0.0));
-    // Overload: no steady state; the bounded queue turns the excess away.
+    // Overload: no steady state without the limit; the bounded queue turns the excess away.
     let (st, s) = simulate("?page=queue&preset=overload");
     assert!(!st.input.closed().pool.stable());
     assert!(s.blocked > 0.02 && s.rho > 0.98, "{s:?}");
+}
+
+#[test]
+fn a_queue_limit_gets_m_m_c_k_forms_that_the_runs_match() {
+    // The overload preset (M/M/8/58 at 105 %): exact P_K = 5.13 %, Wq = 171.5 ms. The run
+    // starts empty and takes a few seconds to fill its queue, so it reads a little lower.
+    let (st, s) = simulate("?page=queue&preset=overload");
+    let c = st.input.closed();
+    assert!(c.exact && c.bounded && c.p99_ms.is_none(), "{c:?}");
+    let f = c.figures;
+    within("M/M/8/58 turned away", s.blocked, f.blocked.unwrap(), 0.01);
+    within("M/M/8/58 Wq", s.wait_ms, f.wait_ms.unwrap(), 0.05 * f.wait_ms.unwrap());
+    within("M/M/8/58 busy share", s.rho, f.rho, 0.01);
+    // Source 002's workload with one place to wait (M/M/8/9): 3.5 % turned away, 6.1 % of
+    // the rest wait, 0.30 ms on average. The unbounded forms said 14 % and 1.74 ms.
+    let (st, s) = simulate("?page=queue&preset=source-002&queue=1");
+    let f = st.input.closed().figures;
+    within("M/M/8/9 turned away", s.blocked, f.blocked.unwrap(), 0.006);
+    within("M/M/8/9 P(wait)", s.p_wait, f.p_wait.unwrap(), 0.01);
+    within("M/M/8/9 Wq", s.wait_ms, f.wait_ms.unwrap(), 0.06);
+    assert!((f.p_wait.unwrap() - 0.0609).abs() < 5e-4, "{f:?}");
 }
 
 #[test]

@@ -65,6 +65,6 @@ fn source_002_capacity() {
     assert_eq!(out.margin_to_ceiling_rps, 30.0);
     assert_eq!(out.min_workers, 7, "ceil(120 / (25 × 0.75))");
     assert_eq!(out.busy_workers, 4.8);
-    assert_eq!(out.in_system, 12.0);
+    assert_eq!(out.in_system, Some(12.0));
     assert!(!out.unstable);
 }

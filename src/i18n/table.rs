@@ -274,8 +274,8 @@ texts! {
     QStoryTail => "Median 30 ms, p99 300 ms: the mean is about 49 ms, so ρ ≈ 73 %. The variance of the service time (Cs² ≈ 1.66) lengthens every wait; Allen–Cunneen scales M/M/c's wait by (1 + 1.66)/2.",
         "中位数 30 ms，p99 300 ms：均值约 49 ms，因此 ρ ≈ 73%。服务时间的方差（Cs² ≈ 1.66）拉长了每次等待；Allen–Cunneen 把 M/M/c 的等待乘以 (1 + 1.66)/2。";
     QPresetOverload => "Overload: λ above cμ", "过载：λ 超过 cμ";
-    QStoryOverload => "210/s against an ideal 200/s, behind a queue of 50: no steady state exists. The queue fills and stays full, waits approach the time to drain it (50 ÷ 8 workers × 40 ms ≈ 250 ms), and the excess is turned away with 503.",
-        "210/秒对上理想的 200/秒，队列上限 50：不存在稳态。队列填满并保持满，等待接近排空队列的时间（50 ÷ 8 个线程 × 40 ms ≈ 250 ms），超出部分以 503 拒绝。";
+    QStoryOverload => "210/s against an ideal 200/s, behind a queue of 50. Without the limit there would be no steady state; with it there is one (M/M/c/K): about 5 % of arrivals find the queue full and are turned away with 503 (about the 10/s excess), the queue hovers around two-thirds full, and the mean wait is about 170 ms, short of the 250 ms a full queue takes to drain (50 ÷ 8 workers × 40 ms).",
+        "210/秒对上理想的 200/秒，队列上限 50。若不设上限就不存在稳态；设了上限就有稳态（M/M/c/K）：约 5% 的到达发现队列已满，以 503 被拒绝（大约就是超出的 10/秒），队列大约保持三分之二满，平均等待约 170 ms，低于排空满队列所需的 250 ms（50 ÷ 8 个线程 × 40 ms）。";
     QRateHelp => "Requests per second arriving at the pool, as a Poisson process or evenly spaced.", "每秒到达线程池的请求数，按泊松过程或均匀间隔到达。";
     QArrivalsHelp => "Poisson: independent random gaps (the first M of M/M/c; Ca² = 1). Evenly spaced: one every 1/λ (Ca² = 0), which waits less.",
         "泊松：相互独立的随机间隔（M/M/c 的第一个 M；Ca² = 1）。均匀：每 1/λ 一个（Ca² = 0），等待更少。";
@@ -1198,4 +1198,10 @@ texts! {
     LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
     VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
+    QExactBounded => "M/M/c/K: at most {q} calls wait, the rest are turned away, so a steady state exists at any load and every closed form above is exact for it (a finite birth–death chain, P_K the share turned away; P(wait), Wq and W are of the calls let in). The simulated figures differ by sampling noise and the run's empty start. No p99 is drawn.",
+        "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被放行的调用）。模拟结果的差异来自抽样噪声和从空系统开始运行。不给出 p99。";
+    QQueueLimitLine => "The line is M/M/c/K: at most {q} calls wait and the rest are turned away ({blocked} % at this setting), so it goes on past 100 %, where the wait levels off below the time a full queue takes to drain.",
+        "曲线是 M/M/c/K：最多 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此曲线越过 100% 后仍然延续，等待时间趋于平稳，低于排空满队列所需的时间。";
+    CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is negative.",
+        "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距上限的余量是两回事：这里距上限的余量为负。";
 }

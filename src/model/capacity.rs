@@ -54,11 +54,13 @@ pub struct CapacityOutput {
     pub margin_to_ceiling_rps: f64,
     /// ceil(λ / (μ · ceiling)): fewest workers that keep λ under the ceiling (count).
     pub min_workers: u64,
-    /// λ·W with W = service time: mean busy workers (count).
+    /// λ·W with W = service time: mean busy workers (count); at or above capacity every
+    /// worker is busy, c (λ·W would count more busy workers than there are).
     pub busy_workers: f64,
-    /// λ·W with W = time in system: mean requests in the system, waiting ones included.
-    pub in_system: f64,
-    /// Whether λ exceeds c·μ, in which case no steady state exists.
+    /// λ·W with W = time in system: mean requests in the system, waiting ones included;
+    /// `None` at or above capacity, where no steady state and so no long-run mean exists.
+    pub in_system: Option<f64>,
+    /// Whether λ reaches c·μ, in which case no steady state exists.
     pub unstable: bool,
 }
 
@@ -82,6 +84,8 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
     let needed = input.arrival_rps / (per_worker_rps * input.ceiling);
     // Guard against 6.000000000001 turning into 7 workers: round to 9 decimals first.
     let needed = (needed * 1e9).round() / 1e9;
+    let unstable = input.arrival_rps >= ideal_rps;
+    let offered = input.arrival_rps * input.service_ms / 1000.0;
     Ok(CapacityOutput {
         per_worker_rps,
         ideal_rps,
@@ -90,8 +94,29 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
         headroom_rps: ideal_rps - admit_rps,
         margin_to_ceiling_rps: admit_rps - input.arrival_rps,
         min_workers: needed.ceil() as u64,
-        busy_workers: input.arrival_rps * input.service_ms / 1000.0,
-        in_system: input.arrival_rps * input.time_in_system_ms / 1000.0,
-        unstable: input.arrival_rps > ideal_rps,
+        busy_workers: if unstable { f64::from(input.workers) } else { offered },
+        in_system: (!unstable).then(|| input.arrival_rps * input.time_in_system_ms / 1000.0),
+        unstable,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_or_above_capacity_every_worker_is_busy_and_no_mean_is_in_the_system() {
+        // The queue lab's overload preset: 210/s at 40 ms on 8 workers (ρ = 105 %). λ × 40 ms
+        // would be 8.4 busy workers of 8.
+        let over = CapacityInput { arrival_rps: 210.0, ..CapacityInput::default() };
+        let o = compute(&over).unwrap();
+        assert!(o.unstable);
+        assert_eq!((o.busy_workers, o.in_system), (8.0, None));
+        // At exactly c × μ too: no steady state.
+        let at = compute(&CapacityInput { arrival_rps: 200.0, ..CapacityInput::default() }).unwrap();
+        assert_eq!((at.unstable, at.busy_workers, at.in_system), (true, 8.0, None));
+        // Below it, source 002's figures.
+        let ok = compute(&CapacityInput::default()).unwrap();
+        assert_eq!((ok.unstable, ok.busy_workers, ok.in_system), (false, 4.8, Some(12.0)));
+    }
 }

@@ -13,6 +13,13 @@
 //!   independent exponential service, whose tail
 //!   P(T > t) = e^{−μt} + C·(e^{−μt} − e^{−(cμ−λ)t})/(c − 1 − a) is solved for its p99.
 //!
+//! With a queue limit (at most q calls wait; K = c + q in the system) **M/M/c/K** is a
+//! finite birth–death chain, so a steady state exists at any load and the forms are exact:
+//! p_n ∝ aⁿ/n! for n ≤ c and ∝ a^c/c!·(a/c)^(n−c) for c < n ≤ K; an arrival finding K is
+//! turned away (P_K, by PASTA), so λ(1 − P_K) is let in; P(wait) = Σ_{c ≤ n < K} p_n / (1 − P_K)
+//! among those let in; Lq = Σ (n − c)·p_n, Wq = Lq / (λ(1 − P_K)), W = Wq + 1/μ, L = λ(1 − P_K)·W;
+//! the busy share is λ(1 − P_K)/(cμ). No p99 is drawn for it.
+//!
 //! Other cases get no exact formula. The lab draws the **Allen–Cunneen** approximation for
 //! the mean wait, Wq ≈ Wq(M/M/c) · (Ca² + Cs²)/2, with Ca² the squared coefficient of
 //! variation of the gaps between arrivals (1 Poisson, 0 evenly spaced) and Cs² that of the
@@ -32,10 +39,16 @@ pub struct Pool {
     pub workers: u32,
 }
 
+/// Most states (c + q + 1) [`Pool::mmck`] sums: it is drawn 60 times for the curve, on the
+/// page's thread. A longer queue gets the unbounded forms (at ρ < 1 a queue that long is
+/// nearly never full).
+pub const MMCK_MAX_STATES: u32 = 20_000;
+
 /// The closed-form figures of a pool.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Figures {
-    /// ρ = λ/(cμ) (fraction).
+    /// The share of worker time busy (fraction): ρ = λ/(cμ), or λ(1 − P_K)/(cμ) with a
+    /// queue limit.
     pub rho: f64,
     /// Erlang C: probability an arrival waits (fraction); `None` when unstable.
     pub p_wait: Option<f64>,
@@ -45,6 +58,9 @@ pub struct Figures {
     pub time_ms: Option<f64>,
     /// Mean number in system L = λW (count).
     pub in_system: Option<f64>,
+    /// With a queue limit, the share of arrivals turned away, P_K (fraction); `None`
+    /// without one.
+    pub blocked: Option<f64>,
 }
 
 impl Pool {
@@ -96,7 +112,49 @@ impl Pool {
         let wait_ms = p_wait.map(|c| factor * c / spare);
         let time_ms = wait_ms.map(|w| w + self.service_ms);
         let in_system = time_ms.map(|w| self.lambda * w / 1000.0);
-        Figures { rho, p_wait, wait_ms, time_ms, in_system }
+        Figures { rho, p_wait, wait_ms, time_ms, in_system, blocked: None }
+    }
+
+    /// The M/M/c/K figures with at most `queue` calls waiting (see the module's doc), at
+    /// any load; `None` past [`MMCK_MAX_STATES`] or without a service time.
+    pub fn mmck(&self, queue: u32) -> Option<Figures> {
+        let c = self.workers.max(1);
+        let k = c.checked_add(queue).filter(|&k| k < MMCK_MAX_STATES)?;
+        if self.service_ms <= 0.0 || !self.lambda.is_finite() {
+            return None;
+        }
+        let a = self.offered();
+        // Unnormalised p_n from p_0 = 1, with every sum rescaled together when the terms
+        // grow large (a heavy load): only their ratios matter.
+        let (mut t, mut sum, mut waiting, mut queued) = (1.0_f64, 1.0_f64, 0.0_f64, 0.0_f64);
+        for n in 1..=k {
+            t *= a / f64::from(n.min(c));
+            if t > 1e250 {
+                (t, sum, waiting, queued) = (t * 1e-250, sum * 1e-250, waiting * 1e-250, queued * 1e-250);
+            }
+            sum += t;
+            if n > c {
+                queued += f64::from(n - c) * t;
+            }
+            // An arrival finding n (c ≤ n < K) is let in and waits; finding K, turned away.
+            if n >= c && n < k {
+                waiting += t;
+            }
+        }
+        let blocked = t / sum;
+        let admitted = 1.0 - blocked;
+        let let_in = self.lambda * admitted;
+        let lq = queued / sum;
+        let wait_ms = if let_in > 0.0 { lq / let_in * 1000.0 } else { 0.0 };
+        let time_ms = wait_ms + self.service_ms;
+        Some(Figures {
+            rho: let_in * self.service_ms / 1000.0 / f64::from(c),
+            p_wait: Some(if admitted > 0.0 { waiting / sum / admitted } else { 0.0 }),
+            wait_ms: Some(wait_ms),
+            time_ms: Some(time_ms),
+            in_system: Some(let_in * time_ms / 1000.0),
+            blocked: Some(blocked),
+        })
     }
 
     /// p99 of the wait (ms) for M/M/c.
@@ -217,6 +275,46 @@ mod tests {
         assert!(close(p.rho(), 1.05, 1e-12));
         assert_eq!(p.mmc().wait_ms, None);
         assert_eq!(p.time_p99_ms(), None);
+    }
+
+    #[test]
+    fn mmck_matches_m_m_1_k_and_erlang_b() {
+        // M/M/1/K: p_n = (1 − ρ)ρⁿ/(1 − ρ^{K+1}). λ = 0.8, μ = 1, one place to wait (K = 2):
+        // p = (1, 0.8, 0.64)/2.44; turned away 0.64/2.44; of those let in, the share that
+        // waits is p_1/(1 − p_2); Lq = p_2; Wq = Lq/(λ(1 − p_2)).
+        let f = pool(0.8, 1.0, 1).mmck(1).unwrap();
+        let (p1, p2) = (0.8 / 2.44, 0.64 / 2.44);
+        assert!(close(f.blocked.unwrap(), p2, 1e-12));
+        assert!(close(f.p_wait.unwrap(), p1 / (1.0 - p2), 1e-12));
+        assert!(close(f.wait_ms.unwrap(), p2 / (0.8 * (1.0 - p2)) * 1000.0, 1e-9));
+        assert!(close(f.in_system.unwrap(), p1 + 2.0 * p2, 1e-12), "L = Σ n·p_n");
+        assert!(close(f.rho, 1.0 - 1.0 / 2.44, 1e-12), "busy = 1 − p_0");
+        // No room to wait (K = c): Erlang B, the loss formula. c = 2, a = 1.5: B = (a²/2)/(1 + a + a²/2).
+        let b = pool(1.5, 1.0, 2).mmck(0).unwrap();
+        assert!(close(b.blocked.unwrap(), 1.125 / 3.625, 1e-12));
+        assert_eq!(b.wait_ms, Some(0.0));
+    }
+
+    #[test]
+    fn mmck_tends_to_mmc_and_stays_finite_past_capacity() {
+        // Source 002's workload with a long queue: the unbounded forms.
+        let p = pool(120.0, 25.0, 8);
+        let (long, mmc) = (p.mmck(5_000).unwrap(), p.mmc());
+        assert!(close(long.p_wait.unwrap(), mmc.p_wait.unwrap(), 1e-9));
+        assert!(close(long.wait_ms.unwrap(), mmc.wait_ms.unwrap(), 1e-9));
+        assert!(long.blocked.unwrap() < 1e-12);
+        // 210/s on 8 workers of 25/s behind 50 places (the queue lab's overload preset): a
+        // steady state exists; about 5 % turned away, the queue mostly full, every worker
+        // nearly always busy, and the wait short of the 250 ms a full queue takes to drain.
+        let over = pool(210.0, 25.0, 8).mmck(50).unwrap();
+        let blocked = over.blocked.unwrap();
+        assert!((0.04..0.06).contains(&blocked), "{blocked}");
+        assert!(close(over.rho, 210.0 * (1.0 - blocked) / 200.0, 1e-12));
+        assert!((150.0..250.0).contains(&over.wait_ms.unwrap()), "{over:?}");
+        // A heavy load past the scale where the terms would overflow: still a number.
+        let heavy = pool(1e6, 1.0, 1000).mmck(10_000).unwrap();
+        assert!(heavy.blocked.unwrap() > 0.99 && heavy.wait_ms.unwrap().is_finite(), "{heavy:?}");
+        assert_eq!(pool(1.0, 1.0, 1).mmck(MMCK_MAX_STATES), None, "too many states for the page");
     }
 
     #[test]

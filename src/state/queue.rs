@@ -287,8 +287,12 @@ pub static SERVICE: Choice<QueueInput> = Choice {
 pub struct Closed {
     /// The pool (λ, mean service, c).
     pub pool: Pool,
-    /// Whether the setting is M/M/c, where the forms are exact.
+    /// Whether the setting is M/M/c (or M/M/c/K with a queue limit), where the forms are
+    /// exact.
     pub exact: bool,
+    /// Whether the figures are M/M/c/K's: an exact setting with a queue limit (at most
+    /// `queueing::MMCK_MAX_STATES` states), exact at any load.
+    pub bounded: bool,
     /// The figures (mean wait scaled by Allen–Cunneen's factor when not exact).
     pub figures: Figures,
     /// p99 of the time in system (ms), M/M/c only.
@@ -330,8 +334,14 @@ impl QueueInput {
     pub fn closed(&self) -> Closed {
         let pool = self.pool();
         let exact = self.poisson && self.service == Service::Exponential;
+        if exact
+            && self.queue > 0
+            && let Some(figures) = pool.mmck(self.queue)
+        {
+            return Closed { pool, exact, bounded: true, figures, p99_ms: None };
+        }
         let figures = pool.scaled(self.factor());
-        Closed { pool, exact, figures, p99_ms: if exact { pool.time_p99_ms() } else { None } }
+        Closed { pool, exact, bounded: false, figures, p99_ms: if exact { pool.time_p99_ms() } else { None } }
     }
 
     /// Source 002's capacity table for this setting.
@@ -345,15 +355,19 @@ impl QueueInput {
         })
     }
 
-    /// The closed-form mean time in system (ms) against ρ, 60 points up to 0.98, for the
-    /// latency-versus-utilisation curve.
+    /// The closed-form mean time in system (ms) against the offered ρ, for the
+    /// latency-versus-utilisation curve: 60 points up to 0.98, or with M/M/c/K's forms
+    /// (see [`Closed::bounded`]) 90 up to 1.5, since a bounded queue has a steady state
+    /// past capacity too.
     pub fn curve(&self) -> Vec<(f64, f64)> {
-        let (pool, factor) = (self.pool(), self.factor());
-        (1..=60)
+        let (pool, factor, bounded) = (self.pool(), self.factor(), self.closed().bounded);
+        let (n, top) = if bounded { (90, 1.5) } else { (60, 0.98) };
+        (1..=n)
             .filter_map(|i| {
-                let rho = 0.98 * f64::from(i) / 60.0;
+                let rho = top * f64::from(i) / f64::from(n);
                 let p = Pool { lambda: rho * f64::from(pool.workers) * pool.mu(), ..pool };
-                p.scaled(factor).time_ms.map(|w| (rho, w))
+                let f = if bounded { p.mmck(self.queue) } else { Some(p.scaled(factor)) };
+                f.and_then(|f| f.time_ms).map(|w| (rho, w))
             })
             .collect()
     }
@@ -434,6 +448,7 @@ pub fn closed_figures(input: &QueueInput) -> Vec<(String, f64, crate::lesson::fi
         ("q-time", f.time_ms, Unit::Ms),
         ("q-p99", c.p99_ms, Unit::Ms),
         ("q-l", f.in_system, Unit::Count),
+        ("q-blocked", f.blocked, Unit::Fraction),
     ];
     out.extend(
         optional
@@ -450,9 +465,11 @@ pub fn closed_figures(input: &QueueInput) -> Vec<(String, f64, crate::lesson::fi
             ("margin", o.margin_to_ceiling_rps, Unit::Count),
             ("min-workers", o.min_workers as f64, Unit::Count),
             ("busy", o.busy_workers, Unit::Count),
-            ("in-system", o.in_system, Unit::Count),
         ] {
             out.push((format!("cap-{id}"), v, u));
+        }
+        if let Some(l) = o.in_system {
+            out.push(("cap-in-system".to_string(), l, Unit::Count));
         }
     }
     out

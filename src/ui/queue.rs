@@ -62,17 +62,36 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
     let f = &c.figures;
     let n = |x: f64| format_number(x, 2);
     let scaled = if c.exact { String::new() } else { format!(" × {}", n(input.factor())) };
+    // M/M/c/K's forms with a queue limit (see `model::queueing`), else M/M/c's.
+    let (k, cw) = (p.workers.saturating_add(input.queue), p.workers);
+    let (rho, pwait, wait, l) = if c.bounded {
+        (
+            format!("λ(1 − P_K)/(cμ) = {}(1 − P_K)/({cw} × {})", n(p.lambda), n(p.mu())),
+            format!("P({cw} ≤ n < {k}) / (1 − P_K)"),
+            "Lq / (λ(1 − P_K))".to_string(),
+            "L = λ(1 − P_K) × W".to_string(),
+        )
+    } else {
+        (
+            format!("λ/(cμ) = {}/({cw} × {})", n(p.lambda), n(p.mu())),
+            format!("C({cw}, {})", n(p.offered())),
+            format!("C/(cμ − λ){scaled}"),
+            "L = λW".to_string(),
+        )
+    };
     html! {
         <table class="lab-table figures-vs" id="q-figures">
             <thead><tr><th /><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
             <tbody>
-                { row(lang, "rho", T::QRho, format!("λ/(cμ) = {}/({} × {})", n(p.lambda), p.workers, n(p.mu())), Some(f.rho), sim.map(|s| s.rho), pct) }
-                { row(lang, "pwait", T::QPWait, format!("C({}, {})", p.workers, n(p.offered())), f.p_wait, sim.map(|s| s.p_wait), pct) }
-                { row(lang, "wait", T::QWait, format!("C/(cμ − λ){scaled}"), f.wait_ms, sim.map(|s| s.wait_ms), ms) }
+                { row(lang, "rho", T::QRho, rho, Some(f.rho), sim.map(|s| s.rho), pct) }
+                { row(lang, "pwait", T::QPWait, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
+                { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
                 { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
-                { row(lang, "p99", T::QP99, "P(T > t) = 1 %".into(), c.p99_ms, sim.map(|s| s.p99_ms), ms) }
-                { row(lang, "l", T::QL, "L = λW".into(), f.in_system, sim.map(|s| s.in_system), |x| format_number(x, 3)) }
-                if input.queue > 0 { { row(lang, "blocked", T::QBlocked, "—".into(), None, sim.map(|s| s.blocked), pct) } }
+                { row(lang, "p99", T::QP99, if c.bounded { "—".into() } else { "P(T > t) = 1 %".into() }, c.p99_ms, sim.map(|s| s.p99_ms), ms) }
+                { row(lang, "l", T::QL, l, f.in_system, sim.map(|s| s.in_system), |x| format_number(x, 3)) }
+                if input.queue > 0 {
+                    { row(lang, "blocked", T::QBlocked, if c.bounded { format!("P_K, K = {cw} + {}", input.queue) } else { "—".into() }, f.blocked, sim.map(|s| s.blocked), pct) }
+                }
             </tbody>
         </table>
     }
@@ -105,16 +124,18 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         .zip(sims.iter().skip(1))
         .filter_map(|(&rho, s)| s.map(|s| (rho, s.time_ms)))
         .collect();
-    let here = c.figures.time_ms.map(|w| (c.figures.rho, w));
+    // At the offered ρ (with a queue limit the figures' own ρ is the busy share).
+    let offered = c.pool.rho();
+    let here = c.figures.time_ms.map(|w| (offered, w));
     // At the offered ρ like the sweep's dots, past 100 % too (the axis then goes on).
     // The axis goes on to 150 % at most (at ρ = 20 the hockey stick would fill a twentieth
     // of the width); a dot further out sits on the edge.
-    let x_end = if c.figures.rho > 1.0 { ((c.figures.rho * 10.0).ceil() / 10.0).min(1.5) } else { 1.0 };
-    let own = sims.first().copied().flatten().map(|s| (c.figures.rho.min(x_end), s.time_ms));
+    let x_end = if offered > 1.0 { ((offered * 10.0).ceil() / 10.0).min(1.5) } else { 1.0 };
+    let own = sims.first().copied().flatten().map(|s| (offered.min(x_end), s.time_ms));
     // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
     let top = line
         .iter()
-        .filter(|p| p.0 <= 0.95)
+        .filter(|p| p.0 <= 0.95 || (c.bounded && p.0 <= x_end))
         .chain(&dots)
         .chain(here.iter())
         .chain(own.iter())
@@ -123,7 +144,8 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)));
     let ymax = sy.domain.1;
     let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
-    let pts: Vec<(f64, f64)> = line.iter().take_while(|p| p.1 <= ymax).map(px).collect();
+    let pts: Vec<(f64, f64)> =
+        line.iter().take_while(|p| p.1 <= ymax && p.0 <= x_end + 1e-9).map(px).collect();
     let x_ceiling = sx.map(input.ceiling_pct / 100.0);
     let body = html! {
         <>
@@ -151,7 +173,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
                 <p class="note" id="q-no-steady-state">{ lang.t(T::QNoSteadyState) }</p>
             }
             if input.queue > 0 {
-                <p class="note" id="q-limit-note">{ lang.f(T::QQueueLimitNote, &[
+                <p class="note" id="q-limit-note">{ lang.f(if c.bounded { T::QQueueLimitLine } else { T::QQueueLimitNote }, &[
                     ("q", &format_number(f64::from(input.queue), 0)),
                     ("blocked", &sims.first().copied().flatten().map_or_else(|| "–".to_string(), |s| format_number(s.blocked * 100.0, 2))),
                 ]) }</p>
@@ -166,26 +188,39 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
     let n = |x: f64| format_number(x, 3);
     let (l, s, c, k) = (n(input.rate), n(input.pool().service_ms), input.workers, n(input.ceiling_pct));
     let rows = [
-        ("mu", T::CapMu, format!("1000 / {s} ms"), o.per_worker_rps, T::UnitRps),
-        ("ideal", T::CapIdeal, format!("{c} × {}", n(o.per_worker_rps)), o.ideal_rps, T::UnitRps),
-        ("rho", T::QRho, format!("{l} / {}", n(o.ideal_rps)), o.utilisation * 100.0, T::UnitPercent),
-        ("admit", T::CapAdmit, format!("{k} % × {}", n(o.ideal_rps)), o.admit_rps, T::UnitRps),
+        ("mu", T::CapMu, format!("1000 / {s} ms"), Some(o.per_worker_rps), T::UnitRps),
+        ("ideal", T::CapIdeal, format!("{c} × {}", n(o.per_worker_rps)), Some(o.ideal_rps), T::UnitRps),
+        ("rho", T::QRho, format!("{l} / {}", n(o.ideal_rps)), Some(o.utilisation * 100.0), T::UnitPercent),
+        ("admit", T::CapAdmit, format!("{k} % × {}", n(o.ideal_rps)), Some(o.admit_rps), T::UnitRps),
         (
             "headroom",
             T::CapHeadroom,
             format!("{} − {}", n(o.ideal_rps), n(o.admit_rps)),
-            o.headroom_rps,
+            Some(o.headroom_rps),
             T::UnitRps,
         ),
-        ("margin", T::CapMargin, format!("{} − {l}", n(o.admit_rps)), o.margin_to_ceiling_rps, T::UnitRps),
+        (
+            "margin",
+            T::CapMargin,
+            format!("{} − {l}", n(o.admit_rps)),
+            Some(o.margin_to_ceiling_rps),
+            T::UnitRps,
+        ),
         (
             "min-workers",
             T::CapMinWorkers,
             format!("ceil({l} / ({} × {k} %))", n(o.per_worker_rps)),
-            o.min_workers as f64,
+            Some(o.min_workers as f64),
             T::UnitWorkers,
         ),
-        ("busy", T::CapBusy, format!("{l} × {s} ms"), o.busy_workers, T::UnitWorkers),
+        // At or above capacity every worker is busy, and no long-run mean is in the system.
+        (
+            "busy",
+            T::CapBusy,
+            if o.unstable { format!("min({l} × {s} ms, {c})") } else { format!("{l} × {s} ms") },
+            Some(o.busy_workers),
+            T::UnitWorkers,
+        ),
         ("in-system", T::CapInSystem, format!("{l} × {} ms", n(input.w_ms)), o.in_system, T::UnitRequests),
     ];
     html! {
@@ -195,12 +230,20 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
                 { for rows.into_iter().map(|(id, label, formula, v, unit)| html! {
                     // The row's id lets a lesson veil its formula with its value; the label stays.
                     <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
-                        <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, if unit == T::UnitPercent { 1 } else { 3 }), lang.t(unit)) }</td></tr>
+                        if let Some(v) = v {
+                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, if unit == T::UnitPercent { 1 } else { 3 }), lang.t(unit)) }</td>
+                        } else {
+                            <td class="value" id={format!("cap-{id}")}>{ "—" }</td>
+                        }</tr>
                 }) }
             </tbody>
         </table>
         // The note quotes this setting's L, not source 002's 12.
-        <p class="note" id="q-cap-note">{ lang.f(T::CapNote, &[("n", &n(o.in_system))]) }</p>
+        if let Some(l) = o.in_system {
+            <p class="note" id="q-cap-note">{ lang.f(T::CapNote, &[("n", &n(l))]) }</p>
+        } else {
+            <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
+        }
         </>
     }
 }
@@ -266,7 +309,9 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         }
         _ => Html::default(),
     };
-    let notes = if !closed.pool.stable() {
+    let notes = if closed.bounded {
+        lang.f(T::QExactBounded, &[("q", &format_number(f64::from(input.queue), 0))])
+    } else if !closed.pool.stable() {
         t(T::QUnstable).to_string()
     } else if closed.exact {
         t(T::QExact).to_string()
@@ -313,7 +358,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                         <h2>{ t(T::QFigures) }</h2>
                         <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::QFigures)}>{ figures_table(lang, input, &closed, sims.first().copied().flatten().as_ref()) }</div>
                         <p class="note" id="q-assumes">{ notes }</p>
-                        if input.queue > 0 { <p class="note">{ t(T::QQueueNote) }</p> }
+                        if input.queue > 0 && !closed.bounded { <p class="note">{ t(T::QQueueNote) }</p> }
                         { little_check(lang, sims.first().copied().flatten().as_ref()) }
                         <p class="note">{ lang.f(T::QSimNote, &[("n", &format_number(q::RUN_REQUESTS as f64, 0)), ("m", &format_number(q::SWEEP_REQUESTS as f64, 0))]) }</p>
                     </div>

@@ -211,7 +211,10 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         expect("Workers (workers) = 0" in said and "service" in said and "foo" in said, f"bad values named: {said!r}")
         page("?page=queue&lang=en&preset=overload")
         wait_queue_run()
-        expect("no steady state" in chrome.text("#q-assumes"), "overload says no steady state")
+        expect("M/M/c/K" in chrome.text("#q-assumes"), "overload's queue limit: M/M/c/K's exact forms")
+        blocked, blocked_sim = value("#q-blocked"), value("#q-blocked-sim")
+        expect(abs(blocked - blocked_sim) < 0.01, f"turned away, closed form beside the run: {blocked}, {blocked_sim}")
+        expect(chrome.find("#q-no-steady-state") is None, "a bounded queue has a steady state: the line goes on")
         shots("queue-overload-en")
         no_console_errors(chrome, "queue edits")
 
