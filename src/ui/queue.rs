@@ -130,7 +130,12 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     // At the offered ρ like the sweep's dots, past 100 % too (the axis then goes on).
     // The axis goes on to 150 % at most (at ρ = 20 the hockey stick would fill a twentieth
     // of the width); a dot further out sits on the edge.
-    let x_end = if offered > 1.0 { ((offered * 10.0).ceil() / 10.0).min(1.5) } else { 1.0 };
+    // A bounded queue's line goes on past 100 % (see `QueueInput::curve`): its axis too.
+    let x_end = match offered {
+        _ if c.bounded => 1.5,
+        o if o > 1.0 => ((o * 10.0).ceil() / 10.0).min(1.5),
+        _ => 1.0,
+    };
     let own = sims.first().copied().flatten().map(|s| (offered.min(x_end), s.time_ms));
     // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
     let top = line
@@ -161,7 +166,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         <>
             { xy_frame((lang, "q-curve"), lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
             <p class="legend">
-                <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(if c.exact { T::QLegendExact } else { T::QLegendApprox }) }</span>
+                <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(match (c.bounded, c.exact) { (true, _) => T::QLegendBounded, (_, true) => T::QLegendExact, _ => T::QLegendApprox }) }</span>
                 <span class="legend-item"><span class="swatch dot" />{ lang.t(T::QLegendSim) }</span>
                 if here.is_some() {
                     <span class="legend-item"><span class="swatch here" />{ lang.t(T::QLegendHere) }</span>
