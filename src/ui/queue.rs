@@ -126,7 +126,6 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         .collect();
     // At the offered ρ (with a queue limit the figures' own ρ is the busy share).
     let offered = c.pool.rho();
-    let here = c.figures.time_ms.map(|w| (offered, w));
     // At the offered ρ like the sweep's dots, past 100 % too (the axis then goes on).
     // The axis goes on to 150 % at most (at ρ = 20 the hockey stick would fill a twentieth
     // of the width); a dot further out sits on the edge.
@@ -137,6 +136,8 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         _ => 1.0,
     };
     let own = sims.first().copied().flatten().map(|s| (offered.min(x_end), s.time_ms));
+    // A bounded queue has closed forms at any load: past the axis' end they sit on its edge.
+    let here = c.figures.time_ms.map(|w| (offered.min(x_end), w));
     // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
     let top = line
         .iter()
