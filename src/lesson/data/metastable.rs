@@ -87,8 +87,8 @@ pub const LESSON: Lesson = Lesson {
                 "服务器已经恢复健康，系统为什么不恢复？",
             )),
             answer: Some(tr(
-                "Every call now waits past its timeout, so every request makes all {set-l1.attempts:n} attempts: {bd-a-hop1} calls for {h-a-original_requests} requests ({h-a-amplification} over the whole run), far more than the workers' {= set-leaf.workers * 1000 / set-leaf.ms} calls/s. The queue only grows; {h-a-abandoned_work} calls were abandoned by their caller yet still queued for a worker: work done for nobody. The trigger started it; the retries sustain it.",
-                "现在每次调用都等过了超时，于是每个请求都用满 {set-l1.attempts:n} 次尝试：{h-a-original_requests} 个请求产生 {bd-a-hop1} 次调用（全程 {h-a-amplification}），远超工作线程每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力。队列只增不减；{h-a-abandoned_work} 次调用已被调用方放弃，却仍排队等待工作线程：做的是没人要的工作。触发因素点燃了它，重试让它持续下去。",
+                "Every call now waits past its timeout, so every request makes all {set-l1.attempts:n} attempts: {bd-a-hop1} calls for {h-a-original_requests} requests ({h-a-amplification} over the whole run): about {set-rate:n} × {set-l1.attempts:n} = {= set-rate * set-l1.attempts} calls/s while every attempt times out, far more than the workers' {= set-leaf.workers * 1000 / set-leaf.ms} calls/s. The queue only grows; {h-a-abandoned_work} calls were abandoned by their caller yet still queued for a worker: work done for nobody. The trigger started it; the retries sustain it.",
+                "现在每次调用都等过了超时，于是每个请求都用满 {set-l1.attempts:n} 次尝试：{h-a-original_requests} 个请求产生 {bd-a-hop1} 次调用（全程 {h-a-amplification}）：每次尝试都超时时，每秒约 {set-rate:n} × {set-l1.attempts:n} = {= set-rate * set-l1.attempts} 次调用，远超工作线程每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力。队列只增不减；{h-a-abandoned_work} 次调用已被调用方放弃，却仍排队等待工作线程：做的是没人要的工作。触发因素点燃了它，重试让它持续下去。",
             )),
             try_this: Some(tr(
                 "Move the end of the trigger back to {= ( set-f1.start + set-f1.end ) / 2} ms: the storm does not care.",
@@ -163,8 +163,8 @@ pub const LESSON: Lesson = Lesson {
                 "尝试 {#2} 次会恢复吗？尝试 {#3} 次但降低到达率呢？",
             )),
             answer: Some(tr(
-                "Once every attempt times out, the server receives rate × attempts calls/s and drains only below its {= set-leaf.workers * 1000 / set-leaf.ms}. {set-rate:n} × {#2} = {= set-rate * 2}: stuck. With {#3} attempts the rate must stay under about {~ set-leaf.workers * 1000 / set-leaf.ms / 3}/s. The model keeps the rate constant for the whole run, so it cannot show load being shed in the middle of an incident; in production that is admission at the entry.",
-                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于服务器每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力，队列才能排空。{set-rate:n} × {#2} = {= set-rate * 2}：卡住。尝试 {#3} 次时，到达率必须低于每秒约 {~ set-leaf.workers * 1000 / set-leaf.ms / 3} 个。模型中的到达率在整次运行里保持不变，无法演示事故中途削减负载；在生产环境里，这要靠入口的准入控制。",
+                "Once every attempt times out, the server receives rate × attempts calls/s and drains only below its {= set-leaf.workers * 1000 / set-leaf.ms}. {set-rate:n} × {#2} = {= set-rate * 2}: stuck. With {#3} attempts the rate must stay under about {~ set-leaf.workers * 1000 / set-leaf.ms / 3}/s. This preset keeps the rate constant, so nothing sheds load here; admission at the entry does, in production as in the model: the interview lesson's concurrency limit on this preset keeps the storm from starting.",
+                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于服务器每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力，队列才能排空。{set-rate:n} × {#2} = {= set-rate * 2}：卡住。尝试 {#3} 次时，到达率必须低于每秒约 {~ set-leaf.workers * 1000 / set-leaf.ms / 3} 个。这个预设的到达率全程不变，所以这里没有任何机制减载；入口的准入控制可以减载，生产环境如此，模型中也一样：面试课在这个预设上设置的并发上限，能让风暴根本不起来。",
             )),
             try_this: Some(tr(
                 "Try {#2} attempts; then {#3} attempts at a rate of {#150}, and at {#200}.",
@@ -217,8 +217,8 @@ pub const LESSON: Lesson = Lesson {
                 "过载已经结束，负载也回到了之前正常的水平。系统为什么还是不行？",
             )),
             answer: Some(tr(
-                "Because the load it sees is not the load users send: every timed-out request comes back as retries, so the server still gets more than it can serve, and the queue never drains. It recovers only when the offered load drops far enough that even the retries fit, or when something caps them (a retry budget, shedding load).",
-                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复。",
+                "Because the load it sees is not the load users send: every timed-out request comes back as retries, so the server still gets more than it can serve, and the queue never drains. It recovers only when the offered load drops far enough that even the retries fit, or when something caps them (a retry budget, shedding load); and even then only once the backlog of work left in the queue has drained.",
+                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
             )),
             try_this: Some(tr(
                 "Overlay the retry budget and compare the dotted lines on the way down.",
