@@ -383,7 +383,7 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
         return Ok(st::csv(&s, &cells, protected));
     }
     // The map as text, the highest y on top: '.' recovered within 2 s, 'o' later, '#' stuck,
-    // 'x' overloaded before the trigger, '?' could not run.
+    // 'x' overloaded (at or above capacity, or failing before the trigger), '?' could not run.
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
     for j in (0..s.y.n).rev() {

@@ -1103,7 +1103,7 @@ texts! {
     StabHystProtected => "dotted lines: with {p}", "点线：加上{p}";
     LessonToFigure => "Go to the figure ↓", "查看图 ↓";
     StabStuck => "stuck", "卡住";
-    StabOverloaded => "overloaded before the trigger", "触发前已过载";
+    StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
@@ -1199,10 +1199,14 @@ texts! {
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
     VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
     QExactBounded => "M/M/c/K: at most {q} waiting, the rest turned away, so a steady state exists at any load and every closed form above is exact for it (a finite birth–death chain, P_K the share turned away; P(wait), Wq and W are of the calls let in). The simulated figures differ by sampling noise and the run's empty start. No p99 is drawn.",
-        "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被放行的调用）。模拟结果的差异来自抽样噪声和从空系统开始运行。不给出 p99。";
+        "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被接纳的调用）。模拟结果的差异来自抽样噪声和从空系统开始运行。不给出 p99。";
     QQueueLimitLine => "The line is M/M/c/K: at most {q} waiting, the rest turned away ({blocked} % at this setting), so it goes on past 100 %, where the wait levels off below the time a full queue takes to drain.",
         "曲线是 M/M/c/K：最多 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此曲线越过 100% 后仍然延续，等待时间趋于平稳，低于排空满队列所需的时间。";
+    CapNoteBounded => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load: see the M/M/c/K figures above.",
+        "此表是文档 002 针对无界队列的算术。设了这个队列上限后，池在任何负载下都有稳态：见上方的 M/M/c/K 数字。";
+    QPWaitBounded => "P(wait), of the calls let in", "等待概率（被接纳的调用中）";
+    QBusyShare => "Busy share (utilisation carried)", "忙碌比例（实际承载的利用率）";
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";
-    CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is negative.",
-        "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距上限的余量是两回事：这里距上限的余量为负。";
+    CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
+        "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距上限的余量是两回事：这里距上限的余量不为正。";
 }

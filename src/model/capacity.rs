@@ -84,8 +84,10 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
     let needed = input.arrival_rps / (per_worker_rps * input.ceiling);
     // Guard against 6.000000000001 turning into 7 workers: round to 9 decimals first.
     let needed = (needed * 1e9).round() / 1e9;
-    let unstable = input.arrival_rps >= ideal_rps;
+    // ρ ≥ 1 computed as the queue lab's `Pool::rho` computes it, so that the two tables
+    // never disagree at the edge (λ ≥ cμ can round the other way).
     let offered = input.arrival_rps * input.service_ms / 1000.0;
+    let unstable = offered / f64::from(input.workers) >= 1.0;
     Ok(CapacityOutput {
         per_worker_rps,
         ideal_rps,

@@ -39,8 +39,8 @@ pub struct Pool {
     pub workers: u32,
 }
 
-/// Most states (c + q + 1) [`Pool::mmck`] sums: it is drawn 60 times for the curve, on the
-/// page's thread. A longer queue gets the unbounded forms (at ρ < 1 a queue that long is
+/// Most states (c + q + 1) [`Pool::mmck`] sums: it runs on the page's thread, once for the
+/// figures and 90 times for the curve. A longer queue gets the unbounded forms (at ρ < 1 a queue that long is
 /// nearly never full).
 pub const MMCK_MAX_STATES: u32 = 20_000;
 
@@ -50,7 +50,8 @@ pub struct Figures {
     /// The share of worker time busy (fraction): ρ = λ/(cμ), or λ(1 − P_K)/(cμ) with a
     /// queue limit.
     pub rho: f64,
-    /// Erlang C: probability an arrival waits (fraction); `None` when unstable.
+    /// The probability an arrival waits (fraction): Erlang C, or with a queue limit the
+    /// share of the calls let in that wait; `None` without a steady state.
     pub p_wait: Option<f64>,
     /// Mean wait for a worker Wq (ms).
     pub wait_ms: Option<f64>,
@@ -127,11 +128,15 @@ impl Pool {
         // Unnormalised p_n from p_0 = 1, with every sum rescaled together when the terms
         // grow large (a heavy load): only their ratios matter.
         let (mut t, mut sum, mut waiting, mut queued) = (1.0_f64, 1.0_f64, 0.0_f64, 0.0_f64);
+        // The sum without the last state: 1 − P_K from it keeps its digits when nearly every
+        // arrival is turned away (1 − blocked would not).
+        let mut below_k = sum;
         for n in 1..=k {
             t *= a / f64::from(n.min(c));
             if t > 1e250 {
                 (t, sum, waiting, queued) = (t * 1e-250, sum * 1e-250, waiting * 1e-250, queued * 1e-250);
             }
+            below_k = sum;
             sum += t;
             if n > c {
                 queued += f64::from(n - c) * t;
@@ -141,8 +146,7 @@ impl Pool {
                 waiting += t;
             }
         }
-        let blocked = t / sum;
-        let admitted = 1.0 - blocked;
+        let (blocked, admitted) = (t / sum, below_k / sum);
         let let_in = self.lambda * admitted;
         let lq = queued / sum;
         let wait_ms = if let_in > 0.0 { lq / let_in * 1000.0 } else { 0.0 };
@@ -307,10 +311,14 @@ mod tests {
         // steady state exists; about 5 % turned away, the queue mostly full, every worker
         // nearly always busy, and the wait short of the 250 ms a full queue takes to drain.
         let over = pool(210.0, 25.0, 8).mmck(50).unwrap();
+        // The overload story's figures (5 %, two-thirds full, ≈ 170 ms), as computed by hand
+        // from the birth–death sums.
         let blocked = over.blocked.unwrap();
-        assert!((0.04..0.06).contains(&blocked), "{blocked}");
+        assert!(close(blocked, 0.051_263, 1e-6), "{blocked}");
         assert!(close(over.rho, 210.0 * (1.0 - blocked) / 200.0, 1e-12));
-        assert!((150.0..250.0).contains(&over.wait_ms.unwrap()), "{over:?}");
+        assert!(close(over.wait_ms.unwrap(), 171.521, 1e-3), "{over:?}");
+        let lq = over.wait_ms.unwrap() / 1000.0 * 210.0 * (1.0 - blocked);
+        assert!(close(lq / 50.0, 0.683, 1e-3), "the queue two-thirds full on average: {lq}");
         // A heavy load past the scale where the terms would overflow: still a number.
         let heavy = pool(1e6, 1.0, 1000).mmck(10_000).unwrap();
         assert!(heavy.blocked.unwrap() > 0.99 && heavy.wait_ms.unwrap().is_finite(), "{heavy:?}");

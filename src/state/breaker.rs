@@ -581,8 +581,13 @@ impl BreakerState {
             (T::BlSlowPct, val(&SLOW_PCT), "slowCallRateThreshold", "—"),
             (T::KOpenMs, val(&OPEN_MS), "waitDurationInOpenState", "resetTimeout"),
             (T::KHalfOpen, val(&PROBES), "permittedNumberOfCallsInHalfOpenState", "—"),
-            // opossum half-opens on resetTimeout's timer: always the timed way.
-            (T::BlHalfOpen, pick(&HALF_OPEN), "automaticTransitionFromOpenToHalfOpenEnabled", "resetTimeout"),
+            // opossum half-opens on resetTimeout's timer: the timed way; it has no lazy one.
+            (
+                T::BlHalfOpen,
+                pick(&HALF_OPEN),
+                "automaticTransitionFromOpenToHalfOpenEnabled",
+                if i.breaker.timed_half_open { "resetTimeout" } else { "—" },
+            ),
         ]
     }
 }

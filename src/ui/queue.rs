@@ -83,8 +83,8 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
         <table class="lab-table figures-vs" id="q-figures">
             <thead><tr><th /><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
             <tbody>
-                { row(lang, "rho", T::QRho, rho, Some(f.rho), sim.map(|s| s.rho), pct) }
-                { row(lang, "pwait", T::QPWait, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
+                { row(lang, "rho", if c.bounded { T::QBusyShare } else { T::QRho }, rho, Some(f.rho), sim.map(|s| s.rho), pct) }
+                { row(lang, "pwait", if c.bounded { T::QPWaitBounded } else { T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
                 { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
                 { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
                 { row(lang, "p99", T::QP99, if c.bounded { "—".into() } else { "P(T > t) = 1 %".into() }, c.p99_ms, sim.map(|s| s.p99_ms), ms) }
@@ -141,7 +141,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     // Up to the 95 % point and the dots: the hockey stick's blade stays on the chart.
     let top = line
         .iter()
-        .filter(|p| p.0 <= 0.95 || (c.bounded && p.0 <= x_end))
+        .filter(|p| p.0 <= offered.max(0.95))
         .chain(&dots)
         .chain(here.iter())
         .chain(own.iter())
@@ -181,7 +181,8 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
             if input.queue > 0 {
                 <p class="note" id="q-limit-note">{ lang.f(if c.bounded { T::QQueueLimitLine } else { T::QQueueLimitNote }, &[
                     ("q", &format_number(f64::from(input.queue), 0)),
-                    ("blocked", &sims.first().copied().flatten().map_or_else(|| "–".to_string(), |s| format_number(s.blocked * 100.0, 2))),
+                    // The line's own P_K where it has one; else the run's share.
+                    ("blocked", &c.figures.blocked.or_else(|| sims.first().copied().flatten().map(|s| s.blocked)).map_or_else(|| "–".to_string(), |b| format_number(b * 100.0, 2))),
                 ]) }</p>
             }
         </>
@@ -249,6 +250,8 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
             <p class="note" id="q-cap-note">{ lang.f(T::CapNote, &[("n", &n(l))]) }</p>
         } else {
             <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
+            // A queue limit gives the pool a steady state the table's arithmetic knows nothing of.
+            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ lang.t(T::CapNoteBounded) }</p> }
         }
         </>
     }

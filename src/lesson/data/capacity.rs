@@ -105,7 +105,7 @@ pub const LESSON: Lesson = Lesson {
                 "平均有 {cap-in-system} 个请求在系统内：这么多个 CPU 核就够了吗？",
             )),
             answer: Some(tr(
-                "L cannot tell you. It counts requests that hold no core (waiting in a queue, on I/O or on calls downstream), and it is an average: it says nothing about p99, bursts, locks or other bottlenecks. The {set-w} is an assumed end-to-end time; this pool alone (M/M/{set-workers:n}) averages {q-time} and {q-l} requests inside.",
+                "L cannot tell you. It also counts requests that hold no core (waiting in a queue, on I/O or on calls downstream), and it is an average: it says nothing about p99, bursts, locks or other bottlenecks. The {set-w} is an assumed end-to-end time; this pool alone (M/M/{set-workers:n}) averages {q-time} and {q-l} requests inside.",
                 "L 回答不了这个问题。它也计入不占用 CPU 核的请求（在队列里、在 I/O 上或在下游调用上等待的），而且只是平均数：它说明不了 p99、突发、串行锁或其他资源瓶颈。{set-w} 是假定的端到端时间；仅这个池（M/M/{set-workers:n}）平均停留 {q-time}，池内平均 {q-l} 个请求。",
             )),
             try_this: Some(tr("Double W and see L double with it.", "把 W 加倍，看 L 也随之加倍。")),

@@ -86,7 +86,8 @@ pub struct LeafBehaviour {
 pub enum HopKind {
     /// A service that calls the next hop and its side dependencies.
     Layer {
-        /// Starts a deadline this long for calls that arrive without one (µs).
+        /// Its own deadline (µs from a call's arrival): started for calls that arrive
+        /// without one, the earlier of the two for calls that arrive with one.
         deadline: Option<Micros>,
         /// Its clients, next hop first.
         deps: Range<usize>,
