@@ -361,8 +361,8 @@ texts! {
     PresetBigPromoStory => "Source 003's incident: a ×5 surge while recommendations slow to a p99 of ~2 s. Every dependency shares 8 threads with an unbounded queue, nothing times out in time, the app retries at once: order calls queue behind slow recommendations and the order path goes down with them.",
         "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
     PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
-    PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a breaker, a 150 ms timeout, a bulkhead of 20 with no queue, in that order from the caller out) and serves the hot list as a fallback; the order path keeps its own bulkhead. Orders stay ≥ 99.9 % successful while recommendations degrade visibly.",
-        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过{order}（熔断，150 ms 超时，舱壁并发 20、队列 0，从调用方向外依次排列），失败时返回热门榜兜底；订单核心舱独立。订单成功率保持 ≥ 99.9%，推荐降级率明显升高。";
+    PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a breaker, a 150 ms timeout, a bulkhead of 20 with no queue, in that order from the caller out) and serves the hot list as a fallback; the order path keeps its own bulkhead. Of the orders let in, ≥ 99.9 % succeed (the surge beyond the entry's limit gets a 429), while recommendations degrade visibly.",
+        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过{order}（熔断，150 ms 超时，舱壁并发 20、队列 0，从调用方向外依次排列），失败时返回热门榜兜底；订单核心舱独立。被接纳的订单中 ≥ 99.9% 成功（超出入口上限的突发流量收到 429），推荐降级率明显升高。";
     PresetBreakerDemo => "Circuit breaker", "熔断器";
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
@@ -507,7 +507,7 @@ texts! {
     OptConstant => "evenly spaced", "均匀间隔";
     OptPoisson => "Poisson", "泊松";
     KSlo => "Success objective", "成功率目标";
-    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests refused at admission (429) are counted apart. A 4xx answer counts as a failure here (the user got no answer), though many SLIs leave 4xx out. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；在准入时被拒绝的请求（429）单独计数。4xx 回答在这里算作失败（用户没有得到回答），但许多 SLI 不计 4xx。在结果图上画成虚线。";
+    KSloHelp => "The SLO: the share of admitted requests the entry must answer (succeeded or degraded). Its error budget is the failures it allows; requests the entry turns away (a 429 from its rate or concurrency limit, a 503 from its full or timed-out queue) are counted apart. A 4xx answer counts as a failure here (the user got no answer), though many SLIs leave 4xx out. Drawn on the outcome chart as a dashed line.", "SLO：入口接纳的请求中必须得到回答（成功或降级）的比例。错误预算即它允许的失败数；被入口拒绝的请求（因速率或并发上限返回 429，或因队列已满、排队超时返回 503）单独计数。4xx 回答在这里算作失败（用户没有得到回答），但许多 SLI 不计 4xx。在结果图上画成虚线。";
     KCancel => "Cancel on timeout", "超时即取消";
     KCancelHelp => "On: a caller's timeout cancels the work it abandoned. Off: the callee keeps working and holding its worker. Many stacks do signal cancellation (gRPC cancels the server's context, Envoy resets the stream, Resilience4j TimeLimiter cancels the future by default), but work that never checks for it (a blocking query, a busy thread) runs on: a timeout is not a cancellation unless the callee acts on it.",
         "开：调用方超时会取消被放弃的工作。关：被调方继续工作并占着线程。许多框架会发出取消信号（gRPC 取消服务端 context，Envoy 重置流，Resilience4j TimeLimiter 默认取消 Future），但不检查取消的工作（阻塞查询、忙碌的线程）仍会继续：被调方不响应，超时就不等于取消。";
@@ -517,11 +517,11 @@ texts! {
     KFaultTargetHelp => "The service the window slows down, fails or takes down: the leaf or a side dependency.", "该时间窗作用的服务：叶子服务或某个旁路依赖。";
     GroupShape => "Shape", "结构";
     KLayers => "Layers", "层数";
-    KLayersHelp => "Retrying layers between the entry and the leaf (1–8). A new layer copies the last one's settings, so 3 layers of 3 attempts give 3³ = 27× and 5 give 3⁵ = 243×.",
-        "入口与叶子服务之间带重试的层数（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
+    KLayersHelp => "Retrying layers before the leaf, the entry included (1–8). A new layer copies the last one's settings, so 3 layers of 3 attempts give 3³ = 27× and 5 give 3⁵ = 243×.",
+        "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
     KFaults => "Fault windows", "故障时间窗";
-    KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run; set its kind, target, start and end below.",
-        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍；可在下方设置类型、作用对象、开始与结束时间。";
+    KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (a batch: its first second, while the batch is served); set its kind, target, start and end below.",
+        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（一批请求时：最初一秒，即处理这批请求期间）；可在下方设置类型、作用对象、开始与结束时间。";
     KSides => "Side dependencies", "旁路依赖";
     KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
         "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个类似推荐、该层缺了它也能应答的服务。";
@@ -735,8 +735,8 @@ texts! {
         "各自整次运行的合计，虚拟时间 A 0 – {a} s、B 0 – {b} s（下方的调用链显示播放头所在时刻）";
     HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
     SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed", "SLO {target}% 达成：失败 {spent}，允许 {allowed}";
-    SloRefusedApart => "({n} refused at admission with a 429 are counted apart, not against the objective)",
-        "（准入阶段以 429 拒绝的 {n} 个请求单独计数，不计入目标）";
+    SloRefusedApart => "({n} turned away by the entry, with a 429 from its rate or concurrency limit or a 503 from its full or timed-out queue, are counted apart, not against the objective)",
+        "（被入口拒绝的 {n} 个请求——因速率或并发上限返回 429，或因队列已满、排队超时返回 503——单独计数，不计入目标）";
     SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed", "SLO {target}% 未达成：失败 {spent}，允许 {allowed}";
     ChartErrorBudget => "Error budget spent (cumulative)", "错误预算累计消耗";
     SeriesErrorBudget => "spent", "已消耗";
@@ -783,13 +783,13 @@ texts! {
     LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
     BadgeDeadline => "deadline", "截止";
     StageRetry => "retry", "重试";
-    BadgeRetry => "retry ×{n}", "重试 ×{n}";
+    BadgeRetry => "tries ×{n}", "尝试 ×{n}";
     BadgeBudget => "retry budget", "重试预算";
     BadgeBreaker => "breaker", "熔断";
     BadgeBulkhead => "bulkhead", "舱壁";
     BadgeShared => "shared pool", "共享池";
     BadgeTimeout => "timeout", "超时";
-    BadgeFallback => "fallback", "降级";
+    BadgeFallback => "fallback: {to}", "降级：{to}";
     StateClosed => "CLOSED", "关闭";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
@@ -863,7 +863,7 @@ texts! {
     TreeFindBulkhead => "one cut by the bulkhead", "被舱壁切断的";
     TreeFindTimeout => "one that timed out", "一个超时的";
     TreeFindSampled => "the sampled one", "抽样的那个";
-    TreeFindNone => "This run has none of that kind.", "本次运行没有这类请求。";
+    TreeFindNone => "No request of this run ended at the entry for that cause (deeper down, a layer that gives up answers a 5xx: look under errors).", "本次运行没有请求因这个原因在入口结束（在更深的层，放弃的层回答 5xx：请在错误中查找）。";
     TreeRequestLabel => "Request number", "请求编号";
     TreeRequestHelp => "0 = the first request to arrive. Side A's run traces this request whole (up to 4,000 calls and events); the link keeps it (request=N).",
         "0 = 最先到达的请求。A 侧的运行会完整追踪该请求（最多 4,000 个调用与事件）；链接会保存它（request=N）。";
@@ -972,8 +972,8 @@ texts! {
 
     // ---- cause breakdown and retry timing (storm page, issue 13 items 2 and 3) ----------
     BdTitle => "Where the requests went: outcome, then cause", "请求去向：先看结果，再看原因";
-    BdIntro => "Every original request of the run, by how it ended and the first cause that ended it. The counts add up to the headline figures; a box too small to see still carries its label.",
-        "本次运行的每个原始请求，按结束方式和导致结束的第一个原因分组。各数之和等于上方的核心数字；太小看不清的方块仍标有数字。";
+    BdIntro => "Every original request of the run, by how it ended and the first cause that ended it, as the entry saw it: a deeper layer that gives up answers a 5xx, so its breaker, bulkhead, timeout or budget shows here as an error (5xx). The counts add up to the headline figures; a box too small to see still carries its label.",
+        "本次运行的每个原始请求，按结束方式和导致结束的第一个原因分组，原因以入口看到的为准：更深的层放弃时回答 5xx，所以那里的熔断、舱壁、超时或预算在这里显示为错误（5xx）。各数之和等于上方的核心数字；太小看不清的方块仍标有数字。";
     BdFlowLabel => "Request flow: requests, outcome, cause", "请求流向：请求、结果、原因";
     BdColOutcome => "outcome", "结果";
     BdColCause => "cause", "原因";
@@ -1018,8 +1018,8 @@ texts! {
     RtRange => "{min}–{max} ms, mean {mean} ms", "{min}–{max} ms，平均 {mean} ms";
     RtAxis => "wait (ms)", "等待（ms）";
     RtShare => "% of sequences", "序列占比（%）";
-    RtCompareTitle => "The four jitter modes on the same base, cap and doubling", "同一基数、上限与倍增下的四种抖动";
-    RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry.", "每个尝试次数一条轮廓线，颜色见图例；第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)。";
+    RtCompareTitle => "The jitter modes on the same backoff", "同一退避下的各种抖动";
+    RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry with exponential backoff, t = the fixed wait otherwise (decorrelated jitter needs exponential backoff: left out then).", "每个尝试次数一条轮廓线，颜色见图例；指数退避时第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)，否则 t 为固定等待（去相关抖动需要指数退避，此时不画）。";
     RtJitterNone => "none: t exactly (clients retry in lock-step)", "无：恰好为 t（客户端同步重试）";
     RtJitterFull => "full: random(0, t)", "full（全抖动）：random(0, t)";
     RtJitterEqual => "equal: t/2 + random(0, t/2)", "equal（等分抖动）：t/2 + random(0, t/2)";

@@ -130,8 +130,9 @@ fn bin_of(wait: u64, axis_us: u64, bins: usize) -> usize {
     (i as usize).min(bins - 1)
 }
 
-/// The four jitter modes on one policy's base, cap and growth, sampled on one shared
-/// axis, in the order none, full, equal, decorrelated.
+/// The jitter modes on one policy's base, cap and growth, sampled on one shared axis, in
+/// the order none, full, equal, decorrelated; decorrelated only with exponential backoff
+/// (the scenario rule: it grows from the previous wait, which a fixed one does not).
 pub fn compare_jitter(
     b: &BackoffUs,
     attempts: u32,
@@ -139,7 +140,9 @@ pub fn compare_jitter(
     seed: u64,
     bins: usize,
 ) -> Vec<(Jitter, Timing)> {
-    let modes = [Jitter::None, Jitter::Full, Jitter::Equal, Jitter::Decorrelated];
+    let all = [Jitter::None, Jitter::Full, Jitter::Equal, Jitter::Decorrelated];
+    let modes: Vec<Jitter> =
+        all.into_iter().filter(|&j| b.exponential || j != Jitter::Decorrelated).collect();
     let with = |j: Jitter| BackoffUs { jitter: j, ..*b };
     let axis = modes.iter().map(|&j| axis_for(&with(j), attempts)).max().unwrap_or(0);
     modes.iter().map(|&j| (j, sample_on(&with(j), attempts, sequences, seed, bins, axis))).collect()
@@ -249,5 +252,9 @@ mod tests {
         let modes: Vec<Jitter> = c.iter().map(|x| x.0).collect();
         assert_eq!(modes, vec![Jitter::None, Jitter::Full, Jitter::Equal, Jitter::Decorrelated]);
         assert!(c.iter().all(|(_, t)| t.axis_us == 300_000));
+        // A fixed wait has no decorrelated jitter (the scenario rule refuses it): three modes.
+        let fixed = BackoffUs::new(Backoff::Fixed { ms: 20.0 }, Jitter::None);
+        let modes: Vec<Jitter> = compare_jitter(&fixed, 3, 500, 1, BINS).iter().map(|x| x.0).collect();
+        assert_eq!(modes, vec![Jitter::None, Jitter::Full, Jitter::Equal]);
     }
 }

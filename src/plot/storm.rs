@@ -125,6 +125,39 @@ pub fn per_second(series: &[u64], bucket_ms: f64) -> Vec<f64> {
     series.iter().map(|&v| v as f64 * f).collect()
 }
 
+/// How a series is read on another run's bucket grid (see [`regrid`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Regrid {
+    /// A rate: averaged over the time each bucket overlaps (the calls it stands for are kept).
+    Rate,
+    /// A level's peak: the highest of the buckets that overlap.
+    Peak,
+}
+
+/// `values` in buckets of `from_ms`, read on a grid of `to_ms` buckets from 0, as far as
+/// the values reach: compare mode's overlay draws side B on side A's grid, and the two runs
+/// may have chosen different buckets (a different length). The same grid returns the values.
+pub fn regrid(values: &[f64], from_ms: f64, to_ms: f64, how: Regrid) -> Vec<f64> {
+    if from_ms == to_ms || from_ms <= 0.0 || to_ms <= 0.0 {
+        return values.to_vec();
+    }
+    let end = values.len() as f64 * from_ms;
+    let n = (end / to_ms).ceil() as usize;
+    (0..n)
+        .map(|i| {
+            let (lo, hi) = (i as f64 * to_ms, (i + 1) as f64 * to_ms);
+            let first = (lo / from_ms).floor() as usize;
+            let last = ((hi / from_ms).ceil() as usize).min(values.len());
+            let overlap = |j: usize| (hi.min((j + 1) as f64 * from_ms) - lo.max(j as f64 * from_ms)).max(0.0);
+            let js = (first..last).filter(|&j| overlap(j) > 0.0);
+            match how {
+                Regrid::Rate => js.map(|j| values[j] * overlap(j)).sum::<f64>() / to_ms,
+                Regrid::Peak => js.map(|j| values[j]).fold(0.0, f64::max),
+            }
+        })
+        .collect()
+}
+
 /// The run's length in ms (the last bucket's end).
 pub fn run_end_ms(r: &Report) -> f64 {
     (r.series.buckets as f64 * r.series.bucket_ms).max(r.summary.end_ms)
@@ -389,6 +422,20 @@ pub fn allowance(allowed: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn regrid_keeps_the_calls_of_a_rate_and_the_peak_of_a_level() {
+        use super::{Regrid, regrid};
+        // 1 s in 200 ms buckets read in 500 ms ones: 10, 20 and half of 30 in the first.
+        let rates = [10.0, 20.0, 30.0, 40.0, 50.0];
+        let on = regrid(&rates, 200.0, 500.0, Regrid::Rate);
+        assert_eq!(on, vec![18.0, 42.0]);
+        let calls = |v: &[f64], ms: f64| v.iter().map(|r| r * ms / 1000.0).sum::<f64>();
+        assert!((calls(&on, 500.0) - calls(&rates, 200.0)).abs() < 1e-12, "the calls are kept");
+        assert_eq!(regrid(&rates, 200.0, 500.0, Regrid::Peak), vec![30.0, 50.0]);
+        // Finer: each 100 ms bucket reads its 200 ms bucket's rate.
+        assert_eq!(regrid(&[10.0, 20.0], 200.0, 100.0, Regrid::Rate), vec![10.0, 10.0, 20.0, 20.0]);
+        assert_eq!(regrid(&rates, 200.0, 200.0, Regrid::Rate), rates.to_vec(), "the same grid");
+    }
 
     #[test]
     fn a_full_pool_under_a_tall_queue_is_found() {

@@ -119,22 +119,26 @@ pub fn set_sides(s: &mut Scenario, layer: usize, n: usize, preset: &Scenario) {
 }
 
 /// Keeps the first `n` fault windows (at most [`MOST_FAULT_WINDOWS`]; `usize::MAX` keeps
-/// them all as they are); new ones slow the leaf ×5 during the second quarter of the run.
+/// them all as they are); new ones slow the leaf ×5 during the second quarter of the run,
+/// or a batch's first second (a batch is served in its first moments: lab 11's runs end
+/// by 1,020 ms, before a window at 1–2 s would start).
 pub fn set_faults(s: &mut Scenario, n: usize) {
     if n == usize::MAX {
         return; // keep them as they are
     }
     let n = n.min(MOST_FAULT_WINDOWS);
     s.faults.truncate(n);
-    let span = match s.load {
-        Load::Batch { .. } => 4_000.0,
-        Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => duration_ms,
+    let (start_ms, end_ms) = match s.load {
+        Load::Batch { .. } => (0.0, 1_000.0),
+        Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => {
+            ((duration_ms * 0.25).round(), (duration_ms * 0.5).round())
+        }
     };
     while s.faults.len() < n {
         s.faults.push(Fault {
             target: s.leaf.name.clone(),
-            start_ms: (span * 0.25).round(),
-            end_ms: (span * 0.5).round(),
+            start_ms,
+            end_ms,
             effect: FaultEffect::Latency { factor: 5.0 },
         });
     }
@@ -180,5 +184,21 @@ mod tests {
         let mut big = big_preset.clone();
         set_sides(&mut big, 1, 3, &big_preset);
         assert_eq!(validate(&big), Ok(()), "copies of a dependency with a bulkhead and breaker are valid");
+    }
+
+    #[test]
+    fn a_new_window_falls_while_a_batch_is_served() {
+        // Lab 11's runs end by 1,020 ms: a window in the second quarter of 4 s changed nothing.
+        for preset in [presets::lab11_unprotected(), presets::lab11_protected()] {
+            let mut s = preset.clone();
+            set_faults(&mut s, 1);
+            assert_eq!((s.faults[0].start_ms, s.faults[0].end_ms), (0.0, 1000.0));
+            let (before, after) = (run(&preset).unwrap(), run(&s).unwrap());
+            assert!(
+                after.summary.latency_ms.max > before.summary.latency_ms.max,
+                "{}: the window is felt",
+                preset.name
+            );
+        }
     }
 }

@@ -72,10 +72,21 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     for &stage in next_hop_stack(r, hop) {
         out.push(Badge { label: stage_label(lang, stage, layer), name: stage.name() });
     }
-    if let Some(l) = layer
-        && (l.client.fallback.is_some() || l.side_deps.iter().any(|d| d.client.fallback.is_some()))
-    {
-        out.push(Badge { label: lang.t(T::BadgeFallback).to_string(), name: "fallback" });
+    // A fallback names the dependencies it answers for: on a hop with a side dependency
+    // it may be that one's, not the next hop's (big-promo: recommendations, not orders).
+    if let Some(l) = layer {
+        let next = s.service(hop + 1).map(|svc| svc.name);
+        let to: Vec<&str> = l
+            .client
+            .fallback
+            .and(next)
+            .into_iter()
+            .chain(l.side_deps.iter().filter(|d| d.client.fallback.is_some()).map(|d| d.target.name.as_str()))
+            .collect();
+        if !to.is_empty() {
+            let label = lang.f(T::BadgeFallback, &[("to", &to.join(", "))]);
+            out.push(Badge { label, name: "fallback" });
+        }
     }
     out
 }

@@ -5,7 +5,7 @@ use super::diagram::Diagram;
 use crate::i18n::{Lang, T, format_number};
 use crate::model::slo::Slo;
 use crate::plot::palette::hop_class;
-use crate::plot::storm::{per_second, run_end_ms};
+use crate::plot::storm::{Regrid, per_second, regrid, run_end_ms};
 use crate::report::{HopKind, Report};
 use crate::scenario::Scenario;
 use crate::ui::charts::{Line, Lines, PlayheadAt, ReportRef, StackChart, TimeChart};
@@ -351,27 +351,37 @@ pub fn Overlay(props: &OverlayProps) -> Html {
     let sum = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().zip(y).map(|(p, q)| p + q).collect() };
     let good = |r: &Report| per_second(&sum(&r.series.succeeded, &r.series.degraded), r.series.bucket_ms);
     let bad = |r: &Report| per_second(&sum(&r.series.failed, &r.series.rejected), r.series.bucket_ms);
+    // Side B on side A's bucket grid: the runs pick their buckets from their own lengths.
+    let on_a = |v: Vec<f64>, how: Regrid| regrid(&v, b.series.bucket_ms, bucket, how);
     let load = Lines::new(
         pair(
             lang,
             &props.b_name,
             "c-hop0",
             per_second(&a.series.attempts[leaf(a)], bucket),
-            per_second(&b.series.attempts[leaf(b)], bucket),
+            on_a(per_second(&b.series.attempts[leaf(b)], b.series.bucket_ms), Regrid::Rate),
             lang.t(T::OverlayLeafAttempts),
         )
         .into(),
     );
     let mut outcomes: Vec<Line> =
-        pair(lang, &props.b_name, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
-    outcomes.extend(pair(lang, &props.b_name, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
+        pair(lang, &props.b_name, "c-ok", good(a), on_a(good(b), Regrid::Rate), lang.t(T::OverlayAnswered))
+            .into();
+    outcomes.extend(pair(
+        lang,
+        &props.b_name,
+        "c-fail",
+        bad(a),
+        on_a(bad(b), Regrid::Rate),
+        lang.t(T::OverlayFailed),
+    ));
     let in_flight = Lines::new(
         pair(
             lang,
             &props.b_name,
             "c-hop3",
             a.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
-            b.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
+            on_a(b.series.requests_in_flight.iter().map(|&v| v as f64).collect(), Regrid::Peak),
             lang.t(T::OverlayInSystem),
         )
         .into(),
