@@ -66,7 +66,8 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
     let (k, cw) = (p.workers.saturating_add(input.queue), p.workers);
     let (rho, pwait, wait, l) = if c.bounded {
         (
-            format!("λ(1 − P_K)/(cμ) = {}(1 − P_K)/({cw} × {})", n(p.lambda), n(p.mu())),
+            // Short: its numbers would make the phone's formula column six lines tall.
+            "λ(1 − P_K)/(cμ)".to_string(),
             format!("P({cw} ≤ n < {k}) / (1 − P_K)"),
             "Lq / (λ(1 − P_K))".to_string(),
             "L = λ(1 − P_K) × W".to_string(),
