@@ -251,7 +251,7 @@ texts! {
     StepWindow => "Steps {a}–{b} of {n}, around the current one.", "第 {a}–{b} 步（共 {n} 步），围绕当前步。";
     RealLimiters => "What real limiters would do", "真实限流器会怎么做";
     NoteGo => "Go's x/time/rate: Allow() makes the same decision as this lab (a full bucket of burst b refilling at Limit; n > burst never passes) and, as here, a refusal takes nothing. Wait() and Reserve() delay instead of refusing: they reserve the tokens now and hold the caller until they exist — a queue in time instead of a 429 — except when n > burst (WaitN returns an error, ReserveN a reservation that is not OK, like cost_exceeds_capacity here) or when the wait would outlast the context's deadline (Wait returns an error at once).",
-        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 以等待代替拒绝：它们现在就预订令牌，让调用方等到令牌存在——用时间上的排队代替 429；例外是 n > burst（WaitN 返回错误，ReserveN 返回不可用的预订，相当于这里的 cost_exceeds_capacity），以及等待会超过 context 的截止时间时（Wait 立即返回错误）。";
+        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 以等待代替拒绝：它们现在就预订令牌，让调用方一直等到令牌可用——用时间上的排队代替 429；例外有两种：n > burst 时（WaitN 返回错误，ReserveN 返回 OK() 为 false 的预订，相当于这里的 cost_exceeds_capacity），以及等待会超过 context 的截止时间时（Wait 立即返回错误）。";
     NoteEnvoy => "Envoy's local_ratelimit starts with max_tokens and adds tokens_per_fill every fill_interval (at least 50 ms) in one step, so the level climbs in stairs, not the smooth slope drawn here; a refused request takes no token and gets 429 with x-envoy-ratelimited. That filter has no concurrency gate.",
         "Envoy 的 local_ratelimit 初始为 max_tokens，每个 fill_interval（至少 50 ms）一次性补充 tokens_per_fill 个令牌，所以令牌量呈阶梯上升，而不是这里画的平滑斜线；被拒请求不消耗令牌，返回 429 和 x-envoy-ratelimited。该过滤器没有并发门槛。";
     NoteModel => "This is source 002's teaching model: one global bucket, integer credits, no queue, no automatic retry; not RFC 2697's two-bucket three-colour marker, and not a production limiter. Retry-After is the time the bucket needs to hold the cost; HTTP sends it in whole seconds, rounded up.",
@@ -266,7 +266,7 @@ texts! {
         "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待；这些请求平均等待 12.5 ms，即 1/(cμ − λ)（按全部请求平均为 1.74 ms，即 Wq）。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
     QPresetSingle => "One worker at ρ = 80 %", "单线程，ρ = 80%";
     QStorySingle => "M/M/1 at 20/s and 40 ms: 80 % of requests wait; those that do wait 5 service times on average (200 ms; 160 ms averaged over all requests, Wq), and the p99 of the time in system is about 920 ms — 23 service times.",
-        "M/M/1，20/秒、40 ms：80% 的请求需要等待；这些请求平均等待 5 个服务时间（200 ms；按全部请求平均为 160 ms，即 Wq），系统内时间的 p99 约 920 ms——23 个服务时间。";
+        "M/M/1，20/秒、40 ms：80% 的请求需要等待；这些请求平均等待 5 个服务时间（200 ms；按全部请求平均为 160 ms，即 Wq），在系统内停留时间的 p99 约 920 ms——23 个服务时间。";
     QPresetConstant => "Constant service (M/D/c)", "常数服务时间（M/D/c）";
     QStoryConstant => "Source 002's workload with every request taking exactly 40 ms. No exact formula: the mean wait is drawn by Allen–Cunneen, half of M/M/c's; the simulation shows how close that is.",
         "文档 002 的负载，但每个请求恰好 40 ms。没有精确公式：平均等待用 Allen–Cunneen 近似，为 M/M/c 的一半；模拟显示它有多接近。";
@@ -275,7 +275,7 @@ texts! {
         "中位数 30 ms，p99 300 ms：均值约 49 ms，因此 ρ ≈ 73%。服务时间的方差（Cs² ≈ 1.66）拉长了每次等待；Allen–Cunneen 把 M/M/c 的等待乘以 (1 + 1.66)/2。";
     QPresetOverload => "Overload: λ above cμ", "过载：λ 超过 cμ";
     QStoryOverload => "210/s against an ideal 200/s, behind a queue of 50. Without the limit there would be no steady state; with it there is one (M/M/c/K): about 5 % of arrivals find the queue full and are turned away with 503 (about the 10/s excess), the queue hovers around two-thirds full, and the mean wait is about 170 ms, short of the 250 ms a full queue takes to drain (50 ÷ 8 workers × 40 ms).",
-        "210/秒对上理想的 200/秒，队列上限 50。若不设上限就不存在稳态；设了上限就有稳态（M/M/c/K）：约 5% 的到达发现队列已满，以 503 被拒绝（大约就是超出的 10/秒），队列大约保持三分之二满，平均等待约 170 ms，低于排空满队列所需的 250 ms（50 ÷ 8 个线程 × 40 ms）。";
+        "到达 210/秒，而理想容量为 200/秒，队列上限 50。若不设上限，就不存在稳态；设了上限才有稳态（M/M/c/K）：约 5% 的到达请求发现队列已满，以 503 被拒绝（大约就是超出的那 10/秒），队列长度在三分之二满上下波动，平均等待约 170 ms，低于排空满队列所需的 250 ms（50 ÷ 8 个线程 × 40 ms）。";
     QRateHelp => "Requests per second arriving at the pool, as a Poisson process or evenly spaced.", "每秒到达线程池的请求数，按泊松过程或均匀间隔到达。";
     QArrivalsHelp => "Poisson: independent random gaps (the first M of M/M/c; Ca² = 1). Evenly spaced: one every 1/λ (Ca² = 0), which waits less.",
         "泊松：相互独立的随机间隔（M/M/c 的第一个 M；Ca² = 1）。均匀：每 1/λ 一个（Ca² = 0），等待更少。";
@@ -362,7 +362,7 @@ texts! {
         "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
     PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
     PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a breaker, a 150 ms timeout, a bulkhead of 20 with no queue, in that order from the caller out) and serves the hot list as a fallback; the order path keeps its own bulkhead. Of the orders let in, ≥ 99.9 % succeed (the surge beyond the entry's limit gets a 429), while recommendations degrade visibly.",
-        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过{order}（熔断，150 ms 超时，舱壁并发 20、队列 0，从调用方向外依次排列），失败时返回热门榜兜底；订单核心舱独立。被接纳的订单中 ≥ 99.9% 成功（超出入口上限的突发流量收到 429），推荐降级率明显升高。";
+        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过{order}（熔断器、150 ms 超时、并发 20 且不排队的舱壁，从调用方向外依次排列），失败时返回热门榜兜底；订单链路有自己独立的舱壁。被接纳的订单中 ≥ 99.9% 成功（超出入口上限的突发流量收到 429），推荐则明显降级。";
     PresetBreakerDemo => "Circuit breaker", "熔断器";
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
@@ -420,7 +420,7 @@ texts! {
         "10 s 时间窗口，依赖 60% 的调用失败：健康的一秒滑出窗口时打开，保持打开 30 s，探测成功后才关闭。";
     BlP002 => "Source 002: opossum settings", "文档 002：opossum 配置";
     BlP002Story => "errorThresholdPercentage 50, resetTimeout 30 s on a timer, a 10 s rolling window, no volume threshold, one trial call. This lab opens at the threshold (≥); opossum only above it (>), here one failure later.",
-        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 s 滚动窗口、无最小请求量、一次探测调用。本实验在达到阈值时（≥）打开；opossum 只在超过阈值时（>）打开，这里会晚一次失败。";
+        "errorThresholdPercentage 50、resetTimeout 30 s（定时器）、10 s 滚动窗口、无最小请求量、一次探测调用。本实验在达到阈值时（≥）打开；opossum 则要超过阈值（>）才打开，在这里就是晚一次失败。";
     BlPFlap => "A flapping dependency", "时好时坏的依赖";
     BlPFlapStory => "Probes find it down (half-open opens again), then catch a good moment and close too early.",
         "探测遇到宕机（半开再次打开），又赶上短暂恢复而过早关闭。";
@@ -521,7 +521,7 @@ texts! {
         "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
     KFaults => "Fault windows", "故障时间窗";
     KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (a batch: its first second, while the batch is served); set its kind, target, start and end below.",
-        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（一批请求时：最初一秒，即处理这批请求期间）；可在下方设置类型、作用对象、开始与结束时间。";
+        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（到达模式为“t = 0 一批”时：改为最初一秒，即处理这批请求期间）；可在下方设置类型、作用对象、开始与结束时间。";
     KSides => "Side dependencies", "旁路依赖";
     KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
         "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个类似推荐、该层缺了它也能应答的服务。";
@@ -789,7 +789,7 @@ texts! {
     BadgeBulkhead => "bulkhead", "舱壁";
     BadgeShared => "shared pool", "共享池";
     BadgeTimeout => "timeout", "超时";
-    BadgeFallback => "fallback: {to}", "降级：{to}";
+    BadgeFallback => "fallback: {to}", "兜底：{to}";
     StateClosed => "CLOSED", "关闭";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
@@ -863,7 +863,7 @@ texts! {
     TreeFindBulkhead => "one cut by the bulkhead", "被舱壁切断的";
     TreeFindTimeout => "one that timed out", "一个超时的";
     TreeFindSampled => "the sampled one", "抽样的那个";
-    TreeFindNone => "No request of this run ended at the entry for that cause (deeper down, a layer that gives up answers a 5xx: look under errors).", "本次运行没有请求因这个原因在入口结束（在更深的层，放弃的层回答 5xx：请在错误中查找）。";
+    TreeFindNone => "No request of this run ended at the entry for that cause (deeper down, a layer that gives up answers a 5xx: look under errors).", "本次运行没有请求因这个原因在入口结束（更深的层放弃时会回答 5xx：请到“错误（5xx）”下查找）。";
     TreeRequestLabel => "Request number", "请求编号";
     TreeRequestHelp => "0 = the first request to arrive. Side A's run traces this request whole (up to 4,000 calls and events); the link keeps it (request=N).",
         "0 = 最先到达的请求。A 侧的运行会完整追踪该请求（最多 4,000 个调用与事件）；链接会保存它（request=N）。";
@@ -1018,7 +1018,7 @@ texts! {
     RtRange => "{min}–{max} ms, mean {mean} ms", "{min}–{max} ms，平均 {mean} ms";
     RtAxis => "wait (ms)", "等待（ms）";
     RtShare => "% of sequences", "序列占比（%）";
-    RtCompareTitle => "The jitter modes on the same backoff", "同一退避下的各种抖动";
+    RtCompareTitle => "The jitter modes on the same backoff", "同一退避策略下的各种抖动模式";
     RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry with exponential backoff, t = the fixed wait otherwise (decorrelated jitter needs exponential backoff: left out then).", "每个尝试次数一条轮廓线，颜色见图例；指数退避时第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)，否则 t 为固定等待（去相关抖动需要指数退避，此时不画）。";
     RtJitterNone => "none: t exactly (clients retry in lock-step)", "无：恰好为 t（客户端同步重试）";
     RtJitterFull => "full: random(0, t)", "full（全抖动）：random(0, t)";
@@ -1199,7 +1199,7 @@ texts! {
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
     VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
     QExactBounded => "M/M/c/K: at most {q} waiting, the rest turned away, so a steady state exists at any load and every closed form above is exact for it (a finite birth–death chain, P_K the share turned away; P(wait), Wq and W are of the calls let in). The simulated figures differ by sampling noise and the run's empty start. No p99 is drawn.",
-        "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被接纳的调用）。模拟结果的差异来自抽样噪声和从空系统开始运行。不给出 p99。";
+        "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被接纳的调用）。模拟结果与之的差异来自抽样噪声，以及运行从空系统起步。不画 p99。";
     QQueueLimitLine => "The line is M/M/c/K: at most {q} waiting, the rest turned away ({blocked} % at this setting), so it goes on past 100 %, where the wait levels off below the time a full queue takes to drain.",
         "曲线是 M/M/c/K：最多 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此曲线越过 100% 后仍然延续，等待时间趋于平稳，低于排空满队列所需的时间。";
     CapNoteBounded => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load: see the M/M/c/K figures above.",
@@ -1208,5 +1208,5 @@ texts! {
     QBusyShare => "Busy share (utilisation carried)", "忙碌比例（实际承载的利用率）";
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
-        "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距上限的余量是两回事：这里距上限的余量不为正。";
+        "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
 }

@@ -172,7 +172,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "The breaker does not know whether the downstream has recovered. The calls it refused were never queued or sent later (their callers failed fast or fell back), so closing it sends the normal traffic at once, full traffic on a service that may still be failing, or be cold and short of capacity, and can knock it over again. A few probes find out at little cost: if it is still down, only they fail; only their success closes the breaker. Many instances half-opening together send full traffic at once, so their timers should be spread.",
-                "熔断器并不知道下游是否已经恢复。被它拒绝的调用既没有排队，也不会稍后重发（调用方已快速失败或降级），所以一旦关闭，正常流量会立刻全部涌向一个可能仍在出错、或刚启动容量不足的服务，可能再次把它压垮。少量探测代价很小：如果下游仍未恢复，失败的只是这几次探测；只有探测成功才会关闭熔断器。许多实例同时半开会同时放行全部流量，所以它们的计时应当错开。",
+                "熔断器并不知道下游是否已经恢复。被它拒绝的调用既没有排队，也不会稍后重发（调用方已快速失败或降级），所以一旦关闭，正常流量会立刻全部涌向一个可能仍在出错、或仍在冷启动而容量不足的服务，可能再次把它压垮。少量探测就能以很小的代价探明情况：如果下游仍未恢复，失败的只有这几次探测；只有探测成功才会关闭熔断器。许多实例若同时半开，就等于一下子放行全部流量，所以它们的计时应当错开。",
             )),
             try_this: Some(tr("Allow more probes in half-open.", "允许半开状态放行更多探测。")),
             spot: "breaker-band",
@@ -264,11 +264,11 @@ pub const LESSON: Lesson = Lesson {
             question: Some(tr("Can a breaker replace a timeout?", "熔断器能代替超时吗？")),
             answer: Some(tr(
                 "No. A breaker decides before a call starts; a call already running still needs an end. Without the recommendation's timeout its slow calls (about {~ set-s1.p99 * set-f2.factor / 1000} s at p99) no longer fail, so a breaker that opens on calls it sees fail never opens (Resilience4j's can also open on a slow-call rate, but it still ends no call already running); how long a user waits is then bounded only by the callers above, whose own tries end it.",
-                "不能。熔断器在调用开始前做决定；已经开始的调用仍需要结束边界。没有推荐的超时，它的慢调用（p99 约 {~ set-s1.p99 * set-f2.factor / 1000} s）不再算作失败，而熔断器只会因为看到调用失败而打开，于是永远不会打开（Resilience4j 也能按慢调用比例打开，但它仍然结束不了已在运行的调用）；用户要等多久，只能靠上游调用方自己的单次超时来限定。",
+                "不能。熔断器在调用开始前做决定；已经开始的调用仍需要结束边界。去掉推荐服务的超时后，它的慢调用（p99 约 {~ set-s1.p99 * set-f2.factor / 1000} s）不再算作失败，而熔断器只会因为看到调用失败而打开，于是永远不会打开（Resilience4j 也能按慢调用比例打开，但它仍然结束不了已在运行的调用）；这时用户要等多久，只能靠上游各调用方自己的单次超时来限定。",
             )),
             try_this: Some(tr(
                 "Set the recommendation's per-try timeout to {#0} (off) and watch the breaker chart: without the timeout the slow calls no longer fail, so the breaker never opens; the bulkhead refuses calls instead, and the slowest request is cut only by the app's own tries.",
-                "把推荐的单次超时设为 {#0}（关闭），看熔断器状态图：没有超时，慢调用就不再算作失败，熔断器再也不会打开；改由舱壁拒绝调用，最慢的请求只能靠 App 自己的单次超时来截断。",
+                "把推荐服务的单次超时设为 {#0}（关闭），看熔断器状态图：没有超时，慢调用就不再算作失败，熔断器再也不会打开；改由舱壁拒绝调用，最慢的请求只能靠 App 自己的单次超时来截断。",
             )),
             spot: "chart-breaker-a",
             playback: None,

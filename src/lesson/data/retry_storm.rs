@@ -28,7 +28,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "{out-worst}: {out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}: when payment fails or times out on every call, each request becomes up to {out-amplification} calls there, an upper bound that every layer exhausting every attempt reaches. The extra load arrives exactly when payment is weakest.",
-                "{out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}：当支付服务对每次调用都失败或超时时，每个请求在那里最多变成 {out-amplification} 次调用——这是每一层都用尽每次尝试时达到的上限。额外的负载恰好在支付服务最脆弱的时候到来。",
+                "每秒 {out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}：当支付服务对每次调用都失败或超时时，每个请求在支付服务处最多被放大 {out-amplification}——每一层都用尽全部尝试次数时，就会达到这个上限。额外的负载恰好在支付服务最脆弱的时候到来。",
             )),
             try_this: Some(tr(
                 "Let only one layer retry: set the attempts to {#1}, {#1}, {#3}.",
@@ -78,7 +78,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "{bd-a-hop3}, still {h-a-amplification}. Jitter moves retries apart in time so they stop landing in one wave; it removes none of them (and here only the client waits: gateway and order still retry at once). Against a fault that fails every call, jitter removes no calls, it only moves them. Where failures come from overload, spreading retries lets more of them succeed, so fewer follow; but only fewer attempts, a retry budget, a deadline or an open breaker put a ceiling on the calls.",
-                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有客户端等待，网关和订单服务仍立即重试）。面对让每次调用都失败的故障，抖动一次调用也不减少，只是挪动它们。若失败源于过载，把重试错开能让更多重试成功，后续重试也就更少；但只有减少尝试次数、重试预算、截止时间或打开的熔断器，才能给调用数设上限。",
+                "{bd-a-hop3} 次，仍是 {h-a-amplification}。抖动把重试在时间上错开，不再集中成一波冲击，但一次也没有减少（而且这里只有客户端等待，网关和订单服务仍立即重试）。面对让每次调用都失败的故障，抖动一次调用也减少不了，只是把它们挪到别的时刻。若失败源于过载，把重试错开能让更多重试成功，后续重试也就更少；但只有减少尝试次数、重试预算、截止时间或打开的熔断器，才能给调用数设上限。",
             )),
             try_this: Some(tr(
                 "Set the jitter to “none”: the retries come back in waves.",
