@@ -327,12 +327,12 @@ async fn diagram_badges_are_the_reports_stack_in_order() {
     // A side dependency's stack has no badges: the note says it, from the report.
     assert!(note.contains("product → recommendations: breaker → timeout → bulkhead → call"), "{note}");
     assert!(note.contains("app: admission on arrival"), "{note}");
-    // The product service's fallback is recommendations', not its orders': the badge names it.
+    // The product service's fallback is recommendations', not its orders': the badge says so.
     let fallback = root
         .query_selector("#hop-a-1 .badge[data-stage='fallback']")
         .unwrap()
-        .map(|b| b.text_content().unwrap_or_default());
-    assert_eq!(fallback.as_deref(), Some("fallback: recommendations"), "the fallback's dependency");
+        .and_then(|b| b.get_attribute("data-tip"));
+    assert_eq!(fallback.as_deref(), Some("fallback for recommendations"), "the fallback's dependency");
 
     // Reorder a stack in the scenario: the diagram follows the engine, not its own text.
     use resilience_lab::policy::stack::Stage::*;

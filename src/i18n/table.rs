@@ -520,8 +520,8 @@ texts! {
     KLayersHelp => "Retrying layers before the leaf, the entry included (1–8). A new layer copies the last one's settings, so 3 layers of 3 attempts give 3³ = 27× and 5 give 3⁵ = 243×.",
         "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
     KFaults => "Fault windows", "故障时间窗";
-    KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (a batch: its first second, while the batch is served); set its kind, target, start and end below.",
-        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（到达模式为“t = 0 一批”时：改为最初一秒，即处理这批请求期间）；可在下方设置类型、作用对象、开始与结束时间。";
+    KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (for a batch, 1–2 s, which a batch served at once, such as lab 11’s, never reaches: move its start and end); set its kind, target, start and end below.",
+        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（到达模式为“t = 0 一批”时为 1–2 s，像 Lab 11 这样一次到达、很快处理完的批次碰不到它：请移动其开始与结束时间）；可在下方设置类型、作用对象、开始与结束时间。";
     KSides => "Side dependencies", "旁路依赖";
     KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
         "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个类似推荐、该层缺了它也能应答的服务。";
@@ -789,7 +789,8 @@ texts! {
     BadgeBulkhead => "bulkhead", "舱壁";
     BadgeShared => "shared pool", "共享池";
     BadgeTimeout => "timeout", "超时";
-    BadgeFallback => "fallback: {to}", "兜底：{to}";
+    BadgeFallback => "fallback", "兜底";
+    BadgeFallbackFor => "fallback for {to}", "为 {to} 兜底";
     StateClosed => "CLOSED", "关闭";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";

@@ -91,7 +91,8 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
     Ok(CapacityOutput {
         per_worker_rps,
         ideal_rps,
-        utilisation: input.arrival_rps / ideal_rps,
+        // As `unstable` and the queue lab's ρ compute it, so that the three never disagree.
+        utilisation: offered / f64::from(input.workers),
         admit_rps,
         headroom_rps: ideal_rps - admit_rps,
         margin_to_ceiling_rps: admit_rps - input.arrival_rps,
@@ -120,5 +121,23 @@ mod tests {
         // Below it, source 002's figures.
         let ok = compute(&CapacityInput::default()).unwrap();
         assert_eq!((ok.unstable, ok.busy_workers, ok.in_system), (false, 4.8, Some(12.0)));
+        // At the edge the capacity table and the queue lab's closed forms agree (λ ≥ cμ and
+        // ρ ≥ 1 computed two ways once disagreed here by a rounding step).
+        for (service_ms, workers) in [(183.293, 1), (30.0, 15), (110.0, 11), (15.0, 15)] {
+            let lambda = f64::from(workers) * 1000.0 / service_ms;
+            let pool = crate::model::queueing::Pool { lambda, service_ms, workers };
+            let o = compute(&CapacityInput {
+                arrival_rps: lambda,
+                service_ms,
+                workers,
+                ..CapacityInput::default()
+            })
+            .unwrap();
+            assert_eq!(
+                (o.unstable, o.utilisation),
+                (!pool.stable(), pool.rho()),
+                "{service_ms} ms × {workers}"
+            );
+        }
     }
 }

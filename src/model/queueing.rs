@@ -323,6 +323,10 @@ mod tests {
         let heavy = pool(1e6, 1.0, 1000).mmck(10_000).unwrap();
         assert!(heavy.blocked.unwrap() > 0.99 && heavy.wait_ms.unwrap().is_finite(), "{heavy:?}");
         assert_eq!(pool(1.0, 1.0, 1).mmck(MMCK_MAX_STATES), None, "too many states for the page");
+        // Nearly every arrival turned away: the one worker is still always busy. 1 − P_K
+        // taken from P_K itself rounded to 0 (a busy share of 0).
+        let swamped = pool(1e17, 1.0, 1).mmck(1).unwrap();
+        assert!(close(swamped.rho, 1.0, 1e-9), "{swamped:?}");
     }
 
     #[test]

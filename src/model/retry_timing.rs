@@ -247,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn the_four_modes_share_one_axis() {
+    fn the_jitter_modes_share_one_axis() {
         let c = compare_jitter(&exp(Jitter::None), 4, 2_000, 1, BINS);
         let modes: Vec<Jitter> = c.iter().map(|x| x.0).collect();
         assert_eq!(modes, vec![Jitter::None, Jitter::Full, Jitter::Equal, Jitter::Decorrelated]);

@@ -1,5 +1,5 @@
 //! What the retry timing view draws: one histogram per attempt number on a shared axis,
-//! and the four jitter modes as outlines, written as SVG markup from
+//! and the jitter modes as outlines, written as SVG markup from
 //! `model::retry_timing`'s samples. Pure, tested natively; markup rather than Yew
 //! elements because the figures are static once drawn and markup is far smaller in the
 //! download.
@@ -130,7 +130,7 @@ pub fn histograms(lang: Lang, t: &Timing, side: &str) -> String {
     out
 }
 
-/// The four jitter modes, each attempt number an outline in its hop colour: figures with
+/// The jitter modes (three with a fixed wait), each attempt number an outline in its hop colour: figures with
 /// ids `rt-cmp-{side}-{mode}`, then a legend of the attempt numbers.
 pub fn comparison(lang: Lang, modes: &[(Jitter, Timing)], side: &str) -> String {
     let mut out = String::with_capacity(4_096);

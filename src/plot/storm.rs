@@ -142,14 +142,17 @@ pub fn regrid(values: &[f64], from_ms: f64, to_ms: f64, how: Regrid) -> Vec<f64>
         return values.to_vec();
     }
     let end = values.len() as f64 * from_ms;
-    let n = (end / to_ms).ceil() as usize;
+    // (less a hair: 12 × 0.1 ms is a hair over 2 × 0.6 ms, and an empty third bucket would
+    // read 0)
+    let n = (end / to_ms - 1e-9).ceil().max(0.0) as usize;
     (0..n)
         .map(|i| {
             let (lo, hi) = (i as f64 * to_ms, (i + 1) as f64 * to_ms);
             let first = (lo / from_ms).floor() as usize;
             let last = ((hi / from_ms).ceil() as usize).min(values.len());
             let overlap = |j: usize| (hi.min((j + 1) as f64 * from_ms) - lo.max(j as f64 * from_ms)).max(0.0);
-            let js = (first..last).filter(|&j| overlap(j) > 0.0);
+            // A hair of overlap is floating-point noise at a shared edge, not a bucket.
+            let js = (first..last).filter(|&j| overlap(j) > 1e-9 * to_ms);
             match how {
                 Regrid::Rate => js.map(|j| values[j] * overlap(j)).sum::<f64>() / to_ms,
                 Regrid::Peak => js.map(|j| values[j]).fold(0.0, f64::max),
@@ -435,6 +438,13 @@ mod tests {
         // Finer: each 100 ms bucket reads its 200 ms bucket's rate.
         assert_eq!(regrid(&[10.0, 20.0], 200.0, 100.0, Regrid::Rate), vec![10.0, 10.0, 20.0, 20.0]);
         assert_eq!(regrid(&rates, 200.0, 200.0, Regrid::Rate), rates.to_vec(), "the same grid");
+        // Edges that meet only up to rounding (0.1 ms into 0.6 ms) take no neighbour's peak.
+        // (5 × 0.1 ends a hair past 0.6: without the tolerance the second bucket read 99.)
+        let levels: Vec<f64> = (0..12).map(|i| if i == 5 { 99.0 } else { 1.0 }).collect();
+        assert_eq!(regrid(&levels, 0.1, 0.6, Regrid::Peak), vec![99.0, 1.0]);
+        // A last partial bucket: 500 ms of rates read in 200 ms buckets keeps its calls too.
+        let short = regrid(&[10.0, 20.0], 250.0, 200.0, Regrid::Rate);
+        assert!((calls(&short, 200.0) - calls(&[10.0, 20.0], 250.0)).abs() < 1e-12, "{short:?}");
     }
 
     #[test]

@@ -119,21 +119,22 @@ pub fn set_sides(s: &mut Scenario, layer: usize, n: usize, preset: &Scenario) {
 }
 
 /// Keeps the first `n` fault windows (at most [`MOST_FAULT_WINDOWS`]; `usize::MAX` keeps
-/// them all as they are); new ones slow the leaf ×5 during the second quarter of the run,
-/// or a batch's first second (a batch is served in its first moments: lab 11's runs end
-/// by 1,020 ms, before a window at 1–2 s would start).
+/// them all as they are); new ones slow the leaf ×5 during the second quarter of the run
+/// (of 4 s for a batch, whose length is not known before it runs: 1–2 s). Links leave out a
+/// window's start and end when they are these, so the defaults are part of the link format
+/// and stay as they are (a short batch such as lab 11's never reaches 1 s: the help says
+/// to move the window).
 pub fn set_faults(s: &mut Scenario, n: usize) {
     if n == usize::MAX {
         return; // keep them as they are
     }
     let n = n.min(MOST_FAULT_WINDOWS);
     s.faults.truncate(n);
-    let (start_ms, end_ms) = match s.load {
-        Load::Batch { .. } => (0.0, 1_000.0),
-        Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => {
-            ((duration_ms * 0.25).round(), (duration_ms * 0.5).round())
-        }
+    let span = match s.load {
+        Load::Batch { .. } => 4_000.0,
+        Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => duration_ms,
     };
+    let (start_ms, end_ms) = ((span * 0.25).round(), (span * 0.5).round());
     while s.faults.len() < n {
         s.faults.push(Fault {
             target: s.leaf.name.clone(),
@@ -187,18 +188,14 @@ mod tests {
     }
 
     #[test]
-    fn a_new_window_falls_while_a_batch_is_served() {
-        // Lab 11's runs end by 1,020 ms: a window in the second quarter of 4 s changed nothing.
-        for preset in [presets::lab11_unprotected(), presets::lab11_protected()] {
-            let mut s = preset.clone();
-            set_faults(&mut s, 1);
-            assert_eq!((s.faults[0].start_ms, s.faults[0].end_ms), (0.0, 1000.0));
-            let (before, after) = (run(&preset).unwrap(), run(&s).unwrap());
-            assert!(
-                after.summary.latency_ms.max > before.summary.latency_ms.max,
-                "{}: the window is felt",
-                preset.name
-            );
-        }
+    fn a_new_windows_place_is_part_of_the_link_format() {
+        // Links leave out a window's start and end when they are the defaults: a link saved
+        // with `faults=1` on a batch preset must keep opening 1–2 s.
+        let mut s = presets::lab11_unprotected();
+        set_faults(&mut s, 1);
+        assert_eq!((s.faults[0].start_ms, s.faults[0].end_ms), (1000.0, 2000.0));
+        let mut c = presets::chain_3x3();
+        set_faults(&mut c, 1);
+        assert_eq!((c.faults[0].start_ms, c.faults[0].end_ms), (250.0, 500.0), "the second quarter of 1 s");
     }
 }

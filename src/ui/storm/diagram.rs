@@ -36,6 +36,8 @@ pub struct DiagramProps {
 struct Badge {
     label: String,
     name: &'static str,
+    /// What it stands for, in full, where the badge has no room to say it (its tooltip).
+    tip: Option<String>,
 }
 
 /// The label of one stage as a badge (the bulkhead stage is the caller's own bulkhead or a
@@ -66,11 +68,11 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     // Every service with admission control says so, side dependencies included (as the
     // links under the diagram do).
     if has_admission(s, hop) {
-        out.push(Badge { label: lang.t(T::BadgeAdmission).to_string(), name: "admission" });
+        out.push(Badge { label: lang.t(T::BadgeAdmission).to_string(), name: "admission", tip: None });
     }
     let layer = s.layers.get(hop);
     for &stage in next_hop_stack(r, hop) {
-        out.push(Badge { label: stage_label(lang, stage, layer), name: stage.name() });
+        out.push(Badge { label: stage_label(lang, stage, layer), name: stage.name(), tip: None });
     }
     // A fallback names the dependencies it answers for: on a hop with a side dependency
     // it may be that one's, not the next hop's (big-promo: recommendations, not orders).
@@ -84,8 +86,9 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
             .chain(l.side_deps.iter().filter(|d| d.client.fallback.is_some()).map(|d| d.target.name.as_str()))
             .collect();
         if !to.is_empty() {
-            let label = lang.f(T::BadgeFallback, &[("to", &to.join(", "))]);
-            out.push(Badge { label, name: "fallback" });
+            // A badge is half a box wide: the dependencies' names go in its tooltip.
+            let tip = lang.f(T::BadgeFallbackFor, &[("to", &to.join(", "))]);
+            out.push(Badge { label: lang.t(T::BadgeFallback).to_string(), name: "fallback", tip: Some(tip) });
         }
     }
     out
@@ -482,7 +485,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         }));
                         html! {
                             <g class={classes!("badge", format!("b-{}", badge.name), href.is_some().then_some("to-lab"))} data-stage={badge.name}
-                                data-href={href.clone()} onclick={open_lab}>
+                                data-href={href.clone()} data-tip={badge.tip.clone()} onclick={open_lab}>
+                                if let Some(tip) = &badge.tip { <title>{ tip }</title> }
                                 <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
                                 <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + 11.0 + row * 17.0).to_string()}>{ &badge.label }</text>
                             </g>

@@ -1,5 +1,5 @@
 //! Retry timing: per attempt number, the distribution of the wait before it, sampled from
-//! the backoff policy's own function (`model::retry_timing`), and the four jitter modes
+//! the backoff policy's own function (`model::retry_timing`), and the jitter modes
 //! side by side on the same base and cap (figures from `plot::retry_timing`). The section
 //! starts folded and samples only when open, so a rerun after a slider move does not pay
 //! for it.
