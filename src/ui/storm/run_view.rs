@@ -341,51 +341,45 @@ fn pair(lang: Lang, b_name: &str, class: &str, a: Vec<f64>, b: Vec<f64>, what: &
     ]
 }
 
+/// The overlay's three figures (leaf calls, answered and failed, in the system) for runs `a`
+/// and `b` on the coarser of their bucket grids, with that bucket (ms).
+fn overlay_lines(lang: Lang, a: &Report, b: &Report, b_name: &str) -> (Lines, Lines, Lines, f64) {
+    let bucket = a.series.bucket_ms.max(b.series.bucket_ms);
+    let leaf = |r: &Report| r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
+    let sum = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().zip(y).map(|(p, q)| p + q).collect() };
+    let on = |r: &Report, v: Vec<f64>, how: Regrid| regrid(&v, r.series.bucket_ms, bucket, how);
+    let rate = |r: &Report, v: &[u64]| on(r, per_second(v, r.series.bucket_ms), Regrid::Rate);
+    let good = |r: &Report| rate(r, &sum(&r.series.succeeded, &r.series.degraded));
+    let bad = |r: &Report| rate(r, &sum(&r.series.failed, &r.series.rejected));
+    let level =
+        |r: &Report| on(r, r.series.requests_in_flight.iter().map(|&v| v as f64).collect(), Regrid::Peak);
+    let load = pair(
+        lang,
+        b_name,
+        "c-hop0",
+        rate(a, &a.series.attempts[leaf(a)]),
+        rate(b, &b.series.attempts[leaf(b)]),
+        lang.t(T::OverlayLeafAttempts),
+    );
+    let mut outcomes: Vec<Line> =
+        pair(lang, b_name, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
+    outcomes.extend(pair(lang, b_name, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
+    let in_flight = pair(lang, b_name, "c-hop3", level(a), level(b), lang.t(T::OverlayInSystem));
+    (Lines::new(load.into()), Lines::new(outcomes), Lines::new(in_flight.into()), bucket)
+}
+
 /// Compare mode's overlay: the figures that differ between A and B on one set of charts.
 #[component]
 pub fn Overlay(props: &OverlayProps) -> Html {
     let lang = props.lang;
-    let (a, b) = (&props.a.0, &props.b.0);
-    let bucket = a.series.bucket_ms;
-    let leaf = |r: &Report| r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
-    let sum = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().zip(y).map(|(p, q)| p + q).collect() };
-    let good = |r: &Report| per_second(&sum(&r.series.succeeded, &r.series.degraded), r.series.bucket_ms);
-    let bad = |r: &Report| per_second(&sum(&r.series.failed, &r.series.rejected), r.series.bucket_ms);
-    // Side B on side A's bucket grid: the runs pick their buckets from their own lengths.
-    let on_a = |v: Vec<f64>, how: Regrid| regrid(&v, b.series.bucket_ms, bucket, how);
-    let load = Lines::new(
-        pair(
-            lang,
-            &props.b_name,
-            "c-hop0",
-            per_second(&a.series.attempts[leaf(a)], bucket),
-            on_a(per_second(&b.series.attempts[leaf(b)], b.series.bucket_ms), Regrid::Rate),
-            lang.t(T::OverlayLeafAttempts),
-        )
-        .into(),
-    );
-    let mut outcomes: Vec<Line> =
-        pair(lang, &props.b_name, "c-ok", good(a), on_a(good(b), Regrid::Rate), lang.t(T::OverlayAnswered))
-            .into();
-    outcomes.extend(pair(
-        lang,
-        &props.b_name,
-        "c-fail",
-        bad(a),
-        on_a(bad(b), Regrid::Rate),
-        lang.t(T::OverlayFailed),
-    ));
-    let in_flight = Lines::new(
-        pair(
-            lang,
-            &props.b_name,
-            "c-hop3",
-            a.series.requests_in_flight.iter().map(|&v| v as f64).collect(),
-            on_a(b.series.requests_in_flight.iter().map(|&v| v as f64).collect(), Regrid::Peak),
-            lang.t(T::OverlayInSystem),
-        )
-        .into(),
-    );
+    // Both runs on one bucket grid, the coarser of theirs (each picks its own from its
+    // length): the finer would give the other run more points than it has, and redrawn on
+    // every frame of the playback. Made once per pair of runs, not per frame.
+    let lines =
+        use_memo((props.a.clone(), props.b.clone(), lang, props.b_name.clone()), |(a, b, lang, b_name)| {
+            overlay_lines(*lang, &a.0, &b.0, b_name)
+        });
+    let (load, outcomes, in_flight, bucket) = (*lines).clone();
     let per_s = rate_unit(lang, bucket);
     let end = props.end_ms;
     let chart = |id: &str, body: Html| {
@@ -402,7 +396,7 @@ pub fn Overlay(props: &OverlayProps) -> Html {
                 <TimeChart {lang} id="overlay-load" title={lang.t(T::OverlayLoadTitle).to_string()} lines={load} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
             }) }
             { chart("chart-overlay-outcomes", html! {
-                <TimeChart {lang} id="overlay-outcomes" title={lang.t(T::OverlayOutcomesTitle).to_string()} lines={Lines::new(outcomes)} bucket_ms={bucket} end_ms={end} y_unit={per_s} />
+                <TimeChart {lang} id="overlay-outcomes" title={lang.t(T::OverlayOutcomesTitle).to_string()} lines={outcomes} bucket_ms={bucket} end_ms={end} y_unit={per_s} />
             }) }
             { chart("chart-overlay-inflight", html! {
                 <TimeChart {lang} id="overlay-inflight" title={lang.t(T::OverlayInSystemTitle).to_string()} lines={in_flight} bucket_ms={bucket} end_ms={end} />
