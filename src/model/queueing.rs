@@ -40,8 +40,8 @@ pub struct Pool {
 }
 
 /// Most states (c + q + 1) [`Pool::mmck`] sums: it runs on the page's thread, once for the
-/// figures and 90 times for the curve. A longer queue gets the unbounded forms (at ρ < 1 a queue that long is
-/// nearly never full).
+/// figures and 90 times for the curve. A longer queue gets the unbounded forms (at ρ < 1 a
+/// queue that long is nearly never full).
 pub const MMCK_MAX_STATES: u32 = 20_000;
 
 /// The closed-form figures of a pool.

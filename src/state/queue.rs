@@ -358,10 +358,10 @@ impl QueueInput {
 
     /// The closed-form mean time in system (ms) against the offered ρ, for the
     /// latency-versus-utilisation curve: 60 points up to 0.98, or with M/M/c/K's forms
-    /// (see [`Closed::bounded`]) 90 up to 1.5, since a bounded queue has a steady state
-    /// past capacity too.
-    pub fn curve(&self) -> Vec<(f64, f64)> {
-        let (pool, factor, bounded) = (self.pool(), self.factor(), self.closed().bounded);
+    /// (`bounded`: [`Closed::bounded`] of [`closed`](Self::closed), which the caller has
+    /// already) 90 up to 1.5, since a bounded queue has a steady state past capacity too.
+    pub fn curve(&self, bounded: bool) -> Vec<(f64, f64)> {
+        let (pool, factor) = (self.pool(), self.factor());
         let (n, top) = if bounded { (90, 1.5) } else { (60, 0.98) };
         (1..=n)
             .filter_map(|i| {

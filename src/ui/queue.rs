@@ -119,7 +119,7 @@ fn little_check(lang: Lang, sim: Option<&Simulated>) -> Html {
 /// Mean time in system against ρ: the closed form's line, the sweep's dots, the current
 /// setting (its closed form and its own run), the ceiling.
 fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simulated>]) -> Html {
-    let line = input.curve();
+    let line = input.curve(c.bounded);
     let dots: Vec<(f64, f64)> = SWEEP_RHOS
         .iter()
         .zip(sims.iter().skip(1))
