@@ -1210,4 +1210,5 @@ texts! {
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
         "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
+    QOffTop => "↑ {p} %: W = {w} ms", "↑ {p}%：W = {w} ms";
 }

@@ -189,6 +189,28 @@ impl std::fmt::Display for Tenths {
     }
 }
 
+/// The part of `line` (ascending x) the chart shows: up to `x_end`, ending where it first
+/// crosses `ymax` (at the crossing, not at the last point below it); and, when the line is
+/// above the top at the axis' end, that last point, for a label.
+pub fn clip_at_top(line: &[(f64, f64)], x_end: f64, ymax: f64) -> (Vec<(f64, f64)>, Option<(f64, f64)>) {
+    let mut shown = Vec::new();
+    for (i, &p) in line.iter().enumerate() {
+        if p.0 > x_end + 1e-9 {
+            break;
+        }
+        if p.1 > ymax {
+            if let Some(&q) = i.checked_sub(1).and_then(|j| line.get(j)) {
+                let f = (ymax - q.1) / (p.1 - q.1);
+                shown.push((q.0 + f * (p.0 - q.0), ymax));
+            }
+            break;
+        }
+        shown.push(p);
+    }
+    let last = line.iter().take_while(|p| p.0 <= x_end + 1e-9).last().copied();
+    (shown, last.filter(|p| p.1 > ymax))
+}
+
 /// A polyline through `points` (already in pixels): `M x,y L x,y …`.
 pub fn line_path(points: &[(f64, f64)]) -> String {
     let mut out = String::with_capacity(points.len() * 12);
@@ -338,5 +360,24 @@ mod tests {
         assert_eq!(bars[2].y, 10.0, "the tallest bar fills the box");
         let flat = chain_bars(&[5.0, 5.0], 100.0, 100.0, 0.0);
         assert_eq!(flat[0].height, flat[1].height);
+    }
+
+    #[test]
+    fn the_line_ends_where_it_crosses_the_top_and_names_its_end() {
+        let line = [(0.0, 10.0), (0.5, 20.0), (1.0, 120.0), (1.5, 150.0)];
+        let (shown, beyond) = clip_at_top(&line, 1.5, 100.0);
+        assert_eq!(shown.len(), 3, "{shown:?}");
+        let end = shown[2];
+        assert!(
+            (end.0 - 0.9).abs() < 1e-12 && end.1 == 100.0,
+            "ends on the top edge, where it crosses: {end:?}"
+        );
+        assert_eq!(beyond, Some((1.5, 150.0)), "the value at the axis' end, off the chart");
+        // Below the top throughout: all of it, and nothing to say.
+        let (shown, beyond) = clip_at_top(&line, 0.5, 100.0);
+        assert_eq!((shown.len(), beyond), (2, None));
+        // Off the top at the start: nothing drawn.
+        let (shown, beyond) = clip_at_top(&[(0.0, 200.0), (1.0, 300.0)], 1.0, 100.0);
+        assert_eq!((shown, beyond), (vec![], Some((1.0, 300.0))));
     }
 }

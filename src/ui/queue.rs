@@ -151,13 +151,20 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)));
     let ymax = sy.domain.1;
     let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
-    let pts: Vec<(f64, f64)> =
-        line.iter().take_while(|p| p.1 <= ymax && p.0 <= x_end + 1e-9).map(px).collect();
+    let (shown, beyond) = crate::plot::clip_at_top(&line, x_end, ymax);
+    let pts: Vec<(f64, f64)> = shown.iter().map(px).collect();
+    // Where the line left the top for good: its value at the axis' end, said in words (a
+    // bounded queue's wait levels off there, as the note below says).
+    let off_top = beyond.map(|p| {
+        let text = lang.f(T::QOffTop, &[("w", &format_number(p.1, 0)), ("p", &format_number(p.0 * 100.0, 0))]);
+        html! { <text class="off-top" id="q-off-top" x={(sx.map(x_end) - 2.0).to_string()} y={(super::lab::PLOT_TOP + 12.0).to_string()} text-anchor="end">{ text }</text> }
+    });
     let x_ceiling = sx.map(input.ceiling_pct / 100.0);
     let body = html! {
         <>
             <line class="ceiling" x1={x_ceiling.to_string()} x2={x_ceiling.to_string()} y1={super::lab::PLOT_TOP.to_string()} y2="200" />
             <path class="series c-hop0" d={line_path(&pts)} />
+            { for off_top }
             { for dots.iter().map(|p| { let (x, y) = px(p); html! { <circle class="sim-dot" cx={x.to_string()} cy={y.to_string()} r="4" /> } }) }
             { for here.iter().map(|p| { let (x, y) = px(p); html! { <circle class="here" cx={x.to_string()} cy={y.to_string()} r="7" /> } }) }
             { for own.iter().map(|p| { let (x, y) = px(p); html! { <circle class="sim-dot own" cx={x.to_string()} cy={y.to_string()} r="4.5" /> } }) }
