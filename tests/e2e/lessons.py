@@ -320,6 +320,27 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                         expect(f.get("chart_h", 0) >= 0.6 * f["height"] and f["stage_bottom"] <= f["height"] + 0.5,
                                f"{where}: the chart fills the stage's height within the screen: {f}")
             measurements["presenter_viewport"] = chrome.js("return [innerWidth, innerHeight];")
+            # On a phone the card sits above the stage, each the screen's width (side by side
+            # they were 90 and 260 px wide, a word to a line), and both within the screen.
+            chrome.viewport(390, 844)
+            phone = """
+            const card = document.getElementById('lesson-card').getBoundingClientRect();
+            const sp = document.querySelector('.app.present .spot').getBoundingClientRect();
+            return {card_w: card.width, card_bottom: card.bottom, stage_w: sp.width, stage_top: sp.top,
+                    stage_bottom: sp.bottom, width: document.documentElement.clientWidth, height: innerHeight};
+            """
+            for lang in ["en", "zh"]:
+                for lesson, step in [("retry-storm", 2), ("capacity", 1)]:
+                    chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang={lang}")
+                    wait_step(lesson, step)
+                    time.sleep(1.0)
+                    f = chrome.js(phone)
+                    where = f"{lesson} {step} {lang} presenting on a phone"
+                    expect(f["card_w"] >= 0.9 * f["width"] and f["stage_w"] >= 0.9 * f["width"],
+                           f"{where}: card and stage each take the screen's width: {f}")
+                    expect(f["card_bottom"] <= f["stage_top"] + 0.5 and f["stage_bottom"] <= f["height"] + 0.5,
+                           f"{where}: the card above the stage, both within the screen: {f}")
+                    chrome.screenshot(os.path.join(artifacts, f"lesson-present-phone-{lang}-{lesson}-{step}.png"))
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         for lang in ["en", "zh"]:
