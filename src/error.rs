@@ -169,6 +169,17 @@ pub fn clip(value: &str) -> String {
     }
 }
 
+/// A field's path as a message shows it: whole unless a user's key makes it very long, and
+/// then its end, which names the field (`…token_bucket.rate_per_s`).
+pub fn clip_field(path: &str) -> String {
+    const MOST: usize = 100;
+    let n = path.chars().count();
+    match path.char_indices().nth(n.saturating_sub(MOST)) {
+        Some((i, _)) if n > MOST => format!("…{}", &path[i..]),
+        _ => path.to_string(),
+    }
+}
+
 /// A list of a user's values as a message shows it: the first `most`, each clipped, then
 /// how many more.
 pub fn clip_list(values: &[String], most: usize) -> String {
@@ -182,7 +193,7 @@ pub fn clip_list(values: &[String], most: usize) -> String {
 impl FieldError {
     pub fn new(field: impl Into<String>, value: impl fmt::Display, allowed: Allowed) -> Self {
         FieldError {
-            field: clip(&field.into()),
+            field: clip_field(&field.into()),
             value: clip(&value.to_string()),
             allowed: Box::new(allowed),
             unit: String::new(),
@@ -254,6 +265,15 @@ mod tests {
         let keys: Vec<String> = (0..12).map(|i| format!("k{i}")).collect();
         assert_eq!(clip_list(&keys[..2], 8), "k0, k1");
         assert_eq!(clip_list(&keys, 3), "k0, k1, k2 … (+9)");
+    }
+
+    #[test]
+    fn a_long_field_path_keeps_its_end_which_names_the_field() {
+        let path = "layers[0].server.admission.token_bucket.rate_per_s";
+        assert_eq!(FieldError::new(path, 0.0001, Allowed::range(0.0, 1.0)).field, path, "whole when it fits");
+        let long = format!("{}.rate_per_s", "x".repeat(500));
+        let f = FieldError::new(long, 1, Allowed::range(0.0, 1.0)).field;
+        assert!(f.starts_with('…') && f.ends_with(".rate_per_s") && f.chars().count() == 101, "{f}");
     }
 
     #[test]

@@ -16,7 +16,11 @@ fn lab(args: &[&str]) -> (i32, String, String) {
 }
 
 fn outcomes(csv: &str) -> Vec<String> {
-    csv.lines().skip(2).map(|l| l.split(',').nth(5).unwrap_or_default().to_string()).collect()
+    csv.lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.split(',').nth(5).unwrap_or_default().to_string())
+        .collect()
 }
 
 const X: &str = "utilisation=0.2..0.8/4";
@@ -54,7 +58,8 @@ fn a_retry_budget_shrinks_the_stuck_region() {
 fn the_default_map_prints_as_text() {
     let (code, out, err) = lab(&["--x", "utilisation=0.1..1/4", "--y", "trigger_ms=50..1000/2"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 4, "title, two rows, the x label: {out}");
+    assert_eq!(out.lines().count(), 6, "title, legend, y name, two rows, the x axis: {out}");
+    assert!(out.contains("# stuck") && out.contains("trigger_ms (ms)"), "{out}");
     assert!(out.contains('#') && out.contains('.'), "{out}");
 }
 

@@ -41,7 +41,10 @@ const USAGE: &str = "usage:
   --versus runs the preset's comparison scenario (side B of compare mode).
   --link runs what a storm page link shows (its side A; side B with --versus), seed included.
   --engine general skips the retry-chain kernel (same report, slower; for comparisons).
-  --max-calls refuses scenarios implying more calls than N (default 200000000).
+  --max-calls refuses scenarios implying more calls than N (1 to 200000000, the default).
+  --format: json the whole report; table its summary and hops; csv its time series (one row a
+  bucket); digest the report's FNV-1a digest, as the page's data-digest.
+  -h, --help after any command prints this.
   sweep: the stability map (default: metastable-retry-storm, utilisation=0.05..1/20 against
   trigger_ms=50..1000/20); KNOB is utilisation, trigger_ms or any storm page key (lab keys).";
 
@@ -107,10 +110,15 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
             }
             "--max-calls" => {
                 let v = value("--max-calls")?;
-                out.max_calls =
-                    v.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 1.0).ok_or_else(|| {
+                // A whole number within the default, the bound the engine's memory is stated for.
+                out.max_calls = v
+                    .parse::<u64>()
+                    .ok()
+                    .map(|x| x as f64)
+                    .filter(|x| (1.0..=DEFAULT_MAX_CALLS).contains(x))
+                    .ok_or_else(|| {
                         UsageError(format!(
-                            "--max-calls: got {v:?}, allowed a number from 1 to {DEFAULT_MAX_CALLS}"
+                            "--max-calls: got {v:?}, allowed a whole number from 1 to {DEFAULT_MAX_CALLS}"
                         ))
                     })?;
             }
@@ -256,7 +264,7 @@ fn table(r: &Report, slo: Slo) -> String {
         ("original_requests", s.original_requests.to_string()),
         ("downstream_attempts", s.downstream_attempts.to_string()),
         ("attempts_per_hop", format!("{:?}", s.attempts_per_hop)),
-        ("amplification", format!("{}", s.amplification)),
+        ("amplification", format!("{:.2}×  (leaf calls per original request)", s.amplification)),
         ("succeeded", s.succeeded.to_string()),
         ("degraded", s.degraded.to_string()),
         // A run stopped early counts the requests still in flight as failed: said here, as
@@ -275,16 +283,16 @@ fn table(r: &Report, slo: Slo) -> String {
         ("bulkhead_rejected", s.bulkhead_rejected.to_string()),
         ("retries", s.retries.to_string()),
         ("timeouts", s.timeouts.to_string()),
-        ("core_success_rate", format!("{:.4}", s.core_success_rate)),
-        ("degraded_rate", format!("{:.4}", s.degraded_rate)),
+        ("core_success_rate", format!("{:.2} %", s.core_success_rate * 100.0)),
+        ("degraded_rate", format!("{:.2} %", s.degraded_rate * 100.0)),
         (
             "slo",
             format!(
-                "{} % {}: {} failed of {:.1} allowed ({:.1} % of the error budget)",
+                "{} % {}: {} failed of {} allowed ({:.1} % of the error budget)",
                 slo.success_percent,
                 if budget.met { "met" } else { "breached" },
                 budget.spent,
-                budget.allowed,
+                resilience_lab::i18n::format_number(budget.allowed, 2),
                 budget.spent_fraction * 100.0
             ),
         ),
@@ -292,23 +300,31 @@ fn table(r: &Report, slo: Slo) -> String {
             "latency_ms p50/p99/max",
             format!("{} / {} / {}", s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.max),
         ),
-        ("end_ms", s.end_ms.to_string()),
+        ("end_ms", format!("{:.1}  (virtual time of the last event)", s.end_ms)),
     ];
     for (k, v) in rows {
         let _ = writeln!(out, "{k:<24}{v}");
     }
     let _ = writeln!(
         out,
-        "\n{:<18}{:>10}{:>10}{:>10}{:>12}{:>10}",
+        "\n{:<18}{:>10}{:>10}{:>10}{:>14}{:>10}",
         "hop", "calls", "rejected", "abandoned", "peak busy", "peak q"
     );
     for h in &r.hops {
+        // Busy against the worker limit, so that a full pool shows as one (∞: no limit).
+        let busy =
+            format!("{}/{}", h.peak_in_flight, h.workers.map_or_else(|| "∞".to_string(), |w| w.to_string()));
         let _ = writeln!(
             out,
-            "{:<18}{:>10}{:>10}{:>10}{:>12}{:>10}",
-            h.name, h.calls, h.rejected, h.abandoned_work, h.peak_in_flight, h.peak_queue
+            "{:<18}{:>10}{:>10}{:>10}{:>14}{:>10}",
+            h.name, h.calls, h.rejected, h.abandoned_work, busy, h.peak_queue
         );
     }
+    out.push_str(
+        "\ncalls: calls that reached the hop (retries included); rejected: turned away by its admission\n\
+         or full queue; abandoned: worked on after the caller had stopped waiting; peak busy: most\n\
+         calls holding a worker at once / workers; peak q: most calls waiting for a worker at once.\n",
+    );
     out
 }
 
@@ -386,6 +402,11 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     // 'x' overloaded (at or above capacity, or failing before the trigger), '?' could not run.
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
+    out.push_str(
+        "legend: . recovered within 2 s   o recovered later   # stuck (the metastable state)   \
+         x overloaded (at or above capacity, or failing before the trigger)   ? could not run\n",
+    );
+    let _ = writeln!(out, "{:>10} ↑ {}{}", "", s.y.key, axis_unit(&s.y.key));
     for j in (0..s.y.n).rev() {
         let _ = write!(out, "{:>10} ", resilience_lab::i18n::format_number(s.y.value(j), 3));
         for i in 0..s.x.n {
@@ -402,13 +423,49 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "{:>10} {} → {}", "", s.x.key, resilience_lab::state::storm::url_num(s.x.to));
+    let num = resilience_lab::state::storm::url_num;
+    let _ =
+        writeln!(out, "{:>10} {} … {} → {}{}", "", num(s.x.from), num(s.x.to), s.x.key, axis_unit(&s.x.key));
     Ok(out)
+}
+
+/// A sweep axis' unit as the text map writes it after the key: ` (ms)`, or nothing.
+fn axis_unit(key: &str) -> &'static str {
+    match key {
+        "utilisation" => " (share of capacity)",
+        k if k.ends_with("_ms") || k.ends_with(".ms") => " (ms)",
+        _ => "",
+    }
+}
+
+/// `lab show --preset NAME [--versus]`: the preset as a scenario file. Other flags are
+/// refused rather than ignored (a seed or format given here would change nothing).
+fn show(args: &[String]) -> Result<String, (u8, String)> {
+    let a = parse_run(args).map_err(|e| {
+        let m = if e.0.starts_with("give exactly one") {
+            format!("show needs --preset NAME\n{USAGE}")
+        } else {
+            e.0
+        };
+        (2, m)
+    })?;
+    let only = a.preset.is_some()
+        && a.seed.is_none()
+        && matches!(a.format, Format::Json)
+        && matches!(a.engine, Engine::Auto)
+        && a.max_calls == DEFAULT_MAX_CALLS;
+    if !only {
+        return Err((2, format!("show takes only --preset NAME [--versus]\n{USAGE}")));
+    }
+    load_scenario(&a).map(|s| serde_json::to_string_pretty(&s).unwrap_or_default()).map_err(|e| (2, e.0))
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `lab run --help` and the like: the usage, which covers every subcommand.
+    let help = args.iter().any(|a| matches!(a.as_str(), "-h" | "--help"));
     let result = match args.first().map(String::as_str) {
+        _ if help => Ok(format!("{USAGE}\n")),
         Some("presets") if args.len() == 1 => Ok(presets::all()
             .iter()
             .map(|p| format!("{:<28}  {}\n", p.name, p.story(resilience_lab::i18n::Lang::En)))
@@ -416,15 +473,11 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("sweep") => sweep(&args[1..]),
         Some("keys") if args.len() == 1 => Ok(keys()),
-        Some("show") => match parse_run(&args[1..]) {
-            Ok(a) if a.preset.is_some() => load_scenario(&a)
-                .map(|s| serde_json::to_string_pretty(&s).unwrap_or_default())
-                .map_err(|e| (2, e.0)),
-            Ok(_) => Err((2, format!("show needs --preset\n{USAGE}"))),
-            Err(e) => Err((2, e.0)),
-        },
-        Some("-h" | "--help" | "help") => Ok(format!("{USAGE}\n")),
-        _ => Err((2, USAGE.to_string())),
+        Some("show") => show(&args[1..]),
+        Some("help") => Ok(format!("{USAGE}\n")),
+        Some(c @ ("presets" | "keys")) => Err((2, format!("{c} takes no arguments\n{USAGE}"))),
+        Some(other) => Err((2, format!("unknown command {other:?}\n{USAGE}"))),
+        None => Err((2, USAGE.to_string())),
     };
     match result {
         Ok(text) => {

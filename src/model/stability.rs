@@ -92,9 +92,10 @@ pub struct Verdict {
     pub outcome: Outcome,
     /// Recovered: ms from the trigger's end until goodput stayed at [`GOOD`].
     pub recovered_after_ms: Option<f64>,
-    /// Goodput before the trigger (0–1).
+    /// Goodput before the trigger: successes ÷ arrivals (a ratio, above 1 when a backlog
+    /// is answered in the window).
     pub before: f64,
-    /// Goodput in the recovery window (0–1).
+    /// Goodput in the recovery window, the same ratio.
     pub after: f64,
 }
 

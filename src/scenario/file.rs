@@ -51,6 +51,10 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
         Some(key) => (format!("{field}.{key}"), format!("{field}.{key}")),
         None => (path, field),
     };
+    // A scenario's seed is any 64-bit whole number, as the pages' and the CLI's.
+    if path == "seed" {
+        return FieldError::new(field, value, Allowed::integer(0, u64::MAX));
+    }
     match ranges::for_path(&path) {
         Some(range) => range.error(&field, value),
         None => FieldError::new(or_file(&field), value, rule(Rule::Expected, &expected(&msg))),
@@ -73,7 +77,8 @@ fn expected(msg: &str) -> String {
     }
 }
 
-/// In the object at `path`, the first key with a numeric range whose value is not a number.
+/// In the object at `path`, the first key with a numeric range whose value is not a number
+/// or is out of its range.
 fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
     let mut v: &serde_json::Value = &serde_json::from_str(text).ok()?;
     let root = v.clone();
@@ -91,7 +96,10 @@ fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
     let obj = v.as_object()?;
     obj.iter()
         .find(|(k, val)| {
-            ranges::for_path(&format!("{path}.{k}")).is_some() && !val.is_number() && !val.is_null()
+            // Not a number, or a number its field's type cannot hold (serde names only the
+            // object then): a negative, fractional or huge count.
+            ranges::for_path(&format!("{path}.{k}"))
+                .is_some_and(|r| !val.is_null() && !val.as_f64().is_some_and(|x| r.accepts(x)))
         })
         .map(|(k, _)| k.clone())
 }
@@ -145,6 +153,13 @@ mod tests {
         assert_eq!(e, "leaf.work.ms: got 1e999, allowed a number from 0 to 86400000 (ms)");
         let e = err(&BASE.replace(r#""ms": 1"#, r#""ms": "NaN""#));
         assert_eq!(e, "leaf.work.ms: got string \"NaN\", allowed a number from 0 to 86400000 (ms)");
+        // A count its type cannot hold, inside a tagged object (serde names only the object).
+        let e = err(&BASE.replace(r#"{"load""#, r#"{"seed": -1, "load""#));
+        assert_eq!(e, "seed: got -1, allowed a whole number from 0 to 18446744073709551615");
+        for (bad, shown) in [("-5", "-5"), ("1.5", "1.5"), ("1e30", "1e+30")] {
+            let e = err(&BASE.replace(r#""requests": 1"#, &format!(r#""requests": {bad}"#)));
+            assert_eq!(e, format!("load.requests: got {shown}, allowed a whole number from 1 to 10000000"));
+        }
     }
 
     #[test]

@@ -196,7 +196,6 @@ pub fn for_path(path: &str) -> Option<FieldRange> {
         (_, "max_queue") => BULKHEAD_MAX_QUEUE,
         (_, "age_ms") => AGE_MS,
         (_, "start_ms" | "end_ms") => FAULT_TIME_MS,
-        (_, "seed") => SEED,
         _ => return None,
     })
 }

@@ -64,7 +64,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         wait_done()
         page = {i: (o, a) for i, o, a in cells()}
         out = subprocess.run([lab, "sweep", "--format", "csv"], capture_output=True, text=True, check=True).stdout
-        rows = [l.split(",") for l in out.splitlines()[2:]]
+        rows = [l.split(",") for l in [l for l in out.splitlines() if not l.startswith("#")][1:]]
         expect(len(rows) == 400 == len(page), f"{len(rows)} CLI rows, {len(page)} page cells")
         diff = [(int(r[0]), page.get(int(r[0])), (r[5], r[6])) for r in rows if page.get(int(r[0])) != (r[5], r[6])]
         expect(not diff, f"cells differ from lab sweep: {diff[:5]}")

@@ -426,7 +426,10 @@ pub type CellResult = Result<Verdict, RunError>;
 /// goodput before and after the trigger.
 pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
     let mut out = format!(
-        "# preset={} seed={} x={} y={} protect={}\ncell,ix,iy,{},{},outcome,recovered_after_ms,goodput_before,goodput_after\n",
+        "# preset={} seed={} x={} y={} protect={}\n\
+         # goodput_before, goodput_after: successes / arrivals in the window before the trigger and in the \
+         recovery window (above 1 when a backlog is answered in it); recovered_after_ms: from the trigger's end\n\
+         cell,ix,iy,{},{},outcome,recovered_after_ms,goodput_before,goodput_after\n",
         s.preset,
         s.seed,
         s.x.text(),
