@@ -125,6 +125,32 @@ fn cli_lists_presets_and_prints_every_format() {
 }
 
 #[test]
+fn cli_help_unknown_commands_and_flag_bounds() {
+    for args in [&["run", "--help"][..], &["sweep", "-h"], &["show", "--help"], &["help"]] {
+        let (code, out, _) = cli(args);
+        assert_eq!(code, 0, "{args:?}");
+        assert!(out.starts_with("usage:"), "{args:?}: {out}");
+    }
+    let (code, _, err) = cli(&["calc"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command \"calc\""), "{err}");
+    let (code, _, err) = cli(&["presets", "extra"]);
+    assert!(code == 2 && err.contains("presets takes no arguments"), "{err}");
+    for bad in ["1.5", "1e30", "0", "300000000"] {
+        let (code, _, err) = cli(&["run", "--preset", "chain-3x3", "--max-calls", bad]);
+        assert!(code == 2 && err.contains("allowed a whole number from 1 to 200000000"), "{bad}: {err}");
+    }
+    let (code, _, err) = cli(&["show", "--preset", "chain-3x3", "--seed", "5"]);
+    assert!(code == 2 && err.contains("show takes only --preset"), "{err}");
+    let (code, _, err) = cli(&["show"]);
+    assert!(code == 2 && err.contains("show needs --preset NAME"), "{err}");
+    // The table explains itself: units, the worker limit beside the peak.
+    let (_, table, _) = cli(&["run", "--preset", "recommendation-500rps", "--format", "table"]);
+    assert!(table.contains("200/200") && table.contains("peak busy: most"), "{table}");
+    assert!(table.lines().any(|l| l.starts_with("core_success_rate") && l.ends_with('%')), "{table}");
+}
+
+#[test]
 fn cli_seed_changes_random_runs_only() {
     let summary = |preset: &str, seed: &str| {
         let (code, out, _) = cli(&["run", "--preset", preset, "--seed", seed]);
