@@ -69,11 +69,14 @@ pub enum Rule {
     SweepAxisKey,
     /// The calculator's link gives its rate once: `rps` or `rpd`, not both.
     OneRate,
+    /// A stability map cell leaves time to judge before and after its trigger (detail: the
+    /// bounds, in ms).
+    JudgedWindows,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 18] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -91,6 +94,7 @@ impl Rule {
         Rule::Expected,
         Rule::SweepAxisKey,
         Rule::OneRate,
+        Rule::JudgedWindows,
     ];
 }
 

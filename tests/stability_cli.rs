@@ -58,7 +58,7 @@ fn a_retry_budget_shrinks_the_stuck_region() {
 fn the_default_map_prints_as_text() {
     let (code, out, err) = lab(&["--x", "utilisation=0.1..1/4", "--y", "trigger_ms=50..1000/2"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 6, "title, legend, y name, two rows, the x axis: {out}");
+    assert_eq!(out.lines().count(), 7, "title, legend (two lines), y name, two rows, the x axis: {out}");
     assert!(out.contains("# stuck") && out.contains("trigger_ms (ms)"), "{out}");
     assert!(out.contains('#') && out.contains('.'), "{out}");
 }

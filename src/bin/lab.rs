@@ -398,12 +398,14 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     if csv {
         return Ok(st::csv(&s, &cells, protected));
     }
-    // The map as text, the highest y on top: '.' recovered within 2 s, 'o' later, '#' stuck,
+    // The map as text, the highest y on top: '.' recovered within 2 s, 'o' later, '~' still
+    // draining its backlog, '#' stuck,
     // 'x' overloaded (at or above capacity, or failing before the trigger), '?' could not run.
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
     out.push_str(
-        "legend: . recovered within 2 s   o recovered later   # stuck (the metastable state)   \
+        "legend: . recovered within 2 s   o recovered later   ~ still draining its backlog (not stuck)\n        \
+         # stuck (the metastable state)   \
          x overloaded (at or above capacity, or failing before the trigger)   ? could not run\n",
     );
     let _ = writeln!(out, "{:>10} ↑ {}{}", "", s.y.key, axis_unit(&s.y.key));
@@ -415,6 +417,7 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
                 Some(Ok(v)) => match (v.outcome, v.recovered_after_ms) {
                     (resilience_lab::model::stability::Outcome::Recovered, Some(t)) if t <= 2000.0 => '.',
                     (resilience_lab::model::stability::Outcome::Recovered, _) => 'o',
+                    (resilience_lab::model::stability::Outcome::Draining, _) => '~',
                     (resilience_lab::model::stability::Outcome::Stuck, _) => '#',
                     (resilience_lab::model::stability::Outcome::Overloaded, _) => 'x',
                 },
@@ -433,7 +436,10 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
 fn axis_unit(key: &str) -> &'static str {
     match key {
         "utilisation" => " (share of capacity)",
-        k if k.ends_with("_ms") || k.ends_with(".ms") => " (ms)",
+        "duration" => " (ms)",
+        k if k.ends_with("_ms") || k.ends_with(".ms") || k.ends_with(".start") || k.ends_with(".end") => {
+            " (ms)"
+        }
         _ => "",
     }
 }

@@ -150,6 +150,7 @@ impl Lang {
             Rule::Expected => T::RuleExpected,
             Rule::SweepAxisKey => T::RuleSweepAxisKey,
             Rule::OneRate => T::RuleOneRate,
+            Rule::JudgedWindows => T::RuleJudgedWindows,
         };
         self.f(key, &[("detail", detail)])
     }

@@ -11,8 +11,13 @@
 //! - **Recovered**: goodput is back at [`GOOD`] or above in the recovery window; how fast
 //!   is the time from the trigger's end to the start of the first one-second window after
 //!   which no one-second window falls below [`GOOD`] again.
-//! - **Stuck**: fine before the trigger, not after it, although the trigger is over: the
-//!   metastable state (Bronson et al., HotOS 2021).
+//! - **Draining**: not serving yet in the recovery window, but its backlog (the calls
+//!   waiting for a worker, at every hop) is falling across it by [`DRAINING_FALL`] or more:
+//!   the queue left by the trigger is still being worked off, and the run ended before it
+//!   was. Nothing sustains the bad state; a longer run would see it recover.
+//! - **Stuck**: fine before the trigger, not after it, although the trigger is over, and its
+//!   backlog not falling: the metastable state (Bronson et al., HotOS 2021), something
+//!   (retries, abandoned work) keeping it there.
 //!
 //! Windows are whole buckets of the report's series (successes are counted when they are
 //! answered, arrivals when they arrive); the series' bucket should divide a second. A
@@ -49,11 +54,33 @@ pub struct Windows {
     pub offered_load: Option<f64>,
 }
 
+/// The shortest time (ms) a verdict is given on, before the trigger (after the warm-up) and
+/// after it (before the arrivals end): a shorter window holds nothing to judge, and an empty
+/// one read as full goodput ("absorbed at once" for a trigger past the arrivals' end).
+pub const MIN_JUDGED_MS: f64 = 2000.0;
+
+/// How much the backlog must fall across the recovery window, as a share of its level at
+/// the window's start, for a run not yet serving to count as draining rather than stuck.
+pub const DRAINING_FALL: f64 = 0.1;
+
 /// The offered load at and above which a run is overloaded whatever its goodput (a hair
 /// under 1, so that a sweep's 100 % column, computed in floating point, is at it).
 pub const CAPACITY: f64 = 1.0 - 1e-9;
 
 impl Windows {
+    /// Whether there is time to judge the run: [`WARMUP_MS`] and a second before the trigger,
+    /// [`MIN_JUDGED_MS`] after it before the arrivals end. `Err`: the latest start and end
+    /// the trigger may have, and the earliest start (ms).
+    pub fn judged(&self) -> Result<(), (f64, f64)> {
+        let earliest_start = WARMUP_MS + STEP_MS;
+        let latest_end = self.arrivals_end_ms - MIN_JUDGED_MS;
+        if self.trigger_start_ms >= earliest_start && self.trigger_end_ms <= latest_end {
+            Ok(())
+        } else {
+            Err((earliest_start, latest_end))
+        }
+    }
+
     /// The recovery window: the last quarter of the arrivals, and never before the trigger
     /// has ended (ms, start and end).
     pub fn recovery(&self) -> (f64, f64) {
@@ -66,6 +93,8 @@ impl Windows {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Recovered,
+    /// Not serving yet, its backlog falling: it would recover in a longer run.
+    Draining,
     Stuck,
     Overloaded,
 }
@@ -75,6 +104,7 @@ impl Outcome {
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Recovered => "recovered",
+            Outcome::Draining => "draining",
             Outcome::Stuck => "stuck",
             Outcome::Overloaded => "overloaded",
         }
@@ -82,7 +112,9 @@ impl Outcome {
 
     /// Reads [`Outcome::as_str`].
     pub fn parse(s: &str) -> Option<Outcome> {
-        [Outcome::Recovered, Outcome::Stuck, Outcome::Overloaded].into_iter().find(|o| o.as_str() == s)
+        [Outcome::Recovered, Outcome::Draining, Outcome::Stuck, Outcome::Overloaded]
+            .into_iter()
+            .find(|o| o.as_str() == s)
     }
 }
 
@@ -105,6 +137,17 @@ pub fn goodput(s: &Series, from_ms: f64, to_ms: f64) -> f64 {
     let offered = offered(s, a, b);
     let ok: u64 = s.succeeded.get(a..b).map_or(0, |x| x.iter().sum());
     if offered == 0 { 1.0 } else { ok as f64 / offered as f64 }
+}
+
+/// The backlog over the buckets covering [from, to) ms: calls waiting for a worker, summed
+/// over the hops, averaged over the buckets (each bucket's peak, as the series keeps it).
+pub fn backlog(s: &Series, from_ms: f64, to_ms: f64) -> f64 {
+    let (a, b) = bucket_range(s, from_ms, to_ms);
+    if b <= a {
+        return 0.0;
+    }
+    let sum: i64 = s.queue.iter().map(|q| q.get(a..b).map_or(0, |x| x.iter().sum::<i64>())).sum();
+    sum as f64 / (b - a) as f64
 }
 
 fn offered(s: &Series, a: usize, b: usize) -> u64 {
@@ -144,7 +187,12 @@ pub fn classify(s: &Series, w: Windows) -> Verdict {
         return Verdict { outcome: Outcome::Overloaded, recovered_after_ms: None, before, after };
     }
     if after < GOOD {
-        return Verdict { outcome: Outcome::Stuck, recovered_after_ms: None, before, after };
+        // Stuck, or still working off the trigger's queue: its first second against its last.
+        let edge = STEP_MS.min((to - from) / 2.0);
+        let (first, last) = (backlog(s, from, from + edge), backlog(s, to - edge, to));
+        let draining = first > 0.0 && last <= first * (1.0 - DRAINING_FALL);
+        let outcome = if draining { Outcome::Draining } else { Outcome::Stuck };
+        return Verdict { outcome, recovered_after_ms: None, before, after };
     }
     // The last window after the trigger that is still below GOOD.
     let step = step_ms(s, warm, w.trigger_start_ms);
@@ -228,6 +276,27 @@ mod tests {
         let v = classify(&series(&ok), W);
         assert_eq!(v.outcome, Outcome::Stuck);
         assert!((v.after - 0.2).abs() < 1e-12 && v.before == 1.0);
+    }
+
+    #[test]
+    fn a_falling_backlog_is_draining_and_a_steady_or_growing_one_stuck() {
+        let mut ok = vec![100; 20];
+        for x in ok.iter_mut().skip(4) {
+            *x = 20;
+        }
+        // The recovery window is 15–20 s: a queue falling from 300 to 100 across it.
+        let mut s = series(&ok);
+        s.queue = vec![(0..20).map(|i| if i < 15 { 300 } else { 300 - (i - 15) * 50 }).collect()];
+        assert_eq!(classify(&s, W).outcome, Outcome::Draining, "{:?}", s.queue);
+        // Summed over the hops: one falling, another growing as much.
+        s.queue.push((0..20).map(|i| if i < 15 { 0 } else { (i - 15) * 50 }).collect());
+        assert_eq!(classify(&s, W).outcome, Outcome::Stuck, "the backlog as a whole is flat");
+        // A fall under the threshold is not enough; no queue at all is stuck.
+        s.queue = vec![(0..20).map(|i| if i < 15 { 300 } else { 300 - (i - 15) * 5 }).collect()];
+        assert_eq!(classify(&s, W).outcome, Outcome::Stuck, "300 → 280 is 7 %");
+        s.queue = vec![vec![0; 20]];
+        assert_eq!(classify(&s, W).outcome, Outcome::Stuck);
+        assert_eq!(Outcome::parse("draining"), Some(Outcome::Draining));
     }
 
     #[test]

@@ -189,10 +189,19 @@ impl std::fmt::Display for Tenths {
     }
 }
 
+/// A line cut at a chart's top: see [`clip_at_top`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clipped {
+    /// The points drawn, the last on the top edge if the line crossed it.
+    pub shown: Vec<(f64, f64)>,
+    /// The line's last point on the axis, when it is above the top there (for a label).
+    pub beyond: Option<(f64, f64)>,
+}
+
 /// The part of `line` (ascending x) the chart shows: up to `x_end`, ending where it first
 /// crosses `ymax` (at the crossing, not at the last point below it); and, when the line is
 /// above the top at the axis' end, that last point, for a label.
-pub fn clip_at_top(line: &[(f64, f64)], x_end: f64, ymax: f64) -> (Vec<(f64, f64)>, Option<(f64, f64)>) {
+pub fn clip_at_top(line: &[(f64, f64)], x_end: f64, ymax: f64) -> Clipped {
     let mut shown = Vec::new();
     for (i, &p) in line.iter().enumerate() {
         if p.0 > x_end + 1e-9 {
@@ -208,7 +217,7 @@ pub fn clip_at_top(line: &[(f64, f64)], x_end: f64, ymax: f64) -> (Vec<(f64, f64
         shown.push(p);
     }
     let last = line.iter().take_while(|p| p.0 <= x_end + 1e-9).last().copied();
-    (shown, last.filter(|p| p.1 > ymax))
+    Clipped { shown, beyond: last.filter(|p| p.1 > ymax) }
 }
 
 /// A polyline through `points` (already in pixels): `M x,y L x,y …`.
@@ -365,7 +374,7 @@ mod tests {
     #[test]
     fn the_line_ends_where_it_crosses_the_top_and_names_its_end() {
         let line = [(0.0, 10.0), (0.5, 20.0), (1.0, 120.0), (1.5, 150.0)];
-        let (shown, beyond) = clip_at_top(&line, 1.5, 100.0);
+        let Clipped { shown, beyond } = clip_at_top(&line, 1.5, 100.0);
         assert_eq!(shown.len(), 3, "{shown:?}");
         let end = shown[2];
         assert!(
@@ -374,10 +383,10 @@ mod tests {
         );
         assert_eq!(beyond, Some((1.5, 150.0)), "the value at the axis' end, off the chart");
         // Below the top throughout: all of it, and nothing to say.
-        let (shown, beyond) = clip_at_top(&line, 0.5, 100.0);
+        let Clipped { shown, beyond } = clip_at_top(&line, 0.5, 100.0);
         assert_eq!((shown.len(), beyond), (2, None));
         // Off the top at the start: nothing drawn.
-        let (shown, beyond) = clip_at_top(&[(0.0, 200.0), (1.0, 300.0)], 1.0, 100.0);
+        let Clipped { shown, beyond } = clip_at_top(&[(0.0, 200.0), (1.0, 300.0)], 1.0, 100.0);
         assert_eq!((shown, beyond), (vec![], Some((1.0, 300.0))));
     }
 }

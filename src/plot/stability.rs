@@ -26,6 +26,7 @@ pub fn cell_class(c: Option<&CellResult>) -> &'static str {
             (Outcome::Recovered, Some(t)) if t <= 3000.0 => "rec-1",
             (Outcome::Recovered, Some(t)) if t <= 6000.0 => "rec-2",
             (Outcome::Recovered, _) => "rec-3",
+            (Outcome::Draining, _) => "draining",
             (Outcome::Stuck, _) => "stuck",
             (Outcome::Overloaded, _) => "overloaded",
         },
@@ -60,6 +61,10 @@ pub fn axis_value(key: &str, v: f64) -> String {
 pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
     match c {
         None => lang.t(T::StabPending).to_string(),
+        // Why, where the cell's settings were refused (a trigger past the arrivals' end).
+        Some(Err(crate::state::runs::RunError::Invalid(e))) => {
+            format!("{}: {}", lang.t(T::StabError), lang.field_error(e))
+        }
         Some(Err(_)) => lang.t(T::StabError).to_string(),
         Some(Ok(Verdict { outcome: Outcome::Recovered, recovered_after_ms, .. })) => {
             match recovered_after_ms.unwrap_or(0.0) {
@@ -68,19 +73,28 @@ pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
             }
         }
         Some(Ok(v)) if v.outcome == Outcome::Stuck => lang.t(T::StabStuck).to_string(),
+        Some(Ok(v)) if v.outcome == Outcome::Draining => lang.t(T::StabDraining).to_string(),
         Some(Ok(_)) => lang.t(T::StabOverloaded).to_string(),
     }
 }
 
-fn recovered(c: Option<&Option<CellResult>>) -> Option<bool> {
+/// Whether a finished cell got out of its trigger's state (recovered, or draining: nothing
+/// keeps it there) or is stuck; `None` for an overloaded cell, which has no state to get out
+/// to, and for one not run: the boundary is the metastable region's, not capacity's.
+fn got_out(c: Option<&Option<CellResult>>) -> Option<bool> {
     match c {
-        Some(Some(Ok(v))) => Some(v.outcome == Outcome::Recovered),
+        Some(Some(Ok(v))) => match v.outcome {
+            Outcome::Recovered | Outcome::Draining => Some(true),
+            Outcome::Stuck => Some(false),
+            Outcome::Overloaded => None,
+        },
         _ => None,
     }
 }
 
-/// The edges between a recovered cell and a finished cell that did not recover, as one
-/// path (cell units: x right, y up; `to_px` places them).
+/// The edges between a stuck cell and a cell that got out (recovered or draining), as one
+/// path (cell units: x right, y up; `to_px` places them). Overloaded cells draw no edge:
+/// their column is shaded as such, and an edge to it read as the region reaching capacity.
 pub fn boundary(
     nx: usize,
     ny: usize,
@@ -88,7 +102,7 @@ pub fn boundary(
     to_px: impl Fn(f64, f64) -> (f64, f64),
 ) -> String {
     let mut d = String::new();
-    let at = |i: usize, j: usize| recovered(cells.get(j * nx + i));
+    let at = |i: usize, j: usize| got_out(cells.get(j * nx + i));
     let mut seg = |a: (f64, f64), b: (f64, f64)| {
         let (p, q) = (to_px(a.0, a.1), to_px(b.0, b.1));
         let _ = write!(d, "M{:.1} {:.1}L{:.1} {:.1}", p.0, p.1, q.0, q.1);
@@ -169,7 +183,7 @@ pub fn map_markup(
     let mut o = String::with_capacity(nx * ny * 260 + 4000);
     let _ = write!(
         o,
-        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title><defs><pattern id="stab-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern></defs>"#,
+        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title><defs><pattern id="stab-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern><pattern id="stab-dots" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="dots-bg"/><circle cx="3" cy="3" r="1.6" class="dots-dot"/></pattern></defs>"#,
         esc(lang.t(T::StabMapLabel))
     );
     for (index, c) in plain.iter().enumerate() {
@@ -388,6 +402,7 @@ mod tests {
         assert_eq!(cell_class(v(Outcome::Recovered, Some(0.0)).as_ref()), "rec-0");
         assert_eq!(cell_class(v(Outcome::Recovered, Some(5000.0)).as_ref()), "rec-2");
         assert_eq!(cell_class(v(Outcome::Stuck, None).as_ref()), "stuck");
+        assert_eq!(cell_class(v(Outcome::Draining, None).as_ref()), "draining");
         assert_eq!(cell_class(Some(Err(RunError::Internal("x".into()))).as_ref()), "error");
     }
 
@@ -404,6 +419,14 @@ mod tests {
         assert_eq!(d, "M10.0 0.0L10.0 10.0M10.0 10.0L10.0 20.0");
         let pending = vec![v(Outcome::Recovered, Some(0.0)), None, None, None];
         assert_eq!(boundary(2, 2, &pending, |i, j| (i, j)), "", "no edge to a cell not yet run");
+        // None between recovered and overloaded or draining; one between draining and stuck.
+        let cells = vec![
+            v(Outcome::Recovered, Some(0.0)),
+            v(Outcome::Overloaded, None),
+            v(Outcome::Draining, None),
+            v(Outcome::Stuck, None),
+        ];
+        assert_eq!(boundary(2, 2, &cells, |i, j| (i * 10.0, j * 10.0)), "M10.0 10.0L10.0 20.0");
     }
 
     #[test]

@@ -151,7 +151,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)));
     let ymax = sy.domain.1;
     let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
-    let (shown, beyond) = crate::plot::clip_at_top(&line, x_end, ymax);
+    let crate::plot::Clipped { shown, beyond } = crate::plot::clip_at_top(&line, x_end, ymax);
     let pts: Vec<(f64, f64)> = shown.iter().map(px).collect();
     // Where the line left the top for good: its value at the axis' end, said in words (a
     // bounded queue's wait levels off there, as the note below says).

@@ -284,7 +284,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         chrome.click("#export-toggle")
         _, _, body = take("#export-json", n)
         cells = json.loads(body)["result"]["cells"]
-        expect(len(cells) == 12 and all(c["outcome"] in ("recovered", "stuck", "overloaded") for c in cells), f"12 judged cells: {cells[:2]}")
+        expect(len(cells) == 12 and all(c["outcome"] in ("recovered", "draining", "stuck", "overloaded") for c in cells), f"12 judged cells: {cells[:2]}")
         _, _, body = take("#export-csv", n + 1)
         want = subprocess.run([lab, "sweep", "--x", x, "--y", y, "--format", "csv"], capture_output=True, text=True, check=True).stdout
         got = body.decode().splitlines()

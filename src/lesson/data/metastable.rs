@@ -189,8 +189,8 @@ pub const LESSON: Lesson = Lesson {
                 "加上 {stab-budget-ratio} 的重试预算后，边界会移到哪里？",
             )),
             answer: Some(tr(
-                "Far to the right: with retries capped at a tenth of the traffic, only loads close to capacity stay stuck. The next step shows why, without it, a stuck system stays stuck.",
-                "大幅右移：重试被限制在流量的十分之一后，只有接近容量的负载才会卡住。下一步说明没有预算时，卡住的系统为什么一直卡住。",
+                "Off the map: with retries capped at a tenth of the traffic, no cell stays stuck: close to capacity the backlog the trigger left is still draining when the run ends, and the closer to capacity, the slower it drains. The next step shows why, without it, a stuck system stays stuck.",
+                "移出地图：重试被限制在流量的十分之一后，没有一个格子卡住：接近容量时，触发留下的积压在运行结束时仍在排空，而且越接近容量排空得越慢。下一步说明没有预算时，卡住的系统为什么一直卡住。",
             )),
             try_this: Some(tr(
                 "Overlay cancel on timeout, then the circuit breaker, and compare the dashed lines.",
@@ -209,16 +209,16 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Getting out needs less load than getting in", "脱困所需的负载远低于陷入时"),
             narration: tr(
-                "One run, no fault: the load climbs in steps from half the capacity to {stab-hyst-top} and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke, because the retries keep the queue full. The two branches do not meet: that gap is the hysteresis.",
-                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为重试让队列一直是满的。两条分支不重合：这段差距就是滞后。",
+                "One run, no fault: the load climbs in steps from half the capacity to {stab-hyst-top} and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke, because the queue stays full: the server still works on calls whose callers have given up, and every timed-out request comes back as retries. The two branches do not meet: that gap is the hysteresis.",
+                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为队列一直是满的：服务端仍在处理调用方早已放弃的调用，每个超时的请求又以重试的形式回来。两条分支不重合：这段差距就是滞后。",
             ),
             question: Some(tr(
                 "The overload is over and the load is back where it was fine before. Why is the system still down?",
                 "过载已经结束，负载也回到了之前正常的水平。系统为什么还是不行？",
             )),
             answer: Some(tr(
-                "Because the load it sees is not the load users send: every timed-out request comes back as retries, so the server still gets more than it can serve, and the queue never drains. It recovers only when the offered load drops far enough that even the retries fit, or when something caps them (a retry budget, shedding load); and even then only once the backlog of work left in the queue has drained.",
-                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
+                "Because the load it sees is not the load users send: every timed-out request comes back as retries, and the server still spends its workers on calls whose callers gave up long ago, so it still gets more than it can serve, and the queue never drains. It recovers only when the offered load drops far enough that even the retries fit, or when something caps them (a retry budget, shedding load); and even then only once the backlog of work left in the queue has drained.",
+                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器还在把线程花在调用方早已放弃的调用上，所以它收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
             )),
             try_this: Some(tr(
                 "Overlay the retry budget and compare the dotted lines on the way down.",

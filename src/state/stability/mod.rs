@@ -86,7 +86,8 @@ pub enum Protection {
     Budget,
     /// A timed-out call is cancelled at the server (its work stops).
     Cancel,
-    /// A circuit breaker on the entry's calls (50 % of 20 calls, Resilience4j-like).
+    /// A circuit breaker on the entry's calls (50 % of 20 calls, Resilience4j-like), open
+    /// for [`BREAKER_OPEN_MS`].
     Breaker,
 }
 
@@ -115,10 +116,16 @@ impl Protection {
             Protection::None => &[],
             Protection::Budget => &[("l1.budget", "ratio")],
             Protection::Cancel => &[("cancel", "on")],
-            Protection::Breaker => &[("l1.breaker", "lazy")],
+            // Open for 2 s, not the page's default 30 s (source 001): a cell's run lasts 20 s
+            // and is judged on its last 5, so a breaker open for 30 s was judged while still
+            // open, and the map called stuck what the breaker was holding off.
+            Protection::Breaker => &[("l1.breaker", "lazy"), ("l1.open_ms", "2000")],
         }
     }
 }
+
+/// How long the breaker overlay's breaker stays open (ms), as its link sets it.
+pub const BREAKER_OPEN_MS: f64 = 2000.0;
 
 /// A sweep: the preset, its seed, the axes, the protection drawn over the map.
 #[derive(Clone, Debug, PartialEq)]
@@ -309,6 +316,27 @@ impl Sweep {
             arrivals_end_ms,
             offered_load: scenario.entry_rate_per_s().zip(capacity(&scenario)).map(|(rate, cap)| rate / cap),
         };
+        if let Err((start, end)) = windows.judged() {
+            // Blamed on the axis that moves the trigger or the arrivals' end, if one does.
+            let (i, j) = self.position(index);
+            let moves = |k: &str| matches!(k, "trigger_ms" | "duration") || k.starts_with("f1.");
+            let (field, value) = match [("x", &self.x, i), ("y", &self.y, j)]
+                .into_iter()
+                .find(|(_, a, _)| moves(&a.key))
+            {
+                Some((field, a, k)) => (field, format!("{}={}", a.key, url_num(a.value(k)))),
+                None => (
+                    "f1",
+                    format!("{}..{} ms", url_num(windows.trigger_start_ms), url_num(windows.trigger_end_ms)),
+                ),
+            };
+            let detail = format!("f1.start ≥ {} ms, f1.end ≤ {} ms", url_num(start), url_num(end));
+            return Err(FieldError::new(
+                field,
+                value,
+                Allowed::Rule { rule: crate::error::Rule::JudgedWindows, detail },
+            ));
+        }
         Ok(CellRun { scenario, seed: st.seed, windows })
     }
 

@@ -96,6 +96,44 @@ fn the_metastable_preset_is_stuck_and_a_retry_budget_frees_it() {
 }
 
 #[test]
+fn with_one_attempt_nothing_keeps_a_run_stuck_below_capacity() {
+    // No retries to sustain a bad state: near capacity the trigger's backlog may outlast the
+    // run, and is then still draining, never stuck.
+    let s = sweep("utilisation=0.8..0.95/4", "l1.attempts=1..1/1");
+    for i in 0..s.cells() {
+        let v = s.run_cell(i, false).expect("runs");
+        assert_ne!(v.outcome, Outcome::Stuck, "cell {i}: {v:?}");
+    }
+    let near = s.run_cell(3, false).expect("runs");
+    assert_eq!(near.outcome, Outcome::Draining, "95 %: still working off the backlog: {near:?}");
+}
+
+#[test]
+fn a_trigger_with_no_time_to_judge_around_it_is_refused() {
+    // Past the arrivals' end (20 s) the recovery window was empty and read as full goodput.
+    let s = sweep("utilisation=0.9..0.9/1", "trigger_ms=1000..17500/2");
+    assert!(s.cell(0, false).is_ok());
+    let e = s.cell(1, false).expect_err("ends at 21.5 s");
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("y", "trigger_ms=17500"));
+    assert!(
+        matches!(&*e.allowed, Allowed::Rule { detail, .. } if detail == "f1.start ≥ 2000 ms, f1.end ≤ 18000 ms"),
+        "{e}"
+    );
+    assert!(s.check().is_err(), "the sweep is refused as a whole, from its corners");
+    let s = sweep("utilisation=0.9..0.9/1", "duration=1000..1000/1");
+    assert!(s.cell(0, false).is_err(), "the trigger at 4 s never comes in a 1 s run");
+}
+
+#[test]
+fn the_breaker_overlay_opens_for_its_stated_time() {
+    // Its label says BREAKER_OPEN_MS; the link it adds must set just that.
+    let s = Sweep { protect: Protection::Breaker, ..Sweep::default_for(DEFAULT_PRESET) };
+    let c = s.cell(0, true).expect("a cell");
+    let b = c.scenario.layers[0].client.breaker.as_ref().expect("a breaker on the entry's calls");
+    assert_eq!(b.open_ms, BREAKER_OPEN_MS);
+}
+
+#[test]
 fn the_hysteresis_run_steps_up_and_down() {
     let s = Sweep::default_for(DEFAULT_PRESET);
     let (sc, seed) = s.hysteresis(false).expect("builds");

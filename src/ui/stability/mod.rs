@@ -40,7 +40,10 @@ fn protection_label(lang: Lang, sweep: &Sweep, p: Protection) -> String {
             lang.f(T::StabProtBudget, &[("ratio", &format_number(pct, 1))])
         }
         Protection::Cancel => lang.t(T::StabProtCancel).to_string(),
-        Protection::Breaker => lang.t(T::StabProtBreaker).to_string(),
+        Protection::Breaker => lang.f(
+            T::StabProtBreaker,
+            &[("open", &format_number(crate::state::stability::BREAKER_OPEN_MS / 1000.0, 1))],
+        ),
     }
 }
 
@@ -432,6 +435,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <p class="legend">
                             { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
                             { legend("rec-2", T::StabLegendRec2) }{ legend("rec-3", T::StabLegendRec3) }
+                            { legend("draining", T::StabDraining) }
                             { legend("stuck", T::StabStuck) }{ legend("overloaded", T::StabOverloaded) }
                             { legend("pending", T::StabPending) }
                             <span class="legend-item"><span class="swatch line boundary" />{ t(T::StabLegendBoundary) }</span>
@@ -492,7 +496,9 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
 
 /// How a cell is judged, its thresholds from the rule itself (`model::stability`).
 fn rule_text(lang: Lang) -> String {
-    use crate::model::stability::{GOOD, MIN_ARRIVALS, RECOVERY_SHARE, STEP_MS};
+    use crate::model::stability::{
+        DRAINING_FALL, GOOD, MIN_ARRIVALS, MIN_JUDGED_MS, RECOVERY_SHARE, STEP_MS,
+    };
     lang.f(
         T::StabRule,
         &[
@@ -500,6 +506,8 @@ fn rule_text(lang: Lang) -> String {
             ("share", &format_number(RECOVERY_SHARE * 100.0, 1)),
             ("step", &format_number(STEP_MS / 1000.0, 1)),
             ("min", &format_number(MIN_ARRIVALS, 0)),
+            ("fall", &format_number(DRAINING_FALL * 100.0, 1)),
+            ("judged", &format_number(MIN_JUDGED_MS / 1000.0, 1)),
         ],
     )
 }
