@@ -181,8 +181,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and draws its own boundary, dashed: the count of cells above the map is of both sweeps, twice the map's cells.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍，画出自己的边界（虚线）：地图上方的格数是两遍扫描之和，即地图格子数的两倍。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the count of cells above the map is of both sweeps, twice the map's cells.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的格数是两遍扫描之和，即地图格子数的两倍。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",
