@@ -189,14 +189,31 @@ pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
-/// The calculator's rate at each level of the chain, entry first.
+/// Every figure of the calculator, a row each with its unit: the rates, the rate at each
+/// level of the chain (entry first), the four in-flight rows against the pool, the payload.
 pub fn calculator_csv(out: &CalcOutput) -> String {
-    let mut csv = String::from("level,rate_per_s,amplification_so_far\n");
-    let entry = out.rate_per_level.first().copied().unwrap_or(0.0);
+    let mut csv = String::from("figure,value,unit\n");
+    let mut row = |figure: &str, value: f64, unit: &str| {
+        let _ = writeln!(csv, "{figure},{value},{unit}");
+    };
+    row("average_rate", out.avg_rps, "req/s");
+    row("peak_rate", out.peak_rps, "req/s");
+    row("amplification", out.amplification, "x");
+    row("worst_case_downstream_attempts", out.worst_attempts_per_s, "attempts/s");
     for (i, r) in out.rate_per_level.iter().enumerate() {
-        let amp = if entry > 0.0 { r / entry } else { 0.0 };
-        let _ = writeln!(csv, "{i},{r},{amp}");
+        row(&format!("level_{i}_rate"), *r, if i == 0 { "req/s" } else { "attempts/s" });
     }
+    for (name, f) in [
+        ("healthy_no_amplification", &out.normal_before),
+        ("healthy_amplified", &out.normal_after),
+        ("slow_downstream_no_amplification", &out.degraded_before),
+        ("slow_downstream_amplified", &out.degraded_after),
+    ] {
+        row(&format!("in_flight_{name}"), f.in_flight, "connections");
+        row(&format!("pool_share_{name}"), f.pool_share, "fraction of the pool");
+        row(&format!("saturated_{name}"), if f.saturated { 1.0 } else { 0.0 }, "1 = reaches the pool");
+    }
+    row("payload_at_peak", out.payload_mb_per_s, "MB/s");
     csv
 }
 

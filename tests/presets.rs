@@ -142,6 +142,8 @@ fn cli_help_unknown_commands_and_flag_bounds() {
     }
     let (code, _, err) = cli(&["show", "--preset", "chain-3x3", "--seed", "5"]);
     assert!(code == 2 && err.contains("show takes only --preset"), "{err}");
+    let (code, _, err) = cli(&["run", "--link", "?page=calculator&rps=100"]);
+    assert!(code == 2 && err.contains("got page=calculator, allowed a retry-storm page link"), "{err}");
     let (code, _, err) = cli(&["show"]);
     assert!(code == 2 && err.contains("show needs --preset NAME"), "{err}");
     // The table explains itself: units, the worker limit beside the peak.

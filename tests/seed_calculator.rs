@@ -28,6 +28,18 @@ fn source_000_in_flight_against_the_pool() {
     assert!(out.normal_after.saturated, "450 > 200");
     assert!(out.degraded_after.saturated, "3,600 > 200");
     assert!(out.any_saturated);
+    assert_eq!(out.normal_before.pool_share, 0.25, "50 of 200");
+}
+
+#[test]
+fn a_pool_exactly_full_has_no_steady_state_and_three_quarters_is_the_ceiling() {
+    // 3,600 connections against a pool of 3,600: saturated, not "fits".
+    let full = compute(&CalcInput { pool_size: 3600, ..CalcInput::default() }).unwrap();
+    assert!(full.degraded_after.saturated && full.degraded_after.pool_share == 1.0);
+    // 450 of 600 is source 002's 75 % ceiling: it fits, above the ceiling.
+    let tight = compute(&CalcInput { pool_size: 600, ..CalcInput::default() }).unwrap();
+    assert!(!tight.normal_after.saturated && tight.normal_after.above_ceiling, "{:?}", tight.normal_after);
+    assert!(!tight.normal_before.above_ceiling, "50 of 600");
 }
 
 #[test]

@@ -165,7 +165,14 @@ fn preset_names() -> String {
 /// The scenario and seed a storm page link runs: the page's own reading of it (the same
 /// `Job` its worker runs), refused with the field's message where the page would show one.
 fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64), UsageError> {
-    let st = StormState::from_query(&Query::parse(link));
+    let q = Query::parse(link);
+    if let Some(page) = q.get("page").filter(|p| *p != "storm") {
+        return Err(UsageError(format!(
+            "--link: got page={}, allowed a retry-storm page link (page=storm or no page): only its runs have a CLI twin",
+            resilience_lab::error::clip(page)
+        )));
+    }
+    let st = StormState::from_query(&q);
     if let Some((_, _, e)) = st.errors.iter().next() {
         return Err(UsageError(format!("--link: {}", Lang::En.field_error(e))));
     }

@@ -116,9 +116,11 @@ fn lab_tables_have_a_row_per_step_or_call() {
     let out = crate::model::amplification::compute(&crate::model::amplification::CalcInput::default())
         .expect("the example computes");
     let csv = calculator_csv(&out);
-    assert_eq!(csv.lines().count(), out.rate_per_level.len() + 1);
-    let last_amp: f64 = csv.lines().last().unwrap().rsplit(',').next().unwrap().parse().unwrap();
-    assert!((last_amp - out.amplification).abs() < 1e-9);
+    // Header, 4 rates, a rate per level, 3 rows per in-flight case, the payload.
+    assert_eq!(csv.lines().count(), 1 + 4 + out.rate_per_level.len() + 4 * 3 + 1);
+    assert!(csv.contains("\nworst_case_downstream_attempts,4500,attempts/s\n"), "{csv}");
+    assert!(csv.contains("\nin_flight_slow_downstream_amplified,3600,connections\n"), "{csv}");
+    assert!(csv.contains("\nlevel_2_rate,4500,attempts/s\n"), "{csv}");
 }
 
 #[test]

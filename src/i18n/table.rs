@@ -159,13 +159,12 @@ texts! {
     InFlightNormalAfter => "healthy, amplified", "正常，已放大";
     InFlightDegradedBefore => "slow downstream, no amplification", "下游变慢，未放大";
     InFlightDegradedAfter => "slow downstream, amplified", "下游变慢，已放大";
-    OutAgainstPool => "pool {pool}", "连接池 {pool}";
     OutSaturated => "over the pool", "超过连接池";
     OutFits => "fits", "可容纳";
     OutPayload => "Payload at peak", "峰值载荷";
     SaturationTitle => "The pool saturates", "连接池饱和";
-    SaturationExplain => "Demand of {demand} connections exceeds the pool of {pool}. Past this point the estimate offered rate × hold time predicts nothing: the system cannot hold a steady state (L = λW still holds for what is admitted, with the time it really takes), and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
-        "需求 {demand} 条连接超过了连接池上限 {pool}。越过这一点，“请求速率 × 占用时间”的估算不再成立：系统无法保持稳态（对实际被接纳的流量、按实际停留时间，L = λW 仍然成立），多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
+    SaturationExplain => "Demand of {demand} connections reaches or exceeds the pool of {pool}. Past this point the estimate offered rate × hold time predicts nothing: the system cannot hold a steady state (L = λW still holds for what is admitted, with the time it really takes), and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
+        "需求 {demand} 条连接达到或超过了连接池上限 {pool}。越过这一点，“请求速率 × 占用时间”的估算不再成立：系统无法保持稳态（对实际被接纳的流量、按实际停留时间，L = λW 仍然成立），多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
     Formula => "Formula", "公式";
     ChainEntry => "entry", "入口";
     ChainLayer => "layer {n}", "第 {n} 层";
@@ -1213,4 +1212,15 @@ texts! {
     QOffTop => "↑ {p} %: W = {w} ms", "↑ {p}%：W = {w} ms";
     StabDraining => "still draining (not serving yet, its backlog falling: nothing keeps it there)", "仍在排空（尚未恢复服务，但积压在减少：没有什么让它困住）";
     RuleJudgedWindows => "a trigger with time to judge the run around it: {detail} (a second of warm-up, a second before the trigger to compare with, two after it before the arrivals end)", "触发前后留有判定时间：{detail}（1 s 预热，触发前 1 s 作对照，触发后到到达结束前至少 2 s）";
+    InFlightColCase => "case", "情形";
+    InFlightColL => "L (connections)", "L（连接数）";
+    InFlightColPool => "pool", "连接池";
+    InFlightColShare => "share of the pool", "占连接池";
+    InFlightColStatus => "against the pool", "与连接池相比";
+    OutAboveCeiling => "fits, above the {p} % ceiling", "可容纳，但超过 {p}% 上限";
+    OutInFlightNote => "L = λW holds for long-run averages of a stable system: λ below what the pool can serve, W the whole time a connection is held (the wait for one included), and W not growing with the load, which it does near the pool's size. The amplified rows assume every attempt fails. At or above the pool there is no steady state, so L says nothing (see below); above source 002's {p} % ceiling, waits for a connection grow steeply.", "L = λW 适用于稳定系统的长期平均：λ 低于连接池能服务的速率，W 是一条连接被占用的全部时间（包括等待连接的时间），并且 W 不随负载增长——而接近连接池上限时它会增长。放大后的行假设每次尝试都失败。达到或超过连接池时不存在稳态，L 没有意义（见下文）；超过文档 002 的 {p}% 上限后，等待连接的时间会急剧增长。";
+    CalcCapacityLead => "Capacity with a safety ceiling (source 002: workers, service time, utilisation, headroom):", "带安全上限的容量（文档 002：线程数、服务时间、利用率、余量）：";
+    CalcCapacityLink => "the queue lab's capacity table", "见排队实验的容量表";
+    CapNoteShortW => "The assumed time in system W ({w} ms) is shorter than the service time ({s} ms): a request spends at least its service time in the system, so λW would count fewer in it than are busy. Set W to the service time or more (the queue lab above gives its W).", "假定的系统内时间 W（{w} ms）短于服务时间（{s} ms）：一个请求在系统内至少要待满它的服务时间，所以 λW 算出的系统内请求数会少于忙碌的线程数。请把 W 设为不小于服务时间（上方排队实验给出了它的 W）。";
+    CapNoteOverCeiling => "λ is above the {k} % ceiling by {x} req/s: the ceiling's admission would turn that much away, or the pool needs {w} workers to stay under it.", "λ 超过 {k}% 上限 {x} 次/秒：按上限准入会拒掉这么多，或者需要 {w} 个线程才能保持在上限以内。";
 }

@@ -76,8 +76,15 @@ pub struct InFlight {
     pub hold_ms: f64,
     /// L = rate × hold (connections).
     pub in_flight: f64,
-    /// Whether L exceeds the pool, where the formula stops describing the system.
+    /// L ÷ the pool (fraction).
+    pub pool_share: f64,
+    /// Whether L reaches the pool, where the formula stops describing the system: at 100 %
+    /// there is no steady state either (ρ ≥ 1, as the queue lab's capacity table says).
     pub saturated: bool,
+    /// Below the pool, but at or above source 002's ceiling
+    /// ([`SOURCE_002_CEILING`](crate::model::capacity::SOURCE_002_CEILING)) of it, where
+    /// waits for a connection grow steeply.
+    pub above_ceiling: bool,
 }
 
 /// Everything the calculator shows, each figure with the formula that produced it.
@@ -104,7 +111,7 @@ pub struct CalcOutput {
     pub degraded_after: InFlight,
     /// Payload at peak, in MB/s of 10^6 bytes.
     pub payload_mb_per_s: f64,
-    /// True when any in-flight figure exceeds the pool.
+    /// True when any in-flight figure reaches the pool.
     pub any_saturated: bool,
 }
 
@@ -131,7 +138,10 @@ pub fn validate(input: &CalcInput) -> Result<(), FieldError> {
 /// Little's law, computed as rate × ms / 1000 so that whole-millisecond inputs stay exact.
 fn littles_law(rate_per_s: f64, hold_ms: f64, pool: u32) -> InFlight {
     let in_flight = rate_per_s * hold_ms / 1000.0;
-    InFlight { rate_per_s, hold_ms, in_flight, saturated: in_flight > f64::from(pool) }
+    let pool_share = in_flight / f64::from(pool);
+    let saturated = pool_share >= 1.0;
+    let above_ceiling = !saturated && pool_share >= crate::model::capacity::SOURCE_002_CEILING;
+    InFlight { rate_per_s, hold_ms, in_flight, pool_share, saturated, above_ceiling }
 }
 
 /// Runs the calculation. Pure: the page only displays what this returns.

@@ -24,6 +24,10 @@ pub struct CapacityInput {
     pub time_in_system_ms: f64,
 }
 
+/// Source 002's utilisation ceiling: the share of ideal capacity an operator admits, above
+/// which waits grow steeply (fraction).
+pub const SOURCE_002_CEILING: f64 = 0.75;
+
 impl Default for CapacityInput {
     /// Source 002's example.
     fn default() -> Self {
@@ -31,7 +35,7 @@ impl Default for CapacityInput {
             arrival_rps: 120.0,
             service_ms: 40.0,
             workers: 8,
-            ceiling: 0.75,
+            ceiling: SOURCE_002_CEILING,
             time_in_system_ms: 100.0,
         }
     }
@@ -58,8 +62,13 @@ pub struct CapacityOutput {
     /// worker is busy, c (λ·W would count more busy workers than there are).
     pub busy_workers: f64,
     /// λ·W with W = time in system: mean requests in the system, waiting ones included;
-    /// `None` at or above capacity, where no steady state and so no long-run mean exists.
+    /// `None` at or above capacity, where no steady state and so no long-run mean exists,
+    /// and when W is shorter than the service time (see `short_w`).
     pub in_system: Option<f64>,
+    /// Whether the assumed time in system is shorter than the service time: a request
+    /// spends at least its service time in the system, so λW would count fewer in the
+    /// system than are busy.
+    pub short_w: bool,
     /// Whether λ reaches c·μ, in which case no steady state exists.
     pub unstable: bool,
 }
@@ -88,6 +97,7 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
     // never disagree at the edge (λ ≥ cμ can round the other way).
     let offered = input.arrival_rps * input.service_ms / 1000.0;
     let unstable = offered / f64::from(input.workers) >= 1.0;
+    let short_w = input.time_in_system_ms < input.service_ms;
     Ok(CapacityOutput {
         per_worker_rps,
         ideal_rps,
@@ -98,7 +108,8 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
         margin_to_ceiling_rps: admit_rps - input.arrival_rps,
         min_workers: needed.ceil() as u64,
         busy_workers: if unstable { f64::from(input.workers) } else { offered },
-        in_system: (!unstable).then(|| input.arrival_rps * input.time_in_system_ms / 1000.0),
+        in_system: (!unstable && !short_w).then(|| input.arrival_rps * input.time_in_system_ms / 1000.0),
+        short_w,
         unstable,
     })
 }
@@ -106,6 +117,15 @@ pub fn compute(input: &CapacityInput) -> Result<CapacityOutput, FieldError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_in_system_shorter_than_the_service_gives_no_count() {
+        // W = 10 ms against 40 ms of service: λW = 1.2 "in system" below 4.8 busy workers.
+        let o = compute(&CapacityInput { time_in_system_ms: 10.0, ..CapacityInput::default() }).unwrap();
+        assert!(o.short_w && o.in_system.is_none() && o.busy_workers == 4.8, "{o:?}");
+        let o = compute(&CapacityInput { time_in_system_ms: 40.0, ..CapacityInput::default() }).unwrap();
+        assert_eq!((o.short_w, o.in_system), (false, Some(4.8)), "W = the service time: no wait");
+    }
 
     #[test]
     fn at_or_above_capacity_every_worker_is_busy_and_no_mean_is_in_the_system() {

@@ -198,14 +198,20 @@ fn Results(props: &ResultsProps) -> Html {
     // Three significant digits below 1: 100 requests a day are 0.00116/s, not "0".
     let n = |x: f64| format_small(x, 2, 3);
     let product = i.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
+    let ceiling = format_number(crate::model::capacity::SOURCE_002_CEILING * 100.0, 1);
     let in_flight_row = |id: &str, which: T, f: &InFlight| {
-        let status = if f.saturated { t(T::OutSaturated) } else { t(T::OutFits) };
+        let status = match (f.saturated, f.above_ceiling) {
+            (true, _) => t(T::OutSaturated).to_string(),
+            (false, true) => lang.f(T::OutAboveCeiling, &[("p", &ceiling)]),
+            (false, false) => t(T::OutFits).to_string(),
+        };
         html! {
-            <tr id={id.to_string()} class={classes!(f.saturated.then_some("saturated"))} data-value={exact(o, id)}>
+            <tr id={id.to_string()} class={classes!(f.saturated.then_some("saturated"), f.above_ceiling.then_some("above-ceiling"))} data-value={exact(o, id)}>
                 <th scope="row">{ t(which) }</th>
                 <td><code>{ format!("{} × {} s", n(f.rate_per_s), format_number(f.hold_ms / 1000.0, 4)) }</code></td>
                 <td class="num-cell value">{ n(f.in_flight) }</td>
-                <td>{ lang.f(T::OutAgainstPool, &[("pool", &format_number(f64::from(i.pool_size), 0))]) }</td>
+                <td class="num-cell">{ format_number(f64::from(i.pool_size), 0) }</td>
+                <td class="num-cell">{ format!("{} %", format_small(f.pool_share * 100.0, 1, 2)) }</td>
                 <td class="status">{ status }</td>
             </tr>
         }
@@ -234,6 +240,16 @@ fn Results(props: &ResultsProps) -> Html {
             // In its own scroll box: on a phone the status words stay on one line.
             <div class="table-scroll">
             <table class="inflight" id="inflight">
+                <thead>
+                    <tr>
+                        <th scope="col">{ t(T::InFlightColCase) }</th>
+                        <th scope="col">{ "λ × W" }</th>
+                        <th scope="col" class="num-cell">{ t(T::InFlightColL) }</th>
+                        <th scope="col">{ t(T::InFlightColPool) }</th>
+                        <th scope="col" class="num-cell">{ t(T::InFlightColShare) }</th>
+                        <th scope="col">{ t(T::InFlightColStatus) }</th>
+                    </tr>
+                </thead>
                 <tbody>
                     { in_flight_row("inflight-normal-before", T::InFlightNormalBefore, &o.normal_before) }
                     { in_flight_row("inflight-normal-after", T::InFlightNormalAfter, &o.normal_after) }
@@ -242,7 +258,12 @@ fn Results(props: &ResultsProps) -> Html {
                 </tbody>
             </table>
             </div>
+            <p class="note" id="inflight-note">{ lang.f(T::OutInFlightNote, &[("p", &ceiling)]) }</p>
             </div>
+            <p class="note" id="calc-capacity-link">
+                { t(T::CalcCapacityLead) }{ " " }
+                <a href="?page=queue&preset=source-002">{ t(T::CalcCapacityLink) }</a>
+            </p>
             if o.any_saturated {
                 <div class="warning" role="status" id="saturation-warning">
                     <strong>{ t(T::SaturationTitle) }</strong>

@@ -256,10 +256,16 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
         // The note quotes this setting's L, not source 002's 12.
         if let Some(l) = o.in_system {
             <p class="note" id="q-cap-note">{ lang.f(T::CapNote, &[("n", &n(l))]) }</p>
+        } else if o.short_w && !o.unstable {
+            <p class="note" id="q-cap-note">{ lang.f(T::CapNoteShortW, &[("w", &n(input.w_ms)), ("s", &s)]) }</p>
         } else {
             <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
             // A queue limit gives the pool a steady state the table's arithmetic knows nothing of.
             if input.queue > 0 { <p class="note" id="q-cap-bounded">{ lang.t(T::CapNoteBounded) }</p> }
+        }
+        // Over the ceiling but under capacity: the negative margin said in words.
+        if o.margin_to_ceiling_rps < 0.0 && !o.unstable {
+            <p class="note" id="q-cap-over">{ lang.f(T::CapNoteOverCeiling, &[("x", &n(-o.margin_to_ceiling_rps)), ("k", &k), ("w", &o.min_workers.to_string())]) }</p>
         }
         </>
     }
