@@ -141,7 +141,12 @@ pub fn lab_json<R: serde::Serialize>(p: &Provenance, result: &R) -> String {
 /// The report's time series, a row per bucket, as `lab run --format csv` prints them.
 pub fn series_csv(r: &Report) -> String {
     let s = &r.series;
-    let mut out = String::from("t_ms,offered");
+    // What the columns count, and over what: a bucket's width differs from run to run.
+    let mut out = format!(
+        "# bucket_ms={}: offered, attempts_*, succeeded, degraded, failed and rejected count per bucket; \
+         in_flight_*, queue_* and requests_in_flight are the most at once within the bucket\nt_ms,offered",
+        s.bucket_ms
+    );
     for h in &r.hops {
         for what in ["attempts", "in_flight", "queue"] {
             let _ = write!(out, ",{}", csv_field(&format!("{what}_{}", h.name)));

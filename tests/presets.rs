@@ -116,7 +116,10 @@ fn cli_lists_presets_and_prints_every_format() {
     assert!(table.contains("downstream_attempts     27000"), "{table}");
     let (code, csv, _) = cli(&["run", "--preset", "chain-3x3", "--format", "csv"]);
     assert_eq!(code, 0);
-    let header = csv.lines().next().unwrap();
+    let mut lines = csv.lines();
+    let units = lines.next().unwrap();
+    assert!(units.starts_with("# bucket_ms=10: offered") && units.contains("most at once"), "{units}");
+    let header = lines.next().unwrap();
     assert!(header.starts_with("t_ms,offered,attempts_client"), "{header}");
     let (code, shown, _) = cli(&["show", "--preset", "lab11-protected"]);
     assert_eq!(code, 0);

@@ -268,7 +268,7 @@ fn csv_quotes_names_with_commas() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let header = text.lines().next().unwrap();
+    let header = text.lines().find(|l| !l.starts_with('#')).unwrap();
     assert!(header.contains(r#","attempts_pro,file ""v2""","#), "{header}");
     // Every row has as many fields as the header once quoted fields are read whole.
     let fields = |line: &str| {
@@ -283,7 +283,7 @@ fn csv_quotes_names_with_commas() {
         n
     };
     let want = fields(header);
-    assert!(text.lines().skip(1).all(|l| fields(l) == want));
+    assert!(text.lines().filter(|l| !l.starts_with('#')).skip(1).all(|l| fields(l) == want));
 }
 
 #[test]
