@@ -341,9 +341,12 @@ fn keys() -> String {
         "Retry-storm page (?page=storm): preset=NAME, seed=N, compare=1, layers=N, faults=N,\n\
          l<N>.sides=N, f<N>.target=NAME, and every changed control:\n\n",
     );
-    for d in resilience_lab::state::storm::key_docs() {
+    let docs = resilience_lab::state::storm::key_docs();
+    // The widest key sets the column, so that every line's range starts in it.
+    let width = docs.iter().map(|d| d.key.chars().count()).max().unwrap_or(0);
+    for d in docs {
         let unit = if d.unit.is_empty() { String::new() } else { format!(" ({})", d.unit) };
-        let _ = writeln!(out, "{:<34}  {}{}  — {}", d.key, d.accepts, unit, d.label);
+        let _ = writeln!(out, "{:<width$}  {}{}  — {}", d.key, d.accepts, unit, d.label);
     }
     out
 }

@@ -7,6 +7,14 @@ use crate::error::{Allowed, FieldError, Rule};
 
 /// The error for `text` failing to parse as a scenario.
 pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> FieldError {
+    // A list at the top is not a scenario: say so, not what its first item is not.
+    if text.trim_start().starts_with('[') {
+        return FieldError::new(
+            "(file)",
+            "a list",
+            rule(Rule::Expected, &expected("expected struct Scenario")),
+        );
+    }
     let path = e.path().to_string();
     let inner = e.inner();
     // serde_json appends " at line L column C"; keep the message, report the place apart.
@@ -143,6 +151,11 @@ mod tests {
     #[test]
     fn a_good_file_parses() {
         assert!(Scenario::from_json(BASE).is_ok());
+    }
+
+    #[test]
+    fn a_file_that_is_a_list_is_told_it_must_be_an_object() {
+        assert_eq!(err("[1, 2]"), "(file): got a list, allowed an object (Scenario)");
     }
 
     #[test]
