@@ -442,16 +442,18 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     Ok(out)
 }
 
-/// A sweep axis' unit as the text map writes it after the key: ` (ms)`, or nothing.
-fn axis_unit(key: &str) -> &'static str {
-    match key {
-        "utilisation" => " (share of capacity)",
-        "duration" => " (ms)",
-        k if k.ends_with("_ms") || k.ends_with(".ms") || k.ends_with(".start") || k.ends_with(".end") => {
-            " (ms)"
-        }
-        _ => "",
-    }
+/// A sweep axis' unit as the text map writes it after the key (` (ms)`), from the storm
+/// page's own control for the key; nothing for a count.
+fn axis_unit(key: &str) -> String {
+    use resilience_lab::state::storm::{NUMBERS, Target};
+    let unit = match key {
+        "utilisation" => "share of capacity",
+        "trigger_ms" => "ms",
+        k => Target::parse_key(k)
+            .and_then(|(t, name)| NUMBERS.iter().find(|d| d.knob.key == name && d.applies.to(t)))
+            .map_or("", |d| d.knob.range.unit),
+    };
+    if unit.is_empty() { String::new() } else { format!(" ({unit})") }
 }
 
 /// `lab show --preset NAME [--versus]`: the preset as a scenario file. Other flags are

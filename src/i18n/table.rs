@@ -159,7 +159,7 @@ texts! {
     InFlightNormalAfter => "healthy, amplified", "正常，已放大";
     InFlightDegradedBefore => "slow downstream, no amplification", "下游变慢，未放大";
     InFlightDegradedAfter => "slow downstream, amplified", "下游变慢，已放大";
-    OutSaturated => "over the pool", "超过连接池";
+    OutSaturated => "at or over the pool", "达到或超过连接池";
     OutFits => "fits", "可容纳";
     OutPayload => "Payload at peak", "峰值载荷";
     SaturationTitle => "The pool saturates", "连接池饱和";
@@ -1087,8 +1087,8 @@ texts! {
     StabTitle => "Stability map: where retries turn a blip into an outage", "稳定性地图：重试在哪里把小故障变成停机";
     StabIntro => "Each cell is one run of the scenario: steady load, a trigger (its first fault window), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state that outlasts the trigger, held there by its own retries and by work for callers that have already given up (a metastable failure). Click a cell to open that run on the retry-storm page.",
         "每个格子是一次运行：稳定负载，一个触发（场景的第一个故障窗口），然后负载保持不变。低于某个负载时任何触发都会被吸收；高于它时，足够长的触发会让系统进入一种在触发结束后仍然持续的状态，把它困在其中的是它自己的重试，以及为已经放弃等待的调用方继续做的工作（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
-    StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: offered at or above the bottleneck's capacity (no steady state there, trigger or none), or below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Still draining: not at {good} % yet, but the calls waiting for a worker fall by {fall} % or more across that window: the backlog the trigger left is being worked off and nothing holds the run there, so a longer run would recover. Stuck: fine before, not after, although the trigger is over, and the backlog not falling. A cell needs a second of warm-up and a second before its trigger, and {judged} s after it before the arrivals end, or it is not run. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
-        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：负载达到或超过瓶颈的容量（此时无论有无触发都没有稳态），或触发前就低于 {good}%。已恢复：在最后 {share}% 的到达请求中重新达到 {good}% 或以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} s，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。仍在排空：尚未回到 {good}%，但等待线程的调用在这段时间内减少了 {fall}% 或更多：触发留下的积压正在被消化，没有什么把系统困住，运行再长一些就会恢复。卡住：触发前正常，触发结束后仍不正常，而且积压没有减少。每个格子需要 1 s 预热和触发前 1 s，触发结束后到到达结束前还需 {judged} s，否则不运行。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
+    StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: offered at or above the bottleneck's capacity (no steady state there, trigger or none), or below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Still draining: not at {good} % yet, but the calls waiting for a worker fall by {fall} % or more across that window: the backlog the trigger left is being worked off and nothing holds the run there, so a longer run would recover. Stuck: fine before, not after, although the trigger is over, and the backlog not falling. A cell needs {warm} s of warm-up and {step} s before its trigger, and after it {judged} s to settle and a recovery window of {judged} s or more, or it is not run. A verdict is on a run of finite length: near capacity a longer run can turn stuck into still draining, and still draining into recovered. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
+        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：负载达到或超过瓶颈的容量（此时无论有无触发都没有稳态），或触发前就低于 {good}%。已恢复：在最后 {share}% 的到达请求中重新达到 {good}% 或以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} s，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。仍在排空：尚未回到 {good}%，但等待线程的调用在这段时间内减少了 {fall}% 或更多：触发留下的积压正在被消化，没有什么把系统困住，运行再长一些就会恢复。卡住：触发前正常，触发结束后仍不正常，而且积压没有减少。每个格子需要 {warm} s 预热和触发前 {step} s；触发后需要 {judged} s 的稳定时间，再加至少 {judged} s 的恢复窗口，否则不运行。判定针对的是有限长度的一次运行：接近容量时，更长的运行可能把“卡住”变成“仍在排空”，把“仍在排空”变成“已恢复”。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
     StabAxisUtil => "Offered load ÷ capacity", "负载 ÷ 容量";
     StabAxisTrigger => "Trigger length (ms)", "触发时长（ms）";
     StabPending => "not run yet", "尚未运行";
@@ -1107,8 +1107,8 @@ texts! {
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
-    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. Two things keep the queue full: work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. A protection's dotted lines show how much of the gap the retries make: with a retry budget the way down gets out once the backlog can drain.",
-        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。让队列一直满着的有两样东西：服务端仍在为已经放弃等待的调用方做的工作（没有什么取消它），以及每个超时请求的重试。叠加一种保护后的点线显示这段差距有多少来自重试：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。";
+    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. Two things keep the queue full: work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. A protection's dotted lines show how much of the gap it closes: with a retry budget the way down gets out once the backlog can drain.",
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。让队列一直满着的有两样东西：服务端仍在为已经放弃等待的调用方做的工作（没有什么取消它），以及每个超时请求的重试。叠加一种保护后的点线显示它消除了多少差距：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
     StabHystIdeal => "serving everything up to capacity", "容量以内全部服务";
@@ -1209,16 +1209,16 @@ texts! {
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
         "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
-    QOffTop => "↑ {p} %: W = {w} ms", "↑ {p}%：W = {w} ms";
+    QOffTop => "↑ ρ = {p} %: W = {w} ms", "↑ ρ = {p}%：W = {w} ms";
     StabDraining => "still draining (not serving yet, its backlog falling: nothing keeps it there)", "仍在排空（尚未恢复服务，但积压在减少：没有什么让它困住）";
-    RuleJudgedWindows => "a trigger with time to judge the run around it: {detail} (a second of warm-up, a second before the trigger to compare with, two after it before the arrivals end)", "触发前后留有判定时间：{detail}（1 s 预热，触发前 1 s 作对照，触发后到到达结束前至少 2 s）";
+    RuleJudgedWindows => "a trigger with time around it to judge the run: {detail} (warm-up and a window to compare with before the trigger; after it, time to settle, then a recovery window)", "触发前后都留有判定时间：{detail}（触发前：预热和一段对照窗口；触发后：先留出稳定时间，再是恢复窗口）";
     InFlightColCase => "case", "情形";
     InFlightColL => "L (connections)", "L（连接数）";
     InFlightColPool => "pool", "连接池";
     InFlightColShare => "share of the pool", "占连接池";
     InFlightColStatus => "against the pool", "与连接池相比";
-    OutAboveCeiling => "fits, above the {p} % ceiling", "可容纳，但超过 {p}% 上限";
-    OutInFlightNote => "L = λW holds for long-run averages of a stable system: λ below what the pool can serve, W the whole time a connection is held (the wait for one included), and W not growing with the load, which it does near the pool's size. The amplified rows assume every attempt fails. At or above the pool there is no steady state, so L says nothing (see below); above source 002's {p} % ceiling, waits for a connection grow steeply.", "L = λW 适用于稳定系统的长期平均：λ 低于连接池能服务的速率，W 是一条连接被占用的全部时间（包括等待连接的时间），并且 W 不随负载增长——而接近连接池上限时它会增长。放大后的行假设每次尝试都失败。达到或超过连接池时不存在稳态，L 没有意义（见下文）；超过文档 002 的 {p}% 上限后，等待连接的时间会急剧增长。";
+    OutAboveCeiling => "fits, at or above the {p} % ceiling", "可容纳，但达到或超过 {p}% 上限";
+    OutInFlightNote => "L = λW holds for long-run averages of a stable system, λ below what the pool can serve. Here W is how long a call holds a connection, so L counts the connections in use; the calculator takes that hold time as given, though near the pool's size calls also wait for a connection and take longer. The amplified rows assume every attempt fails. At or over the pool there is no steady state, so L says nothing (see below); at or above source 002's {p} % ceiling, waits for a connection grow steeply.", "L = λW 适用于稳定系统的长期平均，λ 低于连接池能服务的速率。这里的 W 是一次调用占用一条连接的时间，所以 L 是正在使用的连接数；计算器把占用时间当作给定值，而接近连接池上限时，调用还要等待连接，耗时会变长。放大后的行假设每次尝试都失败。达到或超过连接池时不存在稳态，L 没有意义（见下文）；达到或超过文档 002 的 {p}% 上限后，等待连接的时间会急剧增长。";
     CalcCapacityLead => "Capacity with a safety ceiling (source 002: workers, service time, utilisation, headroom):", "带安全上限的容量（文档 002：线程数、服务时间、利用率、余量）：";
     CalcCapacityLink => "the queue lab's capacity table", "见排队实验的容量表";
     CapNoteShortW => "The assumed time in system W ({w} ms) is shorter than the service time ({s} ms): a request spends at least its service time in the system, so λW would count fewer in it than are busy. Set W to the service time or more (the queue lab above gives its W).", "假定的系统内时间 W（{w} ms）短于服务时间（{s} ms）：一个请求在系统内至少要待满它的服务时间，所以 λW 算出的系统内请求数会少于忙碌的线程数。请把 W 设为不小于服务时间（上方排队实验给出了它的 W）。";

@@ -54,31 +54,48 @@ pub struct Windows {
     pub offered_load: Option<f64>,
 }
 
-/// The shortest time (ms) a verdict is given on, before the trigger (after the warm-up) and
-/// after it (before the arrivals end): a shorter window holds nothing to judge, and an empty
-/// one read as full goodput ("absorbed at once" for a trigger past the arrivals' end).
+/// The shortest recovery window a verdict is given on (ms), and the least time from the
+/// trigger's end to its start: a shorter window holds too little to judge (an empty one read
+/// as full goodput, "absorbed at once" for a trigger past the arrivals' end), and one right
+/// after the trigger judges the backlog at its peak.
 pub const MIN_JUDGED_MS: f64 = 2000.0;
 
 /// How much the backlog must fall across the recovery window, as a share of its level at
 /// the window's start, for a run not yet serving to count as draining rather than stuck.
 pub const DRAINING_FALL: f64 = 0.1;
 
+/// What a run needs to be judged (ms), as [`Windows::judged`] tells a refused one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JudgedBounds {
+    /// The trigger starts no earlier.
+    pub earliest_start: f64,
+    /// The trigger ends no later.
+    pub latest_end: f64,
+    /// The arrivals last at least this long.
+    pub shortest_arrivals: f64,
+}
+
 /// The offered load at and above which a run is overloaded whatever its goodput (a hair
 /// under 1, so that a sweep's 100 % column, computed in floating point, is at it).
 pub const CAPACITY: f64 = 1.0 - 1e-9;
 
 impl Windows {
-    /// Whether there is time to judge the run: [`WARMUP_MS`] and a second before the trigger,
-    /// [`MIN_JUDGED_MS`] after it before the arrivals end. `Err`: the latest start and end
-    /// the trigger may have, and the earliest start (ms).
-    pub fn judged(&self) -> Result<(), (f64, f64)> {
-        let earliest_start = WARMUP_MS + STEP_MS;
-        let latest_end = self.arrivals_end_ms - MIN_JUDGED_MS;
-        if self.trigger_start_ms >= earliest_start && self.trigger_end_ms <= latest_end {
-            Ok(())
-        } else {
-            Err((earliest_start, latest_end))
-        }
+    /// Whether there is time to judge the run: [`WARMUP_MS`] and one [`STEP_MS`] window
+    /// before the trigger; after it, [`MIN_JUDGED_MS`] to settle, then a recovery window of at
+    /// least [`MIN_JUDGED_MS`].
+    pub fn judged(&self) -> Result<(), JudgedBounds> {
+        let bounds = JudgedBounds {
+            earliest_start: WARMUP_MS + STEP_MS,
+            // The recovery window starts at 75 % of the arrivals at the earliest (see
+            // `recovery`): the trigger must end a settling time before that.
+            latest_end: self.arrivals_end_ms * (1.0 - RECOVERY_SHARE) - MIN_JUDGED_MS,
+            shortest_arrivals: MIN_JUDGED_MS / RECOVERY_SHARE,
+        };
+        let (from, to) = self.recovery();
+        let ok = self.trigger_start_ms >= bounds.earliest_start
+            && from >= self.trigger_end_ms + MIN_JUDGED_MS
+            && to - from >= MIN_JUDGED_MS;
+        if ok { Ok(()) } else { Err(bounds) }
     }
 
     /// The recovery window: the last quarter of the arrivals, and never before the trigger
@@ -187,9 +204,12 @@ pub fn classify(s: &Series, w: Windows) -> Verdict {
         return Verdict { outcome: Outcome::Overloaded, recovered_after_ms: None, before, after };
     }
     if after < GOOD {
-        // Stuck, or still working off the trigger's queue: its first second against its last.
-        let edge = STEP_MS.min((to - from) / 2.0);
-        let (first, last) = (backlog(s, from, from + edge), backlog(s, to - edge, to));
+        // Stuck, or still working off the trigger's queue: the backlog over the window's first
+        // second against its last (the window starts a settling time after the trigger, so
+        // the first is past the backlog's rise; see `Windows::judged`). Halves of a window
+        // shorter than two seconds, each at least a bucket, never the same one.
+        let edge = STEP_MS.min((to - from) / 2.0).max(s.bucket_ms);
+        let (first, last) = (backlog(s, from, from + edge), backlog(s, (to - edge).max(from + edge), to));
         let draining = first > 0.0 && last <= first * (1.0 - DRAINING_FALL);
         let outcome = if draining { Outcome::Draining } else { Outcome::Stuck };
         return Verdict { outcome, recovered_after_ms: None, before, after };
@@ -279,6 +299,19 @@ mod tests {
     }
 
     #[test]
+    fn a_run_is_judged_only_with_time_before_and_after_its_trigger() {
+        assert_eq!(W.judged(), Ok(()));
+        let b = Windows { trigger_end_ms: 13_500.0, ..W }.judged().expect_err("settles into the window");
+        assert_eq!((b.earliest_start, b.latest_end, b.shortest_arrivals), (2000.0, 13_000.0, 8000.0));
+        assert!(Windows { trigger_end_ms: 13_000.0, ..W }.judged().is_ok(), "exactly at the bound");
+        assert!(Windows { trigger_start_ms: 1500.0, ..W }.judged().is_err(), "a second to compare with");
+        // 6 s of arrivals: a 1.5-s recovery window, however early the trigger.
+        let short =
+            Windows { trigger_start_ms: 2000.0, trigger_end_ms: 2000.0, arrivals_end_ms: 6000.0, ..W };
+        assert!(short.judged().is_err());
+    }
+
+    #[test]
     fn a_falling_backlog_is_draining_and_a_steady_or_growing_one_stuck() {
         let mut ok = vec![100; 20];
         for x in ok.iter_mut().skip(4) {
@@ -294,6 +327,9 @@ mod tests {
         // A fall under the threshold is not enough; no queue at all is stuck.
         s.queue = vec![(0..20).map(|i| if i < 15 { 300 } else { 300 - (i - 15) * 5 }).collect()];
         assert_eq!(classify(&s, W).outcome, Outcome::Stuck, "300 → 280 is 7 %");
+        // A backlog that is still growing is stuck, whatever it did before.
+        s.queue = vec![(0..20).map(|i| i * 20).collect()];
+        assert_eq!(classify(&s, W).outcome, Outcome::Stuck);
         s.queue = vec![vec![0; 20]];
         assert_eq!(classify(&s, W).outcome, Outcome::Stuck);
         assert_eq!(Outcome::parse("draining"), Some(Outcome::Draining));

@@ -102,12 +102,14 @@ fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
         }
     }
     let obj = v.as_object()?;
+    let range = |k: &str| ranges::for_path(&format!("{path}.{k}"));
+    // Not a number first (serde's error is about it, whatever else is wrong); then a number
+    // its field's type cannot hold (serde names only the object): a negative, fractional or
+    // huge count.
     obj.iter()
-        .find(|(k, val)| {
-            // Not a number, or a number its field's type cannot hold (serde names only the
-            // object then): a negative, fractional or huge count.
-            ranges::for_path(&format!("{path}.{k}"))
-                .is_some_and(|r| !val.is_null() && !val.as_f64().is_some_and(|x| r.accepts(x)))
+        .find(|(k, val)| range(k).is_some() && !val.is_number() && !val.is_null())
+        .or_else(|| {
+            obj.iter().find(|(k, val)| range(k).is_some_and(|r| val.as_f64().is_some_and(|x| !r.accepts(x))))
         })
         .map(|(k, _)| k.clone())
 }
@@ -169,6 +171,10 @@ mod tests {
         // A count its type cannot hold, inside a tagged object (serde names only the object).
         let e = err(&BASE.replace(r#"{"load""#, r#"{"seed": -1, "load""#));
         assert_eq!(e, "seed: got -1, allowed a whole number from 0 to 18446744073709551615");
+        // The key serde's error is about, not another one out of range.
+        let load = r#"{"pattern": "poisson", "duration_ms": 0, "rate_per_s": "fast"}"#;
+        let e = err(&BASE.replace(r#"{"pattern": "batch", "requests": 1}"#, load));
+        assert!(e.starts_with("load.rate_per_s: got string \"fast\""), "{e}");
         for (bad, shown) in [("-5", "-5"), ("1.5", "1.5"), ("1e30", "1e+30")] {
             let e = err(&BASE.replace(r#""requests": 1"#, &format!(r#""requests": {bad}"#)));
             assert_eq!(e, format!("load.requests: got {shown}, allowed a whole number from 1 to 10000000"));

@@ -238,7 +238,9 @@ fn Results(props: &ResultsProps) -> Html {
             <div class="inflight-box" id="inflight-box">
             <h3>{ t(T::OutInFlight) }</h3>
             // In its own scroll box: on a phone the status words stay on one line.
-            <div class="table-scroll">
+            // Focusable: on a narrow screen the table scrolls sideways, and the keyboard must
+            // reach what is out of view (axe: scrollable-region-focusable).
+            <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::OutInFlight)}>
             <table class="inflight" id="inflight">
                 <thead>
                     <tr>
@@ -262,7 +264,7 @@ fn Results(props: &ResultsProps) -> Html {
             </div>
             <p class="note" id="calc-capacity-link">
                 { t(T::CalcCapacityLead) }{ " " }
-                <a href="?page=queue&preset=source-002">{ t(T::CalcCapacityLink) }</a>
+                <a href={format!("?page=queue&preset=source-002&lang={}", lang.code())}>{ t(T::CalcCapacityLink) }</a>
             </p>
             if o.any_saturated {
                 <div class="warning" role="status" id="saturation-warning">

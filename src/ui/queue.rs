@@ -155,7 +155,8 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let pts: Vec<(f64, f64)> = shown.iter().map(px).collect();
     // Where the line left the top for good: its value at the axis' end, said in words (a
     // bounded queue's wait levels off there, as the note below says).
-    let off_top = beyond.map(|p| {
+    // Only a bounded queue's line levels off; an unbounded one's rises without end as ρ → 1.
+    let off_top = beyond.filter(|_| c.bounded).map(|p| {
         let text = lang.f(T::QOffTop, &[("w", &format_number(p.1, 0)), ("p", &format_number(p.0 * 100.0, 0))]);
         html! { <text class="off-top" id="q-off-top" x={(sx.map(x_end) - 2.0).to_string()} y={(super::lab::PLOT_TOP + 12.0).to_string()} text-anchor="end">{ text }</text> }
     });
@@ -264,7 +265,8 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
             if input.queue > 0 { <p class="note" id="q-cap-bounded">{ lang.t(T::CapNoteBounded) }</p> }
         }
         // Over the ceiling but under capacity: the negative margin said in words.
-        if o.margin_to_ceiling_rps < 0.0 && !o.unstable {
+        // (With a tolerance: 57 % of 100/s less 57/s is −7·10⁻¹⁵, not "over by 0".)
+        if o.margin_to_ceiling_rps < -1e-9 * o.admit_rps.max(1.0) && !o.unstable {
             <p class="note" id="q-cap-over">{ lang.f(T::CapNoteOverCeiling, &[("x", &n(-o.margin_to_ceiling_rps)), ("k", &k), ("w", &o.min_workers.to_string())]) }</p>
         }
         </>

@@ -316,11 +316,26 @@ impl Sweep {
             arrivals_end_ms,
             offered_load: scenario.entry_rate_per_s().zip(capacity(&scenario)).map(|(rate, cap)| rate / cap),
         };
-        if let Err((start, end)) = windows.judged() {
-            // Blamed on the axis that moves the trigger or the arrivals' end, if one does.
+        // A map needs a trigger to judge around and a steady load to hold: the page offers
+        // only such presets, and the CLI refuses the others alike (a chain that always fails,
+        // judged around a made-up trigger, read as stuck in every cell).
+        if f.is_none() || arrivals_end_ms <= 0.0 {
+            let choices = page::presets_with_trigger().into_iter().map(String::from).collect();
+            return Err(FieldError::new("preset", self.preset, Allowed::OneOf { choices }));
+        }
+        if let Err(b) = windows.judged() {
             let (i, j) = self.position(index);
-            let moves = |k: &str| matches!(k, "trigger_ms" | "duration") || k.starts_with("f1.");
-            let (field, value) = match [("x", &self.x, i), ("y", &self.y, j)]
+            // Blamed on the axis that moved the bound broken: the trigger's start, or its end
+            // and the arrivals' (an axis that changes neither, like f1.factor, never).
+            let early = windows.trigger_start_ms < b.earliest_start;
+            let moves = |k: &str| {
+                if early {
+                    k == "f1.start"
+                } else {
+                    matches!(k, "trigger_ms" | "duration" | "f1.end" | "f1.start")
+                }
+            };
+            let (field, value) = match [("y", &self.y, j), ("x", &self.x, i)]
                 .into_iter()
                 .find(|(_, a, _)| moves(&a.key))
             {
@@ -330,7 +345,12 @@ impl Sweep {
                     format!("{}..{} ms", url_num(windows.trigger_start_ms), url_num(windows.trigger_end_ms)),
                 ),
             };
-            let detail = format!("f1.start ≥ {} ms, f1.end ≤ {} ms", url_num(start), url_num(end));
+            let detail = format!(
+                "f1.start ≥ {} ms, f1.end ≤ {} ms, arrivals ≥ {} ms",
+                url_num(b.earliest_start),
+                url_num(b.latest_end),
+                url_num(b.shortest_arrivals)
+            );
             return Err(FieldError::new(
                 field,
                 value,

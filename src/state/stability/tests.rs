@@ -116,12 +116,26 @@ fn a_trigger_with_no_time_to_judge_around_it_is_refused() {
     let e = s.cell(1, false).expect_err("ends at 21.5 s");
     assert_eq!((e.field.as_str(), e.value.as_str()), ("y", "trigger_ms=17500"));
     assert!(
-        matches!(&*e.allowed, Allowed::Rule { detail, .. } if detail == "f1.start ≥ 2000 ms, f1.end ≤ 18000 ms"),
+        matches!(&*e.allowed, Allowed::Rule { detail, .. }
+            if detail == "f1.start ≥ 2000 ms, f1.end ≤ 13000 ms, arrivals ≥ 8000 ms"),
         "{e}"
     );
     assert!(s.check().is_err(), "the sweep is refused as a whole, from its corners");
     let s = sweep("utilisation=0.9..0.9/1", "duration=1000..1000/1");
     assert!(s.cell(0, false).is_err(), "the trigger at 4 s never comes in a 1 s run");
+    // Blamed on the axis that broke the bound, not on the first that could move one.
+    let s = sweep("f1.start=2000..2000/1", "duration=5000..8000/4");
+    let e = s.cell(0, false).expect_err("5 s of arrivals leave no recovery window");
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("y", "duration=5000"));
+    // A preset without a fault window has no trigger to judge around: refused, as the page
+    // does not offer it.
+    let s = Sweep {
+        x: Axis::parse("x", "rate=100..300/2").expect("x"),
+        y: Axis::parse("y", "l1.attempts=1..3/2").expect("y"),
+        ..Sweep::default_for("chain-2x3")
+    };
+    let e = s.cell(0, false).expect_err("chain-2x3 has no fault window");
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("preset", "chain-2x3"));
 }
 
 #[test]

@@ -497,7 +497,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
 /// How a cell is judged, its thresholds from the rule itself (`model::stability`).
 fn rule_text(lang: Lang) -> String {
     use crate::model::stability::{
-        DRAINING_FALL, GOOD, MIN_ARRIVALS, MIN_JUDGED_MS, RECOVERY_SHARE, STEP_MS,
+        DRAINING_FALL, GOOD, MIN_ARRIVALS, MIN_JUDGED_MS, RECOVERY_SHARE, STEP_MS, WARMUP_MS,
     };
     lang.f(
         T::StabRule,
@@ -508,6 +508,7 @@ fn rule_text(lang: Lang) -> String {
             ("min", &format_number(MIN_ARRIVALS, 0)),
             ("fall", &format_number(DRAINING_FALL * 100.0, 1)),
             ("judged", &format_number(MIN_JUDGED_MS / 1000.0, 1)),
+            ("warm", &format_number(WARMUP_MS / 1000.0, 1)),
         ],
     )
 }
