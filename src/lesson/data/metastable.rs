@@ -194,7 +194,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "Overlay cancel on timeout, then the circuit breaker, and compare the stuck cells counted above the map, and the dashed boundaries where there is one.",
-                "改为叠加“超时即取消”，再试熔断器，比较地图上方统计的卡住格数，以及出现时的虚线边界。",
+                "改为叠加“超时即取消”，再试熔断器，比较地图上方统计的卡住格数，以及虚线边界（如有）。",
             )),
             spot: "stability-map",
             playback: None,
