@@ -445,13 +445,10 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
 /// A sweep axis' unit as the text map writes it after the key (` (ms)`), from the storm
 /// page's own control for the key; nothing for a count.
 fn axis_unit(key: &str) -> String {
-    use resilience_lab::state::storm::{NUMBERS, Target};
     let unit = match key {
         "utilisation" => "share of capacity",
         "trigger_ms" => "ms",
-        k => Target::parse_key(k)
-            .and_then(|(t, name)| NUMBERS.iter().find(|d| d.knob.key == name && d.applies.to(t)))
-            .map_or("", |d| d.knob.range.unit),
+        k => resilience_lab::state::storm::number_for_url_key(k).map_or("", |d| d.knob.range.unit),
     };
     if unit.is_empty() { String::new() } else { format!(" ({unit})") }
 }

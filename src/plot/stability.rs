@@ -36,16 +36,13 @@ pub fn cell_class(c: Option<&CellResult>) -> &'static str {
 /// An axis' title: the two read as the research states them, else the storm page's label
 /// for the key with the key itself (`Attempts (l1.attempts)`).
 pub fn axis_title(lang: Lang, key: &str) -> String {
-    use crate::state::storm::{NUMBERS, Target};
     match key {
         "utilisation" => lang.t(T::StabAxisUtil).to_string(),
         "trigger_ms" => lang.t(T::StabAxisTrigger).to_string(),
-        k => Target::parse_key(k)
-            .and_then(|(t, name)| NUMBERS.iter().find(|d| d.knob.key == name && d.applies.to(t)))
-            .map_or_else(
-                || k.to_string(),
-                |d| lang.f(T::LabelWithKey, &[("label", lang.t(d.knob.label)), ("key", k)]),
-            ),
+        k => crate::state::storm::number_for_url_key(k).map_or_else(
+            || k.to_string(),
+            |d| lang.f(T::LabelWithKey, &[("label", lang.t(d.knob.label)), ("key", k)]),
+        ),
     }
 }
 

@@ -309,20 +309,19 @@ impl Sweep {
             Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => duration_ms,
             Load::Batch { .. } => 0.0,
         };
-        let f = scenario.faults.first();
-        let windows = Windows {
-            trigger_start_ms: f.map_or(arrivals_end_ms / 4.0, |f| f.start_ms),
-            trigger_end_ms: f.map_or(arrivals_end_ms / 4.0, |f| f.end_ms),
-            arrivals_end_ms,
-            offered_load: scenario.entry_rate_per_s().zip(capacity(&scenario)).map(|(rate, cap)| rate / cap),
-        };
         // A map needs a trigger to judge around and a steady load to hold: the page offers
         // only such presets, and the CLI refuses the others alike (a chain that always fails,
         // judged around a made-up trigger, read as stuck in every cell).
-        if f.is_none() || arrivals_end_ms <= 0.0 {
+        let Some(f) = scenario.faults.first().filter(|_| arrivals_end_ms > 0.0) else {
             let choices = page::presets_with_trigger().into_iter().map(String::from).collect();
             return Err(FieldError::new("preset", self.preset, Allowed::OneOf { choices }));
-        }
+        };
+        let windows = Windows {
+            trigger_start_ms: f.start_ms,
+            trigger_end_ms: f.end_ms,
+            arrivals_end_ms,
+            offered_load: scenario.entry_rate_per_s().zip(capacity(&scenario)).map(|(rate, cap)| rate / cap),
+        };
         if let Err(b) = windows.judged() {
             let (i, j) = self.position(index);
             // Blamed on the axis that moved the bound broken: the trigger's start, or its end

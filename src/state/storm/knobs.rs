@@ -1460,6 +1460,12 @@ pub fn number(key: &str) -> Option<&'static NumberDef> {
     NUMBERS.iter().find(|n| n.knob.key == key)
 }
 
+/// The numeric control a link key names, target prefix included (`l1.per_try`, `rate`).
+pub fn number_for_url_key(url_key: &str) -> Option<&'static NumberDef> {
+    let (t, name) = Target::parse_key(url_key)?;
+    NUMBERS.iter().find(|d| d.knob.key == name && d.applies.to(t))
+}
+
 /// The select control with `key`.
 pub fn choice(key: &str) -> Option<&'static ChoiceDef> {
     CHOICES.iter().find(|c| c.choice.key == key)

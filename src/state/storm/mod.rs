@@ -13,7 +13,10 @@ pub mod lesson;
 pub mod shape;
 pub mod target;
 
-pub use knobs::{Applies, CHOICES, ChoiceDef, Group, KeyDoc, NUMBERS, NumberDef, choice, key_docs, number};
+pub use knobs::{
+    Applies, CHOICES, ChoiceDef, Group, KeyDoc, NUMBERS, NumberDef, choice, key_docs, number,
+    number_for_url_key,
+};
 pub use shape::{MOST_FAULT_WINDOWS, Shape};
 pub use target::{Target, side_count, side_owner, target_name, targets};
 
