@@ -80,6 +80,31 @@ impl Lang {
         }
     }
 
+    /// A service's name as shown. The presets' services have a name in each language
+    /// (the English one is the name the scenario, the report and the CLI use); a name
+    /// the layer editor numbers (`service-4`, `side-1-2`) is numbered in this language;
+    /// any other name, from a scenario file, is shown as written.
+    pub fn service(self, name: &str) -> std::borrow::Cow<'_, str> {
+        use std::borrow::Cow;
+        if self == Lang::En {
+            return Cow::Borrowed(name);
+        }
+        if let Some(k) = SERVICES.iter().find(|k| k.en() == name) {
+            return Cow::Borrowed(self.t(*k));
+        }
+        for k in NUMBERED_SERVICES {
+            if let Some(n) = numbered(k.en(), name) {
+                return Cow::Owned(self.f(k, &[("n", n)]));
+            }
+        }
+        Cow::Borrowed(name)
+    }
+
+    /// A client (caller → callee) as shown, from its two services' names.
+    pub fn client(self, caller: &str, callee: &str) -> String {
+        format!("{} → {}", self.service(caller), self.service(callee))
+    }
+
     /// The text for `key` with its `{name}` placeholders filled.
     pub fn f(self, key: T, args: &[(&str, &str)]) -> String {
         fill(self.t(key), args)
@@ -166,6 +191,38 @@ impl Lang {
     pub fn field_error(self, err: &FieldError) -> String {
         self.named_error(err, &err.field, "")
     }
+}
+
+/// The presets' services, by the name scenarios give them (their English text).
+const SERVICES: &[T] = &[
+    T::SvcPage,
+    T::SvcRecommendation,
+    T::SvcRecommendations,
+    T::SvcProfile,
+    T::SvcClient,
+    T::SvcGateway,
+    T::SvcOrder,
+    T::SvcPayment,
+    T::SvcApp,
+    T::SvcProduct,
+    T::SvcOrderCore,
+    T::SvcInventory,
+    T::SvcShop,
+    T::SvcServer,
+];
+
+/// The names the layer editor makes up, each a template with one `{n}`.
+const NUMBERED_SERVICES: [T; 2] = [T::SvcNumbered, T::SvcSide];
+
+/// The `{n}` of `name` when it has the form of `template` (`service-{n}`) and `n` is
+/// digits and dashes.
+fn numbered<'a>(template: &str, name: &'a str) -> Option<&'a str> {
+    let (head, tail) = template.split_once("{n}")?;
+    let n = name.strip_prefix(head)?.strip_suffix(tail)?;
+    (!n.is_empty()
+        && n.starts_with(|c: char| c.is_ascii_digit())
+        && n.chars().all(|c| c.is_ascii_digit() || c == '-'))
+    .then_some(n)
 }
 
 /// Replaces every `{name}` in `template` with its value from `args`; unknown placeholders
@@ -303,6 +360,40 @@ pub fn format_fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_preset_service_has_a_chinese_name_of_its_own() {
+        for p in crate::scenario::presets::all() {
+            let s = (p.build)();
+            let names = s.hop_names();
+            let shown: Vec<_> = names.iter().map(|n| Lang::Zh.service(n).into_owned()).collect();
+            for (n, z) in names.iter().zip(&shown) {
+                assert_ne!(n, z, "{}: {n} has no Chinese name", p.name);
+                assert_eq!(Lang::En.service(n), n.as_str());
+            }
+            let mut unique = shown.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(
+                unique.len(),
+                shown.len(),
+                "{}: two services look alike in Chinese: {shown:?}",
+                p.name
+            );
+        }
+    }
+
+    #[test]
+    fn made_up_service_names_are_numbered_and_others_shown_as_written() {
+        assert_eq!(Lang::Zh.service("service-4"), "服务 4");
+        assert_eq!(Lang::Zh.service("side-1-2"), "旁路依赖 1-2");
+        assert_eq!(Lang::Zh.service("service-"), "service-");
+        assert_eq!(Lang::Zh.service("service-x"), "service-x");
+        assert_eq!(Lang::Zh.service("side--1"), "side--1");
+        assert_eq!(Lang::Zh.service("my-db"), "my-db");
+        assert_eq!(Lang::Zh.client("page", "recommendation"), "商品页 → 推荐服务");
+        assert_eq!(Lang::En.client("page", "recommendation"), "page → recommendation");
+    }
 
     #[test]
     fn small_numbers_keep_their_significant_digits() {

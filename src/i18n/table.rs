@@ -1223,4 +1223,21 @@ texts! {
     CalcCapacityLink => "the queue lab's capacity table", "见排队实验的容量表";
     CapNoteShortW => "The assumed time in system W ({w} ms) is shorter than the service time ({s} ms): a request spends at least its service time in the system, so λW would count fewer in it than are busy. Set W to the service time or more (the queue lab above gives its W).", "假定的系统内时间 W（{w} ms）短于服务时间（{s} ms）：一个请求在系统内至少要待满它的服务时间，所以 λW 算出的系统内请求数会少于忙碌的线程数。请把 W 设为不小于服务时间（上方排队实验给出了它的 W）。";
     CapNoteOverCeiling => "λ is above the {k} % ceiling by {x} req/s: the ceiling's admission would turn that much away, or the pool needs {w} workers to stay under it.", "λ 比 {k}% 上限高出 {x} 次/秒：按上限准入会拒掉这么多，或者需要 {w} 个线程才能保持在上限以内。";
+    // ---- the presets' service names: English is the name as scenarios write it -------
+    SvcPage => "page", "商品页";
+    SvcRecommendation => "recommendation", "推荐服务";
+    SvcRecommendations => "recommendations", "推荐服务";
+    SvcProfile => "profile", "画像服务";
+    SvcClient => "client", "客户端";
+    SvcGateway => "gateway", "网关";
+    SvcOrder => "order", "订单服务";
+    SvcPayment => "payment", "支付服务";
+    SvcApp => "app", "App";
+    SvcProduct => "product", "商品服务";
+    SvcOrderCore => "order-core", "订单核心";
+    SvcInventory => "inventory", "库存服务";
+    SvcShop => "shop", "商城";
+    SvcServer => "server", "服务器";
+    SvcNumbered => "service-{n}", "服务 {n}";
+    SvcSide => "side-{n}", "旁路依赖 {n}";
 }

@@ -497,7 +497,9 @@ pub fn markup(lang: Lang, r: &Report, side: &str) -> String {
         out.push_str("<div class=\"bd-hop\">");
         for c in &row.callers {
             let prefix = format!("bd-{side}-c{}", c.client);
-            let head = lang.f(T::BdCallerLine, &[("name", &c.name), ("n", &num(c.wanted))]);
+            let cl = &r.clients[c.client];
+            let name = lang.client(&r.hops[cl.caller].name, &r.hops[cl.callee].name);
+            let head = lang.f(T::BdCallerLine, &[("name", &name), ("n", &num(c.wanted))]);
             let _ = write!(
                 out,
                 "<div class=\"bd-row caller\" id=\"{prefix}\" data-value=\"{}\"><div class=\"bd-row-head\">{}</div>",
@@ -515,7 +517,7 @@ pub fn markup(lang: Lang, r: &Report, side: &str) -> String {
             );
         }
         let prefix = format!("bd-{side}-hop{}", row.hop);
-        let head = lang.f(T::BdHopCalls, &[("name", &row.name), ("n", &num(row.calls))]);
+        let head = lang.f(T::BdHopCalls, &[("name", &lang.service(&row.name)), ("n", &num(row.calls))]);
         let _ = write!(
             out,
             "<div class=\"bd-row hop\" id=\"{prefix}\" data-value=\"{}\"><div class=\"bd-row-head\"><strong>{}</strong></div>",

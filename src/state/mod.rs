@@ -53,7 +53,7 @@ impl Setting {
         let owner = match &self.owner {
             Owner::Page => return label.to_string(),
             Owner::Row(n) => return lang.f(self.label, &[("n", &n.to_string())]),
-            Owner::Hop(name) => name.clone(),
+            Owner::Hop(name) => lang.service(name).into_owned(),
             Owner::Fault(n) => lang.f(T::FaultShort, &[("n", &n.to_string())]),
             Owner::Phase(n) => lang.f(T::BlPhase, &[("n", &n.to_string())]),
         };

@@ -52,6 +52,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
     def nav_and_cells_and_lessons():
         chrome.get(base + "?page=storm&lang=zh&preset=chain-3x3&l1.attempts=2")
         wait_run(chrome)
+        # The presets' services are named in the page's language: the diagram, the focus
+        # buttons and the charts' legends (the report and the link keep the scenario's names).
+        names = chrome.js("return [0, 1, 2, 3].map(i => document.querySelector('#hop-a-' + i + ' .hop-name').textContent)")
+        expect(names == ["客户端", "网关", "订单服务", "支付服务"], f"the chain's services in Chinese: {names}")
+        focus = chrome.js("return document.getElementById('focus-a-3').textContent")
+        expect(focus == "支付服务", f"the focus button names the leaf in Chinese: {focus}")
         chrome.js(STAY)
         chrome.click("#nav-calculator")
         chrome.wait("#calc-announce")

@@ -5,6 +5,7 @@
 //! the preset had gives that one back, so the original run returns. Every name is a
 //! function of the position, so a shape read from a link rebuilds exactly the same chain.
 
+use crate::i18n::T;
 use crate::scenario::presets::{leaf, retrying};
 use crate::scenario::validate::{MAX_LAYERS, MAX_SIDE_DEPS};
 use crate::scenario::*;
@@ -65,7 +66,7 @@ pub fn set_layers(s: &mut Scenario, n: usize, preset: &Scenario) {
             None => {
                 let Some(last) = s.layers.last() else { break };
                 let mut l = last.clone();
-                l.name = format!("service-{}", i + 1);
+                l.name = crate::i18n::fill(T::SvcNumbered.en(), &[("n", &(i + 1).to_string())]);
                 l.deadline_ms = None;
                 l.side_deps.clear();
                 if !l.client.use_shared_pool && l.side_deps.is_empty() {
@@ -101,7 +102,7 @@ pub fn set_sides(s: &mut Scenario, layer: usize, n: usize, preset: &Scenario) {
     }
     while s.layers[layer].side_deps.len() < n {
         let j = s.layers[layer].side_deps.len();
-        let name = format!("side-{}-{}", layer + 1, j + 1);
+        let name = crate::i18n::fill(T::SvcSide.en(), &[("n", &format!("{}-{}", layer + 1, j + 1))]);
         let from_preset =
             (layer < preset.layers.len()).then(|| preset.layers[layer].side_deps.get(j)).flatten();
         let d = match (from_preset, s.layers[layer].side_deps.last()) {

@@ -173,7 +173,13 @@ fn shape_controls(props: &PanelProps, t: Target) -> Html {
                 label: lang.t(T::KFaultTarget).to_string(),
                 help: lang.t(T::KFaultTargetHelp).to_string(),
                 value: current,
-                options: storm::fault_targets(&st.a).into_iter().map(|n| (n.clone(), n)).collect(),
+                options: storm::fault_targets(&st.a)
+                    .into_iter()
+                    .map(|n| {
+                        let shown = lang.service(&n).into_owned();
+                        (n, shown)
+                    })
+                    .collect(),
                 error: st.errors.get(&key).map(|(_, e)| lang.field_error(e)),
             };
             html! { <ChoiceControl {spec} onchoose={Callback::from(move |v: String| d.emit(StormAction::FaultTarget(i, v)))} /> }
@@ -187,24 +193,33 @@ fn target_title(lang: Lang, s: &Scenario, t: Target) -> String {
     match t {
         Target::Run => lang.t(T::TargetRun).to_string(),
         Target::Layer(i) => {
-            lang.f(T::TargetLayer, &[("n", &(i + 1).to_string()), ("name", &s.layers[i].name)])
+            lang.f(T::TargetLayer, &[("n", &(i + 1).to_string()), ("name", &lang.service(&s.layers[i].name))])
         }
-        Target::Leaf => lang.f(T::TargetLeaf, &[("name", &s.leaf.name)]),
+        Target::Leaf => lang.f(T::TargetLeaf, &[("name", &lang.service(&s.leaf.name))]),
         Target::Side(i) => {
-            let owner = storm::side_owner(s, i).map(|o| s.layers[o].name.clone()).unwrap_or_default();
-            let name = s.layers.iter().flat_map(|l| l.side_deps.iter()).nth(i).map(|d| d.target.name.clone());
+            let owner = storm::side_owner(s, i)
+                .map(|o| lang.service(&s.layers[o].name).into_owned())
+                .unwrap_or_default();
+            let name = s
+                .layers
+                .iter()
+                .flat_map(|l| l.side_deps.iter())
+                .nth(i)
+                .map(|d| lang.service(&d.target.name).into_owned());
             lang.f(T::TargetSide, &[("name", &name.unwrap_or_default()), ("owner", &owner)])
         }
         Target::Fault(i) => {
             let f = &s.faults[i];
             let what = match f.effect {
-                FaultEffect::Latency { factor } => {
-                    lang.f(T::FaultLatency, &[("target", &f.target), ("factor", &format_number(factor, 2))])
-                }
-                FaultEffect::ErrorRate { rate } => {
-                    lang.f(T::FaultErrors, &[("target", &f.target), ("rate", &format_number(rate, 2))])
-                }
-                FaultEffect::Down {} => lang.f(T::FaultDown, &[("target", &f.target)]),
+                FaultEffect::Latency { factor } => lang.f(
+                    T::FaultLatency,
+                    &[("target", &lang.service(&f.target)), ("factor", &format_number(factor, 2))],
+                ),
+                FaultEffect::ErrorRate { rate } => lang.f(
+                    T::FaultErrors,
+                    &[("target", &lang.service(&f.target)), ("rate", &format_number(rate, 2))],
+                ),
+                FaultEffect::Down {} => lang.f(T::FaultDown, &[("target", &lang.service(&f.target))]),
                 FaultEffect::Surge { factor } => {
                     lang.f(T::FaultSurge, &[("factor", &format_number(factor, 2))])
                 }
@@ -260,14 +275,14 @@ fn target_short(lang: Lang, s: &Scenario, t: Target) -> String {
                 (Some(f), Some(kind)) => {
                     let what = match f.effect {
                         FaultEffect::Surge { .. } => kind.to_string(),
-                        _ => lang.f(T::FaultKindAt, &[("kind", kind), ("target", &f.target)]),
+                        _ => lang.f(T::FaultKindAt, &[("kind", kind), ("target", &lang.service(&f.target))]),
                     };
                     lang.f(T::FaultShortNamed, &[("n", &n), ("what", &what)])
                 }
                 _ => lang.f(T::FaultShort, &[("n", &n)]),
             }
         }
-        t => storm::target_name(s, t),
+        t => lang.service(&storm::target_name(s, t)).into_owned(),
     }
 }
 

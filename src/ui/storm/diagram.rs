@@ -78,12 +78,13 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     // it may be that one's, not the next hop's (big-promo: recommendations, not orders).
     if let Some(l) = layer {
         let next = s.service(hop + 1).map(|svc| svc.name);
-        let to: Vec<&str> = l
+        let to: Vec<_> = l
             .client
             .fallback
             .and(next)
             .into_iter()
             .chain(l.side_deps.iter().filter(|d| d.client.fallback.is_some()).map(|d| d.target.name.as_str()))
+            .map(|n| lang.service(n))
             .collect();
         if !to.is_empty() {
             // A badge is half a box wide: the dependencies' names go in its tooltip.
@@ -127,7 +128,7 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
         .map(|(hop, (kind, label, href))| {
             html! {
                 <a class="lab-link" id={format!("lab-link-{side}-{hop}-{kind}")} href={with_lang(lang, &href)}>
-                    { lang.f(label, &[("hop", &r.hops[hop].name)]) }
+                    { lang.f(label, &[("hop", &lang.service(&r.hops[hop].name))]) }
                 </a>
             }
         })
@@ -136,10 +137,11 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
     let breakers = (0..r.clients.len()).filter_map(|ci| {
         let cfg = breaker_config(s, r, ci)?;
         let href = with_lang(lang, &crate::state::breaker::query_for(cfg));
-        let name = &r.clients[ci].name;
+        let c = &r.clients[ci];
+        let name = lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name);
         Some(html! {
             <a class="lab-link" id={format!("lab-link-{side}-c{ci}-breaker")} href={href}>
-                { lang.f(T::LabLinkBreaker, &[("call", name)]) }
+                { lang.f(T::LabLinkBreaker, &[("call", &name)]) }
             </a>
         })
     });
@@ -161,14 +163,20 @@ pub fn bucket_ms_text(ms: f64) -> String {
 /// stack, from the report: a side dependency's stages have no badges of their own (its
 /// breaker is drawn on its edge), and a hop's admission comes before its calls.
 fn order_note(lang: Lang, r: &Report, s: &Scenario) -> Option<String> {
-    let name = |h: usize| r.hops.get(h).map_or("", |hop| hop.name.as_str());
+    let name = |h: usize| r.hops.get(h).map_or(std::borrow::Cow::Borrowed(""), |hop| lang.service(&hop.name));
     let admitting = (0..r.hops.len()).filter(|&h| has_admission(s, h));
     let clauses: Vec<String> = admitting
-        .map(|h| lang.f(T::OrderAdmission, &[("hop", name(h)), ("admission", lang.t(T::BadgeAdmission))]))
+        .map(|h| lang.f(T::OrderAdmission, &[("hop", &name(h)), ("admission", lang.t(T::BadgeAdmission))]))
         .chain(r.clients.iter().filter(|c| !c.stack.is_empty()).map(|c| {
             let mut words: Vec<&str> = c.stack.iter().map(|&st| lang.stage_word(st)).collect();
             words.push(lang.t(T::OrderCall));
-            lang.f(T::OrderClient, &[("client", &c.name), ("order", &words.join(" → "))])
+            lang.f(
+                T::OrderClient,
+                &[
+                    ("client", &lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name)),
+                    ("order", &words.join(" → ")),
+                ],
+            )
         }))
         .collect();
     // A chain without a protection has no order to state.
@@ -448,7 +456,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"), (props.focus == Some(bx.hop)).then_some("focused"))}
                     id={format!("hop-{}-{}", props.side, bx.hop)} onclick={pick}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
-                    <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ &hop.name }</text>
+                    <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ lang.service(&hop.name).into_owned() }</text>
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>
                         { lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]) }
                     </text>
@@ -519,7 +527,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     html! {
                         <button type="button" class={classes!("secondary", "small", pressed.then_some("active"))}
                             id={format!("focus-{}-{i}", props.side)} aria-pressed={pressed.to_string()}
-                            onclick={Callback::from(move |_: MouseEvent| on.emit(i))}>{ &h.name }</button>
+                            onclick={Callback::from(move |_: MouseEvent| on.emit(i))}>{ lang.service(&h.name).into_owned() }</button>
                     }
                 }) }
             </p>

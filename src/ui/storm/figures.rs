@@ -203,12 +203,12 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
         <div class="formulas" id="formulas">
             <h3>{ lang.t(T::FormulaTitle) }</h3>
             <div class="formula-row">
-                <div>{ lang.f(T::FormulaBound, &[("leaf", &f.leaf_name)]) }</div>
+                <div>{ lang.f(T::FormulaBound, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
                 <code id="formula-bound">{ bound }</code>
                 <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimPeak))]) }<strong id="formula-sim-peak">{ format!("{} {}", format_number(f.sim_peak_rate, 1), lang.t(T::UnitAttemptsPerS)) }</strong></div>
             </div>
             <div class="formula-row">
-                <div>{ lang.f(T::FormulaLittle, &[("leaf", &f.leaf_name)]) }</div>
+                <div>{ lang.f(T::FormulaLittle, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
                 <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
                 <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
             </div>

@@ -27,13 +27,14 @@ pub struct RetryTimingProps {
 }
 
 /// The callers that retry: (client index, name, policy).
-fn retrying(s: &Scenario, r: &crate::report::Report) -> Vec<(usize, String, RetryPolicy)> {
+fn retrying(lang: Lang, s: &Scenario, r: &crate::report::Report) -> Vec<(usize, String, RetryPolicy)> {
     r.clients
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
             let p = &s.client_to(c.caller, c.callee)?.retry;
-            (p.max_attempts > 1).then(|| (i, c.name.clone(), p.clone()))
+            (p.max_attempts > 1)
+                .then(|| (i, lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name), p.clone()))
         })
         .collect()
 }
@@ -68,7 +69,7 @@ pub fn RetryTiming(props: &RetryTimingProps) -> Html {
     let side = props.side;
     let open = use_state(|| false);
     let pick = use_state(|| 0usize);
-    let callers = retrying(&props.scenario, &props.report.0);
+    let callers = retrying(props.lang, &props.scenario, &props.report.0);
     // The first caller with jitter is the more telling default.
     let default = callers.iter().position(|c| c.2.jitter != Jitter::None).unwrap_or(0);
     let chosen = callers.iter().position(|c| c.0 == *pick).unwrap_or(default);

@@ -125,7 +125,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     }];
     for (i, h) in r.hops.iter().enumerate() {
         load.push(Line {
-            name: h.name.clone(),
+            name: lang.service(&h.name).into_owned(),
             class: format!("{} hop-line hop-{i}", hop_class(i)),
             values: per_second(&s.attempts[i], s.bucket_ms),
         });
@@ -141,13 +141,13 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
             as_f64(&s.shared_pool_busy[p]),
             as_f64(&s.shared_pool_queue[p]),
             r.hops[p].shared_pool.map(|sp| f64::from(sp.size)),
-            lang.f(T::ChartSharedPool, &[("hop", &r.hops[p].name)]),
+            lang.f(T::ChartSharedPool, &[("hop", &lang.service(&r.hops[p].name))]),
         ),
         None => (
             as_f64(&s.in_flight[focus_hop]),
             as_f64(&s.queue[focus_hop]),
             r.hops[focus_hop].workers.map(f64::from),
-            lang.f(T::ChartInFlight, &[("hop", &r.hops[focus_hop].name)]),
+            lang.f(T::ChartInFlight, &[("hop", &lang.service(&r.hops[focus_hop].name))]),
         ),
     };
     let in_flight = vec![
@@ -179,21 +179,22 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let mut breakers = Vec::new();
     let mut budgets = Vec::new();
     for (ci, c) in r.clients.iter().enumerate() {
+        let c_name = lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name);
         if c.breaker_instances > 0 {
             breakers.push(Line {
-                name: format!("{} · {}", c.name, lang.t(T::SeriesOpen)),
+                name: format!("{} · {}", c_name, lang.t(T::SeriesOpen)),
                 class: format!("c-open hop-line hop-{}", c.callee),
                 values: s.breaker_open[ci].iter().map(|&v| v as f64).collect(),
             });
             breakers.push(Line {
-                name: format!("{} · {}", c.name, lang.t(T::SeriesHalfOpen)),
+                name: format!("{} · {}", c_name, lang.t(T::SeriesHalfOpen)),
                 class: format!("c-half hop-line hop-{}", c.callee),
                 values: s.breaker_half_open[ci].iter().map(|&v| v as f64).collect(),
             });
         }
         if c.budget_max_tokens.is_some() {
             budgets.push(Line {
-                name: c.name.clone(),
+                name: c_name,
                 class: format!("{} hop-line hop-{}", hop_class(ci), c.callee),
                 values: s.budget_tokens[ci].clone(),
             });

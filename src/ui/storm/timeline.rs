@@ -35,8 +35,8 @@ pub fn outcome_label(lang: Lang, o: RequestOutcome) -> &'static str {
     })
 }
 
-fn lanes(r: &Report) -> Vec<String> {
-    r.hops.iter().map(|h| h.name.clone()).collect()
+fn lanes(lang: Lang, r: &Report) -> Vec<String> {
+    r.hops.iter().map(|h| lang.service(&h.name).into_owned()).collect()
 }
 
 #[component]
@@ -50,7 +50,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let i = props.index.min(r.traces.len() - 1);
     let t = &r.traces[i];
     let (bars, span) = timeline(t);
-    let names = lanes(r);
+    let names = lanes(lang, r);
     let lane_h = 26.0;
     let w = 640.0;
     let ml = 110.0;

@@ -284,7 +284,9 @@ fn draw(
     span_ms: Option<f64>,
 ) -> Html {
     let t = |k: T| lang.t(k);
-    let name = |hop: usize| r.hops.get(hop).map_or_else(|| format!("#{hop}"), |h| h.name.clone());
+    let name = |hop: usize| {
+        r.hops.get(hop).map_or_else(|| format!("#{hop}"), |h| lang.service(&h.name).into_owned())
+    };
     let leaf = r.hops.iter().position(|h| h.kind == HopKind::Leaf);
     let per_hop: Vec<String> = (0..r.hops.len())
         .filter(|&h| tree.calls_at(h) > 0)
