@@ -6,7 +6,7 @@
 use super::{Linear, esc, line_path, nice_ticks};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::{Outcome, Verdict};
-use crate::state::stability::{CellResult, HystPoint, Sweep};
+use crate::state::stability::{CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Sweep, served_again_from};
 use std::fmt::Write as _;
 
 const W: f64 = 720.0;
@@ -270,9 +270,48 @@ const HYST_TOP: f64 = 10.0;
 /// phone the y axis' strip covers the chart up to the axis, so a tick on it was half hidden.
 const HYST_INSET: f64 = 22.0;
 
+/// The hysteresis chart's runs: the preset as it is, the same with one attempt a call
+/// (only its way down is drawn: on the way up nothing fails, so it is the plain run's), and
+/// with the map's protection (empty when there is none).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HystLines<'a> {
+    pub plain: &'a [HystPoint],
+    pub no_retry: &'a [HystPoint],
+    pub protected: &'a [HystPoint],
+}
+
+/// Where each run's way down serves the load again, in a sentence (`protected`: the
+/// protection's run and its name, if the map has one).
+pub fn hyst_served_text(
+    lang: Lang,
+    plain: &[HystPoint],
+    no_retry: &[HystPoint],
+    protected: Option<(&[HystPoint], &str)>,
+) -> String {
+    let at = |pts: &[HystPoint]| match served_again_from(pts) {
+        Some(u) => lang.f(T::StabHystServedAt, &[("x", &format_number(u * 100.0, 0))]),
+        None => lang.f(T::StabHystServedNever, &[("x", &format_number(HYST_LEVELS[0] * 100.0, 0))]),
+    };
+    let out = lang.f(
+        T::StabHystServed,
+        &[
+            ("share", &format_number(HYST_SERVED * 100.0, 0)),
+            ("plain", &at(plain)),
+            ("noretry", &at(no_retry)),
+        ],
+    );
+    match protected.filter(|(pts, _)| !pts.is_empty()) {
+        Some((pts, name)) => {
+            let prot = lang.f(T::StabHystServedProt, &[("p", name), ("prot", &at(pts))]);
+            lang.f(T::Sentences, &[("a", &out), ("b", &prot)])
+        }
+        None => out,
+    }
+}
+
 /// The top of the hysteresis chart's goodput axis: 120 % of capacity, or more if a point is.
-fn hyst_ymax(plain: &[HystPoint], protected: &[HystPoint]) -> f64 {
-    plain.iter().chain(protected).map(|p| p.goodput).fold(1.2, f64::max)
+fn hyst_ymax(l: HystLines) -> f64 {
+    l.plain.iter().chain(l.no_retry).chain(l.protected).map(|p| p.goodput).fold(1.2, f64::max)
 }
 
 /// The hysteresis chart's y axis: goodput ticks in per cent and the axis' title.
@@ -297,26 +336,23 @@ fn hyst_y_axis(o: &mut String, lang: Lang, ymax: f64) {
 
 /// The hysteresis chart's y axis on an opaque strip, for the same reason and in the same
 /// way as [`map_y_axis_markup`].
-pub fn hysteresis_y_axis_markup(lang: Lang, plain: &[HystPoint], protected: &[HystPoint]) -> String {
+pub fn hysteresis_y_axis_markup(lang: Lang, lines: HystLines) -> String {
     let mut o = format!(
         r#"<svg viewBox="0 0 {HYST_LEFT} {HYST_H}" class="stab-yaxis hyst" aria-hidden="true" focusable="false"><rect class="yaxis-bg" width="{HYST_LEFT}" height="{HYST_H}"/><g class="axis">"#
     );
-    hyst_y_axis(&mut o, lang, hyst_ymax(plain, protected));
+    hyst_y_axis(&mut o, lang, hyst_ymax(lines));
     o.push_str("</g></svg>");
     o
 }
 
 /// The hysteresis chart: goodput ÷ capacity against offered load ÷ capacity, the way up
-/// (solid) and back down (dashed), the ideal (serving everything up to capacity) dotted.
-pub fn hysteresis_markup(
-    lang: Lang,
-    plain: &[HystPoint],
-    protected: &[HystPoint],
-    protect_name: &str,
-) -> String {
+/// (solid) and back down (dashed), the ideal (serving everything up to capacity) dotted,
+/// the way down without retries thin and grey.
+pub fn hysteresis_markup(lang: Lang, lines: HystLines) -> String {
+    let HystLines { plain, no_retry, protected } = lines;
     let (w, h, left, bottom, top, right) = (HYST_W, HYST_H, HYST_LEFT, HYST_BOTTOM, HYST_TOP, 30.0);
     let xmax = plain.iter().map(|p| p.utilisation).fold(1.2, f64::max);
-    let ymax = hyst_ymax(plain, protected);
+    let ymax = hyst_ymax(lines);
     let x = Linear::new((0.4, xmax), (left + HYST_INSET, w - right));
     let y = Linear::new((0.0, ymax), (h - bottom, top));
     let mut o = format!(
@@ -372,6 +408,9 @@ pub fn hysteresis_markup(
             let _ = write!(o, r#"<circle class="hyst-dot {class}" cx="{px:.1}" cy="{py:.1}" r="3.5"/>"#);
         }
     };
+    if !no_retry.is_empty() {
+        branch(no_retry, false, "down noretry", "hyst-down-noretry");
+    }
     branch(plain, true, "up", "hyst-up");
     branch(plain, false, "down", "hyst-down");
     if !protected.is_empty() {
@@ -379,7 +418,6 @@ pub fn hysteresis_markup(
         branch(protected, false, "down protected", "hyst-down-protected");
     }
     o.push_str("</svg>");
-    let _ = protect_name;
     o
 }
 
@@ -391,6 +429,36 @@ mod tests {
 
     fn v(outcome: Outcome, after: Option<f64>) -> Option<CellResult> {
         Some(Ok(Verdict { outcome, recovered_after_ms: after, before: 1.0, after: 1.0 }))
+    }
+
+    #[test]
+    fn the_way_down_without_retries_is_drawn_and_said_when_given() {
+        let pt = |u: f64, g: f64, up: bool| HystPoint { utilisation: u, goodput: g, up };
+        let plain = [pt(0.5, 0.5, true), pt(1.2, 1.0, true), pt(0.8, 0.0, false), pt(0.5, 0.0, false)];
+        let once = [pt(0.5, 0.5, true), pt(1.2, 1.0, true), pt(0.8, 0.8, false), pt(0.5, 0.5, false)];
+        let alone = hysteresis_markup(Lang::En, HystLines { plain: &plain, ..HystLines::default() });
+        assert!(!alone.contains("hyst-down-noretry"));
+        let both =
+            hysteresis_markup(Lang::En, HystLines { plain: &plain, no_retry: &once, ..HystLines::default() });
+        assert!(
+            both.contains(
+                r#"id="hyst-down-noretry" data-points="1.2000:1.0000 0.8000:0.8000 0.5000:0.5000""#
+            ),
+            "from the top of the way up: {both}"
+        );
+        let en = hyst_served_text(Lang::En, &plain, &once, None);
+        assert!(
+            en.contains(": not even at 50 % load as the preset stands; ")
+                && en.contains("from 80 % load with one"),
+            "{en}"
+        );
+        let zh = hyst_served_text(Lang::Zh, &plain, &once, Some((&once, "重试预算")));
+        assert!(zh.contains("降到 50% 负载仍未恢复") && zh.contains("加上重试预算：从 80% 负载起。"), "{zh}");
+        assert_eq!(
+            hyst_served_text(Lang::En, &plain, &once, Some((&[], "x"))),
+            en,
+            "no protected run, no clause"
+        );
     }
 
     #[test]
@@ -474,8 +542,9 @@ mod tests {
             );
             let up = |u: f64, g: f64| HystPoint { utilisation: u, goodput: g, up: true };
             let strips = [[up(0.5, 0.5), up(1.2, 1.1)], [up(0.5, 0.5), up(1.2, 2.6)]].map(|plain| {
-                let chart = hysteresis_markup(lang, &plain, &[], "");
-                let strip = hysteresis_y_axis_markup(lang, &plain, &[]);
+                let lines = HystLines { plain: &plain, ..HystLines::default() };
+                let chart = hysteresis_markup(lang, lines);
+                let strip = hysteresis_y_axis_markup(lang, lines);
                 assert_eq!(y_texts(&strip), y_texts(&chart), "the hysteresis strip, {lang:?}");
                 strip
             });

@@ -10,6 +10,7 @@ use crate::query::Query;
 use crate::report::Report;
 use crate::scenario::Scenario;
 use crate::state::queue::QueueState;
+use crate::state::stability::HystRun;
 use crate::state::storm::StormState;
 use crate::wire::{Reader, Wire, Writer, wire_struct, wire_unit_enum};
 
@@ -33,9 +34,8 @@ pub enum Job {
     /// A run of the queue lab: its own setting (`point` 0) or point `k` of its
     /// latency-versus-utilisation sweep (`state::queue::SWEEP_RHOS[k - 1]`).
     Queue { query: String, point: u8 },
-    /// The stability page's hysteresis run (load stepped up and down), with its protection
-    /// if `protected`.
-    Hysteresis { query: String, protected: bool },
+    /// One of the stability page's hysteresis runs (load stepped up and down).
+    Hysteresis { query: String, run: HystRun },
 }
 
 impl Job {
@@ -64,10 +64,10 @@ impl Job {
                 let st = QueueState::from_query(&Query::parse(query));
                 (st.input.scenario(usize::from(*point)), st.input.seed)
             }
-            Job::Hysteresis { query, protected } => {
+            Job::Hysteresis { query, run } => {
                 let st = crate::state::stability::page::StabilityState::from_query(&Query::parse(query));
                 // The sweep's preset always has a limited pool (the page offers no other).
-                st.sweep.hysteresis(*protected).unwrap_or_else(|_| (st.sweep.base(), st.sweep.seed))
+                st.sweep.hysteresis(*run).unwrap_or_else(|_| (st.sweep.base(), st.sweep.seed))
             }
         }
     }
@@ -128,6 +128,7 @@ impl Reply {
 }
 
 wire_unit_enum!(Side { A, B });
+wire_unit_enum!(HystRun { Plain, Protected, NoRetry });
 wire_struct!(Request { id, jobs });
 
 impl Wire for Job {
@@ -143,10 +144,10 @@ impl Wire for Job {
                 query.put(w);
                 point.put(w);
             }
-            Job::Hysteresis { query, protected } => {
+            Job::Hysteresis { query, run } => {
                 2u8.put(w);
                 query.put(w);
-                protected.put(w);
+                run.put(w);
             }
         }
     }
@@ -154,7 +155,7 @@ impl Wire for Job {
         match u8::get(r)? {
             0 => Some(Job::Storm { query: Wire::get(r)?, side: Wire::get(r)? }),
             1 => Some(Job::Queue { query: Wire::get(r)?, point: Wire::get(r)? }),
-            2 => Some(Job::Hysteresis { query: Wire::get(r)?, protected: Wire::get(r)? }),
+            2 => Some(Job::Hysteresis { query: Wire::get(r)?, run: Wire::get(r)? }),
             _ => None,
         }
     }
@@ -482,6 +483,23 @@ mod tests {
             results[2].as_ref().unwrap().to_json(),
             run_with(&b, b.seed, DEFAULT_MAX_CALLS).unwrap().to_json()
         );
+    }
+
+    #[test]
+    fn hysteresis_jobs_travel_with_their_run() {
+        let q = "?page=stability&protect=budget".to_string();
+        let jobs: Vec<Job> = [HystRun::Plain, HystRun::NoRetry, HystRun::Protected]
+            .into_iter()
+            .map(|run| Job::Hysteresis { query: q.clone(), run })
+            .collect();
+        let req = Request { id: 3, jobs };
+        let back: Request = crate::wire::decode(&crate::wire::encode(&req)).unwrap();
+        assert_eq!(back, req);
+        let attempts = |j: &Job| j.scenario().0.layers[0].client.retry.max_attempts;
+        assert_eq!(attempts(&back.jobs[0]), 3, "the preset's own retries");
+        assert_eq!(attempts(&back.jobs[1]), 1, "the reference makes one attempt");
+        assert!(back.jobs[2].scenario().0.layers[0].client.retry_budget.is_some(), "the protection's run");
+        assert!(back.jobs[0].scenario().0.layers[0].client.retry_budget.is_none());
     }
 
     #[test]

@@ -126,6 +126,16 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         up, down = pts
         expect(up.get("0.9", 0) - down.get("0.9", 1) > 0.3,
                f"at 90 % load, rising serves far more than falling (hysteresis): {up.get('0.9')} vs {down.get('0.9')}")
+        # The reference, one attempt a call, drawn from its own run in the worker: its way
+        # down gets back to serving the load, and the sentence under the chart says where.
+        chrome.wait("#hyst-down-noretry")
+        once = chrome.js(
+            "return Object.fromEntries(document.getElementById('hyst-down-noretry').dataset.points.split(' ')"
+            ".map(p => p.split(':').map(Number)).map(([u, g]) => [u.toFixed(1), g]));")
+        expect(once.get("0.5", 0) >= 0.45 > down.get("0.5", 1),
+               f"at 50 % on the way down, one attempt a call serves the load and three do not: {once} vs {down}")
+        said = chrome.text("#stab-hyst-served")
+        expect("not even at 50 % load as the preset stands" in said and "% load with one attempt" in said, said)
 
     def bad_links_and_screenshots():
         chrome.get(base + "?page=stability&lang=en&x=nonsense&protect=helmet&y=trigger_ms%3D1..2%2F99")

@@ -389,6 +389,31 @@ pub const HYST_TOP: f64 = HYST_LEVELS[HYST_LEVELS.len() - 1];
 /// How long each load level lasts (ms).
 pub const HYST_STEP_MS: f64 = 3000.0;
 
+/// Which hysteresis run: the sweep's preset as it is, with the protection drawn over the
+/// map, or with every caller making one attempt (the reference that shows what retries
+/// add to the gap between the two branches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HystRun {
+    Plain,
+    Protected,
+    NoRetry,
+}
+
+/// On the way down the load counts as served again once goodput is at least this share of
+/// it (the second half of each step is measured, so a queue still draining reads below).
+pub const HYST_SERVED: f64 = 0.9;
+
+/// The load (÷ capacity) on the way down from which on goodput serves what is offered
+/// (at least [`HYST_SERVED`] of it at that level and every lower one), or `None` if it
+/// never does on the ramp.
+pub fn served_again_from(points: &[HystPoint]) -> Option<f64> {
+    let down: Vec<&HystPoint> = points.iter().filter(|p| !p.up).collect();
+    let served = |p: &&HystPoint| p.goodput >= HYST_SERVED * p.utilisation;
+    // The levels fall in time order: the run of served levels at the end of the ramp.
+    let from = down.iter().rposition(|p| !served(p)).map_or(0, |k| k + 1);
+    down.get(from).map(|p| p.utilisation)
+}
+
 /// One level of the hysteresis run, measured over the second half of its step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HystPoint {
@@ -408,16 +433,24 @@ impl Sweep {
         up.chain(down).collect()
     }
 
-    /// The hysteresis run's scenario and seed (with the protection if `protected`).
-    pub fn hysteresis(&self, protected: bool) -> Result<(Scenario, u64), FieldError> {
+    /// The hysteresis run's scenario and seed.
+    pub fn hysteresis(&self, run: HystRun) -> Result<(Scenario, u64), FieldError> {
         let mut q = self.base_query();
-        if protected {
+        if run == HystRun::Protected {
             for (k, v) in self.protect.link() {
                 q.set(k, *v);
             }
         }
         let st = storm(&q);
         let mut s = st.a;
+        if run == HystRun::NoRetry {
+            for l in &mut s.layers {
+                l.client.retry.max_attempts = 1;
+                for d in &mut l.side_deps {
+                    d.client.retry.max_attempts = 1;
+                }
+            }
+        }
         let cap = capacity(&s).ok_or_else(|| {
             FieldError::new(
                 "preset",

@@ -150,7 +150,7 @@ fn the_breaker_overlay_opens_for_its_stated_time() {
 #[test]
 fn the_hysteresis_run_steps_up_and_down() {
     let s = Sweep::default_for(DEFAULT_PRESET);
-    let (sc, seed) = s.hysteresis(false).expect("builds");
+    let (sc, seed) = s.hysteresis(HystRun::Plain).expect("builds");
     let r = run_with(&sc, seed, BROWSER_MAX_CALLS).expect("runs");
     let pts = s.hysteresis_points(&r);
     assert_eq!(pts.len(), 2 * HYST_LEVELS.len() - 1);
@@ -161,6 +161,38 @@ fn the_hysteresis_run_steps_up_and_down() {
     );
     let back = pts.last().copied().expect("a last point");
     assert!(!back.up && back.utilisation == 0.5);
+}
+
+#[test]
+fn the_way_down_serves_again_from_the_last_run_of_served_levels() {
+    let pt = |u: f64, g: f64, up: bool| HystPoint { utilisation: u, goodput: g, up };
+    let up = [pt(0.5, 0.5, true), pt(1.0, 1.0, true)];
+    let ramp = |down: &[(f64, f64)]| {
+        let mut v = up.to_vec();
+        v.extend(down.iter().map(|&(u, g)| pt(u, g, false)));
+        v
+    };
+    assert_eq!(served_again_from(&ramp(&[(0.9, 0.9), (0.7, 0.7), (0.5, 0.5)])), Some(0.9));
+    // A level served and a lower one not (a queue still draining): the later run counts.
+    assert_eq!(served_again_from(&ramp(&[(0.9, 0.9), (0.7, 0.2), (0.5, 0.5)])), Some(0.5));
+    // At the share: served; just under it: not.
+    assert_eq!(served_again_from(&ramp(&[(0.9, 0.0), (0.5, HYST_SERVED * 0.5)])), Some(0.5));
+    assert_eq!(served_again_from(&ramp(&[(0.9, 0.0), (0.5, HYST_SERVED * 0.5 - 1e-9)])), None);
+    assert_eq!(served_again_from(&up), None, "no way down, nothing to say");
+}
+
+#[test]
+fn without_retries_the_default_ramp_gets_out_and_with_them_it_does_not() {
+    // The reference line's point, from the model: the backlog a slow-down leaves is drained
+    // on the way down when callers make one attempt; with the preset's three it is not.
+    let s = Sweep::default_for(DEFAULT_PRESET);
+    let served = |run| {
+        let (sc, seed) = s.hysteresis(run).expect("builds");
+        served_again_from(&s.hysteresis_points(&run_with(&sc, seed, BROWSER_MAX_CALLS).expect("runs")))
+    };
+    assert_eq!(served(HystRun::Plain), None);
+    let once = served(HystRun::NoRetry).expect("one attempt a call gets out on the way down");
+    assert!((HYST_LEVELS[0]..1.0).contains(&once), "{once}");
 }
 
 #[test]

@@ -12,14 +12,16 @@ use crate::export::{Provenance, lab_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::Outcome;
 use crate::plot::stability::{
-    axis_title, cell_view, hysteresis_markup, hysteresis_y_axis_markup, map_boundaries, map_markup,
-    map_y_axis_markup,
+    HystLines, axis_title, cell_view, hyst_served_text, hysteresis_markup, hysteresis_y_axis_markup,
+    map_boundaries, map_markup, map_y_axis_markup,
 };
 use crate::scenario::presets;
 use crate::state::FieldKey;
 use crate::state::runs::Job;
 use crate::state::stability::page::{AXIS_KEYS, StabilityAction as A, StabilityState, presets_with_trigger};
-use crate::state::stability::{Axis, HYST_LEVELS, HYST_STEP_MS, HYST_TOP, Protection, Sweep, capacity};
+use crate::state::stability::{
+    Axis, HYST_LEVELS, HYST_STEP_MS, HYST_TOP, HystRun, Protection, Sweep, capacity,
+};
 use pool::use_sweep;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -271,9 +273,12 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     let (view, cancel) = use_sweep(st.run_query(), nx, ny, protected, *round);
     let jobs = {
         let q = st.run_query();
-        let mut j = vec![Job::Hysteresis { query: q.clone(), protected: false }];
+        let mut j = vec![
+            Job::Hysteresis { query: q.clone(), run: HystRun::Plain },
+            Job::Hysteresis { query: q.clone(), run: HystRun::NoRetry },
+        ];
         if protected {
-            j.push(Job::Hysteresis { query: q, protected: true });
+            j.push(Job::Hysteresis { query: q, run: HystRun::Protected });
         }
         j
     };
@@ -307,9 +312,12 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         };
         let plain = points(0);
         (!plain.is_empty()).then(|| {
-            let protected = points(1);
-            let chart = hysteresis_markup(*lang, &plain, &protected, &protection_label(*lang, s, s.protect));
-            (AttrValue::from(hysteresis_y_axis_markup(*lang, &plain, &protected)), AttrValue::from(chart))
+            let (no_retry, protected) = (points(1), points(2));
+            let lines = HystLines { plain: &plain, no_retry: &no_retry, protected: &protected };
+            let chart = hysteresis_markup(*lang, lines);
+            let label = protection_label(*lang, s, s.protect);
+            let served = hyst_served_text(*lang, &plain, &no_retry, Some((&protected, &label)));
+            (AttrValue::from(hysteresis_y_axis_markup(*lang, lines)), AttrValue::from(chart), served)
         })
     });
     let stuck = |cells: &[Option<crate::state::stability::CellResult>]| {
@@ -454,11 +462,12 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
                         // Focusable: on a phone it scrolls sideways, by keyboard too.
                         <div class="stab-scroll" tabindex="0" role="region" aria-labelledby="stab-hyst-h">
-                            if let Some((axis, h)) = (*hyst).clone() { { Html::from_html_unchecked(axis) }{ Html::from_html_unchecked(h) } }
+                            if let Some((axis, h, _)) = (*hyst).clone() { { Html::from_html_unchecked(axis) }{ Html::from_html_unchecked(h) } }
                         </div>
                         <p class="legend">
                             <span class="legend-item"><span class="swatch line hyst-up" />{ t(T::StabHystUp) }</span>
                             <span class="legend-item"><span class="swatch line hyst-down" />{ t(T::StabHystDown) }</span>
+                            <span class="legend-item"><span class="swatch line hyst-noretry" />{ t(T::StabHystNoRetry) }</span>
                             <span class="legend-item"><span class="swatch line hyst-ideal" />{ t(T::StabHystIdeal) }</span>
                             if protected {
                                 <span class="legend-item"><span class="swatch line hyst-up protected" /><span class="swatch line hyst-down protected" />{ lang.f(T::StabHystProtected, &[("p", &protection_label(lang, s, s.protect))]) }</span>
@@ -469,6 +478,9 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             ("top", &format_number(HYST_TOP * 100.0, 1)),
                             ("step", &format_number(HYST_STEP_MS / 1000.0, 1)),
                         ]) }</p>
+                        if let Some((_, _, served)) = (*hyst).clone() {
+                            <p class="help" id="stab-hyst-served">{ served }</p>
+                        }
                     </section>
                 </div>
                 <LabSettings {lang}>
