@@ -322,6 +322,10 @@ fn cli_runs_a_storm_page_link_as_the_page_does() {
     let (code, _, err) = cli(&["run", "--link", "?page=storm&preset=chain-3x3&l1.attempts=0"]);
     assert_eq!(code, 2);
     assert!(err.contains("l1.attempts") && err.contains("allowed"), "{err}");
+    // With the unit the page's control gives the range in.
+    let (code, _, err) = cli(&["run", "--link", "?page=storm&preset=chain-3x3&l1.per_try=-5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("l1.per_try = -5") && err.contains("86,400,000 ms"), "{err}");
     let (code, _, err) = cli(&["run", "--link", "?page=storm&zzz=1"]);
     assert_eq!(code, 2);
     assert!(err.contains("zzz"), "{err}");

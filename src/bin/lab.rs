@@ -174,7 +174,10 @@ fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64), UsageError
     }
     let st = StormState::from_query(&q);
     if let Some((_, _, e)) = st.errors.iter().next() {
-        return Err(UsageError(format!("--link: {}", Lang::En.field_error(e))));
+        // The range in the unit of the page's control for the key (as the page says it).
+        let unit =
+            resilience_lab::state::storm::number_for_url_key(&e.field).map_or("", |d| d.knob.range.unit);
+        return Err(UsageError(format!("--link: {}", Lang::En.named_error(e, &e.field, unit))));
     }
     if !st.unknown.is_empty() {
         return Err(UsageError(format!(
