@@ -202,9 +202,18 @@ macro_rules! wire_struct {
 pub(crate) use wire_struct;
 
 /// An enum of unit variants, one byte each: its index in the listed variants
-/// (`Type { A, B }`) or in the type's own `ALL` list (`Type`).
+/// (`Type { A, B }`) or in the type's own `ALL` list (`Type`). A list that leaves a variant
+/// out does not compile (the variant would travel as the first one).
 macro_rules! wire_unit_enum {
-    ($t:ty { $($v:ident),* $(,)? }) => {
+    ($t:ident { $($v:ident),* $(,)? }) => {
+        const _: () = {
+            #[allow(dead_code)]
+            fn every_variant_is_listed(x: $t) {
+                match x {
+                    $($t::$v => {}),*
+                }
+            }
+        };
         impl Wire for $t {
             fn put(&self, w: &mut Writer) {
                 let all = [$(<$t>::$v),*];

@@ -28,7 +28,7 @@ pub struct CellDone {
     pub result: CellResult,
 }
 
-wire_unit_enum!(Outcome { Recovered, Stuck, Overloaded });
+wire_unit_enum!(Outcome { Recovered, Draining, Stuck, Overloaded });
 wire_struct!(Verdict { outcome, recovered_after_ms, before, after });
 wire_struct!(SweepRequest { id, query, cells });
 wire_struct!(CellDone { index, protected, result });
@@ -110,6 +110,17 @@ impl SweepBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_verdict_travels_as_itself() {
+        // A draining verdict once travelled as recovered: the page drew the budget overlay's
+        // still-draining cells as recovered where lab sweep printed them draining.
+        for outcome in [Outcome::Recovered, Outcome::Draining, Outcome::Stuck, Outcome::Overloaded] {
+            let v = Verdict { outcome, recovered_after_ms: None, before: 1.0, after: 0.5 };
+            let c = CellDone { index: 7, protected: true, result: Ok(v) };
+            assert_eq!(crate::wire::decode::<CellDone>(&crate::wire::encode(&c)), Some(c));
+        }
+    }
 
     #[test]
     fn cells_stepped_in_slices_equal_cells_run_whole() {
