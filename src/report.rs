@@ -651,6 +651,16 @@ pub struct Mark {
 }
 
 impl Report {
+    /// Client `ci`'s name as `lang` shows it: its two hops' names (the report's `name` if
+    /// a hop is missing, which a report built by the engine never has).
+    pub fn client_label(&self, lang: crate::i18n::Lang, ci: usize) -> String {
+        let Some(c) = self.clients.get(ci) else { return String::new() };
+        match (self.hops.get(c.caller), self.hops.get(c.callee)) {
+            (Some(a), Some(b)) => lang.client(&a.name, &b.name),
+            _ => c.name.clone(),
+        }
+    }
+
     /// Compact JSON (one line).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))

@@ -189,7 +189,9 @@ fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64), UsageError
         return Err(UsageError("--versus: the link has no side B (add compare=1)".to_string()));
     }
     let side = if versus { Side::B } else { Side::A };
-    Ok(Job::Storm { query: st.run_query(), side }.scenario())
+    Job::Storm { query: st.run_query(), side }
+        .scenario()
+        .map_err(|e| UsageError(format!("--link: {}", Lang::En.field_error(&e))))
 }
 
 fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {

@@ -80,10 +80,11 @@ impl Lang {
         }
     }
 
-    /// A service's name as shown. The presets' services have a name in each language
-    /// (the English one is the name the scenario, the report and the CLI use); a name
-    /// the layer editor numbers (`service-4`, `side-1-2`) is numbered in this language;
-    /// any other name, from a scenario file, is shown as written.
+    /// A service's name as shown. The presets' service names have a name in each language
+    /// (the English one is the name the scenario, the report and the CLI use), wherever
+    /// they come from: a scenario file's `order` is shown as 订单服务 too. A name the layer
+    /// editor numbers (`service-4`, `side-1-2`) is numbered in this language; any other
+    /// name is shown as written.
     pub fn service(self, name: &str) -> std::borrow::Cow<'_, str> {
         use std::borrow::Cow;
         if self == Lang::En {
@@ -92,8 +93,8 @@ impl Lang {
         if let Some(k) = SERVICES.iter().find(|k| k.en() == name) {
             return Cow::Borrowed(self.t(*k));
         }
-        for k in NUMBERED_SERVICES {
-            if let Some(n) = numbered(k.en(), name) {
+        for (k, parts) in NUMBERED_SERVICES {
+            if let Some(n) = numbered(k.en(), parts, name) {
                 return Cow::Owned(self.f(k, &[("n", n)]));
             }
         }
@@ -211,17 +212,18 @@ const SERVICES: &[T] = &[
     T::SvcServer,
 ];
 
-/// The names the layer editor makes up, each a template with one `{n}`.
-const NUMBERED_SERVICES: [T; 2] = [T::SvcNumbered, T::SvcSide];
+/// The names the layer editor makes up, each a template with one `{n}`, and how many
+/// dash-separated numbers its `{n}` is (`service-4`: one; `side-1-2`, layer and index: two).
+const NUMBERED_SERVICES: [(T, usize); 2] = [(T::SvcNumbered, 1), (T::SvcSide, 2)];
 
 /// The `{n}` of `name` when it has the form of `template` (`service-{n}`) and `n` is
-/// digits and dashes.
-fn numbered<'a>(template: &str, name: &'a str) -> Option<&'a str> {
+/// `parts` whole numbers joined by dashes.
+fn numbered<'a>(template: &str, parts: usize, name: &'a str) -> Option<&'a str> {
     let (head, tail) = template.split_once("{n}")?;
     let n = name.strip_prefix(head)?.strip_suffix(tail)?;
-    (!n.is_empty()
-        && n.starts_with(|c: char| c.is_ascii_digit())
-        && n.chars().all(|c| c.is_ascii_digit() || c == '-'))
+    let numbers = n.split('-');
+    (n.split('-').count() == parts
+        && numbers.into_iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
     .then_some(n)
 }
 
@@ -369,7 +371,6 @@ mod tests {
             let shown: Vec<_> = names.iter().map(|n| Lang::Zh.service(n).into_owned()).collect();
             for (n, z) in names.iter().zip(&shown) {
                 assert_ne!(n, z, "{}: {n} has no Chinese name", p.name);
-                assert_eq!(Lang::En.service(n), n.as_str());
             }
             let mut unique = shown.clone();
             unique.sort();
@@ -390,6 +391,9 @@ mod tests {
         assert_eq!(Lang::Zh.service("service-"), "service-");
         assert_eq!(Lang::Zh.service("service-x"), "service-x");
         assert_eq!(Lang::Zh.service("side--1"), "side--1");
+        for odd in ["service-4-", "service-1-2", "side-1--2", "side-1", "side-1-2-3", "service-+4"] {
+            assert_eq!(Lang::Zh.service(odd), odd, "not a name the layer editor makes");
+        }
         assert_eq!(Lang::Zh.service("my-db"), "my-db");
         assert_eq!(Lang::Zh.client("page", "recommendation"), "商品页 → 推荐服务");
         assert_eq!(Lang::En.client("page", "recommendation"), "page → recommendation");

@@ -108,7 +108,7 @@ pub fn of(q: &Query) -> Result<Figures, String> {
     match page {
         Page::Storm => {
             let job = storm_job(q);
-            let (s, seed) = job.scenario();
+            let (s, seed) = job.scenario().map_err(|e| e.to_string())?;
             let r = crate::model::chain::run_with(&s, seed, BROWSER_MAX_CALLS).map_err(|e| e.to_string())?;
             return Ok(storm_figures(q, &r));
         }

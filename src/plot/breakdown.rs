@@ -173,8 +173,6 @@ pub struct Segment {
 pub struct CallerRow {
     /// Index into the report's clients.
     pub client: usize,
-    /// "caller → callee".
-    pub name: String,
     /// Attempts it set out to make: sent, or refused by its own stack (each refusal stops
     /// one attempt, so the parts add up).
     pub wanted: u64,
@@ -255,7 +253,6 @@ pub fn hop_rows(r: &Report) -> Vec<HopRow> {
                     ];
                     CallerRow {
                         client: ci,
-                        name: c.name.clone(),
                         wanted: parts.iter().map(|p| p.2).sum(),
                         segments: parts
                             .into_iter()
@@ -497,8 +494,7 @@ pub fn markup(lang: Lang, r: &Report, side: &str) -> String {
         out.push_str("<div class=\"bd-hop\">");
         for c in &row.callers {
             let prefix = format!("bd-{side}-c{}", c.client);
-            let cl = &r.clients[c.client];
-            let name = lang.client(&r.hops[cl.caller].name, &r.hops[cl.callee].name);
+            let name = r.client_label(lang, c.client);
             let head = lang.f(T::BdCallerLine, &[("name", &name), ("n", &num(c.wanted))]);
             let _ = write!(
                 out,

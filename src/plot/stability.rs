@@ -270,24 +270,32 @@ const HYST_TOP: f64 = 10.0;
 /// phone the y axis' strip covers the chart up to the axis, so a tick on it was half hidden.
 const HYST_INSET: f64 = 22.0;
 
-/// The hysteresis chart's runs: the preset as it is, the same with one attempt a call
-/// (only its way down is drawn: on the way up nothing fails, so it is the plain run's), and
-/// with the map's protection (empty when there is none).
+/// The hysteresis chart's runs (each empty when not there).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HystLines<'a> {
+    /// The preset as it is: both branches.
     pub plain: &'a [HystPoint],
+    /// The same with one attempt a call: only its way down, from its own top point. It is
+    /// the reference for how far the way down falls; below capacity its way up lies on the
+    /// plain run's (nothing times out there), and drawing it too would hide that line.
     pub no_retry: &'a [HystPoint],
+    /// With the map's protection: both branches, dotted.
     pub protected: &'a [HystPoint],
 }
 
 /// Where each run's way down serves the load again, in a sentence (`protected`: the
-/// protection's run and its name, if the map has one).
+/// protection's run and its name, if the map has one). Without the plain and the no-retry
+/// runs' points (not back, or refused) nothing is said: an empty run is not one that never
+/// gets back.
 pub fn hyst_served_text(
     lang: Lang,
     plain: &[HystPoint],
     no_retry: &[HystPoint],
     protected: Option<(&[HystPoint], &str)>,
 ) -> String {
+    if plain.is_empty() || no_retry.is_empty() {
+        return String::new();
+    }
     let at = |pts: &[HystPoint]| match served_again_from(pts) {
         Some(u) => lang.f(T::StabHystServedAt, &[("x", &format_number(u * 100.0, 0))]),
         None => lang.f(T::StabHystServedNever, &[("x", &format_number(HYST_LEVELS[0] * 100.0, 0))]),
@@ -435,16 +443,17 @@ mod tests {
     fn the_way_down_without_retries_is_drawn_and_said_when_given() {
         let pt = |u: f64, g: f64, up: bool| HystPoint { utilisation: u, goodput: g, up };
         let plain = [pt(0.5, 0.5, true), pt(1.2, 1.0, true), pt(0.8, 0.0, false), pt(0.5, 0.0, false)];
-        let once = [pt(0.5, 0.5, true), pt(1.2, 1.0, true), pt(0.8, 0.8, false), pt(0.5, 0.5, false)];
+        // Above capacity one attempt a call serves a little more than three on the way up.
+        let once = [pt(0.5, 0.5, true), pt(1.2, 0.3, true), pt(0.8, 0.8, false), pt(0.5, 0.5, false)];
         let alone = hysteresis_markup(Lang::En, HystLines { plain: &plain, ..HystLines::default() });
         assert!(!alone.contains("hyst-down-noretry"));
         let both =
             hysteresis_markup(Lang::En, HystLines { plain: &plain, no_retry: &once, ..HystLines::default() });
         assert!(
             both.contains(
-                r#"id="hyst-down-noretry" data-points="1.2000:1.0000 0.8000:0.8000 0.5000:0.5000""#
+                r#"id="hyst-down-noretry" data-points="1.2000:0.3000 0.8000:0.8000 0.5000:0.5000""#
             ),
-            "from the top of the way up: {both}"
+            "from its own run's top point: {both}"
         );
         let en = hyst_served_text(Lang::En, &plain, &once, None);
         assert!(
@@ -459,6 +468,8 @@ mod tests {
             en,
             "no protected run, no clause"
         );
+        assert_eq!(hyst_served_text(Lang::En, &plain, &[], None), "", "no reference run, nothing said");
+        assert_eq!(hyst_served_text(Lang::En, &[], &once, None), "");
     }
 
     #[test]

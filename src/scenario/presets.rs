@@ -269,9 +269,12 @@ pub fn lab11_budget_150() -> Scenario {
 }
 
 fn failing_chain(name: &str, rate: f64, attempts: u32, layers: usize) -> Scenario {
-    let names =
-        ["client", "gateway", "order", "service-4", "service-5", "service-6", "service-7", "service-8"];
-    let ls = (0..layers).map(|i| layer(names[i], retrying(attempts, 0.0))).collect();
+    // Source 001's three, then numbered as the layer editor numbers the layers it adds.
+    let hop_name = |i: usize| match ["client", "gateway", "order"].get(i) {
+        Some(n) => n.to_string(),
+        None => crate::i18n::fill(crate::i18n::T::SvcNumbered.en(), &[("n", &(i + 1).to_string())]),
+    };
+    let ls = (0..layers).map(|i| layer(&hop_name(i), retrying(attempts, 0.0))).collect();
     base(
         name,
         Load::Constant { rate_per_s: rate, peak_factor: 1.0, duration_ms: 1000.0 },

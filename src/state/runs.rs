@@ -39,8 +39,9 @@ pub enum Job {
 }
 
 impl Job {
-    /// The scenario and seed the job runs.
-    pub fn scenario(&self) -> (Scenario, u64) {
+    /// The scenario and seed the job runs, or why there is none (a hysteresis run of a
+    /// preset without a limited pool: nothing to step its load against).
+    pub fn scenario(&self) -> Result<(Scenario, u64), FieldError> {
         match self {
             Job::Storm { query, side } => {
                 let st = StormState::from_query(&Query::parse(query));
@@ -58,16 +59,15 @@ impl Job {
                         s
                     }
                 };
-                (s, st.seed)
+                Ok((s, st.seed))
             }
             Job::Queue { query, point } => {
                 let st = QueueState::from_query(&Query::parse(query));
-                (st.input.scenario(usize::from(*point)), st.input.seed)
+                Ok((st.input.scenario(usize::from(*point)), st.input.seed))
             }
             Job::Hysteresis { query, run } => {
                 let st = crate::state::stability::page::StabilityState::from_query(&Query::parse(query));
-                // The sweep's preset always has a limited pool (the page offers no other).
-                st.sweep.hysteresis(*run).unwrap_or_else(|_| (st.sweep.base(), st.sweep.seed))
+                st.sweep.hysteresis(*run)
             }
         }
     }
@@ -241,15 +241,17 @@ impl Batch {
         let mut sims = Vec::new();
         let mut results = Vec::new();
         for j in &req.jobs {
-            let (scenario, seed) = j.scenario();
-            match ChainSim::new(&scenario, seed, BROWSER_MAX_CALLS) {
+            let started = j.scenario().map_err(RunError::Invalid).and_then(|(scenario, seed)| {
+                ChainSim::new(&scenario, seed, BROWSER_MAX_CALLS).map_err(RunError::from)
+            });
+            match started {
                 Ok(sim) => {
                     sims.push(Some(sim));
                     results.push(None);
                 }
                 Err(e) => {
                     sims.push(None);
-                    results.push(Some(Err(e.into())));
+                    results.push(Some(Err(e)));
                 }
             }
         }
@@ -495,11 +497,16 @@ mod tests {
         let req = Request { id: 3, jobs };
         let back: Request = crate::wire::decode(&crate::wire::encode(&req)).unwrap();
         assert_eq!(back, req);
-        let attempts = |j: &Job| j.scenario().0.layers[0].client.retry.max_attempts;
+        let scenario = |j: &Job| j.scenario().expect("the default preset has a limited pool").0;
+        let attempts = |j: &Job| scenario(j).layers[0].client.retry.max_attempts;
         assert_eq!(attempts(&back.jobs[0]), 3, "the preset's own retries");
         assert_eq!(attempts(&back.jobs[1]), 1, "the reference makes one attempt");
-        assert!(back.jobs[2].scenario().0.layers[0].client.retry_budget.is_some(), "the protection's run");
-        assert!(back.jobs[0].scenario().0.layers[0].client.retry_budget.is_none());
+        assert!(scenario(&back.jobs[2]).layers[0].client.retry_budget.is_some(), "the protection's run");
+        assert!(scenario(&back.jobs[0]).layers[0].client.retry_budget.is_none());
+        // A preset with no limited pool has no ramp to step: the run says so (the job hands
+        // that on to the page as the run's error, not another run under the same label).
+        let sweep = crate::state::stability::Sweep::default_for("chain-3x3");
+        assert_eq!(sweep.hysteresis(HystRun::NoRetry).map_err(|e| e.field), Err("preset".to_string()));
     }
 
     #[test]

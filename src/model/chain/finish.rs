@@ -100,7 +100,8 @@ pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopp
         .iter()
         .zip(&stats.clients)
         .map(|(s, r)| ClientStats {
-            name: format!("{} → {}", plan.hops[s.caller].name, plan.hops[s.callee].name),
+            // The English label is the report's name: one rule for how a client is named.
+            name: crate::i18n::Lang::En.client(&plan.hops[s.caller].name, &plan.hops[s.callee].name),
             caller: s.caller,
             callee: s.callee,
             optional: s.fallback.is_some(),

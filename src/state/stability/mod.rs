@@ -394,8 +394,11 @@ pub const HYST_STEP_MS: f64 = 3000.0;
 /// add to the gap between the two branches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HystRun {
+    /// The preset as it is.
     Plain,
+    /// With the protection drawn over the map.
     Protected,
+    /// Every caller making one attempt.
     NoRetry,
 }
 

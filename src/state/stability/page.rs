@@ -1,10 +1,11 @@
 //! The stability page's state (`?page=stability`): the sweep it shows, as its link writes it
 //! (`preset`, `seed`, `x=KNOB=A..B/N`, `y=…`, `protect`), and what the link got wrong.
 
-use super::{Axis, DEFAULT_PRESET, Protection, Sweep};
+use super::{Axis, DEFAULT_PRESET, HystRun, Protection, Sweep};
 use crate::error::{Allowed, FieldError, clip};
 use crate::query::Query;
 use crate::scenario::presets;
+use crate::state::runs::Job;
 use crate::state::{FieldKey, FormErrors};
 
 /// The knobs an axis offers in the page's menu (any storm key works in a link).
@@ -224,6 +225,27 @@ impl StabilityState {
         q.set("y", s.y.text());
         q.set("protect", s.protect.slug());
         q.to_query_string()
+    }
+
+    /// What the hysteresis runs read: the preset and seed, and the protection only for its
+    /// own run, so moving an axis or the protection does not run the others again.
+    pub fn hysteresis_jobs(&self) -> Vec<Job> {
+        let s = &self.sweep;
+        let query = |protect: Protection| {
+            let mut q = Query::new();
+            q.set("preset", s.preset);
+            q.set("seed", s.seed.to_string());
+            q.set("protect", protect.slug());
+            q.to_query_string()
+        };
+        let mut jobs = vec![
+            Job::Hysteresis { query: query(Protection::None), run: HystRun::Plain },
+            Job::Hysteresis { query: query(Protection::None), run: HystRun::NoRetry },
+        ];
+        if s.protect != Protection::None {
+            jobs.push(Job::Hysteresis { query: query(s.protect), run: HystRun::Protected });
+        }
+        jobs
     }
 }
 

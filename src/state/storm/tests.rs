@@ -256,12 +256,12 @@ fn the_asked_for_request_travels_in_the_link_and_both_sides_trace_it() {
     st.write_query(&mut back);
     assert_eq!(back.get("request"), Some("42"));
     let run = st.run_query();
-    let (a, _) = Job::Storm { query: run.clone(), side: Side::A }.scenario();
-    let (b, _) = Job::Storm { query: run, side: Side::B }.scenario();
+    let (a, _) = Job::Storm { query: run.clone(), side: Side::A }.scenario().unwrap();
+    let (b, _) = Job::Storm { query: run, side: Side::B }.scenario().unwrap();
     // Compare mode draws side B's tree of the same request beside side A's.
     assert_eq!((a.report.trace_requests, b.report.trace_requests), (vec![42], vec![42]));
     let plain = StormState::from_query(&Query::parse("?preset=lab11-budget-150&compare=1")).run_query();
-    let (b, _) = Job::Storm { query: plain, side: Side::B }.scenario();
+    let (b, _) = Job::Storm { query: plain, side: Side::B }.scenario().unwrap();
     assert!(b.report.trace_requests.is_empty(), "no request asked for: none traced whole");
     // A new preset starts without one; clearing the field drops it.
     assert_eq!(st.reduce(StormAction::Preset("chain-3x3".into())).request, None);

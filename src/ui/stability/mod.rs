@@ -17,11 +17,8 @@ use crate::plot::stability::{
 };
 use crate::scenario::presets;
 use crate::state::FieldKey;
-use crate::state::runs::Job;
 use crate::state::stability::page::{AXIS_KEYS, StabilityAction as A, StabilityState, presets_with_trigger};
-use crate::state::stability::{
-    Axis, HYST_LEVELS, HYST_STEP_MS, HYST_TOP, HystRun, Protection, Sweep, capacity,
-};
+use crate::state::stability::{Axis, HYST_LEVELS, HYST_STEP_MS, HYST_TOP, Protection, Sweep, capacity};
 use pool::use_sweep;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -271,18 +268,8 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     let protected = s.protect != Protection::None;
     let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
     let (view, cancel) = use_sweep(st.run_query(), nx, ny, protected, *round);
-    let jobs = {
-        let q = st.run_query();
-        let mut j = vec![
-            Job::Hysteresis { query: q.clone(), run: HystRun::Plain },
-            Job::Hysteresis { query: q.clone(), run: HystRun::NoRetry },
-        ];
-        if protected {
-            j.push(Job::Hysteresis { query: q, run: HystRun::Protected });
-        }
-        j
-    };
-    let hyst_runs = use_runs(jobs);
+    let jobs = st.hysteresis_jobs();
+    let hyst_runs = use_runs(jobs.clone());
     let links = use_memo((s.clone(), lang), |(s, lang)| {
         s.cell_queries(false).into_iter().map(|q| cell_href(*lang, q)).collect::<Vec<String>>()
     });
@@ -302,7 +289,10 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             move |(p, q, _, s, lang)| patch_map(*lang, s, p, q, &mut applied.borrow_mut()),
         );
     }
-    let hyst = use_memo((hyst_runs.results.clone(), s.clone(), lang), |(r, s, lang)| {
+    // Only results of these very jobs: until the new runs are back, the old ones (another
+    // protection's, another preset's) would be drawn and said under the new names.
+    let current = hyst_runs.results.clone().filter(|_| hyst_runs.is_for(&jobs));
+    let hyst = use_memo((current, s.clone(), lang), |(r, s, lang)| {
         let points = |k: usize| {
             r.as_ref()
                 .and_then(|r| r.get(k))
@@ -478,7 +468,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             ("top", &format_number(HYST_TOP * 100.0, 1)),
                             ("step", &format_number(HYST_STEP_MS / 1000.0, 1)),
                         ]) }</p>
-                        if let Some((_, _, served)) = (*hyst).clone() {
+                        if let Some((_, _, served)) = (*hyst).clone().filter(|h| !h.2.is_empty()) {
                             <p class="help" id="stab-hyst-served">{ served }</p>
                         }
                     </section>

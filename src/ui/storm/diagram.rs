@@ -137,8 +137,7 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
     let breakers = (0..r.clients.len()).filter_map(|ci| {
         let cfg = breaker_config(s, r, ci)?;
         let href = with_lang(lang, &crate::state::breaker::query_for(cfg));
-        let c = &r.clients[ci];
-        let name = lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name);
+        let name = r.client_label(lang, ci);
         Some(html! {
             <a class="lab-link" id={format!("lab-link-{side}-c{ci}-breaker")} href={href}>
                 { lang.f(T::LabLinkBreaker, &[("call", &name)]) }
@@ -167,16 +166,10 @@ fn order_note(lang: Lang, r: &Report, s: &Scenario) -> Option<String> {
     let admitting = (0..r.hops.len()).filter(|&h| has_admission(s, h));
     let clauses: Vec<String> = admitting
         .map(|h| lang.f(T::OrderAdmission, &[("hop", &name(h)), ("admission", lang.t(T::BadgeAdmission))]))
-        .chain(r.clients.iter().filter(|c| !c.stack.is_empty()).map(|c| {
+        .chain(r.clients.iter().enumerate().filter(|(_, c)| !c.stack.is_empty()).map(|(ci, c)| {
             let mut words: Vec<&str> = c.stack.iter().map(|&st| lang.stage_word(st)).collect();
             words.push(lang.t(T::OrderCall));
-            lang.f(
-                T::OrderClient,
-                &[
-                    ("client", &lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name)),
-                    ("order", &words.join(" → ")),
-                ],
-            )
+            lang.f(T::OrderClient, &[("client", &r.client_label(lang, ci)), ("order", &words.join(" → "))])
         }))
         .collect();
     // A chain without a protection has no order to state.

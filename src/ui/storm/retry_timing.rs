@@ -33,8 +33,7 @@ fn retrying(lang: Lang, s: &Scenario, r: &crate::report::Report) -> Vec<(usize, 
         .enumerate()
         .filter_map(|(i, c)| {
             let p = &s.client_to(c.caller, c.callee)?.retry;
-            (p.max_attempts > 1)
-                .then(|| (i, lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name), p.clone()))
+            (p.max_attempts > 1).then(|| (i, r.client_label(lang, i), p.clone()))
         })
         .collect()
 }

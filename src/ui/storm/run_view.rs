@@ -179,7 +179,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let mut breakers = Vec::new();
     let mut budgets = Vec::new();
     for (ci, c) in r.clients.iter().enumerate() {
-        let c_name = lang.client(&r.hops[c.caller].name, &r.hops[c.callee].name);
+        let c_name = r.client_label(lang, ci);
         if c.breaker_instances > 0 {
             breakers.push(Line {
                 name: format!("{} · {}", c_name, lang.t(T::SeriesOpen)),
