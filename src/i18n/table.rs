@@ -4,10 +4,21 @@
 //! 熔断、舱壁、降级); where a term maps to a real library setting the help text says so.
 
 macro_rules! texts {
-    ($($key:ident => $en:expr, $zh:expr;)*) => {
+    ($($key:ident => $en:literal, $zh:literal;)*) => {
         /// A key into the text tables.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum T { $($key),* }
+
+        // Each language's texts in key order as one string, and where each ends in it: the
+        // smallest form of the table in the bundle. (As a `match`, the optimiser chose
+        // between a table of string pointers and a jump table with a branch per key, 18 KB
+        // of code, depending on how the callers were inlined: the bundle moved by 5 KB on a
+        // text edit. Pointers and lengths also compress worse than ascending ends.)
+        const KEYS: usize = [$(T::$key),*].len();
+        static EN_TEXT: &str = concat!($($en),*);
+        static ZH_TEXT: &str = concat!($($zh),*);
+        static EN_ENDS: [u32; KEYS] = ends([$($en.len()),*]);
+        static ZH_ENDS: [u32; KEYS] = ends([$($zh.len()),*]);
 
         impl T {
             /// Every key, for the completeness test.
@@ -15,15 +26,34 @@ macro_rules! texts {
 
             /// English text.
             pub fn en(self) -> &'static str {
-                match self { $(T::$key => $en),* }
+                slice(EN_TEXT, &EN_ENDS, self as usize)
             }
 
             /// Simplified Chinese text.
             pub fn zh(self) -> &'static str {
-                match self { $(T::$key => $zh),* }
+                slice(ZH_TEXT, &ZH_ENDS, self as usize)
             }
         }
     };
+}
+
+/// Where each of a run of texts of `lens` bytes ends when they are written one after the
+/// other.
+const fn ends<const N: usize>(lens: [usize; N]) -> [u32; N] {
+    let mut out = [0u32; N];
+    let (mut i, mut at) = (0, 0);
+    while i < N {
+        at += lens[i];
+        out[i] = at as u32;
+        i += 1;
+    }
+    out
+}
+
+/// Text `i` of `all`, the texts written one after the other ending at `ends`.
+fn slice(all: &'static str, ends: &[u32], i: usize) -> &'static str {
+    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+    all.get(start..ends[i] as usize).unwrap_or("")
 }
 
 texts! {
@@ -120,7 +150,7 @@ texts! {
         "峰值速率 ÷ 平均速率。文档 000 取 ×5。";
     FieldLayers => "Retrying layers", "重试层数";
     FieldLayersHelp => "How many layers of the call chain each retry on failure (1–8). Page → recommendation → profile has 2.",
-        "调用链中各自在失败时重试的层数（1–8）。页面 → 推荐 → 画像是 2 层。";
+        "调用链中各自在失败时重试的层数（1–8）。商品页 → 推荐服务 → 画像服务是 2 层。";
     FieldAttempts => "Attempts at layer {n}", "第 {n} 层尝试次数";
     FieldAttemptsList => "Attempts per layer, one per layer", "各层尝试次数，每层一项";
     FieldAttemptsHelp => "Attempts this layer makes per call, the first one included (≈ gRPC maxAttempts, which gRPC caps at 5; Resilience4j maxAttempts). “First + 3 retries” is 4.",
@@ -337,37 +367,37 @@ texts! {
     // ---- presets -----------------------------------------------------------------------
     PresetLab11Unprotected => "Lab 11, unprotected", "实验 11：无保护";
     PresetLab11UnprotectedStory => "Source 000: 100 requests at once; page → recommendation → a slow profile service that holds each call 100 ms and fails. Both layers try 3 times: 900 profile calls, and every request ends after 1,020 ms.",
-        "文档 000：100 个请求同时到达；页面 → 推荐 → 慢画像服务（每次占用 100 ms 后失败）。两层各尝试 3 次：画像收到 900 次调用，每个请求 1,020 ms 后才结束。";
+        "文档 000：100 个请求同时到达；商品页 → 推荐服务 → 慢画像服务（每次占用 100 ms 后失败）。两层各尝试 3 次：画像服务收到 900 次调用，每个请求 1,020 ms 后才结束。";
     PresetLab11Protected => "Lab 11, protected", "实验 11：有保护";
     PresetLab11ProtectedStory => "Source 000: the entry admits 20 and fast-rejects 80, gives each request a 250 ms budget and degrades instead of failing; only the recommendation client retries, once. 40 profile calls; the longest request takes 220 ms.",
-        "文档 000：入口只准入 20 个、快速拒绝 80 个，每个请求总预算 250 ms，失败时降级；只有推荐客户端重试一次。画像共 40 次调用，最长请求 220 ms。";
-    PresetLab11Budget150 => "Lab 11, 150 ms budget", "实验 11：预算 150 ms";
+        "文档 000：入口只准入 20 个、快速拒绝 80 个，给每个请求 250 ms 的截止时间预算，失败时降级；只有推荐服务调用画像服务时重试一次。画像服务共收到 40 次调用，最长请求 220 ms。";
+    PresetLab11Budget150 => "Lab 11, 150 ms budget", "实验 11：截止时间 150 ms";
     PresetLab11Budget150Story => "The protected lab with a 150 ms budget. The budget is checked before the backoff sleep: after the first failure 50 ms remain, and after the 20 ms backoff only 30 ms would, less than the 100 ms a try needs, so only first attempts are sent: 20 calls.",
-        "受保护实验把总预算缩短到 150 ms。预算在退避睡眠前检查：首次失败后剩 50 ms，退避 20 ms 后只剩 30 ms，不够一次 100 ms 的尝试，所以只发首次请求：共 20 次调用。";
+        "受保护实验把截止时间预算缩短到 150 ms。退避睡眠之前就检查截止时间：首次失败后剩 50 ms，退避 20 ms 后只剩 30 ms，不够一次 100 ms 的尝试，所以只发首次请求：共 20 次调用。";
     PresetChain2x3 => "2 layers × 3 attempts", "两层 × 3 次尝试";
     PresetChain2x3Story => "Source 000: 500 req/s, two layers that each try 3 times, a leaf that always fails: 9 leaf calls per request, 4,500 attempts/s.",
-        "文档 000：每秒 500 个请求，两层各尝试 3 次，叶子服务总是失败：每个请求 9 次叶子调用，每秒 4,500 次尝试。";
+        "文档 000：每秒 500 个请求，两层各尝试 3 次，叶子服务（画像服务）总是失败：每个请求 9 次叶子调用，每秒 4,500 次尝试。";
     PresetChain3x3 => "3 layers × 3 attempts", "三层 × 3 次尝试";
     PresetChain3x3Story => "Source 001: client → gateway → order → payment, each making 3 attempts (the source's 'retry 3 times', the first included): 27× — 1,000 QPS becomes 27,000 calls/s at payment.",
-        "文档 001：客户端 → 网关 → 订单 → 支付，每层 3 次尝试（来源所说的“重试 3 次”，含首次）：放大 27 倍——1,000 QPS 在支付端变成每秒 27,000 次调用。";
-    PresetChain3x4 => "3 layers × (first + 3 retries)", "三层 × （首次 + 重试 3 次）";
+        "文档 001：客户端 → 网关 → 订单服务 → 支付服务，每层 3 次尝试（来源所说的“重试 3 次”，含首次）：放大 27 倍——1,000 QPS 在支付服务变成每秒 27,000 次调用。";
+    PresetChain3x4 => "3 layers × (first + 3 retries)", "三层 ×（首次 + 重试 3 次）";
     PresetChain3x4Story => "Source 002: “first attempt plus 3 retries” on each of 3 layers is 4³ = 64 calls per request.",
         "文档 002：三层每层“首次加重试三次”，每个请求 4³ = 64 次调用。";
     PresetRecommendation500 => "500 req/s into a pool of 200", "每秒 500 次请求，连接池 200";
     PresetRecommendation500Story => "Source 000's peak: 500 req/s, 2 layers × 3 attempts, the profile service slowed to 800 ms behind a pool of 200. Demand exceeds the pool even before retries; calls queue, time out and are retried, and abandoned calls keep the pool busy.",
-        "文档 000 的峰值：每秒 500 次请求，两层各 3 次尝试，画像服务变慢到 800 ms，连接池上限 200。即使不重试需求也超过连接池；调用排队、超时并被重试，被放弃的调用仍占着连接池。";
+        "文档 000 的峰值：每秒 500 次请求，两层各 3 次尝试，画像服务变慢到 800 ms，连接池上限 200。即使不算重试，需求也已超过连接池；调用排队、超时并被重试，被放弃的调用仍占着连接池。";
     PresetBigPromo => "Big promo, unprotected", "大促：无保护";
     PresetBigPromoStory => "Source 003's incident: a ×5 surge while recommendations slow to a p99 of ~2 s. Every dependency shares 8 threads with an unbounded queue, nothing times out in time, the app retries at once: order calls queue behind slow recommendations and the order path goes down with them.",
-        "文档 003 的事故：流量 ×5 的同时推荐 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐后面，本不需要推荐的下单链路也一起倒下。";
+        "文档 003 的事故：流量 ×5 的同时推荐服务 p99 升到约 2 s。所有依赖共享 8 个线程且队列无上限，超时形同虚设，App 立即重试：订单调用排在慢推荐调用后面，本不需要推荐的下单链路也一起倒下。";
     PresetBigPromoProtected => "Big promo, protected", "大促：有保护";
     PresetBigPromoProtectedStory => "Source 003's protection chain: an entry rate limit (429 + Retry-After) turns excess requests away first; the product service calls recommendations through {order} (a breaker, a 150 ms timeout, a bulkhead of 20 with no queue, in that order from the caller out) and serves the hot list as a fallback; the order path keeps its own bulkhead. Of the orders let in, ≥ 99.9 % succeed (the surge beyond the entry's limit gets a 429), while recommendations degrade visibly.",
-        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐时依次经过{order}（熔断器、150 ms 超时、并发 20 且不排队的舱壁，从调用方向外依次排列），失败时返回热门榜兜底；订单链路有自己独立的舱壁。被接纳的订单中 ≥ 99.9% 成功（超出入口上限的突发流量收到 429），推荐则明显降级。";
+        "文档 003 的保护链：入口限流（429 + Retry-After）最先拒绝多余请求；商品服务调用推荐服务时依次经过{order}（即熔断器、150 ms 超时、并发 20 且不排队的舱壁，自调用方起由外向内），失败时返回热门榜兜底；订单链路有自己独立的舱壁。被接纳的订单中 ≥ 99.9% 成功（超出入口上限的突发流量收到 429），推荐则明显降级。";
     PresetBreakerDemo => "Circuit breaker", "熔断器";
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
-        "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭：CLOSED → OPEN ⇄ HALF_OPEN → CLOSED。";
+        "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭。状态变化：关闭 → 打开 ⇄ 半开 → 关闭（CLOSED → OPEN ⇄ HALF_OPEN → CLOSED）。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
     PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, where source 003 draws 2 for its smaller load; orders 4) orders are unaffected and recommendations degrade.",
-        "文档 003：商品服务调用订单核心与推荐。共用一个 8 线程的池时，慢推荐占满所有线程，订单排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝——文档 003 因负载较小画的是 2；订单 4 个），订单不受影响，推荐降级。";
+        "文档 003：商品服务调用订单核心与推荐服务。共用一个 8 线程的池时，慢推荐调用占满所有线程，订单调用排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝——文档 003 因负载较小画的是 2；订单 4 个），订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
         "利用率 90% 的服务器变慢 3 倍，持续 1 s。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
@@ -577,7 +607,7 @@ texts! {
         "每个成功的首次请求获得的令牌（文档 001：retry_ratio 0.1 ≈ 重试不超过成功首次请求的 10%）。gRPC 模式：tokenRatio，每次成功都加；失败速度超过它时重试停止。";
     KRateLimit => "Rate limit", "限流速率";
     KRateLimitHelp => "Token bucket refill rate; over it, calls get 429 with Retry-After at once (source 002: integer credits, starts full, rejections consume nothing; ≈ Envoy local_ratelimit tokens_per_fill ÷ fill_interval, e.g. with fill_interval 1 s; Envoy adds them in steps, this model continuously). 0 = none.",
-        "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：整数 credit、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit 的 tokens_per_fill ÷ fill_interval，例如 fill_interval 取 1 s；Envoy 按阶梯补充，本模型连续补充）。0 = 不限。";
+        "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：令牌按整数记账、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit 的 tokens_per_fill ÷ fill_interval，例如 fill_interval 取 1 s；Envoy 按阶梯补充，本模型连续补充）。0 = 不限。";
     KBurst => "Burst", "突发容量";
     KBurstHelp => "Bucket capacity: how many calls may be admitted at once (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
         "令牌桶容量：同一时刻最多接纳多少调用（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
@@ -627,7 +657,7 @@ texts! {
     KFallback => "Fallback", "降级";
     KFallbackHelp => "What answers when this dependency fails. Unavailable: the caller answers without it and says so — in source 000 recommendation_status=unavailable with an empty list, distinct from a computed empty list; for a payment, 'status unknown, we will confirm'. Stale: a hot list or cache labelled with its age (source 003). None: the failure fails the response.",
         "该依赖失败时由什么应答。不可用：调用方不带它作答并明确说明——文档 000 中是 recommendation_status=unavailable 加空列表，与“计算结果为空”区分；对支付而言是“结果未知，稍后确认”。过期：带数据时间的热门榜或缓存（文档 003）。无：失败即整个响应失败。";
-    OptUnavailable => "unavailable + empty list", "unavailable + 空列表";
+    OptUnavailable => "unavailable + empty list", "标记不可用 + 空列表（unavailable）";
     OptStale => "stale / hot list", "过期数据 / 热门榜";
     KStaleAge => "Fallback age", "兜底数据年龄";
     KStaleAgeHelp => "Age of the stale or hot-list data, shown with it.", "过期或热门榜数据的年龄，会随结果标注。";
@@ -699,11 +729,11 @@ texts! {
     TargetRun => "Whole run", "整体";
     TargetLayer => "Layer {n}: {name}", "第 {n} 层：{name}";
     TargetLeaf => "Leaf: {name}", "叶子服务：{name}";
-    TargetSide => "Dependency: {name} (called by {owner})", "依赖：{name}（由 {owner} 调用）";
+    TargetSide => "Dependency: {name} (called by {owner})", "依赖：{name}（由{owner}调用）";
     TargetFault => "Fault {n}: {what}", "故障 {n}：{what}";
-    FaultLatency => "{target} slower ×{factor}", "{target} 变慢 ×{factor}";
-    FaultErrors => "{target} errors at {rate}", "{target} 错误率 {rate}";
-    FaultDown => "{target} down", "{target} 宕机";
+    FaultLatency => "{target} slower ×{factor}", "{target}变慢 ×{factor}";
+    FaultErrors => "{target} errors at {rate} %", "{target}错误率 {rate}%";
+    FaultDown => "{target} down", "{target}宕机";
     FaultSurge => "traffic ×{factor}", "流量 ×{factor}";
     // headline figures
     HOriginal => "Original requests", "原始请求";
@@ -770,7 +800,7 @@ texts! {
     HopFocus => "Highlight a hop's series:", "突出某一跳的曲线：";
     FaultShort => "fault {n}", "故障 {n}";
     LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
-    LabLinkAdmission => "{hop}'s admission →", "{hop} 的准入 →";
+    LabLinkAdmission => "{hop}'s admission →", "{hop}的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
     BreakerWindow => "window {calls} calls (min {min}) · {rate} % failed", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%";
@@ -778,9 +808,9 @@ texts! {
     BreakerReopened => "reopened: {calls} probes, {rate} % failed", "重新打开：探测 {calls} 次，失败 {rate}%";
     BreakerOpenedOn => "opened on {calls} calls, {rate} % failed ≥ {pct} %", "在 {calls} 次调用、失败 {rate}% ≥ {pct}% 时打开";
     BreakerOpenedSlow => "opened on {calls} calls: too many slow calls", "在 {calls} 次调用时因慢调用过多而打开";
-    LabLinkBreaker => "the breaker on {call} →", "{call} 上的熔断器 →";
-    LabLinkQueue => "{hop}'s workers and queue →", "{hop} 的线程池与队列 →";
-    BadgeDeadline => "deadline", "截止";
+    LabLinkBreaker => "the breaker on {call} →", "熔断器（{call}）→";
+    LabLinkQueue => "{hop}'s workers and queue →", "{hop}的线程池与队列 →";
+    BadgeDeadline => "deadline", "截止时间";
     StageRetry => "retry", "重试";
     BadgeRetry => "tries ×{n}", "尝试 ×{n}";
     BadgeBudget => "retry budget", "重试预算";
@@ -789,7 +819,7 @@ texts! {
     BadgeShared => "shared pool", "共享池";
     BadgeTimeout => "timeout", "超时";
     BadgeFallback => "fallback", "兜底";
-    BadgeFallbackFor => "fallback for {to}", "为 {to} 兜底";
+    BadgeFallbackFor => "fallback for {to}", "为{to}兜底";
     StateClosed => "CLOSED", "关闭";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
@@ -800,7 +830,7 @@ texts! {
     OrderCall => "call", "调用";
     // charts
     ChartLoad => "Offered load and attempts at each hop", "各跳的请求量与尝试次数";
-    ChartInFlight => "In flight and queued at {hop}", "{hop} 的在途与排队";
+    ChartInFlight => "In flight and queued at {hop}", "{hop}的在途与排队";
     // what a live region reads when a run finishes (state/announce.rs)
     AnnounceAll => "Run finished: {figures}.", "运行完成：{figures}。";
     AnnounceChanged => "Run finished, changed: {figures}.", "运行完成，变化：{figures}。";
@@ -821,7 +851,7 @@ texts! {
     ViewOverlay => "Overlay", "叠加";
     ViewHelp => "Side by side draws A and B on shared axes; overlay draws them on the same charts, A solid and B dashed.",
         "并排视图在相同坐标轴上分别绘制 A 与 B；叠加视图把两者画在同一图表上，A 为实线、B 为虚线。";
-    ChartSharedPool => "Threads busy and calls queued in {hop}'s shared pool", "{hop} 共享线程池的忙碌线程与排队调用";
+    ChartSharedPool => "Threads busy and calls queued in {hop}'s shared pool", "{hop}共享线程池的忙碌线程与排队调用";
     ChartOutcomes => "Outcomes over time", "结果随时间变化";
     ChartBreaker => "Breaker state", "熔断器状态";
     ChartBudget => "Retry-budget tokens", "重试预算令牌";
@@ -927,9 +957,9 @@ texts! {
     OutcomeUnfinished => "unfinished", "未完成";
     // formulas
     FormulaTitle => "Closed form beside the simulation", "闭式公式与模拟对照";
-    FormulaBound => "Worst-case attempts/s at {leaf}, the chain's last service", "链路末端 {leaf} 的最坏尝试次数/秒";
+    FormulaBound => "Worst-case attempts/s at {leaf}, the chain's last service", "链路末端{leaf}的最坏尝试次数/秒";
     FormulaSimPeak => "simulated peak", "模拟峰值";
-    FormulaLittle => "Little's law at {leaf} (L = λ × W)", "{leaf} 的 Little 定律（L = λ × W）";
+    FormulaLittle => "Little's law at {leaf} (L = λ × W)", "{leaf}的 Little 定律（L = λ × W）";
     FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
     FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied); Little's law assumes a steady state. Random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
         "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试；Little 定律假设系统处于稳态。随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
@@ -1000,8 +1030,8 @@ texts! {
     BdHopsTitle => "Per hop: how the calls ended, and what each caller refused before sending", "逐跳：调用如何结束，以及调用方在发出前拒绝了什么";
     BdHopsNote => "A hop's results are its answers as the callee gave them. A caller's timeout leaves the call running (it is counted by its answer, and as abandoned work) unless cancel-on-timeout is on. A caller's breaker, bulkhead, deadline and retry budget stop an attempt before it is sent; each refusal is one attempt not made.",
         "每跳的结果是被调方给出的应答。调用方超时后，除非开启“超时即取消”，调用仍会继续（按其应答计数，并计入被放弃的工作）。调用方的熔断器、舱壁、截止时间和重试预算会在发出前拦下尝试；每次拒绝就是少发一次尝试。";
-    BdHopCalls => "at {name}: {n} calls", "在 {name}：{n} 次调用";
-    BdCallerLine => "caller {name}: {n} attempts set out", "调用方 {name}：计划 {n} 次尝试";
+    BdHopCalls => "at {name}: {n} calls", "{name}：收到 {n} 次调用";
+    BdCallerLine => "caller {name}: {n} attempts set out", "{name}：计划发出 {n} 次尝试";
     BdCallerNote => "of those sent, {retries} were retries and {timeouts} timed out at the caller", "已发出的尝试中，{retries} 次是重试，{timeouts} 次在调用方超时";
     BdAbandoned => "{n} were worked on after nobody waited (abandoned work)", "其中 {n} 次在无人等待后仍被处理（被放弃的工作）";
     RtTitle => "Retry timing: the wait before each attempt", "重试时机：每次尝试前的等待";
@@ -1031,7 +1061,7 @@ texts! {
     LessonsIntro => "Each lesson walks one source document step by step: a page set up for the step, one to three knobs, what to look at, a question to ask before the answer, and something to try. Every number in the text is computed by the model for the step. They are listed in teaching order: start with how retries amplify a failure; the interview comes last.",
         "每门课按一篇来源文档逐步讲解：每一步都有设好的页面、一到三个参数、要看什么、揭晓答案前先问的问题，以及可以动手试的内容。文中每个数字都由模型针对该步计算得出。课程按教学顺序排列：先看重试如何放大一次故障，面试放在最后。";
     LessonsSources => "The sources are four Chinese articles on resilience this lab was built from, cited by number throughout the site: 000, an interview about a product page, its recommendation and profile services, retries ×9 and deadlines; 001, retry storms through client → gateway → order → payment (27×), jitter, a retry budget and a breaker; 002, capacity, admission control with a token bucket, and 64×; 003, a field guide from an SLO to timeouts, bulkheads, breakers, rate limits and degradation, around a big-promo outage.",
-        "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、重试 ×9 与截止时间；001，客户端 → 网关 → 订单 → 支付的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
+        "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、重试 ×9 与截止时间；001，客户端 → 网关 → 订单服务 → 支付服务的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
     LessonSource => "source {source}", "文档 {source}";
     LessonStepCount => "{n} steps", "{n} 步";
     LessonMinutes => "{m} min", "{m} 分钟";
@@ -1108,10 +1138,10 @@ texts! {
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
     StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. Two things keep the queue full: work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. A protection's dotted lines show how much of the gap it closes: with a retry budget the way down gets out once the backlog can drain. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
-        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。有两个因素让队列一直是满的：服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），以及每个超时请求的重试。叠加某种保护后，其点线显示它能缩小多少差距：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。灰线是同一斜坡在每次调用只尝试一次时的结果：它与下降线之间的差距，就是重试带来的。";
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。有两个因素让队列一直是满的：服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），以及每个超时请求的重试。叠加保护时，点线显示该保护能缩小多少差距：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
-    StabHystIdeal => "serving everything up to capacity", "容量以内全部服务";
+    StabHystIdeal => "serving everything up to capacity", "理想：容量以内全部得到服务";
     StabX => "Across (x axis)", "横轴（x）";
     StabY => "Up (y axis)", "纵轴（y）";
     StabAxisKnob => "knob", "参数";
@@ -1191,7 +1221,7 @@ texts! {
     HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "叶子调用 ÷ 原始请求（含被拒绝的请求）";
     HEveryHopNote => "at every hop added up", "各跳相加";
     HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已接纳的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";
-    FaultKindAt => "{kind} at {target}", "{target} {kind}";
+    FaultKindAt => "{kind} at {target}", "{target}{kind}";
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
     StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
@@ -1239,10 +1269,30 @@ texts! {
     SvcShop => "shop", "商城";
     SvcServer => "server", "服务器";
     SvcNumbered => "service-{n}", "服务 {n}";
-    SvcSide => "side-{n}", "旁路依赖 {n}";
-    StabHystNoRetry => "load falling, one attempt a call (no retries)", "负载下降，每次调用只尝试一次（不重试）";
-    StabHystServed => "On the way down, goodput is back to the offered load (at least {share} % of it): {plain} as the preset stands; {noretry} with one attempt a call.", "负载下降时，有效吞吐重新跟上负载（至少达到负载的 {share}%）：按预设，{plain}；每次调用只尝试一次时，{noretry}。";
+    SvcSide => "side-{n}", "旁路 {n}";
+    StabHystNoRetry => "load falling, one attempt a call (no retries)", "负载下降（每次调用只尝试一次，不重试）";
+    StabHystServed => "On the way down, goodput is back to the offered load (at least {share} % of it): {plain} as the preset stands; {noretry} with one attempt a call.", "负载回落途中，有效吞吐何时重新跟上负载（达到负载的 {share}% 以上）：按当前设置（有重试），{plain}；每次调用只尝试一次时，{noretry}。";
     StabHystServedProt => "With {p}: {prot}.", "加上{p}：{prot}。";
-    StabHystServedAt => "from {x} % load", "从 {x}% 负载起";
+    StabHystServedAt => "back at {x} % load", "降到 {x}% 负载时恢复";
     StabHystServedNever => "not even at {x} % load", "降到 {x}% 负载仍未恢复";
+    // What follows a label that ends in a colon: a space after an English colon, nothing
+    // after a full-width one.
+    LabelSep => " ", "";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_key_reads_its_own_text_out_of_the_joined_table() {
+        assert_eq!((T::AppName.en(), T::AppName.zh()), ("Resilience Lab", "韧性实验室"), "the first key");
+        assert_eq!((T::NavLabel.en(), T::NavLabel.zh()), ("Labs", "实验"), "one after a two-line entry");
+        assert_eq!((T::LabelSep.en(), T::LabelSep.zh()), (" ", ""), "an empty text");
+        // Read back in key order, the texts are the whole table, each once.
+        let en: String = T::ALL.iter().map(|k| k.en()).collect();
+        let zh: String = T::ALL.iter().map(|k| k.zh()).collect();
+        assert_eq!((en.as_str(), zh.as_str()), (EN_TEXT, ZH_TEXT));
+        assert_eq!((EN_ENDS.len(), ZH_ENDS.len()), (T::ALL.len(), T::ALL.len()));
+    }
 }

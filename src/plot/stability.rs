@@ -458,11 +458,14 @@ mod tests {
         let en = hyst_served_text(Lang::En, &plain, &once, None);
         assert!(
             en.contains(": not even at 50 % load as the preset stands; ")
-                && en.contains("from 80 % load with one"),
+                && en.contains("back at 80 % load with one"),
             "{en}"
         );
         let zh = hyst_served_text(Lang::Zh, &plain, &once, Some((&once, "重试预算")));
-        assert!(zh.contains("降到 50% 负载仍未恢复") && zh.contains("加上重试预算：从 80% 负载起。"), "{zh}");
+        assert!(
+            zh.contains("降到 50% 负载仍未恢复") && zh.contains("加上重试预算：降到 80% 负载时恢复。"),
+            "{zh}"
+        );
         assert_eq!(
             hyst_served_text(Lang::En, &plain, &once, Some((&[], "x"))),
             en,

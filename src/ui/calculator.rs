@@ -263,7 +263,7 @@ fn Results(props: &ResultsProps) -> Html {
             <p class="note" id="inflight-note">{ lang.f(T::OutInFlightNote, &[("p", &ceiling)]) }</p>
             </div>
             <p class="note" id="calc-capacity-link">
-                { t(T::CalcCapacityLead) }{ " " }
+                { t(T::CalcCapacityLead) }{ t(T::LabelSep) }
                 <a href={format!("?page=queue&preset=source-002&lang={}", lang.code())}>{ t(T::CalcCapacityLink) }</a>
             </p>
             if o.any_saturated {

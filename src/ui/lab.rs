@@ -96,7 +96,7 @@ pub fn story_of_preset(lang: Lang, story: &str, changed: bool) -> Html {
     let class = if changed { "story as-loaded" } else { "story" };
     html! {
         <p {class} id="preset-story">
-            if changed { <span class="story-note" id="story-as-loaded">{ lang.t(T::StoryAsLoaded) }</span>{ " " } }
+            if changed { <span class="story-note" id="story-as-loaded">{ lang.t(T::StoryAsLoaded) }</span>{ lang.t(T::LabelSep) } }
             { story.to_string() }
         </p>
     }

@@ -12,7 +12,7 @@ pub const LESSON: Lesson = Lesson {
     ),
     summary: tr(
         "A promotion slows the recommendation service and takes orders down with it. Follow the source's order: SLO, timeouts, bounded retries, isolation and the breaker, rate limiting and degradation, then observe and drill.",
-        "大促让推荐服务（recommendations）变慢，并把下单（订单核心，order-core）也拖垮。按来源的顺序走一遍：SLO、超时、有界重试、隔离与熔断、限流与降级，最后观测与演练。",
+        "大促让推荐服务变慢，并把订单核心也拖垮。按来源的顺序走一遍：SLO、超时、有界重试、隔离与熔断、限流与降级，最后观测与演练。",
     ),
     source: "003",
     steps: &[

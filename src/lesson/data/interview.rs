@@ -9,7 +9,7 @@ pub const LESSON: Lesson = Lesson {
     title: tr("Source 000's interview: a slow profile service", "文档 000 的面试：慢画像服务"),
     summary: tr(
         "Product page → recommendation → profile, run as the source's {#45}-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
-        "商品页（page）→ 推荐（recommendation）→ 画像（profile），按来源的 {#45} 分钟面试进行：承诺、放大、截止时间预算、恢复、指标，以及两个追问。",
+        "商品页 → 推荐服务 → 画像服务，按来源的 {#45} 分钟面试进行：承诺、放大、截止时间预算、恢复、指标，以及两个追问。",
     ),
     source: "000",
     steps: &[
@@ -94,12 +94,12 @@ pub const LESSON: Lesson = Lesson {
             title: tr("The deadline budget travels", "截止时间预算随调用传递"),
             narration: tr(
                 "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, admission of {set-l1.burst:n}: {bd-a-hop2} calls, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-admission_rejected} requests turned away at once. No request makes a third attempt.",
-                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-admission_rejected} 个请求被立即拒绝。没有一个请求做了第三次尝试。",
+                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 的截止时间预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-admission_rejected} 个请求被立即拒绝。没有一个请求做了第三次尝试。",
             ),
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(
                 "After {h-a-latency_max} only {= set-l1.deadline - h-a-latency_max} ms of the budget is left, less than the {set-l2.min_useful} minimum useful time the caller requires before it tries (it cannot know how long an attempt will take): the deadline budget refuses {h-a-budget_exhausted} third attempts, and the caller answers `unavailable`.",
-                "{h-a-latency_max} 后预算只剩 {= set-l1.deadline - h-a-latency_max} ms，少于调用方尝试前要求的 {set-l2.min_useful} 最小有用时间（它无法预知一次尝试要多久）：截止时间预算拒绝了 {h-a-budget_exhausted} 次第三次尝试，调用方回答 `unavailable`。",
+                "{h-a-latency_max} 后截止时间只剩 {= set-l1.deadline - h-a-latency_max} ms，少于调用方尝试前要求的 {set-l2.min_useful} 最小有用时间（它无法预知一次尝试要多久）：截止时间预算拒绝了 {h-a-budget_exhausted} 次第三次尝试，调用方回答 `unavailable`。",
             )),
             try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
             spot: "diagram-a",
@@ -111,14 +111,14 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=lab11-budget-150",
             knobs: &["l1.deadline"],
-            title: tr("A tighter budget: {set-l1.deadline}", "更紧的预算：{set-l1.deadline}"),
+            title: tr("A tighter budget: {set-l1.deadline}", "更紧的截止时间：{set-l1.deadline}"),
             narration: tr(
                 "The same chain with a {set-l1.deadline} budget. The budget is checked before the backoff sleep and before each attempt.",
-                "同样的调用链，预算改为 {set-l1.deadline}。退避等待前和每次尝试前都会检查预算。",
+                "同样的调用链，截止时间改为 {set-l1.deadline}。退避等待前和每次尝试前都会检查剩余的截止时间。",
             ),
             question: Some(tr(
                 "With a {set-l1.deadline} budget, how many calls reach the profile service?",
-                "预算 {set-l1.deadline} 时，有多少次调用到达画像服务？",
+                "截止时间为 {set-l1.deadline} 时，有多少次调用到达画像服务？",
             )),
             answer: Some(tr(
                 "{bd-a-hop2}: one per admitted request; the retry would start at {= set-leaf.ms + set-l2.backoff_ms} ms and could not finish by {set-l1.deadline}.",
@@ -137,7 +137,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("A slow downstream: the timeout's outcome is unknown", "下游变慢：超时之后，结果未知"),
             narration: tr(
                 "The profile service slows to {set-leaf.ms} a call, past what the {set-l1.deadline} budget allows: {h-a-timeouts} tries time out and every admitted request is answered degraded. The callers stopped waiting, but the calls went on: {h-a-abandoned_work} calls were worked for nobody.",
-                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 预算所能容纳：{h-a-timeouts} 次尝试超时，每个被接纳的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用做完了却没人要结果。",
+                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 截止时间所能容纳的范围：{h-a-timeouts} 次尝试超时，每个被接纳的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用做完了却没人要结果。",
             ),
             question: Some(tr(
                 "A call that writes (a payment, an order) times out. Did the write happen?",

@@ -55,7 +55,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "It times out and retries at once, adding a call; the abandoned call stays in the queue and will still be served, for nobody. So each timeout adds load instead of removing it: arrivals at the server climb toward {set-l1.attempts:n} × {set-rate:n} calls/s: watch the server's line in the load chart.",
-                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载：到达服务器的调用数逼近每秒 {set-l1.attempts:n} × {set-rate:n} 次：看负载图中服务器（server）的曲线。",
+                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载：到达服务器的调用数逼近每秒 {set-l1.attempts:n} × {set-rate:n} 次：看负载图中服务器的曲线。",
             )),
             try_this: None,
             spot: "chart-load-a",
@@ -210,15 +210,15 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Getting out needs less load than getting in", "脱困所需的负载远低于陷入时"),
             narration: tr(
                 "One run, no fault: the load climbs in steps from half the capacity to {stab-hyst-top} and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke, because the queue stays full: the server still works on calls whose callers have given up, and every timed-out request comes back as retries. The two branches do not meet: that gap is the hysteresis. The grey line is the same ramp with callers making one attempt: it gets back to serving the load on the way down, and the gap between it and the falling line is what the retries add.",
-                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为队列一直是满的：服务端仍在处理调用方早已放弃的调用，每个超时的请求又以重试的形式回来。两条分支不重合：这段差距就是滞后。灰线是同一斜坡在调用方只尝试一次时的结果：回落途中它能重新跟上负载，它与下降线之间的差距，就是重试带来的。",
+                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低，因为队列一直是满的：服务端仍在处理调用方早已放弃的调用，每个超时的请求又以重试的形式回来。两条分支不重合：这段差距就是滞后。灰色实线是调用方只尝试一次时的同一负载升降过程：回落途中它能重新跟上负载；它与下降线之间的差距，就是重试造成的。",
             ),
             question: Some(tr(
                 "The overload is over and the load is back where it was fine before. Why is the system still down?",
-                "过载已经结束，负载也回到了之前正常的水平。系统为什么还是不行？",
+                "过载已经结束，负载也回到了之前正常的水平。系统为什么仍然不可用？",
             )),
             answer: Some(tr(
                 "Because the load it sees is not the load users send: every timed-out request comes back as retries, and the server still spends its workers on calls whose callers gave up long ago, so it still gets more than it can serve, and the queue never drains. It recovers only when the offered load drops far enough that even the retries fit, or when something caps them (a retry budget, shedding load); and even then only once the backlog of work left in the queue has drained.",
-                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务器还在把线程花在调用方早已放弃的调用上，所以它收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
+                "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务端还在把线程花在调用方早已放弃的调用上，所以它收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
             )),
             try_this: Some(tr(
                 "Overlay the retry budget and compare the dotted lines on the way down.",

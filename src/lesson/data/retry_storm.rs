@@ -10,7 +10,7 @@ pub const LESSON: Lesson = Lesson {
     title: tr("Source 001: how retries amplify a failure", "文档 001：重试怎样放大故障"),
     summary: tr(
         "Every layer of client → gateway → order → payment retries {#3} times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
-        "客户端（client）→ 网关（gateway）→ 订单（order）→ 支付（payment），每层重试 {#3} 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
+        "客户端 → 网关 → 订单服务 → 支付服务，每层重试 {#3} 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
     ),
     source: "001",
     steps: &[
@@ -20,7 +20,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("One timeout, multiplied", "一次超时，层层放大"),
             narration: tr(
                 "Client (the app) → gateway → order → payment, every layer set to 'retry {set-attempts.1:n} times on failure'. The source counts that as {set-attempts.1} per layer, the first included; read literally (the first plus {set-attempts.1:n} retries) it is {= set-attempts.1 + 1}, and {= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×: always ask which is meant. Count it as the source does.",
-                "客户端（client，即 App）→ 网关（gateway）→ 订单服务（order）→ 支付服务（payment），每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×——一定要问清是哪一种。下面按来源的算法来数。",
+                "客户端（即 App）→ 网关 → 订单服务 → 支付服务，每层都配置“失败后重试 {set-attempts.1:n} 次”。来源把它算作每层 {set-attempts.1}尝试（含首次）；若按字面理解为首次之外再重试 {set-attempts.1:n} 次，则每层 {= set-attempts.1 + 1} 次、{= set-attempts.1 + 1} × {= set-attempts.2 + 1} × {= set-attempts.3 + 1} = {= ( set-attempts.1 + 1 ) * ( set-attempts.2 + 1 ) * ( set-attempts.3 + 1 )}×——一定要问清是哪一种。下面按来源的算法来数。",
             ),
             question: Some(tr(
                 "At a steady {out-peak} requests/s, how many calls per second can payment see?",
@@ -159,7 +159,7 @@ pub const LESSON: Lesson = Lesson {
             ),
             narration: tr(
                 "With the budgets in place, the client answers 'payment status unknown, we will confirm' instead of a blank error page (the model's “unavailable” fallback): {h-a-degraded} such answers, {h-a-failed} failures, the slowest after {h-a-latency_max}.",
-                "有了重试预算，客户端不再显示空白的错误页，而是回答“支付结果未知，稍后确认”（即模型的“unavailable”降级）：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
+                "有了重试预算，客户端不再显示空白的错误页，而是回答“支付结果未知，稍后确认”，即模型的“不可用”降级（unavailable）：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
             ),
             question: Some(tr(
                 "Should a timed-out payment be retried automatically?",

@@ -208,7 +208,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             { for error }
             if let Some(q) = step.question {
                 <div class="lesson-question" id="lesson-question">
-                    <strong>{ t(T::LessonAsk) }</strong>{ " " }{ rich(q, lang, &figs) }
+                    <strong>{ t(T::LessonAsk) }</strong>{ t(T::LabelSep) }{ rich(q, lang, &figs) }
                 </div>
             }
             // The candidate answers before seeing the run that answers the question.
@@ -218,7 +218,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             if show_answer {
                 if props.revealed {
                     <div class="lesson-answer" id="lesson-answer" role="status" tabindex="-1">
-                        <strong>{ t(T::LessonAnswer) }</strong>{ " " }{ rich(step.answer.unwrap_or(step.narration), lang, &figs) }
+                        <strong>{ t(T::LessonAnswer) }</strong>{ t(T::LabelSep) }{ rich(step.answer.unwrap_or(step.narration), lang, &figs) }
                     </div>
                 } else {
                     <button type="button" id="lesson-reveal" class="secondary" title={t(T::LessonRevealHelp)} onclick={onreveal}>{ t(T::LessonReveal) }</button>
@@ -226,7 +226,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             }
             <a class="lesson-to-figure" id="lesson-to-figure" href={format!("#{}", step.spot)}>{ t(T::LessonToFigure) }</a>
             if let Some(tt) = step.try_this {
-                <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p>
+                <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p>
             }
             { quoted_settings(lang, step, &props.settings) }
             <div class="lesson-knobs-box" id="lesson-step-knobs">{ props.knobs.clone() }</div>
@@ -423,9 +423,9 @@ pub fn NotesView(props: &NotesProps) -> Html {
                 { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }</p>
             <h1 id="page-title">{ rich(step.title, lang, &figs) }</h1>
             <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
-            if let Some(q) = step.question { <p class="lesson-question"><strong>{ t(T::LessonAsk) }</strong>{ " " }{ rich(q, lang, &figs) }</p> }
-            if let Some(a) = step.answer { <p class="lesson-answer" id="lesson-answer"><strong>{ t(T::LessonAnswer) }</strong>{ " " }{ rich(a, lang, &figs) }</p> }
-            if let Some(tt) = step.try_this { <p class="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ " " }{ rich(tt, lang, &figs) }</p> }
+            if let Some(q) = step.question { <p class="lesson-question"><strong>{ t(T::LessonAsk) }</strong>{ t(T::LabelSep) }{ rich(q, lang, &figs) }</p> }
+            if let Some(a) = step.answer { <p class="lesson-answer" id="lesson-answer"><strong>{ t(T::LessonAnswer) }</strong>{ t(T::LabelSep) }{ rich(a, lang, &figs) }</p> }
+            if let Some(tt) = step.try_this { <p class="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p> }
             if let Some(nx) = next { <p class="note" id="lesson-next-up">{ lang.f(T::LessonNextUp, &[("title", &lesson_figures::plain_text(nx.title, lang, &nx.query()))]) }</p> }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
                 { back_and_next(lang, at, &props.ongo) }

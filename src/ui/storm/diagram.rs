@@ -149,7 +149,7 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
         return Html::default();
     }
     html! {
-        <p class="note lab-links">{ lang.t(T::LabLinksIntro) }{ " " }{ for links }</p>
+        <p class="note lab-links">{ lang.t(T::LabLinksIntro) }{ lang.t(T::LabelSep) }{ for links }</p>
     }
 }
 
@@ -513,7 +513,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }
             <p class="note hop-focus" role="group" aria-label={lang.t(T::HopFocus)}>
-                { lang.t(T::HopFocus) }{ " " }
+                { lang.t(T::HopFocus) }{ lang.t(T::LabelSep) }
                 { for r.hops.iter().enumerate().map(|(i, h)| {
                     let on = props.onfocus.clone();
                     let pressed = props.focus == Some(i);

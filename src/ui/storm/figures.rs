@@ -161,7 +161,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                 // The objective counts admitted requests (model::slo): say so whenever the
                 // entry turned some away, or "met" reads as if no one was refused.
                 if let Some(n) = refused {
-                    { " " }<span class="slo-apart" id="slo-apart">{ lang.f(T::SloRefusedApart, &[("n", &n)]) }</span>
+                    { lang.t(T::LabelSep) }<span class="slo-apart" id="slo-apart">{ lang.f(T::SloRefusedApart, &[("n", &n)]) }</span>
                 }
             </p>
         </div>
