@@ -106,6 +106,11 @@ impl Lang {
         format!("{} → {}", self.service(caller), self.service(callee))
     }
 
+    /// A percentage as this language writes it (`50 %`, `50%`), from its number's text.
+    pub fn percent(self, number: &str) -> String {
+        self.f(T::PercentValue, &[("n", number)])
+    }
+
     /// The text for `key` with its `{name}` placeholders filled.
     pub fn f(self, key: T, args: &[(&str, &str)]) -> String {
         fill(self.t(key), args)

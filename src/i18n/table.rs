@@ -566,13 +566,13 @@ texts! {
     OptNone => "none", "无";
     KDeadline => "Total deadline", "总截止时间";
     KDeadlineHelp => "Budget set when a request enters this layer, passed down as the remaining time (≈ gRPC deadline / grpc-timeout; Envoy route timeout). On a lower layer it shortens a longer deadline from above; the earlier one wins, as in gRPC. 0 = none. Source 000: 250 ms.",
-        "请求进入该层时设定的总预算，以剩余时间向下传递（≈ gRPC deadline / grpc-timeout；Envoy route timeout）。设在下层时，它会缩短上层传来的更长截止时间：取较早者，与 gRPC 相同。0 = 不设。文档 000：250 ms。";
+        "请求进入该层时设定的截止时间（总时间预算），以剩余时间向下传递（≈ gRPC deadline / grpc-timeout；Envoy route timeout）。设在下层时，它会缩短上层传来的更长截止时间：取较早者，与 gRPC 相同。0 = 不设。文档 000：250 ms。";
     KPerTry => "Per-try timeout", "单次超时";
     KPerTryHelp => "Longest wait for one attempt, including the wait for a bulkhead slot; the actual wait is min(this, remaining budget) (≈ Envoy per_try_timeout, Resilience4j TimeLimiter; whether the callee's work stops is the cancel-on-timeout switch). 0 = none.",
-        "单次尝试的最长等待，包括等待舱壁名额；实际等待为 min(此值, 剩余预算)（≈ Envoy per_try_timeout、Resilience4j TimeLimiter；被调方的工作是否停止由“超时即取消”开关决定）。0 = 不设。";
+        "单次尝试的最长等待，包括等待舱壁名额；实际等待为 min(此值, 截止前剩余时间)（≈ Envoy per_try_timeout、Resilience4j TimeLimiter；被调方的工作是否停止由“超时即取消”开关决定）。0 = 不设。";
     KMinUseful => "Minimum useful time", "最小有用时间";
     KMinUsefulHelp => "An attempt is only made if at least this much budget remains, checked before the backoff sleep and before each attempt (source 000). 0 = any time left.",
-        "只有剩余预算不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
+        "只有截止前剩余时间不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
     KAttempts => "Attempts", "尝试次数";
     KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. A Retry-After is exact (to the µs, like gRPC pushback), not rounded up to whole seconds as in HTTP. A layer that gives up (attempts, retry budget, breaker or bulkhead spent) answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer. gRPC caps maxAttempts at 5.",
         "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 取精确值（精确到 µs，类似 gRPC pushback），不像 HTTP 那样向上取整到秒。某层放弃时（尝试次数、重试预算、熔断或舱壁用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
@@ -1278,6 +1278,8 @@ texts! {
     // What follows a label that ends in a colon: a space after an English colon, nothing
     // after a full-width one.
     LabelSep => " ", "";
+    // A percentage: Chinese writes the sign against the number.
+    PercentValue => "{n} %", "{n}%";
 }
 
 #[cfg(test)]

@@ -95,8 +95,8 @@ fn state_id(s: State) -> &'static str {
     ["Closed", "HalfOpen", "Open"][s.level() as usize]
 }
 
-fn percent(x: f64, decimals: usize) -> String {
-    format!("{} %", format_number(x, decimals))
+fn percent(lang: Lang, x: f64, decimals: usize) -> String {
+    lang.percent(&format_number(x, decimals))
 }
 
 /// One cell at (x, y): a square (a circle for a probe) filled by its outcome, with a mark
@@ -195,7 +195,7 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) 
             r#"<rect class="phase {class}" x="{x0:.2}" y="54" width="{:.2}" height="15" fill-opacity="{shade:.2}"/>"#,
             (x1 - x0 - 1.0).max(1.0),
         );
-        let label = format!("{} · {} ms", percent(p.failure_pct, 0), format_number(p.latency_ms, 0));
+        let label = format!("{} · {} ms", percent(lang, p.failure_pct, 0), format_number(p.latency_ms, 0));
         if x1 - x0 > label.chars().count() as f64 * 5.6 + 6.0 {
             let _ = write!(
                 out,
@@ -228,8 +228,10 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) 
 /// A rate against its threshold: words, and a bar with the threshold marked.
 fn rate_line(out: &mut String, lang: Lang, what: T, part: u32, of: u32, thr: f64, id: &str) {
     let rate = pct(part, of);
-    let text = lang
-        .f(T::BlRateLine, &[("what", lang.t(what)), ("rate", &percent(rate, 1)), ("thr", &percent(thr, 2))]);
+    let text = lang.f(
+        T::BlRateLine,
+        &[("what", lang.t(what)), ("rate", &percent(lang, rate, 1)), ("thr", &percent(lang, thr, 2))],
+    );
     let over = if rate >= thr { " over" } else { "" };
     let _ = write!(
         out,
@@ -255,8 +257,8 @@ pub fn cause_text(lang: Lang, input: &LabInput, c: &Change) -> String {
                 T::BlByRate,
                 &[
                     ("what", lang.t(what)),
-                    ("rate", &percent(pct(part, tally.calls), 1)),
-                    ("thr", &percent(thr, 2)),
+                    ("rate", &percent(lang, pct(part, tally.calls), 1)),
+                    ("thr", &percent(lang, thr, 2)),
                     ("f", &part.to_string()),
                     ("n", &tally.calls.to_string()),
                 ],

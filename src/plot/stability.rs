@@ -47,9 +47,9 @@ pub fn axis_title(lang: Lang, key: &str) -> String {
 }
 
 /// A value on an axis as its ticks write it.
-pub fn axis_value(key: &str, v: f64) -> String {
+pub fn axis_value(lang: Lang, key: &str, v: f64) -> String {
     match key {
-        "utilisation" => format!("{} %", format_number(v * 100.0, 1)),
+        "utilisation" => lang.percent(&format_number(v * 100.0, 1)),
         _ => format_number(v, 2),
     }
 }
@@ -137,9 +137,9 @@ pub fn cell_view(
         T::StabCellTip,
         &[
             ("x", &axis_title(lang, &s.x.key)),
-            ("xv", &axis_value(&s.x.key, s.x.value(i))),
+            ("xv", &axis_value(lang, &s.x.key, s.x.value(i))),
             ("y", &axis_title(lang, &s.y.key)),
-            ("yv", &axis_value(&s.y.key, s.y.value(j))),
+            ("yv", &axis_value(lang, &s.y.key, s.y.value(j))),
             ("verdict", &verdict_text(lang, c)),
         ],
     );
@@ -211,7 +211,7 @@ pub fn map_markup(
             o,
             r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             y + 18.0,
-            esc(&axis_value(&s.x.key, s.x.value(i as u16)))
+            esc(&axis_value(lang, &s.x.key, s.x.value(i as u16)))
         );
     }
     map_y_axis(&mut o, lang, s);
@@ -237,7 +237,7 @@ fn map_y_axis(o: &mut String, lang: Lang, s: &Sweep) {
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             LEFT - 6.0,
             y + 4.0,
-            esc(&axis_value(&s.y.key, s.y.value(j as u16)))
+            esc(&axis_value(lang, &s.y.key, s.y.value(j as u16)))
         );
     }
     let _ = write!(
@@ -328,10 +328,10 @@ fn hyst_y_axis(o: &mut String, lang: Lang, ymax: f64) {
     for t in nice_ticks(0.0, ymax, 5) {
         let _ = write!(
             o,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{} %</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             HYST_LEFT - 6.0,
             y.map(t) + 4.0,
-            format_number(t * 100.0, 0)
+            lang.percent(&format_number(t * 100.0, 0))
         );
     }
     let _ = write!(
@@ -370,10 +370,10 @@ pub fn hysteresis_markup(lang: Lang, lines: HystLines) -> String {
     for t in nice_ticks(0.4, xmax, 6) {
         let _ = write!(
             o,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{} %</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             x.map(t),
             h - bottom + 18.0,
-            format_number(t * 100.0, 0)
+            lang.percent(&format_number(t * 100.0, 0))
         );
     }
     for t in nice_ticks(0.0, ymax, 5) {

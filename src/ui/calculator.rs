@@ -211,7 +211,7 @@ fn Results(props: &ResultsProps) -> Html {
                 <td><code>{ format!("{} × {} s", n(f.rate_per_s), format_number(f.hold_ms / 1000.0, 4)) }</code></td>
                 <td class="num-cell value">{ n(f.in_flight) }</td>
                 <td class="num-cell">{ format_number(f64::from(i.pool_size), 0) }</td>
-                <td class="num-cell">{ format!("{} %", format_small(f.pool_share * 100.0, 1, 2)) }</td>
+                <td class="num-cell">{ lang.percent(&format_small(f.pool_share * 100.0, 1, 2)) }</td>
                 <td class="status">{ status }</td>
             </tr>
         }

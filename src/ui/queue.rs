@@ -27,11 +27,11 @@ pub struct QueueProps {
     pub dispatch: Callback<A>,
 }
 
-fn pct(x: f64) -> String {
-    format!("{} %", format_number(x * 100.0, 2))
+fn pct(lang: Lang, x: f64) -> String {
+    lang.percent(&format_number(x * 100.0, 2))
 }
 
-fn ms(x: f64) -> String {
+fn ms(_: Lang, x: f64) -> String {
     format!("{} ms", format_number(x, 2))
 }
 
@@ -43,10 +43,12 @@ fn row(
     formula: String,
     closed: Option<f64>,
     sim: Option<f64>,
-    f: fn(f64) -> String,
+    f: fn(Lang, f64) -> String,
 ) -> Html {
     let cell = |id: String, v: Option<f64>| match v {
-        Some(v) if v.is_finite() => html! { <td class="value" {id} data-value={v.to_string()}>{ f(v) }</td> },
+        Some(v) if v.is_finite() => {
+            html! { <td class="value" {id} data-value={v.to_string()}>{ f(lang, v) }</td> }
+        }
         _ => html! { <td class="value" {id}>{ "—" }</td> },
     };
     html! {
@@ -87,9 +89,9 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
                 { row(lang, "rho", if c.bounded { T::QBusyShare } else { T::QRho }, rho, Some(f.rho), sim.map(|s| s.rho), pct) }
                 { row(lang, "pwait", if c.bounded { T::QPWaitBounded } else { T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
                 { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
-                { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
+                { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(lang, p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
                 { row(lang, "p99", T::QP99, if c.bounded { "—".into() } else { "P(T > t) = 1 %".into() }, c.p99_ms, sim.map(|s| s.p99_ms), ms) }
-                { row(lang, "l", T::QL, l, f.in_system, sim.map(|s| s.in_system), |x| format_number(x, 3)) }
+                { row(lang, "l", T::QL, l, f.in_system, sim.map(|s| s.in_system), |_, x| format_number(x, 3)) }
                 if input.queue > 0 {
                     { row(lang, "blocked", T::QBlocked, if c.bounded { format!("P_K, K = {cw} + {}", input.queue) } else { "—".into() }, f.blocked, sim.map(|s| s.blocked), pct) }
                 }
@@ -307,9 +309,9 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         runs.finished,
         sims.first().copied().flatten().map(|s| {
             vec![
-                Said::new(T::QRho, pct(closed.figures.rho)),
-                Said::new(T::QTime, closed.figures.time_ms.map_or_else(|| "—".to_string(), ms)),
-                Said::new(T::AnnounceSimTime, ms(s.time_ms)),
+                Said::new(T::QRho, pct(lang, closed.figures.rho)),
+                Said::new(T::QTime, closed.figures.time_ms.map_or_else(|| "—".to_string(), |t| ms(lang, t))),
+                Said::new(T::AnnounceSimTime, ms(lang, s.time_ms)),
             ]
         }),
     );

@@ -145,7 +145,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
                f"at 50 % on the way down, one attempt a call serves the load and three do not: {once} vs {down}")
         said = chrome.text("#stab-hyst-served")
         expect("not even at 50 % load as the preset stands" in said
-               and re.search(r"from \d+ % load with one attempt", said), said)
+               and re.search(r"back at \d+ % load with one attempt", said), said)
 
     def bad_links_and_screenshots():
         chrome.get(base + "?page=stability&lang=en&x=nonsense&protect=helmet&y=trigger_ms%3D1..2%2F99")

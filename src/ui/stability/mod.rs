@@ -192,7 +192,7 @@ fn open_cell(lang: Lang, st: &StabilityState, links: &Rc<Vec<String>>, dispatch:
     // Values from 1, as the link writes them.
     let options = |axis: &Axis, chosen: u16| -> Html {
         (0..axis.n)
-            .map(|k| html! { <option value={(k + 1).to_string()} selected={k == chosen}>{ crate::plot::stability::axis_value(&axis.key, axis.value(k)) }</option> })
+            .map(|k| html! { <option value={(k + 1).to_string()} selected={k == chosen}>{ crate::plot::stability::axis_value(lang, &axis.key, axis.value(k)) }</option> })
             .collect()
     };
     let errors: Html = ["col", "row"]

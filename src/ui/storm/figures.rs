@@ -9,7 +9,7 @@ use yew::prelude::*;
 /// A share at or above this (1,000 %) is written as a multiple, its difference too.
 const TIMES_FROM: f64 = 10.0;
 
-fn show(v: f64, unit: Unit) -> String {
+fn show(lang: Lang, v: f64, unit: Unit) -> String {
     if v.is_infinite() {
         return "∞".to_string();
     }
@@ -19,7 +19,7 @@ fn show(v: f64, unit: Unit) -> String {
         // An error budget spent many times over reads better as a multiple: 1,000×, not
         // 100,000 %.
         Unit::Percent if v.abs() >= TIMES_FROM => format!("{}×", format_number(v, 1)),
-        Unit::Percent => format!("{} %", format_number(v * 100.0, 2)),
+        Unit::Percent => lang.percent(&format_number(v * 100.0, 2)),
         Unit::Ms => format!("{} ms", format_number(v, 1)),
     }
 }
@@ -44,7 +44,7 @@ fn show_diff(lang: Lang, a: f64, b: f64, unit: Unit) -> String {
             format!("{sign}{}×", format_number(d, 1))
         }
         Unit::Percent => format!("{sign}{} {}", format_number(d * 100.0, 2), lang.t(T::PercentPoints)),
-        _ => format!("{sign}{}", show(d, unit)),
+        _ => format!("{sign}{}", show(lang, d, unit)),
     }
 }
 
@@ -114,14 +114,14 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             html! {
                 <div class="hcard">
                     <div class="hlabel">{ lang.t(h.label) }</div>
-                    <div class="hvalue" id={format!("h-a-{}", h.id)} data-value={h.value.to_string()}>{ show(h.value, h.unit) }</div>
+                    <div class="hvalue" id={format!("h-a-{}", h.id)} data-value={h.value.to_string()}>{ show(lang, h.value, h.unit) }</div>
                     if let Some(n) = h.note {
                         <div class="hnote" id={format!("h-note-{}", h.id)}>{ lang.t(n) }</div>
                     }
                     if let Some(b) = b {
                         <div class="hb">
                             <span class="side-tag">{ "B" }</span>
-                            <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(b.value, b.unit) }</span>
+                            <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(lang, b.value, b.unit) }</span>
                             <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(T::Difference)}>
                                 { format!("({})", show_diff(lang, h.value, b.value, h.unit)) }
                             </span>

@@ -371,7 +371,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             let s = &r.0.summary;
             vec![
                 Said::new(T::AnnounceAmp, format!("{}×", format_number(s.amplification, 2))),
-                Said::new(T::AnnounceSuccess, format!("{} %", format_number(s.core_success_rate * 100.0, 1))),
+                Said::new(T::AnnounceSuccess, lang.percent(&format_number(s.core_success_rate * 100.0, 1))),
                 Said::new(T::AnnounceFailed, format_number(s.failed as f64, 0)),
             ]
         }),
