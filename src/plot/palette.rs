@@ -23,13 +23,31 @@ pub fn hop_class(i: usize) -> String {
 /// About how wide a direct label of `name` is at `em` units a character (Latin letters a
 /// little over half of that, Chinese characters a whole one), with its line mark before it.
 pub fn label_width(name: &str, em: f64) -> f64 {
-    let text: f64 = name.chars().map(|c| if c.is_ascii() { 0.62 * em } else { em }).sum();
-    text + 1.3 * em
+    text_width(name, em) + 1.3 * em
+}
+
+/// About how wide `text` is set at `em` px: Latin letters about 0.62 em, Chinese a whole em.
+pub fn text_width(text: &str, em: f64) -> f64 {
+    text.chars().map(|c| if c.is_ascii() { 0.62 * em } else { em }).sum()
+}
+
+/// The `textLength` that squeezes `text` set at `em` px into `room` px, if it needs it
+/// (SVG text does not wrap or clip: in a narrow box a badge ran over its neighbour).
+pub fn squeeze(text: &str, em: f64, room: f64) -> Option<String> {
+    (text_width(text, em) > room).then(|| format!("{:.1}", room.max(1.0)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_too_wide_for_its_room_is_squeezed_and_other_text_left() {
+        assert_eq!(squeeze("尝试 ×3", 10.5, 100.0), None);
+        // 2 Chinese characters and 4 Latin ones at 10.5 px: about 47 px.
+        assert_eq!(squeeze("尝试 ×3", 10.5, 35.0), Some("35.0".to_string()));
+        assert_eq!(squeeze("x", 10.5, -4.0), Some("1.0".to_string()), "never a negative length");
+    }
 
     #[test]
     fn up_to_eighteen_hops_look_different() {

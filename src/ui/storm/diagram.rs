@@ -427,6 +427,12 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 None if queue > 0 => format!(" · {}", lang.f(T::QueueN, &[("n", &format_number(queue as f64, 0))])),
                 None => String::new(),
             };
+            let busy_text = format!(
+                "{}{queue_text}",
+                lang.f(T::BusyOf, &[("busy", &format_number(busy as f64, 0)), ("pool", &pool)])
+            );
+            // The text's sizes as the style sheet sets them (12 px, 10.5 px badges).
+            let busy_fit = crate::plot::palette::squeeze(&busy_text, 12.0, bx.w - 16.0);
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and
             // arrival rate (the mouse's way in; the links under the diagram are the keyboard's).
@@ -454,9 +460,9 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         { lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]) }
                     </text>
                     <text class={classes!("hop-busy", queue_lab.is_some().then_some("to-lab"))} x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}
-                        id={format!("hop-busy-{}-{}", props.side, bx.hop)} data-href={queue_lab.clone()} onclick={open_queue_lab}>
-                        { lang.f(T::BusyOf, &[("busy", &format_number(busy as f64, 0)), ("pool", &pool)]) }
-                        { queue_text }
+                        id={format!("hop-busy-{}-{}", props.side, bx.hop)} data-href={queue_lab.clone()} onclick={open_queue_lab}
+                        textLength={busy_fit.clone()} lengthAdjust={busy_fit.is_some().then_some("spacingAndGlyphs")}>
+                        { busy_text }
                     </text>
                     if let Some(f) = fill {
                         <rect class="use-bar" x={(bx.x + 8.0).to_string()} y={(bx.y + 59.0).to_string()} width={((bx.w - 16.0) * f).to_string()} height="3" />
@@ -480,6 +486,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                             _ => None,
                         };
                         let href = href.map(|h| with_lang(lang, &h));
+                        let fit = crate::plot::palette::squeeze(&badge.label, 10.5, bw - 7.0);
                         let open_lab = href.clone().map(|h| Callback::from(move |e: MouseEvent| {
                             e.stop_propagation();
                             crate::ui::links::open_from_page(&h);
@@ -489,7 +496,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                                 data-href={href.clone()} data-tip={badge.tip.clone()} onclick={open_lab}>
                                 if let Some(tip) = &badge.tip { <title>{ tip }</title> }
                                 <rect x={(bx.x + 8.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + row * 17.0).to_string()} width={bw.to_string()} height="14" rx="3" />
-                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + 11.0 + row * 17.0).to_string()}>{ &badge.label }</text>
+                                <text x={(bx.x + 12.0 + col * (bw + 4.0)).to_string()} y={(bx.y + top + 11.0 + row * 17.0).to_string()}
+                                    textLength={fit.clone()} lengthAdjust={fit.is_some().then_some("spacingAndGlyphs")}>{ &badge.label }</text>
                             </g>
                         }
                     }) }
