@@ -111,9 +111,12 @@ impl Lang {
         self.f(T::PercentValue, &[("n", number)])
     }
 
-    /// The text for `key` with its `{name}` placeholders filled.
+    /// The text for `key` with its `{name}` placeholders filled. In Chinese a value that
+    /// starts or ends with a Latin letter or digit is set off by a space from a Chinese
+    /// character it meets (服务 3 的在途, 为 checkout 兜底), as the tables' own text writes
+    /// 第 3 层; a full-width punctuation mark needs none.
     pub fn f(self, key: T, args: &[(&str, &str)]) -> String {
-        fill(self.t(key), args)
+        fill_as(self.t(key), args, self == Lang::Zh)
     }
 
     /// A number with thousands separators and at most `decimals` decimals (trailing
@@ -235,6 +238,17 @@ fn numbered<'a>(template: &str, parts: usize, name: &'a str) -> Option<&'a str> 
 /// Replaces every `{name}` in `template` with its value from `args`; unknown placeholders
 /// are left as they are so a missing argument is visible rather than silent.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    fill_as(template, args, false)
+}
+
+/// A Chinese character (CJK unified ideographs, extension A and the compatibility block).
+fn han(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// [`fill`], with `spaced`: a value's Latin or digit edge set off from a Chinese character.
+fn fill_as(template: &str, args: &[(&str, &str)], spaced: bool) -> String {
+    let latin = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -244,7 +258,18 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
             Some(close) => {
                 let name = &after[..close];
                 match args.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
+                    Some((_, v)) => {
+                        if spaced && latin(v.chars().next()) && out.chars().next_back().is_some_and(han) {
+                            out.push(' ');
+                        }
+                        out.push_str(v);
+                        if spaced
+                            && latin(v.chars().next_back())
+                            && after[close + 1..].chars().next().is_some_and(han)
+                        {
+                            out.push(' ');
+                        }
+                    }
                     None => {
                         out.push('{');
                         out.push_str(name);
@@ -387,6 +412,21 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    #[test]
+    fn chinese_sets_a_latin_or_digit_value_off_from_chinese_characters() {
+        let zh = |key, name: &str| Lang::Zh.f(key, &[("hop", name), ("to", name)]);
+        assert_eq!(zh(T::ChartInFlight, "服务 3"), Lang::Zh.t(T::ChartInFlight).replace("{hop}", "服务 3 "));
+        assert_eq!(
+            zh(T::ChartInFlight, "支付服务"),
+            Lang::Zh.t(T::ChartInFlight).replace("{hop}", "支付服务")
+        );
+        assert_eq!(zh(T::BadgeFallbackFor, "checkout"), "为 checkout 兜底");
+        // Against full-width punctuation, and in English, nothing is added.
+        assert_eq!(Lang::Zh.f(T::LabelColon, &[("label", "p99")]), "p99：");
+        assert_eq!(Lang::En.f(T::BadgeFallbackFor, &[("to", "checkout")]), "fallback for checkout");
+        assert_eq!(fill("为{to}兜底", &[("to", "x")]), "为x兜底", "fill itself writes what it is given");
     }
 
     #[test]

@@ -64,8 +64,7 @@ impl Figure {
 pub fn setting_text(lang: Lang, value: f64, unit: crate::i18n::T) -> String {
     match lang.t(unit) {
         "" => format_number(value, 6),
-        // Chinese writes a percentage without a space (50%), as the lessons' own text does.
-        "%" if lang == Lang::Zh => format!("{}%", format_number(value, 6)),
+        "%" => lang.percent(&format_number(value, 6)),
         u => format!("{} {u}", format_number(value, 6)),
     }
 }
@@ -202,7 +201,11 @@ pub fn fill(text: Text, lang: Lang, figures: &Figures) -> Vec<Piece> {
         let inner = &after[..close];
         rest = &after[close + 1..];
         if let Some(literal) = inner.strip_prefix('#') {
-            words.push_str(literal);
+            // A literal percentage is written as this language writes one (99.95 %, 99.95%).
+            match literal.strip_suffix(" %") {
+                Some(n) => words.push_str(&lang.percent(n)),
+                None => words.push_str(literal),
+            }
             continue;
         }
         if !words.is_empty() {

@@ -559,7 +559,8 @@ impl BreakerState {
             if k.off && v == 0.0 {
                 lang.t(T::OptOff).to_string()
             } else {
-                format!("{} {}", crate::i18n::format_number(v, 2), lang.t(k.unit))
+                let n = crate::i18n::format_number(v, 2);
+                if k.unit == T::UnitPercent { lang.percent(&n) } else { format!("{n} {}", lang.t(k.unit)) }
             }
         };
         let pick = |c: &C| {

@@ -129,12 +129,10 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
 const LABEL_ROOM: f64 = 192.0;
 
 /// The `textLength` that squeezes a label wider than the bucket's drawing into it (a reason
-/// with its Chinese gloss, `cost_exceeds_capacity（成本超过容量）`, is ≈ 238 units), or none.
-/// Widths are estimated at the label's 11-unit bold type: a CJK character a full em, others
-/// 0.6 em.
+/// with its Chinese gloss, `cost_exceeds_capacity（成本超过容量）`, is ≈ 238 units), or none;
+/// estimated at the label's 11-unit bold type.
 fn squeeze(label: &str) -> Option<String> {
-    let w: f64 = label.chars().map(|c| if u32::from(c) >= 0x2E80 { 11.0 } else { 6.6 }).sum();
-    (w > LABEL_ROOM).then(|| LABEL_ROOM.to_string())
+    crate::plot::palette::squeeze(label, 11.0, LABEL_ROOM)
 }
 
 /// The bucket at step `k`: its level, the slots in flight, the event dropping in or bouncing off.

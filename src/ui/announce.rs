@@ -11,6 +11,10 @@ use crate::state::announce::{Said, sentence};
 /// The runs a live region has read: the one before the newest, and the newest.
 struct Heard {
     run: u64,
+    /// The language its figures are written in: after a switch, the figures of the run
+    /// before are in the other language's form (99.1 % against 99.1%) and would read as a
+    /// change.
+    lang: Lang,
     before: Option<Vec<Said>>,
     now: Vec<Said>,
 }
@@ -25,12 +29,13 @@ pub fn use_announcement(lang: Lang, run: u64, now: Option<Vec<Said>>) -> String 
     let Some(now) = now else { return String::new() };
     let mut heard: std::cell::RefMut<'_, Option<Heard>> = RefCell::borrow_mut(&heard);
     match heard.as_mut() {
-        Some(h) if h.run == run => {}
+        Some(h) if h.run == run && h.lang == lang => {}
+        Some(h) if h.lang != lang => *h = Heard { run, lang, before: None, now },
         Some(h) => {
             h.before = Some(std::mem::replace(&mut h.now, now));
             h.run = run;
         }
-        None => *heard = Some(Heard { run, before: None, now }),
+        None => *heard = Some(Heard { run, lang, before: None, now }),
     }
     heard.as_ref().map_or_else(String::new, |h| sentence(lang, h.before.as_deref(), &h.now))
 }

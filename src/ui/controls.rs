@@ -59,9 +59,12 @@ impl ControlSpec {
         let value_text = if knob.off && value == 0.0 {
             lang.t(T::OptOff).to_string()
         } else {
-            format!("{} {}", format_number(round_for_display(value, knob.step), 6), unit)
-                .trim_end()
-                .to_string()
+            let n = format_number(round_for_display(value, knob.step), 6);
+            if knob.unit == T::UnitPercent {
+                lang.percent(&n)
+            } else {
+                format!("{n} {unit}").trim_end().to_string()
+            }
         };
         ControlSpec {
             id,

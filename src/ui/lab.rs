@@ -126,7 +126,7 @@ pub fn xy_frame(
     axes: (&str, &str),
     sx: &Linear,
     sy: &Linear,
-    xfmt: fn(f64) -> String,
+    xfmt: impl Fn(f64) -> String,
     body: Html,
 ) -> Html {
     let (x0, x1) = sx.domain;

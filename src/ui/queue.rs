@@ -173,7 +173,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
             { for own.iter().map(|p| { let (x, y) = px(p); html! { <circle class="sim-dot own" cx={x.to_string()} cy={y.to_string()} r="4.5" /> } }) }
         </>
     };
-    let fmt: fn(f64) -> String = |v| format!("{}%", format_number(v * 100.0, 0));
+    let fmt = move |v: f64| lang.percent(&format_number(v * 100.0, 0));
     html! {
         <>
             { xy_frame((lang, "q-curve"), lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
@@ -249,7 +249,7 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
                     // The row's id lets a lesson veil its formula with its value; the label stays.
                     <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
                         if let Some(v) = v {
-                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ format!("{} {}", format_number(v, if unit == T::UnitPercent { 1 } else { 3 }), lang.t(unit)) }</td>
+                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ if unit == T::UnitPercent { lang.percent(&format_number(v, 1)) } else { format!("{} {}", format_number(v, 3), lang.t(unit)) } }</td>
                         } else {
                             <td class="value" id={format!("cap-{id}")}>{ "—" }</td>
                         }</tr>

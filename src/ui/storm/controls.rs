@@ -217,7 +217,10 @@ fn target_title(lang: Lang, s: &Scenario, t: Target) -> String {
                 ),
                 FaultEffect::ErrorRate { rate } => lang.f(
                     T::FaultErrors,
-                    &[("target", &lang.service(&f.target)), ("rate", &format_number(rate * 100.0, 1))],
+                    &[
+                        ("target", &lang.service(&f.target)),
+                        ("rate", &crate::i18n::format_small(rate * 100.0, 1, 2)),
+                    ],
                 ),
                 FaultEffect::Down {} => lang.f(T::FaultDown, &[("target", &lang.service(&f.target))]),
                 FaultEffect::Surge { factor } => {
