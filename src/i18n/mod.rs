@@ -229,10 +229,8 @@ const NUMBERED_SERVICES: [(T, usize); 2] = [(T::SvcNumbered, 1), (T::SvcSide, 2)
 fn numbered<'a>(template: &str, parts: usize, name: &'a str) -> Option<&'a str> {
     let (head, tail) = template.split_once("{n}")?;
     let n = name.strip_prefix(head)?.strip_suffix(tail)?;
-    let numbers = n.split('-');
-    (n.split('-').count() == parts
-        && numbers.into_iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
-    .then_some(n)
+    let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    (n.split('-').count() == parts && n.split('-').all(number)).then_some(n)
 }
 
 /// Replaces every `{name}` in `template` with its value from `args`; unknown placeholders

@@ -290,8 +290,16 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                                        " return [!!d, d && d.open, d && d.getBoundingClientRect().top > document.querySelector('.two-col > .outputs').getBoundingClientRect().top];")
                     expect(folded == [True, False, True], f"({lang}) {pg}: the settings start folded, after the figures: {folded}")
                     chrome.click("#controls-toggle")
-                    opened = chrome.js("const d = document.querySelector('.two-col > details.controls-wrap');"
-                                       " const c = d.querySelector('input, select'); return [d.open, !!c && c.offsetParent !== null];")
+                    # Read until it settles (up to 2 s): the stability map streams its cells in
+                    # while the tap lands, and once CI read it mid-update ([False, True]); a
+                    # panel that closed again would still fail here.
+                    deadline = time.time() + 2
+                    while True:
+                        opened = chrome.js("const d = document.querySelector('.two-col > details.controls-wrap');"
+                                           " const c = d.querySelector('input, select'); return [d.open, !!c && c.offsetParent !== null];")
+                        if opened == [True, True] or time.time() > deadline:
+                            break
+                        time.sleep(0.2)
                     expect(opened == [True, True], f"({lang}) {pg}: one tap opens the settings: {opened}")
                     # Every control a finger can hit is at least 24 x 24 px (WCAG 2.2 target size).
                     small = chrome.js(
