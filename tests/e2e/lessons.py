@@ -124,6 +124,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         if chrome.js("const b = document.getElementById('lesson-reveal'); if (b) b.click(); return !!b;"):
             chrome.wait("#lesson-answer")
 
+    def spot_in_view(where, timeout=6.0):
+        # The step's figure comes into view once the page is drawn, all of it or, when it is
+        # taller than the window, its top (a chart drawn late must not leave it below the fold).
+        probe = """const e = document.querySelector('.spot'); if (!e) return null;
+            const r = e.getBoundingClientRect(), vh = innerHeight;
+            return [e.id, Math.round(r.top), Math.round(r.bottom), vh,
+                    r.top >= 0 && (r.bottom <= vh || r.top <= vh * 0.25)];"""
+        deadline, got = time.time() + timeout, None
+        while time.time() < deadline:
+            got = chrome.js(probe)
+            if got and got[4]:
+                return
+            time.sleep(0.25)
+        expect(False, f"{where}: the step's figure is in view: {got}")
+
     def every_step_from_its_link():
         quoted = 0
         for lesson, n in lessons():
@@ -132,6 +147,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 for step in range(1, n + 1):
                     chrome.get(base + f"?lesson={lesson}&step={step}&lang={lang}")
                     wait_step(lesson, step)
+                    spot_in_view(f"{lesson} {step} {lang}")
                     reveal()
                     quoted += figures_match(f"{lesson} {step} {lang}")
                     knobs = chrome.js("return document.querySelectorAll('#lesson-step-knobs .control').length;")

@@ -608,19 +608,61 @@ pub fn spotlight(id: &'static str, tries: u32) {
                 return;
             }
             // Already in view: leave the page where the learner has it.
-            let r = el.get_bounding_client_rect();
             let vh =
                 web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
-            if r.top() >= 0.0 && r.bottom() <= vh {
-                return;
+            if !in_view(&el, vh) {
+                scroll_to_spot(&el, vh);
             }
-            let opts = web_sys::ScrollIntoViewOptions::new();
-            opts.set_block(web_sys::ScrollLogicalPosition::Center);
-            el.scroll_into_view_with_scroll_into_view_options(&opts);
+            follow_spot(el, 12);
         }
         None if tries > 0 => {
             gloo_timers::callback::Timeout::new(150, move || spotlight(id, tries - 1)).forget();
         }
         None => {}
     }
+}
+
+/// Scrolls the step's figure into view: centred, or from its top when it is taller than
+/// the window (its heading is what the step names).
+fn scroll_to_spot(el: &web_sys::Element, vh: f64) {
+    let opts = web_sys::ScrollIntoViewOptions::new();
+    let tall = el.get_bounding_client_rect().height() > vh * 0.8;
+    opts.set_block(if tall {
+        web_sys::ScrollLogicalPosition::Start
+    } else {
+        web_sys::ScrollLogicalPosition::Center
+    });
+    el.scroll_into_view_with_scroll_into_view_options(&opts);
+}
+
+/// Whether the step's figure is in view: all of it, or its top part when it is taller
+/// than the window.
+fn in_view(el: &web_sys::Element, vh: f64) -> bool {
+    let r = el.get_bounding_client_rect();
+    r.top() >= 0.0 && (r.bottom() <= vh || r.top() <= vh * 0.25)
+}
+
+/// Brings the step's figure back into view while the page is still being drawn (a chart
+/// drawn late grows the figure below the window's edge, cells streaming in above it push
+/// it down), for a few seconds, and stops as soon as the learner scrolls or the step
+/// moves on.
+fn follow_spot(el: web_sys::Element, tries: u32) {
+    let Some(win) = web_sys::window() else { return };
+    let y = win.scroll_y().unwrap_or(0.0);
+    if tries == 0 {
+        return;
+    }
+    gloo_timers::callback::Timeout::new(250, move || {
+        let Some(win) = web_sys::window() else { return };
+        let learner_scrolled = (win.scroll_y().unwrap_or(0.0) - y).abs() > 1.0;
+        if learner_scrolled || !el.class_list().contains("spot") || !el.is_connected() {
+            return;
+        }
+        let vh = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        if !in_view(&el, vh) {
+            scroll_to_spot(&el, vh);
+        }
+        follow_spot(el, tries - 1);
+    })
+    .forget();
 }
