@@ -689,6 +689,16 @@ def main():
                             chrome.screenshot(os.path.join(artifacts, f"storm-{name}-{lang}-{w}x{h}-diagram.png"))
                         wide = chrome.js("return document.documentElement.scrollWidth")
                         expect(wide <= w, f"{name} {lang} at {w}: nothing overflows sideways ({wide} px)")
+                        if w == 1920:
+                            # A projector: the page is drawn larger, not a laptop's column between margins.
+                            fill = chrome.js("return document.querySelector('main').getBoundingClientRect().width / innerWidth")
+                            expect(fill >= 0.9, f"{name} {lang} at 1920: the page fills the projector ({fill:.2f} of the width)")
+                            # Lengths taken from the window are not scaled twice: the sticky
+                            # controls stay below the header and end inside the window.
+                            panel = chrome.js("""scrollTo(0, 600); const p = document.querySelector('.controls-panel').getBoundingClientRect();
+                                return [Math.round(p.top), Math.round(p.bottom), Math.round(document.querySelector('header.top').getBoundingClientRect().bottom), innerHeight];""")
+                            expect(panel[2] <= panel[0] <= panel[2] + 20 and panel[1] <= panel[3],
+                                   f"{name} {lang} at 1920: the controls between the header and the window's foot: {panel}")
         finally:
             # The checks after this one expect the usual window, whatever happened here.
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
