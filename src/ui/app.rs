@@ -398,10 +398,9 @@ pub fn App() -> Html {
     // Point at the step's figure once the step is drawn.
     {
         let spot = nav.at.map(|a| (a.step().spot, a.modes.present, nav.generation));
-        use_effect_with(spot, |s| {
-            if let Some((id, _, _)) = *s {
-                ui_lesson::spotlight(id, 30);
-            }
+        use_effect_with(spot, |s| match *s {
+            Some((id, _, _)) => ui_lesson::spotlight(id, 30),
+            None => ui_lesson::no_spotlight(),
         });
     }
     // In a lesson, what would answer the question is veiled until the answer is revealed
@@ -413,7 +412,7 @@ pub fn App() -> Html {
                 Some((at, true, _)) => at.step().veiled(),
                 _ => Vec::new(),
             };
-            ui_lesson::veil(ids, 30);
+            ui_lesson::veil(ids);
         });
     }
     let onreveal = {

@@ -562,7 +562,23 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         wait_picked(["focus-hop-1"], "metastable 1")
         no_console_errors(chrome, "step hops")
 
+    def presenter_stage_survives_a_knob():
+        # The breaker lab draws its band again as new markup when a knob moves: the step's
+        # figure must stay on the stage (it went blank), and stay veiled while it should.
+        chrome.get(base + "?lesson=retry-storm&step=5&present=1&lang=en")
+        wait_step("retry-storm", 5)
+        chrome.wait("#breaker-band.spot")
+        chrome.js("""const i = document.getElementById('f-open_ms');
+            Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(i, '5000');
+            i.dispatchEvent(new Event('input', {bubbles: true})); i.dispatchEvent(new Event('change', {bubbles: true}));""")
+        time.sleep(1.0)
+        got = chrome.js("""const e = document.getElementById('breaker-band'); const r = e && e.getBoundingClientRect();
+            return [!!e && e.classList.contains('spot'), r ? Math.round(r.width) : 0, document.getElementById('f-open_ms').value];""")
+        expect(got[0] and got[1] > 300 and got[2] == "5000", f"the step's figure stays on the stage after a knob moved: {got}")
+        no_console_errors(chrome, "presenter knob")
+
     for name, fn in [
+        ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),
         ("lessons: every step from its link in both languages, quoted numbers equal the page's", every_step_from_its_link),

@@ -139,8 +139,8 @@ pub const LESSON: Lesson = Lesson {
                 "不会。它要等满 {= set-open_ms / 1000} s 才探测；第一次探测仍遇到失败，于是再打开 {= set-open_ms / 1000} s，共 {breaker-probes} 次探测后才关闭，状态变化 {breaker-transitions} 次。较长的打开时间给支付服务留出自愈窗口，但在它恢复后仍会继续拒绝：这个值要调，不能拍脑袋。",
             )),
             try_this: Some(tr(
-                "Set the open time to {#5} s and count the state changes.",
-                "把打开时间设为 {#5} s，数一数状态变化。",
+                "Set the open time to {#5,000} ms ({#5} s) and count the state changes.",
+                "把打开时间设为 {#5,000} ms（{#5} s），数一数状态变化。",
             )),
             spot: "breaker-band",
             playback: None,

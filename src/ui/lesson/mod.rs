@@ -4,6 +4,7 @@
 //! through a `BroadcastChannel`); the interviewer's checklist and the candidate's link.
 
 pub mod index;
+mod marks;
 
 use super::browser;
 use crate::i18n::{Lang, T};
@@ -538,51 +539,32 @@ pub fn click_play() {
     }
 }
 
-thread_local! {
-    /// The latest veil asked for: a retry of an older one gives up.
-    static VEIL_GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
 /// Veils the figures `ids` (class `veiled`, which a lesson blurs) and lifts every other
-/// veil. A figure may appear only once its run is drawn, and may be drawn again as a new
-/// element when it is (the class is not the view's own), so this looks again, until a
-/// newer veil or the reveal takes over.
-pub fn veil(ids: Vec<&'static str>, tries: u32) {
-    let generation = VEIL_GENERATION.with(|g| {
-        g.set(g.get().wrapping_add(1));
-        g.get()
-    });
-    veil_again(ids, tries, generation);
+/// veil. A figure may appear only once its run is drawn, or be drawn again as a new element
+/// (the class is not the view's own): `marks` keeps the class on it until the next veil.
+pub fn veil(ids: Vec<&'static str>) {
+    remove_class_but("veiled", &ids);
+    marks::keep_veiled(ids);
 }
 
-fn veil_again(ids: Vec<&'static str>, tries: u32, generation: u32) {
-    if VEIL_GENERATION.with(|g| g.get()) != generation {
-        return;
-    }
+/// Takes `class` from every element whose id is not in `keep`.
+fn remove_class_but(class: &str, keep: &[&str]) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    if let Ok(old) = doc.query_selector_all(".veiled") {
+    if let Ok(old) = doc.query_selector_all(&format!(".{class}")) {
         for i in 0..old.length() {
             if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-                && !ids.contains(&el.id().as_str())
+                && !keep.contains(&el.id().as_str())
             {
-                let _ = el.class_list().remove_1("veiled");
+                let _ = el.class_list().remove_1(class);
             }
         }
     }
-    for id in &ids {
-        if let Some(el) = doc.get_element_by_id(id) {
-            let _ = el.class_list().add_1("veiled");
-        }
-    }
-    // Often while the step's run is being drawn, then now and then (a slider moved in the
-    // step redraws the figures), until the generation moves on.
-    if !ids.is_empty() {
-        let wait = if tries > 0 { 150 } else { 1000 };
-        gloo_timers::callback::Timeout::new(wait, move || {
-            veil_again(ids, tries.saturating_sub(1), generation)
-        })
-        .forget();
-    }
+}
+
+/// Outside a lesson: no figure is the step's.
+pub fn no_spotlight() {
+    marks::keep_spot(None);
+    remove_class_but("spot", &[]);
 }
 
 /// Points at the step's figure: outlines it (class `spot`, taken from the previous one) and
@@ -590,18 +572,11 @@ fn veil_again(ids: Vec<&'static str>, tries: u32, generation: u32) {
 /// again for a few seconds.
 pub fn spotlight(id: &'static str, tries: u32) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    if let Ok(old) = doc.query_selector_all(".spot") {
-        for i in 0..old.length() {
-            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-                && el.id() != id
-            {
-                let _ = el.class_list().remove_1("spot");
-            }
-        }
-    }
+    remove_class_but("spot", &[id]);
+    // Kept on the figure however often its view draws it again (see `marks`).
+    marks::keep_spot(Some(id));
     match doc.get_element_by_id(id) {
         Some(el) => {
-            let _ = el.class_list().add_1("spot");
             // On a narrow screen the card is above the page: scrolling to the figure would
             // skip the narration, so the learner scrolls.
             if !browser::is_wide() {

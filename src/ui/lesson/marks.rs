@@ -1,0 +1,79 @@
+//! The classes a lesson puts on its page's figures: `spot` on the step's figure and `veiled`
+//! on what would answer the question. They are not the views' own classes, so a view that
+//! draws its element again (a slider moved in the step changes the element's `class`, or a
+//! new run replaces the element) drops them. One `MutationObserver` on the page puts them
+//! back in the same task, before the page is painted: in presenter mode the figure on the
+//! stage is the one with `spot`, and without it the stage went blank until the step was
+//! opened again.
+
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+
+#[derive(Default)]
+struct Marks {
+    spot: Option<&'static str>,
+    veiled: Vec<&'static str>,
+    /// The observer and its callback, made once (kept alive here).
+    observer: Option<(web_sys::MutationObserver, Closure<dyn FnMut()>)>,
+}
+
+thread_local! {
+    static MARKS: RefCell<Marks> = RefCell::new(Marks::default());
+}
+
+/// Keeps `spot` on the element `id` (none: on no element kept).
+pub fn keep_spot(id: Option<&'static str>) {
+    MARKS.with(|m| m.borrow_mut().spot = id);
+    watch();
+    apply();
+}
+
+/// Keeps `veiled` on the elements `ids` (and on no other kept).
+pub fn keep_veiled(ids: Vec<&'static str>) {
+    MARKS.with(|m| m.borrow_mut().veiled = ids);
+    watch();
+    apply();
+}
+
+/// Puts the kept classes back where they are missing. Adding a class an element has
+/// already is not a change, so the observer's own additions do not call it again.
+fn apply() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let (spot, veiled) = MARKS.with(|m| {
+        let m = m.borrow();
+        (m.spot, m.veiled.clone())
+    });
+    let ensure = |id: &str, class: &str| {
+        if let Some(el) = doc.get_element_by_id(id)
+            && !el.class_list().contains(class)
+        {
+            let _ = el.class_list().add_1(class);
+        }
+    };
+    if let Some(id) = spot {
+        ensure(id, "spot");
+    }
+    for id in veiled {
+        ensure(id, "veiled");
+    }
+}
+
+/// Starts the observer once: any class change or element added anywhere in the page.
+fn watch() {
+    let started = MARKS.with(|m| m.borrow().observer.is_some());
+    if started {
+        return;
+    }
+    let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };
+    let callback = Closure::<dyn FnMut()>::new(apply);
+    let Ok(observer) = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()) else { return };
+    let init = web_sys::MutationObserverInit::new();
+    init.set_attributes(true);
+    init.set_attribute_filter(&js_sys::Array::of1(&"class".into()));
+    init.set_child_list(true);
+    init.set_subtree(true);
+    if observer.observe_with_options(&body, &init).is_ok() {
+        MARKS.with(|m| m.borrow_mut().observer = Some((observer, callback)));
+    }
+}
