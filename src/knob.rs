@@ -171,6 +171,26 @@ impl<S, I> Knob<S, I> {
         v
     }
 
+    /// The value one step (`knob.step`) up (`up`) or down from `value`, as the arrow keys
+    /// move the number field: onto the step's grid, inside the range; from "off" (0) up to
+    /// the range's least, and from the least down to "off".
+    pub fn nudge(&self, value: f64, up: bool) -> f64 {
+        let (min, max) = (self.range.min, self.range.max);
+        if self.off && value == 0.0 {
+            return if up { min } else { 0.0 };
+        }
+        if self.off && !up && value <= min {
+            return 0.0;
+        }
+        let step = self.step.max(f64::MIN_POSITIVE);
+        // Rounded first: 0.3 / 0.1 is 2.9999999999999996, on the grid all the same.
+        let k = (value / step * 1e6).round() / 1e6;
+        // Off the grid, the first press goes to the grid line on its side.
+        let k = if up { k.floor() + 1.0 } else { k.ceil() - 1.0 };
+        let v = clean(k * step).clamp(min, max);
+        if self.range.is_whole() { v.round() } else { v }
+    }
+
     /// The stop nearest to `value` (on a log slider, nearest by ratio).
     pub fn nearest_stop(&self, stops: &[f64], value: f64) -> usize {
         let distance = |s: f64| match self.slider.scale {
@@ -305,6 +325,26 @@ mod tests {
         let decimals = knob(Slider::linear(0.0, 100.0), false);
         assert_eq!(decimals.parse("1,234.5", "v"), Ok(1234.5));
         assert!(decimals.parse("1,5", "v").is_err(), "a decimal comma is refused, not read as 15");
+    }
+
+    #[test]
+    fn arrow_keys_nudge_by_the_step_onto_its_grid_inside_the_range() {
+        let mut k = knob(Slider::linear(1.0, 100.0), false);
+        k.step = 100.0;
+        assert_eq!(k.nudge(4200.0, true), 4300.0, "one step up");
+        assert_eq!(k.nudge(4200.0, false), 4100.0);
+        assert_eq!(k.nudge(4250.0, true), 4300.0, "off the grid: to the next line up");
+        assert_eq!(k.nudge(4250.0, false), 4200.0);
+        assert_eq!(k.nudge(9950.0, true), 10_000.0, "never past the range");
+        assert_eq!(k.nudge(50.0, false), 1.0, "nor under it");
+        k.step = 0.1;
+        assert_eq!(k.nudge(1.3, true), 1.4, "not 1.4000000000000001");
+        assert_eq!(k.nudge(2.3, false), 2.2, "on the grid although 2.3 / 0.1 is 22.999999999999996");
+        let mut off = knob(Slider::linear(1.0, 100.0), true);
+        off.off = true;
+        assert_eq!(off.nudge(0.0, true), 1.0, "from off to the least");
+        assert_eq!(off.nudge(1.0, false), 0.0, "and back to off");
+        assert_eq!(off.nudge(0.0, false), 0.0);
     }
 
     #[test]

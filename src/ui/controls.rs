@@ -25,6 +25,8 @@ pub struct ControlSpec {
     pub error: Option<String>,
     /// The help with the range, as the tooltip shows it.
     pub tooltip: String,
+    /// What the arrow keys put in the number field: one step down and up (`Knob::nudge`).
+    pub nudged: (String, String),
 }
 
 impl ControlSpec {
@@ -80,6 +82,7 @@ impl ControlSpec {
                 T::HelpWithRange,
                 &[("help", lang.t(knob.help)), ("range", &lang.allowed(&knob.allowed()))],
             ),
+            nudged: (fmt_num(knob.nudge(value, false)), fmt_num(knob.nudge(value, true))),
         }
     }
 }
@@ -127,6 +130,20 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
             cb.emit(input.value());
         })
     };
+    // ↑ and ↓ in the number field move the value one step (as a number input does), for
+    // values finer than the slider's stops: a fault's end 100 ms at a time.
+    let onkey = {
+        let (cb, (down, up)) = (props.ontype.clone(), spec.nudged.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let to = match e.key().as_str() {
+                "ArrowUp" => &up,
+                "ArrowDown" => &down,
+                _ => return,
+            };
+            e.prevent_default();
+            cb.emit(to.clone());
+        })
+    };
     let described = if spec.error.is_some() { format!("{help_id} {err_id}") } else { help_id.clone() };
     let tooltip = spec.tooltip.clone();
     let class = classes!("control", spec.error.as_ref().map(|_| "has-error"));
@@ -147,6 +164,7 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
                         aria-describedby={described}
                         aria-invalid={if spec.error.is_some() { "true" } else { "false" }}
                         onchange={ontype}
+                        onkeydown={onkey}
                     />
                     <span class="unit">{ &spec.unit }</span>
                 </span>

@@ -577,7 +577,28 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(got[0] and got[1] > 300 and got[2] == "5000", f"the step's figure stays on the stage after a knob moved: {got}")
         no_console_errors(chrome, "presenter knob")
 
+    def arrow_keys_move_a_number_field_one_step():
+        # Metastable step 4 asks for the fault's end 100 ms at a time, finer than its slider.
+        chrome.get(base + "?lesson=metastable&step=4&lang=en")
+        wait_step("metastable", 4)
+        chrome.wait("#k-f1-end")
+        chrome.js("document.getElementById('k-f1-end').focus()")
+        def wait_value(want, timeout=5.0):
+            deadline, got = time.time() + timeout, None
+            while time.time() < deadline:
+                got = chrome.js("return [document.getElementById('k-f1-end').value, location.search];")
+                if got[0] == want and f"f1.end={want}" in got[1]:
+                    return
+                time.sleep(0.1)
+            expect(False, f"the fault's end and the link at {want}: {got}")
+        chrome.press("\ue013")  # ArrowUp
+        wait_value("4300")
+        chrome.press("\ue015", "\ue015")  # ArrowDown twice
+        wait_value("4100")
+        no_console_errors(chrome, "arrow keys")
+
     for name, fn in [
+        ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),

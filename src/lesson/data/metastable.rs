@@ -110,12 +110,12 @@ pub const LESSON: Lesson = Lesson {
             ),
             question: Some(tr("Does it tip the system into the storm?", "它会把系统推入风暴吗？")),
             answer: Some(tr(
-                "No: {h-a-failed} failures, only {h-a-timeouts} timeouts, the slowest request {h-a-latency_max}. The queue stays short enough for most calls to finish within {set-l1.per_try}, and the few retries are absorbed. Past a certain size the trigger tips it (an end at {#4,300} ms, a {#300} ms trigger, already does), and from then on its size no longer matters.",
-                "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 {set-l1.per_try} 内完成，少量重试被吸收。触发一旦超过某个大小就会把系统推入风暴（结束时间设为 {#4,300} ms，即 {#300} ms 的触发，就已足够），此后它有多大已经无关紧要。",
+                "No: {h-a-failed} failures, only {h-a-timeouts} timeouts, the slowest request {h-a-latency_max}. The queue stays short enough for most calls to finish within {set-l1.per_try}, and the few retries are absorbed. Past a certain size the trigger tips it, and from then on its size no longer matters.",
+                "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 {set-l1.per_try} 内完成，少量重试被吸收。触发一旦超过某个大小就会把系统推入风暴，此后它有多大已经无关紧要。",
             )),
             try_this: Some(tr(
-                "Move the end later, {#100} ms at a time, and find the shortest trigger that tips the system.",
-                "把结束时间每次推后 {#100} ms，找出能把系统推入风暴的最短触发。",
+                "Move the end later, {#100} ms at a time (↑ in the end's box: one press, {#100} ms), and find the shortest trigger that tips the system.",
+                "把结束时间每次推后 {#100} ms（在结束时间的输入框里按一次 ↑ 即推后 {#100} ms），找出能把系统推入风暴的最短触发。",
             )),
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0 }),
@@ -181,8 +181,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the count of cells above the map is of both sweeps, twice the map's cells.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的格数是两遍扫描之和，即地图格子数的两倍。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",

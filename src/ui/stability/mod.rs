@@ -426,6 +426,14 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 <button type="button" class="secondary small" id="stab-rerun" onclick={onrerun}>{ t(T::StabRerun) }</button>
                             }
                         </div>
+                        // Above the map: the figure a protection is judged by, in view with it.
+                        if protected && !view.cancelled && view.done >= view.total {
+                            <p id="stab-stuck-count">{ lang.f(T::StabStuckCount, &[
+                                ("plain", &stuck(&view.plain).to_string()),
+                                ("prot", &stuck(&view.protected).to_string()),
+                                ("p", &protection_label(lang, s, s.protect)),
+                            ]) }</p>
+                        }
                         <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">
                             { Html::from_html_unchecked((*map_axis).clone()) }{ Html::from_html_unchecked((*map).clone()) }
                         </div>
@@ -439,13 +447,6 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             <span class="legend-item"><span class="swatch line boundary" />{ t(T::StabLegendBoundary) }</span>
                             if protected { <span class="legend-item"><span class="swatch line boundary protected" />{ t(T::StabLegendBoundaryProt) }</span> }
                         </p>
-                        if protected && !view.cancelled && view.done >= view.total {
-                            <p id="stab-stuck-count">{ lang.f(T::StabStuckCount, &[
-                                ("plain", &stuck(&view.plain).to_string()),
-                                ("prot", &stuck(&view.protected).to_string()),
-                                ("p", &protection_label(lang, s, s.protect)),
-                            ]) }</p>
-                        }
                         <p class="help">{ lang.f(T::Sentences, &[("a", &lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))])), ("b", &rule_text(lang))]) }</p>
                     </section>
                     <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
