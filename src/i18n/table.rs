@@ -1094,6 +1094,7 @@ texts! {
     LessonRunHidden => "The run is hidden until you have answered: press “Show the run” in the card.", "回答之前运行结果是隐藏的：请按卡片里的“显示运行结果”。";
     SkipToControls => "Skip to the controls", "跳到控制面板";
     LessonTry => "Try this:", "试一试：";
+    LessonSettingNow => " (now {v})", "（现为 {v}）";
     LessonModified => "You changed this step's settings; the figures quoted above are for the step's own settings.",
         "你修改了本步的设置；上文引用的数字对应本步原本的设置。";
     LessonBackToStep => "Back to the step's settings", "恢复本步设置";
@@ -1177,8 +1178,8 @@ texts! {
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
     InBrackets => "({text})", "（{text}）";
-    PoolFullNote => "All {limit} workers busy from {from} s to {to} s: the queue's scale draws the pool at the foot of the chart.",
-        "{from} s 到 {to} s 之间全部 {limit} 个工作线程都在忙：按队列的刻度，线程池贴在图表底部。";
+    PoolFullNote => "From {from} s to {to} s all {limit} workers were busy at some moment of every {ms} ms (the chart draws each slice's peak; a busy pool can still answer in time): the queue's scale draws the pool at the foot of the chart.",
+        "{from} s 到 {to} s 之间，每个 {ms} ms 的时段内都有某一刻全部 {limit} 个工作线程在忙（图中画的是每个时段的峰值；线程池忙不等于回答不及时）：按队列的刻度，线程池贴在图表底部。";
     LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
         "立即得到答复的请求（0 ms：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
     QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form. Its dot is the run's mean: bounded by the page's queue limit if it has one, else growing with the run's length. Past 150 % it sits on the chart's edge.",

@@ -593,6 +593,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             expect(False, f"the fault's end and the link at {want}: {got}")
         chrome.press("\ue013")  # ArrowUp
         wait_value("4300")
+        # The card keeps the step's own setting, which its figures are for, and marks the new one.
+        time.sleep(0.3)
+        got = chrome.js("""const own = document.getElementById('set-f1.end'), now = document.getElementById('set-now-f1.end');
+            return [own && own.dataset.value, now && now.dataset.value, now && now.textContent];""")
+        expect(got[0] == "4200" and got[1] == "4300" and "4,300" in (got[2] or ""),
+               f"the card's settings: the step's 4,200 ms and, marked, the page's 4,300 ms: {got}")
         chrome.press("\ue015", "\ue015")  # ArrowDown twice
         wait_value("4100")
         no_console_errors(chrome, "arrow keys")

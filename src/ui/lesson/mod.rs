@@ -229,7 +229,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             if let Some(tt) = step.try_this {
                 <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p>
             }
-            { quoted_settings(lang, step, &props.settings) }
+            { quoted_settings(lang, step, &props.settings, &figs) }
             <div class="lesson-knobs-box" id="lesson-step-knobs">{ props.knobs.clone() }</div>
             if props.modified {
                 <p class="note" id="lesson-modified">{ t(T::LessonModified) }{ " " }
@@ -258,10 +258,10 @@ pub fn LessonCard(props: &CardProps) -> Html {
     }
 }
 
-/// The settings the step's text quotes (`{set-…}`, alone or in an arithmetic), as the page
-/// runs them now: each under the figure's id, so that a quoted setting can be held against
-/// the page's own value.
-fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
+/// The settings the step's text quotes (`{set-…}`, alone or in an arithmetic) at the step's
+/// own values, which the quoted figures are for, each under the figure's id; where the page
+/// now runs another value (the learner moved a knob), that one beside it, marked.
+fn quoted_settings(lang: Lang, step: &Step, live: &[Setting], figures: &StepFigures) -> Html {
     let mut keys: Vec<&str> = Vec::new();
     for text in step.texts() {
         for id in crate::lesson::quoted_ids(text.en) {
@@ -276,9 +276,18 @@ fn quoted_settings(lang: Lang, step: &Step, live: &[Setting]) -> Html {
         .iter()
         .filter_map(|k| live.iter().find(|s| s.key == *k))
         .map(|s| {
+            let own = match figures {
+                StepFigures::Ready(f) => f.get(&format!("set-{}", s.key)).map_or(s.value, |f| f.value),
+                _ => s.value,
+            };
             html! {
                 <li><span class="setting-label">{ s.label_text(lang) }</span>{ " " }
-                    <b id={format!("set-{}", s.key)} data-value={s.value.to_string()}>{ setting_value_text(lang, s.value, s.unit) }</b></li>
+                    <b id={format!("set-{}", s.key)} data-value={own.to_string()}>{ setting_value_text(lang, own, s.unit) }</b>
+                    if own != s.value {
+                        <span class="setting-now" id={format!("set-now-{}", s.key)} data-value={s.value.to_string()}>
+                            { lang.f(T::LessonSettingNow, &[("v", &setting_value_text(lang, s.value, s.unit))]) }</span>
+                    }
+                </li>
             }
         })
         .collect();

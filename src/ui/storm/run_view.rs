@@ -286,6 +286,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                                 ("limit", &format_number(data.limit.unwrap_or(0.0), 0)),
                                 ("from", &format_number(from / 1000.0, 2)),
                                 ("to", &format_number(to / 1000.0, 2)),
+                                ("ms", &super::diagram::bucket_ms_text(bucket)),
                             ]) }
                         </p>
                     }
