@@ -1135,15 +1135,15 @@ texts! {
     StabOpenCell => "Open a cell's run", "打开某一格的运行";
     StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接）。";
     StabOpen => "Open", "打开";
-    StabHystProtected => "dotted lines: with {p}", "点线：加上{p}";
+    StabHystProtected => "green lines: with {p} (dotted rising, dashed falling)", "绿线：加上{p}（点线为上升，虚线为回落）";
     LessonToFigure => "Go to the figure ↓", "查看图 ↓";
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
-    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. Two things keep the queue full: work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. A protection's dotted lines show how much of the gap it closes: with a retry budget the way down gets out once the backlog can drain. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
-        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。有两个因素让队列一直是满的：服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），以及每个超时请求的重试。叠加保护时，点线显示该保护能缩小多少差距：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
+    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. Two things keep the queue full: work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. A protection's green lines show how much of the gap it closes: with a retry budget the way down gets out once the backlog can drain. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。有两个因素让队列一直是满的：服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），以及每个超时请求的重试。叠加保护时，绿线显示该保护能缩小多少差距：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
     StabHystIdeal => "serving everything up to capacity", "理想：容量以内全部得到服务";
@@ -1156,8 +1156,8 @@ texts! {
     StabAxisHelp => "The knob swept along this axis, from a value to another in evenly spaced steps (1–40). Offered load ÷ capacity sets the arrival rate against the bottleneck's capacity; trigger length sets the first fault window's end; any other is a retry-storm page knob.",
         "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
     StabProtect => "Overlay a protection", "叠加一种保护";
-    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as dotted lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
-        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成点线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
+    StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as green lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
+        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成绿线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
     StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，文档 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";

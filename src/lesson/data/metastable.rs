@@ -221,8 +221,8 @@ pub const LESSON: Lesson = Lesson {
                 "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务端还在把线程花在调用方早已放弃的调用上，所以它收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
             )),
             try_this: Some(tr(
-                "Overlay the retry budget and compare the dotted lines on the way down.",
-                "叠加重试预算，比较回落时的点线。",
+                "Overlay the retry budget and compare its green falling line with the orange one.",
+                "叠加重试预算，比较绿色与橙色的回落线。",
             )),
             spot: "stability-hysteresis",
             playback: None,
