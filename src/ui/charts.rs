@@ -387,8 +387,15 @@ fn use_chart_height(own: f64) -> f64 {
 
 /// Where the storm page's playhead is (ms of virtual time), provided to the time charts of
 /// a run view, each of which draws it inside its own plot box (see [`Playhead`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PlayheadAt(pub f64);
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayheadAt {
+    /// The playhead (ms of virtual time).
+    pub at_ms: f64,
+    /// The scenario's fault windows (from, to in ms, and the label "fault 1"…), which the
+    /// layer marks along the plot's top: the trigger a chart's story starts from, which the
+    /// series alone do not show. None in compare mode's overlay (two scenarios, one chart).
+    pub faults: Rc<Vec<(f64, f64, String)>>,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct PlayheadProps {
@@ -412,8 +419,18 @@ pub struct StepMoment(pub Option<(f64, f64)>);
 pub fn Playhead(props: &PlayheadProps) -> Html {
     // Both contexts read before any return: hooks run in the same order on every render.
     let (at, step_moment) = (use_context::<PlayheadAt>(), use_context::<StepMoment>());
-    let Some(PlayheadAt(at_ms)) = at else { return Html::default() };
+    let Some(PlayheadAt { at_ms, faults }) = at else { return Html::default() };
     let scale = x_scale(props.end_ms);
+    let faults = faults.iter().filter(|(from, _, _)| *from < props.end_ms).map(|(from, to, label)| {
+        let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
+        // At least a few units wide: a 100 ms trigger on a 48 s axis is still seen.
+        let w = (x1 - x0).max(3.0);
+        html! { <g class="fault-window" data-from-ms={from.to_string()} data-to-ms={to.to_string()}>
+            <rect class="fault-span" x={x0.to_string()} width={w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
+            <rect class="fault-strip" x={x0.to_string()} width={w.to_string()} y={(MT - 6.0).to_string()} height="6" />
+            <text class="fault-label" x={(x0 + w + 3.0).to_string()} y={(MT - 1.0).to_string()}>{ label }</text>
+        </g> }
+    });
     let x = scale.map(at_ms.clamp(0.0, props.end_ms));
     let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
@@ -425,6 +442,7 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     html! {
         <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true" focusable="false">
             { for moment }
+            { for faults }
             <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(props.height - MB).to_string()} />
         </svg>
     }

@@ -631,6 +631,10 @@ def main():
         m = re.match(r"From ([\d.]+) s to ([\d.]+) s all 5 workers were busy at some moment of every 200 ms", note)
         expect(m and float(m.group(1)) < float(m.group(2)), f"the pool's full stretch is said: {note!r}")
         expect("the most at once" in chrome.text("#diagram-peak-a"), "the diagram says its busy and queue are bucket peaks")
+        # The trigger is marked on every time chart: the scenario's window, labelled.
+        marks = chrome.js("""return [...document.querySelectorAll('#chart-load-a .fault-window, #chart-inflight-a .fault-window, #chart-outcomes-a .fault-window')]
+            .map(g => [g.dataset.fromMs, g.dataset.toMs, g.textContent]);""")
+        expect(marks == [["4000", "5000", "fault 1"]] * 3, f"fault 1 (4–5 s) marked on the load, in-flight and outcome charts: {marks}")
         # The same pool with a trigger too small to start a storm: its queue stays within
         # ten pools, the busy line shows by itself, and no note is needed.
         page("?page=storm&lang=en&preset=metastable-retry-storm&f1.factor=1.01")

@@ -258,6 +258,16 @@ pub fn RunView(props: &RunViewProps) -> Html {
         }
     };
     let per_s = rate_unit(lang, bucket);
+    // Marked along every time chart's top: the trigger the run's story starts from.
+    let faults = Rc::new(
+        props
+            .scenario
+            .faults
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.start_ms, f.end_ms, lang.f(T::FaultShort, &[("n", &(i + 1).to_string())])))
+            .collect::<Vec<_>>(),
+    );
     html! {
         <div class={classes!("run-view", props.focus.map(|h| format!("focus-hop-{h}")))}>
             // In compare mode the page draws both diagrams together, each at a legible width
@@ -268,7 +278,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         focus={props.focus} onfocus={props.onfocus.clone()} />
                 </div>
             }
-            <ContextProvider<PlayheadAt> context={PlayheadAt(props.at_ms)}>
+            <ContextProvider<PlayheadAt> context={PlayheadAt { at_ms: props.at_ms, faults }}>
             <div class="panel charts">
                 { chart("chart-load", html! {
                     <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} labels=true />
@@ -392,7 +402,7 @@ pub fn Overlay(props: &OverlayProps) -> Html {
         }
     };
     html! {
-        <ContextProvider<PlayheadAt> context={PlayheadAt(props.at_ms)}>
+        <ContextProvider<PlayheadAt> context={PlayheadAt { at_ms: props.at_ms, faults: Rc::default() }}>
         <div class="panel charts overlay" id="overlay">
             { chart("chart-overlay-load", html! {
                 <TimeChart {lang} id="overlay-load" title={lang.t(T::OverlayLoadTitle).to_string()} lines={load} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} />
