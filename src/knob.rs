@@ -183,8 +183,10 @@ impl<S, I> Knob<S, I> {
             return 0.0;
         }
         let step = self.step.max(f64::MIN_POSITIVE);
-        // Rounded first: 0.3 / 0.1 is 2.9999999999999996, on the grid all the same.
-        let k = (value / step * 1e6).round() / 1e6;
+        // A value a rounding error off a grid line is on it: 2.3 / 0.1 is 22.999999999999996
+        // (relative, so that a billion in steps of 0.001 still moves).
+        let k = value / step;
+        let k = if (k - k.round()).abs() <= 1e-9 * k.abs().max(1.0) { k.round() } else { k };
         // Off the grid, the first press goes to the grid line on its side.
         let k = if up { k.floor() + 1.0 } else { k.ceil() - 1.0 };
         let v = clean(k * step).clamp(min, max);
@@ -345,6 +347,10 @@ mod tests {
         assert_eq!(off.nudge(0.0, true), 1.0, "from off to the least");
         assert_eq!(off.nudge(1.0, false), 0.0, "and back to off");
         assert_eq!(off.nudge(0.0, false), 0.0);
+        let mut fine = knob(Slider::linear(1.0, 100.0), false);
+        (fine.step, fine.range.max) = (0.001, 1e9);
+        let up = fine.nudge(999_999_999.0, true);
+        assert!((up - 999_999_999.001).abs() < 1e-6, "large values in fine steps still move: {up}");
     }
 
     #[test]

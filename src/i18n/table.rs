@@ -1135,7 +1135,7 @@ texts! {
     StabOpenCell => "Open a cell's run", "打开某一格的运行";
     StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接）。";
     StabOpen => "Open", "打开";
-    StabHystProtected => "green lines: with {p} (dotted rising, dashed falling)", "绿线：加上{p}（点线为上升，虚线为回落）";
+    StabHystProtected => "green lines: with {p} (dotted rising, dash-dot falling)", "绿线：加上{p}（点线为上升，点划线为回落）";
     LessonToFigure => "Go to the figure ↓", "查看图 ↓";
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
@@ -1178,7 +1178,7 @@ texts! {
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
     InBrackets => "({text})", "（{text}）";
-    PoolFullNote => "From {from} s to {to} s all {limit} workers were busy at some moment of every {ms} ms (the chart draws each slice's peak; a busy pool can still answer in time): the queue's scale draws the pool at the foot of the chart.",
+    PoolFullNote => "From {from} s to {to} s all {limit} workers were busy at some moment of every {ms} ms (the chart draws each time bucket's peak; a busy pool can still answer in time): the queue's scale draws the pool at the foot of the chart.",
         "{from} s 到 {to} s 之间，每个 {ms} ms 的时段内都有某一刻全部 {limit} 个工作线程在忙（图中画的是每个时段的峰值；线程池忙不等于回答不及时）：按队列的刻度，线程池贴在图表底部。";
     LatencyZeroNote => "Requests answered at once (0 ms: refused at the door) are drawn at the axis's left edge, which a log scale cannot take to 0; their p50 and p99 lines sit there too.",
         "立即得到答复的请求（0 ms：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
@@ -1189,6 +1189,7 @@ texts! {
     CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",
         "柱高采用对数刻度，使每一层都看得见：相同的 ×n 升高相同的高度。柱上的数字是精确值。";
     PeakInBucket => "the most at once in each {ms} ms", "每 {ms} ms 内同时最多的数量";
+    DiagramEnded => "This run ended at {t} s: the chain shows its last {ms} ms, not a server still busy.", "本次运行在 {t} s 结束：调用链显示的是它最后 {ms} ms 的情况，并不是服务器仍在忙。";
     DiagramPeakNote => "Busy and queued: the most at once within the playhead's {ms} ms, as the chart below draws them.",
         "忙碌与排队：播放头所在的 {ms} ms 内同时最多的数量，与下方图表画的一致。";
     // ---- walkthrough fixes: timeline, admission, labels ------------------------------------
@@ -1284,6 +1285,8 @@ texts! {
     // full-width punctuation carries its own.
     LabelSep => " ", "";
     // A percentage: Chinese writes the sign against the number.
+    BlBandChanges => "State changes up to the playhead: {now} of the run's {total}.", "到播放头为止的状态变化：{now} 次（全程 {total} 次）。";
+    StabStuckPending => "Stuck cells: counted once both sweeps are done.", "卡住的格子：两遍扫描都完成后统计。";
     PercentValue => "{n} %", "{n}%";
 }
 

@@ -352,8 +352,9 @@ pub fn storm_figures(q: &Query, r: &Report) -> Figures {
 }
 
 /// A page's settings as figures: `set-<link key>` (`set-l1.attempts`, `set-workers`), each
-/// written with its knob's unit. The lesson card shows the ones a step quotes, read from
-/// the page's live state (`state::Setting`), under the same ids.
+/// written with its knob's unit. The lesson card shows the ones a step quotes at these
+/// values, under the same ids, and beside one the learner changed the page's live value
+/// (`state::Setting`).
 fn settings(list: Vec<crate::state::Setting>) -> impl Iterator<Item = Figure> {
     list.into_iter().map(|s| Figure::new(format!("set-{}", s.key), s.value, Unit::Setting(s.unit)))
 }

@@ -317,6 +317,14 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     let _ = write!(o, r#"<div class="panel"><h3>{} · {}</h3>"#, t(T::ChartBreaker), t(state_word(f.state)));
     o.push_str(r#"<div class="band-scroll" id="breaker-band">"#);
     band(&mut o, lang, input, r, t_us);
+    // Inside the band's box: a lesson's stage shows the band alone, and its step asks the
+    // class to count the state changes (a half-open stretch can be a sliver).
+    let _ = write!(
+        o,
+        r#"<p class="note" id="breaker-band-changes" data-value="{}">{}</p>"#,
+        f.changes,
+        esc(&lang.f(T::BlBandChanges, &[("now", &num(f.changes)), ("total", &num(end.changes))]))
+    );
     o.push_str("</div>");
     let shown = strip(r, k, STRIP);
     let head = esc(&lang.f(T::BlCalls, &[("n", &shown.len().to_string())]));

@@ -2,6 +2,7 @@
 //! the playhead, diagram layout, flowing dots, the request timeline and the closed-form
 //! comparison. Pure functions, tested natively; the components only place the results.
 
+use super::Linear;
 use crate::i18n::T;
 use crate::model::slo::Slo;
 use crate::report::{CallResult, HopKind, Report, Trace};
@@ -423,6 +424,54 @@ pub fn allowance(allowed: f64) -> String {
     crate::i18n::format_small(allowed, 1, 2)
 }
 
+/// Where a fault window's mark goes on a time chart (view box units): the strip's start and
+/// width, its row (0 along the plot's top edge; windows that would overlap, strip or label,
+/// take the next row down), and where its label is anchored (`label_end`: by its end, for a
+/// window near the right edge, so the label stays inside the plot).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FaultMark {
+    pub x: f64,
+    pub w: f64,
+    pub row: usize,
+    pub label_x: f64,
+    pub label_end: bool,
+}
+
+/// Rows a chart has room for above its plot.
+pub const FAULT_ROWS: usize = 3;
+
+/// The marks of the fault windows `(from, to)` (ms) on an axis `x` whose plot ends at
+/// `right`, with labels about `label_w` wide; `None` for a window that starts past `end_ms`.
+pub fn fault_marks(
+    windows: &[(f64, f64)],
+    end_ms: f64,
+    x: Linear,
+    right: f64,
+    label_w: f64,
+) -> Vec<Option<FaultMark>> {
+    // Where each row is taken up to (strip or label).
+    let mut rows = [f64::NEG_INFINITY; FAULT_ROWS];
+    windows
+        .iter()
+        .map(|&(from, to)| {
+            // Past the axis's end (or not a number): nothing to mark.
+            if from.partial_cmp(&end_ms) != Some(std::cmp::Ordering::Less) {
+                return None;
+            }
+            let x0 = x.map(from.clamp(0.0, end_ms));
+            // At least a few units wide: a 100 ms trigger on a 48 s axis is still seen.
+            let w = (x.map(to.clamp(0.0, end_ms)) - x0).max(3.0);
+            let label_end = x0 + 2.0 + label_w > right;
+            let (label_x, reach) =
+                if label_end { (x0 + w - 2.0, x0 + w) } else { (x0 + 2.0, (x0 + w).max(x0 + 2.0 + label_w)) };
+            let start = if label_end { (x0 + w - 2.0 - label_w).min(x0) } else { x0 };
+            let row = rows.iter().position(|&taken| taken <= start).unwrap_or(FAULT_ROWS - 1);
+            rows[row] = rows[row].max(reach + 4.0);
+            Some(FaultMark { x: x0, w, row, label_x, label_end })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -461,6 +510,32 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn fault_marks_stack_overlapping_windows_and_keep_labels_inside() {
+        let x = Linear::new((0.0, 40_000.0), (52.0, 626.0));
+        let m = fault_marks(
+            &[(10_000.0, 25_000.0), (10_000.0, 30_000.0), (32_000.0, 33_000.0), (50_000.0, 60_000.0)],
+            40_000.0,
+            x,
+            626.0,
+            40.0,
+        );
+        let rows: Vec<Option<usize>> = m.iter().map(|k| k.map(|k| k.row)).collect();
+        assert_eq!(
+            rows,
+            [Some(0), Some(1), Some(0), None],
+            "two windows from 10 s overlap; the third is clear of the first; the last starts past the end"
+        );
+        let first = m[0].unwrap();
+        assert_eq!((first.x, first.label_x, first.label_end), (195.5, 197.5, false));
+        // Near the right edge the label is anchored by its end, inside the plot.
+        let late = fault_marks(&[(39_000.0, 40_000.0)], 40_000.0, x, 626.0, 40.0)[0].unwrap();
+        assert!(late.label_end && late.label_x <= 626.0, "{late:?}");
+        // A window too short to see still gets a few units.
+        let blip = fault_marks(&[(1_000.0, 1_001.0)], 40_000.0, x, 626.0, 40.0)[0].unwrap();
+        assert_eq!(blip.w, 3.0);
+    }
     use crate::model::chain::run;
     use crate::report::RequestOutcome;
     use crate::scenario::presets;

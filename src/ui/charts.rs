@@ -421,15 +421,16 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let (at, step_moment) = (use_context::<PlayheadAt>(), use_context::<StepMoment>());
     let Some(PlayheadAt { at_ms, faults }) = at else { return Html::default() };
     let scale = x_scale(props.end_ms);
-    let faults = faults.iter().filter(|(from, _, _)| *from < props.end_ms).map(|(from, to, label)| {
-        let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
-        // At least a few units wide: a 100 ms trigger on a 48 s axis is still seen.
-        let w = (x1 - x0).max(3.0);
-        html! { <g class="fault-window" data-from-ms={from.to_string()} data-to-ms={to.to_string()}>
-            <rect class="fault-span" x={x0.to_string()} width={w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
-            <rect class="fault-strip" x={x0.to_string()} width={w.to_string()} y={(MT - 6.0).to_string()} height="6" />
-            <text class="fault-label" x={(x0 + w + 3.0).to_string()} y={(MT - 1.0).to_string()}>{ label }</text>
-        </g> }
+    let windows: Vec<(f64, f64)> = faults.iter().map(|(from, to, _)| (*from, *to)).collect();
+    let marks = crate::plot::storm::fault_marks(&windows, props.end_ms, scale, W - MR, 34.0);
+    let faults = faults.iter().zip(marks).filter_map(|((from, to, label), m)| {
+        let m = m?;
+        let (strip_y, label_y) = (MT - 4.0 * (m.row as f64 + 1.0), MT + 9.0 + 10.0 * m.row as f64);
+        Some(html! { <g class="fault-window" data-from-ms={from.to_string()} data-to-ms={to.to_string()}>
+            <rect class="fault-span" x={m.x.to_string()} width={m.w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
+            <rect class="fault-strip" x={m.x.to_string()} width={m.w.to_string()} y={strip_y.to_string()} height="3.5" />
+            <text class="fault-label" x={m.label_x.to_string()} y={label_y.to_string()} text-anchor={if m.label_end { "end" } else { "start" }}>{ label }</text>
+        </g> })
     });
     let x = scale.map(at_ms.clamp(0.0, props.end_ms));
     let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {

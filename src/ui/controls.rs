@@ -133,15 +133,24 @@ pub fn NumberControl(props: &NumberControlProps) -> Html {
     // ↑ and ↓ in the number field move the value one step (as a number input does), for
     // values finer than the slider's stops: a fault's end 100 ms at a time.
     let onkey = {
-        let (cb, (down, up)) = (props.ontype.clone(), spec.nudged.clone());
+        let (cb, (down, up), shown) = (props.ontype.clone(), spec.nudged.clone(), spec.text.clone());
         Callback::from(move |e: KeyboardEvent| {
+            // A modifier's own meaning (select to the start, go to the start) and a key inside
+            // an input method's composition are left alone.
+            if e.shift_key() || e.alt_key() || e.ctrl_key() || e.meta_key() || e.is_composing() {
+                return;
+            }
             let to = match e.key().as_str() {
                 "ArrowUp" => &up,
                 "ArrowDown" => &down,
                 _ => return,
             };
             e.prevent_default();
-            cb.emit(to.clone());
+            // Text typed and not yet committed is committed first, not replaced by a step
+            // from the value before it.
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let typed = input.value();
+            cb.emit(if typed.trim() != shown.trim() { typed } else { to.clone() });
         })
     };
     let described = if spec.error.is_some() { format!("{help_id} {err_id}") } else { help_id.clone() };

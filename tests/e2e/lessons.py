@@ -126,18 +126,23 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
 
     def spot_in_view(where, timeout=6.0):
         # The step's figure comes into view once the page is drawn, all of it or, when it is
-        # taller than the window, its top (a chart drawn late must not leave it below the fold).
+        # taller than the window, its top; and stays there a second later (a chart drawn late
+        # must not leave it below the fold).
         probe = """const e = document.querySelector('.spot'); if (!e) return null;
             const r = e.getBoundingClientRect(), vh = innerHeight;
             return [e.id, Math.round(r.top), Math.round(r.bottom), vh,
-                    r.top >= 0 && (r.bottom <= vh || r.top <= vh * 0.25)];"""
-        deadline, got = time.time() + timeout, None
+                    r.top >= 0 && (r.bottom <= vh || (r.height > vh * 0.8 && r.top <= vh * 0.25))];"""
+        deadline, got, seen = time.time() + timeout, None, None
         while time.time() < deadline:
             got = chrome.js(probe)
             if got and got[4]:
-                return
+                if seen and time.time() - seen >= 1.0:
+                    return
+                seen = seen or time.time()
+            else:
+                seen = None
             time.sleep(0.25)
-        expect(False, f"{where}: the step's figure is in view: {got}")
+        expect(False, f"{where}: the step's figure is in view and stays: {got}")
 
     def every_step_from_its_link():
         quoted = 0
@@ -564,7 +569,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
 
     def presenter_stage_survives_a_knob():
         # The breaker lab draws its band again as new markup when a knob moves: the step's
-        # figure must stay on the stage (it went blank), and stay veiled while it should.
+        # figure must stay on the stage (it went blank), with the count of state changes the
+        # step asks the class for.
         chrome.get(base + "?lesson=retry-storm&step=5&present=1&lang=en")
         wait_step("retry-storm", 5)
         chrome.wait("#breaker-band.spot")
@@ -573,8 +579,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             i.dispatchEvent(new Event('input', {bubbles: true})); i.dispatchEvent(new Event('change', {bubbles: true}));""")
         time.sleep(1.0)
         got = chrome.js("""const e = document.getElementById('breaker-band'); const r = e && e.getBoundingClientRect();
-            return [!!e && e.classList.contains('spot'), r ? Math.round(r.width) : 0, document.getElementById('f-open_ms').value];""")
-        expect(got[0] and got[1] > 300 and got[2] == "5000", f"the step's figure stays on the stage after a knob moved: {got}")
+            const c = document.getElementById('breaker-band-changes');
+            return [!!e && e.classList.contains('spot'), r ? Math.round(r.width) : 0, document.getElementById('f-open_ms').value,
+                    !!c && e.contains(c) && c.getBoundingClientRect().height > 0];""")
+        expect(got[0] and got[1] > 300 and got[2] == "5000" and got[3],
+               f"the step's figure, with its count of state changes, stays on the stage after a knob moved: {got}")
         no_console_errors(chrome, "presenter knob")
 
     def arrow_keys_move_a_number_field_one_step():

@@ -305,6 +305,16 @@ def main():
         chrome.wait("#inflight-b")
         tops = chrome.js("return ['a', 'b'].map(s => Number(document.getElementById('inflight-' + s).dataset.yMax));")
         expect(tops[1] < tops[0] / 100, f"big-promo compare: B's pool chart on its own scale: {tops}")
+        # The metastable preset against its budget: B's run ends long before A's; with the
+        # playhead past it, B's chain says it shows its last bucket (it read as still busy).
+        page("?page=storm&lang=en&preset=metastable-retry-storm&compare=1")
+        wait_run(chrome)
+        chrome.wait("#diagram-b")
+        chrome.js("const s = document.getElementById('scrub'); s.value = s.max; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        time.sleep(0.3)
+        ended = chrome.js("return ['a', 'b'].map(s => { const e = document.getElementById('diagram-ended-' + s); return e && e.textContent; });")
+        expect(ended[0] is None and ended[1] and ended[1].startswith("This run ended at"),
+               f"past B's end, only B's chain says its run is over: {ended}")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "compare")
 

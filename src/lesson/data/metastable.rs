@@ -114,8 +114,8 @@ pub const LESSON: Lesson = Lesson {
                 "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 {set-l1.per_try} 内完成，少量重试被吸收。触发一旦超过某个大小就会把系统推入风暴，此后它有多大已经无关紧要。",
             )),
             try_this: Some(tr(
-                "Move the end later, {#100} ms at a time (↑ in the end's box: one press, {#100} ms), and find the shortest trigger that tips the system.",
-                "把结束时间每次推后 {#100} ms（在结束时间的输入框里按一次 ↑ 即推后 {#100} ms），找出能把系统推入风暴的最短触发。",
+                "Move the fault's end later, {#100} ms at a time (type it in the Fault end box, or press ↑ there: one press, {#100} ms), and find the shortest trigger that tips the system.",
+                "把故障结束时间每次推后 {#100} ms（在“故障结束”输入框里输入，或在框内按一次 ↑ 即推后 {#100} ms），找出能把系统推入风暴的最短触发。",
             )),
             spot: "chart-outcomes-a",
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0 }),
@@ -221,8 +221,8 @@ pub const LESSON: Lesson = Lesson {
                 "因为它承受的负载不是用户发出的负载：每个超时的请求都以重试的形式回来，服务端还在把线程花在调用方早已放弃的调用上，所以它收到的仍超过它能处理的，队列永远排不空。只有当外部负载降得足够低、连重试都能容纳时，或有机制限制重试（重试预算、主动减载）时，它才会恢复；即便如此，也要等队列里积压的工作排空之后。",
             )),
             try_this: Some(tr(
-                "Overlay the retry budget and compare its green falling line with the orange one.",
-                "叠加重试预算，比较绿色与橙色的回落线。",
+                "Overlay the retry budget and compare its green dash-dot falling line with the orange dashed one.",
+                "叠加重试预算，比较绿色点划线与橙色虚线这两条回落线。",
             )),
             spot: "stability-hysteresis",
             playback: None,

@@ -140,7 +140,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "Set the open time to {#5,000} ms ({#5} s) and count the state changes.",
-                "把打开时间设为 {#5,000} ms（{#5} s），数一数状态变化。",
+                "把打开时长设为 {#5,000} ms（{#5} s），数一数状态变化。",
             )),
             spot: "breaker-band",
             playback: None,

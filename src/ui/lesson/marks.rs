@@ -36,8 +36,8 @@ pub fn keep_veiled(ids: Vec<&'static str>) {
     apply();
 }
 
-/// Puts the kept classes back where they are missing. Adding a class an element has
-/// already is not a change, so the observer's own additions do not call it again.
+/// Puts the kept classes back where they are missing. The observer sees its own additions
+/// and calls this once more, which then finds nothing missing and changes nothing.
 fn apply() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let (spot, veiled) = MARKS.with(|m| {
@@ -59,10 +59,21 @@ fn apply() {
     }
 }
 
-/// Starts the observer once: any class change or element added anywhere in the page.
+/// Starts the observer while there is something to keep (any class change or element
+/// added anywhere in the page), and stops it once there is nothing: outside a lesson the
+/// page is not watched.
 fn watch() {
-    let started = MARKS.with(|m| m.borrow().observer.is_some());
-    if started {
+    let (started, wanted) = MARKS.with(|m| {
+        let m = m.borrow();
+        (m.observer.is_some(), m.spot.is_some() || !m.veiled.is_empty())
+    });
+    if started && !wanted {
+        if let Some((observer, _callback)) = MARKS.with(|m| m.borrow_mut().observer.take()) {
+            observer.disconnect();
+        }
+        return;
+    }
+    if started || !wanted {
         return;
     }
     let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) else { return };

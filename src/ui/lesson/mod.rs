@@ -623,30 +623,50 @@ fn scroll_to_spot(el: &web_sys::Element, vh: f64) {
 /// than the window.
 fn in_view(el: &web_sys::Element, vh: f64) -> bool {
     let r = el.get_bounding_client_rect();
-    r.top() >= 0.0 && (r.bottom() <= vh || r.top() <= vh * 0.25)
+    r.top() >= 0.0 && (r.bottom() <= vh || (r.height() > vh * 0.8 && r.top() <= vh * 0.25))
 }
 
 /// Brings the step's figure back into view while the page is still being drawn (a chart
-/// drawn late grows the figure below the window's edge, cells streaming in above it push
-/// it down), for a few seconds, and stops as soon as the learner scrolls or the step
-/// moves on.
+/// drawn late grows the figure below the window's edge, parts drawn late above it push it
+/// down), for a few seconds, and stops as soon as the learner touches the page (wheel,
+/// touch, key, pointer) or the step moves on. The scroll position cannot tell: the
+/// browser's scroll anchoring moves it too.
 fn follow_spot(el: web_sys::Element, tries: u32) {
     let Some(win) = web_sys::window() else { return };
-    let y = win.scroll_y().unwrap_or(0.0);
+    let touched = Rc::new(std::cell::Cell::new(false));
+    let listeners: Rc<Vec<gloo_events::EventListener>> = Rc::new(
+        ["wheel", "touchstart", "keydown", "pointerdown"]
+            .into_iter()
+            .map(|kind| {
+                let touched = touched.clone();
+                gloo_events::EventListener::new(&win, kind, move |_| touched.set(true))
+            })
+            .collect(),
+    );
+    follow_step(el, touched, listeners, tries);
+}
+
+/// One look of [`follow_spot`]; the listeners go with the last one.
+fn follow_step(
+    el: web_sys::Element,
+    touched: Rc<std::cell::Cell<bool>>,
+    // Only held: the listeners stay attached while a look is pending.
+    _listeners: Rc<Vec<gloo_events::EventListener>>,
+    tries: u32,
+) {
     if tries == 0 {
         return;
     }
     gloo_timers::callback::Timeout::new(250, move || {
         let Some(win) = web_sys::window() else { return };
-        let learner_scrolled = (win.scroll_y().unwrap_or(0.0) - y).abs() > 1.0;
-        if learner_scrolled || !el.class_list().contains("spot") || !el.is_connected() {
+        if touched.get() || !el.class_list().contains("spot") || !el.is_connected() {
             return;
         }
         let vh = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
         if !in_view(&el, vh) {
             scroll_to_spot(&el, vh);
         }
-        follow_spot(el, tries - 1);
+        follow_step(el, touched, _listeners, tries - 1);
     })
     .forget();
 }

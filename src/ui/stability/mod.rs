@@ -433,6 +433,10 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                                 ("prot", &stuck(&view.protected).to_string()),
                                 ("p", &protection_label(lang, s, s.protect)),
                             ]) }</p>
+                        } else if protected && running {
+                            // Its line kept while the sweeps run: the map does not jump down
+                            // when the count arrives.
+                            <p id="stab-stuck-pending" class="help">{ t(T::StabStuckPending) }</p>
                         }
                         <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">
                             { Html::from_html_unchecked((*map_axis).clone()) }{ Html::from_html_unchecked((*map).clone()) }

@@ -517,6 +517,14 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             if let Some(note) = order_note(lang, r, &props.scenario) {
                 <p class="note" id={format!("order-{}", props.side)}>{ note }</p>
             }
+            // Compare mode's playhead runs to the longer run's end: past this one's, the chain
+            // still shows its last bucket, which must not read as still busy.
+            if props.at_ms > run_end_ms(r) {
+                <p class="note ended" id={format!("diagram-ended-{}", props.side)}>{ lang.f(T::DiagramEnded, &[
+                    ("t", &format_number(r.summary.end_ms / 1000.0, 2)),
+                    ("ms", &bucket_ms_text(r.series.bucket_ms)),
+                ]) }</p>
+            }
             // The series keep each bucket's highest value, not the value at an instant.
             <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }
