@@ -315,6 +315,10 @@ def main():
         ended = chrome.js("return ['a', 'b'].map(s => { const e = document.getElementById('diagram-ended-' + s); return e && e.textContent; });")
         expect(ended[0] is None and ended[1] and ended[1].startswith("This run ended at"),
                f"past B's end, only B's chain says its run is over: {ended}")
+        # At the end the playhead's label says the last event's time, as the caption does.
+        last = float(chrome.js("return document.getElementById('headline-span').dataset.value")) / 1000
+        label = chrome.text("#playhead-label")
+        expect(label.endswith(f"{last:,.2f}".rstrip("0").rstrip(".") + " s"), f"the playhead at the end says {last} s: {label!r}")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "compare")
 

@@ -326,7 +326,13 @@ pub fn StormPage(props: &StormProps) -> Html {
             })
         };
         // The time the label shows, which the slider says too (its 0–1000 means nothing).
-        let at_text = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(at / 1000.0, 2)))]);
+        // The axis ends with its last bucket, a little after the last event: at the end the
+        // label says the last event's time, as the caption over the cards does (0 – 48.2 s,
+        // not t = 48.4 s).
+        let last_event =
+            [a.as_ref(), b.as_ref()].into_iter().flatten().map(|r| r.0.summary.end_ms).fold(0.0, f64::max);
+        let shown = if last_event > 0.0 { at.min(last_event) } else { at };
+        let at_text = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(shown / 1000.0, 2)))]);
         let speed_help = lang.f(T::SpeedHelp, &[("s", &format_number(PLAY_MS_AT_1X / 1000.0, 2))]);
         html! {
             <div class="playbar" role="group" aria-label={t(T::Scrub)}>
