@@ -171,11 +171,14 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) 
     for (a, b, s) in segments(r) {
         let (x0, x1) = (xs.map(a as f64), xs.map(b as f64));
         let class = ["s-closed", "s-half", "s-open"][s.level() as usize];
+        // A half-open stretch lasts as long as its few probes, a sliver on a 30 s axis: drawn
+        // at least 4 units wide, on its own row, so a class can count it.
+        let least = if s == State::HalfOpen { 4.0 } else { 1.0 };
         let _ = write!(
             out,
             r#"<rect class="{class}" x="{x0:.2}" y="{}" width="{:.2}" height="{}"/>"#,
             y(s),
-            (x1 - x0).max(1.0),
+            (x1 - x0).max(least),
             row - 2.0
         );
     }
@@ -508,5 +511,15 @@ mod tests {
         assert_eq!(s.last(), Some(&(75_150_000, r.end_us, State::Closed)));
         assert_eq!(pct(10, 20), 50.0);
         assert_eq!(pct(1, 0), 0.0);
+        // Its 100 ms half-open stretch is a sliver at the band's scale: drawn 4 units wide.
+        let input = preset("source-002").unwrap();
+        let mut o = String::new();
+        band(&mut o, Lang::En, &input, &r, r.end_us);
+        let widths: Vec<f64> = o
+            .split(r#"<rect class="s-half""#)
+            .skip(1)
+            .filter_map(|rest| rest.split("width=\"").nth(1)?.split('"').next()?.parse().ok())
+            .collect();
+        assert!(!widths.is_empty() && widths.iter().all(|w| *w >= 4.0), "{widths:?}");
     }
 }
