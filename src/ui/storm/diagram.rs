@@ -433,6 +433,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             );
             // The text's sizes as the style sheet sets them (12 px, 10.5 px badges).
             let busy_fit = crate::plot::palette::squeeze(&busy_text, 12.0, bx.w - 16.0);
+            // The calls so far are the figure a class is pointed at: the box's largest, 13.5 px
+            // bold (a 27,000 had been the smallest, grey text on the stage).
+            let calls_text = lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]);
+            let calls_fit = crate::plot::palette::squeeze(&calls_text, 13.5, bx.w - 16.0);
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and
             // arrival rate (the mouse's way in; the links under the diagram are the keyboard's).
@@ -456,8 +460,9 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     id={format!("hop-{}-{}", props.side, bx.hop)} onclick={pick}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
                     <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ lang.service(&hop.name).into_owned() }</text>
-                    <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}>
-                        { lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]) }
+                    <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}
+                        textLength={calls_fit.clone()} lengthAdjust={calls_fit.is_some().then_some("spacingAndGlyphs")}>
+                        { calls_text }
                     </text>
                     <text class={classes!("hop-busy", queue_lab.is_some().then_some("to-lab"))} x={(bx.x + 8.0).to_string()} y={(bx.y + 55.0).to_string()}
                         id={format!("hop-busy-{}-{}", props.side, bx.hop)} data-href={queue_lab.clone()} onclick={open_queue_lab}
