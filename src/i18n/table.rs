@@ -1287,6 +1287,9 @@ texts! {
     // A percentage: Chinese writes the sign against the number.
     BlBandChanges => "State changes up to the playhead: {now} of the run's {total}.", "到播放头为止的状态变化：{now} 次（全程 {total} 次）。";
     StabStuckPending => "Stuck cells: counted once both sweeps are done.", "卡住的格子：两遍扫描都完成后统计。";
+    FormulaBoundPerRequest => "Worst-case attempts per request at {leaf}, the chain's last service", "链路末端{leaf}的每请求最坏尝试次数";
+    FormulaSimPerRequest => "simulated, per request (refused ones included)", "模拟，每请求（含被拒绝的请求）";
+    FormulaLittleBatch => "All requests arrive at once: there is no steady arrival rate, so Little's law (L = λW) has nothing to take.", "所有请求同时到达：没有稳定的到达率，Little 定律（L = λW）无从计算。";
     PercentValue => "{n} %", "{n}%";
 }
 

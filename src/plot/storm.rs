@@ -371,6 +371,9 @@ pub struct Formulas {
     pub bound: Option<f64>,
     /// Highest simulated leaf attempts/s over a bucket.
     pub sim_peak_rate: f64,
+    /// Simulated leaf attempts per original request (the batch loads' figure: their rate
+    /// over a bucket is the bucket's width's, not the load's).
+    pub sim_per_request: f64,
     /// Mean leaf work (ms).
     pub leaf_mean_ms: f64,
     /// Little's law at the leaf with the simulated peak rate: rate × mean work.
@@ -409,6 +412,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
         bound: entry_rate.map(|e| e * product),
         attempts,
         sim_peak_rate,
+        sim_per_request: r.summary.amplification,
         leaf_mean_ms,
         little: sim_peak_rate * leaf_mean_ms / 1000.0,
         sim_peak_in_flight: r.hops.get(leaf).map_or(0, |h| h.peak_in_flight),

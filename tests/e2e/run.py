@@ -463,6 +463,16 @@ def main():
                "removing a layer and adding it back gives the same run")
         no_console_errors(chrome, "layers stepper")
 
+        # Requests all at once (lab 11, a deadline cutting the calls): the panel counts per
+        # request and takes no rate, whose value would be the bucket width's.
+        page("?page=storm&lang=en&preset=lab11-unprotected&l1.attempts=4&l2.attempts=4&l1.deadline=250")
+        wait_run(chrome)
+        per = chrome.js("""return [document.getElementById('formula-bound').textContent, !!document.getElementById('formula-sim-peak'),
+            !!document.getElementById('formula-little'), Number(document.getElementById('formula-sim-per-request').textContent),
+            Number(document.getElementById('h-a-amplification').dataset.value)];""")
+        expect(per[0].startswith("4 × 4 = 16") and not per[1] and not per[2] and abs(per[3] - per[4]) < 0.01,
+               f"batch load: 16 per request, simulated per request = amplification, no rate and no Little's law: {per}")
+
     def storm_slo_and_error_budget():
         for p, met in [("big-promo", "false"), ("big-promo-protected", "true")]:
             page(f"?page=storm&lang=en&preset={p}&seed=7&knobs=all")

@@ -202,16 +202,31 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
     html! {
         <div class="formulas" id="formulas">
             <h3>{ lang.t(T::FormulaTitle) }</h3>
-            <div class="formula-row">
-                <div>{ lang.f(T::FormulaBound, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
-                <code id="formula-bound">{ bound }</code>
-                <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimPeak))]) }<strong id="formula-sim-peak">{ format!("{} {}", format_number(f.sim_peak_rate, 1), lang.t(T::UnitAttemptsPerS)) }</strong></div>
-            </div>
-            <div class="formula-row">
-                <div>{ lang.f(T::FormulaLittle, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
-                <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
-                <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
-            </div>
+            if f.entry_rate.is_some() {
+                <div class="formula-row">
+                    <div>{ lang.f(T::FormulaBound, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
+                    <code id="formula-bound">{ bound }</code>
+                    <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimPeak))]) }<strong id="formula-sim-peak">{ format!("{} {}", format_number(f.sim_peak_rate, 1), lang.t(T::UnitAttemptsPerS)) }</strong></div>
+                </div>
+                <div class="formula-row">
+                    <div>{ lang.f(T::FormulaLittle, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
+                    <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
+                    <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
+                </div>
+            } else {
+                // Requests all at once: per request, and no rate. A rate over a bucket would be
+                // the bucket's width's (a deadline that cut the calls to a fifth had made it
+                // four times higher), and Little's law has no steady rate to take.
+                <div class="formula-row">
+                    <div>{ lang.f(T::FormulaBoundPerRequest, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
+                    <code id="formula-bound">{ bound }</code>
+                    <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimPerRequest))]) }<strong id="formula-sim-per-request">{ format_number(f.sim_per_request, 2) }</strong></div>
+                </div>
+                <div class="formula-row">
+                    <div>{ lang.t(T::FormulaLittleBatch) }</div>
+                    <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
+                </div>
+            }
             <p class="note">{ lang.t(T::FormulaNote) }</p>
         </div>
     }
