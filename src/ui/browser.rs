@@ -86,6 +86,18 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// A value kept for this tab's session (it survives a reload, not the tab).
+pub fn session_get(key: &str) -> Option<String> {
+    web_sys::window()?.session_storage().ok()??.get_item(key).ok()?
+}
+
+/// Keeps a value for this tab's session.
+pub fn session_set(key: &str, value: &str) {
+    if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok()).flatten() {
+        let _ = s.set_item(key, value);
+    }
+}
+
 /// The language saved by an earlier visit.
 pub fn saved_lang() -> Option<String> {
     storage()?.get_item(LANG_KEY).ok()?

@@ -450,8 +450,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.click("#check-3-reveal")
         chrome.wait("#check-3-answer")
         expect("900" in chrome.text("#check-3-answer"), "the 900 calls answer, from the model")
+        # A ticked prompt stays ticked through Next and a reload (the tab's session).
+        chrome.click("#check-1-done")
         chrome.click("#check-3-go")
         wait_step("interview", 3)
+        chrome.refresh()
+        wait_step("interview", 3)
+        chrome.wait("#check-1-done")
+        ticked = chrome.js("return [...document.querySelectorAll('#lesson-checklist input[type=checkbox]')].filter(c => c.checked).map(c => c.id);")
+        expect(ticked == ["check-1-done"], f"the ticked prompt kept through a step and a reload: {ticked}")
         chrome.get(base + "?lesson=interview&step=3&role=candidate&lang=en")
         wait_step("interview", 3)
         for sel in ["#lesson-reveal", "#lesson-answer", "#lesson-checklist", "#lesson-notes"]:

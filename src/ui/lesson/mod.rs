@@ -316,6 +316,19 @@ struct ChecklistProps {
 fn Checklist(props: &ChecklistProps) -> Html {
     let lang = props.lang;
     let open = use_state(BTreeSet::<usize>::new);
+    // The prompts the interviewer ticked, kept for the tab's session: Next, Back and a reload
+    // drew the list again unticked.
+    // Read at each drawing, written at each tick: the box's own state follows the click.
+    let key = format!("checklist-{}", props.at.lesson.id);
+    let ticked = |key: &str| -> BTreeSet<usize> {
+        // Inserted one by one: collecting a set sorts, and a sort of its own is kilobytes.
+        let mut set = BTreeSet::new();
+        for n in browser::session_get(key).unwrap_or_default().split(',').filter_map(|n| n.parse().ok()) {
+            set.insert(n);
+        }
+        set
+    };
+    let done = ticked(&key);
     let without_run = use_memo(props.at.lesson.id, |_| {
         props
             .at
@@ -350,9 +363,20 @@ fn Checklist(props: &ChecklistProps) -> Html {
             // Its question, from the figures its link gives without a run.
             StepFigures::Ready(without_run[i].clone())
         };
+        let tick = {
+            let key = key.clone();
+            Callback::from(move |_: Event| {
+                let mut next = ticked(&key);
+                if !next.remove(&i) {
+                    next.insert(i);
+                }
+                let list: Vec<String> = next.iter().map(usize::to_string).collect();
+                browser::session_set(&key, &list.join(","));
+            })
+        };
         html! {
             <li class={classes!("check", (i == props.at.step).then_some("current"))} id={format!("check-{}", i + 1)}>
-                <label><input type="checkbox" id={format!("check-{}-done", i + 1)} />{ " " }
+                <label><input type="checkbox" id={format!("check-{}-done", i + 1)} checked={done.contains(&i)} onchange={tick} />{ " " }
                     if let Some(b) = props.at.lesson.time_box(i) { <span class="lesson-meta">{ time_box_text(lang, b) }{ " · " }</span> }
                     { rich(s.question.unwrap_or(s.title), lang, &figs) }
                 </label>
