@@ -1064,8 +1064,8 @@ texts! {
     LessonsTitle => "Guided lessons", "引导课程";
     LessonsIntro => "Each lesson walks one source document step by step: a page set up for the step, one to three knobs, what to look at, a question to ask before the answer, and something to try. Every number in the text is computed by the model for the step. They are listed in teaching order: start with how retries amplify a failure; the interview comes last.",
         "每门课按一篇来源文档逐步讲解：每一步都有设好的页面、一到三个参数、要看什么、揭晓答案前先问的问题，以及可以动手试的内容。文中每个数字都由模型针对该步计算得出。课程按教学顺序排列：先看重试如何放大一次故障，面试放在最后。";
-    LessonsSources => "The sources are four Chinese articles on resilience this lab was built from, cited by number throughout the site: 000, an interview about a product page, its recommendation and profile services, retries ×9 and deadlines; 001, retry storms through client → gateway → order → payment (27×), jitter, a retry budget and a breaker; 002, capacity, admission control with a token bucket, and 64×; 003, a field guide from an SLO to timeouts, bulkheads, breakers, rate limits and degradation, around a big-promo outage.",
-        "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、重试 ×9 与截止时间；001，客户端 → 网关 → 订单服务 → 支付服务的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
+    LessonsSources => "The sources are four Chinese articles on resilience this lab was built from, cited by number throughout the site: 000, an interview about a product page, its recommendation and profile services, attempts ×9 and deadlines; 001, retry storms through client → gateway → order → payment (27×), jitter, a retry budget and a breaker; 002, capacity, admission control with a token bucket, and 64×; 003, a field guide from an SLO to timeouts, bulkheads, breakers, rate limits and degradation, around a big-promo outage.",
+        "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、尝试 ×9 与截止时间；001，客户端 → 网关 → 订单服务 → 支付服务的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
     LessonSource => "source {source}", "文档 {source}";
     LessonStepCount => "{n} steps", "{n} 步";
     LessonMinutes => "{m} min", "{m} 分钟";

@@ -136,8 +136,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["leaf.ms", "cancel"],
             title: tr("A slow downstream: the timeout's outcome is unknown", "下游变慢：超时之后，结果未知"),
             narration: tr(
-                "The profile service slows to {set-leaf.ms} a call, past what the {set-l1.deadline} budget allows: {h-a-timeouts} tries time out and every admitted request is answered degraded. The callers stopped waiting, but the calls went on: {h-a-abandoned_work} calls were worked for nobody.",
-                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 截止时间所能容纳的范围：{h-a-timeouts} 次尝试超时，每个被接纳的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用做完了却没人要结果。",
+                "The profile service slows to {set-leaf.ms} a call, past what the {set-l1.deadline} budget allows: {h-a-timeouts} tries time out (both hops added up) and every admitted request is answered degraded. The callers stopped waiting, but the calls went on: {h-a-abandoned_work} calls (both hops added up) were worked for nobody.",
+                "画像服务变慢到每次调用 {set-leaf.ms}，超出 {set-l1.deadline} 截止时间所能容纳的范围：{h-a-timeouts} 次尝试超时（两跳合计），每个被接纳的请求都以降级作答。调用方不再等待，调用却还在继续：{h-a-abandoned_work} 次调用（两跳合计）做完了却没人要结果。",
             ),
             question: Some(tr(
                 "A call that writes (a payment, an order) times out. Did the write happen?",
@@ -212,13 +212,13 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l2.attempts"],
             title: tr("The metrics that tell the story", "讲清故事的指标"),
             narration: tr(
-                "Log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise {#99} % HTTP {#200} can hide recommendations degraded for everyone.",
-                "分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则 {#99}% 的 HTTP {#200} 可能掩盖推荐已全量降级。",
+                "Log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise a dashboard reading {#99} % HTTP {#200} can hide recommendations degraded for everyone.",
+                "分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则，一块显示 {#99}% HTTP {#200} 的看板可能掩盖推荐已全量降级。",
             ),
             question: Some(tr("What is the denominator of the success rate?", "成功率的分母是什么？")),
             answer: Some(tr(
-                "Decide it before the incident: here {h-a-succeeded} full answers out of {h-a-original_requests} requests, while core success (degraded counted as served) is {h-a-core_success_rate}.",
-                "要在故障前定义：这里 {h-a-original_requests} 个请求中完整回答 {h-a-succeeded} 个，而核心成功率（降级也算作已服务）为 {h-a-core_success_rate}。",
+                "Decide it before the incident and write it down, since each choice gives another figure: over all {h-a-original_requests} requests, {h-a-succeeded} full answers; over the admitted ones only (the {h-a-admission_rejected} refused at the door counted apart), with degraded answers counted as served, core success is {h-a-core_success_rate}.",
+                "要在故障前定义并写下来，因为不同的分母给出不同的数字：以全部 {h-a-original_requests} 个请求为分母，完整回答 {h-a-succeeded} 个；只以被接纳的请求为分母（入口拒绝的 {h-a-admission_rejected} 个另计），并把降级也算作已服务，核心成功率为 {h-a-core_success_rate}。",
             )),
             try_this: None,
             spot: "breakdown-a",
@@ -244,8 +244,8 @@ pub const LESSON: Lesson = Lesson {
                 "取决于剩余容量：只有当下游变慢时的在途调用仍在连接池之内才安全。这里在途会达到 {inflight-degraded-after}，而连接池只有 {set-pool}：不安全。要算出来，不能假设。",
             )),
             try_this: Some(tr(
-                "Raise the pool until every row fits. Even with {#1,1} attempts the slow-downstream row does not fit: a slow downstream also needs a timeout or deadline that bounds how long each call holds a connection, and load shedding.",
-                "调大连接池，直到每一行都放得下。即使尝试次数设为 {#1,1}，“下游变慢”那一行仍然放不下：慢下游还需要用超时或截止时间限制每次调用占用连接的时长，并配合减载。",
+                "With the pool at {set-pool}, even {#1,1} attempts leave both slow-downstream rows over it: a slow downstream also needs a timeout or deadline that bounds how long each call holds a connection, and load shedding. Then raise the pool until every row fits, and see what size that takes.",
+                "连接池保持 {set-pool} 时，即使尝试次数设为 {#1,1}，两行“下游变慢”仍然放不下：慢下游还需要用超时或截止时间限制每次调用占用连接的时长，并配合减载。再调大连接池，直到每一行都放得下，看看需要多大。",
             )),
             spot: "inflight-box",
             playback: None,
