@@ -463,6 +463,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         wait_step("interview", 3)
         for sel in ["#lesson-reveal", "#lesson-answer", "#lesson-checklist", "#lesson-notes"]:
             expect(chrome.js(f"return !document.querySelector('{sel}');"), f"the candidate sees no {sel}")
+        # Step 11's "try this" says the outcome: the candidate sees it only after answering.
+        chrome.get(base + "?lesson=interview&step=11&role=candidate&lang=en")
+        wait_step("interview", 11)
+        expect(chrome.js("return !document.getElementById('lesson-try');"), "no try-this before the candidate answers")
+        chrome.click("#lesson-show-run")
+        chrome.wait("#lesson-try")
+        chrome.get(base + "?lesson=interview&step=3&role=candidate&lang=en")
+        wait_step("interview", 3)
         # The run answers the question: it stays hidden until the candidate has answered.
         chrome.wait("#h-a-latency_max")
         hidden = "return getComputedStyle(document.getElementById('h-a-latency_max')).visibility === 'hidden';"

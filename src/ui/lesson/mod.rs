@@ -226,7 +226,8 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 }
             }
             <a class="lesson-to-figure" id="lesson-to-figure" href={format!("#{}", step.spot)}>{ t(T::LessonToFigure) }</a>
-            if let Some(tt) = step.try_this {
+            // The candidate's "try this" waits for their answer too: it often says the outcome.
+            if let Some(tt) = step.try_this.filter(|_| !(modes.candidate && step.question.is_some() && !props.revealed)) {
                 <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p>
             }
             { quoted_settings(lang, step, &props.settings, &figs) }
