@@ -60,7 +60,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: Some(8),
             hop: None,
-            veil: &[],
+            // The red box repeats the rows the answer quotes.
+            veil: &["saturation-warning"],
         },
         Step {
             link: "page=storm&preset=lab11-unprotected",
@@ -86,7 +87,8 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 0.0, pause_ms: 50.0 }),
             minutes: None,
             hop: Some(2),
-            veil: &[],
+            // The cards (900 leaf calls, 9×, p50 1,020 ms) and the load chart's nine bursts answer both questions.
+            veil: &["headline", "chart-load-a"],
         },
         Step {
             link: "page=storm&preset=lab11-protected&l2.attempts=3",
@@ -129,7 +131,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The cards count the calls the question asks for (leaf calls, budget exhausted).
+            veil: &["headline"],
         },
         Step {
             link: "page=storm&preset=lab11-protected&leaf.ms=300",
@@ -251,7 +254,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The red box repeats the row the answer quotes.
+            veil: &["saturation-warning"],
         },
         Step {
             link: "page=storm&preset=big-promo-protected",
