@@ -399,7 +399,9 @@ pub fn App() -> Html {
     {
         let spot = nav.at.map(|a| (a.step().spot, a.modes.present, nav.generation));
         use_effect_with(spot, |s| match *s {
-            Some((id, _, _)) => ui_lesson::spotlight(id, 30),
+            // Looked for every 150 ms for 15 s: a figure drawn from the step's run comes only
+            // once the run is done, seconds later on a busy machine.
+            Some((id, _, _)) => ui_lesson::spotlight(id, 100),
             None => ui_lesson::no_spotlight(),
         });
     }

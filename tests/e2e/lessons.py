@@ -124,10 +124,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         if chrome.js("const b = document.getElementById('lesson-reveal'); if (b) b.click(); return !!b;"):
             chrome.wait("#lesson-answer")
 
-    def spot_in_view(where, timeout=6.0):
+    def spot_in_view(where, timeout=20.0):
         # The step's figure comes into view once the page is drawn, all of it or, when it is
         # taller than the window, its top; and stays there a second later (a chart drawn late
-        # must not leave it below the fold).
+        # must not leave it below the fold). As long a wait as figures_match's: on a loaded VM
+        # the step's run, and a figure drawn from it, can come seconds after the page.
         probe = """const e = document.querySelector('.spot'); if (!e) return null;
             const r = e.getBoundingClientRect(), vh = innerHeight;
             return [e.id, Math.round(r.top), Math.round(r.bottom), vh,
