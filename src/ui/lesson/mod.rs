@@ -317,9 +317,9 @@ struct ChecklistProps {
 fn Checklist(props: &ChecklistProps) -> Html {
     let lang = props.lang;
     let open = use_state(BTreeSet::<usize>::new);
-    // The prompts the interviewer ticked, kept for the tab's session: Next, Back and a reload
-    // drew the list again unticked.
-    // Read at each drawing, written at each tick: the box's own state follows the click.
+    // The prompts the interviewer ticked, kept for the tab's session (Next, Back and a reload
+    // drew the list again unticked): read at each drawing, written at each tick, while the
+    // box's own state follows the click.
     let key = format!("checklist-{}", props.at.lesson.id);
     let ticked = |key: &str| -> BTreeSet<usize> {
         // Inserted one by one: collecting a set sorts, and a sort of its own is kilobytes.
