@@ -1290,6 +1290,12 @@ texts! {
     FormulaBoundPerRequest => "Worst-case attempts per request at {leaf}, the chain's last service", "链路末端{leaf}的每请求最坏尝试次数";
     FormulaSimPerRequest => "simulated, per request (refused ones included)", "模拟，每请求（含被拒绝的请求）";
     FormulaLittleBatch => "All requests arrive at once: there is no steady arrival rate, so Little's law (L = λW) has nothing to take.", "所有请求同时到达：没有稳定的到达率，Little 定律（L = λW）无从计算。";
+    // The chain diagram's arrows: calls per call so far, not the retry policy's limit.
+    EdgeRatio => "×{n}", "×{n}";
+    EdgeRatioTip => "{callee}: {calls} calls so far, {n} per call at {caller} ({callers} calls). {caller} may try each call up to {max} times; a deadline, retry budget or breaker can stop it sooner.",
+        "{callee}：到目前为止 {calls} 次调用，{caller} 每次调用平均 {n} 次（{caller} 共 {callers} 次调用）。{caller} 每次调用最多尝试 {max} 次；截止时间、重试预算或熔断器可能让它更早停下。";
+    DiagramRatioNote => "The × on an arrow: calls at the callee per call at the caller so far; the most a layer may try is its tries badge.",
+        "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章。";
     PercentValue => "{n} %", "{n}%";
 }
 

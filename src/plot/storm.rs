@@ -3,7 +3,7 @@
 //! comparison. Pure functions, tested natively; the components only place the results.
 
 use super::Linear;
-use crate::i18n::T;
+use crate::i18n::{T, format_number};
 use crate::model::slo::Slo;
 use crate::report::{CallResult, HopKind, Report, Trace};
 use crate::scenario::{Load, Scenario};
@@ -89,6 +89,28 @@ pub fn bucket_at(r: &Report, ms: f64) -> usize {
 /// Total of a counter series up to and including bucket `b`.
 pub fn total_until(series: &[u64], b: usize) -> u64 {
     series.iter().take(b + 1).sum()
+}
+
+/// The amplification an arrow of the chain diagram carries up to and including bucket `b`:
+/// calls that reached hop `to` per call that reached hop `from`, with the two counts, when
+/// `from` has had calls. Every hop but the entry has one caller, so this is its caller's
+/// attempts per call of its own: the retry policy's limit is the most it can reach, and a
+/// deadline, budget or breaker that stops retries keeps it lower.
+pub fn edge_ratio(r: &Report, from: usize, to: usize, b: usize) -> Option<(f64, u64, u64)> {
+    let calls = |hop: usize| r.series.attempts.get(hop).map(|s| total_until(s, b));
+    let (caller, callee) = (calls(from)?, calls(to)?);
+    (caller > 0).then(|| (callee as f64 / caller as f64, callee, caller))
+}
+
+/// An arrow's calls per call as its label writes it (without the ×): whole when the calls
+/// divide exactly, else to one decimal that is always written (`3.0` is 2.96, not 3), so
+/// that the label fits the gap between two boxes.
+pub fn ratio_text(callee: u64, caller: u64) -> String {
+    if caller > 0 && callee.is_multiple_of(caller) {
+        return format_number((callee / caller) as f64, 0);
+    }
+    let s = format_number(callee as f64 / caller.max(1) as f64, 1);
+    if s.contains('.') { s } else { s + ".0" }
 }
 
 /// A gauge series' value in bucket `b` (0 when the series is empty).
@@ -554,6 +576,33 @@ mod tests {
         assert_eq!(get("original_requests"), 1000.0);
         // Every request fails: 1,000 failures against 1 allowed by 99.9 %.
         assert!((get("error_budget_spent") - 1000.0).abs() < 1e-6, "{}", get("error_budget_spent"));
+    }
+
+    #[test]
+    fn an_arrow_carries_the_calls_per_call_made_so_far_not_the_policys_limit() {
+        // Lab 11: both layers may try 3 times; the page's retries come only after the
+        // recommendation's three 100 ms tries have failed, some 300 ms in.
+        let r = run(&presets::lab11_unprotected()).unwrap();
+        let early = bucket_at(&r, 250.0);
+        assert_eq!(edge_ratio(&r, 0, 1, early), Some((1.0, 100, 100)), "no page retry yet");
+        assert_eq!(edge_ratio(&r, 1, 2, early), Some((3.0, 300, 100)));
+        let end = bucket_at(&r, 1e9);
+        assert_eq!(edge_ratio(&r, 0, 1, end), Some((3.0, 300, 100)));
+        assert_eq!(edge_ratio(&r, 1, 2, end), Some((3.0, 900, 300)));
+        assert_eq!(edge_ratio(&r, 2, 9, end), None, "no such hop");
+        // A 150 ms deadline of the recommendation's own lets at most two of its tries start
+        // (the third would start at 200 ms): the arrow says so, though the policy allows 3.
+        let mut s = presets::lab11_unprotected();
+        s.layers[1].deadline_ms = Some(150.0);
+        let r = run(&s).unwrap();
+        let (ratio, callee, caller) = edge_ratio(&r, 1, 2, bucket_at(&r, 1e9)).unwrap();
+        assert_eq!((callee, caller), (r.hops[2].calls, r.hops[1].calls));
+        assert!((1.0..=2.0).contains(&ratio), "{ratio}");
+        assert_eq!(ratio_text(300, 100), "3");
+        assert_eq!(ratio_text(296, 100), "3.0", "not exactly 3");
+        assert_eq!(ratio_text(227, 100), "2.3");
+        assert_eq!(ratio_text(1006, 100), "10.1");
+        assert_eq!(ratio_text(0, 7), "0");
     }
 
     #[test]

@@ -214,6 +214,9 @@ def main():
         chrome.js("const s = document.getElementById('speed'); s.value = '16'; s.dispatchEvent(new Event('change', {bubbles: true}));")
         chrome.js("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input', {bubbles: true}));")
         expect(chrome.js("return Number(document.getElementById('storm').dataset.playhead)") == 0.0, "scrubbed to the start")
+        # The arrows carry the calls per call made so far, not the policy's ×3 (the badges).
+        arrows = "return ['ratio-a-0', 'ratio-a-1'].map(i => document.getElementById(i).childNodes[1].textContent)"
+        expect(chrome.js(arrows) == ["×1", "×1"], f"at the start one call per call: {chrome.js(arrows)}")
         chrome.click("#play")
         deadline = time.time() + 20
         while time.time() < deadline:
@@ -222,6 +225,7 @@ def main():
                 break
             time.sleep(0.1)
         expect(at >= end and end > 0, f"playback reached {at} of {end}")
+        expect(chrome.js(arrows) == ["×3", "×3"], f"at the end 300 of 100 and 900 of 300: {chrome.js(arrows)}")
         expect(chrome.text("#play") == "Play", "stopped at the end")
         no_console_errors(chrome, "playback")
 
@@ -472,6 +476,12 @@ def main():
             Number(document.getElementById('h-a-amplification').dataset.value)];""")
         expect(per[0].startswith("4 × 4 = 16") and not per[1] and not per[2] and abs(per[3] - per[4]) < 0.01,
                f"batch load: 16 per request, simulated per request = amplification, no rate and no Little's law: {per}")
+        # The deadline stops the retries: the arrows say how many calls per call got through,
+        # the policy's 4 is in the badge and the tooltip.
+        chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        ratios = chrome.js("""return ['ratio-a-0', 'ratio-a-1'].map(i => { const e = document.getElementById(i);
+            return [e.childNodes[1].textContent, e.querySelector('title').textContent]; })""")
+        expect(all(r[0] != "×4" and "up to 4 times" in r[1] for r in ratios), f"a deadline keeps the arrows under the policy's ×4: {ratios}")
 
     def storm_slo_and_error_budget():
         for p, met in [("big-promo", "false"), ("big-promo-protected", "true")]:

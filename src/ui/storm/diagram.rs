@@ -3,7 +3,7 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{
-    Layout, PoolBox, bucket_at, diagram_layout, dots, gauge_at, run_end_ms, total_until,
+    Layout, PoolBox, bucket_at, diagram_layout, dots, edge_ratio, gauge_at, ratio_text, run_end_ms, total_until,
 };
 use crate::policy::stack::Stage;
 use crate::report::Report;
@@ -351,6 +351,12 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let in_bucket = r.series.attempts.get(e.to).and_then(|a| a.get(b)).copied().unwrap_or(0);
             let state = breaker_state(r, e.client, b).map(|(key, _)| key);
             let attempts = r.clients.get(e.client).and_then(|c| props.scenario.layers.get(c.caller)).map(|l| l.client.retry.max_attempts);
+            // The arrow carries the calls per call made so far, not the policy's limit (the
+            // tries badge): a deadline or budget that stops retries keeps it lower.
+            let ratio = attempts
+                .filter(|a| *a > 1 && e.to < props.scenario.layers.len() + 1)
+                .and_then(|a| edge_ratio(r, e.from, e.to, b).map(|q| (a, q)))
+                .map(|(a, q)| (a, q, lang.f(T::EdgeRatio, &[("n", &ratio_text(q.1, q.2))])));
             let mx = (e.x1 + e.x2) / 2.0;
             let my = (e.y1 + e.y2) / 2.0;
             let ds: Html = dots(in_bucket, phase, 14)
@@ -372,8 +378,17 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     if let Some(t) = bulkhead {
                         <text class="pool-text" x={(mx + 8.0).to_string()} y={(my + 4.0).to_string()} id={format!("bulkhead-{}-{}", props.side, e.client)}>{ t }</text>
                     }
-                    if let Some(a) = attempts.filter(|a| *a > 1 && e.to < props.scenario.layers.len() + 1) {
-                        <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle">{ format!("×{a}") }</text>
+                    if let Some((a, (ratio, callee, caller), label)) = ratio {
+                        <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle"
+                            id={format!("ratio-{}-{}", props.side, e.client)}
+                            textLength={(label.chars().count() > 4).then_some("40")} lengthAdjust="spacingAndGlyphs">
+                            <title>{ lang.f(T::EdgeRatioTip, &[
+                                ("callee", &lang.service(&r.hops[e.to].name)), ("caller", &lang.service(&r.hops[e.from].name)),
+                                ("calls", &format_number(callee as f64, 0)), ("callers", &format_number(caller as f64, 0)),
+                                ("n", &format_number(ratio, 2)), ("max", &format_number(f64::from(a), 0)),
+                            ]) }</title>
+                            { label }
+                        </text>
                     }
                 </g>
             }
@@ -531,7 +546,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 ]) }</p>
             }
             // The series keep each bucket's highest value, not the value at an instant.
-            <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }</p>
+            <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }
+                { " " }{ lang.t(T::DiagramRatioNote) }</p>
             { lab_links_view(lang, r, &props.scenario, props.side) }
             <p class="note hop-focus" role="group" aria-label={lang.t(T::HopFocus)}>
                 { lang.t(T::HopFocus) }{ lang.t(T::LabelSep) }
