@@ -3,7 +3,8 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{
-    Layout, PoolBox, bucket_at, diagram_layout, dots, edge_ratio, gauge_at, ratio_text, run_end_ms, total_until,
+    Layout, PoolBox, bucket_at, diagram_layout, dots, edge_ratio, gauge_at, ratio_text, run_end_ms,
+    total_until,
 };
 use crate::policy::stack::Stage;
 use crate::report::Report;
