@@ -1296,6 +1296,8 @@ texts! {
         "{callee}：到目前为止 {calls} 次调用，{caller} 每次调用平均 {n} 次（{caller} 共 {callers} 次调用）。{caller} 每次调用最多尝试 {max} 次；截止时间、重试预算或熔断器可能让它更早停下。";
     DiagramRatioNote => "The × on an arrow: calls at the callee per call at the caller so far; the most a layer may try is its tries badge.",
         "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章。";
+    // A lesson's veil over a time chart: the run after the playhead, until the answer.
+    VeiledFuture => "Later: hidden until the answer (R)", "之后的部分：揭晓答案前隐藏（R）";
     PercentValue => "{n} %", "{n}%";
 }
 

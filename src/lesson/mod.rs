@@ -47,6 +47,10 @@ pub struct Playback {
     pub from_ms: f64,
     /// Where it pauses (ms of virtual time).
     pub pause_ms: f64,
+    /// Where a veiled time chart is covered from (ms of virtual time): what the question
+    /// asks about starts there (the trigger), even if the step plays on past it. None: from
+    /// the playhead, so that what led up to the pause stays in view.
+    pub veil_from_ms: Option<f64>,
 }
 
 /// One step of a lesson.

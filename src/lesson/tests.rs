@@ -190,6 +190,30 @@ fn the_capacity_lesson_quotes_the_sources_numbers() {
 }
 
 #[test]
+fn a_veil_from_a_moment_covers_a_chart_the_step_veils_from_within_its_playback() {
+    for l in all() {
+        for (i, st) in l.steps.iter().enumerate() {
+            let Some(p) = st.playback else { continue };
+            if let Some(from) = p.veil_from_ms {
+                assert!(
+                    (0.0..=p.pause_ms).contains(&from),
+                    "{} {}: {from} outside 0..{}",
+                    l.id,
+                    i + 1,
+                    p.pause_ms
+                );
+                assert!(
+                    st.veil.iter().any(|v| v.starts_with("chart-")),
+                    "{} {}: a moment to veil from, and no time chart veiled",
+                    l.id,
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_metastable_storm_outlives_its_trigger_and_ends_as_told() {
     let failed = |step| figure("metastable", step, "h-a-failed");
     let requests = figure("metastable", 2, "h-a-original_requests");

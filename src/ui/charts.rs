@@ -164,7 +164,7 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
                     { body }
                 </svg>
                 { y_strip("time", ML, h, y_axis) }
-                <Playhead end_ms={f.end_ms} height={h} />
+                <Playhead end_ms={f.end_ms} height={h} lang={f.lang} />
             </div>
         </figure>
     }
@@ -403,12 +403,15 @@ pub struct PlayheadProps {
     pub end_ms: f64,
     /// The chart's view box height.
     pub height: f64,
+    /// For the label of what a lesson veils.
+    pub lang: Lang,
 }
 
 /// The stretch of virtual time a lesson step points at (from, to in ms), provided by the
-/// storm page to every chart's playhead layer, which shades it.
+/// storm page to every chart's playhead layer, which shades it; and where the step's veil
+/// covers a time chart from (ms; None: the playhead, see `lesson::Playback`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepMoment(pub Option<(f64, f64)>);
+pub struct StepMoment(pub Option<(f64, f64)>, pub Option<f64>);
 
 /// The playhead line over the shaded stretch a lesson step points at (if any), drawn in
 /// the chart's plot box over its drawing at the same view box: a layer sized to the
@@ -433,6 +436,7 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
         </g> })
     });
     let x = scale.map(at_ms.clamp(0.0, props.end_ms));
+    let veil_x = step_moment.and_then(|m| m.1).map_or(x, |from| scale.map(from.clamp(0.0, props.end_ms)));
     let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
         html! {
@@ -440,10 +444,27 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
                 x={x0.to_string()} width={(x1 - x0).max(0.0).to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
         }
     });
+    // What a lesson's veil covers on a time chart: the run after the playhead, which the
+    // step asks the learner to predict (shown only while the chart is veiled, see
+    // `.veil-future`); what led up to the step's moment stays in view.
+    let plot_h = props.height - MB - MT;
+    let future_w = (W - MR - veil_x).max(0.0);
+    let label = props.lang.t(T::VeiledFuture);
+    let label_w = 6.2 * label.chars().count() as f64;
+    let veil = html! {
+        <g class="veil-future">
+            <rect x={veil_x.to_string()} width={future_w.to_string()} y={(MT - 12.0).to_string()} height={(plot_h + 15.0).to_string()} />
+            if future_w > 60.0 {
+                <text x={(veil_x + future_w / 2.0).to_string()} y={(MT + plot_h / 2.0).to_string()} text-anchor="middle"
+                    textLength={(label_w > future_w - 16.0).then(|| (future_w - 16.0).to_string())} lengthAdjust="spacingAndGlyphs">{ label }</text>
+            }
+        </g>
+    };
     html! {
         <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true" focusable="false">
             { for moment }
             { for faults }
+            { veil }
             <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(props.height - MB).to_string()} />
         </svg>
     }

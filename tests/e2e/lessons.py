@@ -244,14 +244,25 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(veiled[0] and "blur" in veiled[1] and not lifted[0] and lifted[1] == "none",
                f"a learner alone: veiled until the reveal, then lifted: {veiled} {lifted}")
         # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
-        # short trigger tips the system) is blurred, its title readable; metastable 7's
-        # protected boundary, the line the class is asked to predict, is hidden.
-        chart = ("const e = document.getElementById('chart-outcomes-a');"
+        # short trigger tips the system) is covered from the trigger on (3.9 s, the step's
+        # moment), the run before it and the title in view; the stage does not call the
+        # whole figure hidden. Metastable 7's protected boundary, the line the class is asked
+        # to predict, is hidden.
+        chart = ("const e = document.getElementById('chart-outcomes-a'); const v = e.querySelector('.veil-future');"
+                 " const r = v.querySelector('rect'), end = Number(e.querySelector('figure').dataset.xEnd);"
+                 " const x = ms => 52 + (640 - 14 - 52) * ms / end;"
                  " return [e.classList.contains('veiled'), getComputedStyle(e.querySelector('figure > .plot')).filter,"
-                 " getComputedStyle(e.querySelector('figcaption')).filter];")
+                 " getComputedStyle(e.querySelector('figcaption')).filter, getComputedStyle(v).display,"
+                 " Math.abs(Number(r.getAttribute('x')) - x(3900)) < 0.5, getComputedStyle(document.getElementById('veil-label')).display];")
         got, after = before_and_after_r("?lesson=metastable&step=4&present=1&lang=en", "#chart-outcomes-a svg", chart)
-        expect(got[0] and "blur" in got[1] and got[2] == "none", f"metastable 4: the chart is veiled, its title not: {got}")
-        expect(not after[0] and after[1] == "none", f"metastable 4: R lifts the chart's veil: {after}")
+        expect(got == [True, "none", "none", "inline", True, "none"],
+               f"metastable 4: the chart is covered from the trigger on, the run before it and its title in view: {got}")
+        expect(not after[0] and after[3] == "none", f"metastable 4: R lifts the chart's veil: {after}")
+        # Without a moment of its own (metastable 1), the cover starts at the playhead.
+        first = ("const e = document.getElementById('chart-load-a'); const r = e.querySelector('.veil-future rect');"
+                 " const p = e.querySelector('.playhead'); return [getComputedStyle(r).display, r.getAttribute('x') == p.getAttribute('x1')];")
+        got, _ = before_and_after_r("?lesson=metastable&step=1&present=1&lang=en", "#chart-load-a .playhead", first)
+        expect(got == ["inline", True], f"metastable 1: the load chart is covered from the playhead on: {got}")
         line = "return getComputedStyle(document.getElementById('stab-boundary-protected')).visibility;"
         hidden, shown = before_and_after_r("?lesson=metastable&step=7&present=1&lang=en", "#stab-boundary-protected", line)
         expect(hidden == "hidden", f"metastable 7: the protected boundary is hidden before the reveal: {hidden}")

@@ -495,7 +495,8 @@ pub fn StormPage(props: &StormProps) -> Html {
         _ => Html::default(),
     };
     // A lesson step's moment, shaded on every time chart (see `charts::StepMoment`).
-    let moment = StepMoment(props.cue.map(|c| (c.from_ms, c.pause_ms)));
+    let moment =
+        StepMoment(props.cue.map(|c| (c.from_ms, c.pause_ms)), props.cue.and_then(|c| c.veil_from_ms));
     html! {
         <ContextProvider<StepMoment> context={moment}>
         <section class="page storm" id="storm" aria-labelledby="page-title"
