@@ -562,6 +562,11 @@ pub struct BreakerTransition {
     pub from: BreakerState,
     /// To state.
     pub to: BreakerState,
+    /// What a move to open or to closed was decided on (none for a move to half-open): the
+    /// window's calls, failures and slow calls when it opened, the probes' when they
+    /// answered, so that a view says why without rebuilding the tally from bucket peaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided: Option<crate::policy::breaker::Tally>,
 }
 
 /// Latency distribution of one outcome.

@@ -11,7 +11,7 @@
 //! error. JSON stays the format of files and of the CLI.
 
 use crate::error::{Allowed, FieldError, Rule};
-use crate::policy::breaker::State as BreakerState;
+use crate::policy::breaker::{State as BreakerState, Tally as BreakerTally};
 use crate::policy::stack::Stage;
 use crate::report::*;
 
@@ -343,7 +343,8 @@ wire_struct!(Series {
     shared_pool_busy,
     shared_pool_queue
 });
-wire_struct!(BreakerTransition { t_ms, client, instance, from, to });
+wire_struct!(BreakerTally { calls, failures, slows });
+wire_struct!(BreakerTransition { t_ms, client, instance, from, to, decided });
 wire_struct!(LatencyDist { outcome, count, percentiles, bins, examples });
 wire_struct!(Span { id, parent, hop, attempt, start_ms, work_ms, end_ms, result, abandoned, refusal });
 wire_struct!(Mark { hop, call, callee, kind, start_ms, end_ms });

@@ -1298,6 +1298,9 @@ texts! {
         "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章。";
     // A lesson's veil over a time chart: the run after the playhead, until the answer.
     VeiledFuture => "Later: hidden until the answer (R)", "之后的部分：揭晓答案前隐藏（R）";
+    // The diagram's breaker lines, from the tally a move was decided on.
+    BreakerClosedOn => "closed on {calls} probes, {rate} % failed < {pct} %", "在 {calls} 次探测、失败 {rate}% < {pct}% 时关闭";
+    BreakerProbingDecide => "probing: {n} trial calls decide", "探测：由 {n} 次试探调用决定";
     PercentValue => "{n} %", "{n}%";
 }
 

@@ -5,7 +5,7 @@
 use super::Linear;
 use crate::i18n::{T, format_number};
 use crate::model::slo::Slo;
-use crate::report::{CallResult, HopKind, Report, Trace};
+use crate::report::{BreakerTransition, CallResult, HopKind, Report, Trace};
 use crate::scenario::{Load, Scenario};
 
 /// One headline figure: DOM id suffix, label, exact value (as in the JSON report).
@@ -100,6 +100,42 @@ pub fn edge_ratio(r: &Report, from: usize, to: usize, b: usize) -> Option<(f64, 
     let calls = |hop: usize| r.series.attempts.get(hop).map(|s| total_until(s, b));
     let (caller, callee) = (calls(from)?, calls(to)?);
     (caller > 0).then(|| (callee as f64 / caller as f64, callee, caller))
+}
+
+/// A client's breakers at a moment of the run, from the report's transitions: exact, where
+/// the series keep each bucket's peak (a breaker that opened and half-opened within one
+/// bucket reads open in it all).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BreakerAt<'a> {
+    pub instances: u32,
+    pub open: u32,
+    pub half_open: u32,
+    /// The first instance's last move at or before the moment, which the diagram's lines
+    /// describe (its tally is what the move was decided on).
+    pub first_last: Option<&'a BreakerTransition>,
+}
+
+/// [`BreakerAt`] for client `client` at `at_ms` (a move at `at_ms` has happened); None
+/// without a breaker.
+pub fn breaker_at(r: &Report, client: usize, at_ms: f64) -> Option<BreakerAt<'_>> {
+    use crate::policy::breaker::State;
+    let instances = r.clients.get(client)?.breaker_instances;
+    if instances == 0 {
+        return None;
+    }
+    let mut states = vec![State::Closed; instances as usize];
+    let mut first_last = None;
+    // Transitions are listed in the order they happened.
+    for t in r.breaker_transitions.iter().filter(|t| t.client == client && t.t_ms <= at_ms) {
+        if let Some(s) = states.get_mut(t.instance as usize) {
+            *s = t.to;
+        }
+        if t.instance == 0 {
+            first_last = Some(t);
+        }
+    }
+    let count = |want| states.iter().filter(|&&s| s == want).count() as u32;
+    Some(BreakerAt { instances, open: count(State::Open), half_open: count(State::HalfOpen), first_last })
 }
 
 /// An arrow's calls per call as its label writes it (without the ×): whole when the calls
@@ -603,6 +639,37 @@ mod tests {
         assert_eq!(ratio_text(227, 100), "2.3");
         assert_eq!(ratio_text(1006, 100), "10.1");
         assert_eq!(ratio_text(0, 7), "0");
+    }
+
+    #[test]
+    fn a_breaker_at_a_moment_is_read_from_its_moves_not_the_buckets_peak() {
+        use crate::policy::breaker::{State, Tally};
+        // The promo with protections: the recommendation breaker opens on its window, and
+        // from then on half-opens every 5 s and reopens on three failed probes, each time
+        // within one 500 ms bucket, whose peak reads open throughout.
+        let r = run(&presets::big_promo_protected()).unwrap();
+        let moves: Vec<_> = r.breaker_transitions.iter().filter(|t| t.instance == 0).collect();
+        let (opened, half, reopened) = (moves[0], moves[1], moves[2]);
+        assert_eq!(
+            (opened.from, opened.to, half.to, reopened.to),
+            (State::Closed, State::Open, State::HalfOpen, State::Open)
+        );
+        let client = opened.client;
+        let at = |ms: f64| breaker_at(&r, client, ms).unwrap();
+        assert_eq!((at(opened.t_ms - 0.001).open, at(opened.t_ms).open), (0, 1), "open from its move on");
+        let probing = at((half.t_ms + reopened.t_ms) / 2.0);
+        assert_eq!((probing.open, probing.half_open), (0, 1), "half-open between the two moves");
+        assert_eq!(bucket_at(&r, half.t_ms), bucket_at(&r, reopened.t_ms), "both in one bucket");
+        let again = at(reopened.t_ms);
+        assert_eq!(again.first_last.map(|t| (t.from, t.decided)), Some((State::HalfOpen, reopened.decided)));
+        // Decided on its probes (all of them) and, the first time, on its window.
+        let (s, c) = (presets::big_promo_protected(), &r.clients[client]);
+        let probes =
+            s.client_to(c.caller, c.callee).and_then(|c| c.breaker.as_ref()).unwrap().half_open_calls;
+        assert_eq!(reopened.decided.map(|d| d.calls), Some(probes));
+        assert!(opened.decided.is_some_and(|d: Tally| d.calls > probes), "{:?}", opened.decided);
+        assert_eq!(half.decided, None, "a move to half-open is decided on nothing");
+        assert!(breaker_at(&r, client + 9, 0.0).is_none(), "no such client");
     }
 
     #[test]

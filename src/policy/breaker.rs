@@ -199,7 +199,7 @@ const SLOW: u8 = 2;
 const US_PER_S: u64 = 1_000_000;
 
 /// Calls counted in a window, or over the probes of a half-open period.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Calls recorded.
     pub calls: u32,

@@ -591,6 +591,26 @@ def main():
             "const e = document.elementFromPoint(t.left + 4, t.top + t.height / 2);"
             "return e && e.closest('.breaker-lines') ? null : (e ? e.tagName + '.' + e.getAttribute('class') : 'nothing');")
         expect(hidden is None, f"the breaker's text is on top: {hidden}")
+        # At the moments of its moves (the promo with protections half-opens and reopens
+        # within one 500 ms bucket): the state and the tally of each move, from the CLI's.
+        want = cli_report(lab, "big-promo-protected", 1)
+        moves = [t for t in want["breaker_transitions"] if t["instance"] == 0]
+        half, reopened = moves[1], moves[2]
+        page("?page=storm&lang=en&preset=big-promo-protected")
+        wait_run(chrome)
+        end = chrome.js("return Number(document.getElementById('storm').dataset.end)")
+        def lines_at(ms):
+            chrome.js("const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input', {bubbles: true}));",
+                      round(ms / end * 1000))
+            at = chrome.js("return Number(document.getElementById('storm').dataset.playhead)")
+            return at, [chrome.js(f"return document.getElementById('breaker{k}-a-{half['client']}').textContent") for k in ["", "-rule"]]
+        at, got = lines_at((half["t_ms"] + reopened["t_ms"]) / 2)
+        expect(half["t_ms"] <= at < reopened["t_ms"] and got == ["HALF-OPEN", "probing: 3 trial calls decide"],
+               f"half-open from {half['t_ms']} to {reopened['t_ms']} ms: {got} at {at} ms")
+        at, got = lines_at(reopened["t_ms"] + 40)
+        d = reopened["decided"]
+        expect(at >= reopened["t_ms"] and got[1] == f"reopened: {d['calls']} probes, {100 * d['failures'] // d['calls']} % failed",
+               f"reopened at {reopened['t_ms']} ms, on its {d}: {got} at {at} ms")
         no_console_errors(chrome, "breaker badge")
 
     def storm_no_clipped_labels():

@@ -404,13 +404,14 @@ impl Stats {
         self.rec.set(self.requests_g, now, self.live_requests as i64);
     }
 
-    /// A breaker moved: the transition, and the open / half-open gauges of its client.
+    /// A breaker moved (at `t.at_us`, now): the transition, and the open / half-open gauges
+    /// of its client.
     pub fn breaker_moved(
         &mut self,
-        now: Micros,
         client: usize,
         instance: usize,
         t: Transition,
+        decided: crate::policy::breaker::Tally,
         open: i64,
         half: i64,
     ) {
@@ -420,11 +421,12 @@ impl Stats {
             instance: instance as u32,
             from: t.from,
             to: t.to,
+            decided: (t.to != crate::policy::breaker::State::HalfOpen).then_some(decided),
         });
         let c = &self.clients[client];
         if let (Some(og), Some(hg)) = (c.open_g, c.half_g) {
-            self.rec.set(og, now, open);
-            self.rec.set(hg, now, half);
+            self.rec.set(og, t.at_us, open);
+            self.rec.set(hg, t.at_us, half);
         }
     }
 

@@ -3,8 +3,8 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{
-    Layout, PoolBox, bucket_at, diagram_layout, dots, edge_ratio, gauge_at, ratio_text, run_end_ms,
-    total_until,
+    BreakerAt, Layout, PoolBox, breaker_at, bucket_at, diagram_layout, dots, edge_ratio, gauge_at,
+    ratio_text, run_end_ms, total_until,
 };
 use crate::policy::stack::Stage;
 use crate::report::Report;
@@ -192,22 +192,16 @@ fn breaker_config<'a>(
     s.client_to(c.caller, c.callee)?.breaker.as_ref()
 }
 
-/// A client's breaker state in bucket `b` as the diagram shows it (the worst of its
+/// A client's breaker state at the playhead as the diagram shows it (the worst of its
 /// instances: any open, else any half-open, else closed) and how many are in it.
-fn breaker_state(r: &Report, client: usize, b: usize) -> Option<(&'static str, i64)> {
-    let instances = r.clients.get(client)?.breaker_instances;
-    if instances == 0 {
-        return None;
-    }
-    let open = r.series.breaker_open.get(client).map_or(0, |s| gauge_at(s, b));
-    let half = r.series.breaker_half_open.get(client).map_or(0, |s| gauge_at(s, b));
-    Some(if open > 0 {
-        ("OPEN", open)
-    } else if half > 0 {
-        ("HALF_OPEN", half)
+fn breaker_state(at: &BreakerAt) -> (&'static str, u32) {
+    if at.open > 0 {
+        ("OPEN", at.open)
+    } else if at.half_open > 0 {
+        ("HALF_OPEN", at.half_open)
     } else {
         ("CLOSED", 0)
-    })
+    }
 }
 
 /// A breaker's two lines at the playhead: its state (with the time to a probe while
@@ -224,7 +218,8 @@ fn breaker_lines(
 ) -> Option<(&'static str, String, String)> {
     use crate::policy::breaker::State;
     let cfg = breaker_config(s, r, client)?;
-    let (key, n) = breaker_state(r, client, b)?;
+    let at = breaker_at(r, client, at_ms)?;
+    let (key, n) = breaker_state(&at);
     let instances = r.clients[client].breaker_instances;
     let calls = r.series.breaker_window_calls.get(client).map_or(0, |v| gauge_at(v, b));
     let failed = r.series.breaker_window_failed.get(client).map_or(0, |v| gauge_at(v, b));
@@ -238,19 +233,32 @@ fn breaker_lines(
     };
     let mut state_line =
         if instances > 1 && n > 0 { format!("{label} {n}/{instances}") } else { label.to_string() };
-    // The first instance's last move in this bucket: when it opened, and from where.
-    let bucket_end = (b + 1) as f64 * r.series.bucket_ms;
-    let last =
-        r.breaker_transitions.iter().rfind(|t| t.client == client && t.instance == 0 && t.t_ms < bucket_end);
+    // The first instance's last move: when and from where it moved, and the tally the
+    // move was decided on (the bucket's window peak, in the bucket of a move, is the tally
+    // from before it).
+    let last = at.first_last;
+    let decided = last.and_then(|t| t.decided.map(|d| (t, d)));
+    let tally_text = |d: crate::policy::breaker::Tally| {
+        let rate = if d.calls > 0 { 100.0 * f64::from(d.failures) / f64::from(d.calls) } else { 0.0 };
+        (d.calls.to_string(), format_number(rate, 1), rate)
+    };
+    let bucket_start = b as f64 * r.series.bucket_ms;
     let detail = match key {
         "CLOSED" => {
             state_line = format!("{state_line} · {}", lang.f(T::BreakerOpensAt, &[("pct", &pct)]));
-            lang.f(
-                T::BreakerWindow,
-                &[("calls", &calls_s), ("min", &cfg.min_calls.to_string()), ("rate", &rate_s)],
-            )
+            match decided.filter(|(t, _)| t.from == State::HalfOpen && t.t_ms >= bucket_start) {
+                // Closed in this bucket: on its probes.
+                Some((_, d)) => {
+                    let (calls, rate, _) = tally_text(d);
+                    lang.f(T::BreakerClosedOn, &[("calls", &calls), ("rate", &rate), ("pct", &pct)])
+                }
+                None => lang.f(
+                    T::BreakerWindow,
+                    &[("calls", &calls_s), ("min", &cfg.min_calls.to_string()), ("rate", &rate_s)],
+                ),
+            }
         }
-        "HALF_OPEN" => lang.f(T::BreakerProbing, &[("calls", &calls_s), ("failed", &failed.to_string())]),
+        "HALF_OPEN" => lang.f(T::BreakerProbingDecide, &[("n", &cfg.half_open_calls.to_string())]),
         _ => {
             if let Some(t) = last.filter(|t| t.to == State::Open) {
                 let left = (cfg.open_ms - (at_ms - t.t_ms).max(0.0)).max(0.0);
@@ -259,14 +267,18 @@ fn breaker_lines(
                     lang.f(T::BreakerOpenLeft, &[("s", &format_number(left / 1000.0, 1))])
                 );
             }
-            let on_probes = last.is_some_and(|t| t.from == State::HalfOpen);
-            let by_failures = rate >= cfg.failure_rate_pct;
-            match (on_probes, by_failures) {
-                (true, _) => lang.f(T::BreakerReopened, &[("calls", &calls_s), ("rate", &rate_s)]),
+            // The first instance's own tally when it is the one open; another instance's
+            // move is not in its tally, so the window's peak says what it can.
+            let (on_probes, (calls, rate, by_rate)) = match decided.filter(|(t, _)| t.to == State::Open) {
+                Some((t, d)) => (t.from == State::HalfOpen, tally_text(d)),
+                None => (false, (calls_s.clone(), rate_s.clone(), rate)),
+            };
+            match (on_probes, by_rate >= cfg.failure_rate_pct) {
+                (true, _) => lang.f(T::BreakerReopened, &[("calls", &calls), ("rate", &rate)]),
                 (false, true) => {
-                    lang.f(T::BreakerOpenedOn, &[("calls", &calls_s), ("rate", &rate_s), ("pct", &pct)])
+                    lang.f(T::BreakerOpenedOn, &[("calls", &calls), ("rate", &rate), ("pct", &pct)])
                 }
-                (false, false) => lang.f(T::BreakerOpenedSlow, &[("calls", &calls_s)]),
+                (false, false) => lang.f(T::BreakerOpenedSlow, &[("calls", &calls)]),
             }
         }
     };
@@ -350,7 +362,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .iter()
         .map(|e| {
             let in_bucket = r.series.attempts.get(e.to).and_then(|a| a.get(b)).copied().unwrap_or(0);
-            let state = breaker_state(r, e.client, b).map(|(key, _)| key);
+            let state = breaker_at(r, e.client, props.at_ms).map(|at| breaker_state(&at).0);
             let attempts = r.clients.get(e.client).and_then(|c| props.scenario.layers.get(c.caller)).map(|l| l.client.retry.max_attempts);
             // The arrow carries the calls per call made so far, not the policy's limit (the
             // tries badge): a deadline or budget that stops retries keeps it lower.
