@@ -304,7 +304,7 @@ fn table(r: &Report, slo: Slo) -> String {
                 slo.success_percent,
                 if budget.met { "met" } else { "breached" },
                 budget.spent,
-                resilience_lab::i18n::format_number(budget.allowed, 2),
+                resilience_lab::plot::storm::allowance(budget.allowed),
                 budget.spent_fraction * 100.0
             ),
         ),

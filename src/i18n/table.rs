@@ -1301,6 +1301,11 @@ texts! {
     // The diagram's breaker lines, from the tally a move was decided on.
     BreakerClosedOn => "closed on {calls} probes, {rate} % failed < {pct} %", "在 {calls} 次探测、失败 {rate}% < {pct}% 时关闭";
     BreakerProbingDecide => "probing: {n} trial calls decide", "探测：由 {n} 次试探调用决定";
+    // The formula panel, where the simulation passes a closed form.
+    FormulaPeakAbove => "The simulated peak is above the bound: the bound is for the average rate, and random arrivals put more than the average into some buckets.",
+        "模拟峰值高于上界：上界针对的是平均速率，而随机到达会让某些时间桶里的数量高于平均。";
+    FormulaLittleOverPool => "L is above {leaf}'s {workers} workers: not all of those calls can be in work at once. The rest wait in its queue, and there W is the whole time in the server, queue included, not the work alone.",
+        "L 超过了{leaf}的 {workers} 个工作线程：这些调用不可能同时都在处理。其余的在队列里等待，此时 W 应是在服务器里的全部时间（含排队），而不只是处理时间。";
     PercentValue => "{n} %", "{n}%";
 }
 

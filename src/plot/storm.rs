@@ -158,7 +158,16 @@ pub fn gauge_at(series: &[i64], b: usize) -> i64 {
 /// times its size, this run's or, side by side, the other run's): the longest run of
 /// buckets with every worker busy, as (from, to) in ms, when `top` is over ten times the
 /// pool (below that the busy line reads by itself).
-pub fn hidden_full_pool(busy: &[f64], top: f64, limit: f64, bucket_ms: f64) -> Option<(f64, f64)> {
+///
+/// The run's last bucket ends at the bucket's width, not at the run's end (`end_ms`): a
+/// stretch that reaches it ends at `end_ms`, so that the note does not run past the run.
+pub fn hidden_full_pool(
+    busy: &[f64],
+    top: f64,
+    limit: f64,
+    bucket_ms: f64,
+    end_ms: f64,
+) -> Option<(f64, f64)> {
     if limit <= 0.0 || top <= 10.0 * limit {
         return None;
     }
@@ -175,7 +184,7 @@ pub fn hidden_full_pool(busy: &[f64], top: f64, limit: f64, bucket_ms: f64) -> O
             _ => {}
         }
     }
-    best.map(|(a, b)| (a as f64 * bucket_ms, b as f64 * bucket_ms))
+    best.map(|(a, b)| (a as f64 * bucket_ms, (b as f64 * bucket_ms).min(end_ms)))
 }
 
 /// A counter series as a rate per second.
@@ -562,13 +571,15 @@ mod tests {
     fn a_full_pool_under_a_tall_queue_is_found() {
         // Pool of 5, full over buckets 2–5 (and briefly at 8), the scale up to 200.
         let busy = [1.0, 3.0, 5.0, 5.0, 5.0, 5.0, 4.0, 2.0, 5.0, 1.0];
-        assert_eq!(hidden_full_pool(&busy, 200.0, 5.0, 100.0), Some((200.0, 600.0)));
+        assert_eq!(hidden_full_pool(&busy, 200.0, 5.0, 100.0, 1000.0), Some((200.0, 600.0)));
         // A scale within ten pools: the busy line shows by itself.
-        assert_eq!(hidden_full_pool(&busy, 40.0, 5.0, 100.0), None);
+        assert_eq!(hidden_full_pool(&busy, 40.0, 5.0, 100.0, 1000.0), None);
         // Never full: nothing to say.
-        assert_eq!(hidden_full_pool(&[1.0; 10], 200.0, 5.0, 100.0), None);
+        assert_eq!(hidden_full_pool(&[1.0; 10], 200.0, 5.0, 100.0, 1000.0), None);
         // Full to the end of the run.
-        assert_eq!(hidden_full_pool(&[5.0; 4], 100.0, 5.0, 10.0), Some((0.0, 40.0)));
+        assert_eq!(hidden_full_pool(&[5.0; 4], 100.0, 5.0, 10.0, 40.0), Some((0.0, 40.0)));
+        // Full to the end of a run that ends inside its last bucket: to the run's end.
+        assert_eq!(hidden_full_pool(&[5.0; 4], 100.0, 5.0, 10.0, 36.5), Some((0.0, 36.5)));
     }
 
     use super::*;

@@ -233,6 +233,10 @@ def main():
         page("?page=storm&lang=en&preset=chain-3x3")
         run = wait_run(chrome)
         expect(chrome.js("return Number(document.getElementById('h-a-amplification').dataset.value)") == 27.0, "27x")
+        # Every request takes 270 ms: its latency bar says so, not "up to 269.8 ms" (the
+        # histogram's lowest value sits below the true one).
+        bars = chrome.js("return [...document.querySelectorAll('#chart-latency rect.pick title')].map(t => t.textContent)")
+        expect(bars and all(" up to 270 ms" in b for b in bars), f"the latency bar's bound is the requests' latency: {bars}")
         first = chrome.js("return document.getElementById('run-announce').textContent")
         expect(first.startswith("Run finished: amplification 27×, core success "), f"the first run is read in full: {first}")
         success = chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
@@ -684,6 +688,24 @@ def main():
         note = chrome.text("#pool-full-a")
         m = re.match(r"From ([\d.]+) s to ([\d.]+) s all 5 workers were busy at some moment of every 200 ms", note)
         expect(m and float(m.group(1)) < float(m.group(2)), f"the pool's full stretch is said: {note!r}")
+        # Full to the end of the run: to its last event (48.24 s), not its last bucket's end.
+        want = cli_report(lab, "metastable-retry-storm", 1)
+        end_s = f"{want['summary']['end_ms'] / 1000:.2f}".rstrip("0").rstrip(".")
+        expect(m and m.group(2) == end_s, f"the stretch ends with the run at {end_s} s: {note!r}")
+        # Where the simulation passes the closed forms it says why: the peak above the bound
+        # (random arrivals), an L above the pool (the queue is in W).
+        expect(chrome.find("#formula-peak-above") is not None and chrome.find("#formula-little-over") is not None,
+               "the panel says why the peak passes the bound and L the pool")
+        # The SLO row reads as the CLI's table writes it.
+        row = next(l for l in subprocess.run([lab, "run", "--preset", "metastable-retry-storm", "--format", "table"], check=True,
+                                             capture_output=True, text=True).stdout.splitlines() if l.startswith("slo"))
+        allowed = re.search(r"of ([\d.,]+) allowed", row).group(1)
+        page_row = chrome.text("#slo-status-a")
+        expect(f"of {allowed} allowed" in page_row, f"the page's SLO row and the CLI's agree: {page_row!r} / {row!r}")
+        # In compare mode the panel's figures are side A's, and it says so.
+        page("?page=storm&lang=en&preset=metastable-retry-storm&compare=1")
+        wait_run(chrome)
+        expect(chrome.text("#formula-side") == "(A: your scenario)", "the closed-form panel names its side")
         expect("the most at once" in chrome.text("#diagram-peak-a"), "the diagram says its busy and queue are bucket peaks")
         # The trigger is marked on every time chart: the scenario's window, labelled.
         marks = chrome.js("""return [...document.querySelectorAll('#chart-load-a .fault-window, #chart-inflight-a .fault-window, #chart-outcomes-a .fault-window')]

@@ -190,7 +190,7 @@ fn percentiles(h: &Histogram<u64>, max: u64) -> Percentiles {
 }
 
 fn latency_dists(lat: &Latencies) -> Vec<LatencyDist> {
-    let edges = bin_edges(&lat.hist, &lat.max_us);
+    let edges = bin_edges(&lat.min_us, &lat.max_us);
     (0..4)
         .map(|i| {
             let h = &lat.hist[i];
@@ -207,10 +207,12 @@ fn latency_dists(lat: &Latencies) -> Vec<LatencyDist> {
         .collect()
 }
 
-/// Log-spaced upper bin edges (µs) over every outcome's range, 30 of them.
-fn bin_edges(hists: &[Histogram<u64>; 4], maxes: &[u64; 4]) -> Vec<u64> {
+/// Log-spaced upper bin edges (µs) over every outcome's range (exact minima and maxima:
+/// from a histogram's lowest value, requests that all took 270 ms were counted in a bar
+/// up to 269.83 ms), 30 of them.
+fn bin_edges(mins: &[u64; 4], maxes: &[u64; 4]) -> Vec<u64> {
     const BINS: usize = 30;
-    let lo = hists.iter().filter(|h| !h.is_empty()).map(|h| h.min().max(100)).min().unwrap_or(100) as f64;
+    let lo = mins.iter().filter(|&&m| m != u64::MAX).map(|&m| m.max(100)).min().unwrap_or(100) as f64;
     let hi = maxes.iter().copied().max().unwrap_or(0).max(lo as u64 + 1) as f64;
     (1..=BINS).map(|i| libm::round(lo * libm::pow(hi / lo, i as f64 / BINS as f64)) as u64).collect()
 }

@@ -71,6 +71,9 @@ pub struct Latencies {
     pub hist: [Histogram<u64>; 4],
     /// Exact maxima (µs).
     pub max_us: [u64; 4],
+    /// Exact minima (µs; `u64::MAX` for an end no request had): the bins start from them,
+    /// since a histogram's lowest value sits up to its precision below the true one.
+    pub min_us: [u64; 4],
     pub first_seen: [FirstSeen; 4],
 }
 
@@ -168,6 +171,7 @@ pub struct Stats {
     pub live_requests: u64,
     hist: [Tally; 4],
     max_us: [u64; 4],
+    min_us: [u64; 4],
     /// Per end, the first request at each latency (for the latency bars' examples).
     first_seen: [FirstSeen; 4],
     pub totals: Totals,
@@ -305,6 +309,7 @@ impl Stats {
             live_requests: 0,
             hist: [(); 4].map(|_| Tally::new(new_hist())),
             max_us: [0; 4],
+            min_us: [u64::MAX; 4],
             first_seen: Default::default(),
             totals: Totals::default(),
             hops,
@@ -387,6 +392,7 @@ impl Stats {
         let i = end as usize;
         self.hist[i].record(latency.min(HIST_MAX));
         self.max_us[i] = self.max_us[i].max(latency);
+        self.min_us[i] = self.min_us[i].min(latency);
         self.first_seen[i].record(latency, request);
         self.live_requests -= 1;
         if trace != NO_TRACE {
@@ -443,7 +449,13 @@ impl Stats {
         let mut s = self;
         let hist = std::mem::replace(&mut s.hist, [(); 4].map(|_| Tally::new(new_hist())));
         let first_seen = std::mem::take(&mut s.first_seen);
-        (Latencies { hist: hist.map(Tally::into_histogram), max_us: s.max_us, first_seen }, s)
+        let latencies = Latencies {
+            hist: hist.map(Tally::into_histogram),
+            max_us: s.max_us,
+            min_us: s.min_us,
+            first_seen,
+        };
+        (latencies, s)
     }
 }
 

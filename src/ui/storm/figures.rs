@@ -172,6 +172,9 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
 pub struct FormulaProps {
     pub lang: Lang,
     pub f: Formulas,
+    /// Compare mode: the figures are side A's, and the title says so.
+    #[prop_or_default]
+    pub compare: bool,
 }
 
 /// Closed forms beside the simulated figures.
@@ -201,7 +204,8 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
     let pool = f.leaf_workers.map(|w| format!(" / {w}")).unwrap_or_default();
     html! {
         <div class="formulas" id="formulas">
-            <h3>{ lang.t(T::FormulaTitle) }</h3>
+            <h3>{ lang.t(T::FormulaTitle) }
+                if props.compare { { " " }<span id="formula-side">{ lang.f(T::InBrackets, &[("text", lang.t(T::SideA))]) }</span> }</h3>
             if f.entry_rate.is_some() {
                 <div class="formula-row">
                     <div>{ lang.f(T::FormulaBound, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
@@ -226,6 +230,14 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
                     <div>{ lang.t(T::FormulaLittleBatch) }</div>
                     <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
                 </div>
+            }
+            // Where the simulation passes a closed form, say why beside it: a bound for the
+            // average rate that a bucket of random arrivals beats, an L the pool cannot hold.
+            if f.bound.is_some_and(|b| f.sim_peak_rate > b) {
+                <p class="note" id="formula-peak-above">{ lang.t(T::FormulaPeakAbove) }</p>
+            }
+            if let Some(w) = f.leaf_workers.filter(|&w| f.entry_rate.is_some() && f.little > f64::from(w)) {
+                <p class="note" id="formula-little-over">{ lang.f(T::FormulaLittleOverPool, &[("workers", &w.to_string()), ("leaf", &lang.service(&f.leaf_name))]) }</p>
             }
             <p class="note">{ lang.t(T::FormulaNote) }</p>
         </div>

@@ -488,7 +488,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                         { lower(a, "a", props.state.a.clone()) }
                         if let Some(bb) = b.as_ref() { { lower(bb, "b", scenario_b()) } }
                     </div>
-                    <div class="panel"><FormulaPanel {lang} {f} /></div>
+                    <div class="panel"><FormulaPanel {lang} {f} compare={b.is_some()} /></div>
                 </>
             }
         }

@@ -246,6 +246,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
             in_flight_top,
             l,
             rep.series.bucket_ms,
+            rep.summary.end_ms,
         )
     });
     let bucket = rep.series.bucket_ms;
