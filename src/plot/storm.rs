@@ -138,6 +138,39 @@ pub fn breaker_at(r: &Report, client: usize, at_ms: f64) -> Option<BreakerAt<'_>
     Some(BreakerAt { instances, open: count(State::Open), half_open: count(State::HalfOpen), first_last })
 }
 
+/// The top of each chart's y axis and the end of the time axis, shared by A and B so that
+/// the same height means the same number on both sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Axes {
+    pub end_ms: f64,
+    pub load: f64,
+    pub in_flight: f64,
+    pub outcomes: f64,
+    pub breakers: f64,
+    pub budgets: f64,
+    pub error_budget: f64,
+}
+
+impl Axes {
+    /// A lesson step's y scales after one more run (`before`: the step's earlier runs'):
+    /// each the highest so far, so that the learner's knob moves compare on one scale. The
+    /// in-flight chart shows the hop in focus, which a click changes: held only while the
+    /// same hop is shown (`same_focus`). The time axis is each run's own (the playback
+    /// follows it).
+    pub fn held(before: Option<Axes>, now: Axes, same_focus: bool) -> Axes {
+        let Some(b) = before else { return now };
+        Axes {
+            end_ms: now.end_ms,
+            load: b.load.max(now.load),
+            in_flight: if same_focus { b.in_flight.max(now.in_flight) } else { now.in_flight },
+            outcomes: b.outcomes.max(now.outcomes),
+            breakers: b.breakers.max(now.breakers),
+            budgets: b.budgets.max(now.budgets),
+            error_budget: b.error_budget.max(now.error_budget),
+        }
+    }
+}
+
 /// An arrow's calls per call as its label writes it (without the ×): whole when the calls
 /// divide exactly, else to one decimal that is always written (`3.0` is 2.96, not 3), so
 /// that the label fits the gap between two boxes.
@@ -681,6 +714,27 @@ mod tests {
         assert!(opened.decided.is_some_and(|d: Tally| d.calls > probes), "{:?}", opened.decided);
         assert_eq!(half.decided, None, "a move to half-open is decided on nothing");
         assert!(breaker_at(&r, client + 9, 0.0).is_none(), "no such client");
+    }
+
+    #[test]
+    fn a_lesson_steps_scales_hold_the_highest_so_far() {
+        let run = |load: f64, in_flight: f64, end_ms: f64| Axes {
+            end_ms,
+            load,
+            in_flight,
+            outcomes: load / 2.0,
+            ..Axes::default()
+        };
+        let first = Axes::held(None, run(2000.0, 15_000.0, 48_000.0), false);
+        assert_eq!(first, run(2000.0, 15_000.0, 48_000.0), "the first run's own");
+        // One attempt: the load falls to 600/s and the queue to 300; the scales stay.
+        let fewer = Axes::held(Some(first), run(600.0, 300.0, 30_000.0), true);
+        assert_eq!((fewer.load, fewer.outcomes, fewer.in_flight), (2000.0, 1000.0, 15_000.0));
+        assert_eq!(fewer.end_ms, 30_000.0, "the time axis is the run's own");
+        // Another hop picked: its in-flight chart takes its own scale.
+        assert_eq!(Axes::held(Some(fewer), run(600.0, 300.0, 30_000.0), false).in_flight, 300.0);
+        // A higher run raises them.
+        assert_eq!(Axes::held(Some(fewer), run(2500.0, 9.0, 1.0), true).load, 2500.0);
     }
 
     #[test]

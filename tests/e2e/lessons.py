@@ -613,6 +613,29 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                f"the step's figure, with its count of state changes, stays on the stage after a knob moved: {got}")
         no_console_errors(chrome, "presenter knob")
 
+    def a_steps_runs_share_their_scales():
+        # Metastable 1 with one attempt instead of three: the load falls from about 1,500/s
+        # to 450/s, and the chart must show it lower, not redrawn to the same height. The
+        # next step starts from its own scale.
+        chrome.get(base + "?lesson=metastable&step=1&lang=en")
+        wait_step("metastable", 1)
+        chrome.wait("#load-a")
+        y_max = "return ['load-a', 'outcomes-a'].map(i => Number(document.getElementById(i).dataset.yMax))"
+        before = chrome.js(y_max)
+        chrome.type("#k-l1-attempts", "1")
+        deadline = time.time() + 10
+        while time.time() < deadline and "l1.attempts=1" not in chrome.url():
+            time.sleep(0.2)
+        time.sleep(1.5)
+        expect(chrome.js(y_max) == before, f"one attempt drawn on the step's scale: {before} → {chrome.js(y_max)}")
+        # Its own run, from a link, has a lower top: the scale was held, not the same anyway.
+        chrome.get(base + "?page=storm&preset=metastable-retry-storm&l1.attempts=1&lang=en")
+        chrome.wait("#load-a")
+        time.sleep(1.0)
+        own = chrome.js(y_max)
+        expect(own[0] < before[0], f"alone, one attempt's load has a lower top: {own} against {before}")
+        no_console_errors(chrome, "held scales")
+
     def arrow_keys_move_a_number_field_one_step():
         # Metastable step 4 asks for the fault's end 100 ms at a time, finer than its slider.
         chrome.get(base + "?lesson=metastable&step=4&lang=en")
@@ -640,6 +663,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         no_console_errors(chrome, "arrow keys")
 
     for name, fn in [
+        ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),

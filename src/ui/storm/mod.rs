@@ -16,6 +16,7 @@ pub mod timeline;
 pub mod tree;
 
 use crate::i18n::{Lang, T, format_number};
+use crate::plot::storm::Axes;
 use crate::plot::storm::{formulas, run_end_ms};
 use crate::report::Stopped;
 use crate::state::announce::Said;
@@ -32,7 +33,7 @@ use diagram::Diagram;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
 use retry_timing::RetryTiming;
-use run_view::{Axes, ChartRef, Overlay, RunView, chart_data};
+use run_view::{ChartRef, Overlay, RunView, chart_data};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use timeline::Timeline;
@@ -82,6 +83,9 @@ pub struct StormProps {
     /// A lesson step's hop to point at: it starts picked (see `focus`).
     #[prop_or_default]
     pub hop: Option<usize>,
+    /// The lesson step shown (lesson id, step index): its runs share y scales.
+    #[prop_or_default]
+    pub step: Option<(&'static str, usize)>,
 }
 
 #[component]
@@ -184,6 +188,18 @@ pub fn StormPage(props: &StormProps) -> Html {
     });
     let data_b = use_memo((b.clone(), lang, slo), |(r, lang, slo)| {
         r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0, *slo))))
+    });
+    // A lesson step's y scales, held over the step's runs and dropped when the step changes
+    // (see `Axes::held`).
+    let held_by_step = use_mut_ref(|| None::<((&'static str, usize), String, Axes)>);
+    let held = *use_memo((a.clone(), (*data_a).clone(), props.step), move |(a, d, step)| {
+        let (Some(step), Some(a), Some(d)) = (step, a, d) else { return None };
+        let mut kept = held_by_step.borrow_mut();
+        let before = kept.as_ref().filter(|(s, ..)| s == step);
+        let same_focus = before.is_some_and(|(_, title, _)| *title == d.0.focus_title);
+        let now = Axes::held(before.map(|(.., axes)| *axes), Axes::of(&a.0, &d.0), same_focus);
+        *kept = Some((*step, d.0.focus_title.clone(), now));
+        Some(now)
     });
     let axes = match (&a, &*data_a, &b, &*data_b) {
         (Some(ra), Some(da), Some(rb), Some(db)) => Some(Axes::shared((&ra.0, &da.0), (&rb.0, &db.0))),
@@ -414,7 +430,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 let focus = focus.clone();
                 Callback::from(move |h: usize| focus.set(if *focus == Some(h) { None } else { Some(h) }))
             };
-            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} at_ms={at} side="a"
+            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} {held} at_ms={at} side="a"
             focus={*focus} onfocus={onfocus.clone()} /> };
             let side_b = b.as_ref().zip(data_b.as_ref().as_ref()).map(|(b, db)| {
                 html! { <RunView {lang} report={b.clone()} scenario={scenario_b()} data={db.clone()} {axes} at_ms={at} side="b"

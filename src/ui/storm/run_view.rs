@@ -5,7 +5,7 @@ use super::diagram::Diagram;
 use crate::i18n::{Lang, T, format_number};
 use crate::model::slo::Slo;
 use crate::plot::palette::hop_class;
-use crate::plot::storm::{Regrid, per_second, regrid, run_end_ms};
+use crate::plot::storm::{Axes, Regrid, per_second, regrid, run_end_ms};
 use crate::report::{HopKind, Report};
 use crate::scenario::Scenario;
 use crate::ui::charts::{Line, Lines, PlayheadAt, ReportRef, StackChart, TimeChart};
@@ -21,6 +21,10 @@ pub struct RunViewProps {
     /// Axes shared with the other side in compare mode.
     #[prop_or_default]
     pub axes: Option<Axes>,
+    /// A lesson step's y scales, held from the step's earlier runs (see `Axes::held`), so
+    /// that a knob that lowers a line shows it lower, not redrawn to the same height.
+    #[prop_or_default]
+    pub held: Option<Axes>,
     pub at_ms: f64,
     pub side: &'static str,
     /// The hop whose series stand out in every chart (the others fade).
@@ -41,19 +45,6 @@ impl PartialEq for ChartRef {
     }
 }
 
-/// The top of each chart's y axis and the end of the time axis, shared by A and B so that
-/// the same height means the same number on both sides.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Axes {
-    pub end_ms: f64,
-    pub load: f64,
-    pub in_flight: f64,
-    pub outcomes: f64,
-    pub breakers: f64,
-    pub budgets: f64,
-    pub error_budget: f64,
-}
-
 fn top(lines: &Lines) -> f64 {
     lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0, f64::max)
 }
@@ -66,9 +57,9 @@ fn stacked_top(lines: &Lines) -> f64 {
 }
 
 impl Axes {
-    /// Axes wide and tall enough for both runs.
-    pub fn shared(a: (&Report, &ChartData), b: (&Report, &ChartData)) -> Axes {
-        let one = |(r, d): (&Report, &ChartData)| Axes {
+    /// One run's axes: each chart's own scale.
+    pub fn of(r: &Report, d: &ChartData) -> Axes {
+        Axes {
             end_ms: run_end_ms(r),
             load: top(&d.load),
             in_flight: top(&d.in_flight).max(d.limit.unwrap_or(0.0)),
@@ -76,8 +67,12 @@ impl Axes {
             breakers: top(&d.breakers),
             budgets: top(&d.budgets),
             error_budget: top(&d.error_budget),
-        };
-        let (x, y) = (one(a), one(b));
+        }
+    }
+
+    /// Axes wide and tall enough for both runs.
+    pub fn shared(a: (&Report, &ChartData), b: (&Report, &ChartData)) -> Axes {
+        let (x, y) = (Axes::of(a.0, a.1), Axes::of(b.0, b.1));
         // The in-flight charts share a scale only when both show the same pool: big-promo's
         // shared pool of 8 with 30,000 queued beside the protected side's order-core pool of
         // 4 drew B's pool as a flat line at 0. (0: each chart its own scale.)
@@ -98,7 +93,7 @@ impl Axes {
 pub struct ChartData {
     load: Lines,
     /// The in-flight chart's title.
-    focus_title: String,
+    pub focus_title: String,
     in_flight: Lines,
     limit: Option<f64>,
     outcomes: Lines,
@@ -237,7 +232,8 @@ pub fn RunView(props: &RunViewProps) -> Html {
     let rep = &r.0;
     let axes = props.axes;
     let end = axes.map_or_else(|| run_end_ms(rep), |a| a.end_ms);
-    let y = |f: fn(&Axes) -> f64| axes.as_ref().map(f);
+    // A scale of 0 is the chart's own.
+    let y = |f: fn(&Axes) -> f64| axes.as_ref().or(props.held.as_ref()).map(f).filter(|&t| t > 0.0);
     // The in-flight chart's scale: shared with the other side's when both show one pool.
     let in_flight_top = y(|a| a.in_flight).filter(|&t| t > 0.0).unwrap_or_else(|| top(&data.in_flight));
     let pool_full = data.limit.and_then(|l| {
