@@ -411,6 +411,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             wait_step("interview", 2)
             chrome.cmd("POST", "/window", {"handle": notes})
             wait_step("interview", 2)
+            # The speaker keeps time from the notes too: step 2's time box, as the card says.
+            box = chrome.js("const e = document.getElementById('notes-time-box'); return e && e.textContent;")
+            expect(box == "8 min (minutes 5–13)", f"the notes give the step's time box: {box!r}")
             chrome.click("#lesson-next")
             wait_step("interview", 3)
             chrome.cmd("POST", "/window", {"handle": main})

@@ -455,7 +455,9 @@ pub fn NotesView(props: &NotesProps) -> Html {
     html! {
         <section class="page notes" id="lesson-notes-view" data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()}>
             <p class="lesson-count" id="lesson-count">{ lesson_figures::plain_words(at.lesson.title, lang) }{ " · " }
-                { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }</p>
+                { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }
+                // The speaker keeps time from here too (the interview's time boxes).
+                if let Some(b) = at.lesson.time_box(at.step) { { " · " }<span id="notes-time-box">{ time_box_text(lang, b) }</span> }</p>
             <h1 id="page-title">{ rich(step.title, lang, &figs) }</h1>
             <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
             if let Some(q) = step.question { <p class="lesson-question"><strong>{ t(T::LessonAsk) }</strong>{ t(T::LabelSep) }{ rich(q, lang, &figs) }</p> }
