@@ -459,8 +459,8 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
     // settings that count "first + 3 retries" as 4.
     for (lesson, n, ids) in [
         ("retry-storm", 5, &["breaker-band", "breaker-changes", "breaker-transitions"][..]),
-        ("metastable", 1, &["chart-load-a"][..]),
-        ("metastable", 2, &["chart-load-a", "h-a-abandoned_work"][..]),
+        ("metastable", 1, &["chart-load-a", "chart-inflight-a", "chart-outcomes-a"][..]),
+        ("metastable", 2, &["chart-load-a", "chart-inflight-a", "h-a-abandoned_work"][..]),
         ("metastable", 7, &["stab-boundary-protected", "stab-stuck-count"][..]),
         ("capacity", 1, &["cap-row-rho", "cap-row-busy"][..]),
         ("capacity", 5, &["adm-step-5", "adm-step-6"][..]),

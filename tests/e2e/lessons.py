@@ -631,6 +631,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(0.2)
         time.sleep(1.5)
         expect(chrome.js(y_max) == before, f"one attempt drawn on the step's scale: {before} → {chrome.js(y_max)}")
+        # The way back to the step's settings is in view (in the card's nav, not under its
+        # fold) and takes the knob back.
+        seen = chrome.js("""const b = document.getElementById('lesson-reset'); if (!b) return 'none';
+            const r = b.getBoundingClientRect(); const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return r.top >= 0 && r.bottom <= innerHeight && e === b;""")
+        expect(seen is True, f"'Back to the step's settings' is in view and on top after a knob moved: {seen}")
+        chrome.click("#lesson-reset")
+        deadline = time.time() + 10
+        while time.time() < deadline and chrome.js("return document.getElementById('k-l1-attempts').value") != "3":
+            time.sleep(0.2)
+        expect(chrome.js("return document.getElementById('k-l1-attempts').value") == "3", "the step's 3 attempts are back")
         # Its own run, from a link, has a lower top: the scale was held, not the same anyway.
         chrome.get(base + "?page=storm&preset=metastable-retry-storm&l1.attempts=1&lang=en")
         chrome.wait("#load-a")

@@ -37,9 +37,10 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 0.0, pause_ms: 3900.0, veil_from_ms: None }),
             minutes: None,
             hop: Some(1),
-            // Past the trigger the load chart shows the server's calls tripling: what happens
-            // to a system with no room once it retries.
-            veil: &["chart-load-a"],
+            // Past the trigger the load chart shows the server's calls tripling, the in-flight
+            // chart its queue growing and the outcomes chart the failures: what happens to a
+            // system with no room once it retries (covered from the playhead on).
+            veil: &["chart-load-a", "chart-inflight-a", "chart-outcomes-a"],
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm",
@@ -62,11 +63,13 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 3900.0, pause_ms: 5100.0, veil_from_ms: Some(3900.0) }),
             minutes: None,
             hop: Some(1),
-            // The server's calls jumping to about three times the rate, the closed-form worst
-            // case beside the simulation, and the counts of retries and of abandoned calls
-            // still served: each answers what the client does and what becomes of the call.
+            // The server's calls jumping to about three times the rate and its queue growing
+            // (both charts covered from the trigger on), the closed-form worst case beside the
+            // simulation, and the counts of retries and of abandoned calls still served: each
+            // answers what the client does and what becomes of the call.
             veil: &[
                 "chart-load-a",
+                "chart-inflight-a",
                 "formulas",
                 "h-a-amplification",
                 "h-a-retries",

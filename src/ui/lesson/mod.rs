@@ -233,11 +233,14 @@ pub fn LessonCard(props: &CardProps) -> Html {
             { quoted_settings(lang, step, &props.settings, &figs) }
             <div class="lesson-knobs-box" id="lesson-step-knobs">{ props.knobs.clone() }</div>
             if props.modified {
-                <p class="note" id="lesson-modified">{ t(T::LessonModified) }{ " " }
-                    <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
-                </p>
+                <p class="note" id="lesson-modified">{ t(T::LessonModified) }</p>
             }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
+                // In the nav, which stays in view: below the knobs, in a tall card, the way
+                // back was under the fold of the card's own scroll.
+                if props.modified {
+                    <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
+                }
                 { back_and_next(lang, at, &props.ongo) }
                 if at.step + 1 == at.lesson.steps.len() { { finish_link(lang, at) } }
                 <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
