@@ -413,14 +413,24 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     if csv {
         return Ok(st::csv(&s, &cells, protected));
     }
-    // The map as text, the highest y on top: '.' recovered within 2 s, 'o' later, '~' still
+    // The map as text, the highest y on top: a recovered cell by its band, as the page
+    // shades it ('.' ':' '+' within each of `RECOVERY_BANDS_MS`, 'o' later), '~' still
     // draining its backlog, '#' stuck,
     // 'x' overloaded (at or above capacity, or failing before the trigger), '?' could not run.
+    use resilience_lab::plot::stability::{RECOVERY_BANDS_MS, recovery_band};
+    const BAND_MARKS: [char; 4] = ['.', ':', '+', 'o'];
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
+    out.push_str("legend: ");
+    for (mark, ms) in BAND_MARKS.iter().zip(RECOVERY_BANDS_MS) {
+        let _ = write!(
+            out,
+            "{mark} recovered within {} s   ",
+            resilience_lab::i18n::format_number(ms / 1000.0, 1)
+        );
+    }
     out.push_str(
-        "legend: . recovered within 2 s   o recovered later   ~ still draining its backlog (not stuck)\n        \
-         # stuck (the metastable state)   \
+        "o recovered later\n        ~ still draining its backlog (not stuck)   # stuck (the metastable state)   \
          x overloaded (at or above capacity, or failing before the trigger)   ? could not run\n",
     );
     let _ = writeln!(out, "{:>10} ↑ {}{}", "", s.y.key, axis_unit(&s.y.key));
@@ -429,12 +439,13 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
         for i in 0..s.x.n {
             let c = &cells[usize::from(j) * usize::from(s.x.n) + usize::from(i)];
             out.push(match c {
-                Some(Ok(v)) => match (v.outcome, v.recovered_after_ms) {
-                    (resilience_lab::model::stability::Outcome::Recovered, Some(t)) if t <= 2000.0 => '.',
-                    (resilience_lab::model::stability::Outcome::Recovered, _) => 'o',
-                    (resilience_lab::model::stability::Outcome::Draining, _) => '~',
-                    (resilience_lab::model::stability::Outcome::Stuck, _) => '#',
-                    (resilience_lab::model::stability::Outcome::Overloaded, _) => 'x',
+                Some(Ok(v)) => match v.outcome {
+                    resilience_lab::model::stability::Outcome::Recovered => {
+                        BAND_MARKS[recovery_band(v.recovered_after_ms)]
+                    }
+                    resilience_lab::model::stability::Outcome::Draining => '~',
+                    resilience_lab::model::stability::Outcome::Stuck => '#',
+                    resilience_lab::model::stability::Outcome::Overloaded => 'x',
                 },
                 _ => '?',
             });

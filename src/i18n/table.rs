@@ -1169,9 +1169,9 @@ texts! {
     StabRerun => "Run again", "重新运行";
     StabCancelled => "Cancelled after {done} of {total} cells.", "已在完成 {done}/{total} 格后取消。";
     StabStuckCount => "Stuck cells: {plain} without a protection, {prot} with {p}.", "卡住的格子：无保护时 {plain} 个，加上{p}后 {prot} 个。";
-    StabLegendRec0 => "recovered within 1 s", "1 s 内恢复";
-    StabLegendRec1 => "within 3 s", "3 s 内";
-    StabLegendRec2 => "within 6 s", "6 s 内";
+    StabLegendRec0 => "recovered within {s} s", "{s} s 内恢复";
+    StabLegendRec1 => "within {s} s", "{s} s 内";
+    StabLegendRec2 => "within {s} s", "{s} s 内";
     StabLegendRec3 => "later", "更久";
     StabLegendBoundary => "boundary", "边界";
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";

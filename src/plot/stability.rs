@@ -16,19 +16,27 @@ const BOTTOM: f64 = 52.0;
 const TOP: f64 = 10.0;
 const RIGHT: f64 = 12.0;
 
+/// How fast a recovered cell recovered, in bands: within each of these (ms), or later. The
+/// map's shades, its legend and `lab sweep`'s text map all take them from here.
+pub const RECOVERY_BANDS_MS: [f64; 3] = [1000.0, 3000.0, 6000.0];
+
+/// A recovery's band: 0 within the first of [`RECOVERY_BANDS_MS`], …, 3 later (or no time).
+pub fn recovery_band(after_ms: Option<f64>) -> usize {
+    after_ms.map_or(RECOVERY_BANDS_MS.len(), |t| {
+        RECOVERY_BANDS_MS.iter().position(|&b| t <= b).unwrap_or(RECOVERY_BANDS_MS.len())
+    })
+}
+
 /// The CSS class of a cell: how fast it recovered, or how it did not.
 pub fn cell_class(c: Option<&CellResult>) -> &'static str {
     match c {
         None => "pending",
         Some(Err(_)) => "error",
-        Some(Ok(v)) => match (v.outcome, v.recovered_after_ms) {
-            (Outcome::Recovered, Some(t)) if t <= 1000.0 => "rec-0",
-            (Outcome::Recovered, Some(t)) if t <= 3000.0 => "rec-1",
-            (Outcome::Recovered, Some(t)) if t <= 6000.0 => "rec-2",
-            (Outcome::Recovered, _) => "rec-3",
-            (Outcome::Draining, _) => "draining",
-            (Outcome::Stuck, _) => "stuck",
-            (Outcome::Overloaded, _) => "overloaded",
+        Some(Ok(v)) => match v.outcome {
+            Outcome::Recovered => ["rec-0", "rec-1", "rec-2", "rec-3"][recovery_band(v.recovered_after_ms)],
+            Outcome::Draining => "draining",
+            Outcome::Stuck => "stuck",
+            Outcome::Overloaded => "overloaded",
         },
     }
 }
@@ -437,6 +445,15 @@ mod tests {
 
     fn v(outcome: Outcome, after: Option<f64>) -> Option<CellResult> {
         Some(Ok(Verdict { outcome, recovered_after_ms: after, before: 1.0, after: 1.0 }))
+    }
+
+    #[test]
+    fn recovery_bands_split_at_their_limits() {
+        assert_eq!(
+            [Some(0.0), Some(1000.0), Some(1000.5), Some(3000.0), Some(6000.0), Some(6001.0), None]
+                .map(recovery_band),
+            [0, 0, 1, 1, 2, 3, 3]
+        );
     }
 
     #[test]

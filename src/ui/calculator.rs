@@ -93,7 +93,8 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
     let announce = lang.f(
         T::CalcAnnounce,
         &[
-            ("worst", &format_number(props.state.output.worst_attempts_per_s, 0)),
+            // As the card writes it (1.5, not 2).
+            ("worst", &format_small(props.state.output.worst_attempts_per_s, 2, 3)),
             ("amp", &format_number(props.state.output.amplification, 2)),
         ],
     );
@@ -197,6 +198,10 @@ fn Results(props: &ResultsProps) -> Html {
     let i = &props.input;
     // Three significant digits below 1: 100 requests a day are 0.00116/s, not "0".
     let n = |x: f64| format_small(x, 2, 3);
+    // A product of rounded operands reads "≈" where they do not give the shown result
+    // (11.57 × 3 is 34.71, the card's 34.72 being 11.574… × 3).
+    let shown = |x: f64| n(x).replace(',', "").parse::<f64>().unwrap_or(x);
+    let eq = |product_of_shown: f64, result: &str| if n(product_of_shown) == result { "=" } else { "≈" };
     let product = i.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
     let ceiling = format_number(crate::model::capacity::SOURCE_002_CEILING * 100.0, 1);
     let in_flight_row = |id: &str, which: T, f: &InFlight| {
@@ -217,21 +222,23 @@ fn Results(props: &ResultsProps) -> Html {
         }
     };
     let worst_demand = o.degraded_after.in_flight.max(o.normal_after.in_flight);
-    let payload =
-        if o.payload_mb_per_s < 1.0 { n(o.payload_mb_per_s) } else { format_fixed(o.payload_mb_per_s, 2) };
+    let mb = |x: f64| if x < 1.0 { n(x) } else { format_fixed(x, 2) };
+    let payload = mb(o.payload_mb_per_s);
+    let payload_eq =
+        if mb(shown(o.peak_rps) * shown(i.response_kib) * 1024.0 / 1e6) == payload { "=" } else { "≈" };
     html! {
         <>
             <div class="figures">
                 { figure(o, "out-avg", t(T::OutAvg), n(o.avg_rps), t(T::UnitRps),
                     format!("{} ÷ 86,400 = {}", format_number(i.requests_per_day, 2), n(o.avg_rps)), None) }
                 { figure(o, "out-peak", t(T::OutPeak), n(o.peak_rps), t(T::UnitRps),
-                    format!("{} × {} = {}", n(o.avg_rps), n(i.peak_factor), n(o.peak_rps)), None) }
+                    format!("{} × {} {} {}", n(o.avg_rps), n(i.peak_factor), eq(shown(o.avg_rps) * shown(i.peak_factor), &n(o.peak_rps)), n(o.peak_rps)), None) }
                 { figure(o, "out-amplification", t(T::OutAmplification), n(o.amplification), t(T::UnitTimes),
                     format!("{} = {}×", product, n(o.amplification)), None) }
                 { figure(o, "out-worst", t(T::OutWorst), n(o.worst_attempts_per_s), t(T::UnitAttemptsPerS),
-                    format!("{} × {} = {}", n(o.peak_rps), product, n(o.worst_attempts_per_s)), Some(t(T::OutWorstNote))) }
+                    format!("{} × {} {} {}", n(o.peak_rps), product, eq(shown(o.peak_rps) * o.amplification, &n(o.worst_attempts_per_s)), n(o.worst_attempts_per_s)), Some(t(T::OutWorstNote))) }
                 { figure(o, "out-payload", t(T::OutPayload), payload.clone(), t(T::UnitMbps),
-                    format!("{} × {} KiB × 1,024 B/KiB ÷ 10⁶ = {}", n(o.peak_rps), n(i.response_kib), payload), None) }
+                    format!("{} × {} KiB × 1,024 B/KiB ÷ 10⁶ {payload_eq} {}", n(o.peak_rps), n(i.response_kib), payload), None) }
             </div>
             // The heading and the table in one box: what a lesson points at (and presenter mode
             // shows on its stage) is the table with its title.
@@ -329,7 +336,8 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
                     { for hop }
                     <rect x={b.x.to_string()} y={b.y.to_string()} width={b.width.to_string()} height={b.height.to_string()} rx="4" />
                     <text class="bar-value" x={cx.to_string()} y={(b.y - 6.0).to_string()} text-anchor="middle">
-                        { format_small(b.value, 0, 3) }
+                        // As exact as the cards (34.72, not 35): the caption says they are.
+                        { format_small(b.value, 2, 3) }
                     </text>
                     <text class="bar-label" x={cx.to_string()} y={(h - 22.0).to_string()} text-anchor="middle">{ label(i) }</text>
                     <text class="bar-unit" x={cx.to_string()} y={(h - 6.0).to_string()} text-anchor="middle">

@@ -63,7 +63,8 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
     let p = &c.pool;
     let f = &c.figures;
     let n = |x: f64| format_number(x, 2);
-    let scaled = if c.exact { String::new() } else { format!(" × {}", n(input.factor())) };
+    // The factor as the note under the table writes it (× 1.332, not × 1.33).
+    let scaled = if c.exact { String::new() } else { format!(" × {}", format_number(input.factor(), 3)) };
     // M/M/c/K's forms with a queue limit (see `model::queueing`), else M/M/c's.
     let (k, cw) = (p.workers.saturating_add(input.queue), p.workers);
     let (rho, pwait, wait, l) = if c.bounded {
@@ -249,7 +250,7 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
                     // The row's id lets a lesson veil its formula with its value; the label stays.
                     <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
                         if let Some(v) = v {
-                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ if unit == T::UnitPercent { lang.percent(&format_number(v, 1)) } else { format!("{} {}", format_number(v, 3), lang.t(unit)) } }</td>
+                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ if unit == T::UnitPercent { lang.percent(&format_number(v, 2)) } else { format!("{} {}", format_number(v, 3), lang.t(unit)) } }</td>
                         } else {
                             <td class="value" id={format!("cap-{id}")}>{ "—" }</td>
                         }</tr>
@@ -309,7 +310,12 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         runs.finished,
         sims.first().copied().flatten().map(|s| {
             vec![
-                Said::new(T::QRho, pct(lang, closed.figures.rho)),
+                // Labelled as the results table labels it: with a queue limit the figure is the
+                // busy share, not ρ = λ/(cμ) (the overload preset's 99.6 % against ρ 105 %).
+                Said::new(
+                    if closed.bounded { T::QBusyShare } else { T::QRho },
+                    pct(lang, closed.figures.rho),
+                ),
                 Said::new(T::QTime, closed.figures.time_ms.map_or_else(|| "—".to_string(), |t| ms(lang, t))),
                 Said::new(T::AnnounceSimTime, ms(lang, s.time_ms)),
             ]

@@ -215,6 +215,10 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         blocked, blocked_sim = value("#q-blocked"), value("#q-blocked-sim")
         expect(abs(blocked - blocked_sim) < 0.01, f"turned away, closed form beside the run: {blocked}, {blocked_sim}")
         expect(chrome.find("#q-no-steady-state") is None, "a bounded queue has a steady state: the line goes on")
+        # Its announcement names the figure as the table does: the busy share (99.6 %), not ρ
+        # (105 % in the capacity table).
+        said = chrome.js("return document.getElementById('q-announce').textContent")
+        expect("Busy share (utilisation carried)" in said and "Utilisation ρ" not in said, f"the busy share is named: {said!r}")
         shots("queue-overload-en")
         no_console_errors(chrome, "queue edits")
 

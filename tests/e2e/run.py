@@ -134,6 +134,17 @@ def main():
         expect(chrome.text("#inflight-normal-after .value") == "450", "in-flight 450")
         expect(chrome.text("#inflight-degraded-after .value") == "3,600", "in-flight 3,600")
         expect(chrome.text("#out-payload .value") == "4.10", "payload 4.10 MB/s")
+        # The bars' numbers are as exact as the cards (their caption says exact), a product of
+        # rounded operands says ≈, and a screen reader hears the card's figure.
+        page("?page=calculator&lang=en&rpd=1000000&peak=3&layers=3&attempts=4,4,4")
+        chrome.wait_text("#out-worst .value", "2,222.22")
+        bars = chrome.js("return [...document.querySelectorAll('.chain-picture .bar-value')].map(t => t.textContent)")
+        expect(bars == ["34.72", "138.89", "555.56", "2,222.22"], f"the bars' exact numbers: {bars}")
+        peak = chrome.js("return document.querySelector('#out-peak .formula, #out-peak code, #out-peak').textContent")
+        expect("11.57 × 3 ≈ 34.72" in peak, f"rounded operands: ≈ {peak!r}")
+        expect("2,222.22" in chrome.js("return document.getElementById('calc-announce').textContent"), "the announcement's worst case")
+        page("?page=calculator&lang=en")
+        chrome.wait_text("#out-worst .value", "4,500")
         expect("virtual-time model" in chrome.text("#footer-model"), "footer states the model")
         chrome.full_screenshot(os.path.join(artifacts, "calculator-en.png"))
         no_console_errors(chrome, "calculator (en)")

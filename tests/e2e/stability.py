@@ -72,6 +72,13 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
             expect(not diff, f"cells differ from lab sweep {args}: {diff[:5]}")
             return [o for o, _ in page.values()]
         same("", [], 400)
+        # The page's recovery bands and the text map's are the same bands.
+        legend = chrome.js("return [...document.querySelectorAll('.legend .legend-item')].slice(0, 4).map(e => e.textContent)")
+        text = subprocess.run([lab, "sweep"], capture_output=True, text=True, check=True).stdout
+        for mark, item in zip(". : +".split(), legend[:3]):
+            limit = item.replace("recovered ", "")
+            expect(f"{mark} recovered {limit}" in text, f"the page's band {item!r} is the text map's {mark!r}: {text.splitlines()[1]!r}")
+        expect(legend[3] == "later" and "o recovered later" in text, f"the last band: {legend}")
         # Near capacity with one attempt a cell is still draining when its run ends: every
         # outcome travels from the workers as itself (draining once arrived as recovered).
         outcomes = same("&x=l1.attempts%3D1..3%2F3&y=utilisation%3D0.8..1%2F5",

@@ -403,6 +403,11 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         capacity(&crate::state::stability::Sweep::default_for(p).base()).unwrap_or(0.0)
     });
     let legend = |class: &str, label: T| html! { <span class="legend-item"><span class={classes!("swatch", "box", class.to_string())} />{ t(label) }</span> };
+    // The recovery bands' limits, from the rule that shades the cells.
+    let band = |class: &str, label: T, i: usize| {
+        let s = format_number(crate::plot::stability::RECOVERY_BANDS_MS[i] / 1000.0, 1);
+        html! { <span class="legend-item"><span class={classes!("swatch", "box", class.to_string())} />{ lang.f(label, &[("s", &s)]) }</span> }
+    };
     html! {
         <section class="page lab stability" id="stability" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::StabTitle) }</h1>
@@ -443,8 +448,8 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         </div>
                         { open_cell(lang, st, &links, dispatch) }
                         <p class="legend">
-                            { legend("rec-0", T::StabLegendRec0) }{ legend("rec-1", T::StabLegendRec1) }
-                            { legend("rec-2", T::StabLegendRec2) }{ legend("rec-3", T::StabLegendRec3) }
+                            { band("rec-0", T::StabLegendRec0, 0) }{ band("rec-1", T::StabLegendRec1, 1) }
+                            { band("rec-2", T::StabLegendRec2, 2) }{ legend("rec-3", T::StabLegendRec3) }
                             { legend("draining", T::StabDraining) }
                             { legend("stuck", T::StabStuck) }{ legend("overloaded", T::StabOverloaded) }
                             { legend("pending", T::StabPending) }
