@@ -418,7 +418,7 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     // draining its backlog, '#' stuck,
     // 'x' overloaded (at or above capacity, or failing before the trigger), '?' could not run.
     use resilience_lab::plot::stability::{RECOVERY_BANDS_MS, recovery_band};
-    const BAND_MARKS: [char; 4] = ['.', ':', '+', 'o'];
+    const BAND_MARKS: [char; RECOVERY_BANDS_MS.len() + 1] = ['.', ':', '+', 'o'];
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
     out.push_str("legend: ");

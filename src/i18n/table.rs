@@ -808,8 +808,8 @@ texts! {
     BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
     BreakerWindow => "window {calls} calls (min {min}) · {rate} % failed", "窗口 {calls} 次（至少 {min}）· 失败 {rate}%";
-    BreakerProbing => "probes: {calls} answered, {failed} failed", "探测：已应答 {calls}，失败 {failed}";
     BreakerReopened => "reopened: {calls} probes, {rate} % failed", "重新打开：探测 {calls} 次，失败 {rate}%";
+    BreakerReopenedSlow => "reopened: {calls} probes, too many slow", "重新打开：探测 {calls} 次，慢调用过多";
     BreakerOpenedOn => "opened on {calls} calls, {rate} % failed ≥ {pct} %", "在 {calls} 次调用、失败 {rate}% ≥ {pct}% 时打开";
     BreakerOpenedSlow => "opened on {calls} calls: too many slow calls", "在 {calls} 次调用时因慢调用过多而打开";
     LabLinkBreaker => "the breaker on {call} →", "熔断器（{call}）→";
@@ -1292,18 +1292,18 @@ texts! {
     FormulaLittleBatch => "All requests arrive at once: there is no steady arrival rate, so Little's law (L = λW) has nothing to take.", "所有请求同时到达：没有稳定的到达率，Little 定律（L = λW）无从计算。";
     // The chain diagram's arrows: calls per call so far, not the retry policy's limit.
     EdgeRatio => "×{n}", "×{n}";
-    EdgeRatioTip => "{callee}: {calls} calls so far, {n} per call at {caller} ({callers} calls). {caller} may try each call up to {max} times; a deadline, retry budget or breaker can stop it sooner.",
-        "{callee}：到目前为止 {calls} 次调用，{caller} 每次调用平均 {n} 次（{caller} 共 {callers} 次调用）。{caller} 每次调用最多尝试 {max} 次；截止时间、重试预算或熔断器可能让它更早停下。";
-    DiagramRatioNote => "The × on an arrow: calls at the callee per call at the caller so far; the most a layer may try is its tries badge.",
-        "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章。";
+    EdgeRatioTip => "{callee}: {calls} calls so far, {n} per call at {caller} ({callers} calls). {caller} may try each call up to {max} times: only a call that fails every try uses them all, and a deadline, retry budget or breaker can stop it sooner.",
+        "{callee}：到目前为止 {calls} 次调用，{caller} 的每次调用平均带来 {n} 次（{caller} 共 {callers} 次调用）。{caller} 每次调用最多尝试 {max} 次：只有每次尝试都失败的调用才会用满；截止时间、重试预算或熔断器可能让它更早停下。";
+    DiagramRatioNote => "The × on an arrow: calls at the callee per call at the caller so far; the most a layer may try is its tries badge, reached only by calls that fail every try.",
+        "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章，只有每次尝试都失败的调用才会用满。";
     // A lesson's veil over a time chart: the run after the playhead, until the answer.
-    VeiledFuture => "Later: hidden until the answer (R)", "之后的部分：揭晓答案前隐藏（R）";
+    VeiledFuture => "Later: hidden until the answer (R)", "之后的部分在揭晓答案前隐藏（按 R）";
     // The diagram's breaker lines, from the tally a move was decided on.
     BreakerClosedOn => "closed on {calls} probes, {rate} % failed < {pct} %", "在 {calls} 次探测、失败 {rate}% < {pct}% 时关闭";
     BreakerProbingDecide => "probing: {n} trial calls decide", "探测：由 {n} 次试探调用决定";
     // The formula panel, where the simulation passes a closed form.
-    FormulaPeakAbove => "The simulated peak is above the bound: the bound is for the average rate, and random arrivals put more than the average into some buckets.",
-        "模拟峰值高于上界：上界针对的是平均速率，而随机到达会让某些时间桶里的数量高于平均。";
+    FormulaPeakAbove => "The simulated peak is above the bound: the bound is for the average rate, and arrivals and retries bunch into some buckets above it.",
+        "模拟峰值高于上界：上界针对的是平均速率，而到达与重试会在某些时间桶里扎堆，超过平均。";
     FormulaLittleOverPool => "L is above {leaf}'s {workers} workers: not all of those calls can be in work at once. The rest wait in its queue, and there W is the whole time in the server, queue included, not the work alone.",
         "L 超过了{leaf}的 {workers} 个工作线程：这些调用不可能同时都在处理。其余的在队列里等待，此时 W 应是在服务器里的全部时间（含排队），而不只是处理时间。";
     PercentValue => "{n} %", "{n}%";

@@ -47,10 +47,11 @@ pub struct Playback {
     pub from_ms: f64,
     /// Where it pauses (ms of virtual time).
     pub pause_ms: f64,
-    /// Where a veiled time chart is covered from (ms of virtual time): what the question
-    /// asks about starts there (the trigger), even if the step plays on past it. None: from
-    /// the playhead, so that what led up to the pause stays in view.
-    pub veil_from_ms: Option<f64>,
+    /// A veiled time chart is covered from `from_ms` on, where the step's playback starts:
+    /// what the question asks about starts there (metastable 2 and 4 start just before the
+    /// trigger), and the step plays on past it. Otherwise from the playhead, up to the pause,
+    /// so that what led up to the pause stays in view.
+    pub veil_from_start: bool,
 }
 
 /// One step of a lesson.

@@ -20,6 +20,10 @@ const RIGHT: f64 = 12.0;
 /// map's shades, its legend and `lab sweep`'s text map all take them from here.
 pub const RECOVERY_BANDS_MS: [f64; 3] = [1000.0, 3000.0, 6000.0];
 
+/// The map's class for each recovery band, the last for later: sized by the bands, so that a
+/// band added without its class does not compile.
+pub const RECOVERY_CLASSES: [&str; RECOVERY_BANDS_MS.len() + 1] = ["rec-0", "rec-1", "rec-2", "rec-3"];
+
 /// A recovery's band: 0 within the first of [`RECOVERY_BANDS_MS`], …, 3 later (or no time).
 pub fn recovery_band(after_ms: Option<f64>) -> usize {
     after_ms.map_or(RECOVERY_BANDS_MS.len(), |t| {
@@ -33,7 +37,7 @@ pub fn cell_class(c: Option<&CellResult>) -> &'static str {
         None => "pending",
         Some(Err(_)) => "error",
         Some(Ok(v)) => match v.outcome {
-            Outcome::Recovered => ["rec-0", "rec-1", "rec-2", "rec-3"][recovery_band(v.recovered_after_ms)],
+            Outcome::Recovered => RECOVERY_CLASSES[recovery_band(v.recovered_after_ms)],
             Outcome::Draining => "draining",
             Outcome::Stuck => "stuck",
             Outcome::Overloaded => "overloaded",

@@ -94,8 +94,8 @@ pub fn total_until(series: &[u64], b: usize) -> u64 {
 /// The amplification an arrow of the chain diagram carries up to and including bucket `b`:
 /// calls that reached hop `to` per call that reached hop `from`, with the two counts, when
 /// `from` has had calls. Every hop but the entry has one caller, so this is its caller's
-/// attempts per call of its own: the retry policy's limit is the most it can reach, and a
-/// deadline, budget or breaker that stops retries keeps it lower.
+/// attempts per call of its own: the retry policy's limit is the most it can reach, only
+/// where every try fails, and a deadline, budget or breaker that stops retries keeps it lower.
 pub fn edge_ratio(r: &Report, from: usize, to: usize, b: usize) -> Option<(f64, u64, u64)> {
     let calls = |hop: usize| r.series.attempts.get(hop).map(|s| total_until(s, b));
     let (caller, callee) = (calls(from)?, calls(to)?);
@@ -107,12 +107,18 @@ pub fn edge_ratio(r: &Report, from: usize, to: usize, b: usize) -> Option<(f64, 
 /// bucket reads open in it all).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BreakerAt<'a> {
+    /// The client's breaker instances.
     pub instances: u32,
+    /// Of which open at the moment.
     pub open: u32,
+    /// Of which half-open at the moment.
     pub half_open: u32,
-    /// The first instance's last move at or before the moment, which the diagram's lines
-    /// describe (its tally is what the move was decided on).
+    /// The first instance's last move at or before the moment (its tally is what the move
+    /// was decided on).
     pub first_last: Option<&'a BreakerTransition>,
+    /// The latest move to open of an instance open at the moment: what the diagram says an
+    /// open breaker opened on, whichever instance it is.
+    pub open_last: Option<&'a BreakerTransition>,
 }
 
 /// [`BreakerAt`] for client `client` at `at_ms` (a move at `at_ms` has happened); None
@@ -123,31 +129,47 @@ pub fn breaker_at(r: &Report, client: usize, at_ms: f64) -> Option<BreakerAt<'_>
     if instances == 0 {
         return None;
     }
-    let mut states = vec![State::Closed; instances as usize];
-    let mut first_last = None;
-    // Transitions are listed in the order they happened.
+    // Each instance's last move so far; transitions are listed in the order they happened.
+    let mut last: Vec<Option<&BreakerTransition>> = vec![None; instances as usize];
     for t in r.breaker_transitions.iter().filter(|t| t.client == client && t.t_ms <= at_ms) {
-        if let Some(s) = states.get_mut(t.instance as usize) {
-            *s = t.to;
-        }
-        if t.instance == 0 {
-            first_last = Some(t);
+        if let Some(l) = last.get_mut(t.instance as usize) {
+            *l = Some(t);
         }
     }
-    let count = |want| states.iter().filter(|&&s| s == want).count() as u32;
-    Some(BreakerAt { instances, open: count(State::Open), half_open: count(State::HalfOpen), first_last })
+    let state = |l: &Option<&BreakerTransition>| l.map_or(State::Closed, |t| t.to);
+    let count = |want| last.iter().filter(|l| state(l) == want).count() as u32;
+    let open_last = last
+        .iter()
+        .flatten()
+        .filter(|t| t.to == State::Open)
+        .copied()
+        .reduce(|a, b| if b.t_ms > a.t_ms { b } else { a });
+    Some(BreakerAt {
+        instances,
+        open: count(State::Open),
+        half_open: count(State::HalfOpen),
+        first_last: last.first().copied().flatten(),
+        open_last,
+    })
 }
 
 /// The top of each chart's y axis and the end of the time axis, shared by A and B so that
 /// the same height means the same number on both sides.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Axes {
+    /// The time axis' end (ms).
     pub end_ms: f64,
+    /// The load chart's top (calls/s); 0 here and below: the chart's own scale.
     pub load: f64,
+    /// The in-flight chart's top (calls).
     pub in_flight: f64,
+    /// The outcome chart's top (requests/s, stacked).
     pub outcomes: f64,
+    /// The breaker chart's top (instances).
     pub breakers: f64,
+    /// The retry-budget chart's top (tokens).
     pub budgets: f64,
+    /// The error-budget chart's top (%).
     pub error_budget: f64,
 }
 
@@ -708,10 +730,12 @@ mod tests {
         assert_eq!(again.first_last.map(|t| (t.from, t.decided)), Some((State::HalfOpen, reopened.decided)));
         // Decided on its probes (all of them) and, the first time, on its window.
         let (s, c) = (presets::big_promo_protected(), &r.clients[client]);
-        let probes =
-            s.client_to(c.caller, c.callee).and_then(|c| c.breaker.as_ref()).unwrap().half_open_calls;
-        assert_eq!(reopened.decided.map(|d| d.calls), Some(probes));
-        assert!(opened.decided.is_some_and(|d: Tally| d.calls > probes), "{:?}", opened.decided);
+        let cfg = s.client_to(c.caller, c.callee).and_then(|c| c.breaker.as_ref()).unwrap();
+        assert_eq!(reopened.decided.map(|d| d.calls), Some(cfg.half_open_calls));
+        assert!(opened.decided.is_some_and(|d: Tally| d.calls > cfg.half_open_calls), "{:?}", opened.decided);
+        // Why, by the breaker's own rule: its failures, not slow calls.
+        assert_eq!(reopened.decided.map(|d| cfg.exceeded(d)), Some((true, false)));
+        assert_eq!(again.open_last, Some(reopened), "the open instance's move");
         assert_eq!(half.decided, None, "a move to half-open is decided on nothing");
         assert!(breaker_at(&r, client + 9, 0.0).is_none(), "no such client");
     }

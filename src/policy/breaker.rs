@@ -192,6 +192,9 @@ pub struct Transition {
     pub from: State,
     /// To.
     pub to: State,
+    /// What a move to open or to closed was decided on (the window's tally when it opened,
+    /// the probes' when they answered); none for a move to half-open, which the clock makes.
+    pub decided: Option<Tally>,
 }
 
 const FAILED: u8 = 1;
@@ -250,6 +253,23 @@ pub struct Breaker {
 
 fn basis_points(pct: f64) -> u64 {
     libm::round(pct.clamp(0.0, 100.0) * 100.0) as u64
+}
+
+/// Whether the failure rate and the slow-call rate of `t` reach their thresholds (in basis
+/// points; `slow_on`: slow calls are judged at all): the one rule a breaker and a view of
+/// its decisions share.
+fn rates_exceeded(failure_bp: u64, slow_bp: u64, slow_on: bool, t: Tally) -> (bool, bool) {
+    let n = u64::from(t.calls);
+    (u64::from(t.failures) * 10_000 >= failure_bp * n, slow_on && u64::from(t.slows) * 10_000 >= slow_bp * n)
+}
+
+impl BreakerConfig {
+    /// [`Breaker::exceeded`] for a breaker of these settings: which of its rates a tally
+    /// reaches (why a move to open was made, for a view of it).
+    pub fn exceeded(&self, t: Tally) -> (bool, bool) {
+        let (f, s) = (basis_points(self.failure_rate_pct), basis_points(self.slow_rate_pct));
+        rates_exceeded(f, s, self.slow_call_ms.is_some(), t)
+    }
 }
 
 impl Breaker {
@@ -329,11 +349,7 @@ impl Breaker {
     /// Whether the failure rate and the slow-call rate of `t` are at or above their
     /// thresholds (the minimum number of calls aside).
     pub fn exceeded(&self, t: Tally) -> (bool, bool) {
-        let n = u64::from(t.calls);
-        (
-            u64::from(t.failures) * 10_000 >= self.failure_bp * n,
-            self.slow_us.is_some() && u64::from(t.slows) * 10_000 >= self.slow_bp * n,
-        )
+        rates_exceeded(self.failure_bp, self.slow_bp, self.slow_us.is_some(), t)
     }
 
     /// Whether a call that took `took_us` is slow.
@@ -361,11 +377,12 @@ impl Breaker {
     }
 
     fn go(&mut self, now: u64, to: State) -> Transition {
-        let t = Transition { at_us: now, from: self.state, to };
-        if to != State::HalfOpen {
-            self.decided =
-                if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() };
+        let decided = (to != State::HalfOpen)
+            .then(|| if self.state == State::HalfOpen { self.probe_tally() } else { self.window_tally() });
+        if let Some(d) = decided {
+            self.decided = d;
         }
+        let t = Transition { at_us: now, from: self.state, to, decided };
         self.state = to;
         self.epoch = self.epoch.wrapping_add(1);
         match to {

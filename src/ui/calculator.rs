@@ -94,7 +94,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
         T::CalcAnnounce,
         &[
             // As the card writes it (1.5, not 2).
-            ("worst", &format_small(props.state.output.worst_attempts_per_s, 2, 3)),
+            ("worst", &card_number(props.state.output.worst_attempts_per_s)),
             ("amp", &format_number(props.state.output.amplification, 2)),
         ],
     );
@@ -170,6 +170,13 @@ fn exact(o: &CalcOutput, id: &str) -> Option<String> {
     calc::figures(o).into_iter().find(|f| f.0 == id).map(|f| f.1.to_string())
 }
 
+/// A figure as the cards write it, and everything that repeats one (the chain picture, the
+/// announcement): two decimals, three significant digits below 1 (100 requests a day are
+/// 0.00116/s, not 0).
+fn card_number(x: f64) -> String {
+    format_small(x, 2, 3)
+}
+
 /// A figure with its formula; `data-value` holds the exact value.
 fn figure(
     o: &CalcOutput,
@@ -196,8 +203,7 @@ fn Results(props: &ResultsProps) -> Html {
     let t = |k: T| lang.t(k);
     let o = &props.output;
     let i = &props.input;
-    // Three significant digits below 1: 100 requests a day are 0.00116/s, not "0".
-    let n = |x: f64| format_small(x, 2, 3);
+    let n = card_number;
     // A product of rounded operands reads "≈" where they do not give the shown result
     // (11.57 × 3 is 34.71, the card's 34.72 being 11.574… × 3).
     let shown = |x: f64| n(x).replace(',', "").parse::<f64>().unwrap_or(x);
@@ -337,7 +343,7 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
                     <rect x={b.x.to_string()} y={b.y.to_string()} width={b.width.to_string()} height={b.height.to_string()} rx="4" />
                     <text class="bar-value" x={cx.to_string()} y={(b.y - 6.0).to_string()} text-anchor="middle">
                         // As exact as the cards (34.72, not 35): the caption says they are.
-                        { format_small(b.value, 2, 3) }
+                        { card_number(b.value) }
                     </text>
                     <text class="bar-label" x={cx.to_string()} y={(h - 22.0).to_string()} text-anchor="middle">{ label(i) }</text>
                     <text class="bar-unit" x={cx.to_string()} y={(h - 6.0).to_string()} text-anchor="middle">

@@ -436,7 +436,15 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
         </g> })
     });
     let x = scale.map(at_ms.clamp(0.0, props.end_ms));
-    let veil_x = step_moment.and_then(|m| m.1).map_or(x, |from| scale.map(from.clamp(0.0, props.end_ms)));
+    // Where a veil's cover starts: where the step's playback starts (`veil_from_start`), else
+    // the playhead, but never past where the step pauses: playing on does not answer for
+    // the learner.
+    let veil_from = match step_moment {
+        Some(StepMoment(_, Some(from))) => from,
+        Some(StepMoment(Some((_, pause)), None)) => at_ms.min(pause),
+        _ => at_ms,
+    };
+    let veil_x = scale.map(veil_from.clamp(0.0, props.end_ms));
     let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
         html! {
@@ -450,21 +458,22 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let plot_h = props.height - MB - MT;
     let future_w = (W - MR - veil_x).max(0.0);
     let label = props.lang.t(T::VeiledFuture);
-    let label_w = 6.2 * label.chars().count() as f64;
     let veil = html! {
         <g class="veil-future">
             <rect x={veil_x.to_string()} width={future_w.to_string()} y={(MT - 12.0).to_string()} height={(plot_h + 15.0).to_string()} />
             if future_w > 60.0 {
                 <text x={(veil_x + future_w / 2.0).to_string()} y={(MT + plot_h / 2.0).to_string()} text-anchor="middle"
-                    textLength={(label_w > future_w - 16.0).then(|| (future_w - 16.0).to_string())} lengthAdjust="spacingAndGlyphs">{ label }</text>
+                    textLength={crate::plot::palette::squeeze(label, 11.0, future_w - 16.0)} lengthAdjust="spacingAndGlyphs">{ label }</text>
             }
         </g>
     };
     html! {
         <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true" focusable="false">
+            // The cover under the step's moment and the fault windows: the trigger is the
+            // step's input, not its answer.
+            { veil }
             { for moment }
             { for faults }
-            { veil }
             <line class="playhead" x1={x.to_string()} x2={x.to_string()} y1={MT.to_string()} y2={(props.height - MB).to_string()} />
         </svg>
     }

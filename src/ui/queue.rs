@@ -59,12 +59,23 @@ fn row(
     }
 }
 
+/// What the first figure is called: with a queue limit it is the busy share λ(1 − P_K)/(cμ),
+/// not ρ = λ/(cμ), which the capacity table gives (the overload preset: 99.6 % against 105 %).
+fn rho_label(c: &Closed) -> T {
+    if c.bounded { T::QBusyShare } else { T::QRho }
+}
+
+/// The Allen–Cunneen factor as the formula column and the note write it (× 1.332).
+fn factor_text(input: &QueueInput) -> String {
+    format_number(input.factor(), 3)
+}
+
 fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simulated>) -> Html {
     let p = &c.pool;
     let f = &c.figures;
     let n = |x: f64| format_number(x, 2);
     // The factor as the note under the table writes it (× 1.332, not × 1.33).
-    let scaled = if c.exact { String::new() } else { format!(" × {}", format_number(input.factor(), 3)) };
+    let scaled = if c.exact { String::new() } else { format!(" × {}", factor_text(input)) };
     // M/M/c/K's forms with a queue limit (see `model::queueing`), else M/M/c's.
     let (k, cw) = (p.workers.saturating_add(input.queue), p.workers);
     let (rho, pwait, wait, l) = if c.bounded {
@@ -87,7 +98,7 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
         <table class="lab-table figures-vs" id="q-figures">
             <thead><tr><th /><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
             <tbody>
-                { row(lang, "rho", if c.bounded { T::QBusyShare } else { T::QRho }, rho, Some(f.rho), sim.map(|s| s.rho), pct) }
+                { row(lang, "rho", rho_label(c), rho, Some(f.rho), sim.map(|s| s.rho), pct) }
                 { row(lang, "pwait", if c.bounded { T::QPWaitBounded } else { T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
                 { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
                 { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(lang, p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
@@ -312,10 +323,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             vec![
                 // Labelled as the results table labels it: with a queue limit the figure is the
                 // busy share, not ρ = λ/(cμ) (the overload preset's 99.6 % against ρ 105 %).
-                Said::new(
-                    if closed.bounded { T::QBusyShare } else { T::QRho },
-                    pct(lang, closed.figures.rho),
-                ),
+                Said::new(rho_label(&closed), pct(lang, closed.figures.rho)),
                 Said::new(T::QTime, closed.figures.time_ms.map_or_else(|| "—".to_string(), |t| ms(lang, t))),
                 Said::new(T::AnnounceSimTime, ms(lang, s.time_ms)),
             ]
@@ -349,7 +357,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
     } else if closed.exact {
         t(T::QExact).to_string()
     } else {
-        lang.f(T::QApprox, &[("f", &format_number(input.factor(), 3))])
+        lang.f(T::QApprox, &[("f", &factor_text(input))])
     };
     let queue_chart = report.clone().map(|r| {
         let s = &r.series;

@@ -244,25 +244,38 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(veiled[0] and "blur" in veiled[1] and not lifted[0] and lifted[1] == "none",
                f"a learner alone: veiled until the reveal, then lifted: {veiled} {lifted}")
         # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
-        # short trigger tips the system) is covered from the trigger on (3.9 s, the step's
-        # moment), the run before it and the title in view; the stage does not call the
+        # short trigger tips the system) is covered from where the step's playback starts
+        # (3.9 s, just before the 4 s trigger), the run before it, the trigger's mark and
+        # the title in view, the y axis' numbers blurred; the stage does not call the
         # whole figure hidden. Metastable 7's protected boundary, the line the class is asked
         # to predict, is hidden.
         chart = ("const e = document.getElementById('chart-outcomes-a'); const v = e.querySelector('.veil-future');"
                  " const r = v.querySelector('rect'), end = Number(e.querySelector('figure').dataset.xEnd);"
                  " const x = ms => 52 + (640 - 14 - 52) * ms / end;"
+                 " const f = e.querySelector('.fault-window');"
                  " return [e.classList.contains('veiled'), getComputedStyle(e.querySelector('figure > .plot')).filter,"
                  " getComputedStyle(e.querySelector('figcaption')).filter, getComputedStyle(v).display,"
-                 " Math.abs(Number(r.getAttribute('x')) - x(3900)) < 0.5, getComputedStyle(document.getElementById('veil-label')).display];")
+                 " Math.abs(Number(r.getAttribute('x')) - x(3900)) < 0.5, getComputedStyle(document.getElementById('veil-label')).display,"
+                 " !!f && !!(v.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING), getComputedStyle(e.querySelector('.axis.y text')).filter.startsWith('blur')];")
         got, after = before_and_after_r("?lesson=metastable&step=4&present=1&lang=en", "#chart-outcomes-a svg", chart)
-        expect(got == [True, "none", "none", "inline", True, "none"],
-               f"metastable 4: the chart is covered from the trigger on, the run before it and its title in view: {got}")
+        expect(got == [True, "none", "none", "inline", True, "none", True, True],
+               f"metastable 4: covered from the playback's start, the run before it, the trigger and the title in view, the y numbers blurred: {got}")
         expect(not after[0] and after[3] == "none", f"metastable 4: R lifts the chart's veil: {after}")
         # Without a moment of its own (metastable 1), the cover starts at the playhead.
         first = ("const e = document.getElementById('chart-load-a'); const r = e.querySelector('.veil-future rect');"
                  " const p = e.querySelector('.playhead'); return [getComputedStyle(r).display, r.getAttribute('x') == p.getAttribute('x1')];")
         got, _ = before_and_after_r("?lesson=metastable&step=1&present=1&lang=en", "#chart-load-a .playhead", first)
         expect(got == ["inline", True], f"metastable 1: the load chart is covered from the playhead on: {got}")
+        # Played on past the pause (scrubbed to the end), the cover stays from the pause on.
+        chrome.get(base + "?lesson=metastable&step=1&lang=en")
+        chrome.wait("#chart-load-a .playhead")
+        time.sleep(0.8)
+        chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        time.sleep(0.4)
+        past = chrome.js("""const e = document.getElementById('chart-load-a'); const r = e.querySelector('.veil-future rect');
+            const end = Number(e.querySelector('figure').dataset.xEnd), x = 52 + (640 - 14 - 52) * 3900 / end;
+            return [Math.abs(Number(r.getAttribute('x')) - x) < 0.5, Number(e.querySelector('.playhead').getAttribute('x1')) > x + 100];""")
+        expect(past == [True, True], f"metastable 1: playing on does not lift the cover past the step's pause: {past}")
         line = "return getComputedStyle(document.getElementById('stab-boundary-protected')).visibility;"
         hidden, shown = before_and_after_r("?lesson=metastable&step=7&present=1&lang=en", "#stab-boundary-protected", line)
         expect(hidden == "hidden", f"metastable 7: the protected boundary is hidden before the reveal: {hidden}")
@@ -625,11 +638,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.wait("#load-a")
         y_max = "return ['load-a', 'outcomes-a'].map(i => Number(document.getElementById(i).dataset.yMax))"
         before = chrome.js(y_max)
+        digest = chrome.js("return document.getElementById('storm').getAttribute('data-digest')")
         chrome.type("#k-l1-attempts", "1")
-        deadline = time.time() + 10
-        while time.time() < deadline and "l1.attempts=1" not in chrome.url():
+        deadline = time.time() + 15
+        while time.time() < deadline and chrome.js("return document.getElementById('storm').getAttribute('data-digest')") == digest:
             time.sleep(0.2)
-        time.sleep(1.5)
+        expect(chrome.js("return document.getElementById('storm').getAttribute('data-digest')") != digest, "the step reran")
+        time.sleep(0.5)
         expect(chrome.js(y_max) == before, f"one attempt drawn on the step's scale: {before} → {chrome.js(y_max)}")
         # The way back to the step's settings is in view (in the card's nav, not under its
         # fold) and takes the knob back.

@@ -84,7 +84,7 @@ pub const LESSON: Lesson = Lesson {
             // Paused as the first attempts reach the profile service, so the diagram does
             // not count up to the answer before the question is asked; played on, it ends
             // (1,020 ms) at the totals the answer quotes.
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 50.0, veil_from_ms: None }),
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 50.0, veil_from_start: false }),
             minutes: None,
             hop: Some(2),
             // The cards (900 leaf calls, 9×, p50 1,020 ms) and the load chart's nine bursts answer both questions.
@@ -105,7 +105,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
             spot: "diagram-a",
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0, veil_from_ms: None }),
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0, veil_from_start: false }),
             minutes: Some(12),
             hop: None,
             veil: &[],

@@ -85,7 +85,7 @@ pub const LESSON: Lesson = Lesson {
                 "把抖动设为“无”：重试会成波地回来。",
             )),
             spot: "chart-load-a",
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 560.0, veil_from_ms: None }),
+            playback: Some(Playback { from_ms: 0.0, pause_ms: 560.0, veil_from_start: false }),
             minutes: None,
             hop: None,
             veil: &[],

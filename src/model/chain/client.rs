@@ -466,8 +466,7 @@ impl GeneralEngine {
         let rt = &self.client_rt[cl];
         let open = rt.breakers.iter().filter(|b| b.state() == BreakerState::Open).count() as i64;
         let half = rt.breakers.iter().filter(|b| b.state() == BreakerState::HalfOpen).count() as i64;
-        let decided = rt.breakers[inst].decided();
-        self.stats.breaker_moved(cl, inst, t, decided, open, half);
+        self.stats.breaker_moved(cl, inst, t, open, half);
         self.record_window(now, cl, inst);
         if let Some(at) = self.client_rt[cl].breakers[inst].half_open_at() {
             self.sched(now, at.saturating_sub(now), Class::Timer, Ev::BreakerTimer(cl as u16, inst as u16));

@@ -412,22 +412,14 @@ impl Stats {
 
     /// A breaker moved (at `t.at_us`, now): the transition, and the open / half-open gauges
     /// of its client.
-    pub fn breaker_moved(
-        &mut self,
-        client: usize,
-        instance: usize,
-        t: Transition,
-        decided: crate::policy::breaker::Tally,
-        open: i64,
-        half: i64,
-    ) {
+    pub fn breaker_moved(&mut self, client: usize, instance: usize, t: Transition, open: i64, half: i64) {
         self.transitions.push(BreakerTransition {
             t_ms: ms(t.at_us),
             client,
             instance: instance as u32,
             from: t.from,
             to: t.to,
-            decided: (t.to != crate::policy::breaker::State::HalfOpen).then_some(decided),
+            decided: t.decided,
         });
         let c = &self.clients[client];
         if let (Some(og), Some(hg)) = (c.open_g, c.half_g) {

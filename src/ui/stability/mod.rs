@@ -257,6 +257,10 @@ pub fn step_knob(lang: Lang, st: &StabilityState, dispatch: &Callback<A>, key: &
 }
 
 /// The page.
+/// The legend's words for each recovery band but the last ("later"), sized by the bands.
+const BAND_LABELS: [T; crate::plot::stability::RECOVERY_BANDS_MS.len()] =
+    [T::StabLegendRec0, T::StabLegendRec1, T::StabLegendRec2];
+
 #[component]
 pub fn StabilityPage(props: &StabilityProps) -> Html {
     let lang = props.lang;
@@ -448,8 +452,8 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         </div>
                         { open_cell(lang, st, &links, dispatch) }
                         <p class="legend">
-                            { band("rec-0", T::StabLegendRec0, 0) }{ band("rec-1", T::StabLegendRec1, 1) }
-                            { band("rec-2", T::StabLegendRec2, 2) }{ legend("rec-3", T::StabLegendRec3) }
+                            { for BAND_LABELS.iter().enumerate().map(|(i, &label)| band(crate::plot::stability::RECOVERY_CLASSES[i], label, i)) }
+                            { legend(crate::plot::stability::RECOVERY_CLASSES[BAND_LABELS.len()], T::StabLegendRec3) }
                             { legend("draining", T::StabDraining) }
                             { legend("stuck", T::StabStuck) }{ legend("overloaded", T::StabOverloaded) }
                             { legend("pending", T::StabPending) }

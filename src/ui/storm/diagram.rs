@@ -205,9 +205,10 @@ fn breaker_state(at: &BreakerAt) -> (&'static str, u32) {
 }
 
 /// A breaker's two lines at the playhead: its state (with the time to a probe while
-/// open, or the rule it opens by while closed), and what its first instance judges its
-/// rates on: the window while closed, the probes while half-open, the tally that opened
-/// it while open (from the report's window series and transitions).
+/// open, or the rule it opens by while closed), and below it, while closed, the window its
+/// first instance judges (or the probes it closed on, in the bucket it closed); while
+/// half-open, how many trial calls decide; while open, what the instance that opened last
+/// opened on (from the report's window series and the transitions' tallies).
 fn breaker_lines(
     lang: Lang,
     r: &Report,
@@ -240,7 +241,7 @@ fn breaker_lines(
     let decided = last.and_then(|t| t.decided.map(|d| (t, d)));
     let tally_text = |d: crate::policy::breaker::Tally| {
         let rate = if d.calls > 0 { 100.0 * f64::from(d.failures) / f64::from(d.calls) } else { 0.0 };
-        (d.calls.to_string(), format_number(rate, 1), rate)
+        (d.calls.to_string(), format_number(rate, 1))
     };
     let bucket_start = b as f64 * r.series.bucket_ms;
     let detail = match key {
@@ -249,7 +250,7 @@ fn breaker_lines(
             match decided.filter(|(t, _)| t.from == State::HalfOpen && t.t_ms >= bucket_start) {
                 // Closed in this bucket: on its probes.
                 Some((_, d)) => {
-                    let (calls, rate, _) = tally_text(d);
+                    let (calls, rate) = tally_text(d);
                     lang.f(T::BreakerClosedOn, &[("calls", &calls), ("rate", &rate), ("pct", &pct)])
                 }
                 None => lang.f(
@@ -259,28 +260,31 @@ fn breaker_lines(
             }
         }
         "HALF_OPEN" => lang.f(T::BreakerProbingDecide, &[("n", &cfg.half_open_calls.to_string())]),
-        _ => {
-            if let Some(t) = last.filter(|t| t.to == State::Open) {
+        // Open: the instance that opened last (whichever it is), when it probes and what its
+        // move was decided on, judged by the breaker's own rule (`BreakerConfig::exceeded`).
+        _ => match at.open_last {
+            Some(t) => {
                 let left = (cfg.open_ms - (at_ms - t.t_ms).max(0.0)).max(0.0);
                 state_line = format!(
                     "{state_line} · {}",
                     lang.f(T::BreakerOpenLeft, &[("s", &format_number(left / 1000.0, 1))])
                 );
-            }
-            // The first instance's own tally when it is the one open; another instance's
-            // move is not in its tally, so the window's peak says what it can.
-            let (on_probes, (calls, rate, by_rate)) = match decided.filter(|(t, _)| t.to == State::Open) {
-                Some((t, d)) => (t.from == State::HalfOpen, tally_text(d)),
-                None => (false, (calls_s.clone(), rate_s.clone(), rate)),
-            };
-            match (on_probes, by_rate >= cfg.failure_rate_pct) {
-                (true, _) => lang.f(T::BreakerReopened, &[("calls", &calls), ("rate", &rate)]),
-                (false, true) => {
-                    lang.f(T::BreakerOpenedOn, &[("calls", &calls), ("rate", &rate), ("pct", &pct)])
+                match t.decided {
+                    Some(d) => {
+                        let (calls, rate) = tally_text(d);
+                        match (t.from == State::HalfOpen, cfg.exceeded(d).0) {
+                            (true, true) => lang.f(T::BreakerReopened, &[("calls", &calls), ("rate", &rate)]),
+                            (true, false) => lang.f(T::BreakerReopenedSlow, &[("calls", &calls)]),
+                            (false, true) => lang
+                                .f(T::BreakerOpenedOn, &[("calls", &calls), ("rate", &rate), ("pct", &pct)]),
+                            (false, false) => lang.f(T::BreakerOpenedSlow, &[("calls", &calls)]),
+                        }
+                    }
+                    None => String::new(),
                 }
-                (false, false) => lang.f(T::BreakerOpenedSlow, &[("calls", &calls)]),
             }
-        }
+            None => String::new(),
+        },
     };
     Some((key, state_line, detail))
 }
@@ -394,7 +398,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     if let Some((a, (ratio, callee, caller), label)) = ratio {
                         <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle"
                             id={format!("ratio-{}-{}", props.side, e.client)}
-                            textLength={(label.chars().count() > 4).then_some("40")} lengthAdjust="spacingAndGlyphs">
+                            textLength={crate::plot::palette::squeeze(&label, 14.0, 40.0)} lengthAdjust="spacingAndGlyphs">
                             <title>{ lang.f(T::EdgeRatioTip, &[
                                 ("callee", &lang.service(&r.hops[e.to].name)), ("caller", &lang.service(&r.hops[e.from].name)),
                                 ("calls", &format_number(callee as f64, 0)), ("callers", &format_number(caller as f64, 0)),

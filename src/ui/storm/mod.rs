@@ -33,7 +33,7 @@ use diagram::Diagram;
 use figures::{FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
 use retry_timing::RetryTiming;
-use run_view::{ChartRef, Overlay, RunView, chart_data};
+use run_view::{ChartRef, Overlay, RunView, Watched, chart_data};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use timeline::Timeline;
@@ -191,14 +191,14 @@ pub fn StormPage(props: &StormProps) -> Html {
     });
     // A lesson step's y scales, held over the step's runs and dropped when the step changes
     // (see `Axes::held`).
-    let held_by_step = use_mut_ref(|| None::<((&'static str, usize), String, Axes)>);
+    let held_by_step = use_mut_ref(|| None::<((&'static str, usize), Watched, Axes)>);
     let held = *use_memo((a.clone(), (*data_a).clone(), props.step), move |(a, d, step)| {
         let (Some(step), Some(a), Some(d)) = (step, a, d) else { return None };
         let mut kept = held_by_step.borrow_mut();
         let before = kept.as_ref().filter(|(s, ..)| s == step);
-        let same_focus = before.is_some_and(|(_, title, _)| *title == d.0.focus_title);
+        let same_focus = before.is_some_and(|(_, watched, _)| *watched == d.0.watched);
         let now = Axes::held(before.map(|(.., axes)| *axes), Axes::of(&a.0, &d.0), same_focus);
-        *kept = Some((*step, d.0.focus_title.clone(), now));
+        *kept = Some((*step, d.0.watched, now));
         Some(now)
     });
     let axes = match (&a, &*data_a, &b, &*data_b) {
@@ -511,8 +511,10 @@ pub fn StormPage(props: &StormProps) -> Html {
         _ => Html::default(),
     };
     // A lesson step's moment, shaded on every time chart (see `charts::StepMoment`).
-    let moment =
-        StepMoment(props.cue.map(|c| (c.from_ms, c.pause_ms)), props.cue.and_then(|c| c.veil_from_ms));
+    let moment = StepMoment(
+        props.cue.map(|c| (c.from_ms, c.pause_ms)),
+        props.cue.filter(|c| c.veil_from_start).map(|c| c.from_ms),
+    );
     html! {
         <ContextProvider<StepMoment> context={moment}>
         <section class="page storm" id="storm" aria-labelledby="page-title"

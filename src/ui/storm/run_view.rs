@@ -76,7 +76,7 @@ impl Axes {
         // The in-flight charts share a scale only when both show the same pool: big-promo's
         // shared pool of 8 with 30,000 queued beside the protected side's order-core pool of
         // 4 drew B's pool as a flat line at 0. (0: each chart its own scale.)
-        let same_pool = a.1.focus_title == b.1.focus_title;
+        let same_pool = a.1.watched == b.1.watched;
         Axes {
             end_ms: x.end_ms.max(y.end_ms),
             load: x.load.max(y.load),
@@ -89,11 +89,20 @@ impl Axes {
     }
 }
 
+/// Whose workers a run's in-flight chart shows: a layer's shared pool, or a hop's pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watched {
+    SharedPool(usize),
+    Pool(usize),
+}
+
 /// Chart data of one run, computed once per report.
 pub struct ChartData {
     load: Lines,
     /// The in-flight chart's title.
-    pub focus_title: String,
+    focus_title: String,
+    /// Whose workers the in-flight chart shows.
+    pub watched: Watched,
     in_flight: Lines,
     limit: Option<f64>,
     outcomes: Lines,
@@ -131,6 +140,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     let pool_hop = r.hops.iter().position(|h| h.shared_pool.is_some());
     let focus_hop = r.hops.iter().position(|h| h.workers.is_some()).unwrap_or(leaf);
     let as_f64 = |v: &[i64]| v.iter().map(|&v| v as f64).collect::<Vec<_>>();
+    let watched = pool_hop.map_or(Watched::Pool(focus_hop), Watched::SharedPool);
     let (busy, queue, limit, focus_title) = match pool_hop {
         Some(p) => (
             as_f64(&s.shared_pool_busy[p]),
@@ -215,6 +225,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
         error_budget_off_scale,
         load: Lines::new(load),
         focus_title,
+        watched,
         in_flight: Lines::new(in_flight),
         limit,
         outcomes: Lines::new(outcomes),
