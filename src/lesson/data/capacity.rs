@@ -230,7 +230,16 @@ pub const LESSON: Lesson = Lesson {
             hop: None,
             // The step's settings (attempts per layer, the first included) and the attempts
             // knobs with their help ("first + 3 retries" is …) answer "3 × 3 × 3, or more?".
-            veil: &["lesson-settings", "lesson-step-knobs"],
+            // The settings count first + 3 retries as 4; the in-flight rows, the payload's peak rate
+            // and the red box give the amplification away.
+            veil: &[
+                "lesson-settings",
+                "lesson-step-knobs",
+                "inflight-normal-after",
+                "inflight-degraded-after",
+                "out-payload",
+                "saturation-warning",
+            ],
         },
     ],
 };

@@ -120,7 +120,8 @@ pub const LESSON: Lesson = Lesson {
             playback: Some(Playback { from_ms: 4000.0, pause_ms: 9000.0, veil_from_start: false }),
             minutes: None,
             hop: None,
-            veil: &[],
+            // The SLO line under the headline counts the failures asked for.
+            veil: &["slo-status-a"],
         },
         Step {
             link: "page=storm&preset=bulkhead-shared-vs-isolated&s1.pool=own&s1.bulkhead=10&s1.bulkhead_queue=0",
@@ -146,7 +147,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The SLO line, the error budget and the successes (total less them is the degraded) answer it.
+            veil: &["slo-status-a", "h-a-succeeded", "chart-error-budget-a"],
         },
         Step {
             link: "page=breaker&preset=source-003",
@@ -172,7 +174,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The band opening and the transitions table's tally answer how many failures open it.
+            veil: &["breaker-band", "breaker-changes", "breaker-transitions"],
         },
         Step {
             link: "page=admission&preset=source-003",
@@ -198,7 +201,25 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // Every row (its outcome, and the completions that count the admitted) and the tokens
+            // chart's marks answer how many get in.
+            veil: &[
+                "adm-step-1",
+                "adm-step-2",
+                "adm-step-3",
+                "adm-step-4",
+                "adm-step-5",
+                "adm-step-6",
+                "adm-step-7",
+                "adm-step-8",
+                "adm-step-9",
+                "adm-step-10",
+                "adm-step-11",
+                "adm-step-12",
+                "adm-step-13",
+                "adm-step-14",
+                "adm-tokens",
+            ],
         },
         Step {
             link: "page=storm&preset=big-promo-protected",

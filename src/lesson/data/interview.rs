@@ -132,7 +132,8 @@ pub const LESSON: Lesson = Lesson {
             minutes: None,
             hop: None,
             // The cards count the calls the question asks for (leaf calls, budget exhausted).
-            veil: &["headline"],
+            // The diagram's profile calls are the count asked for, as the cards are.
+            veil: &["headline", "diagram-a"],
         },
         Step {
             link: "page=storm&preset=lab11-protected&leaf.ms=300",
@@ -248,7 +249,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "With the pool at {set-pool}, even {#1,1} attempts leave both slow-downstream rows over it: a slow downstream also needs a timeout or deadline that bounds how long each call holds a connection, and load shedding. Then raise the pool until every row fits, and see what size that takes.",
-                "连接池保持 {set-pool} 时，即使尝试次数设为 {#1,1}，两行“下游变慢”仍然放不下：慢下游还需要用超时或截止时间限制每次调用占用连接的时长，并配合减载。再调大连接池，直到每一行都放得下，看看需要多大。",
+                "连接池保持 {set-pool}时，即使尝试次数设为 {#1,1}，两行“下游变慢”仍然放不下：慢下游还需要用超时或截止时间限制每次调用占用连接的时长，并配合减载。再调大连接池，直到每一行都放得下，看看需要多大。",
             )),
             spot: "inflight-box",
             playback: None,

@@ -38,7 +38,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The in-flight table's amplified rows and the red box multiply the worst case out.
+            veil: &["inflight-normal-after", "inflight-degraded-after", "saturation-warning"],
         },
         Step {
             link: "page=storm&preset=chain-3x3",
@@ -62,7 +63,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: Some(3),
-            veil: &[],
+            // The SLO line under the headline counts the failures that answer it.
+            veil: &["slo-status-a"],
         },
         Step {
             link: "page=storm&preset=chain-3x3&pattern=batch&requests=1000&l1.backoff=exponential&l1.jitter=full&l1.backoff_ms=100&l1.backoff_cap=3000",
@@ -110,8 +112,8 @@ pub const LESSON: Lesson = Lesson {
                 "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 {set-l1.budget_max:n} 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。",
             )),
             try_this: Some(tr(
-                "Turn the budget off at one layer: its line leaves the token chart, and nothing refuses that layer's retries any more.",
-                "关掉其中一层的预算：它的令牌曲线从图中消失，这一层的重试再也不会被拒绝。",
+                "Set one layer's retry budget to none: its line leaves the token chart, and nothing refuses that layer's retries any more.",
+                "把其中一层的重试预算设为“无”：它的令牌曲线从图中消失，这一层的重试再也不会被拒绝。",
             )),
             spot: "chart-budget-a",
             playback: None,
