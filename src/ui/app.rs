@@ -624,7 +624,7 @@ fn Host(props: &HostProps) -> Html {
             let cue = at.and_then(|a| a.step().playback);
             let hop = at.and_then(|a| a.step().hop);
             html! {
-                <StormPage {lang} state={storm.0.clone()} {cue} {hop} step={at.map(|a| (a.lesson.id, a.step))}
+                <StormPage {lang} state={storm.0.clone()} {cue} {hop} in_lesson={at.is_some()}
                     dispatch={storm.dispatcher().to_callback()} />
             }
         }

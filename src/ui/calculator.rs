@@ -207,7 +207,10 @@ fn Results(props: &ResultsProps) -> Html {
     // A product of rounded operands reads "≈" where they do not give the shown result
     // (11.57 × 3 is 34.71, the card's 34.72 being 11.574… × 3).
     let shown = |x: f64| n(x).replace(',', "").parse::<f64>().unwrap_or(x);
-    let eq = |product_of_shown: f64, result: &str| if n(product_of_shown) == result { "=" } else { "≈" };
+    let eq_as = |fmt: &dyn Fn(f64) -> String, product_of_shown: f64, result: &str| {
+        if fmt(product_of_shown) == result { "=" } else { "≈" }
+    };
+    let eq = |product_of_shown: f64, result: &str| eq_as(&n, product_of_shown, result);
     let product = i.attempts.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" × ");
     let ceiling = format_number(crate::model::capacity::SOURCE_002_CEILING * 100.0, 1);
     let in_flight_row = |id: &str, which: T, f: &InFlight| {
@@ -230,8 +233,7 @@ fn Results(props: &ResultsProps) -> Html {
     let worst_demand = o.degraded_after.in_flight.max(o.normal_after.in_flight);
     let mb = |x: f64| if x < 1.0 { n(x) } else { format_fixed(x, 2) };
     let payload = mb(o.payload_mb_per_s);
-    let payload_eq =
-        if mb(shown(o.peak_rps) * shown(i.response_kib) * 1024.0 / 1e6) == payload { "=" } else { "≈" };
+    let payload_eq = eq_as(&mb, shown(o.peak_rps) * shown(i.response_kib) * 1024.0 / 1e6, &payload);
     html! {
         <>
             <div class="figures">

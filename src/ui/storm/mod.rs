@@ -16,8 +16,7 @@ pub mod timeline;
 pub mod tree;
 
 use crate::i18n::{Lang, T, format_number};
-use crate::plot::storm::Axes;
-use crate::plot::storm::{formulas, run_end_ms};
+use crate::plot::storm::{Axes, formulas, run_end_ms};
 use crate::report::Stopped;
 use crate::state::announce::Said;
 use crate::state::runs::{Job, RunError, Side};
@@ -83,9 +82,10 @@ pub struct StormProps {
     /// A lesson step's hop to point at: it starts picked (see `focus`).
     #[prop_or_default]
     pub hop: Option<usize>,
-    /// The lesson step shown (lesson id, step index): its runs share y scales.
+    /// A lesson step is shown: its runs share y scales. The page is mounted afresh for each
+    /// step (and for its reset), so what it holds is the step's.
     #[prop_or_default]
-    pub step: Option<(&'static str, usize)>,
+    pub in_lesson: bool,
 }
 
 #[component]
@@ -189,16 +189,14 @@ pub fn StormPage(props: &StormProps) -> Html {
     let data_b = use_memo((b.clone(), lang, slo), |(r, lang, slo)| {
         r.as_ref().map(|r| ChartRef(Rc::new(chart_data(*lang, &r.0, *slo))))
     });
-    // A lesson step's y scales, held over the step's runs and dropped when the step changes
-    // (see `Axes::held`).
-    let held_by_step = use_mut_ref(|| None::<((&'static str, usize), Watched, Axes)>);
-    let held = *use_memo((a.clone(), (*data_a).clone(), props.step), move |(a, d, step)| {
-        let (Some(step), Some(a), Some(d)) = (step, a, d) else { return None };
-        let mut kept = held_by_step.borrow_mut();
-        let before = kept.as_ref().filter(|(s, ..)| s == step);
-        let same_focus = before.is_some_and(|(_, watched, _)| *watched == d.0.watched);
-        let now = Axes::held(before.map(|(.., axes)| *axes), Axes::of(&a.0, &d.0), same_focus);
-        *kept = Some((*step, d.0.watched, now));
+    // A lesson step's y scales, held over the step's runs (see `Axes::held`).
+    let held_so_far = use_mut_ref(|| None::<(Watched, Axes)>);
+    let held = *use_memo((a.clone(), (*data_a).clone(), props.in_lesson), move |(a, d, in_lesson)| {
+        let (true, Some(a), Some(d)) = (*in_lesson, a, d) else { return None };
+        let mut kept = held_so_far.borrow_mut();
+        let same_focus = kept.is_some_and(|(watched, _)| watched == d.0.watched);
+        let now = Axes::held(kept.map(|(_, axes)| axes), Axes::of(&a.0, &d.0), same_focus);
+        *kept = Some((d.0.watched, now));
         Some(now)
     });
     let axes = match (&a, &*data_a, &b, &*data_b) {
