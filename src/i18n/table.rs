@@ -1142,8 +1142,12 @@ texts! {
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
-    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. Two things keep the queue full: work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. A protection's green lines show how much of the gap it closes: with a retry budget the way down gets out once the backlog can drain. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
-        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。有两个因素让队列一直是满的：服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），以及每个超时请求的重试。叠加保护时，绿线显示该保护能缩小多少差距：加上重试预算后，回落时一旦积压能够排空，系统就会脱困。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
+    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. A protection's green lines show how much of the gap it closes. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。叠加保护时，绿线显示该保护能缩小多少差距。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
+    // Why the falling branch stays low: the answer to the lesson's question about it, kept
+    // apart so that the lesson can veil it.
+    StabHystWhy => "Why it stays down: two things keep the queue full, work the server still does for callers that have given up (nothing cancels it) and the retries of every timed-out request. With a retry budget the way down gets out once the backlog can drain.",
+        "为什么一直起不来：有两个因素让队列一直是满的，一是服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），二是每个超时请求的重试。加上重试预算后，回落时一旦积压能够排空，系统就会脱困。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
     StabHystIdeal => "serving everything up to capacity", "理想：容量以内全部得到服务";

@@ -89,6 +89,20 @@ pub struct Step {
     pub veil: &'static [&'static str],
 }
 
+/// Elements of a page that restate a figure in words, by the figure's id: a note that adds
+/// the breaker lab's cards up, the calculator's sentence for a screen reader. A step that
+/// veils the figure veils them too, or they would give the answer away beside its blurred
+/// card. (A view that starts restating a figure elsewhere adds its element here; the
+/// breaker lab's note is checked against its cards natively, the announcement in the
+/// browser test.)
+pub const RESTATED: &[(&str, &[&str])] = &[
+    ("breaker-passed", &["breaker-figures-note"]),
+    ("breaker-rejected", &["breaker-figures-note"]),
+    ("breaker-probes", &["breaker-figures-note"]),
+    ("out-worst", &["calc-announce"]),
+    ("out-amplification", &["calc-announce"]),
+];
+
 /// The figure ids a text quotes: each placeholder's id (without its `:format`) and every
 /// figure of an arithmetic (`{= a * 1000 / b}`); literals (`{#…}`), numbers and operators
 /// are not ids.
@@ -118,6 +132,17 @@ impl Step {
     pub fn veiled(&self) -> Vec<&'static str> {
         let mut out = self.answer_only_figures();
         out.extend(self.veil);
+        // What restates a veiled figure in words is veiled with it.
+        let restating: Vec<&'static str> = RESTATED
+            .iter()
+            .filter(|(figure, _)| out.contains(figure))
+            .flat_map(|(_, by)| by.iter().copied())
+            .collect();
+        for id in restating {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
         out
     }
 

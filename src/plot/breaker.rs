@@ -502,6 +502,37 @@ mod tests {
         assert_eq!(esc(r#"<a href="x">&"#), "&lt;a href=&quot;x&quot;&gt;&amp;");
     }
 
+    /// A lesson veils the note with the cards it adds up (`lesson::RESTATED`): each card whose
+    /// total the note writes is listed with it, and the table names no card it does not write.
+    #[test]
+    fn the_cards_note_restates_the_cards_a_lesson_veils_it_with() {
+        let input = preset("source-003").unwrap();
+        let r = run(&input).unwrap();
+        let html = outputs(Lang::En, &input, &r, 60);
+        let note = html.split(r#"id="breaker-figures-note">"#).nth(1).unwrap();
+        let note = &note[..note.find("</p>").unwrap()];
+        let restated: Vec<&str> = crate::lesson::RESTATED
+            .iter()
+            .filter(|(_, by)| by.contains(&"breaker-figures-note"))
+            .map(|(figure, _)| *figure)
+            .collect();
+        for card in ["passed", "rejected", "probes", "transitions"] {
+            let total = html
+                .split(&format!(r#"id="breaker-{card}" data-value=""#))
+                .nth(1)
+                .and_then(|rest| rest.split(r#"data-total=""#).nth(1))
+                .and_then(|rest| rest.split('"').next())
+                .unwrap();
+            let written = note.split(|c: char| !c.is_ascii_digit()).any(|n| n == total);
+            let id = format!("breaker-{card}");
+            assert_eq!(
+                written,
+                restated.contains(&id.as_str()),
+                "{id}'s total {total} in the note {note:?}: {restated:?}"
+            );
+        }
+    }
+
     #[test]
     fn the_band_covers_the_run_state_by_state() {
         let r = run(&preset("source-002").unwrap()).unwrap();

@@ -417,6 +417,18 @@ pub fn App() -> Html {
             ui_lesson::veil(ids);
         });
     }
+    // A revealed answer's figures are outlined where the page shows them.
+    {
+        let answered = nav.at.map(|a| (a, nav.revealed, nav.generation));
+        use_effect_with(answered, |v| match v {
+            Some((at, true, _)) => {
+                let step = at.step();
+                let ids = step.answer_only_figures().into_iter().filter(|id| *id != step.spot).collect();
+                ui_lesson::mark_answered(ids);
+            }
+            _ => ui_lesson::mark_answered(Vec::new()),
+        });
+    }
     let onreveal = {
         let nav = nav.clone();
         Callback::from(move |()| nav.set(Nav { revealed: !nav.revealed, ..(*nav).clone() }))
@@ -625,6 +637,7 @@ fn Host(props: &HostProps) -> Html {
             let hop = at.and_then(|a| a.step().hop);
             html! {
                 <StormPage {lang} state={storm.0.clone()} {cue} {hop} in_lesson={at.is_some()}
+                    revealed={at.is_some() && props.revealed}
                     dispatch={storm.dispatcher().to_callback()} />
             }
         }

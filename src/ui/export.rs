@@ -242,7 +242,14 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
     let window = web_sys::window().ok_or("no window")?;
     let doc = document().ok_or("no document")?;
     let rect = svg.get_bounding_client_rect();
-    let (mut w, mut h) = (rect.width().round(), rect.height().round());
+    // In CSS px of the layout, not of the screen: the projector's zoom (1.25× from 1,800 px
+    // wide) would otherwise export the same figure bigger, and its caption smaller beside it.
+    let zoom = js_sys::Reflect::get(svg, &"currentCSSZoom".into())
+        .ok()
+        .and_then(|z| z.as_f64())
+        .filter(|z| z.is_finite() && *z > 0.0)
+        .unwrap_or(1.0);
+    let (mut w, mut h) = ((rect.width() / zoom).round(), (rect.height() / zoom).round());
     let clone: Element = svg.clone_node_with_deep(true)?.dyn_into()?;
     let copy = |from: &Element, to: &Element| -> Result<(), JsValue> {
         if let Some(style) = window.get_computed_style(from)? {

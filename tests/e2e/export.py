@@ -231,6 +231,23 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         ET.fromstring(body)
         no_csp()
         no_console_errors(chrome, "figure export")
+        # On a projector (1,920 px wide, where the page is zoomed 1.25×) a figure exports at
+        # its size in the layout's CSS px, as on a laptop, not 1.25× that with its caption
+        # drawn smaller beside it.
+        chrome.viewport(1920, 1080)
+        try:
+            page("?page=storm&lang=en&preset=breaker-demo&seed=3")
+            wait_run(chrome)
+            m = hook()
+            open_menu()
+            shown = chrome.js("const s = document.querySelector('svg[role=img][aria-label]');"
+                              " return [s.getBoundingClientRect().width, s.currentCSSZoom];")
+            root = ET.fromstring(take(f"#export-fig-{diagram}-svg", m)[2])
+            expect(shown[1] == 1.25 and float(root.get("width")) == round(shown[0] / shown[1]),
+                   f"at 1920 px the diagram exports {root.get('width')} px wide, shown {shown[0]} px at zoom {shown[1]}")
+        finally:
+            chrome.viewport(1280, 900)
+
 
     # ---- the labs' own results -----------------------------------------------------------
     def labs_export_their_results():

@@ -691,7 +691,55 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         wait_value("4100")
         no_console_errors(chrome, "arrow keys")
 
+    def the_answer_is_kept_from_readers_and_shown_where_it_is():
+        """Until R, a veiled figure and what restates it in words are hidden from screen
+        readers too (retry storm 1's announcement, 5's note that adds the breaker's cards up,
+        metastable 8's note that says why the system stays down); R gives them back, plays
+        the step on from its pause to the totals the answer quotes and outlines the answer's
+        figures on the page."""
+        state = ("return [arguments[0]].map(id => { const e = document.getElementById(id);"
+                 " return e && [e.classList.contains('veiled'), e.getAttribute('aria-hidden')]; })[0];")
+        for query, fid in [("?lesson=retry-storm&step=1&lang=en", "calc-announce"),
+                           ("?lesson=retry-storm&step=5&lang=en", "breaker-figures-note"),
+                           ("?lesson=retry-storm&step=5&present=1&lang=en", "breaker-figures-note"),
+                           ("?lesson=metastable&step=8&lang=en", "stab-hyst-why")]:
+            chrome.get(base + query)
+            chrome.wait("#" + fid)
+            deadline = time.time() + 5
+            while time.time() < deadline and chrome.js(state, fid) != [True, "true"]:
+                time.sleep(0.05)
+            expect(chrome.js(state, fid) == [True, "true"], f"{query}: #{fid} veiled and hidden from readers: {chrome.js(state, fid)}")
+            chrome.press("r")
+            time.sleep(0.4)
+            expect(chrome.js(state, fid) == [False, None], f"{query}: R gives #{fid} back: {chrome.js(state, fid)}")
+        # Interview 3 pauses at 50 ms, before the diagram counts up to the answer's 900 calls.
+        chrome.get(base + "?lesson=interview&step=3&lang=en")
+        chrome.wait("#play")
+        time.sleep(1.5)
+        at = "const s = document.getElementById('storm'); return [Number(s.dataset.playhead), Number(s.dataset.end)];"
+        before = chrome.js(at)
+        expect(before[0] < before[1], f"interview 3 pauses before the end: {before}")
+        chrome.press("r")
+        deadline, now = time.time() + 15, before
+        while time.time() < deadline:
+            now = chrome.js(at)
+            if now[0] >= now[1]:
+                break
+            time.sleep(0.1)
+        expect(now[0] >= now[1], f"interview 3: R plays on to the run's end: {before} → {now}")
+        outlined = chrome.js("return Array.from(document.querySelectorAll('.answered')).map(e => e.id).sort();")
+        expect(outlined == ["bd-a-hop2", "h-a-latency_max"],
+               f"interview 3: the answer's figures (not the step's own, the diagram) are outlined: {outlined}")
+        diagram = chrome.js("const r = document.getElementById('diagram-a').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0;")
+        expect(diagram, "interview 3: the page stays on the step's diagram")
+        chrome.press("r")
+        time.sleep(0.3)
+        expect(chrome.js("return document.querySelectorAll('.answered').length;") == 0,
+               "hiding the answer again takes the outlines off")
+        no_console_errors(chrome, "the answer kept from readers")
+
     for name, fn in [
+        ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),

@@ -232,7 +232,8 @@ pub const LESSON: Lesson = Lesson {
             playback: None,
             minutes: None,
             hop: None,
-            veil: &[],
+            // The chart's note says why the falling branch stays low: the answer.
+            veil: &["stab-hyst-why"],
         },
     ],
 };

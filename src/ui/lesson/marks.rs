@@ -14,6 +14,8 @@ use wasm_bindgen::prelude::Closure;
 struct Marks {
     spot: Option<&'static str>,
     veiled: Vec<&'static str>,
+    /// The figures a revealed answer quotes.
+    answered: Vec<&'static str>,
     /// The observer and its callback, made once (kept alive here).
     observer: Option<(web_sys::MutationObserver, Closure<dyn FnMut()>)>,
 }
@@ -36,13 +38,20 @@ pub fn keep_veiled(ids: Vec<&'static str>) {
     apply();
 }
 
+/// Keeps `answered` on the elements `ids` (and on no other kept).
+pub fn keep_answered(ids: Vec<&'static str>) {
+    MARKS.with(|m| m.borrow_mut().answered = ids);
+    watch();
+    apply();
+}
+
 /// Puts the kept classes back where they are missing. The observer sees its own additions
 /// and calls this once more, which then finds nothing missing and changes nothing.
 fn apply() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let (spot, veiled) = MARKS.with(|m| {
+    let (spot, veiled, answered) = MARKS.with(|m| {
         let m = m.borrow();
-        (m.spot, m.veiled.clone())
+        (m.spot, m.veiled.clone(), m.answered.clone())
     });
     let ensure = |id: &str, class: &str| {
         if let Some(el) = doc.get_element_by_id(id)
@@ -54,8 +63,35 @@ fn apply() {
     if let Some(id) = spot {
         ensure(id, "spot");
     }
+    for id in answered {
+        ensure(id, "answered");
+    }
     for id in veiled {
         ensure(id, "veiled");
+        if let Some(el) = doc.get_element_by_id(id) {
+            hide_from_readers(&el);
+        }
+    }
+}
+
+/// Marks an element whose own view did not hide it from screen readers.
+const HIDDEN_BY_VEIL: &str = "data-veil-hidden";
+
+/// A veiled figure is hidden from screen readers too, as it is blurred on the screen: a
+/// listener would otherwise hear the answer (a live region announces it) before the
+/// question is asked. An element its view hides already is left as it is.
+fn hide_from_readers(el: &web_sys::Element) {
+    if !el.has_attribute("aria-hidden") {
+        let _ = el.set_attribute("aria-hidden", "true");
+        let _ = el.set_attribute(HIDDEN_BY_VEIL, "");
+    }
+}
+
+/// Gives a figure whose veil is lifted back to screen readers (only if its veil hid it).
+pub fn show_to_readers(el: &web_sys::Element) {
+    if el.has_attribute(HIDDEN_BY_VEIL) {
+        let _ = el.remove_attribute("aria-hidden");
+        let _ = el.remove_attribute(HIDDEN_BY_VEIL);
     }
 }
 
@@ -65,7 +101,7 @@ fn apply() {
 fn watch() {
     let (started, wanted) = MARKS.with(|m| {
         let m = m.borrow();
-        (m.observer.is_some(), m.spot.is_some() || !m.veiled.is_empty())
+        (m.observer.is_some(), m.spot.is_some() || !m.veiled.is_empty() || !m.answered.is_empty())
     });
     if started && !wanted {
         if let Some((observer, _callback)) = MARKS.with(|m| m.borrow_mut().observer.take()) {

@@ -595,9 +595,20 @@ fn remove_class_but(class: &str, keep: &[&str]) {
                 && !keep.contains(&el.id().as_str())
             {
                 let _ = el.class_list().remove_1(class);
+                if class == "veiled" {
+                    marks::show_to_readers(&el);
+                }
             }
         }
     }
+}
+
+/// Outlines the figures a revealed answer quotes (`ids`; none: the answer is hidden), so
+/// that the class sees where each of its numbers is on the page. The page is not scrolled:
+/// the step's figure, which the class is looking at, stays where it is.
+pub fn mark_answered(ids: Vec<&'static str>) {
+    remove_class_but("answered", &ids);
+    marks::keep_answered(ids);
 }
 
 /// Outside a lesson: no figure is the step's.

@@ -485,6 +485,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         if let Some((_, _, served)) = (*hyst).clone().filter(|h| !h.2.is_empty()) {
                             <p class="help" id="stab-hyst-served">{ served }</p>
                         }
+                        <p class="help" id="stab-hyst-why">{ t(T::StabHystWhy) }</p>
                     </section>
                 </div>
                 <LabSettings {lang}>

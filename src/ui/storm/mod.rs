@@ -86,6 +86,10 @@ pub struct StormProps {
     /// step (and for its reset), so what it holds is the step's.
     #[prop_or_default]
     pub in_lesson: bool,
+    /// The lesson step's answer is shown: its figures are the whole run's, so the playback
+    /// goes on from the step's pause to the end.
+    #[prop_or_default]
+    pub revealed: bool,
 }
 
 #[component]
@@ -115,6 +119,18 @@ pub fn StormPage(props: &StormProps) -> Html {
     let pause_at: Rc<Cell<Option<f64>>> =
         (*use_memo((), |_| Rc::new(Cell::new(props.cue.map(|c| c.pause_ms))))).clone();
     let playing = use_state(|| !*reduced);
+    {
+        // The answer quotes the run's totals (the diagram's calls, the cards): play on to them
+        // rather than leave the page at the moment the question was asked.
+        // (With reduced motion the page jumps to the end instead: see below.)
+        let (playing, pause_at, moving) = (playing.clone(), pause_at.clone(), !*reduced);
+        use_effect_with(props.revealed, move |on| {
+            if *on {
+                pause_at.set(None);
+                playing.set(moving);
+            }
+        });
+    }
     let speed = use_state(|| 1.0f64);
     let trace_idx = use_state(|| 0usize);
     let copied = use_state(|| false);
@@ -245,7 +261,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     // Reduced motion: always the end state.
     if *reduced && a.is_some() {
         // A lesson's pause is the moment to show.
-        let shown = props.cue.map_or(end_ms, |c| c.pause_ms.min(end_ms));
+        let shown = props.cue.filter(|_| !props.revealed).map_or(end_ms, |c| c.pause_ms.min(end_ms));
         if *playhead != shown {
             playhead.set(shown);
         }
