@@ -864,6 +864,8 @@ texts! {
     ChartTimeline => "One request, attempt by attempt", "单个请求的每次尝试";
     SeriesOffered => "offered", "原始请求";
     SeriesBusy => "busy workers", "忙碌线程";
+    // The queue lab's flat line beside the busy workers' peaks: their mean over the run.
+    SeriesBusyMean => "busy workers, mean over the run: {n}", "忙碌线程（整次运行的平均值）：{n}";
     SeriesQueue => "queue", "队列";
     SeriesPool => "pool limit", "线程上限";
     SeriesOpen => "open", "打开";

@@ -471,7 +471,7 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         ("field-guide", 7, &["adm-step-1", "adm-step-8", "adm-tokens"][..]),
         ("interview", 5, &["headline", "diagram-a"][..]),
         ("retry-storm", 1, &["inflight-normal-after", "saturation-warning", "calc-announce"][..]),
-        ("capacity", 1, &["cap-row-rho", "cap-row-busy"][..]),
+        ("capacity", 1, &["cap-row-rho", "cap-row-busy", "q-queue-chart"][..]),
         ("capacity", 5, &["adm-step-5", "adm-step-6"][..]),
         ("capacity", 8, &["lesson-settings", "lesson-step-knobs"][..]),
     ] {

@@ -187,6 +187,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             dots = chrome.js("return document.querySelectorAll('#q-curve .sim-dot').length")
             expect(dots == 11, f"ten sweep points and this setting's run: {dots}")
             expect(chrome.find("#q-queue-chart") is not None, "queue length over time drawn")
+            # The busy workers' peaks run along the pool's limit at ρ = 60 %: the run's mean,
+            # ρ × c from its own busy time, is drawn flat beside them, and said in the legend.
+            got = chrome.js("""const c = document.getElementById('q-queue-chart');
+                const paths = Array.from(c.querySelectorAll('path.series'));
+                const flat = paths.filter(p => p.classList.contains('dash2'));
+                const ys = flat.length ? Array.from(flat[0].getAttribute('d').matchAll(/[ML]\\s*[-\\d.]+[ ,]([-\\d.]+)/g)).map(m => +m[1]) : [];
+                return [paths.length, flat.length, ys.length > 1 && ys.every(y => y === ys[0]),
+                        Array.from(c.querySelectorAll('.legend-item')).map(e => e.textContent).join(' | ')];""")
+            mean = srho * 8
+            expect(got[:3] == [3, 1, True] and f"{mean:.1f}" in got[3],
+                   f"the busy workers' mean over the run ({mean:.2f}) drawn flat and named: {got}")
             shots(f"queue-source-002-{lang}")
             no_console_errors(chrome, f"queue ({lang})")
 

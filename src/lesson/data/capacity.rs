@@ -37,8 +37,9 @@ pub const LESSON: Lesson = Lesson {
             hop: None,
             // ρ's row is the question worked out; the busy workers' row, L = λ × service time
             // against the pool, is the same share; the queue table's ρ and its simulation
-            // say it too.
-            veil: &["cap-row-rho", "cap-row-busy", "q-rho", "q-rho-sim"],
+            // say it too, and so does the busy chart's mean line (its peaks, along the pool's
+            // limit, invite 100 % until the mean beside them is read).
+            veil: &["cap-row-rho", "cap-row-busy", "q-rho", "q-rho-sim", "q-queue-chart"],
         },
         Step {
             link: "page=queue&preset=source-002",

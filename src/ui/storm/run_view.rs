@@ -157,7 +157,7 @@ pub fn chart_data(lang: Lang, r: &Report, slo: Slo) -> ChartData {
     };
     let in_flight = vec![
         Line { name: lang.t(T::SeriesBusy).to_string(), class: "c-busy".into(), values: busy },
-        Line { name: lang.t(T::SeriesQueue).to_string(), class: "c-queue".into(), values: queue },
+        Line { name: lang.t(T::SeriesQueue).to_string(), class: "c-queue dash1".into(), values: queue },
     ];
     let outcomes = vec![
         Line {
