@@ -865,7 +865,7 @@ texts! {
     SeriesOffered => "offered", "原始请求";
     SeriesBusy => "busy workers", "忙碌线程";
     // The queue lab's flat line beside the busy workers' peaks: their mean over the run.
-    SeriesBusyMean => "busy workers, mean over the run: {n}", "忙碌线程（整次运行的平均值）：{n}";
+    SeriesBusyMean => "busy workers, mean over the whole run", "忙碌线程（整次运行的平均值）";
     SeriesQueue => "queue", "队列";
     SeriesPool => "pool limit", "线程上限";
     SeriesOpen => "open", "打开";
@@ -1148,8 +1148,8 @@ texts! {
         "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。叠加保护时，绿线显示该保护能缩小多少差距。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
     // Why the falling branch stays low: the answer to the lesson's question about it, kept
     // apart so that the lesson can veil it.
-    StabHystWhy => "Why it stays down: two things keep the queue full, work the server still does for callers that have given up (nothing cancels it) and the retries of every timed-out request. With a retry budget the way down gets out once the backlog can drain.",
-        "为什么一直起不来：有两个因素让队列一直是满的，一是服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），二是每个超时请求的重试。加上重试预算后，回落时一旦积压能够排空，系统就会脱困。";
+    StabHystWhy => "Why it stays low on the way down: two things keep the queue full — work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. With a retry budget the way down gets out once the backlog can drain.",
+        "为什么回落时仍然很低：有两个因素让队列一直是满的——一是服务端仍在为已经放弃等待的调用方做的工作（没有任何机制取消它），二是每个超时请求的重试。加上重试预算后，回落时一旦积压能够排空，系统就会脱困。";
     StabHystUp => "load rising", "负载上升";
     StabHystDown => "load falling", "负载下降";
     StabHystIdeal => "serving everything up to capacity", "理想：容量以内全部得到服务";

@@ -93,8 +93,8 @@ pub struct Step {
 /// the breaker lab's cards up, the calculator's sentence for a screen reader. A step that
 /// veils the figure veils them too, or they would give the answer away beside its blurred
 /// card. (A view that starts restating a figure elsewhere adds its element here; the
-/// breaker lab's note is checked against its cards natively, the announcement in the
-/// browser test.)
+/// breaker lab's note is checked against its cards natively (`plot::breaker`), the
+/// calculator's announcement against its two cards in the browser test (`lessons.py`).)
 pub const RESTATED: &[(&str, &[&str])] = &[
     ("breaker-passed", &["breaker-figures-note"]),
     ("breaker-rejected", &["breaker-figures-note"]),

@@ -417,11 +417,12 @@ pub fn App() -> Html {
             ui_lesson::veil(ids);
         });
     }
-    // A revealed answer's figures are outlined where the page shows them.
+    // A revealed answer's figures are outlined where the page shows them (not for a
+    // candidate, whose card shows the run but never the answer).
     {
         let answered = nav.at.map(|a| (a, nav.revealed, nav.generation));
         use_effect_with(answered, |v| match v {
-            Some((at, true, _)) => {
+            Some((at, true, _)) if !at.modes.candidate => {
                 let step = at.step();
                 let ids = step.answer_only_figures().into_iter().filter(|id| *id != step.spot).collect();
                 ui_lesson::mark_answered(ids);

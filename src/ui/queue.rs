@@ -371,9 +371,11 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             Line { name: t(T::SeriesBusy).into(), class: "c-busy".into(), values: busy.clone() },
             Line { name: t(T::SeriesQueue).into(), class: "c-queue dash1".into(), values: series(&s.queue[1]) },
         ];
+        // Not its number in the legend: a veiled chart keeps its caption readable, and capacity
+        // 1 asks for this share.
         if let Some(m) = mean {
             lines.push(Line {
-                name: lang.f(T::SeriesBusyMean, &[("n", &format_number(m, 1))]),
+                name: t(T::SeriesBusyMean).into(),
                 class: "c-busy dash2".into(),
                 values: vec![m; busy.len()],
             });

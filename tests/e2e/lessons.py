@@ -712,6 +712,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.press("r")
             time.sleep(0.4)
             expect(chrome.js(state, fid) == [False, None], f"{query}: R gives #{fid} back: {chrome.js(state, fid)}")
+            if fid == "calc-announce":
+                # What `lesson::RESTATED` says it restates: the two cards, as they write them.
+                said = chrome.js("return ['out-worst', 'out-amplification'].map(id => document.querySelector('#' + id + ' .value').textContent)"
+                                 ".map(v => document.getElementById('calc-announce').textContent.includes(v));")
+                expect(said == [True, True], f"the announcement restates the worst case and the amplification: {said}")
         # Interview 3 pauses at 50 ms, before the diagram counts up to the answer's 900 calls.
         chrome.get(base + "?lesson=interview&step=3&lang=en")
         chrome.wait("#play")
@@ -736,6 +741,20 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         time.sleep(0.3)
         expect(chrome.js("return document.querySelectorAll('.answered').length;") == 0,
                "hiding the answer again takes the outlines off")
+        # Leaving the lesson, veiled and revealed, leaves nothing hidden from readers nor outlined.
+        for revealed in [False, True]:
+            chrome.get(base + "?lesson=interview&step=3&lang=en")
+            chrome.wait("#lesson-leave")
+            time.sleep(1.0)
+            if revealed:
+                chrome.press("r")
+                time.sleep(0.4)
+            marked = chrome.js("return document.querySelectorAll('[data-veil-hidden], .answered, .veiled').length;")
+            expect(marked > 0, f"interview 3 marks its figures ({'revealed' if revealed else 'veiled'}): {marked}")
+            chrome.js("document.getElementById('lesson-leave').click();")
+            time.sleep(0.6)
+            left = chrome.js("return [document.getElementById('lesson-card') === null, document.querySelectorAll('[data-veil-hidden], [aria-hidden=true].figure, .answered, .veiled').length];")
+            expect(left == [True, 0], f"after leaving the lesson ({'revealed' if revealed else 'veiled'}): nothing left marked: {left}")
         no_console_errors(chrome, "the answer kept from readers")
 
     for name, fn in [

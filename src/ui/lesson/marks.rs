@@ -79,19 +79,42 @@ const HIDDEN_BY_VEIL: &str = "data-veil-hidden";
 
 /// A veiled figure is hidden from screen readers too, as it is blurred on the screen: a
 /// listener would otherwise hear the answer (a live region announces it) before the
-/// question is asked. An element its view hides already is left as it is.
+/// question is asked. Of a chart, its drawing (the caption, with its title and export
+/// button, stays readable, as on the screen); a veiled block with controls in it (a
+/// step's knobs) is left to the keyboard and the reader alike; an element its view hides
+/// already is left as it is.
 fn hide_from_readers(el: &web_sys::Element) {
-    if !el.has_attribute("aria-hidden") {
-        let _ = el.set_attribute("aria-hidden", "true");
-        let _ = el.set_attribute(HIDDEN_BY_VEIL, "");
+    let hide = |e: &web_sys::Element| {
+        if !e.has_attribute("aria-hidden") {
+            let _ = e.set_attribute("aria-hidden", "true");
+            let _ = e.set_attribute(HIDDEN_BY_VEIL, "");
+        }
+    };
+    if let Ok(plots) = el.query_selector_all("figure > .plot")
+        && plots.length() > 0
+    {
+        for i in 0..plots.length() {
+            if let Some(p) = plots.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                hide(&p);
+            }
+        }
+    } else if !matches!(el.query_selector("input, select, textarea, button, summary, a[href]"), Ok(Some(_))) {
+        hide(el);
     }
 }
 
-/// Gives a figure whose veil is lifted back to screen readers (only if its veil hid it).
-pub fn show_to_readers(el: &web_sys::Element) {
-    if el.has_attribute(HIDDEN_BY_VEIL) {
-        let _ = el.remove_attribute("aria-hidden");
-        let _ = el.remove_attribute(HIDDEN_BY_VEIL);
+/// Gives back to screen readers everything a veil hid (before the veils kept now are put
+/// back): whatever its class is now, so that a view that redrew a figure's class as its veil
+/// was lifted does not leave it hidden.
+pub fn show_all_to_readers() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(hidden) = doc.query_selector_all(&format!("[{HIDDEN_BY_VEIL}]")) {
+        for i in 0..hidden.length() {
+            if let Some(el) = hidden.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = el.remove_attribute("aria-hidden");
+                let _ = el.remove_attribute(HIDDEN_BY_VEIL);
+            }
+        }
     }
 }
 

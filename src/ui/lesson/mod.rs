@@ -583,6 +583,7 @@ pub fn click_play() {
 /// (the class is not the view's own): `marks` keeps the class on it until the next veil.
 pub fn veil(ids: Vec<&'static str>) {
     remove_class_but("veiled", &ids);
+    marks::show_all_to_readers();
     marks::keep_veiled(ids);
 }
 
@@ -595,9 +596,6 @@ fn remove_class_but(class: &str, keep: &[&str]) {
                 && !keep.contains(&el.id().as_str())
             {
                 let _ = el.class_list().remove_1(class);
-                if class == "veiled" {
-                    marks::show_to_readers(&el);
-                }
             }
         }
     }
