@@ -756,6 +756,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             left = chrome.js("return [document.getElementById('lesson-card') === null, document.querySelectorAll('[data-veil-hidden], [aria-hidden=true].figure, .answered, .veiled').length];")
             expect(left == [True, 0], f"after leaving the lesson ({'revealed' if revealed else 'veiled'}): nothing left marked: {left}")
         no_console_errors(chrome, "the answer kept from readers")
+        # On a laptop (1440 x 900) the stability map a step points at fits the window with its
+        # x axis, below the figure's status lines (it ran 230 px past the window's foot).
+        chrome.viewport(1440, 900)
+        try:
+            chrome.get(base + "?lesson=metastable&step=7&lang=en")
+            chrome.wait("#stability-map.spot .stab-map")
+            time.sleep(1.5)
+            got = chrome.js("const r = document.querySelector('.stab-map').getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom), innerHeight];")
+            expect(got[0] >= 0 and got[1] <= got[2], f"metastable 7 at 1440 x 900: the map within the window: {got}")
+        finally:
+            chrome.viewport(1280, 900)
 
     for name, fn in [
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
