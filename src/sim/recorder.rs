@@ -203,6 +203,64 @@ impl Recorder {
     }
 }
 
+/// A counter's count in the bucket being recorded, kept in a record its writer already
+/// holds (a hop's counters), and handed to the [`Recorder`] when time leaves the bucket
+/// ([`flush`](Self::flush)): adding one here is one instruction, against a bucket lookup
+/// and two indexed loads for [`Recorder::add`]. The series comes out the same: a bucket's
+/// count is a sum, whenever its parts are added.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BucketCount(u64);
+
+impl BucketCount {
+    #[inline(always)]
+    pub fn add(&mut self, n: u64) {
+        self.0 += n;
+    }
+
+    /// Hands the count to `id` at `t`, a time in the bucket it was counted in.
+    #[inline]
+    pub fn flush(&mut self, rec: &mut Recorder, id: CounterId, t: Micros) {
+        if self.0 > 0 {
+            rec.add(id, t, std::mem::take(&mut self.0));
+        }
+    }
+}
+
+/// A gauge's changes in the bucket being recorded, kept like [`BucketCount`]: its level
+/// now and the highest level it was set to in the bucket. Flushed, the recorder sees the
+/// peak and then the level, which leaves it where the changes one by one would have (the
+/// bucket's peak is the highest of the level carried into it and the levels set in it).
+#[derive(Clone, Copy, Debug)]
+pub struct BucketGauge {
+    value: i64,
+    /// `i64::MIN` while the gauge was not set in this bucket.
+    peak: i64,
+}
+
+impl Default for BucketGauge {
+    fn default() -> Self {
+        BucketGauge { value: 0, peak: i64::MIN }
+    }
+}
+
+impl BucketGauge {
+    #[inline(always)]
+    pub fn set(&mut self, value: i64) {
+        self.value = value;
+        self.peak = self.peak.max(value);
+    }
+
+    /// Hands the bucket's changes to `id` at `t`, a time in the bucket they were made in.
+    #[inline]
+    pub fn flush(&mut self, rec: &mut Recorder, id: GaugeId, t: Micros) {
+        if self.peak != i64::MIN {
+            rec.set(id, t, self.peak);
+            rec.set(id, t, self.value);
+            self.peak = i64::MIN;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +313,39 @@ mod tests {
         r.add(c, 100, 1);
         assert_eq!(r.width(), 40);
         assert_eq!(r.counter_values(c, 3), vec![4, 4, 1]);
+    }
+
+    #[test]
+    fn bucket_cells_give_the_series_the_changes_one_by_one_give() {
+        // The same changes, made directly and through cells flushed when time leaves a
+        // bucket, on buckets that merge on the way.
+        // Times only move forward, one or two changes a bucket, some buckets skipped.
+        let changes: Vec<(Micros, i64)> =
+            (0..200u64).map(|i| (i * 7 - i % 3 + (i / 50) * 40, ((i * 37) % 11) as i64 - 3)).collect();
+        let (mut a, mut b) = (Recorder::new(10, 8), Recorder::new(10, 8));
+        let (ca, ga) = (a.counter(), a.gauge(2));
+        let (cb, gb) = (b.counter(), b.gauge(2));
+        let (mut count, mut gauge) = (BucketCount::default(), BucketGauge::default());
+        let mut span = b.bucket_span(0);
+        for &(t, v) in &changes {
+            a.add(ca, t, 1);
+            a.set(ga, t, v);
+            if t >= span.1 {
+                count.flush(&mut b, cb, span.0);
+                gauge.flush(&mut b, gb, span.0);
+                span = b.bucket_span(t);
+            }
+            count.add(1);
+            gauge.set(v);
+        }
+        count.flush(&mut b, cb, span.0);
+        gauge.flush(&mut b, gb, span.0);
+        let end = changes.last().unwrap().0;
+        let n = a.buckets_until(end);
+        assert_eq!(b.buckets_until(end), n);
+        assert!(a.width() > 10, "buckets merged: {}", a.width());
+        assert_eq!(b.counter_values(cb, n), a.counter_values(ca, n));
+        assert_eq!(b.gauge_values(gb, n), a.gauge_values(ga, n));
+        assert_eq!(b.value(gb), a.value(ga));
     }
 }

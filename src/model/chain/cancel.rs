@@ -33,7 +33,7 @@ impl GeneralEngine {
         };
         if phase == Phase::Queued && !holds_worker {
             self.hop_rt[hop].pool.abandon(now);
-            self.gauge_queue(now, hop);
+            self.gauge_queue(hop);
         }
         if holds_worker {
             self.release_worker(now, hop, worked);

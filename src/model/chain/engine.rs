@@ -208,6 +208,7 @@ impl GeneralEngine {
                 self.done = true;
                 break;
             }
+            self.stats.enter(t);
             if self.dispatch(t, ev) {
                 self.stats.last_t = t;
                 self.events += 1;
@@ -284,7 +285,7 @@ impl GeneralEngine {
                 self.stats.hops[hop].rejected += 1;
                 self.stats.hops[hop].refused.queue_timeout += 1;
                 self.calls.get_mut(c).refusal = Some(Refusal::QueueTimeout);
-                self.gauge_queue(now, hop);
+                self.gauge_queue(hop);
                 let ra = self.retry_after(hop);
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
@@ -417,7 +418,7 @@ impl GeneralEngine {
         let h = &mut self.stats.hops[hop];
         let rt = &mut self.hop_rt[hop];
         h.calls += 1;
-        self.stats.rec.add(h.attempts_c, now, 1);
+        h.attempts_n.add(1);
         if let Some(adm) = &mut rt.admission {
             let spec = spec.admission.expect("admission spec matches runtime");
             let cost = spec.bucket.map_or(0, |b| b.cost);
@@ -446,14 +447,14 @@ impl GeneralEngine {
         }
         match rt.pool.enter(work::token(c), now) {
             Entry::Admitted => {
-                work::gauge_workers(h, rt, &mut self.stats.rec, now);
+                work::gauge_workers(h, rt);
                 let call = self.calls.get_mut(c);
                 call.holds_worker = true;
                 let next = work::begin_work(h, spec, call, now);
                 self.do_work(now, c, hop, next);
             }
             Entry::Queued => {
-                work::gauge_queue(h, rt, &mut self.stats.rec, now);
+                work::gauge_queue(h, rt);
                 if let Some(qt) = spec.pool.queue_timeout {
                     self.sched(now, qt, Class::Timer, Ev::QueueTimeout(c));
                 }
@@ -497,11 +498,7 @@ impl GeneralEngine {
         let wasted = !waiting || orphan;
         // The hop's records, borrowed once for all the server side does (see `work.rs`).
         let (h, rt) = (&mut self.stats.hops[hop], &mut self.hop_rt[hop]);
-        let next = if holds_worker {
-            work::free_worker(h, rt, &mut self.stats.rec, &mut self.calls, now, worked)
-        } else {
-            None
-        };
+        let next = if holds_worker { work::free_worker(h, rt, &mut self.calls, now, worked) } else { None };
         if holds_admission && let Some(a) = rt.admission.as_mut() {
             a.release();
         }

@@ -12,6 +12,7 @@ use hdrhistogram::Histogram;
 /// as failed and as `unfinished`.
 pub(super) fn report(plan: &Plan, stats: Stats, seed: u64, stopped: Option<Stopped>) -> Report {
     let (lat, mut stats) = stats.into_latencies();
+    stats.flush_pending();
     let (hist, max_us) = (&lat.hist, &lat.max_us);
     // Admitted requests are the ones that were not rejected: the sum of the other three
     // histograms (adding counts is exact, so the percentiles are too).

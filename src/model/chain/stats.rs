@@ -15,7 +15,7 @@ use crate::report::{
 };
 use crate::sim::Micros;
 use crate::sim::first_seen::FirstSeen;
-use crate::sim::recorder::{CounterId, GaugeId, Recorder};
+use crate::sim::recorder::{BucketCount, BucketGauge, CounterId, GaugeId, Recorder};
 use crate::sim::tally::Tally;
 use hdrhistogram::Histogram;
 
@@ -121,6 +121,11 @@ pub struct HopCounters {
     pub attempts_c: CounterId,
     pub in_flight_g: GaugeId,
     pub queue_g: GaugeId,
+    /// The general engine's calls, busy workers and queue in the bucket being recorded
+    /// (see [`Stats::enter`]); the kernel writes the series above directly.
+    pub attempts_n: BucketCount,
+    pub in_flight: BucketGauge,
+    pub queue: BucketGauge,
     /// Busy threads and waiting calls of its shared pool, if it has one.
     pub pool_g: Option<(GaugeId, GaugeId)>,
 }
@@ -167,6 +172,12 @@ pub struct Stats {
     pub offered_c: CounterId,
     pub end_c: [CounterId; 4],
     pub requests_g: GaugeId,
+    /// The general engine's arrivals, ends and requests in flight in the bucket being
+    /// recorded, which spans `[bucket.0, bucket.1)` (see [`enter`](Self::enter)).
+    offered_n: BucketCount,
+    ended_n: [BucketCount; 4],
+    requests: BucketGauge,
+    bucket: (Micros, Micros),
     /// Original requests not yet answered.
     pub live_requests: u64,
     hist: [Tally; 4],
@@ -273,6 +284,9 @@ impl Stats {
                 queue_g: rec.gauge(0),
                 pool_g: matches!(h.kind, HopKind::Layer { shared_pool: Some(_), .. })
                     .then(|| (rec.gauge(0), rec.gauge(0))),
+                attempts_n: BucketCount::default(),
+                in_flight: BucketGauge::default(),
+                queue: BucketGauge::default(),
             })
             .collect();
         let clients = plan
@@ -301,11 +315,16 @@ impl Stats {
                 }
             })
             .collect();
+        let bucket = rec.bucket_span(0);
         Stats {
             rec,
             offered_c,
             end_c,
             requests_g,
+            offered_n: BucketCount::default(),
+            ended_n: Default::default(),
+            requests: BucketGauge::default(),
+            bucket,
             live_requests: 0,
             hist: [(); 4].map(|_| Tally::new(new_hist())),
             max_us: [0; 4],
@@ -341,11 +360,48 @@ impl Stats {
         self.traces.start(idx, now)
     }
 
+    /// The general engine is about to handle an event at `now` (times only move forward):
+    /// if it falls past the bucket the pending series were counted in, they go to the
+    /// recorder first. The series every call writes (a hop's calls, busy workers and queue;
+    /// arrivals, ends, requests in flight) are then counted in place, and the recorder is
+    /// looked up once a bucket instead of several times a call.
+    #[inline(always)]
+    pub fn enter(&mut self, now: Micros) {
+        if now.wrapping_sub(self.bucket.0) >= self.bucket.1 - self.bucket.0 {
+            self.next_bucket(now);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn next_bucket(&mut self, now: Micros) {
+        self.flush_pending();
+        self.bucket = self.rec.bucket_span(now);
+    }
+
+    /// Hands the pending series to the recorder (at the run's end, and when time leaves
+    /// their bucket). Buckets merge only in aligned pairs, so their bucket's start is in
+    /// the bucket they were counted in even if the recorder merged buckets since.
+    pub fn flush_pending(&mut self) {
+        let (t, rec) = (self.bucket.0, &mut self.rec);
+        for h in &mut self.hops {
+            h.attempts_n.flush(rec, h.attempts_c, t);
+            h.in_flight.flush(rec, h.in_flight_g, t);
+            h.queue.flush(rec, h.queue_g, t);
+        }
+        self.offered_n.flush(rec, self.offered_c, t);
+        for (n, &id) in self.ended_n.iter_mut().zip(&self.end_c) {
+            n.flush(rec, id, t);
+        }
+        self.requests.flush(rec, self.requests_g, t);
+    }
+
     /// The series side of an arrival.
     #[inline]
     pub fn series_request_arrived(&mut self, now: Micros) {
-        self.rec.add(self.offered_c, now, 1);
-        self.rec.set(self.requests_g, now, self.live_requests as i64);
+        debug_assert!(now.wrapping_sub(self.bucket.0) < self.bucket.1 - self.bucket.0, "see `enter`");
+        self.offered_n.add(1);
+        self.requests.set(self.live_requests as i64);
     }
 
     /// An original request ended: its outcome, causes, latency and trace. The series are
@@ -406,8 +462,9 @@ impl Stats {
     /// The series side of an ending.
     #[inline]
     pub fn series_request_ended(&mut self, now: Micros, end: End) {
-        self.rec.add(self.end_c[end as usize], now, 1);
-        self.rec.set(self.requests_g, now, self.live_requests as i64);
+        debug_assert!(now.wrapping_sub(self.bucket.0) < self.bucket.1 - self.bucket.0, "see `enter`");
+        self.ended_n[end as usize].add(1);
+        self.requests.set(self.live_requests as i64);
     }
 
     /// A breaker moved (at `t.at_us`, now): the transition, and the open / half-open gauges

@@ -15,7 +15,6 @@ use super::stats::HopCounters;
 use crate::policy::Outcome;
 use crate::policy::deadline::NO_DEADLINE;
 use crate::scenario::Dist;
-use crate::sim::recorder::Recorder;
 use crate::sim::rng::{self, Key, Purpose};
 use crate::sim::{Class, Micros};
 
@@ -28,20 +27,21 @@ fn untoken(t: u64) -> CallRef {
     CallRef { slot: (t >> 32) as u32, generation: t as u32 }
 }
 
-/// The hop's busy workers, and their peak.
+/// The hop's busy workers, and their peak (the series in the bucket of the event being
+/// handled: see `Stats::enter`).
 #[inline(always)]
-pub(super) fn gauge_workers(h: &mut HopCounters, rt: &HopRt, rec: &mut Recorder, now: Micros) {
+pub(super) fn gauge_workers(h: &mut HopCounters, rt: &HopRt) {
     let v = i64::from(rt.pool.active());
     h.peak_in_flight = h.peak_in_flight.max(v);
-    rec.set(h.in_flight_g, now, v);
+    h.in_flight.set(v);
 }
 
 /// The hop's worker queue, and its peak.
 #[inline(always)]
-pub(super) fn gauge_queue(h: &mut HopCounters, rt: &HopRt, rec: &mut Recorder, now: Micros) {
+pub(super) fn gauge_queue(h: &mut HopCounters, rt: &HopRt) {
     let v = rt.pool.queued() as i64;
     h.peak_queue = h.peak_queue.max(v);
-    rec.set(h.queue_g, now, v);
+    h.queue.set(v);
 }
 
 /// A call that held a worker since `work_start` (none: taken this instant, not started)
@@ -51,7 +51,6 @@ pub(super) fn gauge_queue(h: &mut HopCounters, rt: &HopRt, rec: &mut Recorder, n
 pub(super) fn free_worker(
     h: &mut HopCounters,
     rt: &mut HopRt,
-    rec: &mut Recorder,
     calls: &mut Calls,
     now: Micros,
     work_start: Option<Micros>,
@@ -66,9 +65,9 @@ pub(super) fn free_worker(
     let next = next.map(untoken);
     if let Some(r) = next {
         calls.get_mut(r).holds_worker = true;
-        gauge_queue(h, rt, rec, now);
+        gauge_queue(h, rt);
     }
-    gauge_workers(h, rt, rec, now);
+    gauge_workers(h, rt);
     next
 }
 
@@ -115,13 +114,13 @@ impl GeneralEngine {
     /// Gives a worker back (see [`free_worker`]) and starts the queued call that takes it.
     pub(super) fn release_worker(&mut self, now: Micros, hop: usize, work_start: Option<Micros>) {
         let (h, rt) = (&mut self.stats.hops[hop], &mut self.hop_rt[hop]);
-        if let Some(r) = free_worker(h, rt, &mut self.stats.rec, &mut self.calls, now, work_start) {
+        if let Some(r) = free_worker(h, rt, &mut self.calls, now, work_start) {
             self.sched(now, 0, Class::Completion, Ev::StartWork(r));
         }
     }
 
-    pub fn gauge_queue(&mut self, now: Micros, hop: usize) {
-        gauge_queue(&mut self.stats.hops[hop], &self.hop_rt[hop], &mut self.stats.rec, now);
+    pub fn gauge_queue(&mut self, hop: usize) {
+        gauge_queue(&mut self.stats.hops[hop], &self.hop_rt[hop]);
     }
 
     /// A queued call (at `hop`) got its worker.
