@@ -1,9 +1,9 @@
 //! Calls in flight: a slab of call records reused through a free list, addressed by
 //! (slot, generation) so that a handle to a call that has ended is recognised as stale.
 //! A layer's call also holds one record per dependency: the first (the next hop, which
-//! every layer has) in a table beside the calls, at the call's own slot, and any side
-//! dependencies' in a second slab of fixed-size blocks. Most calls have one dependency or
-//! none, so most dependency lookups index one table by the slot they already have.
+//! every layer has) in the call's own slot, beside the call, and any side dependencies' in
+//! a second slab of fixed-size blocks. Most calls have one dependency or none, so most
+//! dependency lookups are one index of the slab, the one that finds the call.
 
 use super::stats::Degrade;
 use crate::policy::Failure;
@@ -179,14 +179,18 @@ const SIDE: usize = 1 << (usize::BITS - 1);
 /// Where a dependency record is kept (see [`Calls::dep_index`]).
 pub type DepIndex = usize;
 
+/// A call and its first dependency's record (meaningless for a call without
+/// dependencies): the two are nearly always looked at together.
+struct Slot {
+    call: Call,
+    first: DepRt,
+}
+
 /// The slab of calls and their dependency records.
 #[derive(Default)]
 pub struct Calls {
-    calls: Vec<Call>,
+    calls: Vec<Slot>,
     free: Vec<u32>,
-    /// The first dependency's record of the call at each slot (meaningless for a call
-    /// without dependencies).
-    first: Vec<DepRt>,
     /// Side dependencies' records; a call's are contiguous, from `Call::deps`.
     deps: Vec<DepRt>,
     /// Free runs of side-dependency records by length (index 0 = one record), by first
@@ -226,13 +230,12 @@ impl Calls {
         };
         match self.free.pop() {
             Some(slot) => {
-                let c = &mut self.calls[slot as usize];
+                let c = &mut self.calls[slot as usize].call;
                 *c = fresh(c.generation);
                 CallRef { slot, generation: c.generation }
             }
             None => {
-                self.calls.push(fresh(0));
-                self.first.push(DepRt::idle(0, 0));
+                self.calls.push(Slot { call: fresh(0), first: DepRt::idle(0, 0) });
                 CallRef { slot: (self.calls.len() - 1) as u32, generation: 0 }
             }
         }
@@ -241,7 +244,7 @@ impl Calls {
     /// Ends a call: its handle goes stale and its slot (and dependency block) are reused.
     #[inline]
     pub fn release(&mut self, c: CallRef) {
-        let call = &mut self.calls[c.slot as usize];
+        let call = &mut self.calls[c.slot as usize].call;
         call.live = false;
         call.generation = call.generation.wrapping_add(1);
         if call.deps != NO_DEPS {
@@ -256,8 +259,7 @@ impl Calls {
     /// Gives call `c` `n` idle dependency records for clients `first..first + n`.
     #[inline(always)]
     pub fn start_deps(&mut self, c: CallRef, first: usize, n: usize, now: Micros) {
-        debug_assert!((1..=MOST_DEPS).contains(&n) && self.calls[c.slot as usize].deps == NO_DEPS);
-        self.first[c.slot as usize] = DepRt::idle(first as u16, now);
+        debug_assert!((1..=MOST_DEPS).contains(&n) && self.calls[c.slot as usize].call.deps == NO_DEPS);
         let side = n - 1;
         let base = if side == 0 {
             NO_DEPS
@@ -274,7 +276,9 @@ impl Calls {
             }
             base as u32
         };
-        let call = &mut self.calls[c.slot as usize];
+        let s = &mut self.calls[c.slot as usize];
+        s.first = DepRt::idle(first as u16, now);
+        let call = &mut s.call;
         call.deps = base;
         call.n_deps = n as u8;
         call.pending = n as u8;
@@ -284,35 +288,35 @@ impl Calls {
     /// Whether `c` is a live call (not ended since the handle was made).
     #[inline(always)]
     pub fn valid(&self, c: CallRef) -> bool {
-        self.calls.get(c.slot as usize).is_some_and(|x| x.live && x.generation == c.generation)
+        self.calls.get(c.slot as usize).is_some_and(|x| x.call.live && x.call.generation == c.generation)
     }
 
     #[inline(always)]
     pub fn get(&self, c: CallRef) -> &Call {
-        &self.calls[c.slot as usize]
+        &self.calls[c.slot as usize].call
     }
 
     #[inline(always)]
     pub fn get_mut(&mut self, c: CallRef) -> &mut Call {
-        &mut self.calls[c.slot as usize]
+        &mut self.calls[c.slot as usize].call
     }
 
     /// Where dependency `d` of call `c` is kept, for [`dep_at`](Self::dep_at): a handler
     /// that touches one dependency several times looks its call up once.
     #[inline(always)]
     pub fn dep_index(&self, c: CallRef, d: usize) -> DepIndex {
-        if d == 0 { c.slot as usize } else { SIDE | (self.calls[c.slot as usize].deps as usize + d - 1) }
+        if d == 0 { c.slot as usize } else { SIDE | (self.calls[c.slot as usize].call.deps as usize + d - 1) }
     }
 
     /// The dependency kept at `i` (from [`dep_index`](Self::dep_index) while its call lives).
     #[inline(always)]
     pub fn dep_at(&self, i: DepIndex) -> &DepRt {
-        if i & SIDE == 0 { &self.first[i] } else { &self.deps[i ^ SIDE] }
+        if i & SIDE == 0 { &self.calls[i].first } else { &self.deps[i ^ SIDE] }
     }
 
     #[inline(always)]
     pub fn dep_at_mut(&mut self, i: DepIndex) -> &mut DepRt {
-        if i & SIDE == 0 { &mut self.first[i] } else { &mut self.deps[i ^ SIDE] }
+        if i & SIDE == 0 { &mut self.calls[i].first } else { &mut self.deps[i ^ SIDE] }
     }
 
     /// Dependency `d` of call `c`.
@@ -329,12 +333,8 @@ impl Calls {
     /// Call `c` and its dependency `d`, from one lookup of the call.
     #[inline(always)]
     pub fn call_and_dep_mut(&mut self, c: CallRef, d: usize) -> (&Call, &mut DepRt) {
-        let call = &self.calls[c.slot as usize];
-        let dep = if d == 0 {
-            &mut self.first[c.slot as usize]
-        } else {
-            &mut self.deps[call.deps as usize + d - 1]
-        };
+        let Slot { call, first } = &mut self.calls[c.slot as usize];
+        let dep = if d == 0 { first } else { &mut self.deps[call.deps as usize + d - 1] };
         (call, dep)
     }
 
@@ -355,19 +355,23 @@ impl Calls {
     /// [`dep_index`](Self::dep_index)).
     #[inline]
     pub fn dep_state_at(&self, c: CallRef, d: u8, attempt: u32) -> Option<(DepIndex, DepState)> {
-        let call = self.calls.get(c.slot as usize)?;
+        let Slot { call, first } = self.calls.get(c.slot as usize)?;
         if !(call.live && call.generation == c.generation && (d as usize) < call.n_deps as usize) {
             return None;
         }
-        let i = if d == 0 { c.slot as usize } else { SIDE | (call.deps as usize + d as usize - 1) };
-        let dep = self.dep_at(i);
+        let (i, dep) = if d == 0 {
+            (c.slot as usize, first)
+        } else {
+            let j = call.deps as usize + d as usize - 1;
+            (SIDE | j, &self.deps[j])
+        };
         (dep.attempt == attempt).then_some((i, dep.state))
     }
 
     /// A call by slot, whatever its generation (for queue tokens).
     #[inline]
     pub fn at_slot(&self, slot: u32) -> Option<&Call> {
-        self.calls.get(slot as usize)
+        self.calls.get(slot as usize).map(|s| &s.call)
     }
 
     /// Calls alive now.
@@ -377,7 +381,7 @@ impl Calls {
 
     /// The hop of every call alive now (for the calls a run leaves unfinished).
     pub fn live_hops(&self) -> impl Iterator<Item = usize> + '_ {
-        self.calls.iter().filter(|c| c.live).map(|c| c.hop as usize)
+        self.calls.iter().filter(|s| s.call.live).map(|s| s.call.hop as usize)
     }
 }
 
