@@ -1,5 +1,6 @@
 //! The engine: virtual time in integer microseconds, a deterministic event queue, seeded random streams, the time-series recorder and latency tallies.
 
+pub mod fifo;
 pub mod first_seen;
 pub mod queue;
 pub mod recorder;
