@@ -329,17 +329,18 @@ impl GeneralEngine {
             (call.key, call.deadline)
         };
         let cl = self.calls.dep(c, d).client as usize;
-        let Some(delay) = rules::retry_delay(&self.plan.clients[cl], attempt, prev_sleep, key, outcome)
-        else {
-            self.mark(c, d, rules::gave_up(&self.plan.clients[cl], attempt), now, now);
+        let spec = &self.plan.clients[cl];
+        let Some(delay) = rules::retry_delay(spec, attempt, prev_sleep, key, outcome) else {
+            let why = rules::gave_up(spec, attempt);
+            self.mark(c, d, why, now, now);
             self.dep_done(now, c, d, Err(outcome));
             return;
         };
-        let stages = self.plan.clients[cl].stages;
+        let (stages, min_useful) = (spec.stages, spec.min_useful);
         for stage in stages.iter() {
             match stage {
                 Stage::Deadline => {
-                    if !may_attempt_after(deadline, now, delay, self.plan.clients[cl].min_useful) {
+                    if !may_attempt_after(deadline, now, delay, min_useful) {
                         self.stats.clients[cl].deadline_exhausted += 1;
                         self.stats.totals.deadline_exhausted += 1;
                         self.mark(c, d, MarkKind::BudgetExhausted, now, now);
@@ -398,7 +399,8 @@ impl GeneralEngine {
             dep.state = DepState::Done;
             dep.client as usize
         };
-        let fallback = self.plan.clients[cl].fallback;
+        // Only a failure looks at the fallback (looked up only then: most answers succeed).
+        let fallback = if result.is_err() { self.plan.clients[cl].fallback } else { None };
         let optional = fallback.is_some();
         let stale = matches!(fallback, Some(Fallback::Stale { .. }));
         let finished = {

@@ -385,7 +385,9 @@ impl GeneralEngine {
         // A layer with a deadline of its own starts it for calls that arrive without one and
         // shortens a later one it is handed: the earlier wins, as a gRPC server's outgoing
         // deadline derived from the incoming one. (A longer one of its own changes nothing.)
-        let own_deadline = match self.plan.hops[hop].kind {
+        // The hop's spec, borrowed once for the whole arrival (see `work.rs`).
+        let spec = &self.plan.hops[hop];
+        let own_deadline = match spec.kind {
             HopKind::Layer { deadline: Some(d), .. } => Some(now.saturating_add(d).min(deadline)),
             _ => None,
         };
@@ -413,8 +415,7 @@ impl GeneralEngine {
                 self.stats.traces.list[trace as usize].deadline_ms = Some(ms(abs));
             }
         }
-        // The hop's records, borrowed once for the whole arrival (see `work.rs`).
-        let spec = &self.plan.hops[hop];
+        // Its live records, likewise.
         let h = &mut self.stats.hops[hop];
         let rt = &mut self.hop_rt[hop];
         h.calls += 1;
