@@ -261,7 +261,7 @@ impl GeneralEngine {
             self.dep_done_at(now, c, d, di, Ok(answer.degraded));
             return;
         }
-        self.retry(now, c, d, outcome, attempt, prev_sleep);
+        self.retry(now, c, d, cl, outcome, attempt, prev_sleep);
     }
 
     /// The breaker stage sees the attempt end (`seen`: it reached the dependency and the
@@ -315,11 +315,13 @@ impl GeneralEngine {
     /// The retry stage: retry after a backoff if the policy allows and every retry gate
     /// (deadline, retry budget, in stack order) agrees; otherwise the failure is final.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn retry(
         &mut self,
         now: Micros,
         c: CallRef,
         d: usize,
+        cl: usize,
         outcome: Outcome,
         attempt: u32,
         prev_sleep: Micros,
@@ -328,7 +330,6 @@ impl GeneralEngine {
             let call = self.calls.get(c);
             (call.key, call.deadline)
         };
-        let cl = self.calls.dep(c, d).client as usize;
         let spec = &self.plan.clients[cl];
         let Some(delay) = rules::retry_delay(spec, attempt, prev_sleep, key, outcome) else {
             let why = rules::gave_up(spec, attempt);

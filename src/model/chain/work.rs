@@ -147,13 +147,13 @@ impl GeneralEngine {
     }
 
     pub(super) fn on_work_done(&mut self, now: Micros, c: CallRef) {
-        let hop = self.calls.get(c).hop as usize;
-        match &self.plan.hops[hop].kind {
+        let call = self.calls.get(c);
+        let hop = call.hop as usize;
+        let spec = &self.plan.hops[hop];
+        match &spec.kind {
             HopKind::Leaf(behaviour) => {
-                let call = self.calls.get(c);
                 let start = call.worked_from().unwrap_or(now);
-                let error_rate =
-                    self.plan.hops[hop].faults.at(start).error_rate.unwrap_or(behaviour.error_rate);
+                let error_rate = spec.faults.at(start).error_rate.unwrap_or(behaviour.error_rate);
                 let (outcome, empty) = rules::leaf_answer(call.key, behaviour, error_rate);
                 self.respond(now, c, outcome, Answer { degraded: None, empty });
             }
