@@ -338,6 +338,19 @@ impl Calls {
         (call, dep)
     }
 
+    /// Call `c` and its dependency kept at `i` (see [`dep_index`](Self::dep_index)), from
+    /// one lookup of the call.
+    #[inline(always)]
+    pub fn call_and_dep_at_mut(&mut self, c: CallRef, i: DepIndex) -> (&mut Call, &mut DepRt) {
+        if i & SIDE == 0 {
+            debug_assert_eq!(i, c.slot as usize, "a first dependency is kept in its call's slot");
+            let Slot { call, first } = &mut self.calls[i];
+            (call, first)
+        } else {
+            (&mut self.calls[c.slot as usize].call, &mut self.deps[i ^ SIDE])
+        }
+    }
+
     /// Whether `c` is live and its dependency `d` is at attempt `attempt` in `state`.
     #[inline]
     pub fn dep_is(&self, c: CallRef, d: u8, attempt: u32, state: DepState) -> bool {

@@ -395,41 +395,37 @@ impl GeneralEngine {
         di: usize,
         result: Result<Option<Degrade>, Outcome>,
     ) {
-        let cl = {
-            let dep = self.calls.dep_at_mut(di);
-            dep.state = DepState::Done;
-            dep.client as usize
-        };
+        // The call and the dependency's record, looked up once (the first dependency's is
+        // in the call's slot).
+        let (call, dep) = self.calls.call_and_dep_at_mut(c, di);
+        dep.state = DepState::Done;
+        let cl = dep.client as usize;
         // Only a failure looks at the fallback (looked up only then: most answers succeed).
         let fallback = if result.is_err() { self.plan.clients[cl].fallback } else { None };
         let optional = fallback.is_some();
         let stale = matches!(fallback, Some(Fallback::Stale { .. }));
-        let finished = {
-            let call = self.calls.get_mut(c);
-            call.pending -= 1;
-            match result {
-                Ok(Some(degrade)) => {
-                    call.degraded.get_or_insert(degrade);
-                }
-                Ok(None) => {}
-                Err(o) if optional => {
-                    call.degraded
-                        .get_or_insert(Degrade { cause: o.failure().unwrap_or(Failure::Error), stale });
-                }
-                Err(o) => {
-                    call.core_failure.get_or_insert(o.failure().unwrap_or(Failure::Error));
-                }
+        call.pending -= 1;
+        match result {
+            Ok(Some(degrade)) => {
+                call.degraded.get_or_insert(degrade);
             }
-            call.pending == 0
-        };
+            Ok(None) => {}
+            Err(o) if optional => {
+                call.degraded.get_or_insert(Degrade { cause: o.failure().unwrap_or(Failure::Error), stale });
+            }
+            Err(o) => {
+                call.core_failure.get_or_insert(o.failure().unwrap_or(Failure::Error));
+            }
+        }
+        // Its answer, if this was the last dependency it waited for.
+        let answer = (call.pending == 0).then(|| {
+            (rules::layer_answer(call.core_failure), Answer { degraded: call.degraded, empty: false })
+        });
         if result.is_err() && optional {
             let kind = if stale { MarkKind::FallbackStale } else { MarkKind::FallbackUnavailable };
             self.mark(c, d, kind, now, now);
         }
-        if finished {
-            let call = self.calls.get(c);
-            let outcome = rules::layer_answer(call.core_failure);
-            let answer = Answer { degraded: call.degraded, empty: false };
+        if let Some((outcome, answer)) = answer {
             self.respond(now, c, outcome, answer);
         }
     }
