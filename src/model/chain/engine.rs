@@ -382,11 +382,11 @@ impl GeneralEngine {
             let caller = self.calls.get(p.call);
             (caller.orphan, caller.span)
         });
+        // The hop's spec, borrowed once for the whole arrival (see `work.rs`).
+        let spec = &self.plan.hops[hop];
         // A layer with a deadline of its own starts it for calls that arrive without one and
         // shortens a later one it is handed: the earlier wins, as a gRPC server's outgoing
         // deadline derived from the incoming one. (A longer one of its own changes nothing.)
-        // The hop's spec, borrowed once for the whole arrival (see `work.rs`).
-        let spec = &self.plan.hops[hop];
         let own_deadline = match spec.kind {
             HopKind::Layer { deadline: Some(d), .. } => Some(now.saturating_add(d).min(deadline)),
             _ => None,
