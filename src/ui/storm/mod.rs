@@ -42,6 +42,10 @@ use yew::prelude::*;
 
 /// 1× playback shows the whole run in this many real milliseconds.
 const PLAY_MS_AT_1X: f64 = 10_000.0;
+/// After a lesson's answer is revealed the run plays on to its totals within this many ms
+/// of wall time, whatever the speed: a class does not wait 10 s for the figures the answer
+/// quotes.
+const PLAY_ON_MS: f64 = 3_000.0;
 const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 
 fn now_ms() -> f64 {
@@ -119,14 +123,19 @@ pub fn StormPage(props: &StormProps) -> Html {
     let pause_at: Rc<Cell<Option<f64>>> =
         (*use_memo((), |_| Rc::new(Cell::new(props.cue.map(|c| c.pause_ms))))).clone();
     let playing = use_state(|| !*reduced);
+    // Playing on after a reveal (see `PLAY_ON_MS`), until the run's end or the learner's
+    // own play, step, scrub or speed.
+    let hurry: Rc<Cell<bool>> = (*use_memo((), |_| Rc::new(Cell::new(false)))).clone();
     {
         // The answer quotes the run's totals (the diagram's calls, the cards): play on to them
         // rather than leave the page at the moment the question was asked.
         // (With reduced motion the page jumps to the end instead: see below.)
-        let (playing, pause_at, moving) = (playing.clone(), pause_at.clone(), !*reduced);
+        let (playing, pause_at, hurry, moving) =
+            (playing.clone(), pause_at.clone(), hurry.clone(), !*reduced);
         use_effect_with(props.revealed, move |on| {
             if *on {
                 pause_at.set(None);
+                hurry.set(moving);
                 playing.set(moving);
             }
         });
@@ -228,6 +237,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         let frame = frame.clone();
         let speed = *speed;
         let pause_at = pause_at.clone();
+        let hurry = hurry.clone();
         // Nothing moves before the first report: its end is not known yet (a stand-in end of
         // 1 ms would end a lesson's playback that starts later, at once).
         let has_run = a.is_some();
@@ -240,12 +250,17 @@ pub fn StormPage(props: &StormProps) -> Html {
                     // At least 1 ms: a frame that left the playhead where it was would not
                     // re-run this effect (its inputs unchanged), and playback would stop.
                     let dt = (now_ms() - start).clamp(1.0, 100.0);
-                    let next = at + dt * speed * end / PLAY_MS_AT_1X;
+                    let mut rate = speed * end / PLAY_MS_AT_1X;
+                    if hurry.get() {
+                        rate = rate.max(end / PLAY_ON_MS);
+                    }
+                    let next = at + dt * rate;
                     if let Some(p) = pause_at.get().filter(|p| next >= *p && at < *p) {
                         pause_at.set(None);
                         playhead.set(p.min(end));
                         playing.set(false);
                     } else if next >= end {
+                        hurry.set(false);
                         playhead.set(end);
                         playing.set(false);
                     } else {
@@ -315,11 +330,13 @@ pub fn StormPage(props: &StormProps) -> Html {
         let onplay = {
             let playing = playing.clone();
             let playhead = playhead.clone();
+            let hurry = hurry.clone();
             let reduced = *reduced;
             Callback::from(move |_: MouseEvent| {
                 if reduced {
                     return;
                 }
+                hurry.set(false);
                 if !*playing && *playhead >= end_ms {
                     playhead.set(0.0);
                 }
@@ -330,7 +347,9 @@ pub fn StormPage(props: &StormProps) -> Html {
             let playhead = playhead.clone();
             let playing = playing.clone();
             let bucket = a.as_ref().map_or(1.0, |r| r.0.series.bucket_ms);
+            let hurry = hurry.clone();
             Callback::from(move |_: MouseEvent| {
+                hurry.set(false);
                 playing.set(false);
                 playhead.set(((*playhead / bucket).floor() + 1.0) * bucket);
             })
@@ -338,9 +357,11 @@ pub fn StormPage(props: &StormProps) -> Html {
         let onscrub = {
             let playhead = playhead.clone();
             let playing = playing.clone();
+            let hurry = hurry.clone();
             Callback::from(move |e: InputEvent| {
                 let i: HtmlInputElement = e.target_unchecked_into();
                 if let Ok(v) = i.value().parse::<f64>() {
+                    hurry.set(false);
                     playing.set(false);
                     playhead.set(v / 1000.0 * end_ms);
                 }
@@ -348,9 +369,11 @@ pub fn StormPage(props: &StormProps) -> Html {
         };
         let onspeed = {
             let speed = speed.clone();
+            let hurry = hurry.clone();
             Callback::from(move |e: Event| {
                 let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
                 if let Ok(v) = s.value().parse::<f64>() {
+                    hurry.set(false);
                     speed.set(v);
                 }
             })
