@@ -363,12 +363,13 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         let s = &r.series;
         let series = |v: &[i64]| v.iter().map(|&x| x as f64).collect();
         let busy: Vec<f64> = series(&s.in_flight[1]);
+        let buckets = busy.len();
         // Each bucket's peak runs along the pool's limit well below full use (a burst fills the
         // pool for an instant in nearly every bucket): the mean over the run, ρ × c from the
         // run's own busy time, is drawn beside it so the chart does not read as 100 % busy.
         let mean = sims.first().copied().flatten().map(|m| m.rho * f64::from(input.workers));
         let mut lines = vec![
-            Line { name: t(T::SeriesBusy).into(), class: "c-busy".into(), values: busy.clone() },
+            Line { name: t(T::SeriesBusy).into(), class: "c-busy".into(), values: busy },
             Line { name: t(T::SeriesQueue).into(), class: "c-queue dash1".into(), values: series(&s.queue[1]) },
         ];
         // Not its number in the legend: a veiled chart keeps its caption readable, and capacity
@@ -377,7 +378,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             lines.push(Line {
                 name: t(T::SeriesBusyMean).into(),
                 class: "c-busy dash2".into(),
-                values: vec![m; busy.len()],
+                values: vec![m; buckets],
             });
         }
         let lines = Lines::new(lines);
