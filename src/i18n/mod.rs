@@ -111,6 +111,13 @@ impl Lang {
         self.f(T::PercentValue, &[("n", number)])
     }
 
+    /// A figure's percentage (`value` in percent: 68.571… → `68.57 %`), as every page's
+    /// figures write it and the lessons that quote them: one precision, so that a step's
+    /// narration and the table beside it read the same.
+    pub fn percent_figure(self, value: f64) -> String {
+        self.percent(&format_number(value, 2))
+    }
+
     /// The text for `key` with its `{name}` placeholders filled. In Chinese a value that
     /// starts or ends with a Latin letter or digit is set off by a space from a Chinese
     /// character it meets (服务 3 的在途, 为 checkout 兜底), as the tables' own text writes
@@ -390,6 +397,25 @@ pub fn format_fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lesson_writes_a_percentage_as_the_page_beside_it() {
+        // Capacity 3: ρ = 120 / 175 of the pool; the narration said 68.6 %, the table 68.57 %.
+        let rho = 120.0 / 175.0 * 100.0;
+        let quoted = crate::lesson::figures::Figure {
+            id: "cap-rho".into(),
+            value: rho,
+            unit: crate::lesson::figures::Unit::Percent,
+        };
+        assert_eq!(quoted.show(Lang::En), Lang::En.percent_figure(rho));
+        assert_eq!(Lang::En.percent_figure(rho), Lang::En.percent("68.57"));
+        let fraction = crate::lesson::figures::Figure {
+            id: "h-a-core_success_rate".into(),
+            value: 0.1039,
+            unit: crate::lesson::figures::Unit::Fraction,
+        };
+        assert_eq!(fraction.show(Lang::Zh), Lang::Zh.percent_figure(10.39));
+    }
 
     #[test]
     fn every_preset_service_has_a_chinese_name_of_its_own() {

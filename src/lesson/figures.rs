@@ -53,8 +53,8 @@ impl Figure {
             Unit::Setting(u) => setting_text(lang, self.value, u),
             Unit::Count => format_number(self.value, 2),
             Unit::Times => format!("{}×", format_number(self.value, 2)),
-            Unit::Fraction => lang.percent(&format_number(self.value * 100.0, 1)),
-            Unit::Percent => lang.percent(&format_number(self.value, 1)),
+            Unit::Fraction => lang.percent_figure(self.value * 100.0),
+            Unit::Percent => lang.percent_figure(self.value),
             Unit::Ms => format!("{} ms", format_number(self.value, 1)),
         }
     }

@@ -28,7 +28,7 @@ pub struct QueueProps {
 }
 
 fn pct(lang: Lang, x: f64) -> String {
-    lang.percent(&format_number(x * 100.0, 2))
+    lang.percent_figure(x * 100.0)
 }
 
 fn ms(_: Lang, x: f64) -> String {
@@ -261,7 +261,7 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
                     // The row's id lets a lesson veil its formula with its value; the label stays.
                     <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
                         if let Some(v) = v {
-                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ if unit == T::UnitPercent { lang.percent(&format_number(v, 2)) } else { format!("{} {}", format_number(v, 3), lang.t(unit)) } }</td>
+                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ if unit == T::UnitPercent { lang.percent_figure(v) } else { format!("{} {}", format_number(v, 3), lang.t(unit)) } }</td>
                         } else {
                             <td class="value" id={format!("cap-{id}")}>{ "—" }</td>
                         }</tr>

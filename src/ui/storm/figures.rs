@@ -19,7 +19,7 @@ fn show(lang: Lang, v: f64, unit: Unit) -> String {
         // An error budget spent many times over reads better as a multiple: 1,000×, not
         // 100,000 %.
         Unit::Percent if v.abs() >= TIMES_FROM => format!("{}×", format_number(v, 1)),
-        Unit::Percent => lang.percent(&format_number(v * 100.0, 2)),
+        Unit::Percent => lang.percent_figure(v * 100.0),
         Unit::Ms => format!("{} ms", format_number(v, 1)),
     }
 }
