@@ -52,6 +52,20 @@ pub struct Playback {
     /// trigger), and the step plays on past it. Otherwise from the playhead, up to the pause,
     /// so that what led up to the pause stays in view.
     pub veil_from_start: bool,
+    /// What revealing the answer does to the playback.
+    pub on_reveal: OnReveal,
+}
+
+/// What revealing a step's answer does to its playback (hiding the answer again always
+/// brings back the paused moment, where the question was asked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnReveal {
+    /// Plays on to the run's end: the answer quotes what came after the pause (the totals
+    /// the diagram counts up to, a recovery the chart shows).
+    PlayOn,
+    /// Stays at the paused moment: the answer explains what it shows (field guide 4: the
+    /// shared pool full, its queue long).
+    Stay,
 }
 
 /// One step of a lesson.
@@ -101,6 +115,12 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     ("breaker-probes", &["breaker-figures-note"]),
     ("out-worst", &["calc-announce"]),
     ("out-amplification", &["calc-announce"]),
+    // The storm page's SLO line: "5,287 failed of 5.9 allowed" is the failures and, divided,
+    // the error budget spent.
+    ("h-a-failed", &["slo-status-a"]),
+    ("h-a-error_budget_spent", &["slo-status-a"]),
+    // The admission lab's rejections by reason add up to its rejected card.
+    ("adm-rejected", &["adm-reasons"]),
 ];
 
 /// The figure ids a text quotes: each placeholder's id (without its `:format`) and every

@@ -748,6 +748,22 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         outlined = chrome.js("return Array.from(document.querySelectorAll('.answered')).map(e => e.id).sort();")
         expect(outlined == ["bd-a-hop2", "h-a-latency_max"],
                f"interview 3: the answer's figures (not the step's own, the diagram) are outlined: {outlined}")
+        # R again hides the answer and gives back the moment the question was asked.
+        chrome.press("r")
+        deadline = time.time() + 5
+        while time.time() < deadline and chrome.js(at)[0] != 50.0:
+            time.sleep(0.1)
+        expect(chrome.js(at)[0] == 50.0, f"interview 3: R again goes back to the pause (50 ms): {chrome.js(at)}")
+        # Field guide 4's answer explains its moment (the shared pool full at 9 s): R stays there.
+        chrome.get(base + "?lesson=field-guide&step=4&lang=en")
+        deadline = time.time() + 20
+        while time.time() < deadline and chrome.js(at)[0] != 9000.0:
+            time.sleep(0.2)
+        paused = chrome.js(at)
+        chrome.press("r")
+        time.sleep(1.5)
+        expect(paused[0] == 9000.0 and chrome.js(at)[0] == 9000.0,
+               f"field guide 4: R stays at the moment the answer explains: {paused} → {chrome.js(at)}")
         diagram = chrome.js("const r = document.getElementById('diagram-a').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0;")
         expect(diagram, "interview 3: the page stays on the step's diagram")
         chrome.press("r")

@@ -39,7 +39,8 @@ pub const LESSON: Lesson = Lesson {
             // against the pool, is the same share; the queue table's ρ and its simulation
             // say it too, and so does the busy chart's mean line (its peaks, along the pool's
             // limit, invite 100 % until the mean beside them is read).
-            veil: &["cap-row-rho", "cap-row-busy", "q-rho", "q-rho-sim", "q-queue-chart"],
+            // The time-in-system curve marks this setting at its ρ, too.
+            veil: &["cap-row-rho", "cap-row-busy", "q-rho", "q-rho-sim", "q-queue-chart", "q-curve"],
         },
         Step {
             link: "page=queue&preset=source-002",
@@ -151,6 +152,8 @@ pub const LESSON: Lesson = Lesson {
                 "adm-step-9",
                 "adm-step-10",
                 "adm-tokens",
+                // The bucket replays each arrival's verdict ("admitted (200)") and the slots in use.
+                "adm-bucket",
             ],
         },
         Step {
@@ -218,8 +221,8 @@ pub const LESSON: Lesson = Lesson {
                 "{set-layers}各“首次 + 重试 {= set-attempts.1 - 1} 次”：是 {= set-attempts.1 - 1} × {= set-attempts.2 - 1} × {= set-attempts.3 - 1}，还是更多？",
             )),
             answer: Some(tr(
-                "More: {= set-attempts.1 - 1} retries plus the first is {set-attempts.1}, and {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}: at a peak of {out-peak} requests/s the deepest service gets {out-worst} calls/s. Always count attempts with the first included; retry only recoverable errors on idempotent calls, at one layer, within a total deadline — or retries spend the headroom you planned.",
-                "更多：重试 {= set-attempts.1 - 1} 次加上首次是 {set-attempts.1}尝试，{set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}：峰值每秒 {out-peak} 个请求时，最深的服务每秒收到 {out-worst} 次调用。尝试次数一定要含首次来数；只对可恢复的错误、且已确认幂等的调用重试，只在一层重试，并受总截止时间约束——否则重试会吃掉你预留的余量。",
+                "More: {= set-attempts.1 - 1} retries plus the first is {set-attempts.1}, and {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}. With the calculator's own load ({set-rpd:n} requests a day, an average of {out-avg}/s, a peak ×{set-peak:n}; not the admitted rate of the steps before), a peak of {out-peak} requests/s becomes {out-worst} calls/s at the deepest service. Always count attempts with the first included; retry only recoverable errors on idempotent calls, at one layer, within a total deadline — or retries spend the headroom you planned.",
+                "更多：重试 {= set-attempts.1 - 1} 次加上首次是 {set-attempts.1}尝试，{set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n} = {out-amplification}。按计算器自己的负载（每天 {set-rpd:n} 个请求，平均每秒 {out-avg} 个，峰值 ×{set-peak:n}；不是前面几步的接纳速率），峰值每秒 {out-peak} 个请求时，最深的服务每秒收到 {out-worst} 次调用。尝试次数一定要含首次来数；只对可恢复的错误、且已确认幂等的调用重试，只在一层重试，并受总截止时间约束——否则重试会吃掉你预留的余量。",
             )),
             try_this: Some(tr(
                 "Set the attempts to {= set-attempts.1 - 1},{= set-attempts.2 - 1},{= set-attempts.3 - 1}.",

@@ -2,7 +2,7 @@
 //! ② timeouts, ③ bounded retries, ④ isolation and the breaker, ⑤ rate limiting and
 //! degradation, ⑥ observe and drill.
 
-use crate::lesson::{Lesson, Playback, Step, tr};
+use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "field-guide",
@@ -37,7 +37,12 @@ pub const LESSON: Lesson = Lesson {
                 "把 SLO 设为 {#99 %}：同样的失败只占预算的十分之一。目标是选择出来的，失败不是。",
             )),
             spot: "chart-error-budget-a",
-            playback: Some(Playback { from_ms: 8000.0, pause_ms: 20_000.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 8000.0,
+                pause_ms: 20_000.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             // The chart stops at its scale; the note under it gives the run's peak, which is
@@ -65,7 +70,12 @@ pub const LESSON: Lesson = Lesson {
                 "把超时设为 {#0}（关闭），再设为 {#1,000} ms。",
             )),
             spot: "chart-outcomes-a",
-            playback: Some(Playback { from_ms: 9000.0, pause_ms: 16_000.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 9000.0,
+                pause_ms: 16_000.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             veil: &[],
@@ -117,11 +127,20 @@ pub const LESSON: Lesson = Lesson {
                 "给推荐服务独立的池，再比较。",
             )),
             spot: "diagram-a",
-            playback: Some(Playback { from_ms: 4000.0, pause_ms: 9000.0, veil_from_start: false }),
+            // The answer explains the moment: the shared pool full, its queue long (played on,
+            // the pool drains and the picture that explains it is gone).
+            playback: Some(Playback {
+                from_ms: 4000.0,
+                pause_ms: 9000.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::Stay,
+            }),
             minutes: None,
             hop: None,
-            // The SLO line under the headline counts the failures asked for.
-            veil: &["slo-status-a"],
+            // The SLO line under the headline counts the failures asked for; the order core is
+            // the chain's leaf, so the leaf-attempts card is the order core's calls the answer
+            // quotes.
+            veil: &["slo-status-a", "h-a-downstream_attempts"],
         },
         Step {
             link: "page=storm&preset=bulkhead-shared-vs-isolated&s1.pool=own&s1.bulkhead=10&s1.bulkhead_queue=0",
@@ -219,6 +238,8 @@ pub const LESSON: Lesson = Lesson {
                 "adm-step-13",
                 "adm-step-14",
                 "adm-tokens",
+                // The bucket replays each arrival's verdict ("admitted (200)").
+                "adm-bucket",
             ],
         },
         Step {

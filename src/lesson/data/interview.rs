@@ -2,7 +2,7 @@
 //! in-flight, 12 min the deadline budget, 15 min a slow downstream and recovery, 5 min the
 //! metrics; then the two follow-up questions, each with a step that shows the answer.
 
-use crate::lesson::{Lesson, Playback, Step, tr};
+use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "interview",
@@ -84,7 +84,12 @@ pub const LESSON: Lesson = Lesson {
             // Paused as the first attempts reach the profile service, so the diagram does
             // not count up to the answer before the question is asked; played on, it ends
             // (1,020 ms) at the totals the answer quotes.
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 50.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 0.0,
+                pause_ms: 50.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: Some(2),
             // The cards (900 leaf calls, 9×, p50 1,020 ms) and the load chart's nine bursts answer both questions.
@@ -105,7 +110,12 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
             spot: "diagram-a",
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 220.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 0.0,
+                pause_ms: 220.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: Some(12),
             hop: None,
             veil: &[],

@@ -2,7 +2,7 @@
 //! utilisation, a one-second slowdown as the trigger, retries that sustain the overload
 //! after the trigger is gone, why removing the trigger does not end it, and what does.
 
-use crate::lesson::{Lesson, Playback, Step, tr};
+use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "metastable",
@@ -34,7 +34,12 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: None,
             spot: "chart-load-a",
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 3900.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 0.0,
+                pause_ms: 3900.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: Some(1),
             // Past the trigger the load chart shows the server's calls tripling, the in-flight
@@ -60,7 +65,12 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: None,
             spot: "chart-load-a",
-            playback: Some(Playback { from_ms: 3900.0, pause_ms: 5100.0, veil_from_start: true }),
+            playback: Some(Playback {
+                from_ms: 3900.0,
+                pause_ms: 5100.0,
+                veil_from_start: true,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: Some(1),
             // The server's calls jumping to about three times the rate and its queue growing
@@ -98,7 +108,12 @@ pub const LESSON: Lesson = Lesson {
                 "把触发结束时间提前到 {= ( set-f1.start + set-f1.end ) / 2} ms：风暴毫不在意。",
             )),
             spot: "chart-outcomes-a",
-            playback: Some(Playback { from_ms: 5000.0, pause_ms: 12_000.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 5000.0,
+                pause_ms: 12_000.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             veil: &[],
@@ -121,7 +136,12 @@ pub const LESSON: Lesson = Lesson {
                 "把故障结束时间每次推后 {#100} ms（在“故障结束”输入框里输入，或在框内按一次 ↑ 即推后 {#100} ms），找出能把系统推入风暴的最短触发。",
             )),
             spot: "chart-outcomes-a",
-            playback: Some(Playback { from_ms: 3900.0, pause_ms: 6000.0, veil_from_start: true }),
+            playback: Some(Playback {
+                from_ms: 3900.0,
+                pause_ms: 6000.0,
+                veil_from_start: true,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             // The outcomes over the whole run answer "does it tip?" at a glance, and so do the
@@ -149,7 +169,12 @@ pub const LESSON: Lesson = Lesson {
                 "再打开“超时即取消”（服务器丢弃调用方已放弃的调用；模型默认保留它们）：队列里不再有被放弃的工作要排空，令牌在触发结束后不久就回来了，而不是再等好几秒。",
             )),
             spot: "chart-budget-a",
-            playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 4000.0,
+                pause_ms: 12_500.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             veil: &[],
@@ -175,7 +200,12 @@ pub const LESSON: Lesson = Lesson {
                 "试试 {#2} 次尝试；再试 {#3} 次尝试、到达率 {#150}，以及 {#200}。",
             )),
             spot: "chart-outcomes-a",
-            playback: Some(Playback { from_ms: 4000.0, pause_ms: 12_500.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 4000.0,
+                pause_ms: 12_500.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             veil: &[],

@@ -3,7 +3,7 @@
 //! backoff with full jitter, a global retry budget (retries ≤ 10 %), a client circuit
 //! breaker (50 %, 30 s open) — and the product view: a clear answer, idempotent writes.
 
-use crate::lesson::{Lesson, Playback, Step, tr};
+use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "retry-storm",
@@ -87,7 +87,12 @@ pub const LESSON: Lesson = Lesson {
                 "把抖动设为“无”：重试会成波地回来。",
             )),
             spot: "chart-load-a",
-            playback: Some(Playback { from_ms: 0.0, pause_ms: 560.0, veil_from_start: false }),
+            playback: Some(Playback {
+                from_ms: 0.0,
+                pause_ms: 560.0,
+                veil_from_start: false,
+                on_reveal: OnReveal::PlayOn,
+            }),
             minutes: None,
             hop: None,
             veil: &[],

@@ -16,6 +16,7 @@ pub mod timeline;
 pub mod tree;
 
 use crate::i18n::{Lang, T, format_number};
+use crate::lesson::OnReveal;
 use crate::plot::storm::{Axes, formulas, run_end_ms};
 use crate::report::Stopped;
 use crate::state::announce::Said;
@@ -127,16 +128,31 @@ pub fn StormPage(props: &StormProps) -> Html {
     // own play, step, scrub or speed.
     let hurry: Rc<Cell<bool>> = (*use_memo((), |_| Rc::new(Cell::new(false)))).clone();
     {
-        // The answer quotes the run's totals (the diagram's calls, the cards): play on to them
-        // rather than leave the page at the moment the question was asked.
-        // (With reduced motion the page jumps to the end instead: see below.)
-        let (playing, pause_at, hurry, moving) =
-            (playing.clone(), pause_at.clone(), hurry.clone(), !*reduced);
+        // Most answers quote what came after the pause (the totals the diagram counts up to,
+        // a recovery): play on to them rather than leave the page at the moment the question
+        // was asked; a step whose answer explains that moment stays (`OnReveal`). Hidden
+        // again, the answer gives the moment back. (With reduced motion the page jumps
+        // instead: see below.)
+        let (playing, playhead, pause_at, hurry, moving) =
+            (playing.clone(), playhead.clone(), pause_at.clone(), hurry.clone(), !*reduced);
+        let cue = props.cue;
+        let was_shown: Rc<Cell<bool>> = (*use_memo((), |_| Rc::new(Cell::new(false)))).clone();
         use_effect_with(props.revealed, move |on| {
+            let plays_on = cue.is_none_or(|c| c.on_reveal == OnReveal::PlayOn);
             if *on {
+                was_shown.set(true);
+                if plays_on {
+                    pause_at.set(None);
+                    hurry.set(moving);
+                    playing.set(moving);
+                }
+            } else if was_shown.replace(false)
+                && let Some(c) = cue
+            {
+                hurry.set(false);
                 pause_at.set(None);
-                hurry.set(moving);
-                playing.set(moving);
+                playing.set(false);
+                playhead.set(c.pause_ms);
             }
         });
     }
@@ -276,7 +292,10 @@ pub fn StormPage(props: &StormProps) -> Html {
     // Reduced motion: always the end state.
     if *reduced && a.is_some() {
         // A lesson's pause is the moment to show.
-        let shown = props.cue.filter(|_| !props.revealed).map_or(end_ms, |c| c.pause_ms.min(end_ms));
+        let shown = props
+            .cue
+            .filter(|c| !props.revealed || c.on_reveal == OnReveal::Stay)
+            .map_or(end_ms, |c| c.pause_ms.min(end_ms));
         if *playhead != shown {
             playhead.set(shown);
         }
