@@ -1103,7 +1103,8 @@ texts! {
     LessonNavLabel => "Lesson steps", "课程步骤";
     LessonPrev => "← Back", "← 上一步";
     LessonNext => "Next →", "下一步 →";
-    LessonNextLesson => "Next lesson: {title} →", "下一课：{title} →";
+    LessonNextLesson => "Next lesson →", "下一课 →";
+    LessonNextLessonTitle => "Next lesson: {title}", "下一课：{title}";
     LessonAllLessons => "All lessons →", "全部课程 →";
     LessonNotes => "Speaker notes", "讲稿";
     LessonNotesHelp => "Open the narration and answers in a second window that stays in step with this one.",

@@ -362,10 +362,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             r.wrapped = [...document.querySelectorAll('.app.present .spot .hvalue')].filter(v => v.getClientRects().length > 1 || v.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(v).fontSize)).length;
             const svg = sp && sp.querySelector('figure.chart > .plot > svg[role]');
             if (svg) { r.chart_h = svg.getBoundingClientRect().height; r.stage_bottom = sp.getBoundingClientRect().bottom; }
+            const fin = document.getElementById('lesson-finish');
+            r.finish = fin && [fin.textContent, fin.title, fin.previousElementSibling && fin.previousElementSibling.id];
+            r.next = !!document.getElementById('lesson-next');
             r.width = document.documentElement.clientWidth; r.height = innerHeight; return r;
             """
             for lang in ["en", "zh"]:
-                for lesson, step in [("capacity", 1), ("interview", 11), ("retry-storm", 1), ("retry-storm", 3), ("retry-storm", 6)]:
+                for lesson, step in [("capacity", 1), ("interview", 11), ("retry-storm", 1), ("retry-storm", 3), ("retry-storm", 6),
+                                     ("field-guide", 8)]:
                     chrome.get(base + f"?lesson={lesson}&step={step}&present=1&lang={lang}")
                     wait_step(lesson, step)
                     time.sleep(1.0)
@@ -375,6 +379,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     expect(f["card_overflow"] <= 0, f"{where}: the card does not scroll sideways: {f}")
                     expect(f["nav_bottom"] <= f["height"], f"{where}: Back and Next in sight: {f}")
                     expect(f["wrapped"] == 0, f"{where}: headline values keep their units on their line: {f}")
+                    if (lesson, step) == ("field-guide", 8):
+                        # The last step: the next lesson in Next's place, as short as Next, its
+                        # title in the tooltip (a three-line link in a row of its own took a
+                        # tenth of the card's height on a projector).
+                        fin = f["finish"]
+                        expect(bool(fin) and not f["next"] and fin[2] == "lesson-prev" and len(fin[0]) <= 14
+                               and "002" in fin[1],
+                               f"{where}: the next lesson in Next's place: {f}")
                     if (lesson, step) == ("retry-storm", 3):
                         # A time chart fills the stage's height too, not only its width (it was
                         # 640 × 170, 37 % of a 16:9 screen's height), and stays on the screen.

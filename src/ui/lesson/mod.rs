@@ -241,8 +241,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 if props.modified {
                     <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
                 }
-                { back_and_next(lang, at, &props.ongo) }
-                if at.step + 1 == at.lesson.steps.len() { { finish_link(lang, at) } }
+                { back_and_next(lang, at, &props.ongo, true) }
                 <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
                     title={t(T::LessonPresentHelp)} onclick={go(present)}>{ t(if modes.present { T::LessonPresentLeave } else { T::LessonPresent }) }</button>
                 if !modes.candidate {
@@ -411,24 +410,28 @@ pub struct NotesProps {
     pub ongo: Callback<LessonAt>,
 }
 
-/// On a lesson's last step, where Next has nowhere to go: the next lesson in the index's
-/// order, or the index after the last one (presenter mode kept).
+/// On a lesson's last step, in Next's place: the next lesson in the index's order, or the
+/// index after the last one (presenter mode kept). Its words are as short as Next's, the
+/// lesson's title in its tooltip: a three-line button pushed the card's knobs below the
+/// fold on a projector.
 fn finish_link(lang: Lang, at: LessonAt) -> Html {
     let all = crate::lesson::data::ALL;
     let next = all.iter().position(|l| l.id == at.lesson.id).and_then(|i| all.get(i + 1));
     let present = if at.modes.present { "&present=1" } else { "" };
-    let (href, text) = match next {
+    let (href, text, title) = match next {
         Some(l) => (
             format!("?lesson={}{present}&lang={}", l.id, lang.code()),
-            lang.f(T::LessonNextLesson, &[("title", &lesson_figures::plain_words(l.title, lang))]),
+            lang.t(T::LessonNextLesson),
+            Some(lang.f(T::LessonNextLessonTitle, &[("title", &lesson_figures::plain_words(l.title, lang))])),
         ),
-        None => (format!("?page=lessons&lang={}", lang.code()), lang.t(T::LessonAllLessons).to_string()),
+        None => (format!("?page=lessons&lang={}", lang.code()), lang.t(T::LessonAllLessons), None),
     };
-    html! { <a class="button" id="lesson-finish" {href}>{ text }</a> }
+    html! { <a class="button" id="lesson-finish" {href} {title}>{ text }</a> }
 }
 
-/// The back and next buttons of the card and of the notes window.
-fn back_and_next(lang: Lang, at: LessonAt, ongo: &Callback<LessonAt>) -> Html {
+/// The back and next buttons of the card and of the notes window; with `finish`, the last
+/// step's Next is the way to the next lesson.
+fn back_and_next(lang: Lang, at: LessonAt, ongo: &Callback<LessonAt>, finish: bool) -> Html {
     let n = at.lesson.steps.len();
     let go = |to: LessonAt| {
         let cb = ongo.clone();
@@ -438,8 +441,12 @@ fn back_and_next(lang: Lang, at: LessonAt, ongo: &Callback<LessonAt>) -> Html {
         <>
             <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0}
                 onclick={go(at.go(at.step.saturating_sub(1)))}>{ lang.t(T::LessonPrev) }</button>
-            <button type="button" id="lesson-next" disabled={at.step + 1 >= n}
-                onclick={go(at.go(at.step + 1))}>{ lang.t(T::LessonNext) }</button>
+            if finish && at.step + 1 >= n {
+                { finish_link(lang, at) }
+            } else {
+                <button type="button" id="lesson-next" disabled={at.step + 1 >= n}
+                    onclick={go(at.go(at.step + 1))}>{ lang.t(T::LessonNext) }</button>
+            }
         </>
     }
 }
@@ -468,7 +475,7 @@ pub fn NotesView(props: &NotesProps) -> Html {
             if let Some(tt) = step.try_this { <p class="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p> }
             if let Some(nx) = next { <p class="note" id="lesson-next-up">{ lang.f(T::LessonNextUp, &[("title", &lesson_figures::plain_text(nx.title, lang, &nx.query()))]) }</p> }
             <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
-                { back_and_next(lang, at, &props.ongo) }
+                { back_and_next(lang, at, &props.ongo, false) }
             </nav>
             <p class="help">{ t(T::LessonNotesSync) }</p>
         </section>
