@@ -77,6 +77,20 @@ pub struct Knob<S, I = usize> {
     pub set: fn(&mut S, I, f64),
 }
 
+/// A knob's value as its field and label show it: rounded to a tenth of the knob's step, so
+/// 99.99999 shows as 100; but a value the step is too coarse for (0.001 ms on a knob that
+/// steps by 0.1 ms, which the range allows) keeps three significant digits, not "0".
+pub fn round_for_display(v: f64, step: f64) -> f64 {
+    let decimals = if step >= 1.0 { 3 } else { (-step.log10()).ceil().max(0.0) as i32 + 1 };
+    let f = 10f64.powi(decimals);
+    let rounded = (v * f).round() / f;
+    if v == 0.0 || !v.is_finite() || (rounded - v).abs() <= 0.005 * v.abs() {
+        return rounded;
+    }
+    let g = 10f64.powi(2 - v.abs().log10().floor() as i32);
+    (v * g).round() / g
+}
+
 impl<S, I> Knob<S, I> {
     /// What this knob accepts.
     pub fn allowed(&self) -> Allowed {
@@ -276,6 +290,18 @@ fn grouped_by_threes(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_value_finer_than_its_step_keeps_its_digits() {
+        use super::round_for_display as r;
+        assert_eq!(r(99.99999, 0.1), 100.0);
+        assert_eq!(r(40.0, 0.1), 40.0);
+        assert_eq!(r(0.001, 0.1), 0.001, "the queue lab's shortest service time, not 0");
+        assert_eq!(r(0.0123456, 0.1), 0.0123);
+        assert_eq!(r(1234.5678, 1.0), 1234.568);
+        assert_eq!(r(0.0004, 1.0), 0.0004);
+        assert_eq!(r(0.0, 0.1), 0.0);
+    }
+
     use super::*;
     use crate::scenario::ranges::Resolution;
 

@@ -414,6 +414,33 @@ fn queue_jobs_travel_to_the_worker_and_stay_bounded() {
 }
 
 #[test]
+fn every_sweep_point_the_page_runs_is_accepted_and_the_rest_are_named() {
+    assert_eq!(
+        QueueState::default().input.simulated_points(),
+        (0..=queue::SWEEP_RHOS.len()).collect::<Vec<_>>()
+    );
+    // Settings within every knob's range whose curve asks for rates the engine refuses:
+    // 10,000 workers of 1 ms want 10⁶–9.5 × 10⁶ req/s (in range, runs shorter than 1 ms);
+    // of 0.001 ms, 10⁹ req/s and more (out); a p99 a million times the median, a mean of
+    // half a day and a rate near zero (out).
+    for (q, want) in [
+        ("?workers=10000&ms=1", 11),
+        ("?workers=10000&ms=0.001", 1),
+        ("?service=log_normal&ms=1&p99=1000000", 1),
+        ("?service=log_normal&ms=0.001&p99=86400000&workers=10000&rate=10000000", 1),
+    ] {
+        let st = QueueState::from_query(&Query::parse(q));
+        assert!(st.errors.is_empty(), "{q}");
+        let points = st.input.simulated_points();
+        assert_eq!(points.len(), want, "{q}: {points:?}");
+        for p in points {
+            let r = run_with(&st.input.scenario(p), 1, DEFAULT_MAX_CALLS);
+            assert!(r.is_ok(), "{q} point {p}: {:?}", r.err());
+        }
+    }
+}
+
+#[test]
 fn admission_even_and_poisson_differ_from_a_burst_in_every_preset() {
     for p in resilience_lab::state::admission::PRESETS.iter() {
         for source in ["even", "poisson"] {

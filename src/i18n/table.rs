@@ -96,12 +96,14 @@ texts! {
     AllowedOffOrRange => "allowed: 0 (off), or {min} to {max}{unit}", "允许：0（关闭），或 {min} 到 {max}{unit}";
     LabelWithKey => "{label} ({key})", "{label}（{key}）";
     RowCell => "Row {n}, {col}", "第 {n} 行的{col}";
+    LinkItemCell => "The link's arrivals item {n}, {col}", "链接中 arrivals 第 {n} 项的{col}";
     AdmStepsRegion => "Step table: one row per arrival and completion", "逐步表：每次到达与完成各一行";
     InFlightOf => "concurrency slots (squares): {n} of {limit} in flight", "并发名额（方块）：在途 {n} / {limit}";
     AllowedOffOrInteger => "allowed: 0 (off), or a whole number from {min} to {max}{unit}",
         "允许：0（关闭），或 {min} 到 {max}{unit}（整数）";
     FieldErrorMessage => "{field} = {value} is not accepted; {allowed}.",
         "{field} = {value} 不可接受；{allowed}。";
+    EmptyValue => "(empty)", "（空）";
     // Rules that are not a range (`error::Rule`); they read after "allowed" / "不可接受；".
     RuleErrorRatesSum => "error_rate + client_error_rate must not exceed 1",
         "error_rate 与 client_error_rate（5xx 与 4xx 错误率）之和不得超过 1";
@@ -485,6 +487,7 @@ texts! {
     BlWaitTimed => "open time over: the timer", "打开时间已过：定时器";
     BlStepHelp => "Go to the next call (→ on the slider).", "前进到下一次调用（也可在滑块上按 →）。";
     BlCallOf => "call {k} of {n}", "第 {k} / {n} 次调用";
+    BlCallsAll => "all {n} calls", "全部 {n} 次调用";
     BlMapTitle => "The same settings in Resilience4j and opossum", "对应的 Resilience4j 与 opossum 配置";
     BlThisLab => "This lab", "本实验";
     BlDiffTitle => "Where this model differs", "本模型的不同之处";
@@ -1253,6 +1256,7 @@ texts! {
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
         "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
     QOffTop => "↑ ρ = {p} %: W = {w} ms", "↑ ρ = {p}%：W = {w} ms";
+    QNotRun => "{n} of the curve's {total} simulated dots are not drawn: at their ρ the arrival rate λ = ρ × c × μ lies outside the {min} to {max} req/s the engine runs.", "曲线的 {total} 个模拟点中有 {n} 个未画出：在这些 ρ 下，到达速率 λ = ρ × c × μ 超出了引擎可运行的 {min} 到 {max} 次/秒。";
     StabDraining => "still draining (not serving yet, its backlog falling: nothing keeps it there)", "仍在排空（尚未恢复服务，但积压在减少：没有什么把它困住）";
     RuleJudgedWindows => "a trigger with time around it to judge the run: {detail} (warm-up and a window to compare with before the trigger; after it, time to settle, then a recovery window)", "触发前后须留有判定时间：{detail}（触发前：预热和一段对照窗口；触发后：先留出稳定时间，再是恢复窗口）";
     InFlightColCase => "case", "情形";

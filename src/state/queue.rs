@@ -373,14 +373,31 @@ impl QueueInput {
             .collect()
     }
 
-    /// The scenario of sweep point `point` (0 = the lab's own setting, `k` ≥ 1 = the k-th
-    /// of [`SWEEP_RHOS`]): a client that calls once, in front of the pool.
-    pub fn scenario(&self, point: usize) -> Scenario {
-        let (rate, requests) = match point.checked_sub(1).and_then(|k| SWEEP_RHOS.get(k)) {
+    /// The arrival rate (req/s) and request count of sweep point `point` (0 = the lab's own
+    /// setting, `k` ≥ 1 = the k-th of [`SWEEP_RHOS`], where λ = ρ × c × μ).
+    fn point_load(&self, point: usize) -> (f64, u64) {
+        match point.checked_sub(1).and_then(|k| SWEEP_RHOS.get(k)) {
             Some(rho) => (rho * f64::from(self.workers) * self.pool().mu(), SWEEP_REQUESTS),
             None => (self.rate, RUN_REQUESTS),
-        };
-        let duration_ms = (requests as f64 / rate * 1000.0).min(r::DURATION_MS.max);
+        }
+    }
+
+    /// The sweep points the engine can run: the lab's own, and each of the curve's whose
+    /// λ = ρ × c × μ lies in the engine's range of rates (10,000 workers of 1 ms each want
+    /// 10⁶ req/s at ρ = 10 %; a log-normal whose p99 is a million times its median, a mean
+    /// of hours and a rate near zero). A point outside is not run, and the page says so,
+    /// rather than fail the whole page on a rate the learner never typed.
+    pub fn simulated_points(&self) -> Vec<usize> {
+        (0..=SWEEP_RHOS.len()).filter(|&p| p == 0 || r::RATE_PER_S.accepts(self.point_load(p).0)).collect()
+    }
+
+    /// The scenario of sweep point `point` (see [`point_load`](Self::point_load)): a client
+    /// that calls once, in front of the pool.
+    pub fn scenario(&self, point: usize) -> Scenario {
+        let (rate, requests) = self.point_load(point);
+        // At least the engine's shortest run: at a rate near its top, 5,000 requests last
+        // under a millisecond (the run then holds up to 10,000).
+        let duration_ms = (requests as f64 / rate * 1000.0).clamp(r::DURATION_MS.min, r::DURATION_MS.max);
         let (rate_per_s, peak_factor) = (rate, 1.0);
         let load = if self.poisson {
             Load::Poisson { rate_per_s, peak_factor, duration_ms }

@@ -53,7 +53,7 @@ impl ControlSpec {
                 let unit = if knob.unit == T::UnitProbability { "" } else { unit };
                 (raw.clone(), Some(lang.named_error(e, &named, unit)))
             }
-            None => (fmt_num(round_for_display(value, knob.step)), None),
+            None => (fmt_num(crate::knob::round_for_display(value, knob.step)), None),
         };
         let stops = knob.stops();
         let stop = knob.nearest_stop(&stops, value);
@@ -61,7 +61,7 @@ impl ControlSpec {
         let value_text = if knob.off && value == 0.0 {
             lang.t(T::OptOff).to_string()
         } else {
-            let n = format_number(round_for_display(value, knob.step), 6);
+            let n = format_number(crate::knob::round_for_display(value, knob.step), 6);
             if knob.unit == T::UnitPercent {
                 lang.percent(&n)
             } else {
@@ -85,16 +85,6 @@ impl ControlSpec {
             nudged: (fmt_num(knob.nudge(value, false)), fmt_num(knob.nudge(value, true))),
         }
     }
-}
-
-/// Rounds to the knob's step so 99.99999 shows as 100.
-fn round_for_display(v: f64, step: f64) -> f64 {
-    if step >= 1.0 {
-        return (v * 1000.0).round() / 1000.0;
-    }
-    let decimals = (-step.log10()).ceil().max(0.0) as i32 + 1;
-    let f = 10f64.powi(decimals);
-    (v * f).round() / f
 }
 
 #[derive(Properties, PartialEq)]

@@ -5,7 +5,7 @@
 use super::charts::y_strip;
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use super::export::figure_export;
-use crate::i18n::{Lang, T, format_number};
+use crate::i18n::{Lang, T, format_small};
 use crate::knob::{Choice, Knob};
 use crate::plot::{Linear, nice_ticks};
 use crate::state::{FieldKey, FormErrors};
@@ -140,7 +140,7 @@ pub fn xy_frame(
             let y = sy.map(t);
             html! { <g>
                 <line class="grid" x1={num(L)} x2={num(XW - R)} y1={num(y)} y2={num(y)} />
-                <text x={num(L - 5.0)} y={num(y + 4.0)} text-anchor="end">{ format_number(t, 2) }</text>
+                <text x={num(L - 5.0)} y={num(y + 4.0)} text-anchor="end">{ format_small(t, 2, 2) }</text>
             </g> }
         })
         .collect();

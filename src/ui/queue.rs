@@ -73,7 +73,8 @@ fn factor_text(input: &QueueInput) -> String {
 fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simulated>) -> Html {
     let p = &c.pool;
     let f = &c.figures;
-    let n = |x: f64| format_number(x, 2);
+    // μ below 0.005/s (a mean service time of minutes) keeps its digits: not "× 0".
+    let n = |x: f64| crate::i18n::format_small(x, 2, 3);
     // The factor as the note under the table writes it (× 1.332, not × 1.33).
     let scaled = if c.exact { String::new() } else { format!(" × {}", factor_text(input)) };
     // M/M/c/K's forms with a queue limit (see `model::queueing`), else M/M/c's.
@@ -162,6 +163,12 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         .chain(own.iter())
         .map(|p| p.1)
         .fold(input.pool().service_ms, f64::max);
+    // A bounded queue's line levels off past 100 %: the whole of it when its plateau is
+    // within a few times the rest (the overload preset's 280 ms against 210 ms), so the
+    // levelling off the note below describes is seen; a plateau far above (a long queue's
+    // drain time) leaves the top and is said in words instead.
+    let whole = line.iter().map(|p| p.1).fold(0.0, f64::max);
+    let top = if c.bounded && whole <= 3.0 * top { top.max(whole) } else { top };
     let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)));
     let ymax = sy.domain.1;
     let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
@@ -304,15 +311,21 @@ pub fn QueuePage(props: &QueueProps) -> Html {
     let (lang, st, dispatch) = (props.lang, &props.state, &props.dispatch);
     let t = |k: T| lang.t(k);
     let query = st.run_query();
-    let jobs: Vec<Job> =
-        (0..=SWEEP_RHOS.len()).map(|p| Job::Queue { query: query.clone(), point: p as u8 }).collect();
-    let runs = use_runs(jobs);
     let input = &st.input;
+    // Only the points the engine can run (see `QueueInput::simulated_points`).
+    let points = input.simulated_points();
+    let jobs: Vec<Job> =
+        points.iter().map(|&p| Job::Queue { query: query.clone(), point: p as u8 }).collect();
+    let runs = use_runs(jobs);
     let closed = input.closed();
     let results = runs.results.as_deref();
-    let sims: Vec<Option<Simulated>> = results
-        .map(|r| r.iter().map(|s| s.result.as_ref().ok().and_then(|rep| simulated(rep))).collect())
-        .unwrap_or_default();
+    // By point, a point not run left empty.
+    let mut sims: Vec<Option<Simulated>> = vec![None; SWEEP_RHOS.len() + 1];
+    for (&p, s) in points.iter().zip(results.into_iter().flatten()) {
+        sims[p] = s.result.as_ref().ok().and_then(|rep| simulated(rep));
+    }
+    let sims = if results.is_some() { sims } else { Vec::new() };
+    let not_run = SWEEP_RHOS.len() + 1 - points.len();
     let report = results.and_then(|r| r.first()).and_then(|s| s.result.as_ref().ok()).cloned();
     let error = results.and_then(|r| r.iter().find_map(|s| s.result.as_ref().err().cloned()));
     // What a screen reader hears when the runs finish: the figures a move changed.
@@ -419,7 +432,17 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                         { little_check(lang, sims.first().copied().flatten().as_ref()) }
                         <p class="note">{ lang.f(T::QSimNote, &[("n", &format_number(q::RUN_REQUESTS as f64, 0)), ("m", &format_number(q::SWEEP_REQUESTS as f64, 0))]) }</p>
                     </div>
-                    <div class="panel">{ curve_chart(lang, input, &closed, &sims) }</div>
+                    <div class="panel">
+                        { curve_chart(lang, input, &closed, &sims) }
+                        if not_run > 0 {
+                            <p class="note" id="q-not-run">{ lang.f(T::QNotRun, &[
+                                ("n", &not_run.to_string()),
+                                ("total", &SWEEP_RHOS.len().to_string()),
+                                ("min", &format_number(crate::scenario::ranges::RATE_PER_S.min, 3)),
+                                ("max", &format_number(crate::scenario::ranges::RATE_PER_S.max, 0)),
+                            ]) }</p>
+                        }
+                    </div>
                     if let Some(c) = queue_chart { <div class="panel">{ c }</div> }
                     <div class="panel">
                         <h2>{ t(T::CapTitle) }</h2>
