@@ -200,7 +200,9 @@ impl Lang {
     /// with the link key or row beside it as the caller likes), its range in `unit`.
     pub fn named_error(self, err: &FieldError, label: &str, unit: &str) -> String {
         let allowed = self.allowed_in(&err.allowed, unit);
-        self.f(T::FieldErrorMessage, &[("field", label), ("value", &err.value), ("allowed", &allowed)])
+        // An emptied field: "= is not accepted" read as a typo in the message.
+        let value = if err.value.trim().is_empty() { self.t(T::EmptyValue) } else { &err.value };
+        self.f(T::FieldErrorMessage, &[("field", label), ("value", value), ("allowed", &allowed)])
     }
 
     /// A field error for display next to its control: value and what is allowed.
@@ -477,6 +479,17 @@ mod tests {
         assert_eq!(format_small(1234.567, 2, 3), "1,234.57");
         assert_eq!(format_small(0.0, 2, 3), "0");
         assert_eq!(format_small(0.04, 1, 2), "0.04");
+    }
+
+    #[test]
+    fn an_emptied_field_is_said_to_be_empty() {
+        let e = FieldError::new("b", "  ", Allowed::integer(1, 100));
+        assert!(
+            Lang::En
+                .named_error(&e, "Bucket capacity B", "")
+                .starts_with("Bucket capacity B = (empty) is not")
+        );
+        assert!(Lang::Zh.named_error(&e, "桶容量 B", "").starts_with("桶容量 B = （空） 不可接受"));
     }
 
     #[test]

@@ -485,8 +485,24 @@ impl BreakerState {
         }
         let lists: Vec<(&K, Vec<&str>)> =
             PHASE_KNOBS.iter().filter_map(|k| q.get(k.key).map(|l| (*k, l.split(',').collect()))).collect();
-        if let Some((_, items)) = lists.first().filter(|(k, _)| k.key == "phase_ms") {
-            st = st.reduce(BreakerAction::Type(FieldKey::plain("phases"), items.len().to_string()));
+        // The number of phases is the length of `phase_ms`; without that list, `phases=`
+        // (the key the knob's label names) sets it, each new phase a copy of the last.
+        match (lists.first().filter(|(k, _)| k.key == "phase_ms"), q.get(PHASES.key)) {
+            (Some((_, items)), given) => {
+                st = st.reduce(BreakerAction::Type(FieldKey::plain(PHASES.key), items.len().to_string()));
+                if let Some(v) = given.filter(|v| v.trim() != items.len().to_string()) {
+                    let n = items.len() as u64;
+                    st.errors.set(
+                        FieldKey::plain(PHASES.key),
+                        v.to_string(),
+                        FieldError::new(PHASES.key, v, Allowed::integer(n, n)),
+                    );
+                }
+            }
+            (None, Some(v)) => {
+                st = st.reduce(BreakerAction::Type(FieldKey::plain(PHASES.key), v.to_string()))
+            }
+            (None, None) => {}
         }
         // The timeline before the numbers: the rate is told the bound the timeline sets.
         for (k, items) in &lists {
@@ -512,7 +528,7 @@ impl BreakerState {
         }
         let known = |k: &str| {
             crate::state::app::is_shell_key(k)
-                || matches!(k, "preset" | "window")
+                || matches!(k, "preset" | "window" | "phases")
                 || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
                 || CHOICES.iter().any(|c| c.key == k)
         };

@@ -157,8 +157,9 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
                 <path class="bucket-wall" d="M40 40 L52 200 L148 200 L160 40" />
                 <rect class="bucket-fill" x="50" y={(198.0 - h).to_string()} width="100" height={h.to_string()} />
                 if step.is_some() {
-                    <g key={k} class={cls}><circle cx="100" cy="20" r="9" />
-                        <text x="100" y="14" text-anchor="middle" textLength={squeeze(&label)}
+                    // The word clear above the drop (at y = 14 the drop covered its lower half).
+                    <g key={k} class={cls}><circle cx="100" cy="27" r="9" />
+                        <text x="100" y="12" text-anchor="middle" textLength={squeeze(&label)}
                             lengthAdjust={squeeze(&label).map(|_| "spacingAndGlyphs")}>{ label }</text></g>
                 }
                 { for (0..st.input.limit.min(12)).map(|i| html! {
@@ -341,6 +342,17 @@ fn errors_list(lang: Lang, errors: &FormErrors) -> Html {
                     let cell = lang.f(T::RowCell, &[("n", &(i + 1).to_string()), ("col", lang.t(col.label))]);
                     lang.named_error(e, &cell, lang.t(col.unit))
                 }
+                // An item of the link's `arrivals=`, by the link's item number and, where one
+                // part of it was refused, that part's label and unit.
+                (None, Some(i)) => match (0..COLUMNS.len()).find(|&c| e.field == adm::cell_field(c, i)) {
+                    Some(c) => {
+                        let col = &COLUMNS[c];
+                        let item = lang
+                            .f(T::LinkItemCell, &[("n", &(i + 1).to_string()), ("col", lang.t(col.label))]);
+                        lang.named_error(e, &item, lang.t(col.unit))
+                    }
+                    None => lang.field_error(e),
+                },
                 _ => lang.field_error(e),
             };
             html! { <p class="field-error" role="alert" id={format!("{}-error", k.dom_id())}>{ text }</p> }
@@ -424,11 +436,20 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     // What the scrubber's label says, and the scrubber to a screen reader.
     let at = lang
         .f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &format_number(now as f64, 0))]);
-    let figure = |id: &str, label: T, v: usize| {
+    // Up to the playhead, of the whole run (as the breaker lab's cards): at step 0 nothing
+    // has arrived yet, and "3 admitted" there read as if it had.
+    let (admitted_now, rejected_now) =
+        run.steps[..k.min(run.steps.len())].iter().fold((0, 0), |(a, r), s| match s.event {
+            Event::Arrival(_, Ok(())) => (a + 1, r),
+            Event::Arrival(_, Err(_)) => (a, r + 1),
+            _ => (a, r),
+        });
+    let figure = |id: &str, label: T, now: usize, total: usize| {
         html! {
-            <div class="figure" id={id.to_string()} data-value={v.to_string()}>
+            <div class="figure" id={id.to_string()} data-value={now.to_string()} data-total={total.to_string()}>
                 <div class="figure-label">{ t(label) }</div>
-                <div class="figure-value"><span class="value">{ v }</span>{" "}<span class="unit">{ t(T::UnitRequests) }</span></div>
+                <div class="figure-value"><span class="value">{ now }</span>{" "}
+                    <span class="unit">{ format!("/ {total} ") }{ t(T::UnitRequests) }</span></div>
             </div>
         }
     };
@@ -454,8 +475,8 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                 // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
                     <div class="figures">
-                        { figure("adm-admitted", T::Admitted, run.admitted) }
-                        { figure("adm-rejected", T::Rejected, rejected) }
+                        { figure("adm-admitted", T::Admitted, admitted_now, run.admitted) }
+                        { figure("adm-rejected", T::Rejected, rejected_now, rejected) }
                     </div>
                     <p class="note" id="adm-reasons">{ lang.f(T::ByReason, &[
                         ("cn", t(T::ReasonConcurrency)), ("c", &run.rejected[0].to_string()),

@@ -249,7 +249,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     let call_of = if k < n {
         lang.f(T::BlCallOf, &[("k", &num(k + 1)), ("n", &num(n))])
     } else {
-        format!("{} / {}", num(n), num(n))
+        lang.f(T::BlCallsAll, &[("n", &num(n))])
     };
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
     // The label beside the slider, and what the slider says: the call and its time.

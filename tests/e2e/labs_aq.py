@@ -20,10 +20,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         chrome.get(base + query)
         chrome.wait("#page-title")
 
-    def value(css):
-        v = chrome.js("const e = document.querySelector(arguments[0]); return e ? e.getAttribute('data-value') : null;", css)
-        expect(v is not None, f"{css} has a data-value")
+    def value(css, attr="data-value"):
+        v = chrome.js("const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", css, attr)
+        expect(v is not None, f"{css} has a {attr}")
         return float(v)
+
+    def total(css):
+        """A count of the whole run, on a card that counts up to the playhead (`data-value`)."""
+        return value(css, "data-total")
 
     def wait_queue_run(timeout=60.0):
         deadline = time.time() + timeout
@@ -71,8 +75,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         for lang, title in [("en", "Admission lab"), ("zh", "准入实验")]:
             page(f"?page=admission&lang={lang}&preset=source-003")
             expect(title in chrome.text("#page-title"), f"{lang} title: {chrome.text('#page-title')!r}")
-            admitted = chrome.js("return Array.from(document.querySelectorAll('[id*=admitted][data-value]')).map(e => Number(e.dataset.value));")
-            rejected = chrome.js("return Array.from(document.querySelectorAll('[id*=rejected][data-value]')).map(e => Number(e.dataset.value));")
+            admitted = chrome.js("return Array.from(document.querySelectorAll('[id*=admitted][data-total]')).map(e => Number(e.dataset.total));")
+            rejected = chrome.js("return Array.from(document.querySelectorAll('[id*=rejected][data-total]')).map(e => Number(e.dataset.total));")
             expect(admitted == [5.0], f"admitted 5: {admitted}")
             expect(rejected == [3.0], f"rejected 3: {rejected}")
             # Every rejection tells the client when to come back: 1,000 ms at 1 token/s.
@@ -93,6 +97,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         # Stop the autoplay and start from the first event.
         chrome.js("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input', {bubbles: true}));")
         expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") == "false", "scrubbing pauses")
+        # The cards count up to the playhead, of the whole run's: before the first event,
+        # nothing admitted or rejected yet.
+        chrome.wait("#admission[data-step='0']")
+        got = [value("#adm-admitted"), value("#adm-rejected"), total("#adm-admitted"), total("#adm-rejected")]
+        expect(got == [0, 0, 3, 3], f"at step 0: 0 / 3 admitted, 0 / 3 rejected: {got}")
         steps = int(chrome.js("return document.getElementById('admission').dataset.steps"))
         expect(steps == 10, f"six arrivals, three completions and the refill to full after the last: {steps}")
         seen = []
@@ -111,7 +120,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             expect(drop == want, f"step {k}: the bucket shows {drop}, the table {seen[-1][3]!r}")
         # The tokens chart marks every arrival: admitted as dots, refused as crosses.
         dots = chrome.js("return [document.querySelectorAll('#adm-tokens .mark-ok').length, document.querySelectorAll('#adm-tokens .mark-no').length];")
-        expect(dots == [value("#adm-admitted"), value("#adm-rejected")], f"the chart's marks: {dots}")
+        expect(dots == [total("#adm-admitted"), total("#adm-rejected")], f"the chart's marks: {dots}")
+        expect([value("#adm-admitted"), value("#adm-rejected")] == dots, "at the end the cards count the whole run")
         # At 500 ms the completion comes first and frees the slot for the arrival.
         expect(seen[3][0] == "500" and seen[3][3] == "", f"step 4 is #1's completion at 500 ms: {seen[3]}")
         expect(seen[4][0] == "500" and seen[4][3].startswith("admitted"), f"step 5 admits #4 at 500 ms: {seen[4]}")
@@ -149,14 +159,16 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         chrome.js("const s = document.getElementById('f-gen'); s.value = 'poisson'; s.dispatchEvent(new Event('change', {bubbles: true}));")
         chrome.wait("#f-seed")
         expect("gen=poisson" in chrome.url(), chrome.url())
-        a = value("#adm-admitted") + value("#adm-rejected")
+        a = total("#adm-admitted") + total("#adm-rejected")
         expect(a == 6.0, f"six generated arrivals: {a}")
         page("?page=admission&lang=en&preset=source-003&b=-1&arrivals=0:1:5,x:1:2&zzz=1")
         err = chrome.text("#f-b-error") if chrome.find("#f-b-error") else ""
         said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ');")
         expect("Bucket capacity B (b) = -1" in said and "tokens" in said, f"the bad capacity is named, with its unit: {said!r} {err!r}")
         # A link's bad item is skipped (it is in no table row): named by the link's list, from 1.
-        expect("arrivals #2 time = x" in said, f"the link's bad item is named: {said!r}")
+        item = [e for e in said.split(" | ") if "The link's arrivals item 2, time = x" in e]
+        expect(len(item) == 1 and " ms" in item[0],
+               f"the link's bad item is named, by its part's label and unit: {said!r}")
         expect("zzz" in chrome.text("#unknown-params"), "unknown keys listed")
         # A refill rate finer than one credit a second is refused in words, not rounded away.
         page("?page=admission&lang=zh&preset=source-002&r=0.0005")
@@ -237,6 +249,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         expect("Busy share (utilisation carried)" in said and "Utilisation ρ" not in said, f"the busy share is named: {said!r}")
         shots("queue-overload-en")
         no_console_errors(chrome, "queue edits")
+        # Settings within every knob's range whose curve asks for rates the engine refuses:
+        # the curve's points out of its range are not run and the page says so; nothing fails.
+        for q, skipped in [("workers=10000&ms=1", False), ("workers=10000&ms=0.001", True),
+                           ("service=log_normal&ms=1&p99=1000000", True)]:
+            page(f"?page=queue&lang=en&{q}")
+            wait_queue_run()
+            expect(chrome.find("#run-error") is None, f"{q}: no run fails: {chrome.text('#run-error') if chrome.find('#run-error') else ''}")
+            note = chrome.text("#q-not-run") if chrome.find("#q-not-run") else ""
+            expect(bool(note) == skipped and (not skipped or "10 of the curve's 10" in note),
+                   f"{q}: the points not run are said: {note!r}")
+            # μ of a mean service time of hours keeps its digits in the formula (not "× 0").
+            if "p99" in q:
+                rho = chrome.text("#q-figures tbody tr")
+                expect("× 0)" not in rho and "0.0000" in rho, f"{q}: μ keeps its digits: {rho!r}")
+        no_console_errors(chrome, "queue lab with points out of the engine's range")
 
     def labs_from_the_navigation():
         page("?page=storm&lang=zh")

@@ -106,6 +106,8 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         pos = int(data("#breaker", "data-pos"))
         expect(pos == n, f"playback reached the end: at {pos} of {n} after 40 s, {chrome.text('#play')!r}")
         expect(chrome.text("#play") == "Play", "and stopped")
+        # At the end the label says so in words, as the calls before it do.
+        expect(chrome.text("#playhead-label").startswith(f"all {n} calls · "), f"the end's label: {chrome.text('#playhead-label')!r}")
         no_console_errors(chrome, "breaker playback")
 
     def bad_value_shows_its_field_error():

@@ -225,3 +225,19 @@ fn a_list_shorter_than_the_timeline_is_named() {
     assert!(crate::i18n::Lang::En.field_error(&e).contains("exactly 2 items"), "{e:?}");
     assert_eq!(st.input.phases[0].failure_pct, 10.0);
 }
+
+#[test]
+fn a_link_may_name_the_number_of_phases_by_the_key_its_label_shows() {
+    let st = q("?phases=5");
+    assert!(st.unknown.is_empty(), "phases is a key of the page: {:?}", st.unknown);
+    assert_eq!(st.input.phases.len(), 5);
+    assert!(st.errors.is_empty());
+    // phase_ms's length decides; a phases= that disagrees with it is named.
+    let st = q("?phase_ms=1000,2000&phases=3");
+    assert_eq!(st.input.phases.len(), 2);
+    assert_eq!(
+        st.errors.get(&FieldKey::plain("phases")).unwrap().1.to_string(),
+        "phases: got 3, allowed a whole number from 2 to 2"
+    );
+    assert!(q("?phase_ms=1000,2000&phases=2").errors.is_empty());
+}
