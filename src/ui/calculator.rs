@@ -319,11 +319,16 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
             lang.f(T::ChainLayer, &[("n", &(i + 1).to_string())])
         }
     };
+    // A value wider than the space between two bars (eight layers of ten tries reach 18
+    // digits) is squeezed into it rather than drawn over its neighbours: 13 px bold.
+    let pitch = bars.get(1).zip(bars.first()).map_or(w, |(b, a)| b.x - a.x) - 6.0;
     let items: Html = bars
         .iter()
         .enumerate()
         .map(|(i, b)| {
             let cx = b.x + b.width / 2.0;
+            let value = card_number(b.value);
+            let squeezed = crate::plot::palette::squeeze(&value, 13.0, pitch);
             let hop = (i > 0).then(|| {
                 let prev = &bars[i - 1];
                 let x0 = prev.x + prev.width + 4.0;
@@ -343,9 +348,10 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
                 <g class={classes!("level", (i == last).then_some("downstream"))}>
                     { for hop }
                     <rect x={b.x.to_string()} y={b.y.to_string()} width={b.width.to_string()} height={b.height.to_string()} rx="4" />
-                    <text class="bar-value" x={cx.to_string()} y={(b.y - 6.0).to_string()} text-anchor="middle">
+                    <text class="bar-value" x={cx.to_string()} y={(b.y - 6.0).to_string()} text-anchor="middle"
+                        textLength={squeezed.clone()} lengthAdjust={squeezed.map(|_| "spacingAndGlyphs")}>
                         // As exact as the cards (34.72, not 35): the caption says they are.
-                        { card_number(b.value) }
+                        { value }
                     </text>
                     <text class="bar-label" x={cx.to_string()} y={(h - 22.0).to_string()} text-anchor="middle">{ label(i) }</text>
                     <text class="bar-unit" x={cx.to_string()} y={(h - 6.0).to_string()} text-anchor="middle">

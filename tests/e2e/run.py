@@ -166,6 +166,17 @@ def main():
         chrome.type("#f-layers", "3")
         chrome.wait_text("#out-worst .value", "24,000")
         expect(chrome.text("#out-amplification .value") == "48", "3 × 4 × 4 = 48")
+        # Eight layers of ten tries at 10¹² a day: the bars' exact values (up to 18 digits)
+        # each within its own space, none over its neighbour or off the picture.
+        page("?page=calculator&lang=en&layers=8&attempts=10,10,10,10,10,10,10,10&rpd=1000000000000&peak=100")
+        chrome.wait(".chain-picture .bar-value")
+        boxes = chrome.js("""const svg = document.querySelector('.chain-picture').getBoundingClientRect();
+            return [...document.querySelectorAll('.chain-picture .bar-value')].map(t => { const r = t.getBoundingClientRect();
+            return [r.left, r.right, svg.left, svg.right, t.textContent]; });""")
+        expect(len(boxes) == 9 and boxes[-1][4] == "115,740,740,740,740,768", f"nine bars, the last exact: {boxes}")
+        apart = all(a[1] <= b[0] + 0.5 for a, b in zip(boxes, boxes[1:]))
+        inside = all(b[0] >= b[2] - 0.5 and b[1] <= b[3] + 0.5 for b in boxes)
+        expect(apart and inside, f"the values apart and on the picture: {[(round(b[0]), round(b[1])) for b in boxes]}")
         no_console_errors(chrome, "calculator edits")
 
     def calculator_url_out_of_range_shows_the_field_error():
