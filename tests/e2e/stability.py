@@ -159,6 +159,24 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         chrome.wait("#stab-x-error")
         for sel, word in [("#stab-x-error", "x"), ("#stab-protect-error", "helmet"), ("#stab-y-error", "steps")]:
             expect(word in chrome.text(sel), f"{sel} names {word}: {chrome.text(sel)}")
+        # Whole tries in 40 steps from 1 to 5 ask for 1.1 tries: refused by its first such
+        # value before any run (it drew 800 refused cells in a colour the legend lacks).
+        chrome.get(base + "?page=stability&lang=en&y=l1.attempts%3D1..5%2F40")
+        chrome.wait("#stab-y-error")
+        expect("l1.attempts = 1.102564" in chrome.text("#stab-y-error"), f"the first refused value: {chrome.text('#stab-y-error')}")
+        # Picking a knob for an axis starts it from that knob's own range, which runs.
+        chrome.get(base + "?page=stability&lang=en")
+        chrome.wait("#stab-y-key")
+        chrome.js("const s = document.getElementById('stab-y-key'); s.value = 'l1.attempts'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            got = chrome.js("return ['from', 'to', 'n'].map(p => document.getElementById('stab-y-' + p).value);")
+            if got == ["1", "5", "5"]:
+                break
+            time.sleep(0.05)
+        expect(got == ["1", "5", "5"] and chrome.find("#stab-y-error") is None, f"tries 1 to 5, one by one: {got}")
+        wait_done()
+        expect("y=l1.attempts%3D1..5%2F5" in chrome.url(), f"and the link says so: {chrome.url()}")
         for lang in ["en", "zh"]:
             for (w, h) in [(1440, 900), (1920, 1080), (390, 844)]:
                 chrome.viewport(w, h)

@@ -49,6 +49,23 @@ impl Axis {
         (v * 1e9).round() / 1e9
     }
 
+    /// The range an axis starts with when the learner picks its knob (the numbers of the
+    /// knob picked before, 0.05..1 of a utilisation, would ask for 0.05 tries): whole
+    /// tries one by one, the others over a range that shows their effect. `None` for the
+    /// rate, whose range is the preset's own (its capacity).
+    pub fn default_for(key: &str) -> Option<Axis> {
+        let (from, to, n) = match key {
+            "utilisation" => (0.05, 1.0, 20),
+            "trigger_ms" => (50.0, 1000.0, 20),
+            "f1.factor" => (1.0, 10.0, 10),
+            "l1.attempts" => (1.0, 5.0, 5),
+            "l1.per_try" => (25.0, 500.0, 20),
+            "l1.budget_ratio" => (0.05, 0.5, 10),
+            _ => return None,
+        };
+        Some(Axis { key: key.to_string(), from, to, n })
+    }
+
     /// `KEY=FROM..TO/N`, as links and `lab sweep` write it.
     pub fn text(&self) -> String {
         format!("{}={}..{}/{}", self.key, url_num(self.from), url_num(self.to), self.n)
@@ -173,8 +190,8 @@ impl Sweep {
         Sweep {
             preset,
             seed,
-            x: Axis { key: "utilisation".into(), from: 0.05, to: 1.0, n: 20 },
-            y: Axis { key: "trigger_ms".into(), from: 50.0, to: 1000.0, n: 20 },
+            x: Axis::default_for("utilisation").expect("an axis of its own"),
+            y: Axis::default_for("trigger_ms").expect("an axis of its own"),
             protect: Protection::None,
         }
     }
@@ -243,6 +260,12 @@ impl Sweep {
     fn cell_query_over(&self, base: &Scenario, index: usize, protected: bool) -> Result<Query, FieldError> {
         let (i, j) = self.position(index);
         let mut q = self.base_query();
+        // A retry budget's ratio swept: the budget is on (a preset without one knows no ratio).
+        if [&self.x, &self.y].iter().any(|a| a.key == "l1.budget_ratio") {
+            for (k, v) in Protection::Budget.link() {
+                q.set(k, *v);
+            }
+        }
         for (field, axis, k) in [("x", &self.x, i), ("y", &self.y, j)] {
             let v = axis.value(k);
             match Self::set(base, &mut q, axis, v) {
@@ -366,12 +389,14 @@ impl Sweep {
         Ok(classify(&r.series, c.windows))
     }
 
-    /// Whether every cell can be built (checked on the corners: the axes are monotone).
+    /// Whether every cell can be built: every value of each axis (a whole-number knob
+    /// swept 1..5 in 40 steps would ask for 1.1 tries, and 800 cells be refused one by
+    /// one), and the far corner (the axes are monotone, so the extremes are the corners).
     pub fn check(&self) -> Result<(), FieldError> {
-        let last = self.cells().saturating_sub(1);
-        for index in
-            [0, usize::from(self.x.n.saturating_sub(1)), last.saturating_sub(usize::from(self.x.n) - 1), last]
-        {
+        let nx = usize::from(self.x.n);
+        let row = 0..nx;
+        let column = (1..usize::from(self.y.n)).map(|j| j * nx);
+        for index in row.chain(column).chain(std::iter::once(self.cells().saturating_sub(1))) {
             self.cell(index, false)?;
             if self.protect != Protection::None {
                 self.cell(index, true)?;

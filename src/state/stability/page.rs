@@ -46,6 +46,9 @@ pub enum StabilityAction {
     Preset(String),
     /// An axis (`x` or `y`) as `KNOB=A..B/N`.
     Axis(&'static str, String),
+    /// The knob an axis sweeps was picked (`x` or `y`, the knob's key): the axis starts
+    /// from that knob's own range ([`Axis::default_for`]).
+    AxisKnob(&'static str, String),
     Protect(String),
     Seed(String),
     /// The column (`col`) or row (`row`) to open, from 1, as written.
@@ -90,6 +93,13 @@ impl StabilityState {
                         ),
                     ),
                 }
+            }
+            StabilityAction::AxisKnob(field, key) => {
+                // Another knob picked: its own starting range, not the last knob's numbers.
+                let now = if field == "x" { &self.sweep.x } else { &self.sweep.y };
+                let axis = Axis::default_for(&key).filter(|_| key != now.key);
+                let text = axis.unwrap_or_else(|| Axis { key, ..now.clone() }).text();
+                return self.reduce(StabilityAction::Axis(field, text));
             }
             StabilityAction::Axis(field, text) => {
                 let key = FieldKey::plain(field);

@@ -231,3 +231,49 @@ fn the_cell_to_open_is_in_the_link_and_stays_inside_the_grid() {
         .reduce(A::Axis("y", "trigger_ms=200..1000/3".into()));
     assert_eq!(small.cell, [2, 2]);
 }
+
+#[test]
+fn an_axis_whose_middle_values_a_knob_refuses_is_refused_before_any_run() {
+    // Whole tries: 1..5 in 5 steps is 1, 2, 3, 4, 5; in 40 steps its second value is 1.1
+    // tries, refused by name, not 800 cells refused one by one on the map.
+    assert_eq!(sweep("utilisation=0.5..1/4", "l1.attempts=1..5/5").check(), Ok(()));
+    let e = sweep("utilisation=0.5..1/4", "l1.attempts=1..5/40").check().expect_err("1.1 tries");
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("l1.attempts", "1.102564"), "{e:?}");
+    let e = sweep("l1.attempts=1..5/40", "utilisation=0.5..1/4").check().expect_err("on x too");
+    assert_eq!(e.field, "l1.attempts");
+}
+
+#[test]
+fn a_knob_picked_for_an_axis_starts_from_its_own_range() {
+    use super::page::{StabilityAction, StabilityState};
+    let st = StabilityState::default();
+    for key in super::page::AXIS_KEYS {
+        let mut next = st.clone();
+        next = next.reduce(StabilityAction::AxisKnob("y", key.to_string()));
+        match Axis::default_for(key) {
+            Some(d) => {
+                assert!(next.errors.is_empty(), "{key}: {:?}", next.errors);
+                assert_eq!(next.sweep.y, d, "{key}");
+            }
+            // The rate's range is the preset's: the numbers held stay (50..1000 req/s).
+            None => assert_eq!(next.sweep.y.text(), format!("{key}=50..1000/20")),
+        }
+    }
+    // The knob the axis already sweeps: its numbers stay.
+    let st = st.reduce(StabilityAction::Axis("y", "trigger_ms=100..200/3".into()));
+    let next = st.reduce(StabilityAction::AxisKnob("y", "trigger_ms".into()));
+    assert_eq!(next.sweep.y.text(), "trigger_ms=100..200/3");
+    // A link's axis is read as written, whatever the knob.
+    let next = StabilityState::default().reduce(StabilityAction::Axis("y", "l1.attempts=2..4/3".into()));
+    assert_eq!(next.sweep.y.text(), "l1.attempts=2..4/3");
+}
+
+#[test]
+fn a_swept_retry_budget_ratio_turns_the_budget_on() {
+    let s = sweep("utilisation=0.9..0.9/1", "l1.budget_ratio=0.05..0.5/2");
+    let ratio = |j: usize| match s.cell(j, false).expect("a cell").scenario.layers[0].client.retry_budget {
+        Some(RetryBudgetConfig::Ratio { retry_ratio, .. }) => retry_ratio,
+        other => panic!("a ratio budget: {other:?}"),
+    };
+    assert_eq!((ratio(0), ratio(1)), (0.05, 0.5));
+}

@@ -78,6 +78,14 @@ fn axis_controls(
             ));
         })
     };
+    // Another knob: the axis starts from that knob's own range (see `Axis::default_for`).
+    let onknob = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            d.emit(A::AxisKnob(field, select.value()));
+        })
+    };
     let keys: Vec<&str> = if AXIS_KEYS.contains(&axis.key.as_str()) {
         AXIS_KEYS.to_vec()
     } else {
@@ -99,7 +107,7 @@ fn axis_controls(
             <legend>{ t(if field == "x" { T::StabX } else { T::StabY }) }</legend>
             <div class="control-head">
                 <label for={id("key")}>{ t(T::StabAxisKnob) }</label>
-                <select id={id("key")} onchange={onchange.clone()} title={t(T::StabAxisHelp)} aria-describedby="stab-axis-help">
+                <select id={id("key")} onchange={onknob} title={t(T::StabAxisHelp)} aria-describedby="stab-axis-help">
                     { for keys.iter().map(|k| html! { <option value={k.to_string()} selected={*k == axis.key}>{ axis_title(lang, k) }</option> }) }
                 </select>
             </div>
