@@ -770,10 +770,10 @@ texts! {
     HeadlineWholeRunAB => "Totals over each whole run, A 0 – {a} s and B 0 – {b} s of virtual time (the chain below shows the playhead's moment)",
         "各自整次运行的合计，虚拟时间 A 0 – {a} s、B 0 – {b} s（下方的调用链显示播放头所在时刻）";
     HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
-    SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed", "SLO {target}% 达成：失败 {spent}，允许 {allowed}";
+    SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 达成：失败 {spent}，允许 {allowed}（已接纳 {admitted} 个的 {share}%）";
     SloRefusedApart => "({n} turned away by the entry, with a 429 from its rate or concurrency limit or a 503 from its full or timed-out queue, are counted apart, not against the objective)",
         "（被入口拒绝的 {n} 个请求——因速率或并发上限返回 429，或因队列已满、排队超时返回 503——单独计数，不计入目标）";
-    SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed", "SLO {target}% 未达成：失败 {spent}，允许 {allowed}";
+    SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 未达成：失败 {spent}，允许 {allowed}（已接纳 {admitted} 个的 {share}%）";
     ChartErrorBudget => "Error budget spent (cumulative)", "错误预算累计消耗";
     SeriesErrorBudget => "spent", "已消耗";
     SeriesSloTarget => "SLO: succeeded + degraded must reach this line", "SLO：成功+降级须达到此线";
@@ -1199,6 +1199,7 @@ texts! {
     CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",
         "柱高采用对数刻度，使每一层都看得见：相同的 ×n 升高相同的高度。柱上的数字是精确值。";
     PeakInBucket => "the most at once in each {ms} ms", "每 {ms} ms 内同时最多的数量";
+    InstancesPeakInBucket => "instances, the most in each {ms} ms: open and half-open may share one", "个实例，每 {ms} ms 内的最多数量：打开与半开可同处一格";
     DiagramEnded => "This run ended at {t} s: the chain shows its last {ms} ms, not a server still busy.", "本次运行在 {t} s 结束：调用链显示的是它最后 {ms} ms 的情况，并不是服务器仍在忙。";
     DiagramPeakNote => "Busy and queued: the most at once within the playhead's {ms} ms, as the chart below draws them.",
         "忙碌与排队：播放头所在的 {ms} ms 内同时最多的数量，与下方图表画的一致。";

@@ -535,7 +535,8 @@ def main():
         # Moving the objective redraws without a rerun: the objective judges the run.
         chrome.js("const i = document.getElementById('k-slo'); i.value = '50'; i.dispatchEvent(new Event('change', {bubbles: true}));")
         half = (want["original_requests"] - want["admission_rejected"]) * 0.5
-        chrome.wait_text("#slo-status-a", f"SLO 50 % met: {want['failed']} failed of {half:,.0f} allowed")
+        admitted = want["original_requests"] - want["admission_rejected"]
+        chrome.wait_text("#slo-status-a", f"SLO 50 % met: {want['failed']} failed of {half:,.0f} allowed (50 % of {admitted:,} admitted)")
         time.sleep(0.3)
         expect(chrome.js("return document.getElementById('storm').getAttribute('data-run')") == run, "no rerun for the SLO")
         expect("slo=50" in chrome.url(), f"the objective is in the link: {chrome.url()}")

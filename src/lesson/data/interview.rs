@@ -100,8 +100,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l2.attempts", "l1.deadline"],
             title: tr("The deadline budget travels", "截止时间预算随调用传递"),
             narration: tr(
-                "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, admission of {set-l1.burst:n}: {bd-a-hop2} calls, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-admission_rejected} requests turned away at once. No request makes a third attempt.",
-                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 的截止时间预算随调用向下传递，准入 {set-l1.burst:n} 个：{bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-admission_rejected} 个请求被立即拒绝。没有一个请求做了第三次尝试。",
+                "One retrying layer allowed {set-l2.attempts}, a {set-l1.deadline} budget passed down with the call, an admission that lets {set-l1.burst:n} in at once: {bd-a-hop2} calls reach the profile service, the longest request {h-a-latency_max} ({set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}), {h-a-admission_rejected} requests turned away at once. No request makes a third attempt.",
+                "唯一重试的一层允许 {set-l2.attempts}尝试，{set-l1.deadline} 的截止时间预算随调用向下传递，准入一次放行 {set-l1.burst:n} 个：画像服务共收到 {bd-a-hop2} 次调用，最长请求 {h-a-latency_max}（{set-leaf.ms:n} + {set-l2.backoff_ms:n} + {set-leaf.ms:n}），{h-a-admission_rejected} 个请求被立即拒绝。没有一个请求做了第三次尝试。",
             ),
             question: Some(tr("Why is there no third attempt?", "为什么没有第三次尝试？")),
             answer: Some(tr(

@@ -91,6 +91,16 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                 ("target", &format_number(slo.success_percent, 3)),
                 ("spent", &format_number(b.spent as f64, 0)),
                 ("allowed", &allowance(b.allowed)),
+                // Where a fraction such as "0.02 allowed" comes from: the error budget's
+                // share of the admitted requests.
+                ("share", &format_number(100.0 - slo.success_percent, 3)),
+                (
+                    "admitted",
+                    &format_number(
+                        r.0.summary.original_requests.saturating_sub(r.0.summary.admission_rejected) as f64,
+                        0,
+                    ),
+                ),
             ],
         );
         html! {

@@ -328,7 +328,9 @@ pub fn RunView(props: &RunViewProps) -> Html {
                     // the legend; written beside the lines they sat on them.
                     { chart("chart-breaker", html! {
                         <TimeChart {lang} id={format!("breaker-chart-{side}")} title={lang.t(T::ChartBreaker).to_string()} lines={data.breakers.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.breakers)}
-                            y_unit={lang.t(T::UnitInstances).to_string()} />
+                            // Gauges, each bucket's most: a breaker that half-opens and opens
+                            // again within one bucket is drawn open and half-open at once.
+                            y_unit={lang.f(T::InstancesPeakInBucket, &[("ms", &super::diagram::bucket_ms_text(bucket))])} />
                     }) }
                 }
                 if !data.budgets.is_empty() {

@@ -241,8 +241,10 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
         None if !open => Html::default(),
         None => {
             let n = props.request.unwrap_or(0);
-            let count = r.summary.original_requests.to_string();
-            html! { <p class="note" id={format!("tree-missing{sfx}")}>{ lang.f(T::TreeMissing, &[("n", &n.to_string()), ("count", &count)]) }</p> }
+            // Grouped as every other figure on the page.
+            let count = crate::i18n::format_number(r.summary.original_requests as f64, 0);
+            let n = crate::i18n::format_number(n as f64, 0);
+            html! { <p class="note" id={format!("tree-missing{sfx}")}>{ lang.f(T::TreeMissing, &[("n", &n), ("count", &count)]) }</p> }
         }
     };
     html! {
