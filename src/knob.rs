@@ -290,6 +290,9 @@ fn grouped_by_threes(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::scenario::ranges::Resolution;
+
     #[test]
     fn a_value_finer_than_its_step_keeps_its_digits() {
         use super::round_for_display as r;
@@ -301,9 +304,6 @@ mod tests {
         assert_eq!(r(0.0004, 1.0), 0.0004);
         assert_eq!(r(0.0, 0.1), 0.0);
     }
-
-    use super::*;
-    use crate::scenario::ranges::Resolution;
 
     struct S {
         v: f64,

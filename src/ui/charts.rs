@@ -118,6 +118,14 @@ fn y_axis(max: f64, h: f64, whole: bool) -> (Linear, Html) {
     if whole {
         ticks.retain(|t| t.fract() == 0.0);
     }
+    // The top labelled too where the ticks stop short of it (a line along a top of 5 with
+    // ticks 0, 2, 4 read as unscaled), unless it would crowd the last tick.
+    if let (Some(&last), [a, b, ..]) = (ticks.last(), ticks.as_slice())
+        && max - last >= 0.4 * (b - a)
+        && (!whole || max.fract() == 0.0)
+    {
+        ticks.push(max);
+    }
     let html = html! {
         <g class="axis y">
             { for ticks.iter().map(|&t| {

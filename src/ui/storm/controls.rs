@@ -498,7 +498,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                 <p class="field-error" role="alert" id="compare-error">{ e }</p>
             }
             if !st.unknown.is_empty() {
-                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&st.unknown, 8))]) }</p>
+                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownStormParam, &[("keys", &crate::error::clip_list(&st.unknown, 8))]) }</p>
             }
             if st.all_knobs && has_lesson {
                 <button type="button" id="lesson-only" class="secondary small" onclick={onlesson}>{ t(T::LessonOnly) }</button>
