@@ -366,6 +366,8 @@ pub fn App() -> Html {
             let Some(at) = nav.at else { return };
             match k {
                 KeyCommand::Next if at.step + 1 < at.lesson.steps.len() => ongo.emit(at.go(at.step + 1)),
+                // On the last step the clicker follows the way on, which holds Next's place.
+                KeyCommand::Next => ui_lesson::follow_finish(),
                 KeyCommand::Back if at.step > 0 => ongo.emit(at.go(at.step - 1)),
                 KeyCommand::Reveal => nav.set(Nav { revealed: !nav.revealed, ..(*nav).clone() }),
                 KeyCommand::Play => ui_lesson::click_play(),

@@ -5,9 +5,12 @@
 //! URL (which the page kept current with its state), exactly as a reload of it would.
 //!
 //! Followed here: a plain left click on an `<a>` (HTML or SVG) whose `href` is a query of
-//! this page (`?page=…`, a lesson step, a stability cell's run). Left to the browser: links
-//! with a `target` or `download`, fragments (`#main`), other sites, and clicks with a
-//! modifier key (a new tab or window), as well as clicks a component already handled.
+//! this page (`?page=…`, a lesson step, a stability cell's run). A fragment (`#main`, a
+//! lesson's "Go to the figure") scrolls to its element and moves the focus there, without
+//! a history entry: followed by the browser it fired `popstate`, which started the app
+//! again from the top and, on a phone, undid the jump. Left to the browser: links with a
+//! `target` or `download`, other sites, and clicks with a modifier key (a new tab or
+//! window), as well as clicks a component already handled.
 
 use super::app::App;
 use gloo_events::{EventListener, EventListenerOptions};
@@ -49,7 +52,10 @@ pub fn Root() -> Html {
             RESTART.with(|r| *r.borrow_mut() = Some(restart));
             let opts = EventListenerOptions::enable_prevent_default();
             let on_click = EventListener::new_with_options(&doc, "click", opts, move |e| {
-                if let Some(href) = in_app_href(e) {
+                if let Some(target) = fragment_target(e) {
+                    e.prevent_default();
+                    show_fragment(&target);
+                } else if let Some(href) = in_app_href(e) {
                     e.prevent_default();
                     // The page under a lesson's card, not the card's own links (the index, the
                     // last step's "All lessons"), which leave the lesson on purpose.
@@ -156,6 +162,39 @@ pub fn go_to(query: &str) {
     if let Some(w) = web_sys::window() {
         w.scroll_to_with_x_and_y(0.0, 0.0);
     }
+}
+
+/// The element a plain click on a fragment link (`href="#id"`) points at, if it is on the
+/// page and no component handled the click already.
+fn fragment_target(e: &web_sys::Event) -> Option<web_sys::Element> {
+    let click = e.dyn_ref::<web_sys::MouseEvent>()?;
+    let modified = click.ctrl_key() || click.meta_key() || click.shift_key() || click.alt_key();
+    if e.default_prevented() || click.button() != 0 || modified {
+        return None;
+    }
+    let el: web_sys::Element = e.target()?.dyn_into().ok()?;
+    let a = el.closest("a[href^='#']").ok()??;
+    let id = a.get_attribute("href")?.strip_prefix('#').filter(|id| !id.is_empty())?.to_string();
+    a.owner_document()?.get_element_by_id(&id)
+}
+
+/// Brings a fragment's element into view (centred, or from its top when taller than 80 %
+/// of the window) and gives it the focus, as following the link would.
+fn show_fragment(el: &web_sys::Element) {
+    if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+        if h.tab_index() < 0 && !h.has_attribute("tabindex") {
+            let _ = h.set_attribute("tabindex", "-1");
+        }
+        let _ = h.focus();
+    }
+    let vh = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let opts = web_sys::ScrollIntoViewOptions::new();
+    opts.set_block(if el.get_bounding_client_rect().height() > 0.8 * vh {
+        web_sys::ScrollLogicalPosition::Start
+    } else {
+        web_sys::ScrollLogicalPosition::Center
+    });
+    el.scroll_into_view_with_scroll_into_view_options(&opts);
 }
 
 /// The `href` of the in-app link a click follows, if it is one this module handles.

@@ -194,8 +194,6 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     figures_match(f"presenter {lesson} {step} {lang}")
                     if step < n:
                         chrome.press(keys[step % 3])
-                chrome.press(ARROW_RIGHT)
-                wait_step(lesson, n)
                 chrome.press(PAGE_UP)
                 wait_step(lesson, max(1, n - 1))
                 chrome.press(ARROW_LEFT)
@@ -206,6 +204,41 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                        "Esc leaves presenter mode")
                 expect("present" not in chrome.url(), f"and the link says so: {chrome.url()}")
                 no_console_errors(chrome, f"presenter walk {lesson} {lang}")
+
+    def the_clicker_moves_on_from_a_lessons_last_step():
+        # Next on the last step follows the way on that holds Next's place: the next lesson
+        # in presenter mode, or after the last lesson the index.
+        order = [l for l, _ in lessons()]
+        for lesson, n in lessons()[-2:]:
+            chrome.get(base + f"?lesson={lesson}&step={n}&present=1&lang=en")
+            wait_step(lesson, n)
+            chrome.press(ARROW_RIGHT)
+            following = order[order.index(lesson) + 1] if lesson != order[-1] else None
+            if following:
+                wait_step(following, 1)
+                expect(chrome.js("return document.querySelector('.app').classList.contains('present');"),
+                       f"{lesson} → {following}: still presenting")
+            else:
+                chrome.wait("#lessons .lesson-entry")
+        no_console_errors(chrome, "the clicker past a lesson's end")
+
+    def go_to_the_figure_on_a_phone():
+        # On a phone the card is above the page; "Go to the figure" scrolls down to it and
+        # stays there (followed by the browser, the fragment fired popstate, the app started
+        # again from the top, and the page snapped back).
+        chrome.viewport(390, 844)
+        try:
+            chrome.get(base + "?lesson=capacity&step=5&lang=en")
+            wait_step("capacity", 5)
+            time.sleep(1.0)
+            chrome.click("#lesson-to-figure")
+            time.sleep(1.0)
+            got = chrome.js("""const s = document.querySelector('.spot').getBoundingClientRect();
+                return [scrollY, s.top, s.bottom, innerHeight, location.hash, document.activeElement && document.activeElement.id];""")
+            expect(got[0] > 300 and got[1] < got[3] and got[2] > 0 and got[4] == "",
+                   f"the figure in view, the page still there, no fragment in the link: {got}")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
     def presenter_hides_all_but_the_steps_knobs_and_takes_p_and_f():
         # The step's knobs (lesson data: interview 3 turns l1/l2.attempts, capacity 1 the
@@ -820,6 +853,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: every lesson walked with a clicker's keys in presenter mode", walk_in_presenter_mode),
         ("lessons: presenter mode shows only the step's knobs; P plays and pauses, F full screen", presenter_hides_all_but_the_steps_knobs_and_takes_p_and_f),
         ("lessons: presenter stage text >= 18 px at 1920x1080, stage, card and Back/Next within the screen, screenshots", presenter_text_and_screenshots),
+        ("lessons: the clicker's Next on a lesson's last step opens the next lesson, presenting", the_clicker_moves_on_from_a_lessons_last_step),
+        ("lessons: Go to the figure on a phone scrolls to it and stays", go_to_the_figure_on_a_phone),
         ("lessons: the speaker-notes window follows and leads", notes_window_keeps_in_step),
         ("lessons: interview checklist and the candidate's link", interview_mode_and_candidate_link),
         ("lessons: the index's links, bad links named, leaving a lesson", index_links_and_bad_links),

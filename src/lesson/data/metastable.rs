@@ -185,7 +185,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Fewer attempts, or less load", "更少的尝试，或更低的负载"),
             narration: tr(
                 "No retries at all ({set-l1.attempts:n} attempt per call, the first): the trigger still fails {h-a-failed} requests, but the system recovers by itself once the queue drains; {h-a-succeeded} succeed.",
-                "完全不重试（每次调用 {set-l1.attempts:n} 次，只有首次）：触发仍让 {h-a-failed} 个请求失败，但队列排空后系统自行恢复；成功 {h-a-succeeded} 个。",
+                "完全不重试（每次调用只尝试 {set-l1.attempts:n} 次）：触发仍让 {h-a-failed} 个请求失败，但队列排空后系统自行恢复；成功 {h-a-succeeded} 个。",
             ),
             question: Some(tr(
                 "With {#2} attempts, would it recover? With {#3} attempts at a lower rate?",
@@ -193,7 +193,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Once every attempt times out, the server receives rate × attempts calls/s and drains only below its {= set-leaf.workers * 1000 / set-leaf.ms}. {set-rate:n} × {#2} = {= set-rate * 2}: stuck. With {#3} attempts the rate must stay under about {~ set-leaf.workers * 1000 / set-leaf.ms / 3}/s. This preset keeps the rate constant, so nothing sheds load here; admission at the entry does, in production as in the model: the interview lesson's concurrency limit on this preset keeps the storm from starting.",
-                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于服务器每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力，队列才能排空。{set-rate:n} × {#2} = {= set-rate * 2}：卡住。尝试 {#3} 次时，到达率必须低于每秒约 {~ set-leaf.workers * 1000 / set-leaf.ms / 3} 个。这个预设的到达率全程不变，所以这里没有任何机制减载；能减载的是入口的准入控制，生产环境如此，模型中也一样：面试课在这个预设上设置的并发上限，能让风暴根本起不来。",
+                "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于服务器每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力，队列才能排空。{set-rate:n} × {#2} = {= set-rate * 2}：卡住。尝试 {#3} 次时，到达率必须低于每秒约 {~ set-leaf.workers * 1000 / set-leaf.ms / 3} 个。这个预设的到达率全程不变，所以这里没有任何机制减载；能减载的是入口处的准入控制——在生产环境中如此，在模型里也一样：面试课在这个预设上设置的并发上限，能让风暴根本起不来。",
             )),
             try_this: Some(tr(
                 "Try {#2} attempts; then {#3} attempts at a rate of {#150}, and at {#200}.",

@@ -165,8 +165,8 @@ pub const LESSON: Lesson = Lesson {
                 "重试结束之后：给明确的回答，绝不伪造",
             ),
             narration: tr(
-                "With the budgets in place, the client answers 'payment status unknown, we will confirm' instead of a blank error page (the model's “unavailable” fallback): {h-a-degraded} such answers, {h-a-failed} failures, the slowest after {h-a-latency_max}.",
-                "有了重试预算，客户端不再显示空白的错误页，而是回答“支付结果未知，稍后确认”，即模型的“不可用”降级（unavailable）：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
+                "The budgets stay; now a fallback answers when the retries end: instead of a blank error page, the client says 'payment status unknown, we will confirm' (the model's “unavailable” fallback): {h-a-degraded} such answers, {h-a-failed} failures, the slowest after {h-a-latency_max}.",
+                "重试预算保持不变；现在重试结束时由降级来回答：客户端不再显示空白的错误页，而是回答“支付结果未知，稍后确认”（模型中的“标记不可用”降级）：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
             ),
             question: Some(tr(
                 "Should a timed-out payment be retried automatically?",

@@ -429,6 +429,16 @@ fn finish_link(lang: Lang, at: LessonAt) -> Html {
     html! { <a class="button" id="lesson-finish" {href} {title}>{ text }</a> }
 }
 
+/// Follows the last step's way to the next lesson (the clicker's Next there), as a click
+/// on it would: in place, presenter mode kept.
+pub fn follow_finish() {
+    let link =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("lesson-finish"));
+    if let Some(a) = link.as_ref().and_then(|l| l.dyn_ref::<web_sys::HtmlElement>()) {
+        a.click();
+    }
+}
+
 /// The back and next buttons of the card and of the notes window; with `finish`, the last
 /// step's Next is the way to the next lesson.
 fn back_and_next(lang: Lang, at: LessonAt, ongo: &Callback<LessonAt>, finish: bool) -> Html {
