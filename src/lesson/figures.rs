@@ -208,9 +208,7 @@ pub fn fill(text: Text, lang: Lang, figures: &Figures) -> Vec<Piece> {
             }
             continue;
         }
-        if !words.is_empty() {
-            out.push(Piece::Words(std::mem::take(&mut words)));
-        }
+        push_words(&mut out, std::mem::take(&mut words));
         if let Some((expr, decimals)) =
             inner.strip_prefix('=').map(|e| (e, 2)).or_else(|| inner.strip_prefix('~').map(|e| (e, 0)))
         {
@@ -237,10 +235,21 @@ pub fn fill(text: Text, lang: Lang, figures: &Figures) -> Vec<Piece> {
         });
     }
     words.push_str(rest);
-    if !words.is_empty() {
-        out.push(Piece::Words(words));
-    }
+    push_words(&mut out, words);
     out
+}
+
+/// Appends words to the pieces; a space right after a figure becomes a no-break space, so a
+/// figure and its unit or noun stay on one line ("50 %" split as "50 / %" in a title).
+fn push_words(out: &mut Vec<Piece>, words: String) {
+    if words.is_empty() {
+        return;
+    }
+    let words = match (out.last(), words.strip_prefix(' ')) {
+        (Some(Piece::Figure { .. } | Piece::Missing(_)), Some(rest)) => format!("\u{a0}{rest}"),
+        _ => words,
+    };
+    out.push(Piece::Words(words));
 }
 
 /// The value of an arithmetic of figures (see [`fill`]); `None` if a figure is missing, the
@@ -287,14 +296,17 @@ fn operand(t: &[&str], at: &mut usize, f: &Figures) -> Option<f64> {
 
 /// The filled text as plain words (for the notes window's title, tests).
 pub fn plain(pieces: &[Piece]) -> String {
-    pieces
+    let text: String = pieces
         .iter()
         .map(|p| match p {
             Piece::Words(w) => w.as_str(),
             Piece::Figure { shown, .. } => shown.as_str(),
             Piece::Missing(id) => id.as_str(),
         })
-        .collect()
+        .collect();
+    // The no-break spaces after figures are for a card's lines (see `push_words`); a
+    // tooltip, a screen reader's label or a terminal reads ordinary ones.
+    text.replace('\u{a0}', " ")
 }
 
 /// The figures a step's link gives without a simulated run: its page's settings, and the

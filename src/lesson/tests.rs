@@ -241,6 +241,10 @@ fn fill_writes_figures_and_keeps_words() {
     assert_eq!(figures::plain(&figures::fill(tr("{b:times}", "{b:times}"), Lang::En, &share)), "896×");
     assert_eq!(figures::plain(&figures::fill(tr("{b}", "{b}"), Lang::En, &share)), "89,610 %");
     assert!(matches!(&figures::fill(tr("{b:nope}", "{b:nope}"), Lang::En, &share)[0], Piece::Missing(_)));
+    // A figure and the word after it stay on one line; other spaces are left alone.
+    let pieces = figures::fill(tr("at {x} or so", "{x} 左右"), Lang::En, &figs);
+    assert_eq!(pieces[2], Piece::Words("\u{a0}or so".into()));
+    assert_eq!(pieces[0], Piece::Words("at ".into()));
 }
 
 /// Words with digits that name things rather than quote quantities: status classes,
