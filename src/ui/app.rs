@@ -737,15 +737,8 @@ fn Host(props: &HostProps) -> Html {
                 <p class="veil-label" id="veil-label" aria-hidden="true">{ t(T::VeiledStage) }</p>
             }
             if shell.page == Page::Storm {
-                <a class="skip" id="skip-play" href="#play" onclick={Callback::from(|e: MouseEvent| {
-                    // Move the focus itself: following a link to a button only scrolls to it.
-                    if let Some(play) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("play")) {
-                        e.prevent_default();
-                        if let Some(el) = play.dyn_ref::<web_sys::HtmlElement>() {
-                            let _ = el.focus();
-                        }
-                    }
-                })}>{ t(T::SkipToPlayback) }</a>
+                // A fragment link: `links.rs` scrolls to Play and gives it the focus.
+                <a class="skip" id="skip-play" href="#play">{ t(T::SkipToPlayback) }</a>
             }
             // Every page but the lessons puts its settings after its figures in tab order (and
             // the figures first on a phone's screen): this reaches them in one step.
