@@ -6,7 +6,7 @@
 //! the retry gates in `retry`. The order comes from `ClientSpec::stages`, nowhere else.
 
 use super::calls::{CallRef, DepState, Parent, SlotKind};
-use super::engine::{Answer, Ev, GeneralEngine};
+use super::engine::{Answer, Ev, GeneralEngine, Reply};
 use super::rules;
 use super::stats::{Degrade, MarkBy, NO_TRACE};
 use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
@@ -43,7 +43,9 @@ impl GeneralEngine {
             }
             let needed_by = self.plan.clients[first + j].needed_by;
             if needed_by < 1.0 && self.calls.get(c).key.uniform_n(Purpose::Needs, j as u32) >= needed_by {
-                self.dep_done(now, c, j, Ok(None));
+                if let Some(r) = self.dep_done(now, c, j, Ok(None)) {
+                    self.respond(now, r.call, r.outcome, r.answer);
+                }
             } else {
                 self.attempt(now, c, j);
             }
@@ -188,7 +190,9 @@ impl GeneralEngine {
         let cl = dep.client as usize;
         let pos = self.plan.clients[cl].stages.position(Stage::Timeout).unwrap_or(0);
         let (di, why) = (self.calls.dep_index(c, d), Origin::Timer(pos as u8));
-        self.on_attempt_result(now, c, d, di, Outcome::Timeout, Answer::default(), why);
+        if let Some(r) = self.on_attempt_result(now, c, d, di, Outcome::Timeout, Answer::default(), why) {
+            self.respond(now, r.call, r.outcome, r.answer);
+        }
     }
 
     /// A stage at `pos` refused the attempt: the stages outside it give back what they
@@ -207,14 +211,17 @@ impl GeneralEngine {
                 Stage::Retry | Stage::Deadline | Stage::RetryBudget | Stage::Timeout => {}
             }
         }
-        self.dep_done(now, c, d, Err(why));
+        if let Some(r) = self.dep_done(now, c, d, Err(why)) {
+            self.respond(now, r.call, r.outcome, r.answer);
+        }
     }
 
     /// The attempt of dependency `d` ended with `outcome`: its stages see it from the inside
     /// out, and the retry stage decides whether to try again. `di`: where the dependency's
-    /// record is kept (`Calls::dep_index`).
+    /// record is kept (`Calls::dep_index`). Returns the caller's reply if this was the last
+    /// answer it waited for: the caller sends it (see `respond`).
     // Inlined, with `retry` and `dep_done`, into `respond`: the answer's way back up is then
-    // one call per hop (see `start_work` for the way down).
+    // one loop (see `start_work` for the way down).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn on_attempt_result(
@@ -226,7 +233,7 @@ impl GeneralEngine {
         outcome: Outcome,
         answer: Answer,
         origin: Origin,
-    ) {
+    ) -> Option<Reply> {
         let (cl, sent, sent_at, attempt, prev_sleep) = {
             let dep = self.calls.dep_at_mut(di);
             let sent = dep.state == DepState::InFlight;
@@ -258,10 +265,9 @@ impl GeneralEngine {
             if answer.empty && self.plan.clients[cl].fallback.is_some() {
                 self.stats.totals.computed_empty += 1;
             }
-            self.dep_done_at(now, c, d, di, Ok(answer.degraded));
-            return;
+            return self.dep_done_at(now, c, d, di, Ok(answer.degraded));
         }
-        self.retry(now, c, d, cl, outcome, attempt, prev_sleep);
+        self.retry(now, c, d, cl, outcome, attempt, prev_sleep)
     }
 
     /// The breaker stage sees the attempt end (`seen`: it reached the dependency and the
@@ -313,7 +319,8 @@ impl GeneralEngine {
     }
 
     /// The retry stage: retry after a backoff if the policy allows and every retry gate
-    /// (deadline, retry budget, in stack order) agrees; otherwise the failure is final.
+    /// (deadline, retry budget, in stack order) agrees; otherwise the failure is final (and
+    /// the caller's reply, if it waited for nothing else, is returned).
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn retry(
@@ -325,7 +332,7 @@ impl GeneralEngine {
         outcome: Outcome,
         attempt: u32,
         prev_sleep: Micros,
-    ) {
+    ) -> Option<Reply> {
         let (key, deadline) = {
             let call = self.calls.get(c);
             (call.key, call.deadline)
@@ -334,8 +341,7 @@ impl GeneralEngine {
         let Some(delay) = rules::retry_delay(spec, attempt, prev_sleep, key, outcome) else {
             let why = rules::gave_up(spec, attempt);
             self.mark(c, d, why, now, now);
-            self.dep_done(now, c, d, Err(outcome));
-            return;
+            return self.dep_done(now, c, d, Err(outcome));
         };
         let (stages, min_useful) = (spec.stages, spec.min_useful);
         for stage in stages.iter() {
@@ -345,8 +351,7 @@ impl GeneralEngine {
                         self.stats.clients[cl].deadline_exhausted += 1;
                         self.stats.totals.deadline_exhausted += 1;
                         self.mark(c, d, MarkKind::BudgetExhausted, now, now);
-                        self.dep_done(now, c, d, Err(Outcome::DeadlineExceeded));
-                        return;
+                        return self.dep_done(now, c, d, Err(Outcome::DeadlineExceeded));
                     }
                 }
                 Stage::RetryBudget => {
@@ -360,8 +365,7 @@ impl GeneralEngine {
                             self.stats.clients[cl].retry_budget_denied += 1;
                             self.stats.totals.retry_budget_denied += 1;
                             self.mark(c, d, MarkKind::RetryBudgetDenied, now, now);
-                            self.dep_done(now, c, d, Err(Outcome::BudgetDenied));
-                            return;
+                            return self.dep_done(now, c, d, Err(Outcome::BudgetDenied));
                         }
                     }
                 }
@@ -376,13 +380,21 @@ impl GeneralEngine {
             self.sched(now, delay, Class::Timer, Ev::BackoffWake(c, d as u8, attempt));
             self.mark(c, d, MarkKind::Backoff, now, now.saturating_add(delay));
         }
+        None
     }
 
-    /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure.
+    /// Dependency `d` has its final answer: `Ok(degraded cause)` or the failure. Returns
+    /// call `c`'s reply if this was the last dependency it waited for.
     #[inline(always)]
-    fn dep_done(&mut self, now: Micros, c: CallRef, d: usize, result: Result<Option<Degrade>, Outcome>) {
+    fn dep_done(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        result: Result<Option<Degrade>, Outcome>,
+    ) -> Option<Reply> {
         let di = self.calls.dep_index(c, d);
-        self.dep_done_at(now, c, d, di, result);
+        self.dep_done_at(now, c, d, di, result)
     }
 
     /// [`dep_done`](Self::dep_done) with the record's place known (`Calls::dep_index`).
@@ -394,7 +406,7 @@ impl GeneralEngine {
         d: usize,
         di: usize,
         result: Result<Option<Degrade>, Outcome>,
-    ) {
+    ) -> Option<Reply> {
         // The call and the dependency's record, looked up once (the first dependency's is
         // in the call's slot).
         let (call, dep) = self.calls.call_and_dep_at_mut(c, di);
@@ -418,16 +430,16 @@ impl GeneralEngine {
             }
         }
         // Its answer, if this was the last dependency it waited for.
-        let answer = (call.pending == 0).then(|| {
-            (rules::layer_answer(call.core_failure), Answer { degraded: call.degraded, empty: false })
+        let reply = (call.pending == 0).then(|| Reply {
+            call: c,
+            outcome: rules::layer_answer(call.core_failure),
+            answer: Answer { degraded: call.degraded, empty: false },
         });
         if result.is_err() && optional {
             let kind = if stale { MarkKind::FallbackStale } else { MarkKind::FallbackUnavailable };
             self.mark(c, d, kind, now, now);
         }
-        if let Some((outcome, answer)) = answer {
-            self.respond(now, c, outcome, answer);
-        }
+        reply
     }
 
     /// Call `c` is being cancelled: dependency `d` gives back everything it holds.

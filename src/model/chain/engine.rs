@@ -473,8 +473,20 @@ impl GeneralEngine {
 
     // ---- answers ---------------------------------------------------------------------
 
-    /// Call `c` answers `outcome`: free what it holds and tell its caller.
+    /// Call `c` answers `outcome`: free what it holds and tell its caller. A caller whose
+    /// last awaited answer this was replies in turn, and so on up the chain: the way back
+    /// up is this loop, not a recursion (each level's frame cost more than its work).
     pub fn respond(&mut self, now: Micros, c: CallRef, outcome: Outcome, answer: Answer) {
+        let mut reply = Reply { call: c, outcome, answer };
+        while let Some(next) = self.reply(now, reply) {
+            reply = next;
+        }
+    }
+
+    /// One step of [`respond`](Self::respond): returns the caller's reply, if it is due now.
+    #[inline(always)]
+    fn reply(&mut self, now: Micros, reply: Reply) -> Option<Reply> {
+        let Reply { call: c, outcome, answer } = reply;
         let (hop, holds_worker, holds_admission, parent, worked, orphan, trace) = {
             let call = self.calls.get_mut(c);
             (
@@ -527,20 +539,13 @@ impl GeneralEngine {
                 let end = self.stats.request_ended(now, ended);
                 self.stats.series_request_ended(now, end);
                 self.calls.release(c);
+                None
             }
             Some(p) => {
                 self.calls.release(c);
-                if let Some(di) = waiting_at {
-                    self.on_attempt_result(
-                        now,
-                        p.call,
-                        p.dep as usize,
-                        di,
-                        outcome,
-                        answer,
-                        super::client::Origin::Callee,
-                    );
-                }
+                let di = waiting_at?;
+                let origin = super::client::Origin::Callee;
+                self.on_attempt_result(now, p.call, p.dep as usize, di, outcome, answer, origin)
             }
         }
     }
@@ -561,6 +566,15 @@ impl GeneralEngine {
             self.stats.traces.span(call.trace, rules::span(of, now, result, abandoned));
         }
     }
+}
+
+/// A call's answer, ready to be sent to its caller (see [`GeneralEngine::respond`]).
+#[must_use]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reply {
+    pub call: CallRef,
+    pub outcome: Outcome,
+    pub answer: Answer,
 }
 
 /// What travels back with a response besides its outcome.
