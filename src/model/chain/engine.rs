@@ -352,7 +352,7 @@ impl GeneralEngine {
 
     // ---- server side -----------------------------------------------------------------
 
-    /// A call reaches `hop`. Returns its handle (it may already have been answered).
+    /// A call reaches `hop` (and may be answered at once).
     pub fn arrive(
         &mut self,
         now: Micros,
@@ -361,7 +361,7 @@ impl GeneralEngine {
         key: Key,
         deadline: Micros,
         trace: u32,
-    ) -> CallRef {
+    ) {
         self.arrive_as(now, hop, parent, key, deadline, trace, 0)
     }
 
@@ -376,7 +376,7 @@ impl GeneralEngine {
         deadline: Micros,
         trace: u32,
         number: u32,
-    ) -> CallRef {
+    ) {
         // The caller's record, read once: an orphan's callee is an orphan too.
         let (orphan, parent_span) = parent.map_or((false, NO_SPAN), |p| {
             let caller = self.calls.get(p.call);
@@ -442,7 +442,7 @@ impl GeneralEngine {
                     h.refused.count(refusal);
                     self.calls.get_mut(c).refusal = Some(refusal);
                     self.respond(now, c, outcome, Answer::default());
-                    return c;
+                    return;
                 }
             }
         }
@@ -468,7 +468,6 @@ impl GeneralEngine {
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
         }
-        c
     }
 
     // ---- answers ---------------------------------------------------------------------
