@@ -2,6 +2,7 @@
 
 pub mod fifo;
 pub mod first_seen;
+pub mod out_of_order;
 pub mod queue;
 pub mod recorder;
 pub mod rng;

@@ -16,8 +16,8 @@
 //! heap. The earliest event is the least of the lanes' fronts and the heap's top, so the
 //! order is exactly the one a single heap would give.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use super::out_of_order::OutOfOrder;
+use std::collections::VecDeque;
 use std::fmt;
 
 /// Virtual time in integer microseconds since the start of the run.
@@ -116,7 +116,7 @@ const EMPTY: u64 = u64::MAX;
 
 /// A deterministic discrete-event queue.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Reverse<Entry<E>>>,
+    heap: OutOfOrder<Entry<E>>,
     /// One FIFO lane per class, each sorted by (time, sequence).
     lanes: [VecDeque<Entry<E>>; 3],
     /// The `time << 2 | class` at the front of each lane and at the top of the heap
@@ -135,7 +135,7 @@ impl<E: Copy> Default for EventQueue<E> {
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
-            heap: BinaryHeap::new(),
+            heap: OutOfOrder::default(),
             lanes: [VecDeque::new(), VecDeque::new(), VecDeque::new()],
             fronts: [EMPTY; 4],
             next_seq: 0,
@@ -192,10 +192,10 @@ impl<E: Copy> EventQueue<E> {
             }
             Some(b) if b.key() < e.key() => lane.push_back(e),
             Some(_) => {
-                if self.heap.peek().is_none_or(|Reverse(t)| e.key() < t.key()) {
+                if self.heap.peek().is_none_or(|t| e.key() < t.key()) {
                     self.fronts[3] = e.tc;
                 }
-                self.heap.push(Reverse(e));
+                self.heap.push(e);
             }
         }
         Ok(())
@@ -226,7 +226,7 @@ impl<E: Copy> EventQueue<E> {
                     .heap
                     .peek()
                     .zip(self.lanes[from].front())
-                    .is_some_and(|(Reverse(h), l)| h.seq < l.seq))
+                    .is_some_and(|(h, l)| h.seq < l.seq))
         {
             from = 3;
         }
@@ -235,8 +235,8 @@ impl<E: Copy> EventQueue<E> {
             return None;
         }
         let e = if from == 3 {
-            let Reverse(e) = self.heap.pop()?;
-            self.fronts[3] = self.heap.peek().map_or(EMPTY, |Reverse(n)| n.tc);
+            let e = self.heap.pop()?;
+            self.fronts[3] = self.heap.peek().map_or(EMPTY, |n| n.tc);
             e
         } else {
             let lane = &mut self.lanes[from];
@@ -255,8 +255,8 @@ impl<E: Copy> EventQueue<E> {
             lane.retain(|e| keep(&e.payload));
             self.fronts[i] = lane.front().map_or(EMPTY, |n| n.tc);
         }
-        self.heap.retain(|Reverse(e)| keep(&e.payload));
-        self.fronts[3] = self.heap.peek().map_or(EMPTY, |Reverse(n)| n.tc);
+        self.heap.retain(|e| keep(&e.payload));
+        self.fronts[3] = self.heap.peek().map_or(EMPTY, |n| n.tc);
     }
 
     /// Moves the clock to `t` for something that happens outside the queue (an arrival
