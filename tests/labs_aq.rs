@@ -414,6 +414,26 @@ fn queue_jobs_travel_to_the_worker_and_stay_bounded() {
 }
 
 #[test]
+fn each_point_of_the_curve_runs_with_a_seed_of_its_own() {
+    // One seed for all made every point draw the same uniforms, so their sampling errors
+    // leaned the same way; the lab's own run keeps the seed the learner typed.
+    for seed in [0, 1, 7, 1_000_000_000] {
+        let st = QueueState::from_query(&Query::parse(&format!("?page=queue&seed={seed}")));
+        let input = &st.input;
+        assert_eq!(input.point_seed(0), seed);
+        let mut seeds: Vec<u64> = (0..=queue::SWEEP_RHOS.len()).map(|p| input.point_seed(p)).collect();
+        for (p, &want) in seeds.iter().enumerate() {
+            assert_eq!(input.scenario(p).seed, want, "point {p}");
+            let job = Job::Queue { query: st.run_query(), point: p as u8 };
+            assert_eq!(job.scenario().unwrap().1, want, "the worker runs point {p} with its seed");
+        }
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), queue::SWEEP_RHOS.len() + 1, "seed {seed}: every point's differs");
+    }
+}
+
+#[test]
 fn every_sweep_point_the_page_runs_is_accepted_and_the_rest_are_named() {
     assert_eq!(
         QueueState::default().input.simulated_points(),

@@ -222,11 +222,7 @@ impl<E: Copy> EventQueue<E> {
         if f[3] < best
             || (f[3] == best
                 && best != EMPTY
-                && self
-                    .heap
-                    .peek()
-                    .zip(self.lanes[from].front())
-                    .is_some_and(|(h, l)| h.seq < l.seq))
+                && self.heap.peek().zip(self.lanes[from].front()).is_some_and(|(h, l)| h.seq < l.seq))
         {
             from = 3;
         }

@@ -63,7 +63,8 @@ impl Job {
             }
             Job::Queue { query, point } => {
                 let st = QueueState::from_query(&Query::parse(query));
-                Ok((st.input.scenario(usize::from(*point)), st.input.seed))
+                let point = usize::from(*point);
+                Ok((st.input.scenario(point), st.input.point_seed(point)))
             }
             Job::Hysteresis { query, run } => {
                 let st = crate::state::stability::page::StabilityState::from_query(&Query::parse(query));
