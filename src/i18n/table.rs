@@ -1199,6 +1199,8 @@ texts! {
         "曲线是队列不设上限的 M/M/c；运行中最多允许 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此在队列会排满的地方，点落在曲线下方。";
     CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",
         "柱高采用对数刻度，使每一层都看得见：相同的 ×n 升高相同的高度。柱上的数字是精确值。";
+    CalcLogScaleNoteRows => "Bar lengths are on a log scale, so that every level stays visible: each ×n step down is the same length for the same n. The numbers beside the bars are exact.",
+        "柱长采用对数刻度，使每一层都看得见：相同的 ×n 增加相同的长度。柱旁的数字是精确值。";
     PeakInBucket => "the most at once in each {ms} ms", "每 {ms} ms 内同时最多的数量";
     InstancesPeakInBucket => "instances, the most in each {ms} ms: open and half-open may share one", "个实例，每 {ms} ms 内的最多数量：打开与半开可同处一格";
     DiagramEnded => "This run ended at {t} s: the chain shows its last {ms} ms, not a server still busy.", "本次运行在 {t} s 结束：调用链显示的是它最后 {ms} ms 的情况，并不是服务器仍在忙。";

@@ -55,7 +55,7 @@ impl<T: Ord> OutOfOrder<T> {
             let at = self.sorted.partition_point(|y| *y > x);
             self.sorted.insert(at, x);
         } else {
-            self.to_heap();
+            self.become_heap();
             self.heap.push(Reverse(x));
         }
     }
@@ -68,7 +68,7 @@ impl<T: Ord> OutOfOrder<T> {
         }
         let x = self.heap.pop().map(|Reverse(x)| x);
         if self.heap.len() <= BACK_TO_SORTED {
-            self.to_sorted();
+            self.become_sorted();
         }
         x
     }
@@ -78,19 +78,19 @@ impl<T: Ord> OutOfOrder<T> {
         self.sorted.retain(&mut keep);
         self.heap.retain(|Reverse(x)| keep(x));
         if !self.heap.is_empty() && self.heap.len() <= BACK_TO_SORTED {
-            self.to_sorted();
+            self.become_sorted();
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn to_heap(&mut self) {
+    fn become_heap(&mut self) {
         self.heap.extend(self.sorted.drain(..).map(Reverse));
     }
 
     #[cold]
     #[inline(never)]
-    fn to_sorted(&mut self) {
+    fn become_sorted(&mut self) {
         debug_assert!(self.sorted.is_empty());
         // Ascending by `Reverse`: largest first, as `sorted` keeps them.
         let heap = std::mem::take(&mut self.heap);

@@ -126,9 +126,12 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     <div class="fig-scroll">
                         <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
                     </div>
+                    // A phone's form of the same picture (the stylesheet shows one of the two).
+                    <ChainRows {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
                     // On a linear scale 1 : 3 : 9 would read as growth, 500 against 195 million
                     // as nothing: the log scale is said, not left to be guessed.
-                    <p class="note" id="calc-log-note">{ t(T::CalcLogScaleNote) }</p>
+                    <p class="note wide-only" id="calc-log-note">{ t(T::CalcLogScaleNote) }</p>
+                    <p class="note phone-only">{ t(T::CalcLogScaleNoteRows) }</p>
                 </div>
                 <LabSettings {lang}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
@@ -301,6 +304,18 @@ struct ChainPictureProps {
     attempts: Vec<u32>,
 }
 
+/// A level's name in the chain pictures: the entry is layer 1, whose attempts the first
+/// knob sets; the last is the downstream service.
+fn level_label(lang: Lang, i: usize, last: usize) -> String {
+    if i == 0 {
+        format!("{} · {}", lang.t(T::ChainEntry), lang.f(T::ChainLayer, &[("n", "1")]))
+    } else if i == last {
+        lang.t(T::ChainDownstream).to_string()
+    } else {
+        lang.f(T::ChainLayer, &[("n", &(i + 1).to_string())])
+    }
+}
+
 /// Bars per level, log-scaled, with "×n" on each hop.
 #[component]
 fn ChainPicture(props: &ChainPictureProps) -> Html {
@@ -309,16 +324,7 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
     let (w, h, pad) = (760.0, 260.0, 28.0);
     let bars = chain_bars(rates, w, h - 40.0, pad);
     let last = bars.len().saturating_sub(1);
-    let label = |i: usize| -> String {
-        if i == 0 {
-            // The entry is layer 1, whose attempts the first knob sets.
-            format!("{} · {}", lang.t(T::ChainEntry), lang.f(T::ChainLayer, &[("n", "1")]))
-        } else if i == last {
-            lang.t(T::ChainDownstream).to_string()
-        } else {
-            lang.f(T::ChainLayer, &[("n", &(i + 1).to_string())])
-        }
-    };
+    let label = |i: usize| level_label(lang, i, last);
     // A value wider than the space between two bars (eight layers of ten tries reach 18
     // digits) is squeezed into it rather than drawn over its neighbours: 13 px bold.
     let pitch = bars.get(1).zip(bars.first()).map_or(w, |(b, a)| b.x - a.x) - 6.0;
@@ -363,6 +369,67 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
         .collect();
     html! {
         <svg class="chain-picture" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={lang.t(T::ChainPictureLabel)}>
+            <title>{ lang.t(T::ChainPictureLabel) }</title>
+            { items }
+        </svg>
+    }
+}
+
+/// The chain picture on a phone: one row a level, top to bottom, each bar as long as the
+/// wide picture's is tall (the same log scale), its value after it, and "×n" on the arrow
+/// between two rows. A phone's width holds it at the page's own text size, where the wide
+/// picture had to scroll sideways (three levels of bars at 13 px need 620 px).
+#[component]
+fn ChainRows(props: &ChainPictureProps) -> Html {
+    let lang = props.lang;
+    let rates = &props.output.rate_per_level;
+    // 300 units: a phone's panel (≈ 290 px at 390 px) draws them at about their own size.
+    // Bars from x = 54 (the arrows' column and their "×10" to their left), at most 132
+    // long, which leaves 104 units for the longest bar's value.
+    let (w, row, x0, longest) = (300.0, 50.0, 54.0, 132.0);
+    let lengths = chain_bars(rates, 100.0, longest, 0.0);
+    let last = lengths.len().saturating_sub(1);
+    let h = row * lengths.len() as f64 + 6.0;
+    let items: Html = lengths
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let top = 4.0 + row * i as f64;
+            let (bar_y, bar_h) = (top + 21.0, 18.0);
+            let value = card_number(b.value);
+            let vx = x0 + b.height + 6.0;
+            let squeezed = crate::plot::palette::squeeze(&value, 13.0, w - 4.0 - vx);
+            let unit = if i == 0 { lang.t(T::UnitRps) } else { lang.t(T::UnitAttemptsPerS) };
+            let hop = (i > 0).then(|| {
+                // From the row above's bar to this one's, in the arrows' column.
+                let (y0, y1) = (bar_y - row + bar_h, bar_y - 2.0);
+                html! {
+                    <g class="hop">
+                        <line x1="14" y1={y0.to_string()} x2="14" y2={(y1 - 6.0).to_string()} />
+                        <path d={format!("M14,{y1} l-5,-8 h10 z")} />
+                        <text x="20" y={((y0 + y1) / 2.0 + 4.0).to_string()}>
+                            { format!("×{}", props.attempts.get(i - 1).copied().unwrap_or(1)) }
+                        </text>
+                    </g>
+                }
+            });
+            html! {
+                <g class={classes!("level", (i == last).then_some("downstream"))}>
+                    { for hop }
+                    <text class="bar-label" x={x0.to_string()} y={(top + 14.0).to_string()}>
+                        { level_label(lang, i, last) }<tspan class="bar-unit">{ format!(" · {unit}") }</tspan>
+                    </text>
+                    <rect x={x0.to_string()} y={bar_y.to_string()} width={b.height.max(0.0).to_string()} height={bar_h.to_string()} rx="4" />
+                    <text class="bar-value" x={vx.to_string()} y={(bar_y + 14.0).to_string()}
+                        textLength={squeezed.clone()} lengthAdjust={squeezed.map(|_| "spacingAndGlyphs")}>
+                        { value }
+                    </text>
+                </g>
+            }
+        })
+        .collect();
+    html! {
+        <svg class="chain-rows" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={lang.t(T::ChainPictureLabel)}>
             <title>{ lang.t(T::ChainPictureLabel) }</title>
             { items }
         </svg>

@@ -179,6 +179,35 @@ def main():
         expect(apart and inside, f"the values apart and on the picture: {[(round(b[0]), round(b[1])) for b in boxes]}")
         no_console_errors(chrome, "calculator edits")
 
+    def calculator_on_a_phone():
+        # The chain picture as rows on a phone: shown instead of the wide one, nothing wider
+        # than the screen, its text at the page's size, the "×n" clear of the level's name
+        # and every value on the picture (eight layers of ten tries: 18 digits).
+        chrome.viewport(390, 844)
+        try:
+            for lang in ["en", "zh"]:
+                page(f"?page=calculator&lang={lang}&layers=8&attempts=10,10,10,10,10,10,10,10&rpd=1000000000000&peak=100")
+                chrome.wait("svg.chain-rows .bar-value")
+                time.sleep(0.2)
+                got = chrome.js("""const rows = document.querySelector('svg.chain-rows'), wide = document.querySelector('svg.chain-picture');
+                    const box = e => e.getBoundingClientRect(), r = box(rows);
+                    const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+                    const hops = [...rows.querySelectorAll('.hop text')].map(box), labels = [...rows.querySelectorAll('.bar-label')].map(box);
+                    const values = [...rows.querySelectorAll('.bar-value')].map(box);
+                    return {rows: r.width, wide: box(wide).width, page: document.documentElement.scrollWidth,
+                        px: Math.min(...labels.map(b => b.height), ...values.map(b => b.height)),
+                        clash: hops.some(h => labels.some(l => overlap(h, l))),
+                        off: values.filter(v => v.right > r.right + 0.5 || v.left < r.left).length,
+                        n: values.length, note: box(document.querySelector('.note.phone-only')).height > 0 && box(document.getElementById('calc-log-note')).height == 0};""")
+                expect(got["rows"] > 0 and got["wide"] == 0 and got["note"], f"{lang}: the rows and their note shown instead of the wide picture: {got}")
+                expect(got["page"] <= 390, f"{lang}: nothing wider than the phone: {got['page']} px")
+                expect(got["px"] >= 12, f"{lang}: the rows' text at the page's size (line boxes of {got['px']:.1f} px)")
+                expect(got["n"] == 9 and got["off"] == 0 and not got["clash"], f"{lang}: nine values on the picture, the ×n clear of the names: {got}")
+                chrome.full_screenshot(os.path.join(artifacts, f"calculator-{lang}-390.png"), width=390)
+                no_console_errors(chrome, f"calculator on a phone ({lang})")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
     def calculator_url_out_of_range_shows_the_field_error():
         page("?page=calculator&lang=en&layers=2&attempts=3,99&peak=2")
         err = chrome.text("#f-attempts-1-error")
@@ -831,6 +860,7 @@ def main():
         ("calculator in Chinese", calculator_chinese),
         ("attempts per layer change the worst case", calculator_attempts_change_the_worst_case),
         ("an out-of-range URL value shows the field's error", calculator_url_out_of_range_shows_the_field_error),
+        ("calculator on a phone: the chain picture as rows, nothing wider than the screen", calculator_on_a_phone),
         ("the language choice survives a reload", language_choice_survives_reload),
     ]:
         checks.run(name, fn)
