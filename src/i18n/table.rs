@@ -706,8 +706,8 @@ texts! {
     PresetHelp => "Scenarios from the source documents; each opens with its story. Your changes are kept in the link.",
         "来自源文档的场景，每个都附带说明。你的改动会保存在链接中。";
     Seed => "Seed", "随机种子";
-    SeedHelp => "The same scenario and seed always give the same run, here and in the command line (lab run --seed). Traffic is drawn per request, so sides A and B see the same requests.",
-        "相同的场景和种子总是得到相同的运行结果，网页与命令行（lab run --seed）一致。流量按请求抽取，因此 A、B 两侧看到的是同样的请求。";
+    SeedHelp => "The same scenario and seed always give the same run, here and in the command line (lab run --seed). Traffic is drawn per request, so sides A and B see the same requests while their load settings agree (a load you change applies to side A only).",
+        "相同的场景和种子总是得到相同的运行结果，网页与命令行（lab run --seed）一致。流量按请求抽取，因此只要两侧的负载设置相同，A、B 两侧看到的就是同样的请求（你修改的负载只作用于 A 侧）。";
     NewSeed => "New seed", "换一个种子";
     StabSeedHelp => "Every cell runs with this seed: the same sweep and seed always give the same map, here and in the command line (lab sweep --seed). Another seed may move cells near the boundary.",
         "每一格都用这个种子运行：相同的扫描和种子总是得到相同的地图，网页与命令行（lab sweep --seed）一致。换一个种子，边界附近的格子可能改变。";
@@ -1236,6 +1236,7 @@ texts! {
     VersusBulkheadIsolated => "Bulkheads, isolated: recommendations 10 threads, order core 4", "舱壁（隔离）：推荐 10 个线程，订单核心 4 个";
     VersusMetastableBudget => "Metastable retry storm with a 10 % retry budget", "亚稳态重试风暴（10% 重试预算）";
     SideBNamed => "B: {title}", "B：{title}";
+    SideBNamedChanged => "B: {title}, as the preset ships it (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
     HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "叶子调用 ÷ 原始请求（含被拒绝的请求）";

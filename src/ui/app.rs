@@ -397,13 +397,18 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
-    // Point at the step's figure once the step is drawn.
+    // Point at the step's figure once the step is drawn. A candidate's run hidden until
+    // they answer is outlined but not scrolled to: the page would open on blank space below
+    // the notice that says why; "Show the run" scrolls to it.
     {
-        let spot = nav.at.map(|a| (a.step().spot, a.modes.present, nav.generation));
+        let spot = nav.at.map(|a| {
+            let hidden = a.modes.candidate && a.step().question.is_some() && !nav.revealed;
+            (a.step().spot, a.modes.present, nav.generation, !hidden)
+        });
         use_effect_with(spot, |s| match *s {
             // Looked for every 150 ms for 15 s: a figure drawn from the step's run comes only
             // once the run is done, seconds later on a busy machine.
-            Some((id, _, _)) => ui_lesson::spotlight(id, 100),
+            Some((id, _, _, scroll)) => ui_lesson::spotlight(id, 100, scroll),
             None => ui_lesson::no_spotlight(),
         });
     }

@@ -36,7 +36,7 @@ const SVG_NS: &str = "http://www.w3.org/2000/svg";
 /// The computed styles a chart's look depends on, copied onto a clone as presentation
 /// attributes. Attributes, not a `style` attribute: the page's CSP (`style-src 'self'`)
 /// refuses inline styles, and an exported file has no stylesheet to need them.
-const STYLES: [&str; 17] = [
+const STYLES: [&str; 18] = [
     "fill",
     "fill-opacity",
     "stroke",
@@ -45,6 +45,9 @@ const STYLES: [&str; 17] = [
     "stroke-opacity",
     "stroke-linecap",
     "stroke-linejoin",
+    // The labels' halo (a stroke in the panel's colour, drawn under the fill): without it
+    // the stroke is painted over the letters and an exported label is a white smear.
+    "paint-order",
     "opacity",
     "font-size",
     "font-family",
@@ -235,6 +238,32 @@ fn caption_band(
     Ok(Some((g, band)))
 }
 
+/// A deep copy of `el` with the computed styles the export keeps ([`STYLES`]) written as
+/// attributes on it and every element under it, so that it looks the same outside the page.
+fn styled_copy(window: &web_sys::Window, el: &Element) -> Result<Element, JsValue> {
+    let clone: Element = el.clone_node_with_deep(true)?.dyn_into()?;
+    let copy = |from: &Element, to: &Element| -> Result<(), JsValue> {
+        if let Some(style) = window.get_computed_style(from)? {
+            for prop in STYLES {
+                let v = style.get_property_value(prop)?;
+                if !v.is_empty() {
+                    to.set_attribute(prop, &v)?;
+                }
+            }
+        }
+        Ok(())
+    };
+    copy(el, &clone)?;
+    // Both lists are in document order over identical trees, so they pair up.
+    let (src, dst) = (el.query_selector_all("*")?, clone.query_selector_all("*")?);
+    for i in 0..src.length().min(dst.length()) {
+        if let (Some(a), Some(b)) = (src.item(i), dst.item(i)) {
+            copy(&a.dyn_into()?, &b.dyn_into()?)?;
+        }
+    }
+    Ok(clone)
+}
+
 /// A self-contained copy of `svg`: computed styles inlined, `xmlns`, size and viewBox,
 /// a background, its caption and legend above it, and the provenance in `<desc>` and
 /// `<metadata>`. Returns the text and the size (CSS px).
@@ -250,24 +279,20 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
         .filter(|z| z.is_finite() && *z > 0.0)
         .unwrap_or(1.0);
     let (mut w, mut h) = ((rect.width() / zoom).round(), (rect.height() / zoom).round());
-    let clone: Element = svg.clone_node_with_deep(true)?.dyn_into()?;
-    let copy = |from: &Element, to: &Element| -> Result<(), JsValue> {
-        if let Some(style) = window.get_computed_style(from)? {
-            for prop in STYLES {
-                let v = style.get_property_value(prop)?;
-                if !v.is_empty() {
-                    to.set_attribute(prop, &v)?;
-                }
+    let clone = styled_copy(&window, svg)?;
+    // A time chart's fault windows are drawn on the layer over it, with the playhead
+    // (`charts.rs`); the exported figure is the whole run, so it takes the windows, not the
+    // playhead. Both layers share one viewBox.
+    if let Some(layer) =
+        svg.parent_element().and_then(|p| p.query_selector(":scope > svg.playhead-layer").ok().flatten())
+        && layer.get_attribute("viewBox") == svg.get_attribute("viewBox")
+    {
+        let windows = layer.query_selector_all(".fault-window")?;
+        for i in 0..windows.length() {
+            if let Some(w) = windows.item(i) {
+                let copy: web_sys::Node = styled_copy(&window, &w.dyn_into()?)?.into();
+                clone.append_child(&copy)?;
             }
-        }
-        Ok(())
-    };
-    copy(svg, &clone)?;
-    // Both lists are in document order over identical trees, so they pair up.
-    let (src, dst) = (svg.query_selector_all("*")?, clone.query_selector_all("*")?);
-    for i in 0..src.length().min(dst.length()) {
-        if let (Some(a), Some(b)) = (src.item(i), dst.item(i)) {
-            copy(&a.dyn_into()?, &b.dyn_into()?)?;
         }
     }
     clone.set_attribute("xmlns", SVG_NS)?;

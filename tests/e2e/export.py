@@ -199,6 +199,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
             expect(not any("class" in (e.get("style") or "") for e in root.iter()), "no style attribute needed")
             w, h = chrome.js_async(RENDER, body.decode("utf-8"))
             expect(w > 0 and h > 0, f"{name}: renders in an <img> ({w}×{h})")
+            # A label's halo is a stroke in the panel's colour under its fill: without the
+            # paint order the stroke covers the letters and the label exports as a smear.
+            halos = [t for t in root.iter(SVG_NS + "text")
+                     if t.get("stroke") not in (None, "none") and float((t.get("stroke-width") or "0").rstrip("px") or 0) > 0]
+            smeared = [t.text for t in halos if not (t.get("paint-order") or "").startswith("stroke")]
+            expect(not smeared, f"{name}: every haloed label keeps its paint order: {smeared[:5]}")
             if i == diagram:
                 texts = list(root.iter(SVG_NS + "text"))
                 covered = {id(t) for e in root.iter() if e.get("font-family") for t in e.iter(SVG_NS + "text")}
@@ -229,7 +235,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         chrome.click(f"#{fig} details.fig-export > summary")
         name, _, body = take(f"#{fig}-export-svg", n + exported)
         expect(name.endswith(f"-{fig}.svg"), f"the chart's file is named after it: {name}")
-        ET.fromstring(body)
+        root = ET.fromstring(body)
+        # The fault windows are drawn on the layer over the chart: the export takes them.
+        shown = chrome.js(f"return document.querySelectorAll('#{fig} .playhead-layer .fault-window').length;")
+        got = [e for e in root.iter() if "fault-window" in (e.get("class") or "")]
+        expect(shown > 0 and len(got) == shown, f"{name}: its {shown} fault windows exported: {len(got)}")
         no_csp()
         no_console_errors(chrome, "figure export")
         # On a projector (1,920 px wide, where the page is zoomed 1.25×) a figure exports at

@@ -540,6 +540,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.wait("#check-1-done")
         ticked = chrome.js("return [...document.querySelectorAll('#lesson-checklist input[type=checkbox]')].filter(c => c.checked).map(c => c.id);")
         expect(ticked == ["check-1-done"], f"the ticked prompt kept through a step and a reload: {ticked}")
+        # The candidate link is the page as the click finds it: the language just switched
+        # and both knobs just moved (read when the card was drawn, it was a change behind).
+        chrome.js("Object.defineProperty(navigator, 'clipboard', {value: {writeText: t => { window.__copied = t; return Promise.resolve(); }}, configurable: true});")
+        chrome.wait("#lang-zh")
+        chrome.js("document.getElementById('lang-zh').click();")
+        chrome.wait_text("#lesson-candidate", "复制候选人链接")
+        chrome.type("#k-l1-attempts", "4")
+        chrome.type("#k-l2-attempts", "2")
+        time.sleep(0.05)
+        chrome.click("#lesson-candidate")
+        chrome.wait_text("#lesson-candidate", "候选人链接已复制")
+        link = chrome.js("return window.__copied || '';")
+        expect(all(p in link for p in ["lang=zh", "role=candidate", "l1.attempts=4", "l2.attempts=2", "step=3"])
+               and "interview=1" not in link, f"the candidate link carries the language and both changes: {link}")
+        chrome.js("document.getElementById('lang-en').click();")
         chrome.get(base + "?lesson=interview&step=3&role=candidate&lang=en")
         wait_step("interview", 3)
         for sel in ["#lesson-reveal", "#lesson-answer", "#lesson-checklist", "#lesson-notes"]:
@@ -557,6 +572,10 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         hidden = "return getComputedStyle(document.getElementById('h-a-latency_max')).visibility === 'hidden';"
         expect(chrome.js(hidden), "the candidate does not see the run's figures before answering")
         expect(chrome.js("return !!document.getElementById('lesson-run-hidden');"), "and is told why")
+        # The page opens where that is said, not scrolled down to the hidden figure.
+        time.sleep(1.0)
+        notice = chrome.js("const r = document.getElementById('lesson-run-hidden').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, scrollY];")
+        expect(notice[0] >= 0 and notice[1] <= notice[2], f"the notice in view when the link opens: {notice}")
         chrome.click("#lesson-show-run")
         time.sleep(0.2)
         expect(not chrome.js(hidden), "Show the run shows it")

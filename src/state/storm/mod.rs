@@ -192,7 +192,9 @@ impl StormState {
         use crate::i18n::T;
         let (v, shipped) = self.comparison();
         let key = match (shipped, self.a != self.baseline()) {
-            (false, _) => T::SideBNamed,
+            // A named side B runs as the preset ships it: the controls change side A only.
+            (false, true) => T::SideBNamedChanged,
+            (false, false) => T::SideBNamed,
             (true, true) => T::SideBShipped,
             (true, false) => T::SideBShippedSame,
         };

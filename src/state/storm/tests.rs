@@ -303,3 +303,16 @@ fn a_fault_end_before_its_start_is_named_and_the_links_order_does_not_matter() {
     assert!(moved.errors.get(&end).is_none(), "the end's refusal went with the start");
     assert_eq!((moved.a.faults[0].start_ms, moved.a.faults[0].end_ms), (500.0, 1000.0));
 }
+
+#[test]
+fn side_bs_heading_says_where_the_changes_are() {
+    use crate::i18n::T;
+    let heading = |q: &str| StormState::from_query(&Query::parse(q)).side_b_heading().0;
+    // A preset with a side B of its own: B runs as shipped, so a change is side A's alone
+    // (big-promo at 80 req/s against big-promo-protected at its own rate).
+    assert_eq!(heading("?preset=big-promo&compare=1"), T::SideBNamed);
+    assert_eq!(heading("?preset=big-promo&compare=1&rate=80"), T::SideBNamedChanged);
+    // Without one, B is the preset itself as shipped.
+    assert_eq!(heading("?preset=chain-3x3&compare=1"), T::SideBShippedSame);
+    assert_eq!(heading("?preset=chain-3x3&compare=1&l1.attempts=4"), T::SideBShipped);
+}

@@ -147,15 +147,16 @@ pub fn LessonCard(props: &CardProps) -> Html {
         let mut q = crate::query::Query::new();
         LessonAt { modes: Modes { candidate: true, interview: false, present: false, notes: false }, ..at }
             .write(&mut q);
-        let href = format!("{}{}", browser::current_path(), {
+        Callback::from(move |_: MouseEvent| {
+            // The page's settings as the click finds them: read at render time, the URL had
+            // not yet taken the change that rendered (a language switched, a knob moved).
             let mut full = browser::current_query();
             for (k, v) in q.pairs() {
                 full.set(k, v.clone());
             }
+            full.set("lang", lang.code().to_string());
             full.remove("interview");
-            full.to_query_string()
-        });
-        Callback::from(move |_: MouseEvent| {
+            let href = format!("{}{}", browser::current_path(), full.to_query_string());
             let abs = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default() + &href;
             let (copied, fallback) = (copied.clone(), abs.clone());
             super::browser::copy_text(&abs, move |ok| {
@@ -632,10 +633,10 @@ pub fn no_spotlight() {
     remove_class_but("spot", &[]);
 }
 
-/// Points at the step's figure: outlines it (class `spot`, taken from the previous one) and
-/// scrolls it into view. The figure may appear only once its run is drawn, so this looks
-/// again for a few seconds.
-pub fn spotlight(id: &'static str, tries: u32) {
+/// Points at the step's figure: outlines it (class `spot`, taken from the previous one) and,
+/// if `scroll`, scrolls it into view. The figure may appear only once its run is drawn, so
+/// this looks again for a few seconds.
+pub fn spotlight(id: &'static str, tries: u32, scroll: bool) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     remove_class_but("spot", &[id]);
     // Kept on the figure however often its view draws it again (see `marks`).
@@ -644,7 +645,7 @@ pub fn spotlight(id: &'static str, tries: u32) {
         Some(el) => {
             // On a narrow screen the card is above the page: scrolling to the figure would
             // skip the narration, so the learner scrolls.
-            if !browser::is_wide() {
+            if !scroll || !browser::is_wide() {
                 return;
             }
             // Already in view: leave the page where the learner has it.
@@ -656,7 +657,7 @@ pub fn spotlight(id: &'static str, tries: u32) {
             follow_spot(el, 12);
         }
         None if tries > 0 => {
-            gloo_timers::callback::Timeout::new(150, move || spotlight(id, tries - 1)).forget();
+            gloo_timers::callback::Timeout::new(150, move || spotlight(id, tries - 1, scroll)).forget();
         }
         None => {}
     }
