@@ -414,6 +414,22 @@ fn queue_jobs_travel_to_the_worker_and_stay_bounded() {
 }
 
 #[test]
+fn a_run_that_leaves_requests_unfinished_says_so() {
+    let run = |q: &str| {
+        let st = QueueState::from_query(&Query::parse(q));
+        assert!(st.errors.is_empty(), "{q}");
+        run_with(&st.input.scenario(0), st.input.seed, DEFAULT_MAX_CALLS).unwrap()
+    };
+    assert_eq!(queue::unfinished(&run("?page=queue")), None, "the default setting drains");
+    // One worker and a second of work per call at 1,000 req/s: an hour after the last
+    // arrival most calls still wait, and the figures count only those that finished.
+    let r = run("?page=queue&rate=1000&ms=1000&workers=1&queue=1000000");
+    let u = queue::unfinished(&r).expect("requests left");
+    assert_eq!(u.cut, queue::Cut::Drain);
+    assert!(u.left > 0 && u.left <= u.total && u.total == r.summary.original_requests, "{u:?}");
+}
+
+#[test]
 fn each_point_of_the_curve_runs_with_a_seed_of_its_own() {
     // One seed for all made every point draw the same uniforms, so their sampling errors
     // leaned the same way; the lab's own run keeps the seed the learner typed.

@@ -350,6 +350,11 @@ texts! {
     QLittleCheck => "Little's law on this run: λ × W = {lambda}/s × {w} ms = {lw}, against the pool's time-averaged count L = {l} (the two differ by {d} %). Measured separately, from the calls' own times and from the pool's entries and exits, they agree whenever the pool starts and ends empty.",
         "本次运行上的 Little 定律：λ × W = {lambda}/s × {w} ms = {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
     QRunFailed => "the run could not finish in the browser.", "该运行无法在浏览器中完成。";
+    QUnfinished => "The run ended with {left} of its {total} requests still waiting or in service ({why}). The simulated figures count only the calls that finished, so they understate the wait and the time in the pool.",
+        "运行结束时，{total} 个请求中仍有 {left} 个在等待或处理中（{why}）。模拟结果只统计已完成的调用，因此低估了等待时间和在线程池中的时间。";
+    QCutDrain => "the engine runs at most an hour of virtual time after the last arrival", "引擎在最后一个请求到达后最多再运行一小时虚拟时间";
+    QCutCalls => "it stopped at {t} s: more than {limit} calls were alive at once", "运行在 {t} 秒时停止：同时存活的调用超过 {limit} 个";
+    QCutWork => "it stopped at {t} s after {limit} events, its work limit", "运行在 {t} 秒时停止：处理了 {limit} 个事件，达到工作量上限";
     QCurveTitle => "Mean time in system against utilisation", "平均系统内时间与利用率";
     AxisRho => "utilisation ρ", "利用率 ρ";
     QAxisW => "W (ms)", "W（ms）";

@@ -530,6 +530,37 @@ pub fn simulated(r: &Report) -> Option<Simulated> {
     })
 }
 
+/// Why a run of the lab ended with requests still in the pool.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cut {
+    /// The engine stopped it (too many calls alive at once, or its work limit).
+    Stopped(crate::report::Stopped),
+    /// It ran the engine's longest drain after the last arrival
+    /// (`model::chain::DRAIN_HORIZON`) and the pool had not emptied.
+    Drain,
+}
+
+/// A run that ended before all its requests did: the simulated figures then count only
+/// those that finished, and understate the wait.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unfinished {
+    /// Requests still waiting or in service at the end.
+    pub left: u64,
+    /// Requests that arrived.
+    pub total: u64,
+    pub cut: Cut,
+}
+
+/// Whether the run `r` left requests unfinished, and why.
+pub fn unfinished(r: &Report) -> Option<Unfinished> {
+    let s = &r.summary;
+    (s.unfinished > 0).then(|| Unfinished {
+        left: s.unfinished,
+        total: s.original_requests,
+        cut: s.stopped.map_or(Cut::Drain, Cut::Stopped),
+    })
+}
+
 /// What the lab holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueueState {

@@ -12,6 +12,7 @@ use super::runs::use_runs;
 use crate::export::{Provenance, lab_json, series_csv};
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::{line_path, nice_max};
+use crate::report::Stopped;
 use crate::state::announce::Said;
 use crate::state::queue::{
     self as q, Closed, QueueAction as A, QueueInput, QueueState, SWEEP_RHOS, Service, Simulated, simulated,
@@ -361,7 +362,32 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             };
             html! { <p class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &m)]) }</p> }
         }
-        _ => Html::default(),
+        _ => match report.as_deref().and_then(q::unfinished) {
+            Some(u) => {
+                let why = match u.cut {
+                    q::Cut::Drain => t(T::QCutDrain).to_string(),
+                    q::Cut::Stopped(stop) => {
+                        let (key, at_ms, limit) = match stop {
+                            Stopped::CallsAlive { at_ms, limit } => (T::QCutCalls, at_ms, limit),
+                            Stopped::Work { at_ms, limit } => (T::QCutWork, at_ms, limit),
+                        };
+                        lang.f(
+                            key,
+                            &[
+                                ("t", &format_number(at_ms / 1000.0, 1)),
+                                ("limit", &format_number(limit as f64, 0)),
+                            ],
+                        )
+                    }
+                };
+                html! { <p class="warning" role="status" id="q-unfinished">{ lang.f(T::QUnfinished, &[
+                    ("left", &format_number(u.left as f64, 0)),
+                    ("total", &format_number(u.total as f64, 0)),
+                    ("why", &why),
+                ]) }</p> }
+            }
+            None => Html::default(),
+        },
     };
     let notes = if closed.bounded {
         lang.f(T::QExactBounded, &[("q", &format_number(f64::from(input.queue), 0))])

@@ -216,7 +216,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
                    f"the busy workers' mean over the run ({mean:.3f}) drawn flat at its height: {got}")
             expect(not any(ch.isdigit() for ch in got[4][-1]), f"its legend names it without the number (capacity 1 veils the chart, not its caption): {got[4]}")
             shots(f"queue-source-002-{lang}")
+            expect(chrome.find("#q-unfinished") is None, "a run that drained says nothing of unfinished requests")
             no_console_errors(chrome, f"queue ({lang})")
+        # One worker, a second a call at 1,000 req/s: the run ends with most requests still in
+        # the pool, and says so rather than show its figures as if it had drained.
+        for lang, word in [("en", "still waiting"), ("zh", "仍有")]:
+            page(f"?page=queue&lang={lang}&rate=1000&ms=1000&workers=1&queue=1000000")
+            wait_queue_run()
+            chrome.wait("#q-unfinished")
+            expect(word in chrome.text("#q-unfinished"), f"the unfinished requests named ({lang}): {chrome.text('#q-unfinished')!r}")
 
     def queue_approximation_is_named_and_edits_rerun():
         page("?page=queue&lang=en&preset=long-tail")
