@@ -45,8 +45,14 @@ impl Axis {
         }
         // Rounded to 9 decimals, so that 0.05 + 0.95 × 5 / 19 is 0.3 in links, not
         // 0.30000000000000004.
-        let v = self.from + (self.to - self.from) * f64::from(i) / f64::from(self.n - 1);
-        (v * 1e9).round() / 1e9
+        let mut v = self.from + (self.to - self.from) * f64::from(i) / f64::from(self.n - 1);
+        if !v.is_finite() {
+            // Near f64's end (an axis typed to 1e308) the product overflows; the share first
+            // does not.
+            v = self.from + (self.to - self.from) * (f64::from(i) / f64::from(self.n - 1));
+        }
+        // Only where 9 decimals fit: 1e308 × 1e9 is infinite.
+        if v.abs() < 1e9 { (v * 1e9).round() / 1e9 } else { v }
     }
 
     /// The range an axis starts with when the learner picks its knob (the numbers of the
@@ -80,13 +86,18 @@ impl Axis {
         let (from, to) = range.split_once("..").ok_or_else(bad)?;
         let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
         let (Some(from), Some(to)) = (num(from), num(to)) else { return Err(bad()) };
-        let n: u16 = n.trim().parse().map_err(|_| bad())?;
-        if !(1..=MAX_STEPS).contains(&n) {
-            return Err(FieldError::new(
+        // The steps named by their own field and range, whatever is wrong with them (a word,
+        // a fraction, 0, 41).
+        let steps = || {
+            FieldError::new(
                 format!("{field} steps"),
-                n,
+                clip(n.trim()),
                 Allowed::integer(1, u64::from(MAX_STEPS)),
-            ));
+            )
+        };
+        let n: u16 = n.trim().parse().map_err(|_| steps())?;
+        if !(1..=MAX_STEPS).contains(&n) {
+            return Err(steps());
         }
         if key.trim().is_empty() {
             return Err(bad());
@@ -299,6 +310,29 @@ impl Sweep {
         }
     }
 
+    /// A storm page field's error for cell `index`, said as the axis that set the field
+    /// (`y`: `trigger_ms=-5`, its range in the axis's own terms) rather than as the field
+    /// the learner never typed (`f1.end (faults[0].end_ms) = 3995`); an error no axis
+    /// caused is left as it is.
+    fn on_axis(&self, index: usize, e: &FieldError) -> FieldError {
+        let (i, j) = self.position(index);
+        let storm_key = e.field.split(" (").next().unwrap_or(&e.field);
+        for (field, axis, k) in [("x", &self.x, i), ("y", &self.y, j)] {
+            let value = format!("{}={}", axis.key, url_num(axis.value(k)));
+            if axis.key == storm_key {
+                return FieldError { field: field.into(), value, ..e.clone() };
+            }
+            if axis.key == "trigger_ms" && storm_key == "f1.end" {
+                // The trigger's length is its end less its start: the end's range, shifted.
+                let start = self.base().faults.first().map_or(0.0, |f| f.start_ms);
+                let r = crate::scenario::ranges::fault_end_ms(start);
+                return FieldError::new(field, value, Allowed::range(r.min - start, r.max - start))
+                    .with_unit("ms");
+            }
+        }
+        e.clone()
+    }
+
     /// What an axis may name.
     fn keys(&self) -> Allowed {
         let choices = [
@@ -323,7 +357,7 @@ impl Sweep {
             return Err(FieldError::new(field, clip(k), self.keys()));
         }
         if let Some((_, _, e)) = st.errors.iter().next() {
-            return Err(e.clone());
+            return Err(self.on_axis(index, e));
         }
         let mut scenario = st.a;
         scenario.report.bucket_ms = Some(BUCKET_MS);
@@ -396,7 +430,11 @@ impl Sweep {
         let nx = usize::from(self.x.n);
         let row = 0..nx;
         let column = (1..usize::from(self.y.n)).map(|j| j * nx);
-        for index in row.chain(column).chain(std::iter::once(self.cells().saturating_sub(1))) {
+        // The corners first: they hold both ends of both axes, the values the learner typed,
+        // so a range broken at one end is named by that end, not by a step between.
+        let last = self.cells().saturating_sub(1);
+        let corners = [0, nx - 1, last + 1 - nx, last];
+        for index in corners.into_iter().chain(row).chain(column) {
             self.cell(index, false)?;
             if self.protect != Protection::None {
                 self.cell(index, true)?;
