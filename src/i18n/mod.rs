@@ -367,6 +367,17 @@ pub fn format_small(x: f64, decimals: usize, significant: usize) -> String {
     format_number(x, d)
 }
 
+/// An upper bound as a person would say it: rounded up to 3 significant digits, with its
+/// thousands grouped (`650000000000013.0` → `650,000,000,000,000`, without the float's
+/// noise in the last digits, which the rounding up ignores; rounded up, it stays a bound).
+pub fn format_bound(x: f64) -> String {
+    if !x.is_finite() || x.abs() < 1000.0 {
+        return format_number(x.ceil(), 0);
+    }
+    let unit = 10f64.powi(x.abs().log10().floor() as i32 - 2);
+    format_number(((x / unit) - 1e-9).ceil() * unit, 0)
+}
+
 /// Digits with a comma every three from the right: `1234567` → `1,234,567`.
 fn group_digits(int: &str) -> String {
     let mut grouped = String::with_capacity(int.len() + int.len() / 3);
@@ -468,6 +479,15 @@ mod tests {
         assert_eq!(Lang::Zh.service("my-db"), "my-db");
         assert_eq!(Lang::Zh.client("page", "recommendation"), "商品页 → 推荐服务");
         assert_eq!(Lang::En.client("page", "recommendation"), "page → recommendation");
+    }
+
+    #[test]
+    fn bounds_keep_three_significant_digits_rounded_up() {
+        assert_eq!(format_bound(650_000_000_000_013.0), "650,000,000,000,000");
+        assert_eq!(format_bound(866_666_664_144_444_416.0), "867,000,000,000,000,000");
+        assert_eq!(format_bound(20_000_001.0), "20,100,000", "still above the cap it is compared with");
+        assert_eq!(format_bound(25_000_000.0), "25,000,000");
+        assert_eq!(format_bound(999.2), "1,000");
     }
 
     #[test]

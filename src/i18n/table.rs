@@ -737,6 +737,8 @@ texts! {
         "运行在 {t} s 时停止：已处理 {limit} 个事件，超出工作量估计。图表显示停止前发生的一切。";
     TooMuchWork => "it implies up to {estimated} calls if every attempt is used, more than the browser runs ({cap}); shorten the duration, lower the rate or the attempts (the command line allows more).",
         "若用尽所有尝试，它最多会产生 {estimated} 次调用，超过浏览器可运行的上限（{cap}）；请缩短持续时间、降低速率或尝试次数（命令行允许更多）。";
+    TooMuchWorkBatch => "it implies up to {estimated} calls if every attempt is used, more than the browser runs ({cap}); lower the number of requests or the attempts (the command line allows more).",
+        "若用尽所有尝试，它最多会产生 {estimated} 次调用，超过浏览器可运行的上限（{cap}）；请减少请求数或尝试次数（命令行允许更多）。";
     UnknownParam => "The link has settings this page does not know and ignored: {keys}.", "链接中有本页不认识的设置，已忽略：{keys}。";
     UnknownStormParam => "The link has settings this page does not know, or that this preset does not have (a rate for a load that comes in one burst, a third layer of two), and ignored them: {keys}.", "链接中有本页不认识、或当前预设没有的设置（例如一次性突发负载的速率、只有两层时的第三层），已忽略：{keys}。";
     TargetRun => "Whole run", "整体";

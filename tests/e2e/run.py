@@ -421,6 +421,13 @@ def main():
         page("?page=storm&lang=zh&preset=chain-3x4&rate=100000&duration=600000")
         msg = chrome.text("#run-error")
         expect("调用" in msg and "20,000,000" in msg, f"a clear message: {msg!r}")
+        # The estimate without the float's noise, and a batch's own settings to lower.
+        page("?page=storm&lang=en&preset=recommendation-500rps&rate=10000000&duration=1000000000")
+        msg = chrome.text("#run-error")
+        expect(re.search(r"up to \d{1,3}(,000)+ calls", msg) and "duration" in msg, f"a round estimate: {msg!r}")
+        page("?page=storm&lang=en&preset=lab11-unprotected&requests=2000000")
+        msg = chrome.text("#run-error")
+        expect("number of requests" in msg and "duration" not in msg, f"a batch names its requests: {msg!r}")
         no_console_errors(chrome, "too much work")
 
     def storm_slider_move_leaves_the_document_alone():

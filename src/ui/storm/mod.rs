@@ -64,13 +64,14 @@ fn jobs(st: &StormState) -> Vec<Job> {
     jobs
 }
 
-/// A run that could not start, in the page's language.
-fn run_error_text(lang: Lang, e: &RunError) -> String {
+/// A run that could not start, in the page's language; `batch`: its requests arrive at once
+/// (`requests`), so the settings to lower are those, not a rate and a duration.
+fn run_error_text(lang: Lang, e: &RunError, batch: bool) -> String {
     match e {
         RunError::Invalid(f) => lang.field_error(f),
         RunError::TooMuchWork { estimated, cap } => lang.f(
-            T::TooMuchWork,
-            &[("estimated", &format_number(*estimated, 0)), ("cap", &format_number(*cap, 0))],
+            if batch { T::TooMuchWorkBatch } else { T::TooMuchWork },
+            &[("estimated", &crate::i18n::format_bound(*estimated)), ("cap", &format_number(*cap, 0))],
         ),
         RunError::Internal(m) => m.clone(),
     }
@@ -428,7 +429,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     let status = if runs.progress < 1.0 {
         html! { <div class="progress"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
     } else if let Some(e) = &error {
-        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &run_error_text(lang, e))]) }</div> }
+        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &run_error_text(lang, e, matches!(props.state.a.load, crate::scenario::Load::Batch { .. })))]) }</div> }
     } else if let Some(stop) = a.as_ref().and_then(|r| r.0.summary.stopped) {
         let (key, at_ms, limit) = match stop {
             Stopped::CallsAlive { at_ms, limit } => (T::RunStoppedCalls, at_ms, limit),
