@@ -31,6 +31,8 @@ pub struct Provenance {
     pub seed: Option<u64>,
     /// The link that reproduces the page's state (every edited knob is in it).
     pub link: String,
+    /// Compare mode's side (`A` or `B`) the file is of; none outside compare mode.
+    pub side: Option<&'static str>,
 }
 
 impl Provenance {
@@ -71,6 +73,9 @@ impl Provenance {
         }
         if let Some(seed) = self.seed {
             out.push(format!("seed: {seed}"));
+        }
+        if let Some(side) = self.side {
+            out.push(format!("side: {side} of compare mode"));
         }
         out.push(format!("link: {}", self.link));
         out.push("figures come from a virtual-time model, not measurements of real systems".into());

@@ -8,6 +8,7 @@ fn storm(seed: Option<u64>) -> Provenance {
         preset: "chain-3x3".into(),
         seed,
         link: "https://x.test/lab/?page=storm&preset=chain-3x3&seed=7".into(),
+        side: None,
     }
 }
 
@@ -42,14 +43,25 @@ fn file_names_carry_version_preset_and_seed() {
         preset: "source-002".into(),
         seed: Some(1),
         link: String::new(),
+        side: None,
     };
     assert_eq!(lab.stem(), format!("resilience-lab-{VERSION}-admission-source-002-seed1"));
-    let calc =
-        Provenance { page: "calculator".into(), preset: String::new(), seed: None, link: String::new() };
+    let calc = Provenance {
+        page: "calculator".into(),
+        preset: String::new(),
+        seed: None,
+        link: String::new(),
+        side: None,
+    };
     assert_eq!(calc.stem(), format!("resilience-lab-{VERSION}-calculator"));
     // Nothing from a link reaches a file name unfiltered.
-    let odd =
-        Provenance { page: "storm".into(), preset: "../a b/中".into(), seed: None, link: String::new() };
+    let odd = Provenance {
+        page: "storm".into(),
+        preset: "../a b/中".into(),
+        seed: None,
+        link: String::new(),
+        side: None,
+    };
     assert_eq!(odd.stem(), format!("resilience-lab-{VERSION}-..-a-b--"));
     assert_eq!(safe_name(&"x".repeat(500)).len(), 60);
 }
@@ -65,6 +77,9 @@ fn csv_comments_name_the_source_on_comment_lines_only() {
     assert!(c.contains("seed=7 ,evil"), "a line break in the link is flattened: {c}");
     assert!(!storm(None).csv_comments().contains("seed:"));
     assert!(Provenance { link: "中".into(), ..storm(None) }.ascii_text().is_ascii());
+    assert!(!c.contains("side:"), "outside compare mode no side is named");
+    let b = Provenance { side: Some("B"), ..storm(Some(7)) }.csv_comments();
+    assert!(b.contains("# side: B of compare mode\n"), "{b}");
 }
 
 #[test]

@@ -210,6 +210,19 @@ fn branch(node: &mut CallNode, callee: usize) -> &mut Branch {
     }
 }
 
+/// The time span two trees of one request (compare mode's sides, spanning `a` and `b` ms)
+/// share, if one scale serves both: within [`SHARED_SPAN_RATIO`] of each other. Past it the
+/// shorter tree would be a line at the start of the longer one's axis (an 18 ms request
+/// beside one of 25 s), so each keeps its own.
+pub fn shared_span(a: f64, b: f64) -> Option<f64> {
+    let (lo, hi) = (a.min(b), a.max(b));
+    (lo > 0.0 && hi <= lo * SHARED_SPAN_RATIO).then_some(hi)
+}
+
+/// How many times longer one side's tree may span than the other's and still share its
+/// axis.
+pub const SHARED_SPAN_RATIO: f64 = 10.0;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +232,14 @@ mod tests {
         s.report.trace_requests = vec![request];
         let r = crate::model::chain::run_with(&s, seed, 1e9).expect("runs");
         r.traces.into_iter().find(|t| t.request == request).expect("the asked-for request is traced")
+    }
+
+    #[test]
+    fn two_sides_share_a_span_only_when_one_scale_serves_both() {
+        assert_eq!(shared_span(120.0, 300.0), Some(300.0));
+        assert_eq!(shared_span(300.0, 120.0), Some(300.0));
+        assert_eq!(shared_span(18.0, 25_000.0), None, "an 18 ms tree beside a 25 s one keeps its own");
+        assert_eq!(shared_span(0.0, 5.0), None, "a tree of no length has no scale to share");
     }
 
     #[test]

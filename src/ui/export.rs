@@ -74,7 +74,15 @@ fn provenance() -> Provenance {
         seed: attr("data-seed").parse().ok(),
         // The full page's link, even from compact mode: it is what reproduces the figure.
         link: full_page_url(&browser::current_href()),
+        side: None,
     }
+}
+
+/// Compare mode's side an element is drawn on (`A` or `B`), from the two columns it draws
+/// each side's figures in and the pair of diagrams above them; none outside compare mode.
+fn side_of(el: &Element) -> Option<&'static str> {
+    let side = el.closest(".sides.compare > .side, .compare-diagrams > .panel").ok().flatten()?;
+    Some(if side.previous_element_sibling().is_some() { "B" } else { "A" })
 }
 
 /// Hands `bytes` to the browser as a download named `name`.
@@ -156,6 +164,10 @@ fn caption_band(
         cap.first_child().filter(|n| n.node_type() == 3).and_then(|n| n.text_content()).unwrap_or_default();
     if let Some(unit) = cap.query_selector(".unit")?.and_then(|u| u.text_content()) {
         title = format!("{} {unit}", title.trim());
+    }
+    // Off the page, a compare-mode figure says whose it is.
+    if let Some(side) = side_of(svg) {
+        title = format!("{side} · {}", title.trim());
     }
     let (ink, font) = (computed(&cap, "color"), computed(&cap, "font-family"));
     let g = svg_el(doc, "g", &[("font-family", font), ("fill", ink.clone())])?;
@@ -402,8 +414,7 @@ fn figures() -> Vec<(Element, String, String)> {
         }
         let mut name = svg.get_attribute("aria-label").unwrap_or_default();
         // Compare mode draws each figure twice: the list says whose it is.
-        if let Some(side) = svg.closest(".sides.compare > .side").ok().flatten() {
-            let tag = if side.previous_element_sibling().is_some() { "B" } else { "A" };
+        if let Some(tag) = side_of(&svg) {
             name = format!("{tag} · {name}");
         }
         out.push((svg, id, name));
@@ -413,7 +424,7 @@ fn figures() -> Vec<(Element, String, String)> {
 
 /// Exports one figure; the message says what was saved or why not.
 async fn export_figure(lang: Lang, svg: Element, id: String, name: String, format: Format) -> String {
-    let p = provenance();
+    let p = Provenance { side: side_of(&svg), ..provenance() };
     let result = async {
         let (text, w, h) = svg_text(&svg, &name, &p)?;
         match format {
@@ -506,7 +517,7 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
         let data = if side_b { props.data_b.clone() } else { Some(props.data.clone()) };
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
-            let p = Rc::new(provenance());
+            let p = Rc::new(Provenance { side: side_b.then_some("B"), ..provenance() });
             let (ext, mime) = match kind {
                 DataKind::Json => (".json", "application/json"),
                 DataKind::Csv => (".csv", "text/csv"),

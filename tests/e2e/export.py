@@ -170,6 +170,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         expect(body == cli(preset, seed, "json"), "side A's JSON is still side A's")
         name, _, body = take("#export-csv-b", n + 2)
         expect(name.endswith("-side-b.csv") and b"# preset: " + preset.encode() in body, f"side B's CSV {name}")
+        expect(b"# side: B of compare mode\n" in body, f"side B's CSV says whose it is: {body[:300]!r}")
+        # Every figure in the list says whose it is, the two diagrams included, and an
+        # exported side-B figure says so off the page.
+        open_menu()
+        names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
+        expect(len(names) == len(set(names)) and all(x.startswith(("A · ", "B · ")) for x in names),
+               f"each figure's side named, no two alike: {names}")
+        b_diagram = next(i for i, x in enumerate(names) if x.startswith("B · ") and "chain" in x.lower())
+        svg = ET.fromstring(take(f"#export-fig-{b_diagram}-svg", n + 3)[2])
+        desc = svg.find(SVG_NS + "desc").text
+        expect("side: B of compare mode" in desc, f"the exported B diagram says so: {desc!r}")
         no_console_errors(chrome, "storm export, compare mode")
 
     # ---- figures: SVG well-formed and rendering, PNG with its text chunk -----------------

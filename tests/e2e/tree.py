@@ -142,6 +142,15 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         expect(chrome.js("return document.querySelectorAll('#tree-request').length") == 1, "one request finder, side A's")
         spans = [float(attr(f"#tree-summary{x}", "data-span-ms")) for x in ["", "-b"]]
         expect(spans[0] == spans[1] and spans[0] >= 1020, f"both trees on one time span, the longer (1,020 ms): {spans}")
+        # Where one side's request lasts over ten times the other's (big-promo's request 609:
+        # seconds against milliseconds), each tree keeps its own span: on the longer one's
+        # axis the shorter was a line at 0.
+        load("?page=storm&lang=en&preset=big-promo&compare=1&request=609")
+        chrome.wait("#tree-summary-b")
+        far = [float(attr(f"#tree-summary{x}", "data-span-ms")) for x in ["", "-b"]]
+        expect(max(far) > 10 * min(far) > 0, f"each tree on its own span: {far}")
+        load("?page=storm&lang=en&preset=lab11-unprotected&compare=1&request=3")
+        chrome.wait("#tree-summary-b")
         # Side B's own bars and timeline pick a request too, for both trees.
         n = chrome.js("const r = document.querySelector('#chart-latency-b rect.pick'); return r && r.dataset.request;")
         expect(n is not None, "side B's latency bars can be picked")

@@ -332,14 +332,15 @@ pub fn StormPage(props: &StormProps) -> Html {
     let export_data =
         use_callback(a.clone(), |(kind, _), a: &Option<ReportRef>| report_text(kind, a.as_ref()));
     let export_b = use_callback(b.clone(), |(kind, _), b: &Option<ReportRef>| report_text(kind, b.as_ref()));
-    // Compare mode: both sides' trees of the asked-for request on one time span.
+    // Compare mode: both sides' trees of the asked-for request on one time span, where one
+    // scale serves both (`tree::shared_span`).
     let tree_span = *use_memo((a.clone(), b.clone(), props.state.request), |(a, b, request)| {
         let (Some(a), Some(b), Some(n)) = (a, b, request) else { return None };
         let span = |r: &ReportRef| {
             let trace = r.0.traces.iter().find(|t| t.request == *n)?;
             Some(tree::span_of(&crate::model::tree::AttemptTree::of(trace)))
         };
-        Some(span(a)?.max(span(b)?))
+        crate::model::tree::shared_span(span(a)?, span(b)?)
     });
     let trace_cb = {
         let trace_idx = trace_idx.clone();
