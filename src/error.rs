@@ -72,11 +72,14 @@ pub enum Rule {
     /// A stability map cell leaves time to judge before and after its trigger (detail: the
     /// bounds, in ms).
     JudgedWindows,
+    /// The breaker lab's number of phases is the length of its `phase_ms` list (detail: that
+    /// length).
+    PhasesFromList,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 18] = [
+    pub const ALL: [Rule; 19] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -95,6 +98,7 @@ impl Rule {
         Rule::SweepAxisKey,
         Rule::OneRate,
         Rule::JudgedWindows,
+        Rule::PhasesFromList,
     ];
 }
 

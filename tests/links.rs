@@ -312,3 +312,15 @@ proptest! {
         prop_assert!(again.errors.is_empty(), "its own link has no errors: {}", own);
     }
 }
+
+#[test]
+fn a_key_given_twice_is_named_once_on_every_page() {
+    let q = Query::parse("?zzz=1&yyy=2&zzz=3");
+    let want = vec!["zzz".to_string(), "yyy".to_string()];
+    assert_eq!(StormState::from_query(&q).unknown, want, "storm");
+    assert_eq!(CalcState::from_query(&q).unknown, want, "calculator");
+    assert_eq!(BreakerState::from_query(&q).unknown, want, "breaker");
+    assert_eq!(AdmissionState::from_query(&q).unknown, want, "admission");
+    assert_eq!(QueueState::from_query(&q).unknown, want, "queue");
+    assert_eq!(StabilityState::from_query(&q).unknown, want, "stability");
+}

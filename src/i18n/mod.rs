@@ -192,6 +192,7 @@ impl Lang {
             Rule::SweepAxisKey => T::RuleSweepAxisKey,
             Rule::OneRate => T::RuleOneRate,
             Rule::JudgedWindows => T::RuleJudgedWindows,
+            Rule::PhasesFromList => T::RulePhasesFromList,
         };
         self.f(key, &[("detail", detail)])
     }

@@ -124,6 +124,8 @@ texts! {
     RuleRequired => "a value: this field is required", "一个值：此字段为必填";
     RuleValidJson => "valid JSON ({detail})", "有效的 JSON（{detail}）";
     RuleExpected => "{detail}", "{detail}";
+    RulePhasesFromList => "{detail}, the number of items in phase_ms, which sets the phases (phase_ms is used)",
+        "{detail}，即 phase_ms 的项数，阶段数由它决定（已采用 phase_ms）";
     RuleOneRate => "rps or rpd, not both: they set the same rate (rpd ÷ 86,400), and rpd is used",
         "rps 与 rpd 只给一个：二者设的是同一个速率（rpd ÷ 86,400），已采用 rpd";
     RuleSweepAxisKey => "KNOB=FROM..TO/N with KNOB one of {detail}, or any other retry-storm page link key (lab keys lists them)",

@@ -6,7 +6,7 @@
 //! input. The URL names the preset and every field that differs from it.
 
 use super::{FieldKey, FormErrors};
-use crate::error::{Allowed, FieldError, fmt_num};
+use crate::error::{Allowed, FieldError, Rule, clip, fmt_num};
 use crate::i18n::T;
 use crate::knob::{Choice, Knob, Slider};
 use crate::model::breaker_lab::{self as lab, Arrivals, LabInput, MAX_PHASES, Phase, limits};
@@ -488,14 +488,21 @@ impl BreakerState {
         // The number of phases is the length of `phase_ms`; without that list, `phases=`
         // (the key the knob's label names) sets it, each new phase a copy of the last.
         match (lists.first().filter(|(k, _)| k.key == "phase_ms"), q.get(PHASES.key)) {
+            // A list longer (or shorter) than the lab takes is phase_ms's error: the link
+            // never said `phases`.
+            (Some((k, items)), _) if !PHASES.range.accepts(items.len() as f64) => {
+                let (min_len, max_len) = (PHASES.range.min as usize, PHASES.range.max as usize);
+                let e = FieldError::new(k.key, clip(&items.join(",")), Allowed::Length { min_len, max_len });
+                st.errors.set(FieldKey::plain(k.key), items.join(","), e);
+            }
             (Some((_, items)), given) => {
                 st = st.reduce(BreakerAction::Type(FieldKey::plain(PHASES.key), items.len().to_string()));
                 if let Some(v) = given.filter(|v| v.trim() != items.len().to_string()) {
-                    let n = items.len() as u64;
+                    let rule = Allowed::Rule { rule: Rule::PhasesFromList, detail: items.len().to_string() };
                     st.errors.set(
                         FieldKey::plain(PHASES.key),
                         v.to_string(),
-                        FieldError::new(PHASES.key, v, Allowed::integer(n, n)),
+                        FieldError::new(PHASES.key, v, rule),
                     );
                 }
             }
@@ -532,8 +539,7 @@ impl BreakerState {
                 || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
                 || CHOICES.iter().any(|c| c.key == k)
         };
-        st.unknown = q.pairs().iter().map(|(k, _)| k).filter(|k| !known(k)).cloned().collect();
-        st.unknown.dedup();
+        st.unknown = crate::state::lab::unknown_keys(q, known);
         st
     }
 

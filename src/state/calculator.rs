@@ -394,15 +394,9 @@ impl CalcState {
             }
         }
         let known = ["rps", "attempts"];
-        state.unknown = q
-            .pairs()
-            .iter()
-            .map(|(k, _)| k)
-            .filter(|k| {
-                !known.contains(&k.as_str()) && !crate::state::app::is_shell_key(k) && knob(k).is_none()
-            })
-            .cloned()
-            .collect();
+        state.unknown = crate::state::lab::unknown_keys(q, |k| {
+            known.contains(&k) || crate::state::app::is_shell_key(k) || knob(k).is_some()
+        });
         state.recomputed()
     }
 

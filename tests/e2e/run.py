@@ -430,6 +430,18 @@ def main():
         expect("number of requests" in msg and "duration" not in msg, f"a batch names its requests: {msg!r}")
         no_console_errors(chrome, "too much work")
 
+    def storm_speed_survives_a_reload():
+        # The viewer's playback speed is kept for the tab (it went back to 1× on a reload).
+        page("?page=storm&lang=en&preset=chain-3x3")
+        wait_run(chrome)
+        chrome.js("const s = document.getElementById('speed'); s.value = '0.5'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        time.sleep(0.2)
+        chrome.refresh()
+        wait_run(chrome)
+        got = chrome.js("return document.getElementById('speed').value;")
+        chrome.js("const s = document.getElementById('speed'); s.value = '1'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        expect(got == "0.5", f"the speed kept through a reload: {got}")
+
     def storm_slider_move_leaves_the_document_alone():
         # A slider move changes the run and the link, not the document's language or title:
         # setting `lang` on <html>, even to its own value, restyles the whole page (≈ 15 ms).
@@ -862,6 +874,7 @@ def main():
         ("a bad link names the field and falls back for it only; a rule in the page's language", storm_bad_link_names_the_field),
         ("a scenario too large for the browser is refused with a message", storm_too_much_work_is_refused_with_a_message),
         ("a slider move leaves <html lang> and the title alone", storm_slider_move_leaves_the_document_alone),
+        ("the playback speed survives a reload", storm_speed_survives_a_reload),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
         ("calculator in English", calculator_english),
         ("calculator in Chinese", calculator_chinese),

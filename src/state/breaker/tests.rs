@@ -235,9 +235,17 @@ fn a_link_may_name_the_number_of_phases_by_the_key_its_label_shows() {
     // phase_ms's length decides; a phases= that disagrees with it is named.
     let st = q("?phase_ms=1000,2000&phases=3");
     assert_eq!(st.input.phases.len(), 2);
-    assert_eq!(
-        st.errors.get(&FieldKey::plain("phases")).unwrap().1.to_string(),
-        "phases: got 3, allowed a whole number from 2 to 2"
-    );
+    let e = &st.errors.get(&FieldKey::plain("phases")).unwrap().1;
+    assert_eq!(e.value, "3");
+    assert_eq!(*e.allowed, Allowed::Rule { rule: crate::error::Rule::PhasesFromList, detail: "2".into() });
+    let said = crate::i18n::Lang::En.field_error(e);
+    assert!(said.contains("phase_ms"), "the message names the list that decides: {said}");
     assert!(q("?phase_ms=1000,2000&phases=2").errors.is_empty());
+    // A list longer than the lab takes is the list's error, not `phases`', which the link
+    // never set.
+    let long = vec!["100"; 10_000].join(",");
+    let st = q(&format!("?phase_ms={long}"));
+    assert!(st.errors.get(&FieldKey::plain("phases")).is_none(), "{:?}", st.errors);
+    let e = &st.errors.get(&FieldKey::plain("phase_ms")).expect("the list named").1;
+    assert!(matches!(*e.allowed, Allowed::Length { .. }), "{e:?}");
 }

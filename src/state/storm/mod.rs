@@ -543,6 +543,13 @@ impl StormState {
                 st.unknown.push(k.clone());
             }
         }
+        // Each key once, in link order (a key given twice was listed twice).
+        let mut seen = Vec::new();
+        st.unknown.retain(|k| {
+            let first = !seen.contains(k);
+            seen.push(k.clone());
+            first
+        });
         st
     }
 

@@ -96,14 +96,14 @@ fn five_layers_from_a_link_and_back() {
 #[test]
 fn unused_values_are_named() {
     let st = StormState::from_query(&Query::parse(
-        "?preset=chain-3x3&compare=yes&overlay=2&layers=9&l1.sides=7&zzz=1&.=1&中.attempts=2",
+        "?preset=chain-3x3&compare=yes&overlay=2&layers=9&l1.sides=7&zzz=1&.=1&中.attempts=2&zzz=2",
     ));
     assert!(st.errors.get(&OVERLAY).is_some_and(|(_, e)| e.to_string().contains("overlay")));
     let (raw, e) = st.errors.get(&COMPARE).unwrap();
     assert_eq!((raw.as_str(), e.to_string().as_str()), ("yes", "compare: got \"yes\", allowed one of 0, 1"));
     assert!(st.errors.get(&LAYERS).is_some_and(|(_, e)| e.to_string().contains("from 1 to 8")));
     assert!(st.errors.get(&sides_key(0)).is_some());
-    assert_eq!(st.unknown, vec!["zzz", ".", "中.attempts"]);
+    assert_eq!(st.unknown, vec!["zzz", ".", "中.attempts"], "each key once, a repeated one too");
     assert_eq!(st.a, presets::chain_3x3());
 }
 

@@ -48,6 +48,8 @@ const PLAY_MS_AT_1X: f64 = 10_000.0;
 /// quotes.
 const PLAY_ON_MS: f64 = 3_000.0;
 const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+/// Where the tab keeps the playback speed (see `speed` in [`StormPage`]).
+const SPEED_KEY: &str = "resilience-lab.speed";
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -157,7 +159,14 @@ pub fn StormPage(props: &StormProps) -> Html {
             }
         });
     }
-    let speed = use_state(|| 1.0f64);
+    // The playback speed is the viewer's, not the scenario's: kept for the tab's session (a
+    // reload keeps it), not in the link.
+    let speed = use_state(|| {
+        browser::session_get(SPEED_KEY)
+            .and_then(|v| v.parse::<f64>().ok())
+            .filter(|v| SPEEDS.contains(v))
+            .unwrap_or(1.0)
+    });
     let trace_idx = use_state(|| 0usize);
     let copied = use_state(|| false);
     // The hop whose series stand out in every chart (None: all alike).
@@ -396,6 +405,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 if let Ok(v) = s.value().parse::<f64>() {
                     hurry.set(false);
                     speed.set(v);
+                    browser::session_set(SPEED_KEY, &v.to_string());
                 }
             })
         };
