@@ -149,13 +149,27 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         chrome.cmd("POST", "/window", {"handle": here})
         no_console_errors(chrome, "navigation, cells, lessons")
 
+    def settled():
+        """Waits until the page stops scrolling: a step scrolls its figure into view for a
+        moment after it is drawn, and the sticky card (and its Next) moves with the page
+        until it sticks, so a click computed before the scroll could land beside it."""
+        last, still = None, 0
+        deadline = time.time() + 5
+        while still < 3 and time.time() < deadline:
+            y = chrome.js("return window.scrollY;")
+            still = still + 1 if y == last else 0
+            last = y
+            time.sleep(0.12)
+
     def lesson_steps_in_history_focus_and_scroll():
         chrome.get(base + "?lesson=retry-storm&step=1&lang=en")
         chrome.wait("#lesson-card")
+        settled()
         chrome.click("#lesson-next")
         chrome.wait("#lesson-card[data-step='2']")
         expect(chrome.js("return document.activeElement && document.activeElement.id") == "lesson-step-title",
                "after Next the focus is on the new step's title, not lost to the page")
+        settled()
         chrome.click("#lesson-next")
         chrome.wait("#lesson-card[data-step='3']")
         back("#lesson-card[data-step='2']")
