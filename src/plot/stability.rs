@@ -62,7 +62,8 @@ pub fn axis_title(lang: Lang, key: &str) -> String {
 pub fn axis_value(lang: Lang, key: &str, v: f64) -> String {
     match key {
         "utilisation" => lang.percent(&format_number(v * 100.0, 1)),
-        _ => format_number(v, 2),
+        // Small values keep their digits (a per-try timeout of 0.001 ms read as 0).
+        _ => crate::i18n::format_small(v, 2, 3),
     }
 }
 
@@ -74,7 +75,16 @@ pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
         Some(Err(crate::state::runs::RunError::Invalid(e))) => {
             format!("{}: {}", lang.t(T::StabError), lang.field_error(e))
         }
-        Some(Err(_)) => lang.t(T::StabError).to_string(),
+        // Why, where the run could not start: too much work for the browser, or a bug.
+        Some(Err(crate::state::runs::RunError::TooMuchWork { estimated, cap })) => format!(
+            "{}: {}",
+            lang.t(T::StabError),
+            lang.f(
+                T::StabTooMuchWork,
+                &[("estimated", &crate::i18n::format_bound(*estimated)), ("cap", &format_number(*cap, 0))]
+            )
+        ),
+        Some(Err(crate::state::runs::RunError::Internal(m))) => format!("{}: {m}", lang.t(T::StabError)),
         Some(Ok(Verdict { outcome: Outcome::Recovered, recovered_after_ms, .. })) => {
             match recovered_after_ms.unwrap_or(0.0) {
                 t if t <= 0.0 => lang.t(T::StabAbsorbed).to_string(),
@@ -449,6 +459,17 @@ mod tests {
 
     fn v(outcome: Outcome, after: Option<f64>) -> Option<CellResult> {
         Some(Ok(Verdict { outcome, recovered_after_ms: after, before: 1.0, after: 1.0 }))
+    }
+
+    #[test]
+    fn a_cell_that_could_not_run_says_why() {
+        let too_much: CellResult = Err(RunError::TooMuchWork { estimated: 650_000_000_000_013.0, cap: 2e7 });
+        let said = verdict_text(Lang::En, Some(&too_much));
+        assert!(said.contains("650,000,000,000,000") && said.contains("20,000,000"), "{said}");
+        let said = verdict_text(Lang::Zh, Some(&Err(RunError::Internal("x".into()))));
+        assert!(said.starts_with("无法运行：") || said.starts_with("无法运行: "), "{said}");
+        assert_eq!(axis_value(Lang::En, "l1.per_try", 0.001), "0.001", "small values keep their digits");
+        assert_eq!(axis_value(Lang::En, "l1.per_try", 25.0), "25");
     }
 
     #[test]
