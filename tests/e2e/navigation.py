@@ -92,6 +92,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         expect("x=utilisation" in chrome.url(), f"Back returns to the map's axes: {chrome.url()}")
         done = chrome.js("return document.getElementById('stability-map').getAttribute('data-done');")
         expect(done == "9", f"the finished map is shown at once, not computed again: {done} of 9 cells at first sight")
+        # A map left before it finished keeps its cells and runs only the rest on Back (a
+        # 3,200-cell map started again from 0).
+        big = "?page=stability&lang=en&x=utilisation%3D0.5..1.2%2F40&y=trigger_ms%3D50..1000%2F40&protect=budget"
+        chrome.get(base + big)
+        deadline = time.time() + 30
+        left = 0
+        while time.time() < deadline and left < 40:
+            left = int(chrome.js("return document.getElementById('stability-map').getAttribute('data-done');") or 0)
+            time.sleep(0.1)
+        chrome.js(STAY)
+        click_until("#nav-calculator", "#calc-announce")
+        back("#stability-map")
+        again = int(chrome.js("return document.getElementById('stability-map').getAttribute('data-done');") or 0)
+        total = int(chrome.js("return document.getElementById('stability-map').getAttribute('data-total');") or 0)
+        expect(again >= left > 0 and total == 3200, f"Back shows the {left} cells done before and goes on: {again} of {total}")
         # The keyboard's way to a cell: the column and row picked are in the link, and Back
         # from the run finds them again.
         pick = ("const s = document.getElementById(arguments[0]); s.value = arguments[1];"

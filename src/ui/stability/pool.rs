@@ -56,10 +56,11 @@ pub fn deal_order(nx: usize, ny: usize) -> Vec<usize> {
 type SweepKey = (String, usize, usize, bool);
 
 thread_local! {
-    /// The last sweep that finished in this page, so that coming back to its map (Back from
-    /// a cell's run) shows it at once instead of computing 400 runs again. Runs are
-    /// deterministic, so the cells are the ones a new sweep would give.
-    static FINISHED: std::cell::RefCell<Option<(SweepKey, SweepView)>> = const { std::cell::RefCell::new(None) };
+    /// The page's last sweep, as far as it got, so that coming back to its map (Back from a
+    /// cell's run) shows the cells done at once and runs only the rest, instead of all 400
+    /// (or 3,200) again. Runs are deterministic, so the cells are the ones a new sweep would
+    /// give.
+    static SWEPT: std::cell::RefCell<Option<(SweepKey, SweepView)>> = const { std::cell::RefCell::new(None) };
 }
 
 struct Shared {
@@ -118,9 +119,9 @@ pub fn use_sweep(
                 sh.view.protected = Rc::new(prot);
                 if sh.view.done >= sh.view.total {
                     sh.view.elapsed_ms = Some(now() - sh.started);
-                    let finished = sh.key.clone().map(|k| (k, sh.view.clone()));
-                    FINISHED.with(|f| *f.borrow_mut() = finished);
                 }
+                let swept = sh.key.clone().map(|k| (k, sh.view.clone()));
+                SWEPT.with(|f| *f.borrow_mut() = swept);
                 if sh.frame.is_none() {
                     let (set, weak) = (set.clone(), weak.clone());
                     sh.frame = Some(gloo_render::request_animation_frame(move |_| {
@@ -146,27 +147,39 @@ pub fn use_sweep(
             sh.started = now();
             let key: SweepKey = (query.clone(), *nx, *ny, *protected);
             sh.key = Some(key.clone());
-            // The first sweep of a page come back to shows the finished one; Run again runs.
+            // A page come back to shows its sweep as far as it got, and runs only the cells
+            // still missing; Run again runs them all.
             let cached =
-                FINISHED.with(|f| f.borrow().as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone()));
-            if let (0, Some(view)) = (*round, cached) {
-                sh.view = view;
-                set.set(sh.view.clone());
-                return;
+                SWEPT.with(|f| f.borrow().as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+            match (*round, cached) {
+                (0, Some(view)) if view.done >= view.total => {
+                    sh.view = view;
+                    set.set(sh.view.clone());
+                    return;
+                }
+                (0, Some(view)) => {
+                    sh.view = SweepView { cancelled: false, elapsed_ms: None, workers, ..view }
+                }
+                _ => {
+                    sh.view = SweepView {
+                        plain: Rc::new(vec![None; total_cells]),
+                        protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
+                        done: 0,
+                        total: total_cells * if *protected { 2 } else { 1 },
+                        elapsed_ms: None,
+                        workers,
+                        cancelled: false,
+                    }
+                }
             }
-            sh.view = SweepView {
-                plain: Rc::new(vec![None; total_cells]),
-                protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
-                done: 0,
-                total: total_cells * if *protected { 2 } else { 1 },
-                elapsed_ms: None,
-                workers,
-                cancelled: false,
-            };
             let order = deal_order(*nx, *ny);
-            let mut jobs: Vec<(u32, bool)> = order.iter().map(|&c| (c as u32, false)).collect();
+            let missing = |grid: &[Option<_>], c: usize| grid.get(c).is_some_and(Option::is_none);
+            let mut jobs: Vec<(u32, bool)> =
+                order.iter().filter(|&&c| missing(&sh.view.plain, c)).map(|&c| (c as u32, false)).collect();
             if *protected {
-                jobs.extend(order.iter().map(|&c| (c as u32, true)));
+                jobs.extend(
+                    order.iter().filter(|&&c| missing(&sh.view.protected, c)).map(|&c| (c as u32, true)),
+                );
             }
             // Only the first runner runs on the main thread when no worker could start.
             let active = if workers == 0 { 1 } else { runners.len() };
