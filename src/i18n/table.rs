@@ -1144,6 +1144,7 @@ texts! {
     StabAxisTrigger => "Trigger length (ms)", "触发时长（ms）";
     StabPending => "not run yet", "尚未运行";
     StabError => "could not run", "无法运行";
+    StabSweeping => "Sweeping {total} cells…", "正在扫描 {total} 个格子…";
     StabTooMuchWork => "up to {estimated} calls, more than the browser runs ({cap})", "最多 {estimated} 次调用，超过浏览器可运行的上限（{cap}）";
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
     StabAbsorbed => "absorbed at once", "立即吸收";

@@ -117,8 +117,17 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     ("out-amplification", &["calc-announce"]),
     // The storm page's SLO line: "5,287 failed of 5.9 allowed" is the failures and, divided,
     // the error budget spent.
-    ("h-a-failed", &["slo-status-a"]),
+    // The pages' live regions read figures out when a run finishes: a veiled figure's
+    // sentence is veiled with it, or a screen reader would say the answer.
+    ("h-a-failed", &["slo-status-a", "run-announce"]),
+    ("h-a-amplification", &["run-announce"]),
+    ("h-a-core_success_rate", &["run-announce"]),
     ("h-a-error_budget_spent", &["slo-status-a"]),
+    ("q-rho", &["q-announce"]),
+    ("cap-rho", &["q-announce"]),
+    ("cap-row-rho", &["q-announce"]),
+    ("q-time", &["q-announce"]),
+    ("q-time-sim", &["q-announce"]),
     // The admission lab's rejections by reason add up to its rejected card.
     ("adm-rejected", &["adm-reasons"]),
 ];

@@ -478,6 +478,10 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         ("capacity", 1, &["cap-row-rho", "cap-row-busy", "q-queue-chart"][..]),
         ("capacity", 5, &["adm-step-5", "adm-step-6"][..]),
         ("capacity", 8, &["lesson-settings", "lesson-step-knobs"][..]),
+        // The live regions that read a veiled figure out when the run finishes.
+        ("capacity", 1, &["q-announce"][..]),
+        ("metastable", 4, &["run-announce"][..]),
+        ("metastable", 5, &["run-announce"][..]),
     ] {
         let veiled = step(lesson, n).veiled();
         for id in ids {

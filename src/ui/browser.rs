@@ -147,6 +147,37 @@ pub fn set_document_lang_and_title(tag: &str, title: &str) {
     }
 }
 
+/// Once the change being made has been drawn, if the focus was lost on the way (the
+/// pressed button went with the view it replaced, or turned disabled), moves it to the
+/// first of `ids` that is on the page and enabled: a keyboard user stays where they were
+/// instead of starting again from the top.
+pub fn focus_after_render<S: Into<String>>(ids: impl IntoIterator<Item = S>) {
+    let ids: Vec<String> = ids.into_iter().map(Into::into).collect();
+    gloo_timers::callback::Timeout::new(0, move || {
+        use wasm_bindgen::JsCast;
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        // A button just disabled still holds the focus until the browser's next update.
+        let lost = doc
+            .active_element()
+            .is_none_or(|a| a.tag_name() == "BODY" || !a.is_connected() || a.has_attribute("disabled"));
+        if !lost {
+            return;
+        }
+        let usable = |id: &String| {
+            let el = doc.get_element_by_id(id)?.dyn_into::<web_sys::HtmlElement>().ok()?;
+            (!el.has_attribute("disabled")).then_some(el)
+        };
+        if let Some(el) = ids.iter().find_map(usable) {
+            // A heading takes the focus as a fragment link's target does.
+            if el.tab_index() < 0 && !el.has_attribute("tabindex") {
+                let _ = el.set_attribute("tabindex", "-1");
+            }
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
 /// Whether the window is wide enough for the controls beside the figures (the CSS
 /// breakpoint, 1000 px).
 pub fn is_wide() -> bool {

@@ -518,6 +518,32 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.cmd("DELETE", "/window")
             chrome.cmd("POST", "/window", {"handle": main})
 
+    def tab_stays_clear_of_the_cards_bar():
+        # Tab through a step's knobs in the card: each control focused is in view above the
+        # card's sticky Back/Next bar, not under it (capacity 5's refill slider was covered).
+        chrome.viewport(1440, 900)
+        try:
+            for lesson, n in [("capacity", 5), ("metastable", 2)]:
+                chrome.get(base + f"?lesson={lesson}&step={n}&lang=en")
+                wait_step(lesson, n)
+                time.sleep(0.5)
+                chrome.js("document.getElementById('lesson-step-title').focus();")
+                covered = []
+                for _ in range(14):
+                    chrome.press("\ue004")
+                    got = chrome.js("""const a = document.activeElement, nav = document.querySelector('#lesson-card .lesson-nav');
+                        if (!a || !a.closest('#lesson-card') || nav.contains(a)) return null;
+                        const r = a.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+                        const top = document.elementFromPoint(x, y);
+                        return [a.id || a.tagName, !!top && (top === a || a.contains(top) || top.contains(a))];""")
+                    if got is None:
+                        break
+                    if not got[1]:
+                        covered.append(got[0])
+                expect(not covered, f"{lesson} {n}: focused controls covered: {covered}")
+        finally:
+            chrome.viewport(1280, 900)
+
     def interview_mode_and_candidate_link():
         chrome.get(base + "?lesson=interview&step=1&interview=1&lang=en")
         wait_step("interview", 1)
@@ -876,6 +902,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: Go to the figure on a phone scrolls to it and stays", go_to_the_figure_on_a_phone),
         ("lessons: the speaker-notes window follows and leads", notes_window_keeps_in_step),
         ("lessons: interview checklist and the candidate's link", interview_mode_and_candidate_link),
+        ("lessons: Tab through a step's knobs stays clear of the card's bar", tab_stays_clear_of_the_cards_bar),
         ("lessons: the index's links, bad links named, leaving a lesson", index_links_and_bad_links),
     ]:
         run(name, fn)

@@ -430,6 +430,30 @@ def main():
         expect("number of requests" in msg and "duration" not in msg, f"a batch names its requests: {msg!r}")
         no_console_errors(chrome, "too much work")
 
+    def storm_pressed_controls_keep_the_focus():
+        # Enter on a control that changes the panel leaves the focus on it, or on what took
+        # its place: "+" of the fault windows moved it to layer 1's side dependencies (a
+        # second Enter added one), the knob views' buttons and a "−" at its bound dropped it.
+        def enter_on(id_):
+            chrome.js("document.getElementById(arguments[0]).focus();", id_)
+            chrome.press("\ue007")
+            time.sleep(0.4)
+            return chrome.js("return document.activeElement && document.activeElement.id;")
+        page("?page=storm&lang=en&preset=chain-3x3&knobs=all")
+        wait_run(chrome)
+        got = enter_on("faults-plus")
+        expect(got == "faults-plus" and "l1.sides" not in chrome.url(), f"+ of the fault windows keeps the focus: {got} ({chrome.url()})")
+        page("?page=storm&lang=en&preset=chain-3x3&knobs=all&layers=2")
+        wait_run(chrome)
+        got = enter_on("layers-minus")
+        expect(got == "layers-plus", f"− at its bound hands the focus to +: {got}")
+        page("?page=storm&lang=en&preset=lab11-unprotected")
+        wait_run(chrome)
+        got = enter_on("all-knobs")
+        expect(got == "lesson-only", f"All knobs hands the focus to its counterpart: {got}")
+        got = enter_on("lesson-only")
+        expect(got == "all-knobs", f"and back: {got}")
+
     def storm_speed_survives_a_reload():
         # The viewer's playback speed is kept for the tab (it went back to 1× on a reload).
         page("?page=storm&lang=en&preset=chain-3x3")
@@ -875,6 +899,7 @@ def main():
         ("a scenario too large for the browser is refused with a message", storm_too_much_work_is_refused_with_a_message),
         ("a slider move leaves <html lang> and the title alone", storm_slider_move_leaves_the_document_alone),
         ("the playback speed survives a reload", storm_speed_survives_a_reload),
+        ("keyboard: a pressed control of the storm panel keeps the focus", storm_pressed_controls_keep_the_focus),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
         ("calculator in English", calculator_english),
         ("calculator in Chinese", calculator_chinese),

@@ -130,7 +130,11 @@ pub fn LessonCard(props: &CardProps) -> Html {
     };
     let onleave = {
         let cb = props.onleave.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(()))
+        Callback::from(move |_: MouseEvent| {
+            cb.emit(());
+            // The card goes, and its button with it: the page's title takes the focus.
+            browser::focus_after_render(["page-title"]);
+        })
     };
     let modes = at.modes;
     let present = LessonAt { modes: Modes { present: !modes.present, ..modes }, ..at };

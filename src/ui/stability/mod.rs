@@ -337,6 +337,10 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                 ("workers", &view.workers.to_string()),
             ],
         )
+    } else if view.total == 0 {
+        // Before the sweep's first request (the first frame): nothing to count yet, and no
+        // worker has been asked, so "on the page (no worker could start)" would be wrong.
+        String::new()
     } else if view.workers == 0 {
         lang.f(T::StabProgressLocal, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else {
@@ -433,7 +437,12 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         data-elapsed-ms={view.elapsed_ms.map(|m| format!("{m:.0}"))} data-workers={view.workers.to_string()}
                         data-stuck={stuck(&view.plain).to_string()} data-stuck-protected={stuck(&view.protected).to_string()}>
                         <h2 id="stab-map-h">{ t(T::StabNav) }</h2>
-                        <div class="stab-status" role="status">
+                        // What a screen reader hears: the sweep starting and how it ended, not
+                        // each of its dozens of progress counts (the line below is not live).
+                        <p class="sr-only" role="status" id="stab-announce">{
+                            if running { lang.f(T::StabSweeping, &[("total", &view.total.to_string())]) } else { status.clone() }
+                        }</p>
+                        <div class="stab-status">
                             if running { <span class="spinner" aria-hidden="true" /> }
                             <span id="stab-status">{ status }</span>
                             <progress max={view.total.max(1).to_string()} value={view.done.to_string()} aria-label={t(T::StabNav)} />

@@ -111,6 +111,10 @@ fn stepper(
 ) -> Html {
     let (less, more) = (on.clone(), on);
     let name = lang.t(label).to_string();
+    // A button that turns disabled (the count at its bound) drops the focus: its partner
+    // takes it. Each closure holds both ids.
+    let (to_plus, to_minus) = (format!("{id}-plus"), format!("{id}-minus"));
+    let (to_plus2, to_minus2) = (to_plus.clone(), to_minus.clone());
     html! {
         <div class="control stepper" id={id.to_string()}>
             <div class="control-head">
@@ -118,11 +122,17 @@ fn stepper(
                 <span class="control-value" role="group" aria-labelledby={format!("{id}-label")}>
                     <button type="button" class="secondary small" id={format!("{id}-minus")} disabled={value <= min}
                         aria-label={lang.f(T::StepperLess, &[("what", &name)])}
-                        onclick={Callback::from(move |_: MouseEvent| less.emit(value.saturating_sub(1)))}>{ "−" }</button>
+                        onclick={Callback::from(move |_: MouseEvent| {
+                            less.emit(value.saturating_sub(1));
+                            crate::ui::browser::focus_after_render([to_minus.clone(), to_plus.clone()]);
+                        })}>{ "−" }</button>
                     <output id={format!("{id}-value")} aria-live="off">{ value }</output>
                     <button type="button" class="secondary small" id={format!("{id}-plus")} disabled={value >= max}
                         aria-label={lang.f(T::StepperMore, &[("what", &name)])}
-                        onclick={Callback::from(move |_: MouseEvent| more.emit(value + 1))}>{ "+" }</button>
+                        onclick={Callback::from(move |_: MouseEvent| {
+                            more.emit(value + 1);
+                            crate::ui::browser::focus_after_render([to_plus2.clone(), to_minus2.clone()]);
+                        })}>{ "+" }</button>
                 </span>
             </div>
             <p class="help">{ lang.t(help) }</p>
@@ -300,7 +310,11 @@ fn lesson_view(props: &PanelProps, controls: &[LessonControl]) -> Html {
             <legend>{ lang.t(T::LessonKnobs) }</legend>
             <p class="help">{ lang.t(T::LessonKnobsHelp) }</p>
             { items }
-            <button type="button" id="all-knobs" class="secondary small" onclick={Callback::from(move |_: MouseEvent| d.emit(StormAction::AllKnobs(true)))}>
+            <button type="button" id="all-knobs" class="secondary small" onclick={Callback::from(move |_: MouseEvent| {
+                d.emit(StormAction::AllKnobs(true));
+                // The button goes with the view it opens: its counterpart takes the focus.
+                crate::ui::browser::focus_after_render(["lesson-only"]);
+            })}>
                 { lang.t(T::AllKnobs) }
             </button>
         </fieldset>
@@ -384,7 +398,10 @@ fn target_controls(props: &PanelProps, t: Target) -> Html {
         })
         .collect();
     html! {
-        <details class="target" open={matches!(t, Target::Run | Target::Layer(_) | Target::Leaf)} id={target_id(t)}>
+        // Keyed by its target: a window or layer added or removed moves the others' elements
+        // with them, so a focused button stays the button it was (it became another
+        // section's "+" as the list shifted under it).
+        <details key={target_id(t)} class="target" open={matches!(t, Target::Run | Target::Layer(_) | Target::Leaf)} id={target_id(t)}>
             <summary>{ target_title(lang, &st.a, t) }</summary>
             { shape_controls(props, t) }
             { groups }
@@ -448,7 +465,10 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
     let has_lesson = presets::find(st.preset).is_some_and(|p| !p.knobs.is_empty());
     let onlesson = {
         let d = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.emit(StormAction::AllKnobs(false)))
+        Callback::from(move |_: MouseEvent| {
+            d.emit(StormAction::AllKnobs(false));
+            crate::ui::browser::focus_after_render(["all-knobs"]);
+        })
     };
     html! {
         <div class="panel controls-panel">
