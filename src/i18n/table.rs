@@ -330,6 +330,8 @@ texts! {
     QWHelp => "End-to-end time for the capacity table's second L = λW (source 002: 100 ms gives 12 in system, waiting ones included).",
         "容量表中第二个 L = λW 所用的端到端时间（文档 002：100 ms 对应系统内 12 个请求，含等待者）。";
     QFigures => "Simulated beside closed form", "模拟与闭式解对照";
+    QColFigure => "figure", "指标";
+    ColActions => "actions", "操作";
     QColFormula => "formula", "公式";
     QColClosed => "closed form", "闭式解";
     QColSim => "simulated", "模拟";

@@ -116,7 +116,8 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         _ => None,
     };
     html! {
-        <tr {class} id={format!("adm-step-{}", i + 1)}>
+        // The step shown is said as such, not only coloured.
+        <tr {class} id={format!("adm-step-{}", i + 1)} aria-current={(i + 1 == current).then_some("step")}>
             { for cells.into_iter().enumerate().map(|(col, c)| match exact(col) {
                 Some((id, v)) => html! { <td {id} data-value={v.to_string()}>{ c }</td> },
                 None => html! { <td>{ c }</td> },
@@ -320,7 +321,7 @@ fn arrivals_table(lang: Lang, st: &AdmissionState, dispatch: &Callback<A>) -> Ht
             <table class="lab-table arrivals" id="adm-arrivals">
                 <thead><tr><th>{ "#" }</th>
                     { for COLUMNS.iter().map(|c| html! { <th>{ lang.f(T::LabelWithUnit, &[("label", lang.t(c.label)), ("unit", lang.t(c.unit))]) }</th> }) }
-                    <th /></tr></thead>
+                    <th><span class="sr-only">{ lang.t(T::ColActions) }</span></th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
             if more > 0 { <p class="note">{ lang.f(T::MoreRows, &[("n", &more.to_string())]) }</p> }

@@ -98,7 +98,7 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
     };
     html! {
         <table class="lab-table figures-vs" id="q-figures">
-            <thead><tr><th /><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
+            <thead><tr><th><span class="sr-only">{ lang.t(T::QColFigure) }</span></th><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
             <tbody>
                 { row(lang, "rho", rho_label(c), rho, Some(f.rho), sim.map(|s| s.rho), pct) }
                 { row(lang, "pwait", if c.bounded { T::QPWaitBounded } else { T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }

@@ -108,6 +108,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         for k in range(1, steps + 1):
             chrome.click("#step")
             chrome.wait(f"#adm-step-{k}.current")
+            said = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tr[aria-current=step]')).map(r => r.id);")
+            expect(said == [f"adm-step-{k}"], f"step {k}: the row shown is the step a screen reader is told: {said}")
             seen.append(chrome.js("const r = document.querySelector('#adm-steps tr.current').cells; return [r[1].textContent, r[3].textContent, r[4].textContent, r[6].textContent, r[7].textContent, r[2].textContent];"))
             # The bucket moves in step with the table: its level is the row's tokens after
             # (the credits in brackets), and the event drops in or bounces off.
