@@ -840,6 +840,7 @@ texts! {
     BadgeFallback => "fallback", "兜底";
     BadgeFallbackFor => "fallback for {to}", "为{to}兜底";
     StateClosed => "CLOSED", "关闭";
+    BlAnnounce => "{at}: the breaker is {state}.", "{at}：熔断器处于{state}状态。";
     StateOpen => "OPEN", "打开";
     StateHalfOpen => "HALF-OPEN", "半开";
     OrderNote => "Badges read outermost first, in the order the engine ran them. {order}.", "徽章按由外到内排列，即引擎执行的顺序。{order}。";

@@ -113,6 +113,9 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     ("breaker-passed", &["breaker-figures-note"]),
     ("breaker-rejected", &["breaker-figures-note"]),
     ("breaker-probes", &["breaker-figures-note"]),
+    // The breaker lab's live line says the state at the playhead, as the band does.
+    ("breaker-band", &["breaker-announce"]),
+    ("breaker-transitions", &["breaker-announce"]),
     ("out-worst", &["calc-announce"]),
     ("out-amplification", &["calc-announce"]),
     // The storm page's SLO line: "5,287 failed of 5.9 allowed" is the failures and, divided,

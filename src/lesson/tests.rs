@@ -482,6 +482,7 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         ("capacity", 1, &["q-announce"][..]),
         ("metastable", 4, &["run-announce"][..]),
         ("metastable", 5, &["run-announce"][..]),
+        ("field-guide", 6, &["breaker-announce"][..]),
     ] {
         let veiled = step(lesson, n).veiled();
         for id in ids {

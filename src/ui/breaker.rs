@@ -255,6 +255,11 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     // The label beside the slider, and what the slider says: the call and its time.
     let at_text = format!("{call_of} · {time}");
     let body = outputs(lang, &p.state.input, &r, k);
+    let announce = if *playing {
+        String::new()
+    } else {
+        lang.f(T::BlAnnounce, &[("at", &at_text), ("state", t(crate::plot::breaker::state_word(f.state)))])
+    };
     html! {
         <section class="page breaker" id="breaker" aria-labelledby="page-title" data-pos={k.to_string()} data-n={n.to_string()}
             data-state={["Closed", "HalfOpen", "Open"][f.state.level() as usize]}>
@@ -274,6 +279,10 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                             aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
                         <span class="time" id="playhead-label">{ at_text }</span>
                     </div>
+                    // What a screen reader hears after a step, a scrub or a pause: the call and
+                    // the breaker's state then (nothing while playing, which would be a call a
+                    // frame).
+                    <p class="sr-only" aria-live="polite" id="breaker-announce">{ announce }</p>
                     if reduced { <p class="note">{ t(T::ReducedMotion) }</p> }
                     { Html::from_html_unchecked(body.into()) }
                     { Html::from_html_unchecked((*table).clone()) }

@@ -83,6 +83,9 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         expect(data("#breaker-window", "data-calls") == "20" and data("#breaker-window", "data-failures") == "10",
                "the window that opened it: 10 of 20")
         expect(float(data("#breaker-failure-rate")) == 50.0, "50 %")
+        # A screen reader hears the step: the call and the state it left the breaker in.
+        said = chrome.js("const e = document.getElementById('breaker-announce'); return e ? e.textContent : '';")
+        expect("call 61 of 300" in said and "OPEN" in said, f"the step said in words: {said!r}")
         # Keyboard: the scrubber moves one call per arrow key.
         chrome.js("document.getElementById('scrub').focus()")
         chrome.cmd("POST", f"/element/{chrome.find('#scrub')}/value", {"text": "\ue014"})  # ArrowRight
