@@ -279,6 +279,9 @@ texts! {
     ColRetryAfter => "Retry-After", "Retry-After";
     EvArrival => "arrival #{n}, cost {cost}", "到达 #{n}，成本 {cost}";
     EvCompletion => "#{n} completes", "#{n} 完成";
+    AdmAnnounce => "{at}: {what}.", "{at}：{what}。";
+    AdmSaidDecision => "{e}, {d}", "{e}，{d}";
+    AdmSaidRefusal => "{e}, {d}: {r}", "{e}，{d}：{r}";
     EvRefill => "refilled to B since {t} ms", "自 {t} ms 起补满至 B";
     BucketFull => "full", "已满";
     ReasonConcurrency => "concurrency_limit", "concurrency_limit（并发已满）";

@@ -486,7 +486,7 @@ pub fn markup(lang: Lang, r: &Report, side: &str) -> String {
     flow_markup(&mut out, lang, r, side);
     let _ = write!(
         out,
-        "</figure><section class=\"bd-per-hop\" id=\"bd-hops-{side}\" aria-labelledby=\"bd-hops-title-{side}\">\
+        "</figure><section class=\"bd-per-hop\" id=\"bd-hops-{side}\" aria-labelledby=\"lower-title-{side} bd-hops-title-{side}\">\
          <h3 id=\"bd-hops-title-{side}\">{}</h3><p class=\"note\">{}</p><div class=\"bd-hops\">",
         esc(lang.t(T::BdHopsTitle)),
         esc(lang.t(T::BdHopsNote))

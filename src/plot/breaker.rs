@@ -317,7 +317,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
             ],
         ))
     );
-    let _ = write!(o, r#"<div class="panel"><h3>{} · {}</h3>"#, t(T::ChartBreaker), t(state_word(f.state)));
+    let _ = write!(o, r#"<div class="panel"><h2>{} · {}</h2>"#, t(T::ChartBreaker), t(state_word(f.state)));
     o.push_str(r#"<div class="band-scroll" id="breaker-band">"#);
     band(&mut o, lang, input, r, t_us);
     // Inside the band's box: a lesson's stage shows the band alone, and its step asks the
@@ -366,7 +366,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     };
     let _ = write!(
         o,
-        r#"<div class="panel" id="breaker-window" data-state="{}" data-calls="{calls}" data-failures="{failures}" data-slows="{slows}"><h3>{head}{more}</h3>"#,
+        r#"<div class="panel" id="breaker-window" data-state="{}" data-calls="{calls}" data-failures="{failures}" data-slows="{slows}"><h2>{head}{more}</h2>"#,
         state_id(f.state)
     );
     cells(&mut o, r, inside.iter().map(|&i| i as usize), t_us, 30, &head);
@@ -385,7 +385,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     // The transitions so far, with their causes.
     let _ = write!(
         o,
-        r#"</div><div class="panel table-scroll"><h3>{}</h3><table class="inflight" id="breaker-changes"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
+        r#"</div><div class="panel table-scroll"><h2>{}</h2><table class="inflight" id="breaker-changes"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>"#,
         t(T::BlTransitions),
         t(T::AxisTime),
         t(T::BlChange),
@@ -416,7 +416,7 @@ pub fn mapping(lang: Lang, settings: &[(T, String, &str, &str)]) -> String {
     let t = |k: T| esc(lang.t(k));
     let _ = write!(
         o,
-        r#"<div class="panel" id="breaker-mapping"><h3>{}</h3><div class="table-scroll"><table class="inflight"><thead><tr><th>{}</th><th>Resilience4j</th><th>opossum</th></tr></thead><tbody>"#,
+        r#"<div class="panel" id="breaker-mapping"><h2>{}</h2><div class="table-scroll"><table class="inflight"><thead><tr><th>{}</th><th>Resilience4j</th><th>opossum</th></tr></thead><tbody>"#,
         t(T::BlMapTitle),
         t(T::BlThisLab)
     );

@@ -69,23 +69,49 @@ fn retry_after(lang: Lang, r: Rejection) -> String {
 }
 
 /// One step as a table row.
-fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize) -> Html {
-    let run = &st.run;
+/// What step `i` of the run was, in words: the event, and for an arrival the decision and the
+/// refusal's reason (empty otherwise). The steps table and the live line say the same.
+struct EventWords {
+    event: String,
+    decision: &'static str,
+    reason: &'static str,
+}
+
+fn event_words(lang: Lang, st: &AdmissionState, i: usize, s: &Step) -> EventWords {
     let cost = |a: usize| st.input.arrivals.get(a).map_or(0, |x| x.cost).to_string();
-    let (event, decision, reason, ra) = match s.event {
+    let (event, decision, reason) = match s.event {
         Event::Arrival(a, d) => (
             lang.f(T::EvArrival, &[("n", &(a + 1).to_string()), ("cost", &cost(a))]),
             lang.t(if d.is_ok() { T::Admitted } else { T::Rejected }),
             d.err().map(|r| lang.t(reason_key(r))).unwrap_or(""),
-            d.err().map(|r| retry_after(lang, r)).unwrap_or_default(),
         ),
-        Event::Completion(a) => {
-            (lang.f(T::EvCompletion, &[("n", &(a + 1).to_string())]), "", "", String::new())
-        }
+        Event::Completion(a) => (lang.f(T::EvCompletion, &[("n", &(a + 1).to_string())]), "", ""),
         Event::Refill => {
-            let since = i.checked_sub(1).and_then(|p| run.steps.get(p)).map_or(0, |p| p.t_ms);
-            (lang.f(T::EvRefill, &[("t", &format_number(since as f64, 0))]), "", "", String::new())
+            let since = i.checked_sub(1).and_then(|p| st.run.steps.get(p)).map_or(0, |p| p.t_ms);
+            (lang.f(T::EvRefill, &[("t", &format_number(since as f64, 0))]), "", "")
         }
+    };
+    EventWords { event, decision, reason }
+}
+
+/// The live line's sentence at playhead `k`: where it is and what that step was.
+fn step_sentence(lang: Lang, st: &AdmissionState, k: usize, at: &str) -> String {
+    let Some(s) = k.checked_sub(1).and_then(|i| st.run.steps.get(i)) else { return at.to_string() };
+    let w = event_words(lang, st, k - 1, s);
+    let what = match (w.decision, w.reason) {
+        ("", _) => w.event,
+        (d, "") => lang.f(T::AdmSaidDecision, &[("e", &w.event), ("d", d)]),
+        (d, r) => lang.f(T::AdmSaidRefusal, &[("e", &w.event), ("d", d), ("r", r)]),
+    };
+    lang.f(T::AdmAnnounce, &[("at", at), ("what", &what)])
+}
+
+fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize) -> Html {
+    let run = &st.run;
+    let EventWords { event, decision, reason } = event_words(lang, st, i, s);
+    let ra = match s.event {
+        Event::Arrival(_, Err(r)) => retry_after(lang, r),
+        _ => String::new(),
     };
     let bucket = |c| if run.capacity > 0 { tokens(run, c) } else { "—".into() };
     let flight = match st.input.limit {
@@ -380,6 +406,9 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     let reduced = *use_memo((), |_| browser::prefers_reduced_motion());
     let step = use_state(|| if reduced { n } else { 0 });
     let playing = use_state(|| !reduced);
+    // Whether the playhead last moved by the slider, which says where it is itself: the live
+    // line then stays quiet rather than say it a second time.
+    let by_scrub = use_state(|| false);
     let timer = use_mut_ref(|| None::<Timeout>);
     // A changed run shows its end state; playback starts again from the play button.
     let seen = use_mut_ref(|| run.clone());
@@ -407,8 +436,9 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     let kn = |k| knob(lang, k, &st.input, &st.errors, &ontype, &onslide);
     let presets: Vec<_> = adm::PRESETS.iter().map(|p| (p.name, p.title, p.story)).collect();
     let onplay = {
-        let (step, playing) = (step.clone(), playing.clone());
+        let (step, playing, by_scrub) = (step.clone(), playing.clone(), by_scrub.clone());
         Callback::from(move |_: MouseEvent| {
+            by_scrub.set(false);
             if !*playing && k >= n {
                 step.set(0);
             }
@@ -416,16 +446,18 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
         })
     };
     let onstep = {
-        let (step, playing) = (step.clone(), playing.clone());
+        let (step, playing, by_scrub) = (step.clone(), playing.clone(), by_scrub.clone());
         Callback::from(move |_: MouseEvent| {
+            by_scrub.set(false);
             playing.set(false);
             step.set((k + 1).min(n));
         })
     };
     let onscrub = {
-        let (step, playing) = (step.clone(), playing.clone());
+        let (step, playing, by_scrub) = (step.clone(), playing.clone(), by_scrub.clone());
         Callback::from(move |e: InputEvent| {
             let i: HtmlInputElement = e.target_unchecked_into();
+            by_scrub.set(true);
             playing.set(false);
             step.set(i.value().parse().unwrap_or(0));
         })
@@ -437,6 +469,10 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     // What the scrubber's label says, and the scrubber to a screen reader.
     let at = lang
         .f(T::StepOf, &[("k", &k.to_string()), ("n", &n.to_string()), ("t", &format_number(now as f64, 0))]);
+    // The step in words: what the slider says, and the live line after a step or a pause
+    // (nothing while playing, which would be a sentence a beat).
+    let said = step_sentence(lang, st, k, &at);
+    let announce = if *playing || *by_scrub { String::new() } else { said.clone() };
     // Up to the playhead, of the whole run (as the breaker lab's cards): at step 0 nothing
     // has arrived yet, and "3 admitted" there read as if it had.
     let (admitted_now, rejected_now) =
@@ -485,14 +521,15 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         ("xn", t(T::ReasonCost)), ("x", &run.rejected[2].to_string()),
                     ]) }{ sentence_gap }<span id="adm-per-token" data-value={run.per_token.to_string()}>{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</span></p>
                     <div class="playbar" role="group" aria-label={t(T::EventScrub)}>
-                        <button type="button" id="play" onclick={onplay} disabled={reduced} aria-pressed={(*playing).to_string()}>
+                        <button type="button" id="play" onclick={onplay} disabled={reduced} data-playing={(*playing).to_string()}>
                             { if *playing { t(T::Pause) } else { t(T::Play) } }
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::StepEventHelp)} onclick={onstep}>{ t(T::Step) }</button>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
-                            aria-label={t(T::EventScrub)} aria-valuetext={at.clone()} oninput={onscrub} />
-                        <span class="time" id="playhead-label" aria-live="polite">{ at }</span>
+                            aria-label={t(T::EventScrub)} aria-valuetext={said} oninput={onscrub} />
+                        <span class="time" id="playhead-label">{ at }</span>
                     </div>
+                    <p class="sr-only" aria-live="polite" id="adm-announce">{ announce }</p>
                     if reduced { <p class="note">{ t(T::ReducedMotionSteps) }</p> }
                     <div class="panel bucket-row">
                         { bucket_view(lang, st, k) }

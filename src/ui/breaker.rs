@@ -271,7 +271,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                 // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
                     <div class="playbar" role="group" aria-label={t(T::Scrub)}>
-                        <button type="button" id="play" onclick={onplay} disabled={reduced} aria-pressed={if *playing { "true" } else { "false" }}>
+                        <button type="button" id="play" onclick={onplay} disabled={reduced} data-playing={if *playing { "true" } else { "false" }}>
                             { if *playing { t(T::Pause) } else { t(T::Play) } }
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::BlStepHelp)} onclick={onstep}>{ t(T::Step) }</button>

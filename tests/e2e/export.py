@@ -414,7 +414,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         for lang in ["en", "zh"]:
             for q in [f"?page=storm&lang={lang}&preset=breaker-demo", f"?page=admission&lang={lang}"]:
                 page(q)
-                chrome.js("const p = document.getElementById('play'); if (p && p.getAttribute('aria-pressed') === 'true') p.click();")
+                chrome.js("const p = document.getElementById('play'); if (p && p.dataset.playing === 'true') p.click();")
                 if "storm" in q:
                     wait_run(chrome)
                 else:

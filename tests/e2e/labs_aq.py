@@ -96,10 +96,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         page("?page=admission&lang=en&preset=source-002")
         # Stop the autoplay and start from the first event.
         chrome.js("const s = document.getElementById('scrub'); s.value = 0; s.dispatchEvent(new Event('input', {bubbles: true}));")
-        expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") == "false", "scrubbing pauses")
+        expect(chrome.js("return document.getElementById('play').dataset.playing") == "false", "scrubbing pauses")
+        expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") is None, "the Play button's label says its state; no aria-pressed besides")
         # The cards count up to the playhead, of the whole run's: before the first event,
         # nothing admitted or rejected yet.
         chrome.wait("#admission[data-step='0']")
+        # One voice a move: the slider says where it is, so the live line is quiet after a
+        # scrub, and the label beside the slider is not live.
+        said = chrome.js("return [document.getElementById('adm-announce').textContent, document.getElementById('playhead-label').getAttribute('aria-live')];")
+        expect(said == ["", None], f"after a scrub only the slider speaks: {said}")
         got = [value("#adm-admitted"), value("#adm-rejected"), total("#adm-admitted"), total("#adm-rejected")]
         expect(got == [0, 0, 3, 3], f"at step 0: 0 / 3 admitted, 0 / 3 rejected: {got}")
         steps = int(chrome.js("return document.getElementById('admission').dataset.steps"))
@@ -108,6 +113,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         for k in range(1, steps + 1):
             chrome.click("#step")
             chrome.wait(f"#adm-step-{k}.current")
+            if k in (2, 4):
+                said = chrome.js("return document.getElementById('adm-announce').textContent")
+                want = {2: "step 2 of 10 · t = 0 ms: arrival #2, cost 1, rejected (429): concurrency_limit.",
+                        4: "step 4 of 10 · t = 500 ms: #1 completes."}[k]
+                expect(said == want, f"step {k}: the live line says the step and its event: {said!r}")
             said = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tr[aria-current=step]')).map(r => r.id);")
             expect(said == [f"adm-step-{k}"], f"step {k}: the row shown is the step a screen reader is told: {said}")
             seen.append(chrome.js("const r = document.querySelector('#adm-steps tr.current').cells; return [r[1].textContent, r[3].textContent, r[4].textContent, r[6].textContent, r[7].textContent, r[2].textContent];"))
@@ -135,7 +145,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         expect(int(chrome.js("return document.getElementById('admission').dataset.step")) == steps, "stepped to the end")
         # Play from the start runs to the end on its own.
         chrome.click("#play")
-        expect(chrome.js("return document.getElementById('play').getAttribute('aria-pressed')") == "true", "playing")
+        expect(chrome.js("return document.getElementById('play').dataset.playing") == "true", "playing")
+        expect(chrome.js("return document.getElementById('adm-announce').textContent") == "", "quiet while playing")
         deadline = time.time() + 15
         while time.time() < deadline and chrome.js("return document.getElementById('admission').dataset.step") != str(steps):
             time.sleep(0.1)

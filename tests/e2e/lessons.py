@@ -326,7 +326,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.wait("#play")
         # The step plays its first 50 ms (0.5 s at 1×) and pauses there: wait for the pause.
         time.sleep(1.5)
-        pressed = lambda: chrome.js("return document.getElementById('play').getAttribute('aria-pressed');")
+        pressed = lambda: chrome.js("return document.getElementById('play').dataset.playing;")
         was = pressed()
         chrome.press("p")
         time.sleep(0.3)
@@ -650,7 +650,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         state = None
         while time.time() < deadline:
             state = chrome.js("const s = document.getElementById('storm'); const p = document.getElementById('play');"
-                              "return s && p ? [parseFloat(s.dataset.playhead), p.getAttribute('aria-pressed')] : null;")
+                              "return s && p ? [parseFloat(s.dataset.playhead), p.dataset.playing] : null;")
             if state and state[0] >= 5100 and state[1] == "false":
                 break
             time.sleep(0.1)
@@ -762,6 +762,31 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         own = chrome.js(y_max)
         expect(own[0] < before[0], f"alone, one attempt's load has a lower top: {own} against {before}")
         no_console_errors(chrome, "held scales")
+
+    def a_focused_scroll_region_keeps_its_keys():
+        # On a phone, retry storm 1's in-flight table is wider than the screen; Tab reaches
+        # its scroll box, and there → and Space scroll it instead of moving the step.
+        chrome.viewport(390, 844)
+        try:
+            chrome.get(base + "?lesson=retry-storm&step=1&lang=en")
+            wait_step("retry-storm", 1)
+            chrome.wait("#inflight-box .table-scroll")
+            got = chrome.js("const r = document.querySelector('#inflight-box .table-scroll'); r.focus();"
+                            "return [r.scrollWidth > r.clientWidth, document.activeElement === r];")
+            expect(got == [True, True], f"the table overflows and its box has the focus: {got}")
+            chrome.press(ARROW_RIGHT)
+            chrome.press(SPACE)
+            time.sleep(0.6)
+            got = chrome.js("return [document.getElementById('lesson-card').dataset.step,"
+                            " (document.querySelector('#inflight-box .table-scroll') || {}).scrollLeft];")
+            expect(got[0] == "1" and got[1] > 0, f"still step 1, the table scrolled: {got}")
+            # Away from it, → moves the step again.
+            chrome.js("document.activeElement.blur()")
+            chrome.press(ARROW_RIGHT)
+            wait_step("retry-storm", 2)
+            no_console_errors(chrome, "scroll region keys")
+        finally:
+            chrome.viewport(1280, 900)
 
     def arrow_keys_move_a_number_field_one_step():
         # Metastable step 4 asks for the fault's end 100 ms at a time, finer than its slider.
@@ -891,6 +916,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
+        ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide table)", a_focused_scroll_region_keeps_its_keys),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),

@@ -233,6 +233,9 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
             outcome, text = run_outcome()
             expect(outcome == "finished" or (outcome == "stopped" and ("diverged" in text or "work estimate" in text)),
                    f"{query}: the run finishes, or stops saying why: {outcome} {text[:200]!r}")
+            if outcome == "stopped":
+                said = chrome.js("return document.getElementById('run-announce').textContent")
+                expect("finished" not in said, f"{query}: a stopped run is not said to have finished: {said!r}")
             charts = chrome.js("return document.querySelectorAll('#storm figure.chart path.series').length")
             expect(charts > 0, f"{query}: the charts show the run up to its end or its stop ({charts} series)")
             # A rerun of the same heavy state (a new seed): the main thread stays free too.

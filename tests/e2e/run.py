@@ -486,7 +486,7 @@ def main():
         for p in presets:
             page(f"?page=storm&lang=en&preset={p}&knobs=all")
             run = wait_run(chrome)
-            chrome.js("const b = document.getElementById('play'); if (b.getAttribute('aria-pressed') === 'true') b.click();")
+            chrome.js("const b = document.getElementById('play'); if (b.dataset.playing === 'true') b.click();")
             samples, run_ms = [], []
             # Alternate between the preset's position and 1 attempt (or 2, if it has 1), so
             # that every move changes the scenario.

@@ -544,6 +544,13 @@ pub fn key_command(e: &web_sys::KeyboardEvent, present: bool) -> Option<KeyComma
                 | "tab"
                 | "menuitem"
         );
+    // A focused region that overflows (a wide table or chart on a phone, reached by Tab)
+    // scrolls with the arrows and Space, as the browser does; one that fits leaves them free.
+    let scroller = role == "region"
+        && target.as_ref().is_some_and(|el| {
+            el.scroll_width() > el.client_width() || el.scroll_height() > el.client_height()
+        });
+    let typing = typing || scroller;
     let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
         || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch");
     let key = e.key();

@@ -432,7 +432,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             <div class="two-col">
                 // The figures first; the settings after them (see `LabSettings`).
                 <div class="outputs">
-                    <section class="panel" id="stability-map" aria-labelledby="stab-map-h"
+                    <section class="panel" id="stability-map"
                         data-done={view.done.to_string()} data-total={view.total.to_string()}
                         data-elapsed-ms={view.elapsed_ms.map(|m| format!("{m:.0}"))} data-workers={view.workers.to_string()}
                         data-stuck={stuck(&view.plain).to_string()} data-stuck-protected={stuck(&view.protected).to_string()}>
@@ -479,7 +479,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         </p>
                         <p class="help">{ lang.f(T::Sentences, &[("a", &lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))])), ("b", &rule_text(lang))]) }</p>
                     </section>
-                    <section class="panel" id="stability-hysteresis" aria-labelledby="stab-hyst-h">
+                    <section class="panel" id="stability-hysteresis">
                         <h2 id="stab-hyst-h">{ t(T::StabHystTitle) }</h2>
                         // Focusable: on a phone it scrolls sideways, by keyboard too.
                         <div class="stab-scroll" tabindex="0" role="region" aria-labelledby="stab-hyst-h">

@@ -19,7 +19,8 @@ pub struct BreakdownProps {
     pub side: &'static str,
 }
 
-/// Where the requests went, and per hop how the calls ended.
+/// Where the requests went, and per hop how the calls ended. Its name starts with its side's
+/// heading in compare mode (`lower-title-a`, absent otherwise), so the two sides' regions differ.
 #[component]
 pub fn Breakdown(props: &BreakdownProps) -> Html {
     let side = props.side;
@@ -27,7 +28,7 @@ pub fn Breakdown(props: &BreakdownProps) -> Html {
         AttrValue::from(markup(*lang, &r.0, side))
     });
     html! {
-        <section class="breakdown" id={format!("breakdown-{side}")} aria-labelledby={format!("bd-title-{side}")}>
+        <section class="breakdown" id={format!("breakdown-{side}")} aria-labelledby={format!("lower-title-{side} bd-title-{side}")}>
             { Html::from_html_unchecked((*html).clone()) }
         </section>
     }

@@ -420,7 +420,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         let speed_help = lang.f(T::SpeedHelp, &[("s", &format_number(PLAY_MS_AT_1X / 1000.0, 2))]);
         html! {
             <div class="playbar" role="group" aria-label={t(T::Scrub)}>
-                <button type="button" id="play" onclick={onplay} disabled={*reduced} aria-pressed={if *playing { "true" } else { "false" }}>
+                <button type="button" id="play" onclick={onplay} disabled={*reduced} data-playing={if *playing { "true" } else { "false" }}>
                     { if *playing { t(T::Pause) } else { t(T::Play) } }
                 </button>
                 <button type="button" id="step" class="secondary small" title={t(T::StepHelp)} onclick={onstep}>{ t(T::Step) }</button>
@@ -466,6 +466,9 @@ pub fn StormPage(props: &StormProps) -> Html {
             ]
         }),
     );
+    // A run stopped early is said by its alert; "Run finished" would contradict it.
+    let announce =
+        if a.as_ref().is_some_and(|r| r.0.summary.stopped.is_some()) { String::new() } else { announce };
     let overlay = props.state.overlay && b.is_some();
     // Side B's scenario and heading follow the page's state, not the playhead: built once per
     // state (in compare mode only), not on every frame of the playback.
@@ -513,7 +516,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
                     <div class="side" id={format!("lower-{side}")}>
-                        if b.is_some() { <h2>{ if side == "a" { t(T::SideA).to_string() } else { side_b_title.clone() } }</h2> }
+                        if b.is_some() { <h2 id={format!("lower-title-{side}")}>{ if side == "a" { t(T::SideA).to_string() } else { side_b_title.clone() } }</h2> }
                         <div class="panel">
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx}
                                 ontree={Some(onpick_bar.clone())} />

@@ -249,7 +249,7 @@ pub fn AttemptTreeView(props: &TreeProps) -> Html {
     };
     html! {
         <details class="tree-fold" id={format!("tree-fold{sfx}")} {open} {ontoggle}>
-            <summary><h2 class="inline">{ t(T::TreeTitle) }</h2></summary>
+            <summary><h2 class="inline" id={format!("tree-title{sfx}")}>{ t(T::TreeTitle) }</h2></summary>
             if open {
                 <figure class="chart tree" id={format!("chart-tree{sfx}")}>
                     <p class="help">{ t(if props.side_b { T::TreeSideBHelp } else { T::TreeHelp }) }</p>
@@ -462,7 +462,9 @@ fn draw(
             if all_rows.len() > rows.len() {
                 <p class="note">{ lang.f(T::TreeRowsCapped, &[("shown", &rows.len().to_string()), ("total", &all_rows.len().to_string())]) }</p>
             }
-            <div class="tree-scroll" tabindex="0" role="region" aria-label={t(T::TreeTitle)}>
+            // Named by its side's heading in compare mode too, so the two sides' regions differ.
+            <div class="tree-scroll" tabindex="0" role="region"
+                aria-labelledby={format!("lower-title-{} tree-title{sfx}", if sfx.is_empty() { "a" } else { "b" })}>
                 <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={summary.clone()}>
                     { links }
                     { bars }
