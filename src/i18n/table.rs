@@ -1154,6 +1154,9 @@ texts! {
     StabTooMuchWork => "up to {estimated} calls, more than the browser runs ({cap})", "最多 {estimated} 次调用，超过浏览器可运行的上限（{cap}）";
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
     StabAbsorbed => "absorbed at once", "立即吸收";
+    StabLeft => "{status} · about {t} left", "{status} · 约剩 {t}";
+    StabLeftSeconds => "{n} s", "{n} 秒";
+    StabLeftMinutes => "{n} min", "{n} 分钟";
     StabProgressOne => "{done} of {total} cells · 1 Web Worker", "已完成 {done}/{total} 格 · 1 个 Web Worker";
     StabDoneOne => "{total} cells in {s} s on 1 Web Worker", "{total} 格，用时 {s} s，1 个 Web Worker";
     StabOpenCell => "Open a cell's run", "打开某一格的运行";

@@ -119,6 +119,25 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         chrome.wait("#storm")
         expect("rate=" in chrome.url(), f"the storm page opened that run: {chrome.url()}")
 
+    def a_long_sweep_says_how_long_it_has_left():
+        # 40 x 40 with the protection: 3,200 cells, a minute or more on this machine. Once
+        # enough cells are back, the progress line says the time still to go, at their pace.
+        chrome.get(base + "?page=stability&lang=en&protect=budget&x=utilisation%3D0.1..1%2F40&y=trigger_ms%3D100..2000%2F40")
+        deadline, got = time.time() + 30, None
+        while time.time() < deadline:
+            got = chrome.js("const m = document.getElementById('stability-map');"
+                            "return m && [m.getAttribute('data-left-ms'), '',"
+                            " m.textContent.match(/about [0-9,]+ (s|min) left/) ? m.textContent.match(/about [0-9,]+ (s|min) left/)[0] : null,"
+                            " m.getAttribute('data-done'), m.getAttribute('data-total')];")
+            if got and got[2]:
+                break
+            time.sleep(0.2)
+        print(f"     3,200-cell sweep: {got}")
+        expect(got and got[2] and got[0] and int(got[0]) >= 3000 and got[4] == "3200",
+               f"the progress line says the time left: {got}")
+        chrome.js("document.getElementById('stab-cancel').click();")
+        no_console_errors(chrome, "stability time left")
+
     def cancel_stops_the_sweep():
         chrome.get(base + "?page=stability&lang=zh")
         chrome.wait("#stab-cancel")
@@ -217,6 +236,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         ("stability: the page's grid equals lab sweep's", grid_equals_lab_sweep),
         ("stability: a retry budget empties the stuck region, cancel shrinks it; a cell opens its run", protection_shrinks_and_cells_open_their_run),
         ("stability: cancel stops the sweep, run again finishes it", cancel_stops_the_sweep),
+        ("stability: a 3,200-cell sweep says how long it has left", a_long_sweep_says_how_long_it_has_left),
         ("stability: the hysteresis run's two branches", hysteresis_branches),
         ("stability: bad links named, screenshots, the y axes kept in view on a phone", bad_links_and_screenshots),
     ]:

@@ -353,6 +353,13 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
             ],
         )
     };
+    // A long sweep (thousands of cells) says how long it has still to go, at its pace so far.
+    let status = match view.left_ms {
+        Some(ms) if running && ms >= 3_000.0 => {
+            lang.f(T::StabLeft, &[("status", &status), ("t", &left_words(lang, ms))])
+        }
+        _ => status,
+    };
     // With a protection the map is swept twice: say so, or "800 cells" reads against a
     // 20 × 20 map (decided from the sweep shown, not from the control just moved).
     let status = if view.protected.is_empty() {
@@ -434,7 +441,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                 <div class="outputs">
                     <section class="panel" id="stability-map"
                         data-done={view.done.to_string()} data-total={view.total.to_string()}
-                        data-elapsed-ms={view.elapsed_ms.map(|m| format!("{m:.0}"))} data-workers={view.workers.to_string()}
+                        data-elapsed-ms={view.elapsed_ms.map(|m| format!("{m:.0}"))} data-left-ms={view.left_ms.map(|m| format!("{m:.0}"))} data-workers={view.workers.to_string()}
                         data-stuck={stuck(&view.plain).to_string()} data-stuck-protected={stuck(&view.protected).to_string()}>
                         <h2 id="stab-map-h">{ t(T::StabNav) }</h2>
                         // What a screen reader hears: the sweep starting and how it ended, not
@@ -545,4 +552,14 @@ fn rule_text(lang: Lang) -> String {
             ("warm", &format_number(WARMUP_MS / 1000.0, 1)),
         ],
     )
+}
+
+/// A time still to go, rounded up: whole seconds under a minute, whole minutes above.
+fn left_words(lang: Lang, ms: f64) -> String {
+    let s = (ms / 1000.0).ceil();
+    if s < 60.0 {
+        lang.f(T::StabLeftSeconds, &[("n", &format_number(s, 0))])
+    } else {
+        lang.f(T::StabLeftMinutes, &[("n", &format_number((s / 60.0).ceil(), 0))])
+    }
 }

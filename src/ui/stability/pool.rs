@@ -29,12 +29,22 @@ pub struct SweepView {
     pub elapsed_ms: Option<f64>,
     /// Workers in the pool (0: runs on the main thread, in slices).
     pub workers: usize,
+    /// The time the cells still missing should take (ms), at the pace of the cells back so
+    /// far in this sweep; None until enough are back to tell (and once all are).
+    pub left_ms: Option<f64>,
     /// Cancelled before the end.
     pub cancelled: bool,
 }
 
 fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// The time `left` cells should take (ms) at the pace of the `ran` cells back in `elapsed`
+/// ms: said once at least 8 cells and half a second are in, so that the first few (dealt
+/// coarse to fine, the costliest rows with the cheap ones) do not set it alone.
+pub fn time_left(elapsed: f64, ran: usize, left: usize) -> Option<f64> {
+    (ran >= 8 && elapsed >= 500.0).then(|| elapsed / ran as f64 * left as f64)
 }
 
 /// The order cells are dealt in: the coarse grid (every fourth row and column), then every
@@ -68,6 +78,8 @@ struct Shared {
     key: Option<SweepKey>,
     view: SweepView,
     started: f64,
+    /// Cells already done when this sweep started (a sweep resumed after Back).
+    done_at_start: usize,
     /// The next frame's redraw, when cells came in since the last one: replies are drawn at
     /// most once a frame, however many arrive.
     frame: Option<gloo_render::AnimationFrame>,
@@ -85,8 +97,14 @@ pub fn use_sweep(
     round: u32,
 ) -> (SweepView, Callback<()>) {
     let state = use_state(SweepView::default);
-    let shared =
-        use_mut_ref(|| Shared { id: 0, key: None, view: SweepView::default(), started: 0.0, frame: None });
+    let shared = use_mut_ref(|| Shared {
+        id: 0,
+        key: None,
+        view: SweepView::default(),
+        started: 0.0,
+        done_at_start: 0,
+        frame: None,
+    });
     let pool = {
         let set = state.setter();
         let shared = shared.clone();
@@ -117,8 +135,13 @@ pub fn use_sweep(
                 }
                 sh.view.plain = Rc::new(plain);
                 sh.view.protected = Rc::new(prot);
+                let elapsed = now() - sh.started;
                 if sh.view.done >= sh.view.total {
-                    sh.view.elapsed_ms = Some(now() - sh.started);
+                    sh.view.elapsed_ms = Some(elapsed);
+                    sh.view.left_ms = None;
+                } else {
+                    sh.view.left_ms =
+                        time_left(elapsed, sh.view.done - sh.done_at_start, sh.view.total - sh.view.done);
                 }
                 let swept = sh.key.clone().map(|k| (k, sh.view.clone()));
                 SWEPT.with(|f| *f.borrow_mut() = swept);
@@ -158,7 +181,7 @@ pub fn use_sweep(
                     return;
                 }
                 (0, Some(view)) => {
-                    sh.view = SweepView { cancelled: false, elapsed_ms: None, workers, ..view }
+                    sh.view = SweepView { cancelled: false, elapsed_ms: None, left_ms: None, workers, ..view }
                 }
                 _ => {
                     sh.view = SweepView {
@@ -169,6 +192,7 @@ pub fn use_sweep(
                         elapsed_ms: None,
                         workers,
                         cancelled: false,
+                        left_ms: None,
                     }
                 }
             }
@@ -187,6 +211,7 @@ pub fn use_sweep(
                 let cells = jobs.iter().skip(k).step_by(active).copied().collect();
                 r.send(&Message::Sweep(SweepRequest { id: sh.id, query: query.clone(), cells }));
             }
+            sh.done_at_start = sh.view.done;
             set.set(sh.view.clone());
         });
     }
