@@ -1000,6 +1000,11 @@ texts! {
         "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --link '<本页链接>' --format json 的输出逐字节相同（含你的修改；\"scenario\" 是修改所基于的预设名）。";
     ExportSideBHelp => "Compare mode's side B, the same way: its report as lab run --versus prints it, or its time series; files named …-side-b.",
         "对比模式的 B 侧，导出方式相同：报告与 lab run --versus 的输出一致，或其时间序列；文件名以 …-side-b 结尾。";
+    DataTable => "Data table", "数据表";
+    DataTableNote => "The run in {k} equal spans: each cell is the series' highest {b} ms bucket in that span; the last row is its peak and when. Export › Data (CSV) has every bucket.", "把运行分成 {k} 个等长时段：每格为该序列在该时段内最高的 {b} ms 区间值；最后一行为峰值及其时刻。每个区间的数据见“导出 › 数据（CSV）”。";
+    DataTableTime => "from t (s)", "起始 t（s）";
+    DataTablePeak => "peak", "峰值";
+    DataTablePeakAt => "{v} at {t} s", "{v}（{t} s 时）";
     ExportCsv => "Data (CSV)", "数据（CSV）";
     ExportCsvHelp => "The time series (on the labs: the step or call table) as CSV, a row per bucket or step; lines starting with # name the source.",
         "以 CSV 导出时间序列（实验页为逐步或逐次调用的表格），每个时间桶或每一步一行；以 # 开头的行注明来源。";

@@ -3,6 +3,7 @@
 
 pub mod breakdown;
 pub mod breaker;
+pub mod data_table;
 pub mod direct_labels;
 pub mod palette;
 pub mod retry_timing;

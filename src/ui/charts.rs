@@ -152,6 +152,9 @@ struct Frame<'a> {
     end_ms: f64,
     /// The top of the y axis (for `data-y-max`, which tests compare across charts).
     y_max: f64,
+    /// The series drawn, for the chart's data table, and their bucket (ms).
+    lines: Lines,
+    bucket_ms: f64,
 }
 
 /// The frame every time chart shares: caption with unit and legend, axes, then `body`.
@@ -174,6 +177,7 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
                 { y_strip("time", ML, h, y_axis) }
                 <Playhead end_ms={f.end_ms} height={h} lang={f.lang} />
             </div>
+            <ChartData lang={f.lang} id={f.id.to_string()} lines={f.lines} bucket_ms={f.bucket_ms} />
         </figure>
     }
 }
@@ -190,6 +194,46 @@ pub fn y_strip(kind: &'static str, left: f64, h: f64, axis: Html) -> Html {
             <rect class="yaxis-bg" width={left.to_string()} height={h.to_string()} />
             { axis }
         </svg>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ChartDataProps {
+    lang: Lang,
+    /// The chart's id; the table's is `{id}-table`.
+    id: String,
+    lines: Lines,
+    bucket_ms: f64,
+}
+
+/// A chart's numbers as a table (`plot::data_table`), under a disclosure: built when it is
+/// opened, and again only for a new run (the series compare by identity).
+#[component]
+fn ChartData(props: &ChartDataProps) -> Html {
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let d: web_sys::Element = e.target_unchecked_into();
+            let now = d.has_attribute("open");
+            if *open != now {
+                open.set(now);
+            }
+        })
+    };
+    let table = open.then(|| {
+        let series: Vec<(&str, &[f64])> =
+            props.lines.0.iter().map(|l| (l.name.as_str(), l.values.as_slice())).collect();
+        let id = format!("{}-table", props.id);
+        Html::from_html_unchecked(
+            crate::plot::data_table::markup(props.lang, &id, &series, props.bucket_ms).into(),
+        )
+    });
+    html! {
+        <details class="chart-data" open={*open} {ontoggle}>
+            <summary>{ props.lang.t(T::DataTable) }</summary>
+            { for table }
+        </details>
     }
 }
 
@@ -295,6 +339,8 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             height: h,
             end_ms: props.end_ms,
             y_max: max,
+            lines: props.lines.clone(),
+            bucket_ms: props.bucket_ms,
         },
         legend(&props.lines.0),
         y_axis,
@@ -358,6 +404,8 @@ pub fn StackChart(props: &StackProps) -> Html {
     });
     let mut keys: Vec<Line> = props.layers.0.to_vec();
     keys.extend(props.target.clone());
+    // The table's series: the bands and the target line, made once per run.
+    let table_lines = use_memo((props.layers.clone(), props.target.clone()), |_| Lines::new(keys.clone()));
     chart_frame(
         Frame {
             lang: props.lang,
@@ -367,6 +415,8 @@ pub fn StackChart(props: &StackProps) -> Html {
             height: h,
             end_ms: props.end_ms,
             y_max: max,
+            lines: (*table_lines).clone(),
+            bucket_ms: props.bucket_ms,
         },
         legend(&keys),
         y_axis,

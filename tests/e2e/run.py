@@ -919,6 +919,7 @@ def main():
     __import__("export").add_checks(checks.run, chrome, base, expect, no_console_errors, artifacts, lab, wait_run)
     __import__("breakdown").add_checks(checks.run, chrome, base, lab, expect, no_console_errors, artifacts, wait_run, cli_report, measurements)
     __import__("navigation").add_checks(checks.run, chrome, base, expect, no_console_errors, wait_run, measurements)
+    __import__("chart_table").add_checks(checks.run, chrome, base, lab, expect, no_console_errors, wait_run, cli_report, a11y.axe_violations)
 
     chrome.close()
     server.close()
