@@ -75,11 +75,13 @@ pub enum Rule {
     /// The breaker lab's number of phases is the length of its `phase_ms` list (detail: that
     /// length).
     PhasesFromList,
+    /// A number is wanted (a stability axis' from or to).
+    Number,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 20] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -99,6 +101,7 @@ impl Rule {
         Rule::OneRate,
         Rule::JudgedWindows,
         Rule::PhasesFromList,
+        Rule::Number,
     ];
 }
 
@@ -191,7 +194,12 @@ pub fn clip_field(path: &str) -> String {
 /// A list of a user's values as a message shows it: the first `most`, each clipped, then
 /// how many more.
 pub fn clip_list(values: &[String], most: usize) -> String {
-    let mut out = values.iter().take(most).map(|v| clip(v)).collect::<Vec<_>>().join(", ");
+    clip_list_sep(values, most, ", ")
+}
+
+/// [`clip_list`] with the separator a language writes lists with (`Lang::list`).
+pub fn clip_list_sep(values: &[String], most: usize, sep: &str) -> String {
+    let mut out = values.iter().take(most).map(|v| clip(v)).collect::<Vec<_>>().join(sep);
     if values.len() > most {
         out.push_str(&format!(" … (+{})", values.len() - most));
     }

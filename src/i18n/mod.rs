@@ -132,6 +132,12 @@ impl Lang {
         format_number(x, decimals)
     }
 
+    /// A list of a user's values (unknown link keys, choices), clipped as `error::clip_list`,
+    /// with this language's separator (`a, b`; `a、b`).
+    pub fn list(self, values: &[String], most: usize) -> String {
+        crate::error::clip_list_sep(values, most, self.t(T::ListSep))
+    }
+
     /// What a field accepts, in words.
     pub fn allowed(self, allowed: &Allowed) -> String {
         self.allowed_in(allowed, "")
@@ -147,7 +153,9 @@ impl Lang {
         match allowed {
             Allowed::Range { min, max } => range(T::AllowedRange, min, max),
             Allowed::Integer { min, max } => range(T::AllowedInteger, min, max),
-            Allowed::OneOf { choices } => self.f(T::AllowedOneOf, &[("choices", &choices.join(", "))]),
+            Allowed::OneOf { choices } => {
+                self.f(T::AllowedOneOf, &[("choices", &choices.join(self.t(T::ListSep)))])
+            }
             Allowed::Length { min_len, max_len } if min_len == max_len => {
                 self.f(T::AllowedLengthExact, &[("n", &max_len.to_string())])
             }
@@ -193,6 +201,7 @@ impl Lang {
             Rule::OneRate => T::RuleOneRate,
             Rule::JudgedWindows => T::RuleJudgedWindows,
             Rule::PhasesFromList => T::RulePhasesFromList,
+            Rule::Number => T::RuleNumber,
         };
         self.f(key, &[("detail", detail)])
     }
@@ -208,7 +217,7 @@ impl Lang {
 
     /// A field error for display next to its control: value and what is allowed.
     pub fn field_error(self, err: &FieldError) -> String {
-        self.named_error(err, &err.field, "")
+        self.named_error(err, &err.field, &err.unit)
     }
 }
 

@@ -88,6 +88,7 @@ texts! {
     // ---- validation --------------------------------------------------------------------
     AllowedRange => "allowed: {min} to {max}{unit}", "允许范围：{min} 到 {max}{unit}";
     AllowedInteger => "allowed: a whole number from {min} to {max}{unit}", "允许范围：{min} 到 {max}{unit}（整数）";
+    ListSep => ", ", "、";
     AllowedOneOf => "allowed: one of {choices}", "允许取值：{choices} 之一";
     AllowedLength => "allowed: {min} to {max} items", "允许 {min} 到 {max} 项";
     AllowedLengthExact => "allowed: exactly {n} items", "允许恰好 {n} 项";
@@ -126,6 +127,7 @@ texts! {
     RuleExpected => "{detail}", "{detail}";
     RulePhasesFromList => "{detail}, the number of items in phase_ms, which sets the phases (phase_ms is used)",
         "{detail}，即 phase_ms 的项数，阶段数由它决定（已采用 phase_ms）";
+    RuleNumber => "a number is wanted", "需要一个数字";
     RuleOneRate => "rps or rpd, not both: they set the same rate (rpd ÷ 86,400), and rpd is used",
         "rps 与 rpd 只给一个：二者设的是同一个速率（rpd ÷ 86,400），已采用 rpd";
     RuleSweepAxisKey => "KNOB=FROM..TO/N with KNOB one of {detail}, or any other retry-storm page link key (lab keys lists them)",
@@ -326,7 +328,7 @@ texts! {
     QP99Help => "99th percentile of the log-normal service time (at least the median).", "对数正态服务时间的第 99 百分位（不小于中位数）。";
     QWorkersHelp => "Workers serving at once, c (threads or connections; ≈ a server's maxThreads, Resilience4j ThreadPoolBulkhead maxThreadPoolSize). At most 10,000 here.",
         "同时服务的线程数 c（线程或连接；≈ 服务器的 maxThreads、Resilience4j ThreadPoolBulkhead 的 maxThreadPoolSize）。此处最多 10,000。";
-    QCeiling => "Utilisation ceiling", "利用率上限";
+    QCeiling => "Utilisation ceiling", "接纳上限（利用率）";
     QCeilingHelp => "Share of the ideal capacity cμ that admission allows (source 002: 75 %); it sets the capacity table and the line on the curve. The simulation does not enforce it.",
         "准入允许使用的理想容量 cμ 的比例（文档 002：75%）；用于容量表和曲线上的竖线。模拟不执行这一上限。";
     QW => "Assumed time in system W (capacity table)", "假定的系统内时间 W（容量表用）";
@@ -355,7 +357,7 @@ texts! {
     QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): {n} requests at this setting, {m} at each point of the curve, each point with a seed of its own drawn from the lab's. ρ = busy time ÷ (c × run length); L = the calls in the pool (busy workers plus queue) averaged over the run's time.",
         "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置 {n} 个请求，曲线上每个点 {m} 个，每个点使用由本实验种子派生的独立种子。ρ = 忙碌时间 ÷（c × 运行时长）；L = 线程池内的请求数（忙碌线程加队列）按运行时间取平均。";
     QLittleCheck => "Little's law on this run: λ × W = {lambda}/s × {w} ms = {lw}, against the pool's time-averaged count L = {l} (the two differ by {d} %). Measured separately, from the calls' own times and from the pool's entries and exits, they agree whenever the pool starts and ends empty.",
-        "本次运行上的 Little 定律：λ × W = {lambda}/s × {w} ms = {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
+        "本次运行上的 Little 定律：λ × W = {lambda}/秒 × {w} ms = {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
     QRunFailed => "the run could not finish in the browser.", "该运行无法在浏览器中完成。";
     QUnfinished => "The run ended with {left} of its {total} requests still waiting or in service ({why}). The simulated figures count only the calls that finished, so they understate the wait and the time in the pool.",
         "运行结束时，{total} 个请求中仍有 {left} 个在等待或处理中（{why}）。模拟结果只统计已完成的调用，因此低估了等待时间和在线程池中的时间。";
@@ -369,9 +371,9 @@ texts! {
     QLegendApprox => "Allen–Cunneen approximation", "Allen–Cunneen 近似";
     QLegendSim => "simulated", "模拟";
     QLegendHere => "this setting", "当前设置";
-    QLegendCeiling => "ceiling {p} %", "上限 {p}%";
+    QLegendCeiling => "ceiling {p} %", "接纳上限 {p}%";
     QQueueChart => "Busy workers and queue over time (highest in each {ms} ms)", "忙碌线程与队列随时间变化（每 {ms} ms 内的最大值）";
-    CapTitle => "Capacity with a safety ceiling (source 002)", "带安全上限的容量（文档 002）";
+    CapTitle => "Capacity with a safety ceiling (source 002)", "带接纳上限的容量（文档 002）";
     CapMu => "Per-worker rate μ", "单线程服务率 μ";
     CapIdeal => "Ideal capacity cμ", "理想容量 cμ";
     CapAdmit => "Admitted at the ceiling", "上限内可接纳";
@@ -394,7 +396,7 @@ texts! {
         "受保护实验把截止时间预算缩短到 150 ms。退避睡眠之前就检查截止时间：首次失败后剩 50 ms，退避 20 ms 后只剩 30 ms，不够一次 100 ms 的尝试，所以只发首次请求：共 20 次调用。";
     PresetChain2x3 => "2 layers × 3 attempts", "两层 × 3 次尝试";
     PresetChain2x3Story => "Source 000: 500 req/s, two layers that each try 3 times, a leaf that always fails: 9 leaf calls per request, 4,500 attempts/s.",
-        "文档 000：每秒 500 个请求，两层各尝试 3 次，叶子服务（画像服务）总是失败：每个请求 9 次叶子调用，每秒 4,500 次尝试。";
+        "文档 000：每秒 500 个请求，两层各尝试 3 次，叶子服务（画像服务）总是失败：每个请求 9 次下游尝试，每秒 4,500 次尝试。";
     PresetChain3x3 => "3 layers × 3 attempts", "三层 × 3 次尝试";
     PresetChain3x3Story => "Source 001: client → gateway → order → payment, each making 3 attempts (the source's 'retry 3 times', the first included): 27× — 1,000 QPS becomes 27,000 calls/s at payment.",
         "文档 001：客户端 → 网关 → 订单服务 → 支付服务，每层 3 次尝试（来源所说的“重试 3 次”，含首次）：放大 27 倍——1,000 QPS 在支付服务变成每秒 27,000 次调用。";
@@ -477,7 +479,7 @@ texts! {
     BlPassed => "Let through", "放行";
     BlRejected => "Rejected fast", "快速拒绝";
     BlProbes => "Probes", "探测";
-    BlTransitions => "Transitions", "状态转换";
+    BlTransitions => "Transitions", "状态变化";
     BlCalls => "Calls, the latest {n}", "调用，最近 {n} 次";
     BlSlow => "slow", "慢";
     BlProbe => "probe", "探测";
@@ -489,7 +491,7 @@ texts! {
     BlWindowOpened => "Opened on {n} calls", "打开依据：{n} 次调用";
     BlFailureRate => "failure rate", "失败率";
     BlSlowRate => "slow-call rate", "慢调用比例";
-    BlRateLine => "{what} {rate} — threshold {thr}", "{what} {rate}——阈值 {thr}";
+    BlRateLine => "{what} {rate} — threshold {thr}", "{what} {rate}（阈值 {thr}）";
     BlBelowMin => "Fewer than {min} calls: not judged yet.", "不足 {min} 次调用：尚不判断。";
     BlChange => "Change", "转换";
     BlCause => "Why", "原因";
@@ -569,7 +571,7 @@ texts! {
         "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
     KFaults => "Fault windows", "故障时间窗";
     KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (for a batch, 1–2 s, which a batch served at once, such as lab 11’s, never reaches: move its start and end); set its kind, target, start and end below.",
-        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（到达模式为“t = 0 一批”时为 1–2 s，像 Lab 11 这样一次到达、很快处理完的批次碰不到它：请移动其开始与结束时间）；可在下方设置类型、作用对象、开始与结束时间。";
+        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（到达模式为“t = 0 一批”时为 1–2 s，像实验 11 这样一次到达、很快处理完的批次碰不到它：请移动其开始与结束时间）；可在下方设置类型、作用对象、开始与结束时间。";
     KSides => "Side dependencies", "旁路依赖";
     KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
         "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个类似推荐、该层缺了它也能应答的服务。";
@@ -608,9 +610,9 @@ texts! {
     KJitter => "Jitter", "抖动";
     KJitterHelp => "Randomises the wait so synchronised clients do not retry in lock-step: full = random(0, t), equal = t/2 + random(0, t/2), decorrelated = min(cap, random(base, 3·previous)). It spreads retries in time; it does not reduce how many there are.",
         "随机化等待，避免同步客户端齐步重试：full = random(0, t)，equal = t/2 + random(0, t/2)，decorrelated = min(cap, random(base, 3·上次))。它把重试在时间上摊开，但不减少重试次数。";
-    OptFull => "full", "full（全抖动）";
-    OptEqual => "equal", "equal（等分抖动）";
-    OptDecorrelated => "decorrelated", "decorrelated（去相关）";
+    OptFull => "full", "全抖动（full）";
+    OptEqual => "equal", "等分抖动（equal）";
+    OptDecorrelated => "decorrelated", "去相关抖动（decorrelated）";
     KRetryTimeouts => "Retry timeouts", "超时后重试";
     KRetryTimeoutsHelp => "Whether an attempt that timed out is retried (its result is unknown: the first may still succeed — writes need an idempotency key).",
         "超时的尝试是否重试（结果未知：第一次可能仍会成功——写操作需要幂等键）。";
@@ -736,6 +738,8 @@ texts! {
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     SideA => "A: your scenario", "A：你的场景";
     Difference => "B − A", "B − A";
+    DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";
+    TokensCredits => "{t} ({c})", "{t}（{c}）";
     Running => "Simulating… {percent} %", "模拟中… {percent}%";
     RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";
     RunStoppedCalls => "The run stopped at {t} s: more than {limit} calls were alive at once. Queues and retries grew without bound — the system diverged. The charts show what happened up to then; requests still in flight count as unfinished.",
@@ -759,7 +763,7 @@ texts! {
     FaultSurge => "traffic ×{factor}", "流量 ×{factor}";
     // headline figures
     HOriginal => "Original requests", "原始请求";
-    HLeaf => "Leaf attempts", "叶子调用";
+    HLeaf => "Leaf attempts", "下游尝试（叶子）";
     HAmplification => "Amplification", "放大倍数";
     HSucceeded => "Succeeded", "成功";
     HDegraded => "Degraded", "降级";
@@ -865,7 +869,7 @@ texts! {
     OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
     OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒应答与失败（A 与 B）";
     OverlayInSystemTitle => "Requests in the system, A and B", "系统内请求数（A 与 B）";
-    OverlayLeafAttempts => "leaf calls", "叶子调用";
+    OverlayLeafAttempts => "leaf calls", "下游尝试";
     OverlayAnswered => "answered (in full or degraded)", "已应答（完整或降级）";
     OverlayFailed => "failed or rejected", "失败或被拒";
     OverlayInSystem => "in the system", "在系统内";
@@ -889,7 +893,7 @@ texts! {
     SeriesPool => "pool limit", "线程上限";
     SeriesOpen => "open", "打开";
     SeriesHalfOpen => "half-open", "半开";
-    PerRequest => "leaf calls per request", "次叶子调用/请求";
+    PerRequest => "leaf calls per request", "次下游尝试/请求";
     AxisTime => "virtual time (s)", "虚拟时间（s）";
     AxisLatency => "latency (ms, log scale)", "延迟（ms，对数坐标）";
     NoBreaker => "No breaker in this scenario.", "该场景没有熔断器。";
@@ -1081,9 +1085,9 @@ texts! {
     RtCompareTitle => "The jitter modes on the same backoff", "同一退避策略下的各种抖动模式";
     RtCompareNote => "One outline per attempt number, coloured as in the legend; t = min(cap, base · 2ⁿ⁻¹) for the n-th retry with exponential backoff, t = the fixed wait otherwise (decorrelated jitter needs exponential backoff: left out then).", "每个尝试次数一条轮廓线，颜色见图例；指数退避时第 n 次重试的 t = min(上限, 基数 · 2ⁿ⁻¹)，否则 t 为固定等待（去相关抖动需要指数退避，此时不画）。";
     RtJitterNone => "none: t exactly (clients retry in lock-step)", "无：恰好为 t（客户端同步重试）";
-    RtJitterFull => "full: random(0, t)", "full（全抖动）：random(0, t)";
-    RtJitterEqual => "equal: t/2 + random(0, t/2)", "equal（等分抖动）：t/2 + random(0, t/2)";
-    RtJitterDecorrelated => "decorrelated: min(cap, random(base, 3 · previous))", "decorrelated（去相关）：min(上限, random(基数, 3 · 上次))";
+    RtJitterFull => "full: random(0, t)", "全抖动（full）：random(0, t)";
+    RtJitterEqual => "equal: t/2 + random(0, t/2)", "等分抖动（equal）：t/2 + random(0, t/2)";
+    RtJitterDecorrelated => "decorrelated: min(cap, random(base, 3 · previous))", "去相关抖动（decorrelated）：min(上限, random(基数, 3 · 上次))";
 
     // ---- guided lessons ----------------------------------------------------------------
     LessonsNav => "Lessons", "课程";
@@ -1091,7 +1095,7 @@ texts! {
     LessonsIntro => "Each lesson walks one source document step by step: a page set up for the step, one to three knobs, what to look at, a question to ask before the answer, and something to try. Every number in the text is computed by the model for the step. They are listed in teaching order: start with how retries amplify a failure; the interview comes last.",
         "每门课按一篇来源文档逐步讲解：每一步都有设好的页面、一到三个参数、要看什么、揭晓答案前先问的问题，以及可以动手试的内容。文中每个数字都由模型针对该步计算得出。课程按教学顺序排列：先看重试如何放大一次故障，面试放在最后。";
     LessonsSources => "The sources are four Chinese articles on resilience this lab was built from, cited by number throughout the site: 000, an interview about a product page, its recommendation and profile services, attempts ×9 and deadlines; 001, retry storms through client → gateway → order → payment (27×), jitter, a retry budget and a breaker; 002, capacity, admission control with a token bucket, and 64×; 003, a field guide from an SLO to timeouts, bulkheads, breakers, rate limits and degradation, around a big-promo outage.",
-        "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、尝试 ×9 与截止时间；001，客户端 → 网关 → 订单服务 → 支付服务的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
+        "来源是本实验据以构建的四篇中文韧性文章，全站按编号引用：000，一场面试——商品页、推荐服务与画像服务、9 倍尝试放大与截止时间；001，客户端 → 网关 → 订单服务 → 支付服务的重试风暴（27×）、抖动、重试预算与熔断；002，容量、令牌桶准入控制与 64×；003，一份可用性图谱，从 SLO 讲到超时、舱壁、熔断、限流与降级，围绕一次大促事故。";
     LessonSource => "source {source}", "文档 {source}";
     LessonStepCount => "{n} steps", "{n} 步";
     LessonMinutes => "{m} min", "{m} 分钟";
@@ -1172,7 +1176,7 @@ texts! {
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
-    StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "滞后：有效吞吐随负载变化，先升后降";
+    StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "迟滞：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
     StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. A protection's green lines show how much of the gap it closes. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
         "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。叠加保护时，绿线显示该保护能缩小多少差距。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
@@ -1193,7 +1197,7 @@ texts! {
         "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
     StabProtect => "Overlay a protection", "叠加一种保护";
     StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as green lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
-        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的滞后运行画成绿线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
+        "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的迟滞运行画成绿线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
     StabProtNone => "none", "无";
     StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，文档 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
@@ -1264,7 +1268,7 @@ texts! {
     SideBNamedChanged => "B: {title}, as the preset ships it (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
-    HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "叶子调用 ÷ 原始请求（含被拒绝的请求）";
+    HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "下游尝试 ÷ 原始请求（含被拒绝的请求）";
     HEveryHopNote => "at every hop added up", "各跳相加";
     HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已接纳的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";
     FaultKindAt => "{kind} at {target}", "{target}{kind}";
@@ -1296,7 +1300,7 @@ texts! {
     InFlightColStatus => "verdict", "结论";
     OutAboveCeiling => "fits, at or above the {p} % ceiling", "可容纳，但达到或超过 {p}% 上限";
     OutInFlightNote => "L = λW holds for long-run averages of a stable system, λ below what the pool can serve. Here W is how long a call holds a connection, so L counts the connections in use; the calculator takes that hold time as given, though near the pool's size calls also wait for a connection and take longer. The amplified rows assume every attempt fails. At or over the pool there is no steady state, so L says nothing (see below); at or above source 002's {p} % ceiling, waits for a connection grow steeply.", "L = λW 适用于稳定系统的长期平均，即 λ 低于连接池能服务的速率。这里的 W 是一次调用占用一条连接的时间，所以 L 是正在使用的连接数；计算器把占用时间当作给定值，而接近连接池上限时，调用还要等待连接，耗时会变长。放大后的行假设每次尝试都失败。达到或超过连接池时不存在稳态，L 没有意义（见下文）；达到或超过文档 002 的 {p}% 上限后，等待连接的时间会急剧增长。";
-    CalcCapacityLead => "Capacity with a safety ceiling (source 002: workers, service time, utilisation, headroom):", "带安全上限的容量（文档 002：线程数、服务时间、利用率、余量）：";
+    CalcCapacityLead => "Capacity with a safety ceiling (source 002: workers, service time, utilisation, headroom):", "带接纳上限的容量（文档 002：线程数、服务时间、利用率、余量）：";
     CalcCapacityLink => "the queue lab's capacity table", "见排队实验的容量表";
     CapNoteShortW => "The assumed time in system W ({w} ms) is shorter than the service time ({s} ms): a request spends at least its service time in the system, so λW would count fewer in it than are busy. Set W to the service time or more (the queue lab above gives its W).", "假定的系统内时间 W（{w} ms）短于服务时间（{s} ms）：一个请求在系统内至少要待满它的服务时间，所以 λW 算出的系统内请求数会少于忙碌的线程数。请把 W 设为不小于服务时间（上方排队实验给出了它的 W）。";
     CapNoteOverCeiling => "λ is above the {k} % ceiling by {x} req/s: the ceiling's admission would turn that much away, or the pool needs {w} workers to stay under it.", "λ 比 {k}% 上限高出 {x} 次/秒：按上限准入会拒掉这么多，或者需要 {w} 个线程才能保持在上限以内。";

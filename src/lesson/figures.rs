@@ -65,6 +65,8 @@ pub fn setting_text(lang: Lang, value: f64, unit: crate::i18n::T) -> String {
     match lang.t(unit) {
         "" => format_number(value, 6),
         "%" => lang.percent(&format_number(value, 6)),
+        // A factor reads as the cards and charts write it: ×5, not 5 ×.
+        "×" => format!("×{}", format_number(value, 6)),
         u => format!("{} {u}", format_number(value, 6)),
     }
 }

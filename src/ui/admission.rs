@@ -44,9 +44,9 @@ pub struct AdmissionProps {
 }
 
 /// Credits as tokens with the exact credits beside them: `1.4 (1,400)`.
-fn tokens(run: &Run, credits: u64) -> String {
+fn tokens(lang: Lang, run: &Run, credits: u64) -> String {
     let t = credits as f64 / run.per_token as f64;
-    format!("{} ({})", format_number(t, 6), format_number(credits as f64, 0))
+    lang.f(T::TokensCredits, &[("t", &format_number(t, 6)), ("c", &format_number(credits as f64, 0))])
 }
 
 fn reason_key(r: Rejection) -> T {
@@ -113,7 +113,7 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         Event::Arrival(_, Err(r)) => retry_after(lang, r),
         _ => String::new(),
     };
-    let bucket = |c| if run.capacity > 0 { tokens(run, c) } else { "—".into() };
+    let bucket = |c| if run.capacity > 0 { tokens(lang, run, c) } else { "—".into() };
     let flight = match st.input.limit {
         0 => s.in_flight.to_string(),
         l => format!("{}/{l}", s.in_flight),
@@ -176,7 +176,7 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
         Some(Event::Refill) => ("drop full", lang.t(T::BucketFull).to_string()),
         None => ("", String::new()),
     };
-    let caption = if run.capacity == 0 { lang.t(T::NoBucket).to_string() } else { tokens(run, level) };
+    let caption = if run.capacity == 0 { lang.t(T::NoBucket).to_string() } else { tokens(lang, run, level) };
     let flight = step.map_or(0, |s| s.in_flight);
     html! {
         <figure class="bucket" id="adm-bucket" data-level={level.to_string()}>

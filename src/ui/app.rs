@@ -627,7 +627,7 @@ fn Host(props: &HostProps) -> Html {
     }
     notices.extend(props.lesson_errors.iter().map(|e| lang.field_error(e)));
     if !shell.unused.is_empty() {
-        notices.push(lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&shell.unused, 8))]));
+        notices.push(lang.f(T::UnknownParam, &[("keys", &lang.list(&shell.unused, 8))]));
     }
     let notice = (!notices.is_empty()).then(|| {
         let s = shell.clone();

@@ -120,7 +120,7 @@ fn inputs(p: &BreakerProps) -> Html {
         .map(|(_, e)| lang.field_error(e))
         .collect();
     if !s.unknown.is_empty() {
-        errors.push(lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&s.unknown, 8))]));
+        errors.push(lang.f(T::UnknownParam, &[("keys", &lang.list(&s.unknown, 8))]));
     }
     html! {
         <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>

@@ -137,7 +137,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                         <h2>{ t(T::CalcInputs) }</h2>
                         if !props.state.unknown.is_empty() {
-                            <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(&props.state.unknown, 8))]) }</p>
+                            <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownParam, &[("keys", &lang.list(&props.state.unknown, 8))]) }</p>
                         }
                         { plain(&calc::REQUESTS_PER_DAY) }
                         { plain(&calc::AVG_RPS) }
@@ -193,7 +193,8 @@ fn figure(
     html! {
         <div class="figure" id={id.to_string()} data-value={exact(o, id)}>
             <div class="figure-label">{ label }</div>
-            <div class="figure-value"><span class="value">{ value }</span>{" "}<span class="unit">{ unit }</span></div>
+            // A factor's × follows its number as the formula writes it (9×), other units after a space.
+            <div class="figure-value"><span class="value">{ value }</span>if unit != "×" {{" "}}<span class="unit">{ unit }</span></div>
             <code class="formula">{ formula }</code>
             if let Some(n) = note { <p class="note">{ n }</p> }
         </div>

@@ -48,7 +48,10 @@ impl ControlSpec {
         let (text, error) = match error {
             // By the label the learner sees, the link key beside it (what a link says).
             Some((raw, e)) => {
-                let named = lang.f(T::LabelWithKey, &[("label", &label), ("key", &e.field)]);
+                // The link key only: the scenario's path after it (`f1.end (faults[0].end_ms)`)
+                // names the file's field, which the learner never sees.
+                let key = e.field.split(" (").next().unwrap_or(&e.field);
+                let named = lang.f(T::LabelWithKey, &[("label", &label), ("key", key)]);
                 // A fraction's unit says its range (0–1): not again after the range's maximum.
                 let unit = if knob.unit == T::UnitProbability { "" } else { unit };
                 (raw.clone(), Some(lang.named_error(e, &named, unit)))

@@ -46,7 +46,14 @@ pub fn choice<S>(
         help: lang.t(c.help).into(),
         value: (c.get)(input, 0).unwrap_or_default().into(),
         options: c.options.iter().map(|(v, l)| (v.to_string(), lang.t(*l).to_string())).collect(),
-        error: errors.get(&FieldKey::plain(c.key)).map(|(_, e)| lang.field_error(e)),
+        // By the label the learner sees, the link key beside it (as the knobs' errors).
+        error: errors.get(&FieldKey::plain(c.key)).map(|(_, e)| {
+            lang.named_error(
+                e,
+                &lang.f(T::LabelWithKey, &[("label", lang.t(c.label)), ("key", &e.field)]),
+                "",
+            )
+        }),
     };
     html! { <ChoiceControl key={c.key} {spec} {onchoose} /> }
 }
@@ -83,7 +90,7 @@ pub fn preset_picker(
             }
             if !unknown.is_empty() {
                 <p class="field-error" role="alert" id="unknown-params">
-                    { lang.f(T::UnknownParam, &[("keys", &crate::error::clip_list(unknown, 8))]) }
+                    { lang.f(T::UnknownParam, &[("keys", &lang.list(unknown, 8))]) }
                 </p>
             }
         </div>

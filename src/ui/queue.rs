@@ -104,7 +104,7 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
                 { row(lang, "pwait", if c.bounded { T::QPWaitBounded } else { T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
                 { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
                 { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(lang, p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
-                { row(lang, "p99", T::QP99, if c.bounded { "—".into() } else { "P(T > t) = 1 %".into() }, c.p99_ms, sim.map(|s| s.p99_ms), ms) }
+                { row(lang, "p99", T::QP99, if c.bounded { "—".into() } else { format!("P(T > t) = {}", lang.percent("1")) }, c.p99_ms, sim.map(|s| s.p99_ms), ms) }
                 { row(lang, "l", T::QL, l, f.in_system, sim.map(|s| s.in_system), |_, x| format_number(x, 3)) }
                 if input.queue > 0 {
                     { row(lang, "blocked", T::QBlocked, if c.bounded { format!("P_K, K = {cw} + {}", input.queue) } else { "—".into() }, f.blocked, sim.map(|s| s.blocked), pct) }
@@ -229,7 +229,13 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
         ("mu", T::CapMu, format!("1000 / {s} ms"), Some(o.per_worker_rps), T::UnitRps),
         ("ideal", T::CapIdeal, format!("{c} × {}", n(o.per_worker_rps)), Some(o.ideal_rps), T::UnitRps),
         ("rho", T::QRho, format!("{l} / {}", n(o.ideal_rps)), Some(o.utilisation * 100.0), T::UnitPercent),
-        ("admit", T::CapAdmit, format!("{k} % × {}", n(o.ideal_rps)), Some(o.admit_rps), T::UnitRps),
+        (
+            "admit",
+            T::CapAdmit,
+            format!("{} × {}", lang.percent(&k), n(o.ideal_rps)),
+            Some(o.admit_rps),
+            T::UnitRps,
+        ),
         (
             "headroom",
             T::CapHeadroom,
@@ -247,7 +253,7 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
         (
             "min-workers",
             T::CapMinWorkers,
-            format!("ceil({l} / ({} × {k} %))", n(o.per_worker_rps)),
+            format!("ceil({l} / ({} × {}))", n(o.per_worker_rps), lang.percent(&k)),
             Some(o.min_workers as f64),
             T::UnitWorkers,
         ),

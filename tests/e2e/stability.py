@@ -182,14 +182,14 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         # value before any run (it drew 800 refused cells in a colour the legend lacks).
         chrome.get(base + "?page=stability&lang=en&y=l1.attempts%3D1..5%2F40")
         chrome.wait("#stab-y-error")
-        expect("l1.attempts=1.102564103" in chrome.text("#stab-y-error"), f"the first refused value: {chrome.text('#stab-y-error')}")
+        expect("Attempts (l1.attempts) = 1.102564103" in chrome.text("#stab-y-error"), f"the first refused value, by the knob's name: {chrome.text('#stab-y-error')}")
         # A range broken at a typed end is named by that end, as the axis says it (not by
         # the fault's end the page derives from it), in both languages.
         for lang in ["en", "zh"]:
             chrome.get(base + f"?page=stability&lang={lang}&y=trigger_ms%3D50..-5%2F20")
             chrome.wait("#stab-y-error")
             said = chrome.text("#stab-y-error")
-            expect("trigger_ms=-5" in said and "f1.end" not in said and "999,996,000" in said, f"the typed end and its range ({lang}): {said}")
+            expect("= -5 " in said and "f1.end" not in said and "999,996,000 ms" in said, f"the typed end and its range ({lang}): {said}")
         # Picking a knob for an axis starts it from that knob's own range, which runs.
         chrome.get(base + "?page=stability&lang=en")
         chrome.wait("#stab-y-key")

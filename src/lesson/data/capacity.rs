@@ -20,7 +20,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("How busy is the pool?", "线程池有多忙？"),
             narration: tr(
                 "Fix the workload first: λ = {set-rate:n} requests/s, each holding one worker {set-ms} on average. One worker serves {cap-mu}/s; {set-workers:n} workers at most {cap-ideal}/s.",
-                "先固定工作负载：到达率 λ = {set-rate:n} 请求/秒，每个请求平均独占一个工作线程 {set-ms}。单个工作线程的服务率为 {cap-mu}/s；{set-workers:n} 个工作线程的理想上界为 {cap-ideal}/s。",
+                "先固定工作负载：到达率 λ = {set-rate:n} 请求/秒，每个请求平均独占一个工作线程 {set-ms}。单个工作线程的服务率为 {cap-mu}/秒；{set-workers:n} 个工作线程的理想上界为 {cap-ideal}/秒。",
             ),
             question: Some(tr("What share of the pool is busy?", "线程池有多大比例在忙？")),
             answer: Some(tr(
@@ -51,15 +51,15 @@ pub const LESSON: Lesson = Lesson {
             ),
             narration: tr(
                 "Use only {set-ceiling} of the ideal capacity: admit {cap-admit}/s. The rest, {cap-headroom}/s, is headroom; today's traffic is {cap-margin}/s below the admission limit — the margin.",
-                "只使用理想能力的 {set-ceiling}：可接纳 {cap-admit}/s。剩下的 {cap-headroom}/s 是能力余量；当前流量距接纳上限还有 {cap-margin}/s——这是到上限的余量。",
+                "只使用理想能力的 {set-ceiling}：可接纳 {cap-admit}/秒。剩下的 {cap-headroom}/秒 是能力余量；当前流量距接纳上限还有 {cap-margin}/秒——这是到上限的余量。",
             ),
             question: Some(tr(
                 "Traffic grows to {cap-admit}/s. Which spare is gone?",
-                "流量涨到 {cap-admit}/s。哪一种余量没有了？",
+                "流量涨到 {cap-admit}/秒。哪一种余量没有了？",
             )),
             answer: Some(tr(
                 "The margin: admission is now full. The headroom of {cap-headroom}/s is still there, kept on purpose for bursts, slow calls and retries. Two different spares: never call both 'spare capacity'.",
-                "到上限的余量：接纳上限已经用满。{cap-headroom}/s 的能力余量仍在，它是为突发、慢调用和重试刻意留出的。两种“余量”不能混称。",
+                "到上限的余量：接纳上限已经用满。{cap-headroom}/秒 的能力余量仍在，它是为突发、慢调用和重试刻意留出的。两种“余量”不能混称。",
             )),
             try_this: Some(tr("Set the rate to {cap-admit:n}.", "把到达率设为 {cap-admit:n}。")),
             spot: "q-capacity",
@@ -74,7 +74,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("The fewest workers", "最少需要几个工作线程"),
             narration: tr(
                 "How few workers keep {set-rate:n}/s under the {set-ceiling} ceiling? ceil({set-rate:n} ÷ ({cap-mu} × {= set-ceiling / 100})) = {cap-min-workers}. With {set-workers:n}, ρ = {cap-rho}: admission allows {cap-admit}/s, a margin of {cap-margin}/s.",
-                "要让 {set-rate:n}/s 保持在 {set-ceiling} 上限之内，最少需要几个工作线程？ceil({set-rate:n} ÷ ({cap-mu} × {= set-ceiling / 100})) = {cap-min-workers}。用 {set-workers:n} 个时 ρ = {cap-rho}：可接纳 {cap-admit}/s，距上限的余量 {cap-margin}/s。",
+                "要让 {set-rate:n}/秒 保持在 {set-ceiling} 上限之内，最少需要几个工作线程？ceil({set-rate:n} ÷ ({cap-mu} × {= set-ceiling / 100})) = {cap-min-workers}。用 {set-workers:n} 个时 ρ = {cap-rho}：可接纳 {cap-admit}/秒，距上限的余量 {cap-margin}/秒。",
             ),
             question: Some(tr(
                 "And with {= cap-min-workers - 1} workers?",
@@ -188,7 +188,7 @@ pub const LESSON: Lesson = Lesson {
             ),
             narration: tr(
                 "{set-n}, one every {set-gap} — {= 1000 / set-gap}/s against r = {set-r:n}/s. {adm-admitted} admitted, {adm-rejected} rejected. The step table replays the run one event at a time from the first, the current event highlighted: watch for the first rejection, once the full bucket's spare tokens are spent.",
-                "{set-n}，每 {set-gap} 一个——每秒 {= 1000 / set-gap} 个，而 r = {set-r:n}/s。接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个。步骤表从第一个事件起逐个回放，当前事件高亮：留意第一次拒绝，它出现在满桶多出的令牌用完之后。",
+                "{set-n}，每 {set-gap} 一个——每秒 {= 1000 / set-gap} 个，而 r = {set-r:n}/秒。接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个。步骤表从第一个事件起逐个回放，当前事件高亮：留意第一次拒绝，它出现在满桶多出的令牌用完之后。",
             ),
             question: Some(tr(
                 "Does the bucket size B raise the rate that gets in over time?",

@@ -256,7 +256,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "Alert on the users' result: core success {h-a-core_success_rate} against the {set-slo} objective, error budget spent {h-a-error_budget_spent} ({#429}s are outside this denominator, and here they are {h-a-admission_rejected} of {h-a-original_requests} requests: give them their own objective and alert, or refusing users would meet the SLO). Then the {#429}, breaker and bulkhead counts say why. A high degraded rate is allowed but must be visible: recommendations may degrade; payment, stock and permissions may not.",
-                "按用户结果告警：核心成功率 {h-a-core_success_rate}，对照 {set-slo} 的目标，错误预算消耗 {h-a-error_budget_spent}（{#429} 不在这个分母里，而本次有 {h-a-original_requests} 个请求中的 {h-a-admission_rejected} 个：要为它们单独设目标和告警，否则拒绝用户也能“达成” SLO）。再用 {#429}、熔断和舱壁的计数定位原因。降级率可以升高，但必须可见：推荐可以降级；支付、库存、权限不可以。",
+                "按用户结果告警：核心成功率 {h-a-core_success_rate}，对照 {set-slo} 的目标，错误预算消耗 {h-a-error_budget_spent}（{#429} 不在这个分母里，本次 {h-a-original_requests} 个请求中有 {h-a-admission_rejected} 个被拒：要为它们单独设目标和告警，否则拒绝用户也能“达成” SLO）。再用 {#429}、熔断和舱壁的计数定位原因。降级率可以升高，但必须可见：推荐可以降级；支付、库存、权限不可以。",
             )),
             try_this: Some(tr(
                 "Drill: make the surge ×{#10} or the slowdown ×{#100} and see which line absorbs it.",

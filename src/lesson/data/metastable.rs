@@ -244,7 +244,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("Getting out needs less load than getting in", "脱困所需的负载远低于陷入时"),
             narration: tr(
                 "One run, no fault: the load climbs in steps from half the capacity to {stab-hyst-top} and comes back down. Going up, goodput follows the load until it breaks; coming down, it stays low well below the load where it broke. The two branches do not meet: that gap is the hysteresis. The grey line is the same ramp with callers making one attempt: it gets back to serving the load on the way down, and the gap between it and the falling line is what the retries add.",
-                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低。两条分支不重合：这段差距就是滞后。灰色实线是调用方只尝试一次时的同一负载升降过程：回落途中它能重新跟上负载；它与下降线之间的差距，就是重试造成的。",
+                "一次运行，没有故障：负载从容量的一半逐级升到 {stab-hyst-top}，再逐级降回。上升时，有效吞吐随负载增长，直到崩溃；回落时，即使负载已远低于崩溃点，它仍然很低。两条分支不重合：这段差距就是迟滞。灰色实线是调用方只尝试一次时的同一负载升降过程：回落途中它能重新跟上负载；它与下降线之间的差距，就是重试造成的。",
             ),
             question: Some(tr(
                 "The overload is over and the load is back where it was fine before. Why is the system still down?",

@@ -84,7 +84,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "Set the jitter to “none”: the retries come back in waves.",
-                "把抖动设为“无”：重试会成波地回来。",
+                "把抖动设为“无”：重试会一波一波地涌回来。",
             )),
             spot: "chart-load-a",
             playback: Some(Playback {

@@ -9,7 +9,7 @@
 pub mod batch;
 pub mod page;
 
-use crate::error::{Allowed, FieldError, clip};
+use crate::error::{Allowed, FieldError, Rule, clip};
 use crate::model::chain::run_with;
 use crate::model::stability::{Verdict, Windows, classify};
 use crate::policy::retry_budget::RetryBudgetConfig;
@@ -84,8 +84,13 @@ impl Axis {
         let (key, rest) = text.trim().split_once('=').ok_or_else(bad)?;
         let (range, n) = rest.split_once('/').ok_or_else(bad)?;
         let (from, to) = range.split_once("..").ok_or_else(bad)?;
-        let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
-        let (Some(from), Some(to)) = (num(from), num(to)) else { return Err(bad()) };
+        // A from or to that is not a number is its own part's error (the form's field).
+        let num = |part: &str, s: &str| {
+            s.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                FieldError::new(format!("{field} {part}"), clip(s.trim()), Allowed::rule(Rule::Number))
+            })
+        };
+        let (from, to) = (num("from", from)?, num("to", to)?);
         // The steps named by their own field and range, whatever is wrong with them (a word,
         // a fraction, 0, 41).
         let steps = || {

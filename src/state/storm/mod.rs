@@ -250,7 +250,7 @@ impl StormState {
                         next.request = Some(n);
                         next.errors.clear(&REQUEST);
                     }
-                    _ => next.errors.set(REQUEST, raw.clone(), range.error(REQUEST.key, format!("{raw:?}"))),
+                    _ => next.errors.set(REQUEST, raw.clone(), range.error(REQUEST.key, raw.trim())),
                 }
                 next
             }
@@ -473,7 +473,7 @@ impl StormState {
                     _ => {
                         let e = FieldError::new(
                             key.url_key(),
-                            format!("{raw:?}"),
+                            raw.trim(),
                             Allowed::integer(min as u64, max as u64),
                         );
                         st.errors.set(key, raw.to_string(), e);

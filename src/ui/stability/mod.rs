@@ -46,6 +46,28 @@ fn protection_label(lang: Lang, sweep: &Sweep, p: Protection) -> String {
     }
 }
 
+/// An axis' error as its form shows it: named by the part of the form it is about (the
+/// axis, then from, to, steps or the knob at a value), not in the link's `KEY=FROM..TO/N`
+/// terms; an error of the axis as a whole (a malformed link) keeps those.
+fn axis_error(lang: Lang, field: &str, e: &crate::error::FieldError) -> String {
+    let axis = lang.t(if field == "x" { T::StabX } else { T::StabY });
+    let named =
+        |part: &str, e: &crate::error::FieldError| lang.named_error(e, &format!("{axis} · {part}"), &e.unit);
+    match e.field.strip_prefix(field).map(str::trim) {
+        Some("from") => named(lang.t(T::StabFrom), e),
+        Some("to") => named(lang.t(T::StabTo), e),
+        Some("steps") => named(lang.t(T::StabSteps), e),
+        _ => match e.value.split_once('=') {
+            // A value of the axis' knob at one of its cells (`trigger_ms=-5`).
+            Some((key, v)) if !v.contains("..") => {
+                let e = crate::error::FieldError { value: v.to_string(), ..e.clone() };
+                named(&axis_title(lang, key), &e)
+            }
+            _ => lang.field_error(e),
+        },
+    }
+}
+
 /// One axis' controls: the knob, from, to, steps; any change sends the whole axis.
 fn axis_controls(
     lang: Lang,
@@ -93,7 +115,7 @@ fn axis_controls(
         k.push(&axis.key);
         k
     };
-    let error = st.errors.get(&FieldKey::plain(field)).map(|(_, e)| lang.field_error(e));
+    let error = st.errors.get(&FieldKey::plain(field)).map(|(_, e)| axis_error(lang, field, e));
     let num = |part: &str, label: T, v: String| {
         html! {
             <label class="axis-num">{ t(label) }

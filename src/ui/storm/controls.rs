@@ -140,6 +140,23 @@ fn stepper(
     }
 }
 
+/// A refused layer, fault window or side-dependency count, named by the stepper's label
+/// with its link key beside it (as the knobs' errors are).
+fn shape_error(lang: Lang, e: &crate::error::FieldError) -> String {
+    let label = match e.field.rsplit('.').next().unwrap_or(&e.field) {
+        "layers" => Some(T::KLayers),
+        "faults" => Some(T::KFaults),
+        "sides" => Some(T::KSides),
+        _ => None,
+    };
+    match label {
+        Some(l) => {
+            lang.named_error(e, &lang.f(T::LabelWithKey, &[("label", lang.t(l)), ("key", &e.field)]), "")
+        }
+        None => lang.field_error(e),
+    }
+}
+
 /// The shape controls of a target: the number of layers and fault windows (the run), the
 /// side dependencies of a layer, a fault window's target.
 fn shape_controls(props: &PanelProps, t: Target) -> Html {
@@ -155,7 +172,7 @@ fn shape_controls(props: &PanelProps, t: Target) -> Html {
                     { stepper(lang, "layers", T::KLayers, T::KLayersHelp, st.a.layers.len(), 1, MAX_LAYERS, Callback::from(move |n| d.emit(StormAction::Layers(n)))) }
                     { stepper(lang, "faults", T::KFaults, T::KFaultsHelp, st.a.faults.len(), 0, MOST_FAULT_WINDOWS, Callback::from(move |n| d2.emit(StormAction::Faults(n)))) }
                     if let Some((_, e)) = st.errors.get(&storm::LAYERS).or(st.errors.get(&storm::FAULTS)) {
-                        <p class="field-error" role="alert" id="shape-error">{ lang.field_error(e) }</p>
+                        <p class="field-error" role="alert" id="shape-error">{ shape_error(lang, e) }</p>
                     }
                 </fieldset>
             }
@@ -168,7 +185,7 @@ fn shape_controls(props: &PanelProps, t: Target) -> Html {
                     <legend>{ lang.t(T::GroupShape) }</legend>
                     { stepper(lang, &id, T::KSides, T::KSidesHelp, n, 0, MAX_SIDE_DEPS, Callback::from(move |n| d.emit(StormAction::Sides(i, n)))) }
                     if let Some((_, e)) = st.errors.get(&storm::sides_key(i)) {
-                        <p class="field-error" role="alert">{ lang.field_error(e) }</p>
+                        <p class="field-error" role="alert">{ shape_error(lang, e) }</p>
                     }
                 </fieldset>
             }
@@ -356,7 +373,7 @@ fn lesson_item(props: &PanelProps, c: LessonControl) -> Html {
                 <>
                     { stepper(lang, "layers", T::KLayers, T::KLayersHelp, st.a.layers.len(), 1, MAX_LAYERS, on) }
                     if let Some((_, e)) = st.errors.get(&storm::LAYERS) {
-                        <p class="field-error" role="alert" id="shape-error">{ lang.field_error(e) }</p>
+                        <p class="field-error" role="alert" id="shape-error">{ shape_error(lang, e) }</p>
                     }
                 </>
             }
@@ -518,7 +535,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                 <p class="field-error" role="alert" id="compare-error">{ e }</p>
             }
             if !st.unknown.is_empty() {
-                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownStormParam, &[("keys", &crate::error::clip_list(&st.unknown, 8))]) }</p>
+                <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownStormParam, &[("keys", &lang.list(&st.unknown, 8))]) }</p>
             }
             if st.all_knobs && has_lesson {
                 <button type="button" id="lesson-only" class="secondary small" onclick={onlesson}>{ t(T::LessonOnly) }</button>

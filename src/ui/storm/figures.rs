@@ -133,7 +133,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                             <span class="side-tag">{ "B" }</span>
                             <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(lang, b.value, b.unit) }</span>
                             <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(T::Difference)}>
-                                { format!("({})", show_diff(lang, h.value, b.value, h.unit)) }
+                                { lang.f(T::InBrackets, &[("text", &show_diff(lang, h.value, b.value, h.unit))]) }
                             </span>
                         </div>
                     }
@@ -156,7 +156,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
     html! {
         <div class="headline" id="headline">
             if hb.is_some() {
-                <p class="note">{ format!("{}  ·  {}  ·  ( ) = {}", lang.t(T::SideA), props.b_title, lang.t(T::Difference)) }</p>
+                <p class="note">{ lang.f(T::DiffKey, &[("a", lang.t(T::SideA)), ("b", &props.b_title), ("d", lang.t(T::Difference))]) }</p>
             }
             // The cards count the whole run while the diagram follows the playhead: a lesson
             // paused at 4 s would otherwise read "20 % success" beside "nearly every request
