@@ -178,7 +178,7 @@ texts! {
     FieldResponseKibHelp => "Size of one response; 1 KiB = 1,024 bytes. Payload is reported in MB/s of 10⁶ bytes.",
         "单个响应的大小；1 KiB = 1,024 字节。载荷按 MB/s（10⁶ 字节）报告。";
     UnitPerDay => "req/day", "次/天";
-    UnitRps => "req/s", "次/秒";
+    UnitRps => "req/s", "请求/秒";
     UnitAttemptsPerS => "attempts/s", "次尝试/秒";
     UnitTimes => "×", "×";
     UnitMs => "ms", "ms";
@@ -302,7 +302,7 @@ texts! {
     QNav => "Queue lab", "排队实验";
     QTitle => "Queue lab: utilisation, waiting and the hockey stick", "排队实验：利用率、等待与“曲棍球棒”曲线";
     QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), M/M/c/K with a queue limit, otherwise a stated approximation. Waiting grows steeply as ρ approaches 1, while the workers are still idle part of the time.",
-        "一个有 c 个工作线程的池，前面是队列，到达速率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，设了队列上限时用 M/M/c/K，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，尽管线程仍有部分时间空闲。";
+        "一个有 c 个工作线程的池，前面是队列，到达率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，设了队列上限时用 M/M/c/K，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，尽管线程仍有部分时间空闲。";
     QPreset002 => "Source 002: 120/s, 40 ms, 8 workers", "文档 002：120/秒，40 ms，8 个线程";
     QStory002 => "λ = 120/s, 40 ms per request, 8 workers: ρ = 60 %. About 14 % of requests wait; those that do wait 12.5 ms on average, 1/(cμ − λ) (1.74 ms averaged over all requests, Wq). The capacity table reproduces source 002: 150/s admitted at a 75 % ceiling, at least 7 workers, L = 4.8 busy and 12 in system at W = 100 ms.",
         "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待；这些请求平均等待 12.5 ms，即 1/(cμ − λ)（按全部请求平均为 1.74 ms，即 Wq）。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
@@ -541,11 +541,11 @@ texts! {
     UnitPercent => "%", "%";
     UnitInstances => "instances", "个实例";
     UnitProbability => "fraction (0–1)", "比例（0–1）";
-    KRate => "Arrival rate", "到达速率";
+    KRate => "Arrival rate", "到达率";
     KRateHelp => "Average original requests per second entering the first layer, before the peak factor.",
         "每秒进入第一层的原始请求平均数（峰值系数之前）。";
     KPeak => "Peak factor", "峰值系数";
-    KPeakHelp => "Multiplies the arrival rate (source 000: ×5 at peak).", "乘以到达速率（文档 000：峰值 ×5）。";
+    KPeakHelp => "Multiplies the arrival rate (source 000: ×5 at peak).", "乘以到达率（文档 000：峰值 ×5）。";
     KDuration => "Duration", "持续时间";
     KDurationHelp => "How long requests keep arriving, in virtual time.", "请求持续到达的虚拟时间长度。";
     KRequests => "Requests at once", "同时到达的请求";
@@ -1152,9 +1152,9 @@ texts! {
     StabNav => "Stability map", "稳定性地图";
     StabTitle => "Stability map: where retries turn a blip into an outage", "稳定性地图：重试在哪里把小故障变成停机";
     StabIntro => "Each cell is one run of the scenario: steady load, a trigger (its first fault window), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state that outlasts the trigger, held there by its own retries and by work for callers that have already given up (a metastable failure). Click a cell to open that run on the retry-storm page.",
-        "每个格子是一次运行：稳定负载，一个触发（场景的第一个故障窗口），然后负载保持不变。低于某个负载时任何触发都会被吸收；高于它时，足够长的触发会让系统进入一种在触发结束后仍然持续的状态，把它困在其中的是它自己的重试，以及为已经放弃等待的调用方继续做的工作（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
+        "每个格子是一次运行：稳定负载，一个触发因素（场景的第一个故障窗口），然后负载保持不变。低于某个负载时任何触发因素都会被吸收；高于它时，足够长的触发会让系统进入一种在触发结束后仍然持续的状态，把它困在其中的是它自己的重试，以及为已经放弃等待的调用方继续做的工作（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
     StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: offered at or above the bottleneck's capacity (no steady state there, trigger or none), or below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Still draining: not at {good} % yet, but the calls waiting for a worker fall by {fall} % or more across that window: the backlog the trigger left is being worked off and nothing holds the run there, so a longer run would recover. Stuck: fine before, not after, although the trigger is over, and the backlog not falling. A cell needs {warm} s of warm-up and {step} s before its trigger, and after it {judged} s to settle and a recovery window of {judged} s or more, or it is not run. A verdict is on a run of finite length: near capacity a longer run can turn stuck into still draining, and still draining into recovered. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
-        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：负载达到或超过瓶颈的容量（此时无论有无触发都没有稳态），或触发前就低于 {good}%。已恢复：在最后 {share}% 的到达请求中重新达到 {good}% 或以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} s，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。仍在排空：尚未回到 {good}%，但等待线程的调用在这段时间内减少了 {fall}% 或更多：触发留下的积压正在被消化，没有什么把系统困住，运行再长一些就会恢复。卡住：触发前正常，触发结束后仍不正常，而且积压没有减少。每个格子在触发前需要 {warm} s 预热，再加 {step} s；触发后需要 {judged} s 的稳定时间，再加至少 {judged} s 的恢复窗口，否则不运行。判定针对的是有限长度的一次运行：接近容量时，更长的运行可能把“卡住”变成“仍在排空”，把“仍在排空”变成“已恢复”。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
+        "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：负载达到或超过瓶颈的容量（此时无论有无触发因素都没有稳态），或触发前就低于 {good}%。已恢复：在最后 {share}% 的到达请求中重新达到 {good}% 或以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} s，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。仍在排空：尚未回到 {good}%，但等待线程的调用在这段时间内减少了 {fall}% 或更多：触发留下的积压正在被消化，没有什么把系统困住，运行再长一些就会恢复。卡住：触发前正常，触发结束后仍不正常，而且积压没有减少。每个格子在触发前需要 {warm} s 预热，再加 {step} s；触发后需要 {judged} s 的稳定时间，再加至少 {judged} s 的恢复窗口，否则不运行。判定针对的是有限长度的一次运行：接近容量时，更长的运行可能把“卡住”变成“仍在排空”，把“仍在排空”变成“已恢复”。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
     StabAxisUtil => "Offered load ÷ capacity", "负载 ÷ 容量";
     StabAxisTrigger => "Trigger length (ms)", "触发时长（ms）";
     StabPending => "not run yet", "尚未运行";
@@ -1175,7 +1175,7 @@ texts! {
     LessonToFigure => "Go to the figure ↓", "查看图 ↓";
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
-    StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发";
+    StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发因素";
     StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "迟滞：有效吞吐随负载变化，先升后降";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
     StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. A protection's green lines show how much of the gap it closes. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
@@ -1194,7 +1194,7 @@ texts! {
     StabTo => "to", "到";
     StabSteps => "steps", "格数";
     StabAxisHelp => "The knob swept along this axis, from a value to another in evenly spaced steps (1–40). Offered load ÷ capacity sets the arrival rate against the bottleneck's capacity; trigger length sets the first fault window's end; any other is a retry-storm page knob.",
-        "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达速率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
+        "沿该轴扫描的参数，在两个值之间均匀取 1–40 格。负载 ÷ 容量按瓶颈容量设置到达率；触发时长设置第一个故障窗口的结束时间；其他都是重试风暴页的参数。";
     StabProtect => "Overlay a protection", "叠加一种保护";
     StabProtectHelp => "Runs every cell again with this protection on the entry's calls and draws its boundary dashed over the map, and its hysteresis run as green lines: compare the two regions and the two ways down (a protection may shrink the stuck region, or not).",
         "在入口调用上加上这种保护后把每个格子再跑一遍，把它的边界以虚线画在地图上，并把它的迟滞运行画成绿线：比较两块区域和两条回落曲线（保护可能缩小卡住的区域，也可能不能）。";
@@ -1290,7 +1290,7 @@ texts! {
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
         "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
     QOffTop => "↑ ρ = {p} %: W = {w} ms", "↑ ρ = {p}%：W = {w} ms";
-    QNotRun => "{n} of the curve's {total} simulated dots are not drawn: at their ρ the arrival rate λ = ρ × c × μ lies outside the {min} to {max} req/s the engine runs.", "曲线的 {total} 个模拟点中有 {n} 个未画出：在这些 ρ 下，到达速率 λ = ρ × c × μ 超出了引擎可运行的 {min} 到 {max} 次/秒。";
+    QNotRun => "{n} of the curve's {total} simulated dots are not drawn: at their ρ the arrival rate λ = ρ × c × μ lies outside the {min} to {max} req/s the engine runs.", "曲线的 {total} 个模拟点中有 {n} 个未画出：在这些 ρ 下，到达率 λ = ρ × c × μ 超出了引擎可运行的 {min} 到 {max} 次/秒。";
     StabDraining => "still draining (not serving yet, its backlog falling: nothing keeps it there)", "仍在排空（尚未恢复服务，但积压在减少：没有什么把它困住）";
     RuleJudgedWindows => "a trigger with time around it to judge the run: {detail} (warm-up and a window to compare with before the trigger; after it, time to settle, then a recovery window)", "触发前后须留有判定时间：{detail}（触发前：预热和一段对照窗口；触发后：先留出稳定时间，再是恢复窗口）";
     InFlightColCase => "case", "情形";
