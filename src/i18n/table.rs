@@ -216,7 +216,7 @@ texts! {
     AdmNav => "Admission lab", "准入实验";
     AdmTitle => "Admission lab: token bucket and concurrency limit", "准入实验：令牌桶与并发上限";
     AdmIntro => "Source 002's offline admission model, one event at a time: a bucket of B tokens refilling r per second (it starts full; 1 token = 1,000 integer credits) and a concurrency limit. Both gates must pass; a rejection consumes nothing; nothing queues or waits. Every decision is made by the same policy code the retry-storm page runs.",
-        "文档 002 的离线准入模型，逐个事件推演：容量 B 个令牌、每秒补充 r 个的令牌桶（初始为满；1 令牌 = 1,000 个整数 credit）加一个并发上限。两道门槛都要通过；拒绝不扣令牌；不排队，也不等待。每个决定都由重试风暴页所用的同一份策略代码做出。";
+        "文档 002 的离线准入模型，逐个事件推演：容量 B 个令牌、每秒补充 r 个的令牌桶（初始为满；1 令牌 = 1,000 个整数额度单位，即 credit）加一个并发上限。两道门槛都要通过；拒绝不扣令牌；不排队，也不等待。每个决定都由重试风暴页所用的同一份策略代码做出。";
     AdmPreset002 => "Source 002: B = 2, r = 2/s, limit 1", "文档 002：B = 2，r = 2/秒，并发 1";
     AdmStory002 => "Six arrivals meet every rule: #2 is refused by the concurrency limit although tokens remain; #3 costs 3 > B (cost_exceeds_capacity); #1 completes at exactly 500 ms, so #4 arriving at 500 ms gets the slot; #5 finds the slot free but only 0.6 tokens (rate_limit, Retry-After 200 ms); #6 arrives exactly then and is admitted.",
         "六个请求覆盖所有规则：#2 虽有令牌但并发已满而被拒；#3 成本 3 > B（cost_exceeds_capacity）；#1 恰在 500 ms 完成，所以 500 ms 到达的 #4 拿到名额；#5 名额空闲但只有 0.6 个令牌（rate_limit，Retry-After 200 ms）；#6 恰在那时到达，被接纳。";
@@ -234,7 +234,7 @@ texts! {
         "突发容量，也是初始令牌数（桶初始为满）。≈ Go rate.Limiter 的 burst b；≈ Envoy local_ratelimit 的 max_tokens。0 = 不用令牌桶（只有并发上限）。";
     KRefill => "Refill rate r", "补充速率 r";
     KRefillHelp => "Tokens added per second, continuously and exactly (elapsed ms × r credits). ≈ Go's rate.Limit (events/s). Envoy instead adds tokens_per_fill every fill_interval, in steps.",
-        "每秒补充的令牌数，连续且精确（经过的毫秒数 × r 个 credit）。≈ Go 的 rate.Limit（每秒事件数）。Envoy 则每个 fill_interval 一次性补充 tokens_per_fill 个，呈阶梯状。";
+        "每秒补充的令牌数，连续且精确（经过的毫秒数 × r 个额度单位）。≈ Go 的 rate.Limit（每秒事件数）。Envoy 则每个 fill_interval 一次性补充 tokens_per_fill 个，呈阶梯状。";
     KCost => "Cost per request", "每个请求的成本";
     KCostHelp => "Tokens a generated or added request takes when admitted (edit a row for others). A cost above B is refused as cost_exceeds_capacity (Go: AllowN with n > burst).",
         "生成或新增的请求被接纳时扣除的令牌数（其他成本可逐行修改）。成本大于 B 的请求以 cost_exceeds_capacity 拒绝（Go：AllowN 且 n > burst）。";
@@ -262,7 +262,7 @@ texts! {
     Rejected => "rejected (429)", "拒绝（429）";
     Completed => "completed", "完成";
     ByReason => "Rejected by reason: {cn} {c}, {rn} {r}, {xn} {x}.", "拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
-    CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} credit；补充量 = 经过的毫秒数 × {r} credit。";
+    CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} 个额度单位；补充量 = 经过的毫秒数 × {r} 个额度单位。";
     EventScrub => "Event", "事件";
     StepEventHelp => "Advance one event.", "前进一个事件。";
     StepOf => "step {k} of {n} · t = {t} ms", "第 {k}/{n} 步 · t = {t} ms";
@@ -273,8 +273,8 @@ texts! {
     AxisMs => "time (ms)", "时间（ms）";
     ColT => "t (ms)", "t（ms）";
     ColEvent => "event", "事件";
-    ColBefore => "tokens before (credits)", "处理前令牌（credit）";
-    ColAfter => "tokens after (credits)", "处理后令牌（credit）";
+    ColBefore => "tokens before (credits)", "处理前令牌（额度单位）";
+    ColAfter => "tokens after (credits)", "处理后令牌（额度单位）";
     ColInFlight => "in flight", "在途";
     ColDecision => "decision", "决定";
     ColReason => "reason", "原因";
@@ -297,7 +297,7 @@ texts! {
     NoteEnvoy => "Envoy's local_ratelimit starts with max_tokens and adds tokens_per_fill every fill_interval (at least 50 ms) in one step, so the level climbs in stairs, not the smooth slope drawn here; a refused request takes no token and gets 429 with x-envoy-ratelimited. That filter has no concurrency gate.",
         "Envoy 的 local_ratelimit 初始为 max_tokens，每个 fill_interval（至少 50 ms）一次性补充 tokens_per_fill 个令牌，所以令牌量呈阶梯上升，而不是这里画的平滑斜线；被拒请求不消耗令牌，返回 429 和 x-envoy-ratelimited。该过滤器没有并发门槛。";
     NoteModel => "This is source 002's teaching model: one global bucket, integer credits, no queue, no automatic retry; not RFC 2697's two-bucket three-colour marker, and not a production limiter. Retry-After is the time the bucket needs to hold the cost; HTTP sends it in whole seconds, rounded up.",
-        "这是文档 002 的教学模型：单个全局桶、整数 credit、不排队、不自动重试；不是 RFC 2697 的双桶三色标记器，也不是生产限流器。Retry-After 是桶攒够该成本所需的时间；HTTP 以整秒发送，向上取整。";
+        "这是文档 002 的教学模型：单个全局桶、整数额度单位、不排队、不自动重试；不是 RFC 2697 的双桶三色标记器，也不是生产限流器。Retry-After 是桶攒够该成本所需的时间；HTTP 以整秒发送，向上取整。";
     // ---- queue lab (?page=queue) ---------------------------------------------------------
     QNav => "Queue lab", "排队实验";
     QTitle => "Queue lab: utilisation, waiting and the hockey stick", "排队实验：利用率、等待与“曲棍球棒”曲线";

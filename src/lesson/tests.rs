@@ -395,7 +395,8 @@ fn the_card_drops_a_counted_word_its_label_already_says() {
     assert_eq!(setting_value_text(Lang::En, 5.0, T::UnitWorkers), "5");
     assert_eq!(setting_value_text(Lang::Zh, 3.0, T::UnitAttempts), "3");
     assert_eq!(setting_value_text(Lang::En, 100.0, T::UnitMs), "100 ms", "a unit of measure stays");
-    assert_eq!(setting_value_text(Lang::Zh, 250.0, T::UnitRps), "250 次/秒");
+    assert_eq!(setting_value_text(Lang::Zh, 250.0, T::UnitRps), "250 请求/秒");
+    assert_eq!(setting_value_text(Lang::Zh, 5.0, T::UnitTimes), "×5", "a factor as the cards write it");
 }
 
 #[test]
