@@ -195,8 +195,8 @@ texts! {
         "这是上界：每个请求都用尽每一层的尝试次数。不是流量预测。";
     OutInFlight => "In-flight connections (Little's law, L = λ × W)", "在途连接数（Little 定律，L = λ × W）";
     OutInFlightRow => "{which}", "{which}";
-    InFlightNormalBefore => "healthy, no amplification", "正常，未放大";
-    InFlightNormalAfter => "healthy, amplified", "正常，已放大";
+    InFlightNormalBefore => "normal latency, no amplification", "正常延迟，未放大";
+    InFlightNormalAfter => "normal latency, amplified (every attempt fails fast)", "正常延迟，已放大（每次尝试都快速失败）";
     InFlightDegradedBefore => "slow downstream, no amplification", "下游变慢，未放大";
     InFlightDegradedAfter => "slow downstream, amplified", "下游变慢，已放大";
     OutSaturated => "at or over the pool", "达到或超过连接池";
@@ -292,8 +292,8 @@ texts! {
     Never => "never", "永不";
     StepWindow => "Steps {a}–{b} of {n}, around the current one.", "第 {a}–{b} 步（共 {n} 步），围绕当前步。";
     RealLimiters => "What real limiters would do", "真实限流器会怎么做";
-    NoteGo => "Go's x/time/rate: Allow() makes the same decision as this lab (a full bucket of burst b refilling at Limit; n > burst never passes) and, as here, a refusal takes nothing. Wait() and Reserve() delay instead of refusing: they reserve the tokens now and hold the caller until they exist — a queue in time instead of a 429 — except when n > burst (WaitN returns an error, ReserveN a reservation that is not OK, like cost_exceeds_capacity here) or when the wait would outlast the context's deadline (Wait returns an error at once).",
-        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 以等待代替拒绝：它们现在就预订令牌，让调用方一直等到令牌可用——用时间上的排队代替 429；例外有两种：n > burst 时（WaitN 返回错误，ReserveN 返回 OK() 为 false 的预订，相当于这里的 cost_exceeds_capacity），以及等待会超过 context 的截止时间时（Wait 立即返回错误）。";
+    NoteGo => "Go's x/time/rate: Allow() makes the same decision as this lab (a full bucket of burst b refilling at Limit; n > burst never passes) and, as here, a refusal takes nothing. Wait() and Reserve() delay instead of refusing: both reserve the tokens now; Wait() blocks the caller until they exist, Reserve() returns at once with the Delay() the caller must sleep — a queue in time instead of a 429 — except when n > burst (WaitN returns an error, ReserveN a reservation that is not OK, like cost_exceeds_capacity here) or when the wait would outlast the context's deadline (Wait returns an error at once).",
+        "Go 的 x/time/rate：Allow() 的决定与本实验相同（初始满、容量 burst b、按 Limit 补充；n > burst 永不通过），而且与这里一样，拒绝不消耗令牌。Wait() 与 Reserve() 以等待代替拒绝：两者都现在就预订令牌；Wait() 阻塞调用方直到令牌可用，Reserve() 立即返回，由调用方自行等待它给出的 Delay()——用时间上的排队代替 429；例外有两种：n > burst 时（WaitN 返回错误，ReserveN 返回 OK() 为 false 的预订，相当于这里的 cost_exceeds_capacity），以及等待会超过 context 的截止时间时（Wait 立即返回错误）。";
     NoteEnvoy => "Envoy's local_ratelimit starts with max_tokens and adds tokens_per_fill every fill_interval (at least 50 ms) in one step, so the level climbs in stairs, not the smooth slope drawn here; a refused request takes no token and gets 429 with x-envoy-ratelimited. That filter has no concurrency gate.",
         "Envoy 的 local_ratelimit 初始为 max_tokens，每个 fill_interval（至少 50 ms）一次性补充 tokens_per_fill 个令牌，所以令牌量呈阶梯上升，而不是这里画的平滑斜线；被拒请求不消耗令牌，返回 429 和 x-envoy-ratelimited。该过滤器没有并发门槛。";
     NoteModel => "This is source 002's teaching model: one global bucket, integer credits, no queue, no automatic retry; not RFC 2697's two-bucket three-colour marker, and not a production limiter. Retry-After is the time the bucket needs to hold the cost; HTTP sends it in whole seconds, rounded up.",
@@ -416,8 +416,8 @@ texts! {
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭。状态变化：关闭 → 打开 ⇄ 半开 → 关闭（CLOSED → OPEN ⇄ HALF_OPEN → CLOSED）。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
-    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, where source 003 draws 2 for its smaller load; orders 4) orders are unaffected and recommendations degrade.",
-        "文档 003：商品服务调用订单核心与推荐服务。共用一个 8 线程的池时，慢推荐调用占满所有线程，订单调用排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝——文档 003 因负载较小画的是 2；订单 4 个），订单不受影响，推荐降级。";
+    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, for this preset's load: source 003's bulkhead picture draws 2, its protection chain sets 20 with no queue; orders 4) orders are unaffected and recommendations degrade.",
+        "文档 003：商品服务调用订单核心与推荐服务。共用一个 8 线程的池时，慢推荐调用占满所有线程，订单调用排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝，按本预设的负载取值：文档 003 的隔离示意图画的是 2，保护链设为并发 20、队列 0；订单 4 个），订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
         "利用率 90% 的服务器变慢 3 倍，持续 1 s。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
@@ -595,8 +595,8 @@ texts! {
     KMinUsefulHelp => "An attempt is only made if at least this much budget remains, checked before the backoff sleep and before each attempt (source 000). 0 = any time left.",
         "只有截止前剩余时间不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
     KAttempts => "Attempts", "尝试次数";
-    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. A Retry-After is exact (to the µs, like gRPC pushback), not rounded up to whole seconds as in HTTP. A layer that gives up (attempts, retry budget, breaker or bulkhead spent) answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer. gRPC caps maxAttempts at 5.",
-        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 取精确值（精确到 µs，类似 gRPC pushback），不像 HTTP 那样向上取整到秒。某层放弃时（尝试次数、重试预算、熔断或舱壁用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
+    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. A Retry-After is exact to the µs (finer than HTTP's whole seconds and gRPC pushback's milliseconds), and the model waits the longer of it and the backoff (gRPC's pushback replaces the backoff instead, and a negative one stops retrying). A layer that gives up (attempts, retry budget, breaker or bulkhead spent) answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer. gRPC caps maxAttempts at 5.",
+        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 精确到 µs（比 HTTP 的整秒和 gRPC pushback 的毫秒都细），模型取它与退避两者中较长的一个（gRPC 的 pushback 则直接取代退避，为负值时停止重试）。某层放弃时（尝试次数、重试预算、熔断或舱壁用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
     KBackoff => "Backoff", "退避";
     KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff; gRPC always adds full jitter and lets the multiplier be set, here it is 2). A server's Retry-After wins if longer.",
         "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是加全抖动（full jitter），倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
@@ -630,8 +630,8 @@ texts! {
     KRateLimitHelp => "Token bucket refill rate; over it, calls get 429 with Retry-After at once (source 002: integer credits, starts full, rejections consume nothing; ≈ Envoy local_ratelimit tokens_per_fill ÷ fill_interval, e.g. with fill_interval 1 s; Envoy adds them in steps, this model continuously). 0 = none.",
         "令牌桶补充速率；超过时立即返回 429 并带 Retry-After（文档 002：令牌按整数记账、初始为满、拒绝不扣令牌；≈ Envoy local_ratelimit 的 tokens_per_fill ÷ fill_interval，例如 fill_interval 取 1 s；Envoy 按阶梯补充，本模型连续补充）。0 = 不限。";
     KBurst => "Burst", "突发容量";
-    KBurstHelp => "Bucket capacity: how many calls may be admitted at once (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
-        "令牌桶容量：同一时刻最多接纳多少调用（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
+    KBurstHelp => "Bucket capacity: the largest burst admitted at one instant when the bucket is full; it does not limit calls in flight, which is the concurrency limit's job (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
+        "令牌桶容量：桶满时同一瞬间能接纳的最大突发量；它不限制在途调用数，那是并发上限的事（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
     KConcurrency => "Concurrency limit", "并发上限";
     KConcurrencyHelp => "Most calls admitted and not finished; beyond it, 429 at once even with tokens left (source 002's second gate). 0 = none.",
         "已接纳且未结束的最多调用数；超出时即使有令牌也立即 429（文档 002 的第二道门槛）。0 = 不限。";
@@ -649,8 +649,8 @@ texts! {
     OptOwn => "own", "独立";
     OptShared => "shared", "共享";
     KBulkhead => "Bulkhead size", "舱壁并发";
-    KBulkheadHelp => "Calls to this dependency allowed at once (≈ Resilience4j maxConcurrentCalls; source 003: recommendations 20, no queue). 0 = no bulkhead.",
-        "同时允许的对该依赖的调用数（≈ Resilience4j maxConcurrentCalls；文档 003：推荐 20、无队列）。0 = 无舱壁。";
+    KBulkheadHelp => "Calls to this dependency allowed at once (≈ Resilience4j maxConcurrentCalls; source 003's protection chain: recommendations 20, no queue; its bulkhead picture draws 2). 0 = no bulkhead.",
+        "同时允许的对该依赖的调用数（≈ Resilience4j maxConcurrentCalls；文档 003 的保护链：推荐 20、无队列；其隔离示意图画的是 2）。0 = 无舱壁。";
     KBulkheadQueue => "Bulkhead queue", "舱壁队列";
     KBulkheadQueueHelp => "Calls that may wait for a bulkhead slot; 0 = refuse at once when full (≈ maxWaitDuration 0; a count of waiters is ThreadPoolBulkhead's queueCapacity).", "可以等待舱壁名额的调用数；0 = 满了立即拒绝（≈ maxWaitDuration 0；等待数上限对应 ThreadPoolBulkhead 的 queueCapacity）。";
     KSharedPool => "Shared pool", "共享线程池";
@@ -697,8 +697,8 @@ texts! {
     KErrorRate => "Error rate", "错误率";
     KErrorRateHelp => "Probability a call ends in a retryable 5xx after its work.", "调用处理完后以可重试 5xx 结束的概率。";
     KClientErrorRate => "4xx rate", "4xx 比例";
-    KClientErrorRateHelp => "Probability a call ends in a 4xx (a bad request, not found): the caller's fault, so no policy retries it, and the breaker ignores it unless told otherwise (Resilience4j ignoreExceptions). With the error rate, at most 1.",
-        "调用以 4xx 结束（请求错误、资源不存在）的概率：这是调用方的问题，任何策略都不会重试它，熔断器默认也不计入（Resilience4j 的 ignoreExceptions）。与错误率之和至多为 1。";
+    KClientErrorRateHelp => "Probability a call ends in a 4xx (a bad request, not found): the caller's fault, so no policy retries it, and this model's breakers do not count it (Resilience4j counts every exception by default; a 4xx is left out only when listed in ignoreExceptions). With the error rate, at most 1.",
+        "调用以 4xx 结束（请求错误、资源不存在）的概率：这是调用方的问题，任何策略都不会重试它，本模型的熔断器不计入它（Resilience4j 默认把所有异常都计为失败；只有列入 ignoreExceptions 的 4xx 才不计）。与错误率之和至多为 1。";
     KEmptyRate => "Empty results", "空结果比例";
     KEmptyRateHelp => "Probability a successful call returns a computed empty list — a real answer, counted apart from “unavailable”.", "成功调用返回“计算结果为空”的概率——这是真实结果，与“不可用”分开统计。";
     KFaultStart => "Fault start", "故障开始";
@@ -986,12 +986,12 @@ texts! {
     OutcomeUnfinished => "unfinished", "未完成";
     // formulas
     FormulaTitle => "Closed form beside the simulation", "闭式公式与模拟对照";
-    FormulaBound => "Worst-case attempts/s at {leaf}, the chain's last service", "链路末端{leaf}的最坏尝试次数/秒";
+    FormulaBound => "Attempts/s at {leaf}, the chain's last service, if every attempt fails (a bound on the average rate)", "链路末端{leaf}在每次尝试都失败时的尝试次数/秒（平均速率的上界）";
     FormulaSimPeak => "simulated peak", "模拟峰值";
-    FormulaLittle => "Little's law at {leaf} (L = λ × W)", "{leaf}的 Little 定律（L = λ × W）";
+    FormulaLittle => "Workers {leaf} needs at that rate (offered load λ × S, S its mean work)", "{leaf}按该速率需要的工作线程数（负载 λ × S，S 为平均处理时间）";
     FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
-    FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied); Little's law assumes a steady state. Random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
-        "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试；Little 定律假设系统处于稳态。随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
+    FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied). λ × S is Little's law for the workers alone (L = λW with W the work time): a long-run average, which exists only when the load stays below the workers' capacity; λ here is the busiest bucket's rate, and random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
+        "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试。λ × S 是只针对工作线程的 Little 定律（L = λW，W 取处理时间）：它是长期平均，只有负载低于线程池能力时才存在；这里的 λ 取最忙时间桶的速率，随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
     Assumptions => "Model assumptions: zero network time; a timeout does not cancel work unless “cancel on timeout” is on; completions at an instant come before timers and arrivals; randomness is drawn per request.",
         "模型假设：网络时间为零；除非开启“超时即取消”，超时不会取消工作；同一时刻先处理完成、再处理定时器和到达；随机数按请求抽取。";
 
@@ -1069,8 +1069,8 @@ texts! {
     BdCallerNote => "of those sent, {retries} were retries and {timeouts} timed out at the caller", "已发出的尝试中，{retries} 次是重试，{timeouts} 次在调用方超时";
     BdAbandoned => "{n} were worked on after nobody waited (abandoned work)", "其中 {n} 次在无人等待后仍被处理（被放弃的工作）";
     RtTitle => "Retry timing: the wait before each attempt", "重试时机：每次尝试前的等待";
-    RtHonest => "Sampled from the backoff policy's own function with this scenario's settings ({n} seeded sequences per caller), not counted in the run. A server's Retry-After (the longer wait wins), the deadline and the retry budget can lengthen or stop a wait; they are not drawn here.",
-        "用本场景的设置，从退避策略本身的函数抽样（每个调用方 {n} 条带种子的序列），不是本次运行的计数。服务端的 Retry-After（取较长者）、截止时间和重试预算可能延长或阻止等待；此处未画出。";
+    RtHonest => "Sampled from the backoff policy's own function with this scenario's settings ({n} seeded sequences per caller), not counted in the run. A server's Retry-After (the model waits the longer of it and the backoff; gRPC's pushback replaces the backoff), the deadline and the retry budget can lengthen or stop a wait; they are not drawn here.",
+        "用本场景的设置，从退避策略本身的函数抽样（每个调用方 {n} 条带种子的序列），不是本次运行的计数。服务端的 Retry-After（模型取它与退避中较长者；gRPC 的 pushback 则取代退避）、截止时间和重试预算可能延长或阻止等待；此处未画出。";
     RtCaller => "Caller", "调用方";
     RtPolicy => "{attempts} attempts · backoff {backoff} · jitter {jitter}", "{attempts} 次尝试 · 退避 {backoff} · 抖动 {jitter}";
     RtBackoffNone => "none", "无";
@@ -1162,7 +1162,7 @@ texts! {
     StabSweeping => "Sweeping {total} cells…", "正在扫描 {total} 个格子…";
     StabTooMuchWork => "up to {estimated} calls, more than the browser runs ({cap})", "最多 {estimated} 次调用，超过浏览器可运行的上限（{cap}）";
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
-    StabAbsorbed => "absorbed at once", "立即吸收";
+    StabAbsorbed => "recovered at once (in its first window)", "立即恢复（第一个窗口内）";
     StabLeft => "{status} · about {t} left", "{status} · 约剩 {t}";
     StabLeftSeconds => "{n} s", "{n} 秒";
     StabLeftMinutes => "{n} min", "{n} 分钟";
@@ -1349,8 +1349,8 @@ texts! {
     // The formula panel, where the simulation passes a closed form.
     FormulaPeakAbove => "The simulated peak is above the bound: the bound is for the average rate, and arrivals and retries bunch into some buckets above it.",
         "模拟峰值高于上界：上界针对的是平均速率，而到达与重试会在某些时间桶里扎堆，超过平均。";
-    FormulaLittleOverPool => "L is above {leaf}'s {workers} workers: not all of those calls can be in work at once. The rest wait in its queue, and there W is the whole time in the server, queue included, not the work alone.",
-        "L 超过了{leaf}的 {workers} 个工作线程：这些调用不可能同时都在处理。其余的在队列里等待，此时 W 应是在服务器里的全部时间（含排队），而不只是处理时间。";
+    FormulaLittleOverPool => "λ × S is above {leaf}'s {workers} workers: the rate asks for more work than the pool can do, so calls queue and there is no steady state while it lasts (Little's law, which would then count the queue too, with W the whole time in the server, has no long-run average to describe).",
+        "λ × S 超过了{leaf}的 {workers} 个工作线程：该速率要求的处理量超过线程池的能力，调用会排队，持续期间不存在稳态（此时 Little 定律要把队列也算进去，W 是在服务器里的全部时间，但没有长期平均可描述）。";
     PercentValue => "{n} %", "{n}%";
 }
 

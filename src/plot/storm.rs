@@ -498,7 +498,7 @@ pub struct Formulas {
     pub sim_per_request: f64,
     /// Mean leaf work (ms).
     pub leaf_mean_ms: f64,
-    /// Little's law at the leaf with the simulated peak rate: rate × mean work.
+    /// Workers the leaf needs at the simulated peak rate (offered load: rate × mean work).
     pub little: f64,
     /// Highest simulated number of busy leaf workers.
     pub sim_peak_in_flight: i64,

@@ -791,6 +791,12 @@ def main():
         # (random arrivals), an L above the pool (the queue is in W).
         expect(chrome.find("#formula-peak-above") is not None and chrome.find("#formula-little-over") is not None,
                "the panel says why the peak passes the bound and L the pool")
+        # λ × S at the busiest bucket is the workers the rate asks for, not Little's law's L
+        # (whose W would include the queue, and which needs a steady state an overload lacks).
+        panel = chrome.text("#formulas")
+        expect("Workers" in panel and "offered load λ × S" in panel and "Little's law at" not in panel
+               and "no steady state" in chrome.text("#formula-little-over"),
+               f"λ × S named as the workers asked for, the overload's missing steady state said: {panel[:400]!r}")
         # The SLO row reads as the CLI's table writes it.
         row = next(l for l in subprocess.run([lab, "run", "--preset", "metastable-retry-storm", "--format", "table"], check=True,
                                              capture_output=True, text=True).stdout.splitlines() if l.startswith("slo"))

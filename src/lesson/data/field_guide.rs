@@ -209,8 +209,8 @@ pub const LESSON: Lesson = Lesson {
                 "有多少个被放行？其余的收到什么？",
             )),
             answer: Some(tr(
-                "{adm-admitted} get {#200}; {adm-rejected} get {#429} at once, with Retry-After saying when tokens return. A rejection consumes nothing. On the storm page such {#429}s are counted on their own line, not spent from the error budget; the client must honour Retry-After and back off, or the refusals turn into a retry storm.",
-                "{adm-admitted} 个得到 {#200}；{adm-rejected} 个立即得到 {#429}，Retry-After 告知何时会有令牌。拒绝不消耗令牌。在重试风暴页上，这类 {#429} 单独计数，不计入错误预算；客户端必须遵守 Retry-After 并退避，否则拒绝会变成重试风暴。",
+                "{adm-admitted} get {#200}; {adm-rejected} get {#429} at once, with Retry-After saying when tokens return. A rejection consumes nothing. On the storm page such {#429}s are counted on their own line, not spent from the error budget; the client must honour Retry-After and back off with jitter: the refused all hear the same Retry-After, and retrying together at it they meet an almost empty bucket again, or the refusals turn into a retry storm.",
+                "{adm-admitted} 个得到 {#200}；{adm-rejected} 个立即得到 {#429}，Retry-After 告知何时会有令牌。拒绝不消耗令牌。在重试风暴页上，这类 {#429} 单独计数，不计入错误预算；客户端必须遵守 Retry-After，并带抖动地退避：被拒绝的请求收到的 Retry-After 相同，若到点一起重试，又会撞上几乎空的桶，拒绝就会变成重试风暴。",
             )),
             try_this: Some(tr(
                 "Make the bucket {set-n:n}, or send {#20} requests.",

@@ -222,12 +222,14 @@ pub const LESSON: Lesson = Lesson {
             veil: &[],
         },
         Step {
-            link: "page=storm&preset=lab11-protected",
+            // Step 4's run (a third attempt allowed), so that its refusals by the deadline
+            // budget are the ones counted here.
+            link: "page=storm&preset=lab11-protected&l2.attempts=3",
             knobs: &["l2.attempts"],
             title: tr("The metrics that tell the story", "讲清故事的指标"),
             narration: tr(
-                "Log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise a dashboard reading {#99} % HTTP {#200} can hide recommendations degraded for everyone.",
-                "分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则，一块显示 {#99}% HTTP {#200} 的看板可能掩盖推荐已全量降级。",
+                "In step {#4}'s run, log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise a dashboard reading {#99} % HTTP {#200} can hide recommendations degraded for everyone.",
+                "在第 {#4} 步的运行中，分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则，一块显示 {#99}% HTTP {#200} 的看板可能掩盖推荐已全量降级。",
             ),
             question: Some(tr("What is the denominator of the success rate?", "成功率的分母是什么？")),
             answer: Some(tr(
