@@ -7,8 +7,8 @@ use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 pub const LESSON: Lesson = Lesson {
     id: "field-guide",
     title: tr(
-        "Source 003's field guide: the big promo, protection by protection",
-        "文档 003 的可用性图谱：大促事故，一层一层加保护",
+        "Source 003: the big promo, protection by protection",
+        "文档 003：大促事故，一层一层加保护",
     ),
     summary: tr(
         "A promotion slows the recommendation service and takes orders down with it. Follow the source's order: SLO, timeouts, bounded retries, isolation and the breaker, rate limiting and degradation, then observe and drill.",

@@ -6,7 +6,7 @@ use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "interview",
-    title: tr("Source 000's interview: a slow profile service", "文档 000 的面试：慢画像服务"),
+    title: tr("Source 000: an interview about a slow profile service", "文档 000：一场关于慢画像服务的面试"),
     summary: tr(
         "Product page → recommendation → profile, run as the source's {#45}-minute interview: promises, amplification, the deadline budget, recovery, metrics, and two follow-ups.",
         "商品页 → 推荐服务 → 画像服务，按来源的 {#45} 分钟面试进行：承诺、放大、截止时间预算、恢复、指标，以及两个追问。",
