@@ -196,7 +196,7 @@ texts! {
     OutInFlight => "In-flight connections (Little's law, L = λ × W)", "在途连接数（Little 定律，L = λ × W）";
     OutInFlightRow => "{which}", "{which}";
     InFlightNormalBefore => "normal latency, no amplification", "正常延迟，未放大";
-    InFlightNormalAfter => "normal latency, amplified (every attempt fails fast)", "正常延迟，已放大（每次尝试都快速失败）";
+    InFlightNormalAfter => "normal latency, amplified", "正常延迟，已放大";
     InFlightDegradedBefore => "slow downstream, no amplification", "下游变慢，未放大";
     InFlightDegradedAfter => "slow downstream, amplified", "下游变慢，已放大";
     OutSaturated => "at or over the pool", "达到或超过连接池";
@@ -528,10 +528,10 @@ texts! {
     GroupFallback => "Fallback", "降级兜底";
     GroupService => "Service behaviour", "服务行为";
     GroupFaults => "Fault injection", "故障注入";
-    LessonKnobs => "Lesson knobs", "本课参数";
+    LessonKnobs => "Lesson knobs", "课程参数";
     LessonKnobsHelp => "The few controls this preset's lesson turns (and any you changed). Every other setting is under “All knobs”.", "本预设的课程要拨动的几个控件（以及你改过的）。其余设置都在“全部参数”里。";
     AllKnobs => "All knobs", "全部参数";
-    LessonOnly => "Lesson knobs only", "只看本课参数";
+    LessonOnly => "Lesson knobs only", "只看课程参数";
     GroupSlo => "Objective (SLO)", "目标（SLO）";
     UnitRequests => "requests", "个请求";
     UnitTokens => "tokens", "令牌";
@@ -1173,6 +1173,8 @@ texts! {
     StabOpen => "Open", "打开";
     StabHystProtected => "green lines: with {p} (dotted rising, dash-dot falling)", "绿线：加上{p}（点线为上升，点划线为回落）";
     LessonToFigure => "Go to the figure ↓", "查看图 ↓";
+    LessonToCard => "↑ Card", "↑ 卡片";
+    LessonToCardLabel => "Back to the lesson card", "回到课程卡片";
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发因素";

@@ -116,8 +116,10 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     // The breaker lab's live line says the state at the playhead, as the band does.
     ("breaker-band", &["breaker-announce"]),
     ("breaker-transitions", &["breaker-announce"]),
-    ("out-worst", &["calc-announce"]),
-    ("out-amplification", &["calc-announce"]),
+    // The calculator's chain picture (and its phone rows) draws the leaf's rate as its last
+    // bar's label, and each level's factor.
+    ("out-worst", &["calc-announce", "calc-chain", "calc-chain-rows"]),
+    ("out-amplification", &["calc-announce", "calc-chain", "calc-chain-rows"]),
     // The storm page's SLO line: "5,287 failed of 5.9 allowed" is the failures and, divided,
     // the error budget spent.
     // The pages' live regions read figures out when a run finishes: a veiled figure's

@@ -123,11 +123,13 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     }
                     <Results {lang} input={props.state.input.clone()} output={props.state.output.clone()} />
                     <h3>{ t(T::CalcChain) }</h3>
-                    <div class="fig-scroll">
+                    <div class="fig-scroll" id="calc-chain">
                         <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
                     </div>
                     // A phone's form of the same picture (the stylesheet shows one of the two).
-                    <ChainRows {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
+                    <div id="calc-chain-rows" class="phone-only">
+                        <ChainRows {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
+                    </div>
                     // On a linear scale 1 : 3 : 9 would read as growth, 500 against 195 million
                     // as nothing: the log scale is said, not left to be guessed.
                     <p class="note wide-only" id="calc-log-note">{ t(T::CalcLogScaleNote) }</p>

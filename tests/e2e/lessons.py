@@ -788,6 +788,54 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         finally:
             chrome.viewport(1280, 900)
 
+    def a_phone_learner_finds_the_card_and_not_the_answer():
+        chrome.viewport(390, 844)
+        try:
+            # The calculator's chain rows (a phone's chain picture) print the leaf's rate, the
+            # answer of retry storm 1: veiled with it until R.
+            chrome.get(base + "?lesson=retry-storm&step=1&lang=zh")
+            wait_step("retry-storm", 1)
+            chrome.wait("#calc-chain-rows svg")
+            deadline, got = time.time() + 5, None
+            while time.time() < deadline:
+                got = chrome.js("const e = document.getElementById('calc-chain-rows'); return [e.classList.contains('veiled'), e.getAttribute('aria-hidden'), e.getBoundingClientRect().height > 0];")
+                if got[0]:
+                    break
+                time.sleep(0.1)
+            expect(got == [True, "true", True], f"the chain rows are shown and veiled before R: {got}")
+            chrome.press("r")
+            time.sleep(0.3)
+            expect(not chrome.js("return document.getElementById('calc-chain-rows').classList.contains('veiled')"), "and shown after R")
+            # From the figure, a button at the screen's corner leads back to the card.
+            chrome.get(base + "?lesson=field-guide&step=3&lang=zh")
+            wait_step("field-guide", 3)
+            chrome.click("#lesson-to-figure")
+            time.sleep(1.0)
+            got = chrome.js("""const b = document.getElementById('lesson-to-card').getBoundingClientRect(),
+                c = document.getElementById('lesson-card').getBoundingClientRect();
+                return [Math.round(b.width), Math.round(b.height), b.bottom <= innerHeight && b.right <= innerWidth, c.bottom < 0];""")
+            expect(got[0] >= 44 and got[1] >= 44 and got[2] and got[3], f"at the figure, the card off screen and the way back at hand: {got}")
+            chrome.click("#lesson-to-card")
+            deadline = time.time() + 5
+            while time.time() < deadline and chrome.js("return document.getElementById('lesson-card').getBoundingClientRect().top < -5"):
+                time.sleep(0.1)
+            expect(chrome.js("const c = document.getElementById('lesson-card').getBoundingClientRect(); return c.top >= -5 && c.top < innerHeight;"),
+                   "the button brings the card back")
+            expect(chrome.js("return location.search.includes('lesson=field-guide') && location.search.includes('step=3')"), f"still the same step: {chrome.url()}")
+            # The lesson index fits a 360 px screen: no sideways scrolling.
+            chrome.viewport(360, 740)
+            chrome.get(base + "?page=lessons&lang=zh")
+            chrome.wait("#lessons .lesson-entry")
+            got = chrome.js("return [document.documentElement.scrollWidth, innerWidth];")
+            expect(got[0] <= got[1], f"the index at 360 px: page {got[0]} px wide in a {got[1]} px window")
+            no_console_errors(chrome, "phone lesson")
+        finally:
+            chrome.viewport(1280, 900)
+        # On a wide screen the card stays beside the page: no corner button.
+        chrome.get(base + "?lesson=field-guide&step=3&lang=en")
+        wait_step("field-guide", 3)
+        expect(not chrome.js("return document.getElementById('lesson-to-card').getBoundingClientRect().width"), "no corner button on a wide screen")
+
     def arrow_keys_move_a_number_field_one_step():
         # Metastable step 4 asks for the fault's end 100 ms at a time, finer than its slider.
         chrome.get(base + "?lesson=metastable&step=4&lang=en")
@@ -917,6 +965,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide table)", a_focused_scroll_region_keeps_its_keys),
+        ("lessons: on a phone, the chain rows veiled with the answer, a corner button back to the card, the index within 360 px", a_phone_learner_finds_the_card_and_not_the_answer),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),

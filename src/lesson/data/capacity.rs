@@ -123,7 +123,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("The token bucket, step by step", "逐步推演令牌桶"),
             narration: tr(
                 "B = {set-b:n} tokens, r = {set-r}, starting full; at most {set-limit:n} request in flight; {#1} token = {adm-per-token} integer credits, so refills are exact. {= adm-admitted + adm-rejected} arrivals: {adm-admitted} admitted, {adm-rejected} rejected — each for a different reason: concurrency_limit, cost_exceeds_capacity, rate_limit.",
-                "B = {set-b:n} 个令牌，r = {set-r}，初始为满；并发上限 {set-limit:n}；{#1} 个令牌 = {adm-per-token} 个整数 credit，补充精确无漂移。{= adm-admitted + adm-rejected} 个到达：接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个——原因各不相同：concurrency_limit、cost_exceeds_capacity、rate_limit。",
+                "B = {set-b:n} 个令牌，r = {set-r}，初始为满；并发上限 {set-limit:n}；{#1} 个令牌 = {adm-per-token} 个整数额度单位（credit），补充精确无漂移。{= adm-admitted + adm-rejected} 个到达：接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个——原因各不相同：concurrency_limit、cost_exceeds_capacity、rate_limit。",
             ),
             question: Some(tr(
                 "At {adm-t4} the first request completes and another arrives. Does the newcomer get the slot?",

@@ -213,8 +213,9 @@ pub const LESSON: Lesson = Lesson {
                 "{adm-admitted} 个得到 {#200}；{adm-rejected} 个立即得到 {#429}，Retry-After 告知何时会有令牌。拒绝不消耗令牌。在重试风暴页上，这类 {#429} 单独计数，不计入错误预算；客户端必须遵守 Retry-After，并带抖动地退避：被拒绝的请求收到的 Retry-After 相同，若到点一起重试，又会撞上几乎空的桶，拒绝就会变成重试风暴。",
             )),
             try_this: Some(tr(
-                "Make the bucket {set-n:n}, or send {#20} requests.",
-                "把桶容量改成 {set-n:n}，或者发送 {#20} 个请求。",
+                // 10, a stop of the capacity's slider (7 → 10), above the requests sent.
+                "Make the bucket {#10}, or send {#20} requests.",
+                "把桶容量改成 {#10}，或者发送 {#20} 个请求。",
             )),
             spot: "adm-steps",
             playback: None,

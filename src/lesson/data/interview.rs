@@ -108,7 +108,8 @@ pub const LESSON: Lesson = Lesson {
                 "After {h-a-latency_max} only {= set-l1.deadline - h-a-latency_max} ms of the budget is left, less than the {set-l2.min_useful} minimum useful time the caller requires before it tries (it cannot know how long an attempt will take): the deadline budget refuses {h-a-budget_exhausted} third attempts, and the caller answers `unavailable`.",
                 "{h-a-latency_max} 后截止时间只剩 {= set-l1.deadline - h-a-latency_max} ms，少于调用方尝试前要求的 {set-l2.min_useful} 最小有用时间（它无法预知一次尝试要多久）：截止时间预算拒绝了 {h-a-budget_exhausted} 次第三次尝试，调用方回答 `unavailable`。",
             )),
-            try_this: Some(tr("Raise the deadline to {#400} ms.", "把截止时间提高到 {#400} ms。")),
+            // A stop of the deadline's slider (300 → 500 ms): a phone's thumb reaches it.
+            try_this: Some(tr("Raise the deadline to {#500} ms.", "把截止时间提高到 {#500} ms。")),
             spot: "diagram-a",
             playback: Some(Playback {
                 from_ms: 0.0,

@@ -231,6 +231,10 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 }
             }
             <a class="lesson-to-figure" id="lesson-to-figure" href={format!("#{}", step.spot)}>{ t(T::LessonToFigure) }</a>
+            // On a phone the card is above the page, often screens away from the figure its
+            // knobs change: a button fixed at the screen's corner leads back to it (hidden on
+            // wider screens, where the card stays beside the page).
+            <a class="lesson-to-card" id="lesson-to-card" href="#lesson-card" aria-label={t(T::LessonToCardLabel)}>{ t(T::LessonToCard) }</a>
             // The candidate's "try this" waits for their answer too: it often says the outcome.
             if let Some(tt) = step.try_this.filter(|_| !(modes.candidate && step.question.is_some() && !props.revealed)) {
                 <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p>
