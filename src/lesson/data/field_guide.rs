@@ -6,10 +6,7 @@ use crate::lesson::{Lesson, OnReveal, Playback, Step, tr};
 
 pub const LESSON: Lesson = Lesson {
     id: "field-guide",
-    title: tr(
-        "Source 003: the big promo, protection by protection",
-        "文档 003：大促事故，一层一层加保护",
-    ),
+    title: tr("Source 003: the big promo, protection by protection", "文档 003：大促事故，一层一层加保护"),
     summary: tr(
         "A promotion slows the recommendation service and takes orders down with it. Follow the source's order: SLO, timeouts, bounded retries, isolation and the breaker, rate limiting and degradation, then observe and drill.",
         "大促让推荐服务变慢，并把订单核心也拖垮。按来源的顺序走一遍：SLO、超时、有界重试、隔离与熔断、限流与降级，最后观测与演练。",
