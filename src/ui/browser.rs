@@ -178,6 +178,22 @@ pub fn focus_after_render<S: Into<String>>(ids: impl IntoIterator<Item = S>) {
     .forget();
 }
 
+/// Opens the storm page's folded settings (a phone's) and brings them into view, their
+/// toggle focused: the phone's link under the intro.
+pub fn open_settings() {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(d) = doc.query_selector("details.controls-wrap").ok().flatten() {
+        let _ = d.set_attribute("open", "");
+    }
+    if let Some(s) =
+        doc.get_element_by_id("controls-toggle").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        s.scroll_into_view();
+        let _ = s.focus();
+    }
+}
+
 /// Whether the window is wide enough for the controls beside the figures (the CSS
 /// breakpoint, 1000 px).
 pub fn is_wide() -> bool {

@@ -483,10 +483,12 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let Some(PlayheadAt { at_ms, faults }) = at else { return Html::default() };
     let scale = x_scale(props.end_ms);
     let windows: Vec<(f64, f64)> = faults.iter().map(|(from, to, _)| (*from, *to)).collect();
-    let marks = crate::plot::storm::fault_marks(&windows, props.end_ms, scale, W - MR, 34.0);
+    // Labels of 10 px (9 px had come out at 7.9 px on a 390 px phone, where a chart is drawn
+    // at about 0.88 of its view box), "fault 1" about 38 units wide.
+    let marks = crate::plot::storm::fault_marks(&windows, props.end_ms, scale, W - MR, 40.0);
     let faults = faults.iter().zip(marks).filter_map(|((from, to, label), m)| {
         let m = m?;
-        let (strip_y, label_y) = (MT - 4.0 * (m.row as f64 + 1.0), MT + 9.0 + 10.0 * m.row as f64);
+        let (strip_y, label_y) = (MT - 4.0 * (m.row as f64 + 1.0), MT + 10.0 + 11.0 * m.row as f64);
         Some(html! { <g class="fault-window" data-from-ms={from.to_string()} data-to-ms={to.to_string()}>
             <rect class="fault-span" x={m.x.to_string()} width={m.w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
             <rect class="fault-strip" x={m.x.to_string()} width={m.w.to_string()} y={strip_y.to_string()} height="3.5" />

@@ -250,6 +250,18 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                 top = chrome.js("const e = document.getElementById('headline'); return e.getBoundingClientRect().top + window.scrollY;")
                 inner = chrome.js("return window.innerHeight;")
                 expect(top < inner, f"({lang}) the headline figures start within the first screen: {top} px of {inner}")
+                # The settings, folded below every figure, are one tap away from the intro.
+                chrome.click("#to-settings")
+                deadline, got = time.time() + 5, None
+                while time.time() < deadline:
+                    got = chrome.js("const d = document.querySelector('details.controls-wrap'), r = document.getElementById('controls-toggle').getBoundingClientRect();"
+                                    "return [d.open, r.top >= 0 && r.bottom <= innerHeight, document.activeElement && document.activeElement.id];")
+                    if got[0] and got[1]:
+                        break
+                    time.sleep(0.1)
+                expect(got == [True, True, "controls-toggle"], f"({lang}) the intro's link opens the settings and goes there: {got}")
+                chrome.get(base + f"?page=storm&lang={lang}&preset=big-promo")
+                settle(chrome)
                 # The first row of headline figures whole on the first screen, not only begun.
                 first_row = chrome.js(
                     "const cs = Array.from(document.querySelectorAll('#headline [data-value]'));"

@@ -592,6 +592,12 @@ pub fn StormPage(props: &StormProps) -> Html {
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
             <p class="intro">{ t(T::StormIntro) }</p>
+            // On a phone the settings are folded below every figure, screens down: a link
+            // under the intro opens them and goes there (the skip link does it by keyboard).
+            <a class="phone-only to-settings" id="to-settings" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                crate::ui::browser::open_settings();
+            })}>{ t(T::ToSettings) }</a>
             <ExportMenu {lang} page="storm" preset={props.state.preset} seed={Some(props.state.seed)} data={export_data}
                 data_b={props.state.compare.then_some(export_b)} />
             // The figures come first (in reading and tab order, and on a phone's screen); on a
