@@ -90,8 +90,8 @@ pub const LESSON: Lesson = Lesson {
                 "把 App 的尝试次数设为 {#1}，下单链路会恢复吗？",
             )),
             answer: Some(tr(
-                "No: without a timeout the shared threads still fill, and the requests still fail. Retries did not start the outage, they fed it: each timed-out attempt left its work behind ({h-a-abandoned_work} abandoned calls, every hop added up) and added a new one when capacity was lowest. Retry only transient errors, at one layer, with backoff, jitter and a budget.",
-                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，而是给它添了柴：每次超时的尝试都把工作留在身后（各跳相加共 {h-a-abandoned_work} 次被放弃的调用），又在容量最紧张时再添一次尝试。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
+                "No: without a timeout the shared threads still fill, and the requests still fail. Retries did not start the outage, and here they saved no request either: they multiplied the calls and the users' wait, and each timed-out attempt left its work behind ({h-a-abandoned_work} abandoned calls, every hop added up). Against a service with bounded workers that extra work, sent when capacity is lowest, deepens the overload. Retry only transient errors, at one layer, with backoff, jitter and a budget.",
+                "不会：没有超时，共享线程照样被占满，请求照样失败。重试没有引发故障，在这里也没有多救回一个请求：它成倍增加了调用和用户的等待，每次超时的尝试还把工作留在身后（各跳相加共 {h-a-abandoned_work} 次被放弃的调用）。面对工作线程有限的服务，这些在容量最紧张时多出的工作会加深过载。只对短暂错误重试，只在一层重试，配合退避、抖动和重试预算。",
             )),
             try_this: Some(tr(
                 "Set the attempts to {#1} and compare the calls the product service receives.",

@@ -134,8 +134,8 @@ pub const LESSON: Lesson = Lesson {
                 "截止时间为 {set-l1.deadline} 时，有多少次调用到达画像服务？",
             )),
             answer: Some(tr(
-                "{bd-a-hop2}: one per admitted request; the retry would start at {= set-leaf.ms + set-l2.backoff_ms} ms and could not finish by {set-l1.deadline}.",
-                "{bd-a-hop2}：每个被接纳的请求一次；重试要到 {= set-leaf.ms + set-l2.backoff_ms} ms 才开始，{set-l1.deadline} 前无法完成。",
+                "{bd-a-hop2}: one per admitted request. When the first attempt fails at {set-leaf.ms}, only {= set-l1.deadline - set-leaf.ms} ms of the budget is left, less than the {set-l2.min_useful} minimum useful time, so the retry is refused before its backoff even starts.",
+                "{bd-a-hop2}：每个被接纳的请求一次。首次尝试在 {set-leaf.ms} 时失败，截止时间只剩 {= set-l1.deadline - set-leaf.ms} ms，少于 {set-l2.min_useful} 的最小有用时间，所以重试在退避开始之前就被拒绝。",
             )),
             try_this: None,
             spot: "headline",
@@ -209,8 +209,8 @@ pub const LESSON: Lesson = Lesson {
                 "服务器看起来恢复后，为什么要逐步提高上限，而不是直接取消？",
             )),
             answer: Some(tr(
-                "Each step lets more work in, and the server keeps up only while its queue stays short: here {h-a-timeouts} tries time out. Raise the limit too far and the queue grows past the timeout again, every timeout adds a retry, and the storm is back. After each step watch first-attempt success, the timeouts and the queue; step back when they rise.",
-                "每放开一步，进来的工作就多一些；只有队列保持够短，服务器才跟得上：这里有 {h-a-timeouts} 次尝试超时。上限放得太高，队列又会长过超时，每次超时都多一次重试，风暴卷土重来。每放开一步都要看首次尝试成功率、超时次数和队列；它们一上升就退回去。",
+                "Each step lets more work in, and the server keeps up only while its queue stays short: here {h-a-timeouts} tries time out. A limit too high when the next slowdown comes lets the queue grow past the timeout again, every timeout adds a retry, and the storm is back; raising it a step at a time finds where that begins while the cost of a mistake is one step. After each step watch first-attempt success, the timeouts and the queue; step back when they rise. (This run's limit is fixed from the start: the Try shows what a limit too high does during the slowdown, not a staged raise.)",
+                "每放开一步，进来的工作就多一些；只有队列保持够短，服务器才跟得上：这里有 {h-a-timeouts} 次尝试超时。若下一次变慢来临时上限过高，队列又会长过超时，每次超时都多一次重试，风暴卷土重来；逐步提高上限，能在犯错代价只有一步时找到这个起点。每放开一步都要看首次尝试成功率、超时次数和队列；它们一上升就退回去。（本次运行的上限从一开始就固定：“试一试”展示的是变慢期间上限过高的后果，而不是逐步放开的过程。）",
             )),
             try_this: Some(tr(
                 "Raise the limit to {#20}, then {#50}, then {#200}: watch the timeouts and the server's queue.",

@@ -181,7 +181,7 @@ pub const LESSON: Lesson = Lesson {
         },
         Step {
             link: "page=storm&preset=metastable-retry-storm&l1.attempts=1",
-            knobs: &["l1.attempts", "rate"],
+            knobs: &["l1.attempts", "rate", "f1.factor"],
             title: tr("Fewer attempts, or less load", "更少的尝试，或更低的负载"),
             narration: tr(
                 "No retries at all ({set-l1.attempts:n} attempt per call, the first): the trigger still fails {h-a-failed} requests, but the system recovers by itself once the queue drains; {h-a-succeeded} succeed.",
@@ -196,8 +196,8 @@ pub const LESSON: Lesson = Lesson {
                 "一旦每次尝试都超时，服务器每秒收到“到达率 × 尝试次数”次调用，只有低于服务器每秒 {= set-leaf.workers * 1000 / set-leaf.ms} 次的处理能力，队列才能排空。{set-rate:n} × {#2} = {= set-rate * 2}：卡住。尝试 {#3} 次时，到达率必须低于每秒约 {~ set-leaf.workers * 1000 / set-leaf.ms / 3} 个。这个预设的到达率全程不变，所以这里没有任何机制减载；能减载的是入口处的准入控制——在生产环境中如此，在模型里也一样：面试课在这个预设上设置的并发上限，能让风暴根本起不来。",
             )),
             try_this: Some(tr(
-                "Try {#2} attempts; then {#3} attempts at a rate of {#150}, and at {#200}.",
-                "试试 {#2} 次尝试；再试 {#3} 次尝试、到达率 {#150}，以及 {#200}。",
+                "Try {#2} attempts; then {#3} attempts at a rate of {#150}, and at {#200}. At {#150} the server slowed ×{set-f1.factor:n} still keeps up, so no retry fires at all: make the slowdown ×{#6} to see {#3} attempts at {#150} overloaded by the trigger and still recover.",
+                "试试 {#2} 次尝试；再试 {#3} 次尝试、到达率 {#150}，以及 {#200}。到达率 {#150} 时，慢了 {set-f1.factor:n} 倍的服务器仍跟得上，根本不会触发重试：把变慢倍数设为 {#6}，就能看到 {#3} 次尝试、到达率 {#150} 时触发造成过载，系统仍能恢复。",
             )),
             spot: "chart-outcomes-a",
             playback: Some(Playback {
@@ -215,8 +215,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Where three attempts still fit (below a third of capacity) every trigger is absorbed; well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。三次尝试仍在容量之内时（负载低于容量的三分之一），任何触发都会被吸收；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Below a third of capacity every trigger is absorbed (the server slowed ×{#3} still keeps up, and three attempts would fit even if all timed out); well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的三分之一时，任何触发都会被吸收（慢了 {#3} 倍的服务器仍跟得上，即使每次尝试都超时，三次尝试也仍在容量之内）；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",

@@ -113,8 +113,8 @@ pub const LESSON: Lesson = Lesson {
                 "支付服务仍然每次都失败。现在有多少次调用到达它？",
             )),
             answer: Some(tr(
-                "{bd-a-hop3} ({h-a-amplification}): each layer spends its {set-l1.budget_max:n} starting tokens ({h-a-retries} retries in all) and nothing refills them, since nothing succeeds; {h-a-retry_budget_denied} retries are refused. Once calls succeed again the budget refills: retries are kept for transient faults.",
-                "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 {set-l1.budget_max:n} 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。",
+                "{bd-a-hop3} ({h-a-amplification}): each layer spends its {set-l1.budget_max:n} starting tokens ({h-a-retries} retries in all) and nothing refills them, since nothing succeeds; {h-a-retry_budget_denied} retries are refused. Once calls succeed again the budget refills: retries are kept for transient faults. The budgets are per layer, so they multiply: with calls succeeding, each layer may add its {= set-l1.budget_ratio * 100} %, up to about {= ( 1 + set-l1.budget_ratio ) * ( 1 + set-l2.budget_ratio ) * ( 1 + set-l3.budget_ratio )}× over three layers, on top of each bucket's starting tokens.",
+                "{bd-a-hop3} 次（{h-a-amplification}）：每层花光最初的 {set-l1.budget_max:n} 个令牌（共 {h-a-retries} 次重试），没有任何成功来补充；{h-a-retry_budget_denied} 次重试被拒绝。调用重新成功后预算回补：重试只留给短暂故障。预算是每层各自的，所以会相乘：调用成功时每层都可多出 {= set-l1.budget_ratio * 100}%，三层合计最多约 {= ( 1 + set-l1.budget_ratio ) * ( 1 + set-l2.budget_ratio ) * ( 1 + set-l3.budget_ratio )} 倍，另加每个桶最初的令牌。",
             )),
             try_this: Some(tr(
                 "Set one layer's retry budget to none: its line leaves the token chart, and nothing refuses that layer's retries any more.",
@@ -169,12 +169,12 @@ pub const LESSON: Lesson = Lesson {
                 "重试预算保持不变；现在重试结束时由降级来回答：客户端不再显示空白的错误页，而是回答“支付结果未知，稍后确认”（模型中的“标记不可用”降级）：这样的回答 {h-a-degraded} 个，失败 {h-a-failed} 个，最慢的耗时 {h-a-latency_max}。",
             ),
             question: Some(tr(
-                "Should a timed-out payment be retried automatically?",
-                "超时的支付请求应该自动重试吗？",
+                "A payment call failed or timed out: should it be retried automatically?",
+                "支付调用失败或超时了：应该自动重试吗？",
             )),
             answer: Some(tr(
-                "Only with a unique Idempotency-Key: a timeout does not prove the charge did not happen. Without one, do not retry; keep the button disabled while loading and say 'unknown, we will confirm' rather than 'failed'. The model counts these answers as degraded and does not simulate duplicate charges: that risk is for the design to remove. Note that core success now reads as if every payment were served: for a payment, 'unknown' is not success. Count it as neither until it is reconciled, and give it its own objective.",
-                "只有带着唯一的 Idempotency-Key 才可以：超时并不能证明没有扣款。没有幂等键就不要自动重试；加载期间按钮保持禁用，回答“结果未知，稍后确认”而不是“失败”。模型把这些回答计为降级，也不模拟重复扣款：这个风险要靠设计消除。注意此时核心成功率读起来像是每笔支付都已应答：对支付而言，“未知”不是成功；在对账之前它既不算成功也不算失败，要单独设目标。",
+                "Only with a unique Idempotency-Key: a 5xx or a timeout does not prove the charge did not happen. The chain shown still retries payment at every layer, which this design should not: without a key, payment gets one attempt; keep the button disabled while loading and say 'unknown, we will confirm' rather than 'failed'. The model counts these answers as degraded and does not simulate duplicate charges: that risk is for the design to remove. Note that core success now reads as if every payment were served: for a payment, 'unknown' is not success. Count it as neither until it is reconciled, and give it its own objective.",
+                "只有带着唯一的 Idempotency-Key 才可以：5xx 或超时都不能证明没有扣款。图中的调用链仍在每一层重试支付，这个设计不应如此：没有幂等键时，支付只尝试一次；加载期间按钮保持禁用，回答“结果未知，稍后确认”而不是“失败”。模型把这些回答计为降级，也不模拟重复扣款：这个风险要靠设计消除。注意此时核心成功率读起来像是每笔支付都已应答：对支付而言，“未知”不是成功；在对账之前它既不算成功也不算失败，要单独设目标。",
             )),
             try_this: Some(tr(
                 "Set the fallback to “none”: the failures come back.",
