@@ -1122,6 +1122,7 @@ texts! {
     LessonShowRun => "Show the run", "显示运行结果";
     LessonShowRunHelp => "Answer the question first; then see the run that answers it (key R).", "先回答问题，再看给出答案的运行（按键 R）。";
     LessonRunHidden => "The run is hidden until you have answered: press “Show the run” in the card.", "回答之前运行结果是隐藏的：请按卡片里的“显示运行结果”。";
+    PresetLinkName => "in a link: preset={name}", "链接中写作 preset={name}";
     SkipToControls => "Skip to the controls", "跳到控制面板";
     ToSettings => "Settings and sliders ↓", "设置与滑块 ↓";
     LessonTry => "Try this:", "试一试：";

@@ -81,7 +81,7 @@ pub fn preset_picker(
                 { for presets.iter().map(|(name, title, _)| html! {
                     // The title alone: with its name (which the link shows) it overran the
                     // column at 1440 px.
-                    <option value={*name} selected={*name == current} title={*name}>{ lang.t(*title) }</option>
+                    <option value={*name} selected={*name == current} title={lang.f(T::PresetLinkName, &[("name", name)])}>{ lang.t(*title) }</option>
                 }) }
             </select>
             if let Some(s) = story { { story_of_preset(lang, s, changed) } }

@@ -494,7 +494,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                     <label for="preset" title={t(T::PresetHelp)}>{ t(T::Preset) }</label>
                     <select id="preset" onchange={onpreset} title={t(T::PresetHelp)}>
                         { for presets::all().iter().map(|p| html! {
-                            <option value={p.name} selected={p.name == st.preset} title={p.name}>{ lang.t(p.title) }</option>
+                            <option value={p.name} selected={p.name == st.preset} title={lang.f(T::PresetLinkName, &[("name", p.name)])}>{ lang.t(p.title) }</option>
                         }) }
                     </select>
                 </div>
