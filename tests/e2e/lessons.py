@@ -4,6 +4,7 @@ a clicker's keys in presenter mode; text size on the presenter's stage at 1920 x
 speaker-notes window kept in step; interview mode and the candidate's link; bad links.
 """
 
+import contextlib
 import os
 import time
 
@@ -85,6 +86,15 @@ return [spot.id, Math.min(...sizes), sizes.length];
 
 
 def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurements):
+    @contextlib.contextmanager
+    def on_a_phone():
+        """A 390 x 844 phone's window for the block, the desktop one after it."""
+        chrome.viewport(390, 844)
+        try:
+            yield
+        finally:
+            chrome.viewport(1280, 900)
+
     def lessons():
         """(id, number of steps) of every lesson, read from the index page."""
         chrome.get(base + "?page=lessons&lang=en")
@@ -766,8 +776,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
     def a_focused_scroll_region_keeps_its_keys():
         # On a phone, retry storm 1's in-flight table is wider than the screen; Tab reaches
         # its scroll box, and there → and Space scroll it instead of moving the step.
-        chrome.viewport(390, 844)
-        try:
+        with on_a_phone():
             chrome.get(base + "?lesson=retry-storm&step=1&lang=en")
             wait_step("retry-storm", 1)
             chrome.wait("#inflight-box .table-scroll")
@@ -785,12 +794,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.press(ARROW_RIGHT)
             wait_step("retry-storm", 2)
             no_console_errors(chrome, "scroll region keys")
-        finally:
-            chrome.viewport(1280, 900)
 
     def a_phone_learner_finds_the_card_and_not_the_answer():
-        chrome.viewport(390, 844)
-        try:
+        with on_a_phone():
             # The calculator's chain rows (a phone's chain picture) print the leaf's rate, the
             # answer of retry storm 1: veiled with it until R.
             chrome.get(base + "?lesson=retry-storm&step=1&lang=zh")
@@ -829,8 +835,6 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             got = chrome.js("return [document.documentElement.scrollWidth, innerWidth];")
             expect(got[0] <= got[1], f"the index at 360 px: page {got[0]} px wide in a {got[1]} px window")
             no_console_errors(chrome, "phone lesson")
-        finally:
-            chrome.viewport(1280, 900)
         # On a wide screen the card stays beside the page: no corner button.
         chrome.get(base + "?lesson=field-guide&step=3&lang=en")
         wait_step("field-guide", 3)
