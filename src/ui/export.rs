@@ -505,6 +505,9 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
     let t = |k: T| lang.t(k);
     let status = use_state(String::new);
     let snippet = use_state(|| None::<String>);
+    // Counts the embed button's clicks: a clipboard write answers later, and only the latest
+    // click's answer may set the status (an older "copied" must not overwrite "copy by hand").
+    let embed_clicks = use_mut_ref(|| 0u32);
     // (id, name) of each figure, read from the page when the menu opens.
     let figs = use_state(Vec::<(String, String)>::new);
     let ontoggle = {
@@ -538,16 +541,23 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
         })
     };
     let onembed = {
-        let (snippet, status) = (snippet.clone(), status.clone());
+        let (snippet, status, clicks) = (snippet.clone(), status.clone(), embed_clicks.clone());
         let page = crate::state::app::Page::from_slug(props.page).map_or("", |p| t(p.label()));
         let title = format!("{page} · {}", t(T::AppName));
         Callback::from(move |_: MouseEvent| {
             let s = embed_snippet(&full_page_url(&browser::current_href()), &title);
             // The snippet is shown either way, so that it can be copied by hand.
             snippet.set(Some(s.clone()));
-            let status = status.clone();
+            let (status, clicks) = (status.clone(), clicks.clone());
+            let this_click = {
+                let mut n = clicks.borrow_mut();
+                *n = n.wrapping_add(1);
+                *n
+            };
             browser::copy_text(&s, move |ok| {
-                status.set(lang.t(if ok { T::EmbedCopied } else { T::EmbedCopyByHand }).to_string());
+                if *clicks.borrow() == this_click {
+                    status.set(lang.t(if ok { T::EmbedCopied } else { T::EmbedCopyByHand }).to_string());
+                }
             });
         })
     };
