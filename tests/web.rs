@@ -268,7 +268,7 @@ async fn timeline_draws_a_lane_per_hop_and_the_deadline() {
     assert_eq!(root.query_selector_all(".lane").unwrap().length(), 3, "page, recommendation, profile");
     assert!(root.query_selector(".deadline").unwrap().is_some());
     assert_eq!(root.query_selector_all(".mark.backoff").unwrap().length(), 1, "one 20 ms backoff");
-    assert!(text(&root, "#trace-label").contains("degraded, 220 ms"), "{}", text(&root, "#trace-label"));
+    assert!(text(&root, "#trace-label").contains("degraded, 220\u{a0}ms"), "{}", text(&root, "#trace-label"));
 }
 
 /// The badges of each hop, read from the DOM: their `data-stage` names in drawn order.

@@ -899,7 +899,7 @@ texts! {
     NoBreaker => "No breaker in this scenario.", "该场景没有熔断器。";
     NoBudget => "No retry budget in this scenario.", "该场景没有重试预算。";
     NoData => "Nothing to show yet.", "暂无数据。";
-    TraceLabel => "Request #{n}: {outcome}, {ms} ms", "请求 #{n}：{outcome}，{ms} ms";
+    TraceLabel => "Request #{n}: {outcome}, {ms}\u{a0}ms", "请求 #{n}：{outcome}，{ms}\u{a0}ms";
     TracePrev => "Previous request", "上一个请求";
     TraceNext => "Next request", "下一个请求";
     TraceTree => "Its attempt tree", "查看尝试树";

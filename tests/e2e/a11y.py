@@ -336,8 +336,86 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
+
+    def cdp(cmd, **params):
+        return chrome.cmd("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+
+    def low_vision():
+        """A low-vision learner: 400 % zoom (320 CSS px), 200 % on a laptop (a short window),
+        the dark theme's contrast, and a forced-colours (high-contrast) theme."""
+        # Nothing sticks out of the settings at 320 px, in the storm panel, the labs and a
+        # lesson's card, with every fold open.
+        spill_js = (
+            "document.querySelectorAll('details').forEach(d => d.open = true);"
+            "const out = [];"
+            "for (const box of document.querySelectorAll(arguments[0])) { const b = box.getBoundingClientRect();"
+            " for (const e of box.querySelectorAll('input, select, button, label, .unit')) {"
+            "  const r = e.getBoundingClientRect(); if (!r.width || e.closest('.sr-only')) continue;"
+            # A wide table scrolling in its own box is reached by scrolling it.
+            "  let sc = false; for (let a = e.parentElement; a && a !== box; a = a.parentElement)"
+            "   if (/auto|scroll/.test(getComputedStyle(a).overflowX)) sc = true; if (sc) continue;"
+            "  if (r.right > b.right + 1) out.push([e.id || e.className || e.tagName, (e.textContent || '').slice(0, 30), Math.round(r.right - b.right)]); } }"
+            "return [out.slice(0, 6), document.documentElement.scrollWidth, innerWidth];")
+        chrome.viewport(320, 800)
+        try:
+            for lang in ["en", "zh"]:
+                for query, box in [("?page=storm", ".controls-panel"), ("?page=calculator", ".controls-wrap"),
+                                   ("?page=admission", ".controls-wrap"), ("?page=breaker", ".controls-wrap"),
+                                   ("?lesson=retry-storm&step=2", ".lesson-card")]:
+                    chrome.get(f"{base}{query}&lang={lang}")
+                    settle(chrome)
+                    time.sleep(0.3)
+                    out, wide, inner = chrome.js(spill_js, box)
+                    time.sleep(0.3)
+                    out, wide, inner = chrome.js(spill_js, box)
+                    expect(not out, f"({lang}) {query} at 320 px: controls past their box's right edge: {out}")
+                    expect(wide <= inner, f"({lang}) {query} at 320 px: the page scrolls sideways ({wide} > {inner})")
+                # The sampled request's buttons stay within the caption's visible width.
+                chrome.get(f"{base}?page=storm&lang={lang}&preset=chain-3x3")
+                settle(chrome)
+                past = chrome.js(
+                    "const f = document.getElementById('chart-timeline'); const sc = f.closest('.chart-wrap') || f; const b = sc.getBoundingClientRect();"
+                    "return ['trace-prev', 'trace-next', 'trace-tree'].map(id => document.getElementById(id)).filter(e => e)"
+                    ".map(e => [e.id, Math.round(e.getBoundingClientRect().right - b.right)]).filter(x => x[1] > 1);")
+                expect(not past, f"({lang}) at 320 px the sampled request's buttons are out of reach: {past}")
+            # 200 % zoom on a 1440 x 800 laptop: a 720 x 400 window. The header scrolls away
+            # rather than keep most of the screen.
+            chrome.viewport(720, 400)
+            chrome.get(f"{base}?page=storm&lang=en")
+            settle(chrome)
+            chrome.js("window.scrollTo(0, 600);")
+            time.sleep(0.2)
+            top = chrome.js("return document.querySelector('header.top').getBoundingClientRect().bottom;")
+            expect(top <= 0, f"at 720 x 400 the header scrolls away: its bottom at {top} px")
+        finally:
+            chrome.viewport(1280, 900)
+        # The dark theme: axe's colour contrast on pages with accent buttons.
+        cdp("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
+        try:
+            for query in ["?page=storm&preset=chain-3x3", "?lesson=interview&step=3", "?page=breaker", "?page=stability"]:
+                chrome.get(f"{base}{query}&lang=en")
+                settle(chrome)
+                chrome.js("const p = document.getElementById('play'); if (p && p.dataset.playing === 'true') p.click();")
+                bad = [v for v in axe_violations(chrome) if v[0] == "color-contrast"]
+                expect(not bad, f"dark theme {query}: {bad}")
+            # Forced colours: every legend key keeps a colour of its own, not the page's.
+            cdp("Emulation.setEmulatedMedia", features=[{"name": "forced-colors", "value": "active"}])
+            for query in ["?page=storm&preset=chain-3x3", "?page=stability", "?page=queue"]:
+                chrome.get(f"{base}{query}&lang=en")
+                settle(chrome)
+                blank = chrome.js(
+                    "const bg = getComputedStyle(document.body).backgroundColor;"
+                    "return Array.from(document.querySelectorAll('.legend .swatch, .legend [class*=\"-swatch\"]')).filter(e => e.offsetParent)"
+                    ".filter(e => { const st = getComputedStyle(e); return st.backgroundImage === 'none' && st.borderTopStyle === 'none' && st.outlineStyle === 'none'"
+                    " && (st.backgroundColor === bg || st.backgroundColor === 'rgba(0, 0, 0, 0)'); }).map(e => e.className);")
+                keys = chrome.js("return document.querySelectorAll('.legend .swatch').length;")
+                expect(keys > 0 and not blank, f"forced colours {query}: {len(blank)} of {keys} legend keys lose their colour: {blank[:5]}")
+        finally:
+            cdp("Emulation.setEmulatedMedia", features=[])
+
     run("axe-core: no moderate, serious or critical violation on any page, both languages", axe_every_page)
     run("keyboard only: skip links reach Play and the controls, sliders move one stop per arrow key", keyboard_only)
     run("keyboard only: every slider on every page moves one stop per arrow key and says its value", every_slider_moves_one_stop)
     run("phone (390 × 844): figures within the first screen, nothing overflows", phone_layout)
     run("phone (390 × 844): the figures' text at least 8.5 px, each figure scrolling in its own box", phone_figures_legible)
+    run("low vision: nothing past its box at 320 px (400 % zoom), the header away in a short window, dark-theme contrast, forced colours' keys", low_vision)
