@@ -77,11 +77,13 @@ pub enum Rule {
     PhasesFromList,
     /// A number is wanted (a stability axis' from or to).
     Number,
+    /// A stability map's two axes sweep two different knobs (detail: the other axis' knob).
+    AxesDiffer,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 20] = [
+    pub const ALL: [Rule; 21] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -102,6 +104,7 @@ impl Rule {
         Rule::JudgedWindows,
         Rule::PhasesFromList,
         Rule::Number,
+        Rule::AxesDiffer,
     ];
 }
 

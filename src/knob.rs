@@ -120,7 +120,9 @@ impl<S, I> Knob<S, I> {
             .ok()
             .filter(|v: &f64| v.is_finite())
             .ok_or_else(|| FieldError::new(field, raw.trim(), self.allowed()))?;
+        // Named as typed: `1e-9` is not "0", nor `1e12` "1000000000000".
         self.check(value, field)
+            .map_err(|e| FieldError::new(e.field, raw.trim(), *e.allowed).with_unit(&e.unit))
     }
 
     /// Checks a number against the range (or 0 for "off").

@@ -34,6 +34,18 @@ impl Query {
         self.pairs.iter().map(|(k, _)| k.as_str())
     }
 
+    /// Keys given more than once with different values (the last value is the one read),
+    /// each once, in the order first given.
+    pub fn repeated(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (k, v) in &self.pairs {
+            if !out.contains(k) && self.pairs.iter().any(|(k2, v2)| k2 == k && v2 != v) {
+                out.push(k.clone());
+            }
+        }
+        out
+    }
+
     /// The last value given for `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
@@ -131,6 +143,14 @@ fn encode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_given_twice_with_different_values_are_named_once() {
+        let q = Query::parse("?workers=3&page=queue&workers=5&lang=en&workers=3&lang=en&seed=1");
+        assert_eq!(q.repeated(), ["workers"], "the same value twice (lang) is no conflict");
+        assert_eq!(q.get("workers"), Some("3"), "the last is read");
+        assert!(Query::parse("?a=1&b=2").repeated().is_empty());
+    }
 
     #[test]
     fn round_trips_and_decodes() {

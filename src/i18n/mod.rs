@@ -202,6 +202,7 @@ impl Lang {
             Rule::JudgedWindows => T::RuleJudgedWindows,
             Rule::PhasesFromList => T::RulePhasesFromList,
             Rule::Number => T::RuleNumber,
+            Rule::AxesDiffer => T::RuleAxesDiffer,
         };
         self.f(key, &[("detail", detail)])
     }

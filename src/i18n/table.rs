@@ -78,8 +78,8 @@ texts! {
     ControlsToggle => "Settings: preset, seed and every knob", "设置：预设、种子与全部参数";
     SettingsToggle => "Settings", "设置";
     SkipToPlayback => "Skip to the figures and playback", "跳到数字与播放控制";
-    PageNotFound => "Unknown page “{page}”; showing the default page instead.",
-        "未知页面“{page}”，已显示默认页面。";
+    PageNotFound => "Unknown page “{page}” (the pages: {pages}); showing the default page instead.",
+        "未知页面“{page}”（可用页面：{pages}），已显示默认页面。";
     LangNotFound => "This site speaks English and 简体中文, not “{lang}”; showing {shown}.",
         "本站提供简体中文和 English，不支持“{lang}”；当前显示{shown}。";
     LangName => "English", "简体中文";
@@ -128,6 +128,8 @@ texts! {
     RulePhasesFromList => "{detail}, the number of items in phase_ms, which sets the phases (phase_ms is used)",
         "{detail}，即 phase_ms 的项数，阶段数由它决定（已采用 phase_ms）";
     RuleNumber => "a number is wanted", "需要一个数字";
+    RuleAxesDiffer => "a knob other than the other axis' ({detail}): a map of one knob against itself shows nothing across",
+        "与另一轴不同的参数（另一轴为 {detail}）：同一参数自己对自己，地图横向看不出任何变化";
     RuleOneRate => "rps or rpd, not both: they set the same rate (rpd ÷ 86,400), and rpd is used",
         "rps 与 rpd 只给一个：二者设的是同一个速率（rpd ÷ 86,400），已采用 rpd";
     RuleSweepAxisKey => "KNOB=FROM..TO/N with KNOB one of {detail}, or any other retry-storm page link key (lab keys lists them)",
@@ -751,6 +753,8 @@ texts! {
     TooMuchWorkBatch => "it implies up to {estimated} calls if every attempt is used, more than the browser runs ({cap}); lower the number of requests or the attempts (the command line allows more).",
         "若用尽所有尝试，它最多会产生 {estimated} 次调用，超过浏览器可运行的上限（{cap}）；请减少请求数或尝试次数（命令行允许更多）。";
     UnknownParam => "The link has settings this page does not know and ignored: {keys}.", "链接中有本页不认识的设置，已忽略：{keys}。";
+    RepeatedParam => "The link gives these settings more than once, with different values; the last of each is used: {keys}.",
+        "链接中这些设置出现了不止一次且取值不同，各取最后一个值：{keys}。";
     UnknownStormParam => "The link has settings this page does not know, or that this preset does not have (a rate for a load that comes in one burst, a third layer of two), and ignored them: {keys}.", "链接中有本页不认识、或当前预设没有的设置（例如一次性突发负载的速率、只有两层时的第三层），已忽略：{keys}。";
     TargetRun => "Whole run", "整体";
     TargetLayer => "Layer {n}: {name}", "第 {n} 层：{name}";

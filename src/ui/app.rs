@@ -39,6 +39,8 @@ pub struct Shell {
     pub bad_embed: Option<String>,
     /// Link keys no page reads (see [`Route::unused`]), to tell the user.
     pub unused: Vec<String>,
+    /// Link keys given more than once with different values (see [`Route::repeated`]).
+    pub repeated: Vec<String>,
 }
 
 /// What the header and navigation can do.
@@ -60,6 +62,7 @@ impl Reducible for Shell {
                 next.unknown_lang = None;
                 next.bad_embed = None;
                 next.unused.clear();
+                next.repeated.clear();
             }
         }
         Rc::new(next)
@@ -152,21 +155,36 @@ thread_local! {
     static LEFT_AS: RefCell<Vec<(Page, Query)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The session-storage key of `page`'s state as last left (see [`left_as`]).
+fn left_as_key(page: Page) -> String {
+    format!("resilience-lab.left.{}", page.slug())
+}
+
 /// Keeps `page`'s state as it is now, its link `q` (see [`left_as`]; the shell's keys in
-/// it are read by no page).
+/// it are read by no page): in memory, and in the tab's session storage, so that a reload
+/// keeps it too.
 fn leave_as(page: Page, q: Query) {
-    LEFT_AS.with(|m| {
+    let changed = LEFT_AS.with(|m| {
         let mut m = m.borrow_mut();
+        if m.iter().any(|(x, y)| *x == page && *y == q) {
+            return None;
+        }
         m.retain(|(x, _)| *x != page);
-        m.push((page, q));
+        m.push((page, q.clone()));
+        Some(q)
     });
+    if let Some(q) = changed {
+        browser::session_set(&left_as_key(page), &q.to_query_string());
+    }
 }
 
 /// `page`'s state as the learner last left it in this tab: the app restarts from the URL
-/// when a link is followed or the history moves, and the pages the URL does not name
-/// would otherwise lose what was set on them.
+/// when a link is followed, the history moves or the page is reloaded, and the pages the
+/// URL does not name would otherwise lose what was set on them.
 fn left_as(page: Page) -> Option<Query> {
-    LEFT_AS.with(|m| m.borrow().iter().find(|(x, _)| *x == page).map(|(_, q)| q.clone()))
+    LEFT_AS
+        .with(|m| m.borrow().iter().find(|(x, _)| *x == page).map(|(_, q)| q.clone()))
+        .or_else(|| browser::session_get(&left_as_key(page)).map(|s| Query::parse(&s)))
 }
 
 /// Writes the state of `page` into `q`.
@@ -245,21 +263,27 @@ pub fn App() -> Html {
         })
     };
     let shell = {
-        let (q, url) = (nav.start.clone(), url.clone());
+        let (q, url, link) = (nav.start.clone(), url.clone(), link.clone());
         use_reducer(move || {
             let route = Route::from_query(&q);
+            // A lesson link that names no lesson (its error says so) opens the lesson index
+            // rather than the default page, unless it names a page of its own.
+            let no_lesson = link.at.is_none()
+                && url.get("page").is_none()
+                && link.errors.iter().any(|e| e.field == "lesson");
             let langs = browser::browser_languages();
             let saved = browser::saved_lang();
             let lang = initial_lang(route.lang, saved.as_deref(), langs.iter().map(String::as_str));
             Shell {
                 lang,
-                page: route.page,
+                page: if no_lesson { Page::Lessons } else { route.page },
                 unknown_page: route.unknown_page,
                 unknown_lang: route.unknown_lang,
                 embed: route.embed,
                 bad_embed: route.bad_embed,
                 // From the link itself: a lesson link's start query is the step's state.
                 unused: Route::from_query(&url).unused,
+                repeated: url.repeated(),
             }
         })
     };
@@ -536,7 +560,8 @@ fn Host(props: &HostProps) -> Html {
     };
     // Compact mode's way out: this state's link, without `embed`, on the same path.
     let full_page = shell.embed.then(|| {
-        let mut q = page_query(&shell, &pages, None);
+        // A lesson step's figure opens that step (its link is the step's, not the page's).
+        let mut q = page_query(&shell, &pages, at);
         q.remove("embed");
         format!("{}{}", browser::current_path(), q.to_query_string())
     });
@@ -550,8 +575,9 @@ fn Host(props: &HostProps) -> Html {
         use_effect_with((shell_now, pages.clone(), at), |(shell, pages, at)| {
             let q = page_query(shell, pages, *at);
             browser::replace_query(&q);
-            // A lesson step's state is the step's, not the learner's own page.
-            if at.is_none() {
+            // A lesson step's state is the step's, not the learner's own page; an embedded
+            // figure's is the page that embeds it (it shares the tab's session storage).
+            if at.is_none() && !shell.embed {
                 leave_as(shell.page, q);
             }
             browser::save_lang(shell.lang.code());
@@ -616,7 +642,8 @@ fn Host(props: &HostProps) -> Html {
         .collect();
     let mut notices: Vec<String> = Vec::new();
     if let Some(p) = &shell.unknown_page {
-        notices.push(lang.f(T::PageNotFound, &[("page", p)]));
+        let pages: Vec<String> = Page::ALL.iter().map(|p| p.slug().to_string()).collect();
+        notices.push(lang.f(T::PageNotFound, &[("page", p), ("pages", &lang.list(&pages, 8))]));
     }
     if let Some(l) = &shell.unknown_lang {
         notices.push(lang.f(T::LangNotFound, &[("lang", l), ("shown", lang.t(T::LangName))]));
@@ -628,6 +655,9 @@ fn Host(props: &HostProps) -> Html {
     notices.extend(props.lesson_errors.iter().map(|e| lang.field_error(e)));
     if !shell.unused.is_empty() {
         notices.push(lang.f(T::UnknownParam, &[("keys", &lang.list(&shell.unused, 8))]));
+    }
+    if !shell.repeated.is_empty() {
+        notices.push(lang.f(T::RepeatedParam, &[("keys", &lang.list(&shell.repeated, 8))]));
     }
     let notice = (!notices.is_empty()).then(|| {
         let s = shell.clone();
@@ -652,7 +682,7 @@ fn Host(props: &HostProps) -> Html {
         Page::Lessons => html! { <LessonsPage {lang} /> },
         Page::Stability => {
             html! {
-                <StabilityPage {lang} state={stability.0.clone()}
+                <StabilityPage {lang} embed={shell.embed} state={stability.0.clone()}
                     dispatch={stability.dispatcher().to_callback()} />
             }
         }

@@ -398,6 +398,11 @@ fn figures() -> Vec<(Element, String, String)> {
     };
     let mut out: Vec<(Element, String, String)> = Vec::new();
     for svg in (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()) {
+        // A figure drawn twice for two widths (the calculator's chain as a picture and as
+        // rows) is listed as the one shown.
+        if !displayed(&svg) {
+            continue;
+        }
         // The figure's id, else its kind (`diagram`), else the nearest id around it.
         let fig = svg.closest("figure").ok().flatten();
         let mut id = fig
@@ -412,7 +417,13 @@ fn figures() -> Vec<(Element, String, String)> {
         if same > 0 {
             id = format!("{id}-{}", same + 1);
         }
-        let mut name = svg.get_attribute("aria-label").unwrap_or_default();
+        // Its accessible name: its label, else what names it (a `<title>` by id).
+        let mut name = svg.get_attribute("aria-label").filter(|n| !n.is_empty()).unwrap_or_else(|| {
+            svg.get_attribute("aria-labelledby")
+                .and_then(|ids| document()?.get_element_by_id(ids.split_whitespace().next()?))
+                .and_then(|e| e.text_content())
+                .unwrap_or_default()
+        });
         // Compare mode draws each figure twice: the list says whose it is.
         if let Some(tag) = side_of(&svg) {
             name = format!("{tag} · {name}");
@@ -420,6 +431,25 @@ fn figures() -> Vec<(Element, String, String)> {
         out.push((svg, id, name));
     }
     out
+}
+
+/// Whether `el` is drawn: neither it nor a box around it is `display: none`.
+fn displayed(el: &Element) -> bool {
+    let Some(w) = web_sys::window() else { return true };
+    let mut at = Some(el.clone());
+    while let Some(e) = at {
+        if w.get_computed_style(&e)
+            .ok()
+            .flatten()
+            .and_then(|st| st.get_property_value("display").ok())
+            .as_deref()
+            == Some("none")
+        {
+            return false;
+        }
+        at = e.parent_element();
+    }
+    true
 }
 
 /// Exports one figure; the message says what was saved or why not.

@@ -387,6 +387,14 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
             time.sleep(0.2)
             top = chrome.js("return document.querySelector('header.top').getBoundingClientRect().bottom;")
             expect(top <= 0, f"at 720 x 400 the header scrolls away: its bottom at {top} px")
+            # A 1920 x 1080 screen at 175 % zoom: a lesson's stability map keeps its size
+            # (it had shrunk with the window's height in CSS px, its labels to 7 px).
+            chrome.viewport(1100, 560)
+            chrome.get(f"{base}?lesson=metastable&step=7&lang=en")
+            chrome.wait("svg.stab-map", timeout=30)
+            time.sleep(0.5)
+            h = chrome.js("return document.querySelector('svg.stab-map').getBoundingClientRect().height;")
+            expect(h >= 419, f"a lesson's map at a high zoom keeps 420 px: {h}")
         finally:
             chrome.viewport(1280, 900)
         # The dark theme: axe's colour contrast on pages with accent buttons.

@@ -338,6 +338,19 @@ impl Sweep {
         e.clone()
     }
 
+    /// The two axes sweep different knobs; `field` (`x` or `y`) is the one named if not.
+    pub fn axes_differ(&self, field: &str) -> Result<(), FieldError> {
+        if self.x.key != self.y.key {
+            return Ok(());
+        }
+        let (this, other) = if field == "x" { (&self.x, &self.y) } else { (&self.y, &self.x) };
+        Err(FieldError::new(
+            field,
+            clip(&this.text()),
+            Allowed::Rule { rule: crate::error::Rule::AxesDiffer, detail: other.key.clone() },
+        ))
+    }
+
     /// What an axis may name.
     fn keys(&self) -> Allowed {
         let choices = [
@@ -432,6 +445,7 @@ impl Sweep {
     /// swept 1..5 in 40 steps would ask for 1.1 tries, and 800 cells be refused one by
     /// one), and the far corner (the axes are monotone, so the extremes are the corners).
     pub fn check(&self) -> Result<(), FieldError> {
+        self.axes_differ("y")?;
         let nx = usize::from(self.x.n);
         let row = 0..nx;
         let column = (1..usize::from(self.y.n)).map(|j| j * nx);

@@ -110,6 +110,7 @@ impl StabilityState {
                     } else {
                         s.y = a
                     }
+                    s.axes_differ(field)?;
                     s.check().map(|()| s)
                 });
                 match parsed {
@@ -178,9 +179,25 @@ impl StabilityState {
         if let Some(s) = q.get("seed") {
             st = st.reduce(StabilityAction::Seed(s.to_string()));
         }
-        for field in ["x", "y"] {
-            if let Some(v) = q.get(field) {
-                st = st.reduce(StabilityAction::Axis(field, v.to_string()));
+        // Both axes at once where both are good: one at a time would refuse a link that
+        // swaps them (x=trigger_ms&y=utilisation) as the same knob on both for a moment.
+        let both = match (q.get("x"), q.get("y")) {
+            (Some(x), Some(y)) => {
+                Axis::parse("x", x).ok().zip(Axis::parse("y", y).ok()).and_then(|(x, y)| {
+                    let s = Sweep { x, y, ..st.sweep.clone() };
+                    s.check().is_ok().then_some(s)
+                })
+            }
+            _ => None,
+        };
+        match both {
+            Some(s) => st.sweep = s,
+            None => {
+                for field in ["x", "y"] {
+                    if let Some(v) = q.get(field) {
+                        st = st.reduce(StabilityAction::Axis(field, v.to_string()));
+                    }
+                }
             }
         }
         if let Some(v) = q.get("protect") {

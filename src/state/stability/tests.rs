@@ -271,6 +271,11 @@ fn a_knob_picked_for_an_axis_starts_from_its_own_range() {
     for key in super::page::AXIS_KEYS {
         let mut next = st.clone();
         next = next.reduce(StabilityAction::AxisKnob("y", key.to_string()));
+        if key == st.sweep.x.key {
+            // The knob across already: refused (see `the_two_axes_sweep_two_knobs`).
+            assert_eq!(next.sweep.y, st.sweep.y, "{key}");
+            continue;
+        }
         match Axis::default_for(key) {
             Some(d) => {
                 assert!(next.errors.is_empty(), "{key}: {:?}", next.errors);
@@ -297,4 +302,28 @@ fn a_swept_retry_budget_ratio_turns_the_budget_on() {
         other => panic!("a ratio budget: {other:?}"),
     };
     assert_eq!((ratio(0), ratio(1)), (0.05, 0.5));
+}
+
+#[test]
+fn the_two_axes_sweep_two_knobs() {
+    use super::page::{StabilityAction, StabilityState};
+    use crate::error::Rule;
+    // A map of one knob against itself: refused, naming the axis and the other's knob.
+    let e = sweep("trigger_ms=50..1000/5", "trigger_ms=50..1000/5").check().expect_err("the same knob");
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("y", "trigger_ms=50..1000/5"), "{e:?}");
+    assert_eq!(*e.allowed, Allowed::Rule { rule: Rule::AxesDiffer, detail: "trigger_ms".into() });
+    // The page: a link with the same knob on both keeps a map that differs, and says why.
+    let q = Query::parse("?page=stability&x=trigger_ms%3D50..1000%2F5&y=trigger_ms%3D50..1000%2F5");
+    let st = StabilityState::from_query(&q);
+    assert_ne!(st.sweep.x.key, st.sweep.y.key, "{:?}", st.sweep);
+    assert_eq!(st.errors.iter().count(), 1, "{:?}", st.errors.iter().map(|e| e.2).collect::<Vec<_>>());
+    // Picking the other axis' knob in the form is refused under the axis picked.
+    let next = StabilityState::default().reduce(StabilityAction::AxisKnob("x", "trigger_ms".into()));
+    assert_eq!(next.sweep, StabilityState::default().sweep);
+    assert!(next.errors.get(&crate::state::FieldKey::plain("x")).is_some(), "{:?}", next.errors);
+    // A link that swaps the axes is read whole, not refused halfway.
+    let q = Query::parse("?page=stability&x=trigger_ms%3D50..1000%2F4&y=utilisation%3D0.1..0.9%2F3");
+    let st = StabilityState::from_query(&q);
+    assert!(st.errors.is_empty(), "{:?}", st.errors);
+    assert_eq!((st.sweep.x.key.as_str(), st.sweep.y.key.as_str()), ("trigger_ms", "utilisation"));
 }

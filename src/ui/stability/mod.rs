@@ -27,6 +27,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct StabilityProps {
     pub lang: Lang,
+    /// Compact mode (`embed=1`): a cell's run opens compact too, inside the same frame.
+    #[prop_or_default]
+    pub embed: bool,
     pub state: StabilityState,
     pub dispatch: Callback<A>,
 }
@@ -192,9 +195,12 @@ struct StabilityExport<'a> {
 }
 
 /// A cell's run as a link of the page's language ("" for a cell the sweep cannot run).
-fn cell_href(lang: Lang, q: Result<crate::query::Query, crate::error::FieldError>) -> String {
+fn cell_href(lang: Lang, embed: bool, q: Result<crate::query::Query, crate::error::FieldError>) -> String {
     q.map(|mut q| {
         q.set("lang", lang.code());
+        if embed {
+            q.set("embed", "1");
+        }
         q.to_query_string()
     })
     .unwrap_or_default()
@@ -203,7 +209,13 @@ fn cell_href(lang: Lang, q: Result<crate::query::Query, crate::error::FieldError
 /// The keyboard's way to a cell's run (the cells themselves are links left out of the tab
 /// order, so that the map is not 400 tab stops): a column, a row, and a link to that run.
 /// The choice is the page's state (`col`, `row` in its link), so Back from the run finds it.
-fn open_cell(lang: Lang, st: &StabilityState, links: &Rc<Vec<String>>, dispatch: &Callback<A>) -> Html {
+fn open_cell(
+    lang: Lang,
+    embed: bool,
+    st: &StabilityState,
+    links: &Rc<Vec<String>>,
+    dispatch: &Callback<A>,
+) -> Html {
     let s = &st.sweep;
     let [i, j] = st.cell;
     let index = usize::from(j) * usize::from(s.x.n) + usize::from(i);
@@ -211,7 +223,7 @@ fn open_cell(lang: Lang, st: &StabilityState, links: &Rc<Vec<String>>, dispatch:
     // The same cell with the overlaid protection on: the map shows both runs' verdicts, and
     // the unprotected one alone could not be opened to see why it recovered.
     let protected_href = (s.protect != Protection::None)
-        .then(|| cell_href(lang, s.cell_query(index, true)))
+        .then(|| cell_href(lang, embed, s.cell_query(index, true)))
         .filter(|h| !h.is_empty());
     let pick = |field: &'static str| {
         dispatch.reform(move |e: Event| {
@@ -304,8 +316,8 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     let (view, cancel) = use_sweep(st.run_query(), nx, ny, protected, *round);
     let jobs = st.hysteresis_jobs();
     let hyst_runs = use_runs(jobs.clone());
-    let links = use_memo((s.clone(), lang), |(s, lang)| {
-        s.cell_queries(false).into_iter().map(|q| cell_href(*lang, q)).collect::<Vec<String>>()
+    let links = use_memo((s.clone(), lang, props.embed), |(s, lang, embed)| {
+        s.cell_queries(false).into_iter().map(|q| cell_href(*lang, *embed, q)).collect::<Vec<String>>()
     });
     // The map's markup is written once per sweep and language (every cell pending, and the
     // protected boundary's path if there is one); as cells come in they are updated in
@@ -496,7 +508,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">
                             { Html::from_html_unchecked((*map_axis).clone()) }{ Html::from_html_unchecked((*map).clone()) }
                         </div>
-                        { open_cell(lang, st, &links, dispatch) }
+                        { open_cell(lang, props.embed, st, &links, dispatch) }
                         <p class="legend">
                             { for BAND_LABELS.iter().enumerate().map(|(i, &label)| band(crate::plot::stability::RECOVERY_CLASSES[i], label, i)) }
                             { legend(crate::plot::stability::RECOVERY_CLASSES[BAND_LABELS.len()], T::StabLegendRec3) }
