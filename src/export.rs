@@ -109,8 +109,18 @@ fn one_line(s: &str) -> String {
 }
 
 /// The whole report as `lab run --format json` prints it, newline included.
-pub fn report_json(r: &Report) -> String {
+///
+/// `link`: the storm page's query that rebuilds an edited run (see
+/// [`crate::state::runs::report_link`]), written after `seed` so that the file says how to
+/// run it again; `None` for a preset as shipped, which `--preset P --seed S` reproduces.
+pub fn report_json(r: &Report, link: Option<&str>) -> String {
     let mut out = r.to_json_pretty();
+    if let Some(link) = link {
+        // After the seed's line: `Report`'s fields are written in their declared order.
+        let at = out.find("\n  \"summary\":").unwrap_or(out.len());
+        let line = format!("\n  \"link\": {},", serde_json::to_string(link).unwrap_or_default());
+        out.insert_str(at, &line);
+    }
     out.push('\n');
     out
 }

@@ -20,7 +20,7 @@ fn exported_json_and_csv_are_the_cli_output_byte_for_byte() {
         let r = run_with(&(p.build)(), seed, f64::INFINITY).expect("runs");
         let s = seed.to_string();
         assert_eq!(
-            report_json(&r),
+            report_json(&r, None),
             cli(&["run", "--preset", name, "--seed", &s, "--format", "json"]),
             "{name}"
         );

@@ -333,3 +333,37 @@ fn cli_runs_a_storm_page_link_as_the_page_does() {
     assert_eq!(code, 2);
     assert!(err.contains("compare=1"), "{err}");
 }
+
+#[test]
+fn an_edited_runs_json_names_the_link_that_runs_it_again() {
+    let json = |args: &[&str]| {
+        let (code, out, err) = cli(&[&["run", "--format", "json"], args].concat());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out
+    };
+    // Every preset as shipped, both sides: no link, the bytes of --preset P.
+    for p in resilience_lab::scenario::presets::all() {
+        let link = format!("page=storm&preset={}&compare=1", p.name);
+        assert_eq!(json(&["--link", &link]), json(&["--preset", p.name]), "{}", p.name);
+        if p.versus.is_some() {
+            assert_eq!(
+                json(&["--link", &link, "--versus"]),
+                json(&["--preset", p.name, "--versus"]),
+                "{} B",
+                p.name
+            );
+        }
+    }
+    // An edited run: its link, after the seed, and that link runs it again.
+    let out = json(&["--link", "?page=storm&preset=chain-3x3&l1.attempts=4", "--seed", "5"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let link = v["link"].as_str().expect("a link").to_string();
+    assert!(link.contains("l1.attempts=4") && link.contains("seed=5"), "{link}");
+    assert!(
+        out.find("\"link\"") > out.find("\"seed\"") && out.find("\"link\"") < out.find("\"summary\""),
+        "{out:.300}"
+    );
+    assert_eq!(json(&["--link", &link]), out, "the named link gives the same report");
+    let r: Report = serde_json::from_str(&out).unwrap();
+    assert_eq!((r.seed, r.summary.amplification), (5, 36.0), "4 × 3 × 3");
+}

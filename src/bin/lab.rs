@@ -164,7 +164,7 @@ fn preset_names() -> String {
 
 /// The scenario and seed a storm page link runs: the page's own reading of it (the same
 /// `Job` its worker runs), refused with the field's message where the page would show one.
-fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64), UsageError> {
+fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64, Option<String>), UsageError> {
     let q = Query::parse(link);
     if let Some(page) = q.get("page").filter(|p| *p != "storm") {
         return Err(UsageError(format!(
@@ -189,9 +189,11 @@ fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64), UsageError
         return Err(UsageError("--versus: the link has no side B (add compare=1)".to_string()));
     }
     let side = if versus { Side::B } else { Side::A };
-    Job::Storm { query: st.run_query(), side }
+    let query = st.run_query();
+    let (scenario, seed) = Job::Storm { query: query.clone(), side }
         .scenario()
-        .map_err(|e| UsageError(format!("--link: {}", Lang::En.field_error(&e))))
+        .map_err(|e| UsageError(format!("--link: {}", Lang::En.field_error(&e))))?;
+    Ok((scenario, seed, resilience_lab::state::runs::report_link(&query, side)))
 }
 
 fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
@@ -227,15 +229,23 @@ fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
 
 fn run(args: &[String]) -> Result<String, (u8, String)> {
     let args = parse_run(args).map_err(|e| (2, e.0))?;
-    let (scenario, seed) = match &args.link {
+    let (scenario, seed, link) = match &args.link {
         Some(link) => link_scenario(link, args.versus).map_err(|e| (2, e.0))?,
         None => {
             let s = load_scenario(&args).map_err(|e| (2, e.0))?;
             let seed = s.seed;
-            (s, seed)
+            (s, seed, None)
         }
     };
     let seed = args.seed.unwrap_or(seed);
+    // A --seed given beside a link is the run's: the report's link says it.
+    let link = link.map(|l| {
+        let mut q = Query::parse(&l);
+        if args.seed.is_some() {
+            q.set("seed", seed.to_string());
+        }
+        q.to_query_string().trim_start_matches('?').to_string()
+    });
     let report = run_on(&scenario, seed, args.max_calls, args.engine).map_err(|e| match e {
         SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
         SimError::Internal(_) => (1, e.to_string()),
@@ -245,7 +255,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
     }
     Ok(match args.format {
         // The page's "export JSON" and "export CSV" print through the same functions.
-        Format::Json => resilience_lab::export::report_json(&report),
+        Format::Json => resilience_lab::export::report_json(&report, link.as_deref()),
         Format::Table => table(&report, scenario.slo),
         Format::Csv => resilience_lab::export::series_csv(&report),
         Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),

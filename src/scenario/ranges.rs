@@ -99,6 +99,10 @@ pub const TRACE_SAMPLE: FieldRange = FieldRange { unit: "requests", ..count(0.0,
 pub const TRACE_REQUESTS: FieldRange = FieldRange { unit: "requests", ..count(0.0, 8.0) };
 /// A request number to trace (0 = the first to arrive); the engine numbers requests in 32 bits.
 pub const TRACE_REQUEST: FieldRange = count(0.0, 4_000_000_000.0);
+/// The storm page's paused moment (`t=`, ms of virtual time).
+pub const MOMENT_MS: FieldRange = ms(0.0, MAX_MS);
+/// The storm page's picked hop (`focus=`, 0 = the entry); the scenario's hops bound it.
+pub const FOCUS_HOP: FieldRange = FieldRange { unit: "", ..count(0.0, 64.0) };
 /// A seed typed into a lab's page: up to 10⁹, a bound a message can state in full (any u64
 /// works in the engine; files and the CLI take one).
 pub const SEED: FieldRange = count(0.0, 1e9);

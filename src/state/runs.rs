@@ -14,6 +14,21 @@ use crate::state::stability::HystRun;
 use crate::state::storm::StormState;
 use crate::wire::{Reader, Wire, Writer, wire_struct, wire_unit_enum};
 
+/// The link a storm report names (its JSON's `link`): the page's query that rebuilds the
+/// run (what `lab run --link` takes), for a run that is not its preset's as shipped (an
+/// edited knob, a traced request); `None` for a preset as shipped, whose report
+/// `lab run --preset P --seed S` prints. The page's export and the CLI both ask this.
+pub fn report_link(query: &str, side: Side) -> Option<String> {
+    let (scenario, _) = Job::Storm { query: query.to_string(), side }.scenario().ok()?;
+    let st = StormState::from_query(&Query::parse(query));
+    let p = crate::scenario::presets::find(st.preset)?;
+    let shipped = match side {
+        Side::A => (p.build)(),
+        Side::B => (p.versus?.build)(),
+    };
+    (scenario != shipped).then(|| query.trim_start_matches('?').to_string())
+}
+
 /// The browser refuses scenarios implying more calls than this (worst case).
 pub const BROWSER_MAX_CALLS: f64 = 2e7;
 

@@ -154,6 +154,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
             expect(chrome.text("#export-status").find(name) >= 0, "the status names the file")
             no_csp()
             no_console_errors(chrome, f"storm export ({preset})")
+        # An edited run's JSON names the link that runs it again, and is what lab run
+        # --link prints for it.
+        page("?page=storm&lang=en&preset=chain-3x3&seed=4&l1.attempts=4")
+        wait_run(chrome)
+        n = hook()
+        chrome.click("#export-toggle")
+        _, _, body = take("#export-json", n)
+        link = json.loads(body).get("link") or ""
+        expect("l1.attempts=4" in link and "seed=4" in link, f"the edited run's link: {link!r}")
+        want = subprocess.run([lab, "run", "--link", link, "--format", "json"], check=True, capture_output=True).stdout
+        expect(body == want, f"the edited run's JSON ({len(body)} B) != lab run --link ({len(want)} B)")
         # Compare mode exports side B too, as lab run --versus prints it.
         preset, seed = "metastable-retry-storm", 3
         page(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")

@@ -233,10 +233,91 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
+
+    def a_reload_keeps_every_page_and_links_say_what_they_dropped():
+        # A teacher sets up the queue lab, goes to the storm page and reloads it: the queue
+        # lab, opened from the header, is as it was left (the tab's session storage).
+        chrome.get(base + "?page=queue&lang=en&workers=3")
+        chrome.wait("#q-rho-sim[data-value]", timeout=30)
+        chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
+        wait_run(chrome)
+        chrome.refresh()
+        wait_run(chrome)
+        click_until("#nav-queue", "#q-rho-sim[data-value]")
+        expect("workers=3" in chrome.url(), f"the queue lab as it was left, after a reload: {chrome.url()}")
+        # The storm page paused at a moment, a hop picked: the link keeps both, and a reload
+        # opens there, paused, the same hop picked.
+        chrome.get(base + "?page=storm&lang=en&preset=breaker-demo&seed=5")
+        wait_run(chrome)
+        chrome.js("document.getElementById('scrub').value = 300; document.getElementById('scrub').dispatchEvent(new Event('input', {bubbles: true}));")
+        chrome.click("#focus-a-1")
+        deadline = time.time() + 5
+        while time.time() < deadline and not ("t=" in chrome.url() and "focus=1" in chrome.url()):
+            time.sleep(0.1)
+        url = chrome.url()
+        at = chrome.js("return document.getElementById('storm').dataset.playhead;")
+        expect("t=" in url and "focus=1" in url, f"the paused moment and the hop in the link: {url}")
+        chrome.refresh()
+        wait_run(chrome)
+        time.sleep(0.5)
+        again = chrome.js("const s = document.getElementById('storm'); return [s.dataset.playhead, document.getElementById('play').dataset.playing,"
+                          " document.getElementById('focus-a-1').getAttribute('aria-pressed')];")
+        expect(abs(float(again[0]) - float(at)) < 0.2 and again[1:] == ["false", "true"],
+               f"a reload opens paused at {at} ms with the hop picked: {again}")
+        # A key given twice with different values: the last is read, and the notice says so.
+        for lang, word in [("en", "more than once"), ("zh", "不止一次")]:
+            chrome.get(base + f"?page=queue&lang={lang}&workers=5&workers=4")
+            chrome.wait("#link-notice", timeout=20)
+            said = chrome.text("#link-notice")
+            expect(word in said and "workers" in said, f"({lang}) the repeated key is named: {said!r}")
+            expect("workers=4" in chrome.url(), f"({lang}) the last value is read: {chrome.url()}")
+        # A lesson that does not exist opens the lesson index, saying so; an unknown page
+        # lists the pages.
+        chrome.get(base + "?lesson=nope&lang=en")
+        chrome.wait("#link-notice", timeout=20)
+        expect(chrome.js("return !!document.querySelector('#lessons .lesson-entry')"), "the lesson index, not the storm page")
+        expect("nope" in chrome.text("#link-notice"), chrome.text("#link-notice"))
+        chrome.get(base + "?page=nope&lang=zh")
+        chrome.wait("#link-notice", timeout=20)
+        said = chrome.text("#link-notice")
+        expect("nope" in said and "stability" in said and "lessons" in said, f"the pages listed: {said!r}")
+        # A refused number is named as typed.
+        chrome.get(base + "?page=breaker&lang=en&rate=1e-9")
+        chrome.wait(".field-error", timeout=20)
+        said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ')")
+        expect("1e-9" in said, f"the rate as typed: {said!r}")
+        # The stability map refuses one knob on both axes, naming it.
+        chrome.get(base + "?page=stability&lang=en&x=trigger_ms%3D50..1000%2F5&y=trigger_ms%3D50..1000%2F5")
+        chrome.wait(".field-error", timeout=20)
+        said = chrome.js("return Array.from(document.querySelectorAll('.field-error')).map(e => e.textContent).join(' | ')")
+        expect("trigger_ms" in said and "other axis" in said, f"the same knob on both axes is refused: {said!r}")
+        # Compact mode: a lesson step's figure opens that step in full; a map cell's run
+        # stays compact in its frame.
+        chrome.get(base + "?lesson=retry-storm&step=2&lang=en&embed=1")
+        wait_run(chrome)
+        full = chrome.js("return document.getElementById('open-full').href;")
+        expect("lesson=retry-storm" in full and "step=2" in full and "embed" not in full, f"the full page is the step: {full}")
+        chrome.get(base + "?page=stability&lang=en&embed=1&x=utilisation%3D0.2..0.8%2F2&y=trigger_ms%3D100..900%2F2")
+        chrome.wait("#stability-map a.cell-link", timeout=30)
+        hrefs = chrome.js("return Array.from(document.querySelectorAll('#stability-map a.cell-link')).map(a => a.getAttribute('href'));")
+        expect(hrefs and all("embed=1" in h for h in hrefs), f"cell runs stay compact: {hrefs[:2]}")
+        # Every figure in the export menu has a name, and a figure drawn for two widths
+        # (the calculator's chain) is listed once.
+        for q in ["?page=stability&lang=en&x=utilisation%3D0.2..0.8%2F2&y=trigger_ms%3D100..900%2F2", "?page=calculator&lang=zh"]:
+            chrome.get(base + q)
+            chrome.wait("#export-toggle", timeout=30)
+            time.sleep(0.5)
+            chrome.click("#export-toggle")
+            time.sleep(0.3)
+            names = chrome.js("return Array.from(document.querySelectorAll('#export .fig-name')).map(e => e.textContent);")
+            expect(names and all(n.strip() for n in names) and len(set(names)) == len(names), f"{q}: figure names {names}")
+        no_console_errors(chrome, "reload, repeated keys, bad links, embed")
+
     for name, fn in [
         ("navigation: lab links open in place; Back and Forward restore each page", lab_links_back_and_forward),
         ("navigation: the header, stability cells and lessons open in place", nav_and_cells_and_lessons),
         ("navigation: on a phone the header shows every page's link", phone_header_shows_every_page),
         ("navigation: lesson steps in the history, the focus after Next and Reveal, scroll on Back", lesson_steps_in_history_focus_and_scroll),
+        ("navigation: a reload keeps every page; repeated keys, unknown lessons and pages, refused numbers, one knob on both axes, compact links", a_reload_keeps_every_page_and_links_say_what_they_dropped),
     ]:
         run(name, fn)

@@ -60,6 +60,10 @@ pub const COMPARE: StormKey = StormKey::on("compare", Target::Run);
 pub const OVERLAY: StormKey = StormKey::on("overlay", Target::Run);
 pub const KNOBS: StormKey = StormKey::on("knobs", Target::Run);
 pub const REQUEST: StormKey = StormKey::on("request", Target::Run);
+/// The moment the playback was paused at (`t=`, ms), so that a link opens there, paused.
+pub const MOMENT: StormKey = StormKey::on("t", Target::Run);
+/// The hop picked out on the charts (`focus=`, its index: 0 = the entry).
+pub const FOCUS: StormKey = StormKey::on("focus", Target::Run);
 pub const LAYERS: StormKey = StormKey::on("layers", Target::Run);
 pub const FAULTS: StormKey = StormKey::on("faults", Target::Run);
 /// A layer's number of side dependencies (`l1.sides`).
@@ -68,8 +72,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 8] =
-    ["preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request"];
+pub const PAGE_KEYS: [&str; 10] =
+    ["preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request", "t", "focus"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {
@@ -101,6 +105,11 @@ pub struct StormState {
     /// The request whose attempt tree is shown (`request=N`, 0 = the first to arrive):
     /// side A's run traces it whole. None: the tree of the sampled request on show.
     pub request: Option<u64>,
+    /// Where the playback was paused (ms of virtual time; `t=`): a link opens there,
+    /// paused. None: it plays from the start. A view of the run, not part of it.
+    pub moment: Option<f64>,
+    /// The hop picked out on the charts (`focus=`, its index in the report's hops).
+    pub focus: Option<usize>,
     /// Controls whose text or link value was not accepted.
     pub errors: FormErrors<StormKey>,
     /// Link parameters that name no control.
@@ -126,6 +135,10 @@ pub enum StormAction {
     NewSeed(u64),
     /// Asked for the attempt tree of the request numbered by the text ("" for none).
     Request(String),
+    /// Paused the playback at a moment (ms), or let it play (None).
+    Moment(Option<f64>),
+    /// Picked a hop out on the charts, or none.
+    Focus(Option<usize>),
     /// Turned compare mode on or off.
     Compare(bool),
     /// Chose overlaid (true) or side-by-side charts in compare mode.
@@ -164,9 +177,17 @@ impl StormState {
             overlay: false,
             all_knobs: false,
             request: None,
+            moment: None,
+            focus: None,
             errors: FormErrors::default(),
             unknown: Vec::new(),
         }
+    }
+
+    /// Services in side A's run (its report's hops): the layers, the leaf, the side
+    /// dependencies.
+    pub fn hop_count(&self) -> usize {
+        self.a.layers.len() + 1 + self.a.layers.iter().map(|l| l.side_deps.len()).sum::<usize>()
     }
 
     /// The preset's unedited scenario.
@@ -234,6 +255,18 @@ impl StormState {
             StormAction::Compare(on) => {
                 let mut next = StormState { compare: on, ..self.clone() };
                 next.errors.clear(&COMPARE);
+                next
+            }
+            StormAction::Moment(t) => {
+                let mut next = self.clone();
+                next.moment = t;
+                next.errors.clear(&MOMENT);
+                next
+            }
+            StormAction::Focus(h) => {
+                let mut next = self.clone();
+                next.focus = h;
+                next.errors.clear(&FOCUS);
                 next
             }
             StormAction::Request(raw) => {
@@ -438,6 +471,21 @@ impl StormState {
         if let Some(raw) = q.get(REQUEST.key) {
             st = st.reduce(StormAction::Request(raw.to_string()));
         }
+        if let Some(raw) = q.get(MOMENT.key) {
+            let range = crate::scenario::ranges::MOMENT_MS;
+            match raw.trim().parse::<f64>() {
+                Ok(t) if range.accepts(t) => st.moment = Some(t),
+                _ => st.errors.set(MOMENT, raw.to_string(), range.error(MOMENT.key, raw.trim())),
+            }
+        }
+        if let Some(raw) = q.get(FOCUS.key) {
+            // Within the scenario's hops (read after its shape: layers, side dependencies).
+            let range = crate::scenario::ranges::FOCUS_HOP.to(st.hop_count().saturating_sub(1) as f64);
+            match raw.trim().parse::<usize>() {
+                Ok(h) if range.accepts(h as f64) => st.focus = Some(h),
+                _ => st.errors.set(FOCUS, raw.to_string(), range.error(FOCUS.key, raw.trim())),
+            }
+        }
         match q.get(KNOBS.key) {
             None | Some("lesson") => {}
             Some("all") => st.all_knobs = true,
@@ -575,6 +623,14 @@ impl StormState {
             Some(n) => q.set(REQUEST.key, n.to_string()),
             None => q.remove(REQUEST.key),
         }
+        match self.moment {
+            Some(t) => q.set(MOMENT.key, url_num(t)),
+            None => q.remove(MOMENT.key),
+        }
+        match self.focus {
+            Some(h) => q.set(FOCUS.key, h.to_string()),
+            None => q.remove(FOCUS.key),
+        }
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));
         if now.layers != was.layers {
@@ -623,6 +679,8 @@ impl StormState {
         q.remove("overlay"); // how the charts are laid out is not part of the run
         q.remove("slo"); // nor is the objective the run is judged by
         q.remove(KNOBS.key); // nor which controls are shown
+        q.remove(MOMENT.key); // nor where the playback is
+        q.remove(FOCUS.key); // nor the hop picked out
         q.to_query_string()
     }
 }

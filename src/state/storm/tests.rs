@@ -316,3 +316,26 @@ fn side_bs_heading_says_where_the_changes_are() {
     assert_eq!(heading("?preset=chain-3x3&compare=1"), T::SideBShippedSame);
     assert_eq!(heading("?preset=chain-3x3&compare=1&l1.attempts=4"), T::SideBShipped);
 }
+
+#[test]
+fn the_paused_moment_and_picked_hop_travel_in_the_link_but_not_in_the_run() {
+    let q = Query::parse("?preset=chain-3x3&seed=4&t=312.5&focus=2");
+    let st = StormState::from_query(&q);
+    assert!(st.errors.is_empty(), "{:?}", st.errors);
+    assert_eq!((st.moment, st.focus), (Some(312.5), Some(2)));
+    let mut back = Query::new();
+    st.write_query(&mut back);
+    assert_eq!((back.get("t"), back.get("focus")), (Some("312.5"), Some("2")));
+    // A view of the run: the run is the same without them, so moving them reruns nothing.
+    let plain = StormState::from_query(&Query::parse("?preset=chain-3x3&seed=4"));
+    assert_eq!(st.run_query(), plain.run_query());
+    let paused = plain.reduce(StormAction::Moment(Some(40.0))).reduce(StormAction::Focus(Some(1)));
+    assert_eq!((paused.moment, paused.focus), (Some(40.0), Some(1)));
+    // Refused by name: a negative moment, a hop the chain does not have (chain-3x3 has 4).
+    let bad = StormState::from_query(&Query::parse("?preset=chain-3x3&t=-5&focus=4"));
+    assert_eq!((bad.moment, bad.focus), (None, None));
+    let (_, _, e) = bad.errors.iter().find(|(k, _, _)| **k == MOMENT).expect("t refused");
+    assert_eq!((e.field.as_str(), e.value.as_str()), ("t", "-5"));
+    let (_, _, e) = bad.errors.iter().find(|(k, _, _)| **k == FOCUS).expect("focus refused");
+    assert_eq!(*e.allowed, Allowed::integer(0, 3), "{e:?}");
+}

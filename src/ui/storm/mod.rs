@@ -122,11 +122,12 @@ pub fn StormPage(props: &StormProps) -> Html {
         let onpick = onpick.clone();
         use_callback(onpick, |n: u64, onpick| onpick.emit(n.to_string()))
     };
-    let playhead = use_state(|| props.cue.map_or(0.0, |c| c.from_ms));
+    // A lesson step's cue, else the moment the link was paused at (`t=`), else the start.
+    let playhead = use_state(|| props.cue.map_or(props.state.moment.unwrap_or(0.0), |c| c.from_ms));
     // Where a lesson step's playback pauses, once.
     let pause_at: Rc<Cell<Option<f64>>> =
         (*use_memo((), |_| Rc::new(Cell::new(props.cue.map(|c| c.pause_ms))))).clone();
-    let playing = use_state(|| !*reduced);
+    let playing = use_state(|| !*reduced && (props.cue.is_some() || props.state.moment.is_none()));
     // Playing on after a reveal (see `PLAY_ON_MS`), until the run's end or the learner's
     // own play, step, scrub or speed.
     let hurry: Rc<Cell<bool>> = (*use_memo((), |_| Rc::new(Cell::new(false)))).clone();
@@ -170,11 +171,17 @@ pub fn StormPage(props: &StormProps) -> Html {
     let trace_idx = use_state(|| 0usize);
     let copied = use_state(|| false);
     // The hop whose series stand out in every chart (None: all alike).
-    let focus = use_state(|| props.hop);
+    let focus = use_state(|| props.hop.or(props.state.focus));
     {
-        // A lesson step that points at a hop picks it, and the next step's choice replaces it.
+        // A lesson step that points at a hop picks it, and the next step's choice replaces it
+        // (at the start, the state above already holds it, or the link's pick).
         let focus = focus.clone();
-        use_effect_with(props.hop, move |h| focus.set(*h));
+        let first = use_mut_ref(|| true);
+        use_effect_with(props.hop, move |h| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                focus.set(*h)
+            }
+        });
     }
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     let measure: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
@@ -311,6 +318,28 @@ pub fn StormPage(props: &StormProps) -> Html {
         }
     }
 
+    // Where the learner paused, and the hop picked, go into the page's link (`t=`, `focus=`),
+    // so that a reload or a shared link opens at that moment: not in a lesson (the step's
+    // state is the step's), nor with reduced motion (the page shows the end), nor before
+    // the first report (the link's moment waits for it).
+    {
+        let d = props.dispatch.clone();
+        let writes = !props.in_lesson && !*reduced && a.is_some();
+        let want =
+            (!*playing && *playhead > 0.0 && *playhead < end_ms).then(|| (*playhead * 10.0).round() / 10.0);
+        use_effect_with((want, props.state.moment, writes), move |(want, have, writes)| {
+            if *writes && want != have {
+                d.emit(StormAction::Moment(*want));
+            }
+        });
+        let d = props.dispatch.clone();
+        let writes = !props.in_lesson;
+        use_effect_with((*focus, props.state.focus, writes), move |(f, have, writes)| {
+            if *writes && f != have {
+                d.emit(StormAction::Focus(*f));
+            }
+        });
+    }
     // Stable callbacks, so that playback frames do not re-render the control panel.
     let dispatch = {
         let action_at = action_at.clone();
@@ -338,9 +367,14 @@ pub fn StormPage(props: &StormProps) -> Html {
     };
     // Export hands over side A's report, as `lab run --format json|csv` prints it, and in
     // compare mode side B's, as `lab run --versus` prints it.
-    let export_data =
-        use_callback(a.clone(), |(kind, _), a: &Option<ReportRef>| report_text(kind, a.as_ref()));
-    let export_b = use_callback(b.clone(), |(kind, _), b: &Option<ReportRef>| report_text(kind, b.as_ref()));
+    // An edited run's JSON names the link that runs it again (`runs::report_link`).
+    let run_query = props.state.run_query();
+    let export_data = use_callback((a.clone(), run_query.clone()), |(kind, _), (a, q)| {
+        report_text(kind, a.as_ref(), q, crate::state::runs::Side::A)
+    });
+    let export_b = use_callback((b.clone(), run_query), |(kind, _), (b, q)| {
+        report_text(kind, b.as_ref(), q, crate::state::runs::Side::B)
+    });
     // Compare mode: both sides' trees of the asked-for request on one time span, where one
     // scale serves both (`tree::shared_span`).
     let tree_span = *use_memo((a.clone(), b.clone(), props.state.request), |(a, b, request)| {
@@ -621,9 +655,16 @@ pub fn StormPage(props: &StormProps) -> Html {
 }
 
 /// A side's report as the Export menu hands it over: JSON or its time series as CSV.
-fn report_text(kind: DataKind, r: Option<&ReportRef>) -> Option<String> {
+fn report_text(
+    kind: DataKind,
+    r: Option<&ReportRef>,
+    query: &str,
+    side: crate::state::runs::Side,
+) -> Option<String> {
     r.map(|r| match kind {
-        DataKind::Json => crate::export::report_json(&r.0),
+        DataKind::Json => {
+            crate::export::report_json(&r.0, crate::state::runs::report_link(query, side).as_deref())
+        }
         DataKind::Csv => crate::export::series_csv(&r.0),
     })
 }
