@@ -510,3 +510,18 @@ fn the_workers_slider_steps_one_worker_at_a_time() {
     let at = |v: f64| stops.iter().position(|&s| s == v).unwrap();
     assert_eq!((at(7.0), at(6.0)), (at(8.0) - 1, at(8.0) - 2));
 }
+
+#[test]
+fn the_admission_labs_paused_step_travels_in_the_link_and_is_not_a_setting() {
+    let st = AdmissionState::from_query(&Query::parse("?page=admission&preset=source-003&at=3"));
+    assert_eq!(st.at, Some(3));
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{:?}", st.unknown);
+    assert!(!st.departs_from_preset(), "where the playback stands is not a setting");
+    let mut q = Query::new();
+    st.write_query(&mut q);
+    assert_eq!(q.get("at"), Some("3"));
+    // An edit is a new run, played from its start.
+    assert_eq!(st.reduce(AdmissionAction::Type(FieldKey::plain("b"), "6".into())).at, None);
+    let bad = AdmissionState::from_query(&Query::parse("?page=admission&at=x"));
+    assert!(bad.at.is_none() && bad.errors.get(&FieldKey::plain("at")).is_some());
+}

@@ -132,3 +132,22 @@ fn the_check_sees_a_bad_palette() {
     let (d, pair) = closest(&[("teal".into(), teal), ("magenta".into(), magenta)]);
     assert!(d < 5.0 && pair.contains("deuteranopia"), "{d} {pair}");
 }
+
+#[test]
+fn the_stability_maps_recovery_bands_darken_band_by_band() {
+    // `.cell.rec-N … { fill: #rrggbb; …}`: relative luminance (WCAG) falls from band to band
+    // by a contrast ratio of at least 1.2, so the order reads without hue.
+    let text = css();
+    let lum = |n: usize| {
+        let key = format!(".cell.rec-{n},");
+        let at = text.find(&key).unwrap_or_else(|| panic!("rec-{n} is not styled"));
+        let fill = &text[at..];
+        let hex = fill[fill.find("fill: #").expect("a fill") + 7..].get(..6).expect("six digits");
+        let c = |i: usize| to_linear(f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()));
+        0.2126 * c(0) + 0.7152 * c(2) + 0.0722 * c(4)
+    };
+    for n in 0..3 {
+        let ratio = (lum(n) + 0.05) / (lum(n + 1) + 0.05);
+        assert!(ratio >= 1.2, "rec-{n} against rec-{}: {ratio:.2}", n + 1);
+    }
+}

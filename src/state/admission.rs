@@ -378,11 +378,16 @@ pub struct AdmissionState {
     pub errors: FormErrors,
     /// Link keys this page does not read.
     pub unknown: Vec<String>,
+    /// Arrivals shown where the learner paused (`at=`; see `state::lab::AT`); None: the
+    /// page plays the run from its start.
+    pub at: Option<usize>,
 }
 
 /// Something the learner did.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AdmissionAction {
+    /// Paused the playback with this many arrivals shown, or let it play (None).
+    At(Option<usize>),
     /// Picked a preset.
     Preset(String),
     /// Typed into a knob's field (plain key) or a table cell (`time`/`row_cost`/`row_hold`
@@ -425,7 +430,7 @@ impl AdmissionState {
 
     fn with(preset: &'static str, input: AdmissionInput) -> Self {
         let run = run(input.gates(), &input.arrivals);
-        AdmissionState { preset, input, run, errors: FormErrors::default(), unknown: Vec::new() }
+        AdmissionState { preset, input, run, errors: FormErrors::default(), unknown: Vec::new(), at: None }
     }
 
     /// The same errors and unknown keys over a changed input, rerun.
@@ -446,6 +451,7 @@ impl AdmissionState {
     /// Applies an action.
     pub fn reduce(&self, action: AdmissionAction) -> AdmissionState {
         match action {
+            AdmissionAction::At(at) => AdmissionState { at, ..self.clone() },
             AdmissionAction::Preset(name) => AdmissionState::new(&name),
             AdmissionAction::Reset => AdmissionState::new(self.preset),
             AdmissionAction::Gen(v) => match GEN.check(&v, GEN.key) {
@@ -536,10 +542,11 @@ impl AdmissionState {
             input.arrivals = parse_arrivals(list, &input, &mut errors);
         }
         st = st.rerun(input);
+        st.at = super::lab::read_at(q, MAX_ARRIVALS, &mut errors);
         st.errors = errors;
         st.unknown = unknown_keys(q, |k| {
             crate::state::app::is_shell_key(k)
-                || matches!(k, "preset" | "gen" | "arrivals")
+                || matches!(k, "preset" | "gen" | "arrivals" | super::lab::AT)
                 || KNOBS.iter().any(|n| n.key == k)
         });
         st
@@ -562,6 +569,7 @@ impl AdmissionState {
         } else {
             q.remove("arrivals");
         }
+        super::lab::write_at(q, self.at);
     }
 }
 

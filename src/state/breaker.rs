@@ -305,11 +305,16 @@ pub struct BreakerState {
     pub errors: FormErrors,
     /// Link parameters this page does not read.
     pub unknown: Vec<String>,
+    /// Calls shown where the learner paused (`at=`; see `state::lab::AT`); None: the run's
+    /// end, where the page opens.
+    pub at: Option<usize>,
 }
 
 /// Something the learner did.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BreakerAction {
+    /// Paused the playback with this many calls shown, or let it run to the end (None).
+    At(Option<usize>),
     /// Typed text into a knob's number field.
     Type(FieldKey, String),
     /// Moved a knob's slider to one of its stops.
@@ -336,7 +341,7 @@ impl BreakerState {
     fn new(name: &str) -> Self {
         let preset = lab::PRESETS.into_iter().find(|p| *p == name).unwrap_or(lab::PRESETS[0]);
         let input = lab::preset(preset).unwrap_or_else(|| lab::preset(lab::PRESETS[0]).expect("a preset"));
-        BreakerState { preset, input, errors: FormErrors::default(), unknown: Vec::new() }
+        BreakerState { preset, input, errors: FormErrors::default(), unknown: Vec::new(), at: None }
     }
 
     /// Its settings, for lessons to quote (see [`super::Setting`]); phase `n`'s as
@@ -370,6 +375,7 @@ impl BreakerState {
     /// Applies an action; returns the new state.
     pub fn reduce(&self, action: BreakerAction) -> BreakerState {
         match action {
+            BreakerAction::At(at) => BreakerState { at, ..self.clone() },
             BreakerAction::Reset => {
                 BreakerState { unknown: self.unknown.clone(), ..BreakerState::new(self.preset) }
             }
@@ -533,9 +539,10 @@ impl BreakerState {
                 st = st.reduce(BreakerAction::Type(FieldKey::plain(key), raw.to_string()));
             }
         }
+        st.at = super::lab::read_at(q, lab::MAX_CALLS as usize, &mut st.errors);
         let known = |k: &str| {
             crate::state::app::is_shell_key(k)
-                || matches!(k, "preset" | "window" | "phases")
+                || matches!(k, "preset" | "window" | "phases" | super::lab::AT)
                 || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
                 || CHOICES.iter().any(|c| c.key == k)
         };
@@ -568,6 +575,7 @@ impl BreakerState {
                 q.set(k.key, list.join(","));
             }
         }
+        super::lab::write_at(q, self.at);
     }
 }
 

@@ -30,6 +30,33 @@ pub fn read_choice<S>(q: &Query, c: &Choice<S>, input: &mut S, errors: &mut Form
     }
 }
 
+/// The link key of a lab's paused playhead: how many of the run's steps (the breaker lab's
+/// calls, the admission lab's arrivals) were shown when the learner paused, so that a
+/// reload or a shared link opens there. Absent: the page's own start. A view of the run,
+/// not a setting (`departs_from_preset` ignores it).
+pub const AT: &str = "at";
+
+/// Reads `at=` (a whole number from 0 to `most`), naming it where it is refused.
+pub fn read_at(q: &Query, most: usize, errors: &mut FormErrors) -> Option<usize> {
+    let raw = q.get(AT)?;
+    match raw.trim().parse::<usize>() {
+        Ok(k) if k <= most => Some(k),
+        _ => {
+            let e = FieldError::new(AT, crate::error::clip(raw.trim()), Allowed::integer(0, most as u64));
+            errors.set(FieldKey::plain(AT), raw.to_string(), e);
+            None
+        }
+    }
+}
+
+/// Writes `at=` (see [`AT`]).
+pub fn write_at(q: &mut Query, at: Option<usize>) {
+    match at {
+        Some(k) => q.set(AT, k.to_string()),
+        None => q.remove(AT),
+    }
+}
+
 /// Writes the knobs whose value differs from `base`'s.
 pub fn write_knobs<S>(q: &mut Query, knobs: &[&Knob<S>], input: &S, base: &S) {
     for k in knobs {

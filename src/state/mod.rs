@@ -161,5 +161,6 @@ impl<K: PartialEq> FormErrors<K> {
 pub fn departs_from_preset(write: impl FnOnce(&mut Query)) -> bool {
     let mut q = Query::new();
     write(&mut q);
-    q.pairs().iter().any(|(k, _)| k != "preset")
+    // Where a lab's playback was paused (`at`) is not a setting.
+    q.pairs().iter().any(|(k, _)| k != "preset" && k != lab::AT)
 }

@@ -41,6 +41,9 @@ pub struct AdmissionProps {
     pub lang: Lang,
     pub state: AdmissionState,
     pub dispatch: Callback<A>,
+    /// In a lesson the step's state is the step's: the playhead stays out of the link.
+    #[prop_or_default]
+    pub in_lesson: bool,
 }
 
 /// Credits as tokens with the exact credits beside them: `1.4 (1,400)`.
@@ -404,8 +407,9 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     let run = &st.run;
     let n = run.steps.len();
     let reduced = *use_memo((), |_| browser::prefers_reduced_motion());
-    let step = use_state(|| if reduced { n } else { 0 });
-    let playing = use_state(|| !reduced);
+    // A link paused partway (`at=`) opens there, paused.
+    let step = use_state(|| st.at.map_or(if reduced { n } else { 0 }, |k| k.min(n)));
+    let playing = use_state(|| !reduced && st.at.is_none());
     // Whether the playhead last moved by the slider, which says where it is itself: the live
     // line then stays quiet rather than say it a second time.
     let by_scrub = use_state(|| false);
@@ -418,6 +422,16 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
         playing.set(false);
     }
     let k = (*step).min(n);
+    {
+        // Where the learner paused goes into the link (`at=`), so that a reload opens there.
+        let d = dispatch.clone();
+        let want = (!*playing && !reduced && k < n).then_some(k);
+        use_effect_with((want, st.at, props.in_lesson), move |(want, have, in_lesson)| {
+            if !in_lesson && want != have {
+                d.emit(A::At(*want));
+            }
+        });
+    }
     {
         let (step, playing, timer) = (step.clone(), playing.clone(), timer.clone());
         use_effect_with((*playing, k, n), move |&(on, k, n)| {

@@ -694,7 +694,7 @@ fn Host(props: &HostProps) -> Html {
         }
         Page::Admission => {
             html! {
-                <AdmissionPage {lang} state={admission.0.clone()}
+                <AdmissionPage {lang} in_lesson={at.is_some()} state={admission.0.clone()}
                     dispatch={admission.dispatcher().to_callback()} />
             }
         }
@@ -706,7 +706,7 @@ fn Host(props: &HostProps) -> Html {
         }
         Page::Breaker => {
             html! {
-                <BreakerPage {lang} state={breaker.0.clone()}
+                <BreakerPage {lang} in_lesson={at.is_some()} state={breaker.0.clone()}
                     dispatch={breaker.dispatcher().to_callback()} />
             }
         }

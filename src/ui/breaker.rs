@@ -28,6 +28,9 @@ pub struct BreakerProps {
     pub lang: Lang,
     pub state: BreakerState,
     pub dispatch: Callback<BreakerAction>,
+    /// In a lesson the step's state is the step's: the playhead stays out of the link.
+    #[prop_or_default]
+    pub in_lesson: bool,
 }
 
 fn number(p: &BreakerProps, knob: &'static Knob<LabInput>, key: FieldKey) -> Html {
@@ -79,7 +82,7 @@ pub fn step_knob(
     dispatch: &Callback<BreakerAction>,
     key: &str,
 ) -> Option<Html> {
-    let p = BreakerProps { lang, state: state.clone(), dispatch: dispatch.clone() };
+    let p = BreakerProps { lang, state: state.clone(), dispatch: dispatch.clone(), in_lesson: true };
     if key == st::WINDOW_KIND.key {
         return Some(of_choice(&p, &st::WINDOW_KIND));
     }
@@ -166,15 +169,30 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     let reduced = *use_memo((), |_| browser::prefers_reduced_motion());
     let n = result.as_ref().as_ref().map_or(0, |r| r.calls.len());
     // The playhead: a call index (n = the end of the run), fractional while playing.
-    let pos = use_state(|| n as f64);
+    // A link paused partway (`at=`) opens there.
+    let pos = use_state(|| p.state.at.map_or(n, |k| k.min(n)) as f64);
     let playing = use_state(|| false);
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     {
-        // A new run (a new address) opens at its end, paused.
+        // A new run (a new address) opens at its end, paused; the first is where the link
+        // says.
         let (pos, playing) = (pos.clone(), playing.clone());
+        let first = use_mut_ref(|| true);
         use_effect_with(Rc::as_ptr(&result) as usize, move |_| {
-            pos.set(n as f64);
-            playing.set(false);
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                pos.set(n as f64);
+                playing.set(false);
+            }
+        });
+    }
+    {
+        // Where the learner paused goes into the link (`at=`), so that a reload opens there.
+        let d = p.dispatch.clone();
+        let want = (!*playing && (*pos as usize) < n).then_some(*pos as usize);
+        use_effect_with((want, p.state.at, p.in_lesson), move |(want, have, in_lesson)| {
+            if !in_lesson && want != have {
+                d.emit(BreakerAction::At(*want));
+            }
         });
     }
     // Export's data, made once per run (playback re-renders the page every frame).

@@ -264,6 +264,26 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
                           " document.getElementById('focus-a-1').getAttribute('aria-pressed')];")
         expect(abs(float(again[0]) - float(at)) < 0.2 and again[1:] == ["false", "true"],
                f"a reload opens paused at {at} ms with the hop picked: {again}")
+        # The breaker and admission labs paused partway: a reload opens at the same call or
+        # arrival, paused, the counts as they were.
+        for q, fig in [("?page=breaker&lang=en&preset=flapping", "#breaker-passed"),
+                       ("?page=admission&lang=en&preset=source-003&b=7&r=2.5&gen=poisson", "#adm-admitted")]:
+            chrome.get(base + q)
+            chrome.wait(fig + "[data-value]", timeout=20)
+            time.sleep(0.3)
+            chrome.js("const s = document.getElementById('scrub'); s.value = Math.floor(Number(s.max) / 3);"
+                      " s.dispatchEvent(new Event('input', {bubbles: true}));")
+            deadline = time.time() + 5
+            while time.time() < deadline and "at=" not in chrome.url():
+                time.sleep(0.1)
+            before = [chrome.js("return document.getElementById('scrub').value;"), chrome.text(fig)]
+            expect("at=" in chrome.url(), f"{q}: the paused step in the link: {chrome.url()}")
+            chrome.refresh()
+            chrome.wait(fig + "[data-value]", timeout=20)
+            time.sleep(0.5)
+            after = [chrome.js("return document.getElementById('scrub').value;"), chrome.text(fig)]
+            expect(after == before and chrome.js("return document.getElementById('play').dataset.playing") == "false",
+                   f"{q}: a reload opens where it was paused: {before} -> {after}")
         # A key given twice with different values: the last is read, and the notice says so.
         for lang, word in [("en", "more than once"), ("zh", "不止一次")]:
             chrome.get(base + f"?page=queue&lang={lang}&workers=5&workers=4")

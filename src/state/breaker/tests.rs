@@ -249,3 +249,18 @@ fn a_link_may_name_the_number_of_phases_by_the_key_its_label_shows() {
     let e = &st.errors.get(&FieldKey::plain("phase_ms")).expect("the list named").1;
     assert!(matches!(*e.allowed, Allowed::Length { .. }), "{e:?}");
 }
+
+#[test]
+fn the_paused_playhead_travels_in_the_link_and_is_not_a_setting() {
+    let st = q("?preset=flapping&at=120");
+    assert_eq!(st.at, Some(120));
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{:?} {:?}", st.errors, st.unknown);
+    assert!(link(&st).contains("at=120"), "{}", link(&st));
+    assert!(!st.departs_from_preset(), "where the playback stands is not a setting");
+    assert_eq!(st.reduce(BreakerAction::At(None)).at, None);
+    // Refused by name, with the range a run can have.
+    let bad = q("?preset=flapping&at=-1");
+    assert_eq!(bad.at, None);
+    let (_, e) = bad.errors.get(&FieldKey::plain("at")).expect("at refused");
+    assert_eq!((e.value.as_str(), &*e.allowed), ("-1", &Allowed::integer(0, 20_000)));
+}
