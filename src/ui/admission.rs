@@ -422,16 +422,9 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
         playing.set(false);
     }
     let k = (*step).min(n);
-    {
-        // Where the learner paused goes into the link (`at=`), so that a reload opens there.
-        let d = dispatch.clone();
-        let want = (!*playing && !reduced && k < n).then_some(k);
-        use_effect_with((want, st.at, props.in_lesson), move |(want, have, in_lesson)| {
-            if !in_lesson && want != have {
-                d.emit(A::At(*want));
-            }
-        });
-    }
+    // Where the learner paused goes into the link (`at=`), so that a reload opens there.
+    let want = (!*playing && !reduced && k < n).then_some(k);
+    super::links::use_view_in_link(want, st.at, !props.in_lesson, dispatch.reform(A::At));
     {
         let (step, playing, timer) = (step.clone(), playing.clone(), timer.clone());
         use_effect_with((*playing, k, n), move |&(on, k, n)| {

@@ -185,16 +185,9 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
             }
         });
     }
-    {
-        // Where the learner paused goes into the link (`at=`), so that a reload opens there.
-        let d = p.dispatch.clone();
-        let want = (!*playing && (*pos as usize) < n).then_some(*pos as usize);
-        use_effect_with((want, p.state.at, p.in_lesson), move |(want, have, in_lesson)| {
-            if !in_lesson && want != have {
-                d.emit(BreakerAction::At(*want));
-            }
-        });
-    }
+    // Where the learner paused goes into the link (`at=`), so that a reload opens there.
+    let want = (!*playing && (*pos as usize) < n).then_some(*pos as usize);
+    super::links::use_view_in_link(want, p.state.at, !p.in_lesson, p.dispatch.reform(BreakerAction::At));
     // Export's data, made once per run (playback re-renders the page every frame).
     let export_data = {
         let result = result.clone();

@@ -227,3 +227,24 @@ pub fn push_url(query: &str) {
             history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")));
     }
 }
+
+/// How long a view value (a paused playhead, a picked hop) must hold before it is written
+/// into the page's state and so its link (ms): a scrub sends an input event per step, and
+/// each state change re-renders the whole page, its controls included.
+const VIEW_SETTLES_MS: u32 = 250;
+
+/// Writes a view value into the page's state (`emit`), and so into its link, once it has
+/// held for [`VIEW_SETTLES_MS`]: `want` is what the page shows, `have` what its state
+/// holds; nothing is written where `writes` is false (in a lesson the step's state is the
+/// step's; before a run there is nothing to point at).
+#[hook]
+pub fn use_view_in_link<T: Clone + PartialEq + 'static>(want: T, have: T, writes: bool, emit: Callback<T>) {
+    let timer = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
+    use_effect_with((want, have, writes), move |(want, have, writes)| {
+        // A newer value cancels the older one's write (dropping its timer).
+        *timer.borrow_mut() = (*writes && want != have).then(|| {
+            let want = want.clone();
+            gloo_timers::callback::Timeout::new(VIEW_SETTLES_MS, move || emit.emit(want))
+        });
+    });
+}

@@ -26,6 +26,7 @@ use crate::ui::announce::use_announcement;
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef, StepMoment, latency_top};
 use crate::ui::export::{DataKind, ExportMenu};
+use crate::ui::links::use_view_in_link;
 use crate::ui::runs::use_runs;
 use breakdown::Breakdown;
 use controls::ControlPanel;
@@ -323,22 +324,16 @@ pub fn StormPage(props: &StormProps) -> Html {
     // state is the step's), nor with reduced motion (the page shows the end), nor before
     // the first report (the link's moment waits for it).
     {
-        let d = props.dispatch.clone();
         let writes = !props.in_lesson && !*reduced && a.is_some();
         let want =
             (!*playing && *playhead > 0.0 && *playhead < end_ms).then(|| (*playhead * 10.0).round() / 10.0);
-        use_effect_with((want, props.state.moment, writes), move |(want, have, writes)| {
-            if *writes && want != have {
-                d.emit(StormAction::Moment(*want));
-            }
-        });
-        let d = props.dispatch.clone();
-        let writes = !props.in_lesson;
-        use_effect_with((*focus, props.state.focus, writes), move |(f, have, writes)| {
-            if *writes && f != have {
-                d.emit(StormAction::Focus(*f));
-            }
-        });
+        use_view_in_link(want, props.state.moment, writes, props.dispatch.reform(StormAction::Moment));
+        use_view_in_link(
+            *focus,
+            props.state.focus,
+            !props.in_lesson,
+            props.dispatch.reform(StormAction::Focus),
+        );
     }
     // Stable callbacks, so that playback frames do not re-render the control panel.
     let dispatch = {
