@@ -110,19 +110,31 @@ fn one_line(s: &str) -> String {
 
 /// The whole report as `lab run --format json` prints it, newline included.
 ///
-/// `link`: the storm page's query that rebuilds an edited run (see
-/// [`crate::state::runs::report_link`]), written after `seed` so that the file says how to
-/// run it again; `None` for a preset as shipped, which `--preset P --seed S` reproduces.
-pub fn report_json(r: &Report, link: Option<&str>) -> String {
+/// `link`: how to run an edited run again (see [`crate::state::runs::report_link`]),
+/// written after `seed`: `link`, the storm page's query, and for compare mode's side B
+/// `versus: true` (what `lab run --link … --versus` prints); `None` for a preset as
+/// shipped, which `--preset P --seed S` reproduces.
+pub fn report_json(r: &Report, link: Option<&ReportLink>) -> String {
     let mut out = r.to_json_pretty();
     if let Some(link) = link {
         // After the seed's line: `Report`'s fields are written in their declared order.
         let at = out.find("\n  \"summary\":").unwrap_or(out.len());
-        let line = format!("\n  \"link\": {},", serde_json::to_string(link).unwrap_or_default());
-        out.insert_str(at, &line);
+        let mut lines = format!("\n  \"link\": {},", serde_json::to_string(&link.query).unwrap_or_default());
+        if link.versus {
+            lines.push_str("\n  \"versus\": true,");
+        }
+        out.insert_str(at, &lines);
     }
     out.push('\n');
     out
+}
+
+/// How to run a report again: the storm page's query (what `lab run --link` takes) and
+/// whether it is compare mode's side B (`--versus`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportLink {
+    pub query: String,
+    pub versus: bool,
 }
 
 /// What [`lab_json`] writes: the provenance, then the result.

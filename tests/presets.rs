@@ -366,4 +366,12 @@ fn an_edited_runs_json_names_the_link_that_runs_it_again() {
     assert_eq!(json(&["--link", &link]), out, "the named link gives the same report");
     let r: Report = serde_json::from_str(&out).unwrap();
     assert_eq!((r.seed, r.summary.amplification), (5, 36.0), "4 × 3 × 3");
+    assert!(v.get("versus").is_none(), "side A's link runs side A");
+    // Side B of an edited run says so: its link is run with --versus. (chain-3x3 has no
+    // comparison scenario: its side B is the preset, here tracing request 3.)
+    let out = json(&["--link", "preset=chain-3x3&compare=1&request=3", "--versus"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let link = v["link"].as_str().expect("side B's link").to_string();
+    assert_eq!(v["versus"], serde_json::Value::Bool(true), "{out:.300}");
+    assert_eq!(json(&["--link", &link, "--versus"]), out, "the named link and --versus give the same report");
 }

@@ -75,6 +75,9 @@ fn bad_input_names_its_field() {
         (vec!["--preset", "nope"], "--preset"),
         (vec!["--y", "l1.attempts=0..3/2"], "attempts"),
         (vec!["--wat"], "unknown argument"),
+        // The same knob on both axes: the flag given is named (the other is the default's).
+        (vec!["--x", "trigger_ms=50..1000/3"], "--x: got trigger_ms=50..1000/3"),
+        (vec!["--y", "utilisation=0.1..1/3"], "--y: got utilisation=0.1..1/3"),
     ] {
         let (code, _, err) = lab(&args);
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -164,7 +164,10 @@ fn preset_names() -> String {
 
 /// The scenario and seed a storm page link runs: the page's own reading of it (the same
 /// `Job` its worker runs), refused with the field's message where the page would show one.
-fn link_scenario(link: &str, versus: bool) -> Result<(Scenario, u64, Option<String>), UsageError> {
+fn link_scenario(
+    link: &str,
+    versus: bool,
+) -> Result<(Scenario, u64, Option<resilience_lab::export::ReportLink>), UsageError> {
     let q = Query::parse(link);
     if let Some(page) = q.get("page").filter(|p| *p != "storm") {
         return Err(UsageError(format!(
@@ -239,12 +242,13 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
     };
     let seed = args.seed.unwrap_or(seed);
     // A --seed given beside a link is the run's: the report's link says it.
-    let link = link.map(|l| {
-        let mut q = Query::parse(&l);
+    let link = link.map(|mut l| {
         if args.seed.is_some() {
+            let mut q = Query::parse(&l.query);
             q.set("seed", seed.to_string());
+            l.query = q.to_query_string().trim_start_matches('?').to_string();
         }
-        q.to_query_string().trim_start_matches('?').to_string()
+        l
     });
     let report = run_on(&scenario, seed, args.max_calls, args.engine).map_err(|e| match e {
         SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
@@ -255,7 +259,7 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
     }
     Ok(match args.format {
         // The page's "export JSON" and "export CSV" print through the same functions.
-        Format::Json => resilience_lab::export::report_json(&report, link.as_deref()),
+        Format::Json => resilience_lab::export::report_json(&report, link.as_ref()),
         Format::Table => table(&report, scenario.slo),
         Format::Csv => resilience_lab::export::series_csv(&report),
         Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),
@@ -413,11 +417,14 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     let p = presets::find(&preset)
         .ok_or_else(|| (2, format!("--preset: got {preset:?}, allowed one of {}", preset_names())))?;
     let mut s = Sweep::default_for(p.name);
+    let y_given = y.is_some();
     s.x = x.unwrap_or(s.x);
     s.y = y.unwrap_or(s.y);
     s.seed = seed.unwrap_or(s.seed);
     s.protect = protect.unwrap_or(Protection::None);
-    s.check().map_err(|e| (2, e.to_string()))?;
+    // The same knob on both axes is named by the flag given (the other is the default's).
+    let given = if y_given { "--y" } else { "--x" };
+    s.axes_differ(given).and_then(|()| s.check()).map_err(|e| (2, e.to_string()))?;
     let protected = s.protect != Protection::None;
     let cells: Vec<_> = (0..s.cells()).map(|i| Some(s.run_cell(i, protected))).collect();
     if csv {

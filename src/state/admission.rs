@@ -451,7 +451,11 @@ impl AdmissionState {
     /// Applies an action.
     pub fn reduce(&self, action: AdmissionAction) -> AdmissionState {
         match action {
-            AdmissionAction::At(at) => AdmissionState { at, ..self.clone() },
+            AdmissionAction::At(at) => {
+                let mut next = AdmissionState { at, ..self.clone() };
+                next.errors.clear(&FieldKey::plain(super::lab::AT));
+                next
+            }
             AdmissionAction::Preset(name) => AdmissionState::new(&name),
             AdmissionAction::Reset => AdmissionState::new(self.preset),
             AdmissionAction::Gen(v) => match GEN.check(&v, GEN.key) {

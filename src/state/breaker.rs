@@ -375,7 +375,11 @@ impl BreakerState {
     /// Applies an action; returns the new state.
     pub fn reduce(&self, action: BreakerAction) -> BreakerState {
         match action {
-            BreakerAction::At(at) => BreakerState { at, ..self.clone() },
+            BreakerAction::At(at) => {
+                let mut next = BreakerState { at, ..self.clone() };
+                next.errors.clear(&FieldKey::plain(super::lab::AT));
+                next
+            }
             BreakerAction::Reset => {
                 BreakerState { unknown: self.unknown.clone(), ..BreakerState::new(self.preset) }
             }

@@ -18,15 +18,19 @@ use crate::wire::{Reader, Wire, Writer, wire_struct, wire_unit_enum};
 /// run (what `lab run --link` takes), for a run that is not its preset's as shipped (an
 /// edited knob, a traced request); `None` for a preset as shipped, whose report
 /// `lab run --preset P --seed S` prints. The page's export and the CLI both ask this.
-pub fn report_link(query: &str, side: Side) -> Option<String> {
+pub fn report_link(query: &str, side: Side) -> Option<crate::export::ReportLink> {
     let (scenario, _) = Job::Storm { query: query.to_string(), side }.scenario().ok()?;
     let st = StormState::from_query(&Query::parse(query));
     let p = crate::scenario::presets::find(st.preset)?;
-    let shipped = match side {
-        Side::A => (p.build)(),
-        Side::B => (p.versus?.build)(),
+    // Side B of a preset without a comparison scenario is the preset itself.
+    let shipped = match (side, p.versus) {
+        (Side::B, Some(v)) => (v.build)(),
+        _ => (p.build)(),
     };
-    (scenario != shipped).then(|| query.trim_start_matches('?').to_string())
+    (scenario != shipped).then(|| crate::export::ReportLink {
+        query: query.trim_start_matches('?').to_string(),
+        versus: side == Side::B,
+    })
 }
 
 /// The browser refuses scenarios implying more calls than this (worst case).

@@ -525,29 +525,46 @@ fn Host(props: &HostProps) -> Html {
         let (start, page) = (start.clone(), Route::from_query(&start).page);
         move |p: Page| if p == page { start.clone() } else { Rc::new(left_as(p).unwrap_or_default()) }
     };
+    // A page the URL does not name was written by this app (perhaps an older build of it,
+    // in this tab's session storage): what it does not read or refuses falls back quietly
+    // rather than warn about a link the learner did not follow.
+    let url_page = Route::from_query(&start).page;
+    macro_rules! restored {
+        ($page:expr, $state:ty) => {{
+            let (q, quiet) = (for_page($page), $page != url_page);
+            move || {
+                let mut st = <$state>::from_query(&q);
+                if quiet {
+                    st.unknown.clear();
+                    st.errors = Default::default();
+                }
+                st
+            }
+        }};
+    }
     let calc = {
-        let q = for_page(Page::Calculator);
-        use_reducer(move || CalcStore(CalcState::from_query(&q)))
+        let init = restored!(Page::Calculator, CalcState);
+        use_reducer(move || CalcStore(init()))
     };
     let storm = {
-        let q = for_page(Page::Storm);
-        use_reducer(move || StormStore(StormState::from_query(&q)))
+        let init = restored!(Page::Storm, StormState);
+        use_reducer(move || StormStore(init()))
     };
     let admission = {
-        let q = for_page(Page::Admission);
-        use_reducer(move || LabStore(AdmissionState::from_query(&q)))
+        let init = restored!(Page::Admission, AdmissionState);
+        use_reducer(move || LabStore(init()))
     };
     let queue = {
-        let q = for_page(Page::Queue);
-        use_reducer(move || LabStore(QueueState::from_query(&q)))
+        let init = restored!(Page::Queue, QueueState);
+        use_reducer(move || LabStore(init()))
     };
     let breaker = {
-        let q = for_page(Page::Breaker);
-        use_reducer(move || LabStore(BreakerState::from_query(&q)))
+        let init = restored!(Page::Breaker, BreakerState);
+        use_reducer(move || LabStore(init()))
     };
     let stability = {
-        let q = for_page(Page::Stability);
-        use_reducer(move || LabStore(StabilityState::from_query(&q)))
+        let init = restored!(Page::Stability, StabilityState);
+        use_reducer(move || LabStore(init()))
     };
 
     let pages = Pages {

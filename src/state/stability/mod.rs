@@ -338,12 +338,20 @@ impl Sweep {
         e.clone()
     }
 
-    /// The two axes sweep different knobs; `field` (`x` or `y`) is the one named if not.
+    /// The two axes sweep different knobs; `field` (`x` or `y`, or the command line's
+    /// `--x`, `--y`) is the one named if not. A knob is what the axis sets in the storm
+    /// link: a utilisation sets the rate, and a trigger's length the fault window's end.
     pub fn axes_differ(&self, field: &str) -> Result<(), FieldError> {
-        if self.x.key != self.y.key {
+        let sets = |a: &Axis| match a.key.as_str() {
+            "utilisation" => "rate".to_string(),
+            "trigger_ms" => "f1.end".to_string(),
+            k => k.to_string(),
+        };
+        if sets(&self.x) != sets(&self.y) {
             return Ok(());
         }
-        let (this, other) = if field == "x" { (&self.x, &self.y) } else { (&self.y, &self.x) };
+        let x_named = field.trim_start_matches('-') == "x";
+        let (this, other) = if x_named { (&self.x, &self.y) } else { (&self.y, &self.x) };
         Err(FieldError::new(
             field,
             clip(&this.text()),

@@ -271,8 +271,10 @@ fn a_knob_picked_for_an_axis_starts_from_its_own_range() {
     for key in super::page::AXIS_KEYS {
         let mut next = st.clone();
         next = next.reduce(StabilityAction::AxisKnob("y", key.to_string()));
-        if key == st.sweep.x.key {
-            // The knob across already: refused (see `the_two_axes_sweep_two_knobs`).
+        let probe = Sweep { y: Axis { key: key.to_string(), ..st.sweep.y.clone() }, ..st.sweep.clone() };
+        if probe.axes_differ("y").is_err() {
+            // The knob across already (a utilisation sets the rate): refused (see
+            // `the_two_axes_sweep_two_knobs`).
             assert_eq!(next.sweep.y, st.sweep.y, "{key}");
             continue;
         }
@@ -321,6 +323,9 @@ fn the_two_axes_sweep_two_knobs() {
     let next = StabilityState::default().reduce(StabilityAction::AxisKnob("x", "trigger_ms".into()));
     assert_eq!(next.sweep, StabilityState::default().sweep);
     assert!(next.errors.get(&crate::state::FieldKey::plain("x")).is_some(), "{:?}", next.errors);
+    // A utilisation sets the rate: the two are one knob.
+    let e = sweep("utilisation=0.3..0.9/2", "rate=100..2000/2").check().expect_err("rate twice");
+    assert_eq!(e.field, "y", "{e:?}");
     // A link that swaps the axes is read whole, not refused halfway.
     let q = Query::parse("?page=stability&x=trigger_ms%3D50..1000%2F4&y=utilisation%3D0.1..0.9%2F3");
     let st = StabilityState::from_query(&q);

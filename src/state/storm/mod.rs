@@ -229,6 +229,15 @@ impl StormState {
 
     /// Applies an action.
     pub fn reduce(&self, action: StormAction) -> StormState {
+        let mut next = self.reduce_settings(action);
+        // A picked hop the chain no longer has (fewer layers or side dependencies) is let go.
+        if next.focus.is_some_and(|h| h >= next.hop_count()) {
+            next.focus = None;
+        }
+        next
+    }
+
+    fn reduce_settings(&self, action: StormAction) -> StormState {
         match action {
             StormAction::Preset(name) => StormState {
                 compare: self.compare,
@@ -478,14 +487,6 @@ impl StormState {
                 _ => st.errors.set(MOMENT, raw.to_string(), range.error(MOMENT.key, raw.trim())),
             }
         }
-        if let Some(raw) = q.get(FOCUS.key) {
-            // Within the scenario's hops (read after its shape: layers, side dependencies).
-            let range = crate::scenario::ranges::FOCUS_HOP.to(st.hop_count().saturating_sub(1) as f64);
-            match raw.trim().parse::<usize>() {
-                Ok(h) if range.accepts(h as f64) => st.focus = Some(h),
-                _ => st.errors.set(FOCUS, raw.to_string(), range.error(FOCUS.key, raw.trim())),
-            }
-        }
         match q.get(KNOBS.key) {
             None | Some("lesson") => {}
             Some("all") => st.all_knobs = true,
@@ -589,6 +590,14 @@ impl StormState {
                 st = st.reduce(StormAction::Type(StormKey::on(def.knob.key, target), v));
             } else {
                 st.unknown.push(k.clone());
+            }
+        }
+        if let Some(raw) = q.get(FOCUS.key) {
+            // Within the scenario's hops (read last: after the shape's layers and side dependencies).
+            let range = crate::scenario::ranges::FOCUS_HOP.to(st.hop_count().saturating_sub(1) as f64);
+            match raw.trim().parse::<usize>() {
+                Ok(h) if range.accepts(h as f64) => st.focus = Some(h),
+                _ => st.errors.set(FOCUS, raw.to_string(), range.error(FOCUS.key, raw.trim())),
             }
         }
         // Each key once, in link order (a key given twice was listed twice).
