@@ -1152,6 +1152,12 @@ texts! {
     LessonChecklist => "Interview checklist", "面试清单";
     LessonShowStep => "Show", "显示";
     LessonLeave => "Leave the lesson", "离开课程";
+    LessonPlay => "Play / pause (P)", "播放 / 暂停（P）";
+    LessonPlayHelp => "Plays or pauses the step's run, as the P key does: on the stage the page's own playback bar is hidden.",
+        "播放或暂停本步的运行，与 P 键相同：讲台模式下页面自己的播放栏是隐藏的。";
+    LessonFullScreen => "Full screen (F)", "全屏（F）";
+    LessonFullScreenHelp => "Fills the screen with the stage, or leaves full screen, as the F key does.",
+        "让讲台占满屏幕，或退出全屏，与 F 键相同。";
     LessonLeaveHelp => "Keep this page as it is, with every control.", "保留当前页面及全部控件。";
 
     // ---- stability map -----------------------------------------------------------------

@@ -424,7 +424,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     let k = (*step).min(n);
     // Where the learner paused goes into the link (`at=`), so that a reload opens there.
     let want = (!*playing && !reduced && k < n).then_some(k);
-    super::links::use_view_in_link(want, st.at, !props.in_lesson, dispatch.reform(A::At));
+    super::links::use_view_in_link(want, st.at, !props.in_lesson && !reduced, dispatch.reform(A::At));
     {
         let (step, playing, timer) = (step.clone(), playing.clone(), timer.clone());
         use_effect_with((*playing, k, n), move |&(on, k, n)| {
@@ -536,6 +536,10 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                             aria-label={t(T::EventScrub)} aria-valuetext={said} oninput={onscrub} />
                         <span class="time" id="playhead-label">{ at }</span>
                     </div>
+                    // A link's refused playhead (`at=`): it names no control of the panel.
+                    if let Some((_, e)) = st.errors.get(&crate::state::FieldKey::plain("at")) {
+                        <p class="field-error" role="alert" id="at-error">{ lang.field_error(e) }</p>
+                    }
                     <p class="sr-only" aria-live="polite" id="adm-announce">{ announce }</p>
                     if reduced { <p class="note">{ t(T::ReducedMotionSteps) }</p> }
                     <div class="panel bucket-row">

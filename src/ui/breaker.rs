@@ -290,6 +290,10 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                             aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
                         <span class="time" id="playhead-label">{ at_text }</span>
                     </div>
+                    // A link's refused playhead (`at=`): it names no control of the panel.
+                    if let Some((_, e)) = p.state.errors.get(&FieldKey::plain("at")) {
+                        <p class="field-error" role="alert" id="at-error">{ lang.field_error(e) }</p>
+                    }
                     // What a screen reader hears after a step, a scrub or a pause: the call and
                     // the breaker's state then (nothing while playing, which would be a call a
                     // frame).

@@ -969,12 +969,55 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         finally:
             chrome.viewport(1280, 900)
 
+
+    def a_teacher_presents_from_a_tablet():
+        def cdp(cmd, **params):
+            return chrome.cmd("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+        chrome.viewport(768, 1024)
+        cdp("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        try:
+            for lang in ["en", "zh"]:
+                # Upright, the card spans the screen above the stage (a 23vw column was 177 px),
+                # and its bar has the page's play and full screen, for a tablet without keys.
+                chrome.get(base + f"?lesson=retry-storm&step=2&lang={lang}&present=1")
+                wait_step("retry-storm", 2)
+                chrome.wait("#lesson-play", timeout=10)
+                card = chrome.js("return document.getElementById('lesson-card').getBoundingClientRect().width;")
+                expect(card >= 700, f"({lang}) the presenter's card spans an upright tablet: {card} px")
+                deadline = time.time() + 10
+                while time.time() < deadline and chrome.js("const p = document.getElementById('play'); return !p || !p.dataset.playing;"):
+                    time.sleep(0.1)
+                before = chrome.js("return document.getElementById('play').dataset.playing;")
+                chrome.click("#lesson-play")
+                time.sleep(0.3)
+                after = chrome.js("return document.getElementById('play').dataset.playing;")
+                expect(before != after, f"({lang}) the card's Play / pause plays or pauses the run: {before} -> {after}")
+                expect(chrome.js("return !!document.getElementById('lesson-fullscreen');"), f"({lang}) a full screen button")
+                small = chrome.js(
+                    "return Array.from(document.querySelectorAll('#lesson-card button')).filter(b => b.offsetParent)"
+                    ".map(b => [b.id, Math.round(b.getBoundingClientRect().height)]).filter(x => x[1] < 32);")
+                expect(not small, f"({lang}) the card's buttons at least 32 px tall for a finger: {small}")
+            # Outside a lesson the header scrolls away (five rows of it at 768 px), and a
+            # finger's targets are a phone's size.
+            chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
+            chrome.wait("#speed", timeout=20)
+            chrome.js("window.scrollTo(0, 900);")
+            time.sleep(0.2)
+            bottom = chrome.js("return document.querySelector('header.top').getBoundingClientRect().bottom;")
+            expect(bottom <= 0, f"the header scrolls away on a tablet: its bottom at {bottom} px")
+            tiny = chrome.js("return ['speed', 'scrub'].map(id => [id, Math.round(document.getElementById(id).getBoundingClientRect().height)]).filter(x => x[1] < 28);")
+            expect(not tiny, f"the playback's select and slider are a finger's size: {tiny}")
+        finally:
+            cdp("Emulation.setTouchEmulationEnabled", enabled=False)
+            chrome.viewport(1280, 900)
+
     for name, fn in [
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide table)", a_focused_scroll_region_keeps_its_keys),
         ("lessons: on a phone, the chain rows veiled with the answer, a corner button back to the card, the index within 360 px", a_phone_learner_finds_the_card_and_not_the_answer),
+        ("lessons: a teacher presents from a tablet (768 x 1024, touch): the card spans it, plays and goes full screen; the header scrolls away", a_teacher_presents_from_a_tablet),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),

@@ -11,6 +11,7 @@ use crate::i18n::{Lang, T};
 use crate::lesson::figures::{self as lesson_figures, Figures, Piece, fill, setting_value_text};
 use crate::lesson::{Step, Text};
 use crate::state::Setting;
+use crate::state::app::Page;
 use crate::state::lesson::{LessonAt, Modes};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -64,7 +65,7 @@ pub enum StepFigures {
 #[hook]
 pub fn use_step_figures(step: &'static Step) -> StepFigures {
     let q = step.query();
-    let storm = step.page() == crate::state::app::Page::Storm;
+    let storm = step.page() == Page::Storm;
     let jobs = if storm { vec![lesson_figures::storm_job(&q)] } else { Vec::new() };
     let runs = super::runs::use_runs(jobs.clone());
     let native =
@@ -251,6 +252,16 @@ pub fn LessonCard(props: &CardProps) -> Html {
                     <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
                 }
                 { back_and_next(lang, at, &props.ongo, true) }
+                // On the stage only the step's figure shows, the page's playback bar hidden:
+                // its play and full screen are here too, for a tablet with no P or F key.
+                if modes.present {
+                    if matches!(step.page(), Page::Storm | Page::Admission | Page::Breaker) {
+                        <button type="button" id="lesson-play" class="secondary small" title={t(T::LessonPlayHelp)}
+                            onclick={Callback::from(|_: MouseEvent| click_play())}>{ t(T::LessonPlay) }</button>
+                    }
+                    <button type="button" id="lesson-fullscreen" class="secondary small" title={t(T::LessonFullScreenHelp)}
+                        onclick={Callback::from(|_: MouseEvent| toggle_full_screen())}>{ t(T::LessonFullScreen) }</button>
+                }
                 <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
                     title={t(T::LessonPresentHelp)} onclick={go(present)}>{ t(if modes.present { T::LessonPresentLeave } else { T::LessonPresent }) }</button>
                 if !modes.candidate {

@@ -21,7 +21,7 @@ use crate::plot::storm::{Axes, formulas, run_end_ms};
 use crate::report::Stopped;
 use crate::state::announce::Said;
 use crate::state::runs::{Job, RunError, Side};
-use crate::state::storm::{REQUEST, StormAction, StormState};
+use crate::state::storm::{FOCUS, MOMENT, REQUEST, StormAction, StormState};
 use crate::ui::announce::use_announcement;
 use crate::ui::browser;
 use crate::ui::charts::{LatencyChart, ReportRef, StepMoment, latency_top};
@@ -171,19 +171,16 @@ pub fn StormPage(props: &StormProps) -> Html {
     });
     let trace_idx = use_state(|| 0usize);
     let copied = use_state(|| false);
-    // The hop whose series stand out in every chart (None: all alike).
-    let focus = use_state(|| props.hop.or(props.state.focus));
+    // The hop whose series stand out in every chart (None: all alike). In a lesson, the
+    // step's: a step that points at a hop picks it, and the next step's choice replaces it.
+    // Elsewhere the page's state (`focus=`), so that its link keeps it and a Reset or
+    // another preset lets it go.
+    let lesson_focus = use_state(|| props.hop);
     {
-        // A lesson step that points at a hop picks it, and the next step's choice replaces it
-        // (at the start, the state above already holds it, or the link's pick).
-        let focus = focus.clone();
-        let first = use_mut_ref(|| true);
-        use_effect_with(props.hop, move |h| {
-            if !std::mem::replace(&mut *first.borrow_mut(), false) {
-                focus.set(*h)
-            }
-        });
+        let lesson_focus = lesson_focus.clone();
+        use_effect_with(props.hop, move |h| lesson_focus.set(*h));
     }
+    let focus = if props.in_lesson { *lesson_focus } else { props.state.focus };
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     let measure: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
     // The reports on screen: those of the latest finished run.
@@ -319,21 +316,15 @@ pub fn StormPage(props: &StormProps) -> Html {
         }
     }
 
-    // Where the learner paused, and the hop picked, go into the page's link (`t=`, `focus=`),
-    // so that a reload or a shared link opens at that moment: not in a lesson (the step's
-    // state is the step's), nor with reduced motion (the page shows the end), nor before
-    // the first report (the link's moment waits for it).
+    // Where the learner paused goes into the page's link (`t=`), so that a reload or a
+    // shared link opens at that moment: not in a lesson (the step's state is the step's),
+    // nor with reduced motion (the page shows the end), nor before the first report (the
+    // link's moment waits for it).
     {
         let writes = !props.in_lesson && !*reduced && a.is_some();
         let want =
             (!*playing && *playhead > 0.0 && *playhead < end_ms).then(|| (*playhead * 10.0).round() / 10.0);
         use_view_in_link(want, props.state.moment, writes, props.dispatch.reform(StormAction::Moment));
-        use_view_in_link(
-            *focus,
-            props.state.focus,
-            !props.in_lesson,
-            props.dispatch.reform(StormAction::Focus),
-        );
     }
     // Stable callbacks, so that playback frames do not re-render the control panel.
     let dispatch = {
@@ -447,7 +438,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         let shown = if last_event > 0.0 { at.min(last_event) } else { at };
         let at_text = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(shown / 1000.0, 2)))]);
         let speed_help = lang.f(T::SpeedHelp, &[("s", &format_number(PLAY_MS_AT_1X / 1000.0, 2))]);
-        html! {
+        html! { <>
             <div class="playbar" role="group" aria-label={t(T::Scrub)}>
                 <button type="button" id="play" onclick={onplay} disabled={*reduced} data-playing={if *playing { "true" } else { "false" }}>
                     { if *playing { t(T::Pause) } else { t(T::Play) } }
@@ -464,7 +455,11 @@ pub fn StormPage(props: &StormProps) -> Html {
                     aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
                 <span class="time" id="playhead-label">{ at_text }</span>
             </div>
-        }
+            // A link's refused moment or hop (`t=`, `focus=`): they name no control of the panel.
+            { for [MOMENT, FOCUS].iter().filter_map(|k| Some((k, props.state.errors.get(k)?))).map(|(k, (_, e))| html! {
+                <p class="field-error" role="alert" id={format!("{}-error", k.key)}>{ lang.field_error(e) }</p>
+            }) }
+        </> }
     };
     let status = if runs.progress < 1.0 {
         html! { <div class="progress"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
@@ -527,14 +522,18 @@ pub fn StormPage(props: &StormProps) -> Html {
     let views = match (&a, &*data_a) {
         (Some(a), Some(da)) => {
             let onfocus = {
-                let focus = focus.clone();
-                Callback::from(move |h: usize| focus.set(if *focus == Some(h) { None } else { Some(h) }))
+                let (lesson_focus, in_lesson, d) =
+                    (lesson_focus.clone(), props.in_lesson, props.dispatch.clone());
+                Callback::from(move |h: usize| {
+                    let to = if focus == Some(h) { None } else { Some(h) };
+                    if in_lesson { lesson_focus.set(to) } else { d.emit(StormAction::Focus(to)) }
+                })
             };
             let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} {held} at_ms={at} side="a"
-            focus={*focus} onfocus={onfocus.clone()} /> };
+            focus={focus} onfocus={onfocus.clone()} /> };
             let side_b = b.as_ref().zip(data_b.as_ref().as_ref()).map(|(b, db)| {
                 html! { <RunView {lang} report={b.clone()} scenario={scenario_b()} data={db.clone()} {axes} at_ms={at} side="b"
-                    focus={*focus} onfocus={onfocus.clone()} /> }
+                    focus={focus} onfocus={onfocus.clone()} /> }
             });
             let f = formulas(&props.state.a, &a.0);
             let tree_error = props.state.errors.get(&REQUEST).map(|(_, e)| lang.field_error(e));
@@ -581,12 +580,12 @@ pub fn StormPage(props: &StormProps) -> Html {
                                 <div class="panel">
                                     <h2>{ t(T::SideA) }</h2>
                                     <Diagram {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a"
-                                        focus={*focus} onfocus={onfocus.clone()} scrolls=true />
+                                        focus={focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
                                 <div class="panel">
                                     <h2>{ side_b_title.clone() }</h2>
                                     <Diagram {lang} report={bb.clone()} scenario={scenario_b()} at_ms={at} side="b"
-                                        focus={*focus} onfocus={onfocus.clone()} scrolls=true />
+                                        focus={focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
                             </div>
                         }
@@ -658,7 +657,7 @@ fn report_text(
 ) -> Option<String> {
     r.map(|r| match kind {
         DataKind::Json => {
-            crate::export::report_json(&r.0, crate::state::runs::report_link(query, side).as_deref())
+            crate::export::report_json(&r.0, crate::state::runs::report_link(query, side).as_ref())
         }
         DataKind::Csv => crate::export::series_csv(&r.0),
     })
