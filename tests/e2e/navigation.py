@@ -284,6 +284,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
             after = [chrome.js("return document.getElementById('scrub').value;"), chrome.text(fig)]
             expect(after == before and chrome.js("return document.getElementById('play').dataset.playing") == "false",
                    f"{q}: a reload opens where it was paused: {before} -> {after}")
+        # A refused moment, hop or playhead is said by the playback bar, naming the key.
+        for q, err in [("?page=storm&lang=en&preset=chain-3x3&t=-5", "#t-error"), ("?page=storm&lang=zh&preset=chain-3x3&focus=9", "#focus-error"),
+                       ("?page=breaker&lang=en&at=-1", "#at-error"), ("?page=admission&lang=zh&at=x", "#at-error")]:
+            chrome.get(base + q)
+            chrome.wait(err, timeout=20)
+            said = chrome.text(err)
+            key = err[1:-6]
+            expect(key in said and any(v in said for v in ("-5", "9", "-1", "x")), f"{q}: {said!r}")
         # A key given twice with different values: the last is read, and the notice says so.
         for lang, word in [("en", "more than once"), ("zh", "不止一次")]:
             chrome.get(base + f"?page=queue&lang={lang}&workers=5&workers=4")
