@@ -997,6 +997,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     "return Array.from(document.querySelectorAll('#lesson-card button')).filter(b => b.offsetParent)"
                     ".map(b => [b.id, Math.round(b.getBoundingClientRect().height)]).filter(x => x[1] < 32);")
                 expect(not small, f"({lang}) the card's buttons at least 32 px tall for a finger: {small}")
+            # Not presenting, the card is above the page: the corner button leads back to it.
+            chrome.get(base + "?lesson=capacity&step=5&lang=zh")
+            wait_step("capacity", 5)
+            shown = chrome.js("const b = document.getElementById('lesson-to-card'); return !!b && b.getBoundingClientRect().width > 0;")
+            expect(shown, "an upright tablet has the corner button back to the card")
             # Outside a lesson the header scrolls away (five rows of it at 768 px), and a
             # finger's targets are a phone's size.
             chrome.get(base + "?page=storm&lang=en&preset=chain-3x3")
