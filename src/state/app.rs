@@ -97,8 +97,6 @@ pub struct Route {
     /// without a page state (the step's own state is shown), every key but the shell's.
     /// Every other page lists the keys it does not read itself.
     pub unused: Vec<String>,
-    /// Keys the link gives more than once with different values (the last is read).
-    pub repeated: Vec<String>,
 }
 
 impl Route {
@@ -137,7 +135,6 @@ impl Route {
             embed,
             bad_embed,
             unused,
-            repeated: q.repeated(),
         }
     }
 }

@@ -39,7 +39,7 @@ pub struct Shell {
     pub bad_embed: Option<String>,
     /// Link keys no page reads (see [`Route::unused`]), to tell the user.
     pub unused: Vec<String>,
-    /// Link keys given more than once with different values (see [`Route::repeated`]).
+    /// Link keys given more than once with different values (see [`Query::repeated`]).
     pub repeated: Vec<String>,
 }
 
@@ -520,24 +520,22 @@ fn Host(props: &HostProps) -> Html {
     let at = props.at;
     // A link is one page's state: that page reads it (a queue link's `rate` and `seed` are
     // not the breaker lab's or the storm page's); the others start as the learner last left
-    // them in this tab (a followed link or Back restarts the app), else from their defaults.
-    let for_page = {
-        let (start, page) = (start.clone(), Route::from_query(&start).page);
-        move |p: Page| if p == page { start.clone() } else { Rc::new(left_as(p).unwrap_or_default()) }
-    };
-    // A page the URL does not name was written by this app (perhaps an older build of it,
-    // in this tab's session storage): what it does not read or refuses falls back quietly
-    // rather than warn about a link the learner did not follow.
+    // them in this tab (a followed link, Back or a reload restarts the app), else from their
+    // defaults. Read once, when the page's store starts (not on every render: a page not
+    // yet left is looked for in session storage). A page the URL does not name was written
+    // by this app (perhaps an older build of it): what it does not read or refuses falls
+    // back quietly rather than warn about a link the learner did not follow.
     let url_page = Route::from_query(&start).page;
     macro_rules! restored {
         ($page:expr, $state:ty) => {{
-            let (q, quiet) = (for_page($page), $page != url_page);
+            let start = start.clone();
             move || {
-                let mut st = <$state>::from_query(&q);
-                if quiet {
-                    st.unknown.clear();
-                    st.errors = Default::default();
+                if $page == url_page {
+                    return <$state>::from_query(&start);
                 }
+                let mut st = <$state>::from_query(&left_as($page).unwrap_or_default());
+                st.unknown.clear();
+                st.errors = Default::default();
                 st
             }
         }};

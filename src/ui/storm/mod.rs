@@ -58,8 +58,8 @@ fn now_ms() -> f64 {
 
 /// The runs the page's state asks for: side A, and side B in compare mode, each described
 /// by the page's query (its whole state).
-fn jobs(st: &StormState) -> Vec<Job> {
-    let query = st.run_query();
+fn jobs(st: &StormState, query: &str) -> Vec<Job> {
+    let query = query.to_string();
     let mut jobs = vec![Job::Storm { query: query.clone(), side: Side::A }];
     if st.compare {
         jobs.push(Job::Storm { query, side: Side::B });
@@ -105,7 +105,9 @@ pub struct StormProps {
 pub fn StormPage(props: &StormProps) -> Html {
     let lang = props.lang;
     let t = |k: T| lang.t(k);
-    let runs = use_runs(jobs(&props.state));
+    // The query that rebuilds the runs, written once a render (the export below names it).
+    let run_query = props.state.run_query();
+    let runs = use_runs(jobs(&props.state, &run_query));
     // When the learner last acted (performance.now() ms), to measure rerun + redraw.
     let action_at: Rc<Cell<f64>> = (*use_memo((), |_| Rc::new(Cell::new(0.0f64)))).clone();
     let reduced = use_memo((), |_| browser::prefers_reduced_motion());
@@ -354,7 +356,6 @@ pub fn StormPage(props: &StormProps) -> Html {
     // Export hands over side A's report, as `lab run --format json|csv` prints it, and in
     // compare mode side B's, as `lab run --versus` prints it.
     // An edited run's JSON names the link that runs it again (`runs::report_link`).
-    let run_query = props.state.run_query();
     let export_data = use_callback((a.clone(), run_query.clone()), |(kind, _), (a, q)| {
         report_text(kind, a.as_ref(), q, crate::state::runs::Side::A)
     });
