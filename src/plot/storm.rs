@@ -331,6 +331,9 @@ pub struct PoolBox {
 /// The chain diagram's geometry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
+    /// The view box's width: the room it was laid out for, or more when its boxes need it
+    /// (the figure then scrolls sideways rather than shrink its text).
+    pub width: f64,
     pub boxes: Vec<HopBox>,
     pub edges: Vec<Edge>,
     pub pools: Vec<PoolBox>,
@@ -349,16 +352,32 @@ pub fn uses_shared_pool(r: &Report, ci: usize) -> bool {
         && r.hops.get(c.caller).is_some_and(|h| h.shared_pool.is_some())
 }
 
-/// Lays out the chain: the main path left to right in one row, each layer's shared pool
-/// under it, side dependencies below that, side by side under the layer that calls them.
-pub fn diagram_layout(r: &Report, width: f64) -> Layout {
+/// The chain diagram's widest layout (CSS px): a wider figure scales this drawing up.
+pub const DIAGRAM_W: f64 = 900.0;
+
+/// The narrowest a hop's box gets (CSS px): its badges, two to a row, stay legible at their
+/// 10.5 px. A figure with less room for its row of boxes scrolls sideways instead.
+pub const MIN_BOX_W: f64 = 140.0;
+
+/// Room left of the first box and right of the last (a box's 1.5 px stroke is not cut).
+const DIAGRAM_MARGIN: f64 = 4.0;
+
+/// Lays out the chain in `room` CSS px (the figure's width; at most [`DIAGRAM_W`] is used,
+/// and a wider figure scales the drawing up): the main path left to right in one row, each
+/// layer's shared pool under it, side dependencies below that, side by side under the layer
+/// that calls them. The text keeps the style sheet's sizes in any room from its row's
+/// narrowest (boxes of [`MIN_BOX_W`]) up, where a fixed 900-wide drawing shrunk to a
+/// tablet's column had drawn them at 6 px.
+pub fn diagram_layout(r: &Report, room: f64) -> Layout {
     let main: Vec<usize> =
         r.hops.iter().enumerate().filter(|(_, h)| h.kind != HopKind::Side).map(|(i, _)| i).collect();
     let n = main.len().max(1) as f64;
     let gap = 46.0;
-    let w = ((width - gap * (n - 1.0)) / n).clamp(90.0, 220.0);
+    let narrowest = MIN_BOX_W * n + gap * (n - 1.0) + 2.0 * DIAGRAM_MARGIN;
+    let width = room.min(DIAGRAM_W).max(narrowest);
+    let w = ((width - 2.0 * DIAGRAM_MARGIN - gap * (n - 1.0)) / n).clamp(MIN_BOX_W, 220.0);
     let total = w * n + gap * (n - 1.0);
-    let x0 = ((width - total) / 2.0).max(0.0);
+    let x0 = ((width - total) / 2.0).max(DIAGRAM_MARGIN);
     // A breaker on the main path writes two lines at the bottom of its caller's box.
     let main_breaker = r
         .clients
@@ -421,7 +440,9 @@ pub fn diagram_layout(r: &Report, width: f64) -> Layout {
     }
     let height =
         boxes.iter().map(|b| b.y + b.h).chain(pools.iter().map(|p| p.y + p.h)).fold(0.0, f64::max) + 10.0;
-    Layout { boxes, edges, pools, height }
+    // Side dependencies several to a layer may reach past the row's right end.
+    let right = boxes.iter().map(|b| b.x + b.w).chain(pools.iter().map(|p| p.x + p.w)).fold(0.0, f64::max);
+    Layout { width: width.max(right + DIAGRAM_MARGIN), boxes, edges, pools, height }
 }
 
 /// Positions (0–1 along an edge) of the dots showing `count` calls in the current bucket,
@@ -777,7 +798,7 @@ mod tests {
     #[test]
     fn layout_puts_the_main_path_in_a_row_and_side_deps_below() {
         let r = run(&presets::bulkhead_shared()).unwrap();
-        let Layout { boxes, edges, pools, height } = diagram_layout(&r, 900.0);
+        let Layout { boxes, edges, pools, height, .. } = diagram_layout(&r, DIAGRAM_W);
         assert_eq!(boxes.len(), 3);
         assert_eq!(pools.len(), 1, "the product layer's shared pool");
         assert_eq!(pools[0].clients, vec![0, 1], "both of product's dependencies draw from it");
@@ -790,6 +811,29 @@ mod tests {
         assert!(pools[0].y > product.y + product.h);
         assert_eq!(edges.len(), 2);
         assert!(height >= recs.y + recs.h);
+    }
+
+    #[test]
+    fn layout_fits_the_room_it_has_and_scrolls_below_its_narrowest() {
+        let r = run(&presets::big_promo_protected()).unwrap();
+        let within = |l: &Layout| {
+            l.boxes.iter().all(|b| b.x >= DIAGRAM_MARGIN && b.x + b.w <= l.width - DIAGRAM_MARGIN + 1e-9)
+                && l.pools.iter().all(|p| p.x + p.w <= l.width)
+        };
+        // Wider than the widest layout: drawn at 900 and scaled up by the page.
+        assert_eq!(diagram_layout(&r, 1400.0).width, DIAGRAM_W);
+        // A tablet's column: drawn for it, so that its text keeps its size.
+        let tablet = diagram_layout(&r, 562.0);
+        assert_eq!(tablet.width, 562.0);
+        assert!(within(&tablet) && tablet.boxes.iter().all(|b| b.w >= MIN_BOX_W), "{tablet:?}");
+        // A phone: three boxes of the narrowest width, wider than the room (it scrolls).
+        let phone = diagram_layout(&r, 300.0);
+        assert_eq!(phone.width, 3.0 * MIN_BOX_W + 2.0 * 46.0 + 2.0 * DIAGRAM_MARGIN);
+        assert!(within(&phone) && phone.boxes.iter().all(|b| b.w == MIN_BOX_W), "{phone:?}");
+        // The same run in any room: the same boxes, edges and pools, only placed differently.
+        assert_eq!(phone.boxes.len(), tablet.boxes.len());
+        assert_eq!(phone.edges.len(), tablet.edges.len());
+        assert_eq!(phone.height, tablet.height);
     }
 
     #[test]

@@ -281,3 +281,43 @@ pub fn offer_to_copy(label: &str, text: &str) {
         let _ = w.prompt_with_message_and_default(label, text);
     }
 }
+
+/// The element's width in CSS px (its client width), kept up to date as it changes (a
+/// window resized, the settings folded, compare mode's halves), in steps of 8 px so that a
+/// window dragged wider draws again now and then rather than on every pixel. `initial`
+/// until the element is first measured, just after it is first drawn.
+#[yew::hook]
+pub fn use_width(element: &yew::NodeRef, initial: f64) -> f64 {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+    let width = yew::use_state_eq(|| initial);
+    {
+        let (element, width) = (element.clone(), width.clone());
+        yew::use_effect_with((), move |_| {
+            let measure = {
+                let element = element.clone();
+                move || {
+                    if let Some(el) = element.cast::<web_sys::Element>() {
+                        let px = f64::from(el.client_width());
+                        if px > 0.0 {
+                            width.set((px / 8.0).floor() * 8.0);
+                        }
+                    }
+                }
+            };
+            measure();
+            let callback = Closure::<dyn FnMut()>::new(measure);
+            let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(el)) = (&observer, element.cast::<web_sys::Element>()) {
+                o.observe(&el);
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(callback);
+            }
+        });
+    }
+    *width
+}

@@ -123,9 +123,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     }
                     <Results {lang} input={props.state.input.clone()} output={props.state.output.clone()} />
                     <h3>{ t(T::CalcChain) }</h3>
-                    <div class="fig-scroll" id="calc-chain">
-                        <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
-                    </div>
+                    <ChainPicture {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
                     // A phone's form of the same picture (the stylesheet shows one of the two).
                     <div id="calc-chain-rows" class="phone-only">
                         <ChainRows {lang} output={props.state.output.clone()} attempts={props.state.input.attempts.clone()} />
@@ -324,7 +322,13 @@ fn level_label(lang: Lang, i: usize, last: usize) -> String {
 fn ChainPicture(props: &ChainPictureProps) -> Html {
     let lang = props.lang;
     let rates = &props.output.rate_per_level;
-    let (w, h, pad) = (760.0, 260.0, 28.0);
+    // Drawn for the width it has, at most 760 px (wider, it scales up), so that its text
+    // keeps the style sheet's 11–13 px: a 760-wide drawing in a tablet's column had drawn
+    // it at 7 px. Each level keeps 110 px for its label; fewer, and it scrolls sideways.
+    let holder = use_node_ref();
+    let room = crate::ui::browser::use_width(&holder, 760.0);
+    let (h, pad) = (260.0, 28.0);
+    let w = room.min(760.0).max((2.0 * pad + 110.0 * rates.len() as f64).min(760.0));
     let bars = chain_bars(rates, w, h - 40.0, pad);
     let last = bars.len().saturating_sub(1);
     let label = |i: usize| level_label(lang, i, last);
@@ -371,10 +375,14 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
         })
         .collect();
     html! {
-        <svg class="chain-picture" viewBox={format!("0 0 {w} {h}")} role="img" aria-label={lang.t(T::ChainPictureLabel)}>
-            <title>{ lang.t(T::ChainPictureLabel) }</title>
-            { items }
-        </svg>
+        // Its width attribute is its least width (the style sheet's `min-width: 100%` makes it
+        // the holder's when that is wider): the page's policy allows no style attributes.
+        <div class="fig-scroll" id="calc-chain" ref={holder}>
+            <svg class="chain-picture" viewBox={format!("0 0 {w} {h}")} width={w.to_string()} role="img" aria-label={lang.t(T::ChainPictureLabel)}>
+                <title>{ lang.t(T::ChainPictureLabel) }</title>
+                { items }
+            </svg>
+        </div>
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::plot::storm::{
-    BreakerAt, Layout, PoolBox, breaker_at, bucket_at, diagram_layout, dots, edge_ratio, gauge_at,
+    BreakerAt, DIAGRAM_W, Layout, PoolBox, breaker_at, bucket_at, diagram_layout, dots, edge_ratio, gauge_at,
     ratio_text, run_end_ms, total_until,
 };
 use crate::policy::stack::Stage;
@@ -358,8 +358,12 @@ fn pool_view(
 pub fn Diagram(props: &DiagramProps) -> Html {
     let lang = props.lang;
     let r = &props.report.0;
-    let width = 900.0;
-    let Layout { boxes, edges, pools, height } = diagram_layout(r, width);
+    let figure = use_node_ref();
+    let room = crate::ui::browser::use_width(&figure, DIAGRAM_W);
+    let Layout { width, boxes, edges, pools, height } = diagram_layout(r, room);
+    // Wider than its figure (a long chain in a narrow column): drawn at its own size, the
+    // figure scrolling sideways, rather than shrunk (see `diagram_layout`).
+    let scrolls = width > room + 0.5;
     let b = bucket_at(r, props.at_ms);
     let phase = if r.series.bucket_ms > 0.0 { (props.at_ms / r.series.bucket_ms).fract() } else { 0.0 };
     let edge_views: Html = edges
@@ -469,6 +473,11 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // bold (a 27,000 had been the smallest, grey text on the stage).
             let calls_text = lang.f(T::CallsSoFar, &[("n", &format_number(calls as f64, 0))]);
             let calls_fit = crate::plot::palette::squeeze(&calls_text, 13.5, bx.w - 16.0);
+            // A narrow box (see `diagram_layout`) squeezes a long name or bulkhead line into it.
+            let name = lang.service(&hop.name).into_owned();
+            // (14 px bold: estimated as 15 px, the estimate being a regular face's.)
+            let name_fit = crate::plot::palette::squeeze(&name, 15.0, bx.w - 16.0);
+            let bulkhead_fit = bulkhead.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and
             // arrival rate (the mouse's way in; the links under the diagram are the keyboard's).
@@ -491,7 +500,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 <g class={classes!("hop", hop.kind.name(), saturated.then_some("saturated"), (props.focus == Some(bx.hop)).then_some("focused"))}
                     id={format!("hop-{}-{}", props.side, bx.hop)} onclick={pick}>
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
-                    <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}>{ lang.service(&hop.name).into_owned() }</text>
+                    <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}
+                        textLength={name_fit.clone()} lengthAdjust={name_fit.is_some().then_some("spacingAndGlyphs")}>{ name }</text>
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}
                         textLength={calls_fit.clone()} lengthAdjust={calls_fit.is_some().then_some("spacingAndGlyphs")}>
                         { calls_text }
@@ -509,7 +519,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     }
                     if let Some(t) = bulkhead {
                         <text class="pool-text" x={(bx.x + 8.0).to_string()} y={(bx.y + 74.0).to_string()}
-                            id={format!("bulkhead-{}-{}", props.side, next_client.unwrap_or(0))}>{ t }</text>
+                            id={format!("bulkhead-{}-{}", props.side, next_client.unwrap_or(0))}
+                            textLength={bulkhead_fit.clone()} lengthAdjust={bulkhead_fit.is_some().then_some("spacingAndGlyphs")}>{ t }</text>
                     }
                     { for bs.iter().enumerate().map(|(i, badge)| {
                         let col = (i % 2) as f64;
@@ -543,14 +554,21 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         })
         .collect();
     html! {
-        <figure class="diagram" id={format!("diagram-{}", props.side)} tabindex={props.scrolls.then_some("0")}>
+        <figure class="diagram" id={format!("diagram-{}", props.side)} ref={figure}>
             <figcaption>{ lang.t(T::DiagramTitle) }</figcaption>
-            <svg viewBox={format!("0 0 {width} {height}")} role="img" aria-label={lang.t(T::DiagramLabel)}>
-                { edge_views }
-                { for pools.iter().map(|p| pool_view(lang, r, p, &edges, b, props.side)) }
-                { box_views }
-                { breaker_views }
-            </svg>
+            // The drawing scrolls sideways in a box of its own, its scroll bar just under it;
+            // focusable when it may scroll, for the keyboard.
+            <div class="diagram-scroll" tabindex={(props.scrolls || scrolls).then_some("0")}>
+                // Its width attribute is its least width (the style sheet's `min-width: 100%`
+                // makes it the figure's when that is wider): the page's policy allows no style
+                // attributes.
+                <svg viewBox={format!("0 0 {width} {height}")} width={width.to_string()} role="img" aria-label={lang.t(T::DiagramLabel)}>
+                    { edge_views }
+                    { for pools.iter().map(|p| pool_view(lang, r, p, &edges, b, props.side)) }
+                    { box_views }
+                    { breaker_views }
+                </svg>
+            </div>
             if let Some(note) = order_note(lang, r, &props.scenario) {
                 <p class="note" id={format!("order-{}", props.side)}>{ note }</p>
             }
