@@ -333,6 +333,16 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     folded = chrome.js("const d = document.querySelector('.two-col > details.controls-wrap');"
                                        " return [!!d, d && d.open, d && d.getBoundingClientRect().top > document.querySelector('.two-col > .outputs').getBoundingClientRect().top];")
                     expect(folded == [True, False, True], f"({lang}) {pg}: the settings start folded, after the figures: {folded}")
+                    if pg == "stability":
+                        # The tap waits for the sweep to end: while its status lines grow, the
+                        # summary can move between the tap's aim and its landing (twice in a
+                        # full run the tap opened nothing: [False, True] below).
+                        deadline = time.time() + 30
+                        while time.time() < deadline and not chrome.js(
+                                "const m = document.getElementById('stability-map');"
+                                " return m && m.dataset.done === m.dataset.total;"):
+                            time.sleep(0.2)
+                        time.sleep(0.3)
                     chrome.click("#controls-toggle")
                     # Read until it settles (up to 2 s): the stability map streams its cells in
                     # while the tap lands, and once CI read it mid-update ([False, True]); a
