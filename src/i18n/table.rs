@@ -1135,6 +1135,7 @@ texts! {
         "你修改了本步的设置；上文引用的数字对应本步原本的设置。";
     LessonBackToStep => "Back to the step's settings", "恢复本步设置";
     LessonNavLabel => "Lesson steps", "课程步骤";
+    LessonToolsLabel => "Lesson tools", "课程工具";
     LessonPrev => "← Back", "← 上一步";
     LessonNext => "Next →", "下一步 →";
     LessonNextLesson => "Next lesson →", "下一课 →";

@@ -997,6 +997,31 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     "return Array.from(document.querySelectorAll('#lesson-card button')).filter(b => b.offsetParent)"
                     ".map(b => [b.id, Math.round(b.getBoundingClientRect().height)]).filter(x => x[1] < 32);")
                 expect(not small, f"({lang}) the card's buttons at least 32 px tall for a finger: {small}")
+            # Landscape, the card is a column beside the stage, and the bar that stays at its
+            # foot holds Back, Next and Play only: with the card's other tools in it, it had
+            # taken 270 of the card's 750 px, over Reveal.
+            chrome.viewport(1024, 768)
+            for lang in ["en", "zh"]:
+                for lesson, step in [("retry-storm", 3), ("interview", 2)]:
+                    chrome.get(base + f"?lesson={lesson}&step={step}&lang={lang}&present=1" + ("&interview=1" if lesson == "interview" else ""))
+                    wait_step(lesson, step)
+                    time.sleep(0.5)
+                    bar, card, tools = chrome.js(
+                        "const n = document.querySelector('#lesson-card .lesson-nav').getBoundingClientRect();"
+                        "const c = document.getElementById('lesson-card');"
+                        "return [Math.round(n.height), c.clientHeight,"
+                        " ['lesson-fullscreen', 'lesson-present', 'lesson-notes', 'lesson-leave'].filter(id => !document.getElementById(id))];")
+                    expect(bar <= card / 6, f"({lang}) {lesson} {step}: the card's sticky bar takes {bar} of its {card} px")
+                    expect(not tools, f"({lang}) {lesson} {step}: the card's tools are all there: missing {tools}")
+                    # Reveal, scrolled into the card's view, is not under the bar.
+                    hit = chrome.js(
+                        "const r = document.getElementById('lesson-reveal'); if (!r) return 'none';"
+                        "r.scrollIntoView({block: 'nearest'}); const b = r.getBoundingClientRect();"
+                        "const top = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);"
+                        "return top === r || r.contains(top);")
+                    expect(hit is True,
+                           f"({lang}) {lesson} {step}: Reveal scrolled into view is not under the bar: {hit}")
+            chrome.viewport(768, 1024)
             # Not presenting, the card is above the page: the corner button leads back to it.
             chrome.get(base + "?lesson=capacity&step=5&lang=zh")
             wait_step("capacity", 5)
@@ -1022,7 +1047,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide table)", a_focused_scroll_region_keeps_its_keys),
         ("lessons: on a phone, the chain rows veiled with the answer, a corner button back to the card, the index within 360 px", a_phone_learner_finds_the_card_and_not_the_answer),
-        ("lessons: a teacher presents from a tablet (768 x 1024, touch): the card spans it, plays and goes full screen; the header scrolls away", a_teacher_presents_from_a_tablet),
+        ("lessons: a teacher presents from a tablet (768 x 1024 and 1024 x 768, touch): the card spans it, plays and goes full screen, its sticky bar short; the header scrolls away", a_teacher_presents_from_a_tablet),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),

@@ -245,20 +245,11 @@ pub fn LessonCard(props: &CardProps) -> Html {
             if props.modified {
                 <p class="note" id="lesson-modified">{ t(T::LessonModified) }</p>
             }
-            <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
-                // In the nav, which stays in view: below the knobs, in a tall card, the way
-                // back was under the fold of the card's own scroll.
-                if props.modified {
-                    <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
-                }
-                { back_and_next(lang, at, &props.ongo, true) }
-                // On the stage only the step's figure shows, the page's playback bar hidden:
-                // its play and full screen are here too, for a tablet with no P or F key.
+            // The card's tools, at its foot: not in the bar below, which stays in view and
+            // must stay short (with them, on a tablet's presenter card, it had taken 270 of
+            // its 750 px, over Reveal).
+            <div class="lesson-tools" role="group" aria-label={t(T::LessonToolsLabel)}>
                 if modes.present {
-                    if matches!(step.page(), Page::Storm | Page::Admission | Page::Breaker) {
-                        <button type="button" id="lesson-play" class="secondary small" title={t(T::LessonPlayHelp)}
-                            onclick={Callback::from(|_: MouseEvent| click_play())}>{ t(T::LessonPlay) }</button>
-                    }
                     <button type="button" id="lesson-fullscreen" class="secondary small" title={t(T::LessonFullScreenHelp)}
                         onclick={Callback::from(|_: MouseEvent| toggle_full_screen())}>{ t(T::LessonFullScreen) }</button>
                 }
@@ -273,6 +264,20 @@ pub fn LessonCard(props: &CardProps) -> Html {
                     </button>
                 }
                 <button type="button" id="lesson-leave" class="secondary small" title={t(T::LessonLeaveHelp)} onclick={onleave}>{ t(T::LessonLeave) }</button>
+            </div>
+            <nav class="lesson-nav" aria-label={t(T::LessonNavLabel)}>
+                // In the nav, which stays in view: below the knobs, in a tall card, the way
+                // back was under the fold of the card's own scroll.
+                if props.modified {
+                    <button type="button" class="secondary small" id="lesson-reset" onclick={onreset}>{ t(T::LessonBackToStep) }</button>
+                }
+                { back_and_next(lang, at, &props.ongo, true) }
+                // On the stage only the step's figure shows, the page's playback bar hidden:
+                // its play is here too, for a tablet with no P key (full screen, F, above).
+                if modes.present && matches!(step.page(), Page::Storm | Page::Admission | Page::Breaker) {
+                    <button type="button" id="lesson-play" class="secondary small" title={t(T::LessonPlayHelp)}
+                        onclick={Callback::from(|_: MouseEvent| click_play())}>{ t(T::LessonPlay) }</button>
+                }
             </nav>
             if modes.interview {
                 <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} />
