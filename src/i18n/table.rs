@@ -1292,6 +1292,8 @@ texts! {
     StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
     LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
+    StabCellProtected => "with {p}: {verdict}", "加上{p}：{verdict}";
+    StabCellVerdict => "This cell:", "这一格：";
     VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
     QExactBounded => "M/M/c/K: at most {q} waiting, the rest turned away, so a steady state exists at any load and every closed form above is exact for it (a finite birth–death chain, P_K the share turned away; P(wait), Wq and W are of the calls let in). The simulated figures differ by sampling noise and the run's empty start. No p99 is drawn.",
         "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被接纳的调用）。模拟结果与之的差异来自抽样噪声，以及运行从空系统起步。不画 p99。";

@@ -118,6 +118,35 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true}));")
         chrome.wait("#storm")
         expect("rate=" in chrome.url(), f"the storm page opened that run: {chrome.url()}")
+        # On a touch screen a tap picks the cell instead: outlined, its verdict said in words
+        # under the map (a touch has no tooltip), its run one tap on Open away.
+        def cdp(cmd, **params):
+            return chrome.cmd("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+        cdp("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        cdp("Emulation.setEmulatedMedia", features=[{"name": "pointer", "value": "coarse"}])
+        try:
+            for lang in ["en", "zh"]:
+                chrome.get(base + q.replace("lang=en", f"lang={lang}"))
+                expect(wait_done() == 200, f"({lang}) 10 x 10 twice, touch")
+                chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));")
+                time.sleep(0.5)
+                got = chrome.js(
+                    "return [location.search.includes('page=stability'), document.getElementById('stab-open-x').value,"
+                    " document.getElementById('stab-open-y').value, document.getElementById('cell-55').classList.contains('picked'),"
+                    " document.querySelectorAll('.stab-map rect.picked').length, document.getElementById('stab-cell-verdict').textContent,"
+                    " document.getElementById('cell-55').querySelector('title').textContent];")
+                stays, col, row, picked, n_picked, said, tip = got
+                expect(stays and (col, row) == ("6", "6") and picked and n_picked == 1,
+                       f"({lang}) a tap picks cell 55 (column 6, row 6) and stays on the map: {got[:5]}")
+                verdict = tip.split("：" if lang == "zh" else ": ", 1)[-1]
+                expect(verdict and verdict in said and ("with" in said or "加上" in said),
+                       f"({lang}) the picked cell's verdict, with and without the budget, in words: {said!r} (tooltip {tip!r})")
+                chrome.click("#stab-open")
+                chrome.wait("#storm")
+                expect("rate=" in chrome.url(), f"({lang}) Open opens the picked cell's run: {chrome.url()}")
+        finally:
+            cdp("Emulation.setEmulatedMedia", features=[])
+            cdp("Emulation.setTouchEmulationEnabled", enabled=False)
 
     def a_long_sweep_says_how_long_it_has_left():
         # 40 x 40 with the protection: 3,200 cells, a minute or more on this machine. Once
@@ -234,7 +263,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
     for name, fn in [
         ("stability: the default 20x20 map in Web Workers within 10 s, main thread free", default_map_in_workers),
         ("stability: the page's grid equals lab sweep's", grid_equals_lab_sweep),
-        ("stability: a retry budget empties the stuck region, cancel shrinks it; a cell opens its run", protection_shrinks_and_cells_open_their_run),
+        ("stability: a retry budget empties the stuck region, cancel shrinks it; a click opens a cell's run, a tap picks the cell and says its verdict", protection_shrinks_and_cells_open_their_run),
         ("stability: cancel stops the sweep, run again finishes it", cancel_stops_the_sweep),
         ("stability: a 3,200-cell sweep says how long it has left", a_long_sweep_says_how_long_it_has_left),
         ("stability: the hysteresis run's two branches", hysteresis_branches),

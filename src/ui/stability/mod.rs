@@ -19,8 +19,9 @@ use crate::scenario::presets;
 use crate::state::FieldKey;
 use crate::state::stability::page::{AXIS_KEYS, StabilityAction as A, StabilityState, presets_with_trigger};
 use crate::state::stability::{Axis, HYST_LEVELS, HYST_STEP_MS, HYST_TOP, Protection, Sweep, capacity};
-use pool::use_sweep;
+use pool::{SweepView, use_sweep};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -213,12 +214,19 @@ fn open_cell(
     lang: Lang,
     embed: bool,
     st: &StabilityState,
+    view: &SweepView,
     links: &Rc<Vec<String>>,
     dispatch: &Callback<A>,
 ) -> Html {
     let s = &st.sweep;
     let [i, j] = st.cell;
     let index = usize::from(j) * usize::from(s.x.n) + usize::from(i);
+    // The picked cell's verdict in words, on every device: a tooltip is a mouse's alone (a
+    // tap on a tablet picks the cell, see `pick_on_touch`), and a keyboard picks it here.
+    let verdict = |cells: &[Option<crate::state::stability::CellResult>]| {
+        crate::plot::stability::verdict_text(lang, cells.get(index).and_then(Option::as_ref))
+    };
+    let protected_verdict = (s.protect != Protection::None).then(|| verdict(&view.protected));
     let href = links.get(index).cloned().unwrap_or_default();
     // The same cell with the overlaid protection on: the map shows both runs' verdicts, and
     // the unprotected one alone could not be opened to see why it recovered.
@@ -249,6 +257,12 @@ fn open_cell(
                 <select id="stab-open-x" onchange={pick("col")}>{ options(&s.x, i) }</select></label>
             <label>{ axis_title(lang, &s.y.key) }
                 <select id="stab-open-y" onchange={pick("row")}>{ options(&s.y, j) }</select></label>
+            <p class="cell-verdict" id="stab-cell-verdict" aria-live="polite">
+                <strong>{ lang.t(T::StabCellVerdict) }</strong>{ lang.t(T::LabelSep) }{ verdict(&view.plain) }
+                if let Some(v) = protected_verdict {
+                    { lang.t(T::ClauseSep) }{ lang.f(T::StabCellProtected, &[("p", &protection_label(lang, s, s.protect)), ("verdict", &v)]) }
+                }
+            </p>
             <a class="button secondary" id="stab-open" {href}>{ lang.t(T::StabOpen) }</a>
             if let Some(href) = protected_href {
                 <a class="button secondary" id="stab-open-protected" {href}>
@@ -297,6 +311,52 @@ fn protect_control(lang: Lang, st: &StabilityState, dispatch: &Callback<A>) -> H
 pub fn step_knob(lang: Lang, st: &StabilityState, dispatch: &Callback<A>, key: &str) -> Option<Html> {
     (key == "protect").then(|| protect_control(lang, st, dispatch))
 }
+/// Outlines the picked cell (the cell picker's) on the map, and only it.
+fn mark_picked(index: usize) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(old) = doc.query_selector_all(".stab-map rect.picked") {
+        for k in 0..old.length() {
+            if let Some(el) = old.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = el.class_list().remove_1("picked");
+            }
+        }
+    }
+    if let Some(el) = doc.get_element_by_id(&format!("cell-{index}")) {
+        let _ = el.class_list().add_1("picked");
+    }
+}
+
+/// On a touch screen a tap on a cell picks it (outlined, its verdict said under the map,
+/// the picker's Open a tap away) rather than opening its run: a cell is 22 × 16 px on a
+/// tablet, too small for a finger to be sure of, and a touch has no tooltip to check it by.
+/// A mouse's click opens the run, as the cell's link says.
+fn pick_on_touch(s: &Sweep, dispatch: &Callback<A>) -> Callback<MouseEvent> {
+    let (nx, dispatch) = (usize::from(s.x.n).max(1), dispatch.clone());
+    Callback::from(move |e: MouseEvent| {
+        let coarse = web_sys::window()
+            .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
+            .is_some_and(|m| m.matches());
+        let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let Some(link) = target.closest("a.cell-link").ok().flatten() else { return };
+        let index = link
+            .query_selector("rect")
+            .ok()
+            .flatten()
+            .and_then(|r| r.id().strip_prefix("cell-").and_then(|n| n.parse::<usize>().ok()));
+        let Some(index) = index.filter(|_| coarse) else { return };
+        e.prevent_default();
+        dispatch.emit(A::Cell("col", (index % nx + 1).to_string()));
+        dispatch.emit(A::Cell("row", (index / nx + 1).to_string()));
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("stab-cell-verdict"))
+        {
+            let opts = web_sys::ScrollIntoViewOptions::new();
+            opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
+        }
+    })
+}
 
 /// The page.
 /// The legend's words for each recovery band but the last ("later"), sized by the bands.
@@ -330,9 +390,13 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     let map_axis = use_memo((s.clone(), lang), |(s, lang)| AttrValue::from(map_y_axis_markup(*lang, s)));
     {
         let applied = use_mut_ref(Vec::<String>::new);
+        let picked = usize::from(st.cell[1]) * nx + usize::from(st.cell[0]);
         use_effect_with(
-            (view.plain.clone(), view.protected.clone(), map.clone(), s.clone(), lang),
-            move |(p, q, _, s, lang)| patch_map(*lang, s, p, q, &mut applied.borrow_mut()),
+            (view.plain.clone(), view.protected.clone(), map.clone(), s.clone(), lang, picked),
+            move |(p, q, _, s, lang, picked)| {
+                patch_map(*lang, s, p, q, &mut applied.borrow_mut());
+                mark_picked(*picked);
+            },
         );
     }
     // Only results of these very jobs: until the new runs are back, the old ones (another
@@ -505,10 +569,10 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             // when the count arrives.
                             <p id="stab-stuck-pending" class="help">{ t(T::StabStuckPending) }</p>
                         }
-                        <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h">
+                        <div class="stab-map-wrap stab-scroll" tabindex="0" role="region" aria-labelledby="stab-map-h" onclick={pick_on_touch(s, dispatch)}>
                             { Html::from_html_unchecked((*map_axis).clone()) }{ Html::from_html_unchecked((*map).clone()) }
                         </div>
-                        { open_cell(lang, props.embed, st, &links, dispatch) }
+                        { open_cell(lang, props.embed, st, &view, &links, dispatch) }
                         <p class="legend">
                             { for BAND_LABELS.iter().enumerate().map(|(i, &label)| band(crate::plot::stability::RECOVERY_CLASSES[i], label, i)) }
                             { legend(crate::plot::stability::RECOVERY_CLASSES[BAND_LABELS.len()], T::StabLegendRec3) }
