@@ -85,7 +85,30 @@ pub struct TimeChartProps {
     /// `plot::palette::direct_labels`): for charts of many like series (the hops).
     #[prop_or_default]
     pub labels: bool,
+    /// The run's fault windows (from, to in ms, and their labels), whose labels the
+    /// playhead layer writes along the plot's top: the direct labels keep clear of them.
+    #[prop_or_default]
+    pub faults: Rc<Vec<(f64, f64, String)>>,
 }
+
+/// Where the fault windows' marks go along a time chart's top (see
+/// `plot::storm::fault_marks`), with each label's baseline: the playhead layer draws them,
+/// the direct labels keep clear of them.
+fn fault_labels(
+    faults: &[(f64, f64, String)],
+    end_ms: f64,
+) -> Vec<Option<(crate::plot::storm::FaultMark, f64)>> {
+    let windows: Vec<(f64, f64)> = faults.iter().map(|(from, to, _)| (*from, *to)).collect();
+    // Labels of 10 px (9 px had come out at 7.9 px on a 390 px phone, where a chart is drawn
+    // at about 0.88 of its view box), "fault 1" about 38 units wide.
+    crate::plot::storm::fault_marks(&windows, end_ms, x_scale(end_ms), W - MR, FAULT_LABEL_W)
+        .into_iter()
+        .map(|m| m.map(|m| (m, MT + 10.0 + 11.0 * m.row as f64)))
+        .collect()
+}
+
+/// A fault label's width in the chart's units (10-unit text).
+const FAULT_LABEL_W: f64 = 40.0;
 
 fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
     let xs = x_scale(end_ms);
@@ -312,7 +335,27 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         let series: Vec<&[f64]> = drawn.iter().map(|(_, y)| y.as_slice()).collect();
         let limit_at: Vec<f64> =
             props.limit.iter().map(|(v, _)| ys.map(*v)).flat_map(|y| vec![y; n]).collect();
-        let obstacles: Vec<&[f64]> = if limit_at.is_empty() { Vec::new() } else { vec![limit_at.as_slice()] };
+        // The fault labels along the top, each as two lines (its text's top and its
+        // baseline) under its width: a direct label over one had hidden it ("fault 1d").
+        let fault_edges: Vec<Vec<f64>> = fault_labels(&props.faults, props.end_ms)
+            .into_iter()
+            .flatten()
+            .flat_map(|(m, y)| {
+                let (x0, x1) = if m.label_end {
+                    (m.label_x - FAULT_LABEL_W, m.label_x)
+                } else {
+                    (m.label_x, m.label_x + FAULT_LABEL_W)
+                };
+                let under = |yy: f64| -> Vec<f64> {
+                    (0..n).map(|i| if xe[i + 1] > x0 && xe[i] < x1 { yy } else { f64::NAN }).collect()
+                };
+                [under(y - 9.0), under(y + 2.0)]
+            })
+            .collect();
+        let obstacles: Vec<&[f64]> = std::iter::once(limit_at.as_slice())
+            .filter(|l| !l.is_empty())
+            .chain(fault_edges.iter().map(Vec::as_slice))
+            .collect();
         let area = crate::plot::direct_labels::Area { left: ML, right: W - MR, top: MT, bottom: h - MB };
         let at = crate::plot::direct_labels::place(&xe, &series, &widths, &obstacles, area);
         drawn
@@ -482,13 +525,10 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let (at, step_moment) = (use_context::<PlayheadAt>(), use_context::<StepMoment>());
     let Some(PlayheadAt { at_ms, faults }) = at else { return Html::default() };
     let scale = x_scale(props.end_ms);
-    let windows: Vec<(f64, f64)> = faults.iter().map(|(from, to, _)| (*from, *to)).collect();
-    // Labels of 10 px (9 px had come out at 7.9 px on a 390 px phone, where a chart is drawn
-    // at about 0.88 of its view box), "fault 1" about 38 units wide.
-    let marks = crate::plot::storm::fault_marks(&windows, props.end_ms, scale, W - MR, 40.0);
+    let marks = fault_labels(&faults, props.end_ms);
     let faults = faults.iter().zip(marks).filter_map(|((from, to, label), m)| {
-        let m = m?;
-        let (strip_y, label_y) = (MT - 4.0 * (m.row as f64 + 1.0), MT + 10.0 + 11.0 * m.row as f64);
+        let (m, label_y) = m?;
+        let strip_y = MT - 4.0 * (m.row as f64 + 1.0);
         Some(html! { <g class="fault-window" data-from-ms={from.to_string()} data-to-ms={to.to_string()}>
             <rect class="fault-span" x={m.x.to_string()} width={m.w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
             <rect class="fault-strip" x={m.x.to_string()} width={m.w.to_string()} y={strip_y.to_string()} height="3.5" />

@@ -774,6 +774,23 @@ def main():
             wait_run(chrome)
             covered = chrome.js(covered_js, lines_too)
             expect(not covered, f"{link}: direct labels clear of each other{' and of the other lines' if lines_too else ''}: {covered}")
+        # And of the fault windows' labels along the chart's top (the playhead layer's): an
+        # "offered" label over "fault 1" had read "fault 1d".
+        over_faults_js = (
+            "const out = [];"
+            "for (const fig of document.querySelectorAll('figure.chart')) {"
+            " const faults = [...fig.querySelectorAll('text.fault-label')].map(t => [t.textContent, t.getBoundingClientRect()]);"
+            " for (const t of fig.querySelectorAll('text.direct-label')) { const a = t.getBoundingClientRect();"
+            "  for (const [name, b] of faults) if (a.left < b.right && b.left < a.right && a.top + 2 < b.bottom - 2 && b.top + 2 < a.bottom - 2)"
+            "   out.push(fig.id + ': ' + t.textContent + ' over ' + name); } }"
+            "return [out, document.querySelectorAll('text.fault-label').length];")
+        for lang in ["en", "zh"]:
+            for preset in ["big-promo-protected", "big-promo", "metastable-retry-storm", "breaker-demo"]:
+                page(f"?page=storm&lang={lang}&preset={preset}")
+                wait_run(chrome)
+                time.sleep(0.3)
+                out, n = chrome.js(over_faults_js)
+                expect(n > 0 and not out, f"{preset} ({lang}): direct labels clear of the {n} fault labels: {out}")
 
     def storm_pool_full_under_a_tall_queue():
         # Metastable: a pool of 5 under a queue of thousands draws as a line at 0; the chart
@@ -888,7 +905,7 @@ def main():
     for name, fn in [
         ("a picked hop stands out in every chart", storm_hop_focus),
         ("a full pool under a tall queue is said in words", storm_pool_full_under_a_tall_queue),
-        ("no label is cut at its figure's edge, 1440 and 390 px, both languages", storm_no_clipped_labels),
+        ("no label is cut at its figure's edge, 1440 and 390 px, both languages; direct labels clear of each other, of other lines and of the fault labels", storm_no_clipped_labels),
         ("big-promo, breaker-demo and compare mode at 390, 1440 and 1920 px, both languages", storm_screenshots_at_three_sizes),
         ("the diagram's breaker: the rule it opens by and the time left open", storm_breaker_badge_says_why),
         ("the lesson view: the preset's few knobs, all knobs one click away", storm_lesson_knobs_first),

@@ -286,10 +286,10 @@ pub fn RunView(props: &RunViewProps) -> Html {
                         focus={props.focus} onfocus={props.onfocus.clone()} />
                 </div>
             }
-            <ContextProvider<PlayheadAt> context={PlayheadAt { at_ms: props.at_ms, faults }}>
+            <ContextProvider<PlayheadAt> context={PlayheadAt { at_ms: props.at_ms, faults: faults.clone() }}>
             <div class="panel charts">
                 { chart("chart-load", html! {
-                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} labels=true />
+                    <TimeChart {lang} id={format!("load-{side}")} title={lang.t(T::ChartLoad).to_string()} lines={data.load.clone()} bucket_ms={bucket} end_ms={end} y_unit={per_s.clone()} y_max={y(|a| a.load)} labels=true faults={faults.clone()} />
                 }) }
                 { chart("chart-inflight", html! { <>
                     <TimeChart {lang} id={format!("inflight-{side}")}
@@ -335,7 +335,7 @@ pub fn RunView(props: &RunViewProps) -> Html {
                 }
                 if !data.budgets.is_empty() {
                     { chart("chart-budget", html! {
-                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.budgets)} labels=true />
+                        <TimeChart {lang} id={format!("budget-chart-{side}")} title={lang.t(T::ChartBudget).to_string()} lines={data.budgets.clone()} bucket_ms={bucket} end_ms={end} height={120.0} y_max={y(|a| a.budgets)} labels=true faults={faults.clone()} />
                     }) }
                 }
             </div>
