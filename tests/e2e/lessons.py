@@ -1037,6 +1037,29 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             expect(bottom <= 0, f"the header scrolls away on a tablet: its bottom at {bottom} px")
             tiny = chrome.js("return ['speed', 'scrub'].map(id => [id, Math.round(document.getElementById(id).getBoundingClientRect().height)]).filter(x => x[1] < 28);")
             expect(not tiny, f"the playback's select and slider are a finger's size: {tiny}")
+            # Upright, the settings are folded below every figure, screens down (4,900 px): the
+            # intro's link opens them and goes there, as on a phone.
+            chrome.js("window.scrollTo(0, 0);")
+            chrome.click("#to-settings")
+            deadline, got = time.time() + 5, None
+            while time.time() < deadline:
+                got = chrome.js("const d = document.querySelector('details.controls-wrap'), r = document.getElementById('controls-toggle').getBoundingClientRect();"
+                                "return [d.open, r.top >= 0 && r.bottom <= innerHeight];")
+                if got == [True, True]:
+                    break
+                time.sleep(0.1)
+            expect(got == [True, True], f"an upright tablet's link to the settings opens them and goes there: {got}")
+            # No such link where there are no settings to go to: a lesson, compact mode, or
+            # where the settings are beside the figures.
+            shown = {}
+            for w, h, q in [(390, 844, "?lesson=retry-storm&step=2&lang=en"), (390, 844, "?page=storm&embed=1&lang=en"),
+                            (1280, 900, "?page=storm&lang=en")]:
+                chrome.viewport(w, h)
+                chrome.get(base + q)
+                chrome.wait("#storm", timeout=20)
+                time.sleep(0.3)
+                shown[f"{q} at {w}"] = chrome.js("const e = document.getElementById('to-settings'); return !!e && e.getBoundingClientRect().height > 0;")
+            expect(not any(shown.values()), f"no link to settings that are not there or already in view: {shown}")
         finally:
             cdp("Emulation.setTouchEmulationEnabled", enabled=False)
             chrome.viewport(1280, 900)
@@ -1047,7 +1070,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
         ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide table)", a_focused_scroll_region_keeps_its_keys),
         ("lessons: on a phone, the chain rows veiled with the answer, a corner button back to the card, the index within 360 px", a_phone_learner_finds_the_card_and_not_the_answer),
-        ("lessons: a teacher presents from a tablet (768 x 1024 and 1024 x 768, touch): the card spans it, plays and goes full screen, its sticky bar short; the header scrolls away", a_teacher_presents_from_a_tablet),
+        ("lessons: a teacher presents from a tablet (768 x 1024 and 1024 x 768, touch): the card spans it, plays and goes full screen, its sticky bar short; the header scrolls away, a link to the folded settings", a_teacher_presents_from_a_tablet),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),
         ("lessons: a step points at its hop: picked in every chart, and the next step's choice replaces it", a_step_points_at_its_hop),
         ("lessons: a step's playback waits for its run, starts at its moment and pauses at the next", playback_cue_starts_late_and_pauses),

@@ -621,9 +621,10 @@ pub fn StormPage(props: &StormProps) -> Html {
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
             <p class="intro">{ t(T::StormIntro) }</p>
-            // On a phone the settings are folded below every figure, screens down: a link
-            // under the intro opens them and goes there (the skip link does it by keyboard).
-            <a class="phone-only to-settings" id="to-settings" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {
+            // Up to 1,000 px (a phone, an upright tablet) the settings are folded below every
+            // figure, screens down: a link under the intro opens them and goes there (the skip
+            // link does it by keyboard). None where there are no settings (a lesson, compact).
+            <a class="to-settings" id="to-settings" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {
                 e.prevent_default();
                 crate::ui::browser::open_settings();
             })}>{ t(T::ToSettings) }</a>
