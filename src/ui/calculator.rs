@@ -377,7 +377,9 @@ fn ChainPicture(props: &ChainPictureProps) -> Html {
     html! {
         // Its width attribute is its least width (the style sheet's `min-width: 100%` makes it
         // the holder's when that is wider): the page's policy allows no style attributes.
-        <div class="fig-scroll" id="calc-chain" ref={holder}>
+        // Focusable while it scrolls, for the keyboard.
+        <div class="fig-scroll" id="calc-chain" ref={holder} tabindex={(w > room + 0.5).then_some("0")}
+            role={(w > room + 0.5).then_some("region")} aria-label={(w > room + 0.5).then(|| lang.t(T::CalcChain))}>
             <svg class="chain-picture" viewBox={format!("0 0 {w} {h}")} width={w.to_string()} role="img" aria-label={lang.t(T::ChainPictureLabel)}>
                 <title>{ lang.t(T::ChainPictureLabel) }</title>
                 { items }

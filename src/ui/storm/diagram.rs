@@ -555,10 +555,14 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .collect();
     html! {
         <figure class="diagram" id={format!("diagram-{}", props.side)} ref={figure}>
-            <figcaption>{ lang.t(T::DiagramTitle) }</figcaption>
+            <figcaption id={format!("diagram-title-{}", props.side)}>{ lang.t(T::DiagramTitle) }</figcaption>
             // The drawing scrolls sideways in a box of its own, its scroll bar just under it;
             // focusable when it may scroll, for the keyboard.
-            <div class="diagram-scroll" tabindex={(props.scrolls || scrolls).then_some("0")}>
+            // (Named by its title, and in compare mode by its side's heading too: two regions
+            // of one name could not be told apart.)
+            <div class="diagram-scroll" tabindex={(props.scrolls || scrolls).then_some("0")}
+                role={(props.scrolls || scrolls).then_some("region")}
+                aria-labelledby={(props.scrolls || scrolls).then(|| if props.scrolls { format!("diagram-side-{0} diagram-title-{0}", props.side) } else { format!("diagram-title-{}", props.side) })}>
                 // Its width attribute is its least width (the style sheet's `min-width: 100%`
                 // makes it the figure's when that is wider): the page's policy allows no style
                 // attributes.

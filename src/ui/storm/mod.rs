@@ -579,12 +579,12 @@ pub fn StormPage(props: &StormProps) -> Html {
                             // screen wide enough for two), each at a width its text can be read at.
                             <div class="compare-diagrams">
                                 <div class="panel">
-                                    <h2>{ t(T::SideA) }</h2>
+                                    <h2 id="diagram-side-a">{ t(T::SideA) }</h2>
                                     <Diagram {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a"
                                         focus={focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
                                 <div class="panel">
-                                    <h2>{ side_b_title.clone() }</h2>
+                                    <h2 id="diagram-side-b">{ side_b_title.clone() }</h2>
                                     <Diagram {lang} report={bb.clone()} scenario={scenario_b()} at_ms={at} side="b"
                                         focus={focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
