@@ -8,7 +8,8 @@ use resilience_lab::scenario::presets;
 use std::process::Command;
 
 fn cli(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output().expect("lab runs");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_lab")).env("LAB_LANG", "en").args(args).output().expect("lab runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8")
 }

@@ -13,7 +13,8 @@ fn lib(name: &str) -> Report {
 }
 
 fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output().expect("lab runs");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_lab")).env("LAB_LANG", "en").args(args).output().expect("lab runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
@@ -275,7 +276,7 @@ fn stories_state_the_order_the_engine_ran() {
 #[test]
 fn cli_keys_list_every_control_of_the_storm_page() {
     use resilience_lab::state::storm::{CHOICES, NUMBERS};
-    let out = Command::new(env!("CARGO_BIN_EXE_lab")).arg("keys").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lab")).env("LAB_LANG", "en").arg("keys").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for d in NUMBERS {
@@ -374,4 +375,77 @@ fn an_edited_runs_json_names_the_link_that_runs_it_again() {
     let link = v["link"].as_str().expect("side B's link").to_string();
     assert_eq!(v["versus"], serde_json::Value::Bool(true), "{out:.300}");
     assert_eq!(json(&["--link", &link, "--versus"]), out, "the named link and --versus give the same report");
+}
+
+/// The command line speaks the page's two languages (`--lang`, else `LAB_LANG`), from the
+/// page's own tables; its JSON, CSV and digests, the page's exports, are the same in both.
+#[test]
+fn cli_speaks_english_and_chinese_and_its_data_does_not_change() {
+    let zh = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lab")).env("LAB_LANG", "zh").args(args).output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    // Help, table, keys, presets and the sweep's map in Chinese; with --lang too.
+    let (code, help, _) = zh(&["--help"]);
+    assert!(code == 0 && help.starts_with("用法") && help.contains("--lang"), "{help}");
+    let (_, en_help, _) = cli(&["--lang", "en", "--help"]);
+    assert!(en_help.starts_with("usage:") && en_help.contains("--lang"), "{en_help}");
+    let (code, table, _) = zh(&["run", "--preset", "chain-2x3", "--format", "table"]);
+    assert!(
+        code == 0
+            && table.contains("场景")
+            && table.contains("每个原始请求对应的叶子调用数")
+            && table.contains("服务"),
+        "{table}"
+    );
+    let (_, en_table, _) = cli(&["run", "--preset", "chain-2x3", "--format", "table", "--lang=zh"]);
+    assert_eq!(en_table, table, "--lang zh wins over LAB_LANG=en");
+    let (_, keys, _) = zh(&["keys"]);
+    assert!(keys.contains("重试风暴页") && keys.contains("(l<N>. | s<N>.)attempts"), "{keys}");
+    let (_, list, _) = zh(&["presets"]);
+    assert!(list.lines().count() == presets::all().len() && list.contains("lab11-unprotected"), "{list}");
+    // The data is the page's export: the same bytes in both languages.
+    for format in ["json", "csv", "digest"] {
+        let (_, a, _) = cli(&["run", "--preset", "breaker-demo", "--format", format]);
+        let (_, b, _) = zh(&["run", "--preset", "breaker-demo", "--format", format]);
+        assert_eq!(a, b, "{format}");
+    }
+    // Errors name the field, the value and the range in the language asked for.
+    let (code, _, err) = zh(&["run", "--preset", "chain-2x3", "--seed", "-1"]);
+    assert!(code == 2 && err.contains("--seed") && err.contains("-1") && err.contains("整数"), "{err}");
+    let (code, _, err) = cli(&["run", "--preset", "nope"]);
+    assert!(code == 2 && err.contains("--preset") && err.contains("chain-2x3"), "{err}");
+    let (code, _, err) = cli(&["--lang", "fr", "presets"]);
+    assert!(code == 2 && err.contains("--lang") && err.contains("zh"), "{err}");
+    // A Chinese service name keeps the hops' columns in line (two columns a character).
+    let (_, t, _) = zh(&["run", "--preset", "lab11-unprotected", "--format", "table"]);
+    let rows: Vec<&str> = t.lines().skip_while(|l| !l.starts_with("服务")).take(4).collect();
+    let width = |l: &str| l.chars().map(|c| if u32::from(c) >= 0x2E80 { 2 } else { 1 }).sum::<usize>();
+    assert!(rows.len() == 4 && rows.iter().all(|r| width(r) == width(rows[0])), "{rows:#?}");
+}
+
+/// A flag given twice is refused (the last had silently won), and a run's report handed in
+/// as a scenario says what it is and what to run instead.
+#[test]
+fn cli_refuses_a_repeated_flag_and_names_a_report_given_as_a_scenario() {
+    for args in [
+        &["run", "--preset", "chain-2x3", "--seed", "1", "--seed", "2"][..],
+        &["run", "--preset", "chain-2x3", "--format", "table", "--format=json"],
+        &["sweep", "--x", "utilisation=0.5..0.9/3", "--x", "utilisation=0.1..0.9/3"],
+    ] {
+        let (code, out, err) = cli(args);
+        assert!(code == 2 && out.is_empty() && err.contains("twice"), "{args:?}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("lab-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("report.json");
+    let (_, report, _) = cli(&["run", "--preset", "chain-2x3", "--format", "json"]);
+    std::fs::write(&path, report).unwrap();
+    let (code, _, err) = cli(&["run", "--scenario", path.to_str().unwrap()]);
+    assert!(code == 2 && err.contains("report") && err.contains("lab show --preset"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

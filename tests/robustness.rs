@@ -23,8 +23,12 @@ fn report(file: &str) -> Report {
 /// The CLI on a repro file: (exit code, stdout, stderr).
 fn cli(file: &str, extra: &[&str]) -> (i32, String, String) {
     let path = format!("{}/tests/repro/{file}", env!("CARGO_MANIFEST_DIR"));
+    // JSON unless `extra` asks for another format (a flag given twice is refused).
+    let format: &[&str] = if extra.contains(&"--format") { &[] } else { &["--format", "json"] };
     let out = Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(["run", "--scenario", &path, "--format", "json"])
+        .env("LAB_LANG", "en")
+        .args(["run", "--scenario", &path])
+        .args(format)
         .args(extra)
         .output()
         .unwrap();
@@ -228,8 +232,11 @@ fn runaway_queues_stop_cleanly_with_a_partial_report() {
 
 #[test]
 fn oversized_files_are_refused_before_they_are_read() {
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_lab")).args(["run", "--scenario", "/dev/zero"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .env("LAB_LANG", "en")
+        .args(["run", "--scenario", "/dev/zero"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 8 MiB"));
 }
@@ -264,6 +271,7 @@ fn csv_quotes_names_with_commas() {
     let path = dir.join("s.json");
     std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .env("LAB_LANG", "en")
         .args(["run", "--scenario", path.to_str().unwrap(), "--format", "csv"])
         .output()
         .unwrap();
@@ -292,6 +300,7 @@ fn a_reader_that_stops_early_is_not_a_panic() {
     use std::io::Read as _;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .env("LAB_LANG", "en")
         .args(["run", "--preset", "big-promo", "--format", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -7,7 +7,12 @@ use resilience_lab::state::stability::{Axis, Protection, Sweep};
 use std::process::Command;
 
 fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_lab")).arg("sweep").args(args).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .env("LAB_LANG", "en")
+        .arg("sweep")
+        .args(args)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
@@ -83,4 +88,21 @@ fn bad_input_names_its_field() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(field), "{args:?} should name {field}: {err}");
     }
+}
+
+/// Cells that cannot run say why: the map under its legend, the CSV in its `why` column, in
+/// words (a Rust debug string had sat in the goodput column).
+#[test]
+fn cells_that_cannot_run_say_why() {
+    let (code, map, err) = lab(&["--x", "utilisation=0.5..20000/3", "--y", "trigger_ms=1000..1000/1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(map.contains("? (") && map.contains("of the cells): up to") && map.contains("calls"), "{map}");
+    let (_, csv, _) =
+        lab(&["--x", "utilisation=0.5..20000/3", "--y", "trigger_ms=1000..1000/1", "--format", "csv"]);
+    let header = csv.lines().find(|l| l.starts_with("cell,")).unwrap();
+    assert!(header.ends_with(",why"), "{header}");
+    let error = csv.lines().find(|l| l.contains(",error,")).expect("an error row");
+    assert!(!error.contains("TooMuchWork {") && error.contains("\"too much work"), "{error}");
+    // Every row has the header's columns (the reason is quoted: it has commas).
+    assert!(csv.lines().filter(|l| !l.starts_with('#')).all(|l| !l.contains("TooMuchWork")), "{csv}");
 }

@@ -12,12 +12,15 @@
 //! ```
 //!
 //! Any bad input — an unknown flag or preset, an unreadable or oversized file, JSON of the
-//! wrong shape, a value out of range — prints a message naming the field, the value and
-//! what is allowed on stderr and exits 2. A run its budget stopped (the system diverged)
+//! wrong shape, a value out of range, a flag given twice — prints a message naming the
+//! field, the value and what is allowed on stderr and exits 2. Its help, messages and
+//! tables speak English or Chinese (`--lang`, else `LAB_LANG`, else `LANG`), from the same
+//! tables as the page; its JSON, CSV and digests are the page's exports, the same in both. A run its budget stopped (the system diverged)
 //! prints its partial report and a notice on stderr, and exits 0. Arguments are parsed by
 //! hand: five subcommands and a few flags do not earn a parser crate.
 
-use resilience_lab::i18n::Lang;
+use resilience_lab::error::{Allowed, FieldError};
+use resilience_lab::i18n::{Lang, T};
 use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
 use resilience_lab::model::slo::Slo;
 use resilience_lab::query::Query;
@@ -29,24 +32,75 @@ use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  lab presets
-  lab run (--preset NAME [--versus] | --scenario FILE.json | --link QUERY [--versus]) [--seed N]
-          [--format json|table|csv|digest] [--engine auto|general] [--max-calls N]
-  lab show --preset NAME [--versus]
-  lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
-            [--seed N] [--format table|csv]
-  lab keys
+/// The help, in the language asked for.
+fn usage(lang: Lang) -> &'static str {
+    lang.t(T::CliUsage)
+}
 
-  --versus runs the preset's comparison scenario (side B of compare mode).
-  --link runs what a storm page link shows (its side A; side B with --versus), seed included.
-  --engine general skips the retry-chain kernel (same report, slower; for comparisons).
-  --max-calls refuses scenarios implying more calls than N (1 to 200000000, the default).
-  --format: json the whole report; table its summary and hops; csv its time series (one row a
-  bucket); digest the report's FNV-1a digest, as the page's data-digest.
-  -h, --help after any command prints this.
-  sweep: the stability map (default: metastable-retry-storm, utilisation=0.05..1/20 against
-  trigger_ms=50..1000/20); KNOB is utilisation, trigger_ms or any storm page key (lab keys).";
+/// A field's message in the language asked for: in English the command line's own form
+/// (`field: got VALUE, allowed …`, which scripts and the fuzz test read), in Chinese the
+/// page's words.
+fn say(lang: Lang, e: &FieldError) -> String {
+    match lang {
+        Lang::En => e.to_string(),
+        Lang::Zh => lang.field_error(e),
+    }
+}
+
+/// A flag's value refused: the field's message, in the language asked for.
+fn refused(lang: Lang, flag: &str, value: &str, allowed: Allowed) -> UsageError {
+    UsageError(say(lang, &FieldError::new(flag, format!("{value:?}"), allowed)))
+}
+
+/// One of the listed words.
+fn one_of(words: &[&str]) -> Allowed {
+    Allowed::OneOf { choices: words.iter().map(|w| (*w).to_string()).collect() }
+}
+
+/// The language of the help, messages and tables: `--lang` (taken out of `args`), else
+/// `LAB_LANG`, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`: `zh_CN.UTF-8` is Chinese),
+/// else English.
+fn take_lang(args: &mut Vec<String>) -> Result<Lang, UsageError> {
+    let mut given = None;
+    let mut i = 0;
+    while i < args.len() {
+        let value = if args[i] == "--lang" {
+            let v = args.get(i + 1).cloned();
+            args.drain(i..(i + 2).min(args.len()));
+            Some(v.unwrap_or_default())
+        } else if let Some(v) = args[i].strip_prefix("--lang=") {
+            let v = v.to_string();
+            args.remove(i);
+            Some(v)
+        } else {
+            i += 1;
+            None
+        };
+        if let Some(v) = value {
+            if given.is_some() {
+                return Err(UsageError(Lang::En.f(T::CliRepeated, &[("flag", "--lang")])));
+            }
+            given = Some(
+                Lang::from_tag(&v).ok_or_else(|| refused(Lang::En, "--lang", &v, one_of(&["en", "zh"])))?,
+            );
+        }
+    }
+    let env = ["LAB_LANG", "LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        .next()
+        .and_then(|v| Lang::from_tag(v.split('.').next().unwrap_or("")));
+    Ok(given.or(env).unwrap_or(Lang::En))
+}
+
+/// Refuses a flag given twice (the last would silently win).
+fn once(seen: &mut Vec<String>, lang: Lang, flag: &str) -> Result<(), UsageError> {
+    if seen.iter().any(|f| f == flag) {
+        return Err(UsageError(lang.f(T::CliRepeated, &[("flag", flag)])));
+    }
+    seen.push(flag.to_string());
+    Ok(())
+}
 
 /// Scenario files larger than this are refused before they are read whole.
 const MAX_FILE_BYTES: u64 = 8 << 20;
@@ -74,7 +128,7 @@ struct RunArgs {
     max_calls: f64,
 }
 
-fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
+fn parse_run(args: &[String], lang: Lang) -> Result<RunArgs, UsageError> {
     let mut out = RunArgs {
         preset: None,
         file: None,
@@ -86,16 +140,19 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
         max_calls: DEFAULT_MAX_CALLS,
     };
     let mut it = args.iter();
+    let mut seen = Vec::new();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
             _ => (a.as_str(), None),
         };
+        if flag.starts_with("--") {
+            once(&mut seen, lang, flag)?;
+        }
         let mut value = |name: &str| -> Result<String, UsageError> {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| UsageError(format!("{name} needs a value\n{USAGE}")))
+            inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| {
+                UsageError(format!("{}\n{}", lang.f(T::CliNeedsValue, &[("flag", name)]), usage(lang)))
+            })
         };
         match flag {
             "--preset" => out.preset = Some(value("--preset")?),
@@ -104,9 +161,8 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
             "--link" => out.link = Some(value("--link")?),
             "--seed" => {
                 let v = value("--seed")?;
-                out.seed = Some(v.parse().map_err(|_| {
-                    UsageError(format!("--seed: got {v:?}, allowed a whole number from 0 to {}", u64::MAX))
-                })?);
+                out.seed =
+                    Some(v.parse().map_err(|_| refused(lang, "--seed", &v, Allowed::integer(0, u64::MAX)))?);
             }
             "--max-calls" => {
                 let v = value("--max-calls")?;
@@ -117,9 +173,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
                     .map(|x| x as f64)
                     .filter(|x| (1.0..=DEFAULT_MAX_CALLS).contains(x))
                     .ok_or_else(|| {
-                        UsageError(format!(
-                            "--max-calls: got {v:?}, allowed a whole number from 1 to {DEFAULT_MAX_CALLS}"
-                        ))
+                        refused(lang, "--max-calls", &v, Allowed::integer(1, DEFAULT_MAX_CALLS as u64))
                     })?;
             }
             "--engine" => {
@@ -127,9 +181,7 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
                 out.engine = match v.as_str() {
                     "auto" => Engine::Auto,
                     "general" => Engine::General,
-                    _ => {
-                        return Err(UsageError(format!("--engine: got {v:?}, allowed one of auto, general")));
-                    }
+                    _ => return Err(refused(lang, "--engine", &v, one_of(&["auto", "general"]))),
                 };
             }
             "--format" => {
@@ -140,26 +192,33 @@ fn parse_run(args: &[String]) -> Result<RunArgs, UsageError> {
                     "csv" => Format::Csv,
                     "digest" => Format::Digest,
                     _ => {
-                        return Err(UsageError(format!(
-                            "--format: got {v:?}, allowed one of json, table, csv, digest"
-                        )));
+                        return Err(refused(
+                            lang,
+                            "--format",
+                            &v,
+                            one_of(&["json", "table", "csv", "digest"]),
+                        ));
                     }
                 };
             }
-            _ => return Err(UsageError(format!("unknown argument {a:?}\n{USAGE}"))),
+            _ => {
+                let m = lang.f(T::CliUnknownArgument, &[("arg", &format!("{a:?}"))]);
+                return Err(UsageError(format!("{m}\n{}", usage(lang))));
+            }
         }
     }
     if [out.preset.is_some(), out.file.is_some(), out.link.is_some()].iter().filter(|x| **x).count() != 1 {
-        return Err(UsageError(format!("give exactly one of --preset, --scenario or --link\n{USAGE}")));
+        return Err(UsageError(format!("{}\n{}", lang.t(T::CliOneSource), usage(lang))));
     }
     if out.versus && out.file.is_some() {
-        return Err(UsageError(format!("--versus needs --preset or --link\n{USAGE}")));
+        return Err(UsageError(format!("{}\n{}", lang.t(T::CliVersusNeeds), usage(lang))));
     }
     Ok(out)
 }
 
-fn preset_names() -> String {
-    presets::all().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+/// The presets' names, as what a `--preset` allows.
+fn preset_names() -> Allowed {
+    Allowed::OneOf { choices: presets::all().iter().map(|p| p.name.to_string()).collect() }
 }
 
 /// The scenario and seed a storm page link runs: the page's own reading of it (the same
@@ -167,51 +226,46 @@ fn preset_names() -> String {
 fn link_scenario(
     link: &str,
     versus: bool,
+    lang: Lang,
 ) -> Result<(Scenario, u64, Option<resilience_lab::export::ReportLink>), UsageError> {
     let q = Query::parse(link);
     if let Some(page) = q.get("page").filter(|p| *p != "storm") {
-        return Err(UsageError(format!(
-            "--link: got page={}, allowed a retry-storm page link (page=storm or no page): only its runs have a CLI twin",
-            resilience_lab::error::clip(page)
-        )));
+        return Err(UsageError(lang.f(T::CliLinkPage, &[("page", &resilience_lab::error::clip(page))])));
     }
     let st = StormState::from_query(&q);
     if let Some((_, _, e)) = st.errors.iter().next() {
         // The range in the unit of the page's control for the key (as the page says it).
         let unit =
             resilience_lab::state::storm::number_for_url_key(&e.field).map_or("", |d| d.knob.range.unit);
-        return Err(UsageError(format!("--link: {}", Lang::En.named_error(e, &e.field, unit))));
+        return Err(UsageError(format!("--link: {}", lang.named_error(e, &e.field, unit))));
     }
     if !st.unknown.is_empty() {
-        return Err(UsageError(format!(
-            "--link: the storm page does not read {}",
-            resilience_lab::error::clip_list(&st.unknown, 8)
-        )));
+        return Err(UsageError(lang.f(T::CliLinkUnknown, &[("keys", &lang.list(&st.unknown, 8))])));
     }
     if versus && !st.compare {
-        return Err(UsageError("--versus: the link has no side B (add compare=1)".to_string()));
+        return Err(UsageError(lang.t(T::CliLinkNoSideB).to_string()));
     }
     let side = if versus { Side::B } else { Side::A };
     let query = st.run_query();
     let (scenario, seed) = Job::Storm { query: query.clone(), side }
         .scenario()
-        .map_err(|e| UsageError(format!("--link: {}", Lang::En.field_error(&e))))?;
+        .map_err(|e| UsageError(format!("--link: {}", lang.field_error(&e))))?;
     Ok((scenario, seed, resilience_lab::state::runs::report_link(&query, side)))
 }
 
-fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
+fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
     if let Some(name) = &args.preset {
-        let p = presets::find(name).ok_or_else(|| {
-            UsageError(format!("--preset: got {name:?}, allowed one of {}", preset_names()))
-        })?;
+        let p = presets::find(name).ok_or_else(|| refused(lang, "--preset", name, preset_names()))?;
         return match (args.versus, p.versus) {
             (false, _) => Ok((p.build)()),
             (true, Some(v)) => Ok((v.build)()),
-            (true, None) => Err(UsageError(format!("--versus: preset {name:?} has no comparison scenario"))),
+            (true, None) => Err(UsageError(lang.f(T::CliNoVersus, &[("name", &format!("{name:?}"))]))),
         };
     }
     let path = args.file.as_deref().unwrap_or_default();
-    let cannot = |e: std::io::Error| UsageError(format!("--scenario: cannot read {path:?}: {e}"));
+    let cannot = |e: std::io::Error| {
+        UsageError(lang.f(T::CliCannotRead, &[("path", &format!("{path:?}")), ("error", &e.to_string())]))
+    };
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .map_err(cannot)?
@@ -219,23 +273,31 @@ fn load_scenario(args: &RunArgs) -> Result<Scenario, UsageError> {
         .read_to_end(&mut bytes)
         .map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(UsageError(format!(
-            "--scenario: {path:?} is larger than {} MiB, allowed a scenario file of at most that size",
-            MAX_FILE_BYTES >> 20
-        )));
+        let mib = (MAX_FILE_BYTES >> 20).to_string();
+        return Err(UsageError(lang.f(T::CliTooLarge, &[("path", &format!("{path:?}")), ("mib", &mib)])));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
-        UsageError(format!("--scenario: {path:?} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+        let byte = e.utf8_error().valid_up_to().to_string();
+        UsageError(lang.f(T::CliNotUtf8, &[("path", &format!("{path:?}")), ("byte", &byte)]))
     })?;
-    Scenario::from_json(&text).map_err(|e| UsageError(format!("{path}: {e}")))
+    Scenario::from_json(&text).map_err(|e| {
+        // A run's report handed in as a scenario (the first thing a learner tries): say so.
+        let report = serde_json::from_str::<serde_json::Value>(&text)
+            .is_ok_and(|v| v.get("generator").is_some() && v.get("summary").is_some());
+        if report {
+            UsageError(lang.f(T::CliReportNotScenario, &[("path", path)]))
+        } else {
+            UsageError(format!("{path}: {}", say(lang, &e)))
+        }
+    })
 }
 
-fn run(args: &[String]) -> Result<String, (u8, String)> {
-    let args = parse_run(args).map_err(|e| (2, e.0))?;
+fn run(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
+    let args = parse_run(args, lang).map_err(|e| (2, e.0))?;
     let (scenario, seed, link) = match &args.link {
-        Some(link) => link_scenario(link, args.versus).map_err(|e| (2, e.0))?,
+        Some(link) => link_scenario(link, args.versus, lang).map_err(|e| (2, e.0))?,
         None => {
-            let s = load_scenario(&args).map_err(|e| (2, e.0))?;
+            let s = load_scenario(&args, lang).map_err(|e| (2, e.0))?;
             let seed = s.seed;
             (s, seed, None)
         }
@@ -251,46 +313,67 @@ fn run(args: &[String]) -> Result<String, (u8, String)> {
         l
     });
     let report = run_on(&scenario, seed, args.max_calls, args.engine).map_err(|e| match e {
-        SimError::Invalid(_) | SimError::TooMuchWork { .. } => (2, e.to_string()),
-        SimError::Internal(_) => (1, e.to_string()),
+        SimError::Invalid(e) => (2, say(lang, &e)),
+        SimError::TooMuchWork { estimated, cap } => (
+            2,
+            lang.f(
+                T::CliTooMuchWork,
+                &[("estimated", &format!("{estimated:.0}")), ("cap", &format!("{cap:.0}"))],
+            ),
+        ),
+        SimError::Internal(m) => (1, lang.f(T::CliInternal, &[("message", &m)])),
     })?;
     if let Some(stop) = report.summary.stopped {
-        eprintln!("lab: notice: {}", stopped_notice(stop));
+        eprintln!("lab: {}: {}", lang.t(T::CliNotice), stopped_notice(stop, lang));
     }
     Ok(match args.format {
         // The page's "export JSON" and "export CSV" print through the same functions.
         Format::Json => resilience_lab::export::report_json(&report, link.as_ref()),
-        Format::Table => table(&report, scenario.slo),
+        Format::Table => table(&report, scenario.slo, args.versus, lang),
         Format::Csv => resilience_lab::export::series_csv(&report),
         Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),
     })
 }
 
 /// What a stopped run says on stderr.
-fn stopped_notice(stop: Stopped) -> String {
+fn stopped_notice(stop: Stopped, lang: Lang) -> String {
     match stop {
-        Stopped::CallsAlive { at_ms, limit } => format!(
-            "the run stopped at {at_ms} ms: more than {limit} calls were alive at once (queues and \
-             retries grew without bound: the system diverged). The report covers what happened up to then; \
-             requests still in flight count as unfinished."
-        ),
-        Stopped::Work { at_ms, limit } => format!(
-            "the run stopped at {at_ms} ms after {limit} events, more than its work estimate allows. \
-             The report covers what happened up to then."
-        ),
+        Stopped::CallsAlive { at_ms, limit } => {
+            lang.f(T::CliStoppedCalls, &[("at", &at_ms.to_string()), ("limit", &limit.to_string())])
+        }
+        Stopped::Work { at_ms, limit } => {
+            lang.f(T::CliStoppedWork, &[("at", &at_ms.to_string()), ("limit", &limit.to_string())])
+        }
     }
 }
 
-fn table(r: &Report, slo: Slo) -> String {
+/// Columns a text takes in a terminal: a CJK character two, anything else one.
+fn columns(text: &str) -> usize {
+    text.chars().map(|c| if u32::from(c) >= 0x2E80 { 2 } else { 1 }).sum()
+}
+
+/// `text` padded with spaces to `width` columns, on the right (`left`: text left-aligned)
+/// or on the left.
+fn pad(text: &str, width: usize, left: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(columns(text)));
+    if left { format!("{text}{fill}") } else { format!("{fill}{text}") }
+}
+
+fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
     let s = &r.summary;
     let budget = slo.budget(s);
     let mut out = String::new();
-    let _ = writeln!(out, "scenario  {}  (seed {})", r.scenario, r.seed);
+    let side = if versus { lang.t(T::CliSideB) } else { "" };
+    let _ = writeln!(
+        out,
+        "{}",
+        lang.f(T::CliScenarioLine, &[("name", &r.scenario), ("seed", &r.seed.to_string()), ("side", side)])
+    );
     let rows: Vec<(&str, String)> = vec![
         ("original_requests", s.original_requests.to_string()),
         ("downstream_attempts", s.downstream_attempts.to_string()),
         ("attempts_per_hop", format!("{:?}", s.attempts_per_hop)),
-        ("amplification", format!("{:.2}×  (leaf calls per original request)", s.amplification)),
+        ("amplification", format!("{:.2}×  ({})", s.amplification, lang.t(T::CliAmplificationNote))),
         ("succeeded", s.succeeded.to_string()),
         ("degraded", s.degraded.to_string()),
         // A run stopped early counts the requests still in flight as failed: said here, as
@@ -299,7 +382,7 @@ fn table(r: &Report, slo: Slo) -> String {
             "failed",
             match s.unfinished {
                 0 => s.failed.to_string(),
-                n => format!("{} (incl. {n} unfinished: still in flight when the run stopped)", s.failed),
+                n => format!("{} ({})", s.failed, lang.f(T::CliUnfinishedNote, &[("n", &n.to_string())])),
             },
         ),
         ("admission_rejected", s.admission_rejected.to_string()),
@@ -313,109 +396,120 @@ fn table(r: &Report, slo: Slo) -> String {
         ("degraded_rate", format!("{:.2} %", s.degraded_rate * 100.0)),
         (
             "slo",
-            format!(
-                "{} % {}: {} failed of {} allowed ({:.1} % of the error budget)",
-                slo.success_percent,
-                if budget.met { "met" } else { "breached" },
-                budget.spent,
-                resilience_lab::plot::storm::allowance(budget.allowed),
-                budget.spent_fraction * 100.0
+            lang.f(
+                T::CliSloLine,
+                &[
+                    ("pct", &slo.success_percent.to_string()),
+                    ("verdict", lang.t(if budget.met { T::CliSloMet } else { T::CliSloBreached })),
+                    ("spent", &budget.spent.to_string()),
+                    ("allowed", &resilience_lab::plot::storm::allowance(budget.allowed)),
+                    ("frac", &format!("{:.1}", budget.spent_fraction * 100.0)),
+                ],
             ),
         ),
         (
             "latency_ms p50/p99/max",
             format!("{} / {} / {}", s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.max),
         ),
-        ("end_ms", format!("{:.1}  (virtual time of the last event)", s.end_ms)),
+        ("end_ms", format!("{:.1}  ({})", s.end_ms, lang.t(T::CliEndNote))),
     ];
     for (k, v) in rows {
         let _ = writeln!(out, "{k:<24}{v}");
     }
-    let _ = writeln!(
-        out,
-        "\n{:<18}{:>10}{:>10}{:>10}{:>14}{:>10}",
-        "hop", "calls", "rejected", "abandoned", "peak busy", "peak q"
-    );
+    // The hops' table, its columns as wide as their widest cell (a 40-character name, a
+    // Chinese name two columns a character).
+    let head: Vec<&str> = lang.t(T::CliHopColumns).split('|').collect();
+    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| (*h).to_string()).collect()];
     for h in &r.hops {
         // Busy against the worker limit, so that a full pool shows as one (∞: no limit).
         let busy =
             format!("{}/{}", h.peak_in_flight, h.workers.map_or_else(|| "∞".to_string(), |w| w.to_string()));
-        let _ = writeln!(
-            out,
-            "{:<18}{:>10}{:>10}{:>10}{:>14}{:>10}",
-            h.name, h.calls, h.rejected, h.abandoned_work, busy, h.peak_queue
-        );
+        let name = lang.service(&h.name).into_owned();
+        let cells = [h.calls.to_string(), h.rejected.to_string(), h.abandoned_work.to_string(), busy];
+        rows.push(std::iter::once(name).chain(cells).chain([h.peak_queue.to_string()]).collect());
     }
-    out.push_str(
-        "\ncalls: calls that reached the hop (retries included); rejected: turned away by its admission\n\
-         or full queue; abandoned: worked on after the caller had stopped waiting; peak busy: most\n\
-         calls holding a worker at once / workers; peak q: most calls waiting for a worker at once.\n",
-    );
+    let widths: Vec<usize> =
+        (0..head.len()).map(|k| rows.iter().map(|row| columns(&row[k])).max().unwrap_or(0)).collect();
+    out.push('\n');
+    for row in &rows {
+        let line: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(
+                |(k, cell)| if k == 0 { pad(cell, widths[k], true) } else { pad(cell, widths[k] + 2, false) },
+            )
+            .collect();
+        let _ = writeln!(out, "{}", line.concat());
+    }
+    let _ = writeln!(out, "\n{}", lang.t(T::CliHopNote));
     out
 }
 
 /// The retry-storm page's link keys, from the page's own control tables.
-fn keys() -> String {
-    let mut out = String::from(
-        "Retry-storm page (?page=storm): preset=NAME, seed=N, compare=1, layers=N, faults=N,\n\
-         l<N>.sides=N, f<N>.target=NAME, and every changed control:\n\n",
-    );
-    let docs = resilience_lab::state::storm::key_docs();
+fn keys(lang: Lang) -> String {
+    let mut out = format!("{}\n\n", lang.t(T::CliKeysIntro));
+    let docs = resilience_lab::state::storm::key_docs(lang);
     // The widest key sets the column, so that every line's range starts in it.
-    let width = docs.iter().map(|d| d.key.chars().count()).max().unwrap_or(0);
+    let width = docs.iter().map(|d| columns(&d.key)).max().unwrap_or(0);
     for d in docs {
         let unit = if d.unit.is_empty() { String::new() } else { format!(" ({})", d.unit) };
-        let _ = writeln!(out, "{:<width$}  {}{}  — {}", d.key, d.accepts, unit, d.label);
+        let _ = writeln!(out, "{}  {}{}  — {}", pad(&d.key, width, true), d.accepts, unit, d.label);
     }
     out
 }
 
 /// `lab sweep`: every cell of the stability map, run and judged as the page's workers do.
-fn sweep(args: &[String]) -> Result<String, (u8, String)> {
+fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     use resilience_lab::state::stability::{self as st, Axis, Protection, Sweep};
-    let usage = |m: String| (2u8, format!("{m}\n{USAGE}"));
+    let usage = |m: String| (2u8, format!("{m}\n{}", usage(lang)));
+    let field = |e: FieldError| (2u8, say(lang, &e));
     let mut preset = st::DEFAULT_PRESET.to_string();
     let (mut x, mut y, mut protect, mut seed, mut csv) = (None, None, None, None, false);
     let mut it = args.iter();
+    let mut seen = Vec::new();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
             Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
             _ => (a.as_str(), None),
         };
+        if flag.starts_with("--") {
+            once(&mut seen, lang, flag).map_err(|e| (2, e.0))?;
+        }
         let mut value = || {
             inline
                 .clone()
                 .or_else(|| it.next().cloned())
-                .ok_or_else(|| usage(format!("{flag} needs a value")))
+                .ok_or_else(|| usage(lang.f(T::CliNeedsValue, &[("flag", flag)])))
         };
         match flag {
             "--preset" => preset = value()?,
-            "--x" => x = Some(Axis::parse("--x", &value()?).map_err(|e| (2, e.to_string()))?),
-            "--y" => y = Some(Axis::parse("--y", &value()?).map_err(|e| (2, e.to_string()))?),
+            "--x" => x = Some(Axis::parse("--x", &value()?).map_err(field)?),
+            "--y" => y = Some(Axis::parse("--y", &value()?).map_err(field)?),
             "--protect" => {
                 let v = value()?;
                 protect = Some(Protection::parse(&v).ok_or_else(|| {
-                    (2, format!("--protect: got {v:?}, allowed one of none, budget, cancel, breaker"))
+                    (2, refused(lang, "--protect", &v, one_of(&["none", "budget", "cancel", "breaker"])).0)
                 })?);
             }
             "--seed" => {
                 let v = value()?;
-                seed = Some(v.parse::<u64>().map_err(|_| {
-                    (2, format!("--seed: got {v:?}, allowed a whole number from 0 to {}", u64::MAX))
-                })?);
+                seed = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| (2, refused(lang, "--seed", &v, Allowed::integer(0, u64::MAX)).0))?,
+                );
             }
             "--format" => {
                 csv = match value()?.as_str() {
                     "csv" => true,
                     "table" => false,
-                    v => return Err((2, format!("--format: got {v:?}, allowed one of table, csv"))),
+                    v => return Err((2, refused(lang, "--format", v, one_of(&["table", "csv"])).0)),
                 }
             }
-            _ => return Err(usage(format!("unknown argument {a:?}"))),
+            _ => return Err(usage(lang.f(T::CliUnknownArgument, &[("arg", &format!("{a:?}"))]))),
         }
     }
-    let p = presets::find(&preset)
-        .ok_or_else(|| (2, format!("--preset: got {preset:?}, allowed one of {}", preset_names())))?;
+    let p =
+        presets::find(&preset).ok_or_else(|| (2, refused(lang, "--preset", &preset, preset_names()).0))?;
     let mut s = Sweep::default_for(p.name);
     let y_given = y.is_some();
     s.x = x.unwrap_or(s.x);
@@ -424,7 +518,7 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     s.protect = protect.unwrap_or(Protection::None);
     // The same knob on both axes is named by the flag given (the other is the default's).
     let given = if y_given { "--y" } else { "--x" };
-    s.axes_differ(given).and_then(|()| s.check()).map_err(|e| (2, e.to_string()))?;
+    s.axes_differ(given).and_then(|()| s.check()).map_err(field)?;
     let protected = s.protect != Protection::None;
     let cells: Vec<_> = (0..s.cells()).map(|i| Some(s.run_cell(i, protected))).collect();
     if csv {
@@ -438,21 +532,19 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
     const BAND_MARKS: [char; RECOVERY_BANDS_MS.len() + 1] = ['.', ':', '+', 'o'];
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
-    out.push_str("legend: ");
+    out.push_str(lang.t(T::CliSweepLegend));
     for (mark, ms) in BAND_MARKS.iter().zip(RECOVERY_BANDS_MS) {
-        let _ = write!(
-            out,
-            "{mark} recovered within {} s   ",
-            resilience_lab::i18n::format_number(ms / 1000.0, 1)
-        );
+        let secs = resilience_lab::i18n::format_number(ms / 1000.0, 1);
+        let _ = write!(out, "{}   ", lang.f(T::CliSweepWithin, &[("mark", &mark.to_string()), ("s", &secs)]));
     }
-    out.push_str(
-        "o recovered later\n        ~ still draining its backlog (not stuck)   # stuck (the metastable state)   \
-         x overloaded (at or above capacity, or failing before the trigger)   ? could not run\n",
-    );
-    let _ = writeln!(out, "{:>10} ↑ {}{}", "", s.y.key, axis_unit(&s.y.key));
+    let _ = writeln!(out, "{}", lang.t(T::CliSweepMarks));
+    // Labels as wide as the widest, so that the rows' cells line up.
+    let labels: Vec<String> =
+        (0..s.y.n).map(|j| resilience_lab::i18n::format_number(s.y.value(j), 3)).collect();
+    let lw = labels.iter().map(|l| columns(l)).max().unwrap_or(0).max(10);
+    let _ = writeln!(out, "{} ↑ {}{}", pad("", lw, false), s.y.key, axis_unit(&s.y.key, lang));
     for j in (0..s.y.n).rev() {
-        let _ = write!(out, "{:>10} ", resilience_lab::i18n::format_number(s.y.value(j), 3));
+        let _ = write!(out, "{} ", pad(&labels[usize::from(j)], lw, false));
         for i in 0..s.x.n {
             let c = &cells[usize::from(j) * usize::from(s.x.n) + usize::from(i)];
             out.push(match c {
@@ -470,16 +562,35 @@ fn sweep(args: &[String]) -> Result<String, (u8, String)> {
         out.push('\n');
     }
     let num = resilience_lab::state::storm::url_num;
-    let _ =
-        writeln!(out, "{:>10} {} … {} → {}{}", "", num(s.x.from), num(s.x.to), s.x.key, axis_unit(&s.x.key));
+    let _ = writeln!(
+        out,
+        "{} {} … {} → {}{}",
+        pad("", lw, false),
+        num(s.x.from),
+        num(s.x.to),
+        s.x.key,
+        axis_unit(&s.x.key, lang)
+    );
+    // Why the '?' cells could not run, each reason once, in words.
+    let mut why: Vec<(String, usize)> = Vec::new();
+    for e in cells.iter().flatten().filter_map(|c| c.as_ref().err()) {
+        let text = resilience_lab::plot::stability::why_not_run(lang, e);
+        match why.iter_mut().find(|(w, _)| *w == text) {
+            Some((_, n)) => *n += 1,
+            None => why.push((text, 1)),
+        }
+    }
+    for (text, n) in why {
+        let _ = writeln!(out, "{}", lang.f(T::CliSweepCouldNot, &[("n", &n.to_string()), ("why", &text)]));
+    }
     Ok(out)
 }
 
 /// A sweep axis' unit as the text map writes it after the key (` (ms)`), from the storm
 /// page's own control for the key; nothing for a count.
-fn axis_unit(key: &str) -> String {
+fn axis_unit(key: &str, lang: Lang) -> String {
     let unit = match key {
-        "utilisation" => "share of capacity",
+        "utilisation" => lang.t(T::CliShareOfCapacity),
         "trigger_ms" => "ms",
         k => resilience_lab::state::storm::number_for_url_key(k).map_or("", |d| d.knob.range.unit),
     };
@@ -488,10 +599,10 @@ fn axis_unit(key: &str) -> String {
 
 /// `lab show --preset NAME [--versus]`: the preset as a scenario file. Other flags are
 /// refused rather than ignored (a seed or format given here would change nothing).
-fn show(args: &[String]) -> Result<String, (u8, String)> {
-    let a = parse_run(args).map_err(|e| {
-        let m = if e.0.starts_with("give exactly one") {
-            format!("show needs --preset NAME\n{USAGE}")
+fn show(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
+    let a = parse_run(args, lang).map_err(|e| {
+        let m = if e.0.starts_with(lang.t(T::CliOneSource)) {
+            format!("{}\n{}", lang.t(T::CliShowNeeds), usage(lang))
         } else {
             e.0
         };
@@ -503,29 +614,46 @@ fn show(args: &[String]) -> Result<String, (u8, String)> {
         && matches!(a.engine, Engine::Auto)
         && a.max_calls == DEFAULT_MAX_CALLS;
     if !only {
-        return Err((2, format!("show takes only --preset NAME [--versus]\n{USAGE}")));
+        return Err((2, format!("{}\n{}", lang.t(T::CliShowOnly), usage(lang))));
     }
-    load_scenario(&a).map(|s| serde_json::to_string_pretty(&s).unwrap_or_default()).map_err(|e| (2, e.0))
+    load_scenario(&a, lang)
+        .map(|s| serde_json::to_string_pretty(&s).unwrap_or_default())
+        .map_err(|e| (2, e.0))
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let lang = match take_lang(&mut args) {
+        Ok(lang) => lang,
+        Err(e) => {
+            eprintln!("lab: {}", e.0);
+            return ExitCode::from(2);
+        }
+    };
     // `lab run --help` and the like: the usage, which covers every subcommand.
     let help = args.iter().any(|a| matches!(a.as_str(), "-h" | "--help"));
     let result = match args.first().map(String::as_str) {
-        _ if help => Ok(format!("{USAGE}\n")),
-        Some("presets") if args.len() == 1 => Ok(presets::all()
-            .iter()
-            .map(|p| format!("{:<28}  {}\n", p.name, p.story(resilience_lab::i18n::Lang::En)))
-            .collect::<String>()),
-        Some("run") => run(&args[1..]),
-        Some("sweep") => sweep(&args[1..]),
-        Some("keys") if args.len() == 1 => Ok(keys()),
-        Some("show") => show(&args[1..]),
-        Some("help") => Ok(format!("{USAGE}\n")),
-        Some(c @ ("presets" | "keys")) => Err((2, format!("{c} takes no arguments\n{USAGE}"))),
-        Some(other) => Err((2, format!("unknown command {other:?}\n{USAGE}"))),
-        None => Err((2, USAGE.to_string())),
+        _ if help => Ok(format!("{}\n", usage(lang))),
+        Some("presets") if args.len() == 1 => {
+            let width = presets::all().iter().map(|p| columns(p.name)).max().unwrap_or(0);
+            Ok(presets::all()
+                .iter()
+                .map(|p| format!("{}  {}\n", pad(p.name, width, true), p.story(lang)))
+                .collect())
+        }
+        Some("run") => run(&args[1..], lang),
+        Some("sweep") => sweep(&args[1..], lang),
+        Some("keys") if args.len() == 1 => Ok(keys(lang)),
+        Some("show") => show(&args[1..], lang),
+        Some("help") => Ok(format!("{}\n", usage(lang))),
+        Some(c @ ("presets" | "keys")) => {
+            Err((2, format!("{}\n{}", lang.f(T::CliTakesNoArgs, &[("cmd", c)]), usage(lang))))
+        }
+        Some(other) => Err((
+            2,
+            format!("{}\n{}", lang.f(T::CliUnknownCommand, &[("cmd", &format!("{other:?}"))]), usage(lang)),
+        )),
+        None => Err((2, usage(lang).to_string())),
     };
     match result {
         Ok(text) => {
@@ -537,7 +665,7 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("lab: cannot write the output: {e}");
+                    eprintln!("lab: {}", lang.f(T::CliCannotWrite, &[("error", &e.to_string())]));
                     ExitCode::from(1)
                 }
             }

@@ -145,7 +145,7 @@ impl Lang {
 
     /// [`allowed`](Self::allowed) with the range's unit after its maximum (` ms`; none for
     /// lists and words).
-    fn allowed_in(self, allowed: &Allowed, unit: &str) -> String {
+    pub fn allowed_in(self, allowed: &Allowed, unit: &str) -> String {
         let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
         let range = |key: T, min: &str, max: &str| {
             self.f(key, &[("min", &grouped(min)), ("max", &grouped(max)), ("unit", &unit)])

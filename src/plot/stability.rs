@@ -68,23 +68,24 @@ pub fn axis_value(lang: Lang, key: &str, v: f64) -> String {
 }
 
 /// A verdict in words.
+/// Why a cell could not run, in words: its settings refused (a trigger past the arrivals'
+/// end), too much work for the browser, or a bug.
+pub fn why_not_run(lang: Lang, e: &crate::state::runs::RunError) -> String {
+    use crate::state::runs::RunError;
+    match e {
+        RunError::Invalid(e) => lang.field_error(e),
+        RunError::TooMuchWork { estimated, cap } => lang.f(
+            T::StabTooMuchWork,
+            &[("estimated", &crate::i18n::format_bound(*estimated)), ("cap", &format_number(*cap, 0))],
+        ),
+        RunError::Internal(m) => m.clone(),
+    }
+}
+
 pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
     match c {
         None => lang.t(T::StabPending).to_string(),
-        // Why, where the cell's settings were refused (a trigger past the arrivals' end).
-        Some(Err(crate::state::runs::RunError::Invalid(e))) => {
-            format!("{}: {}", lang.t(T::StabError), lang.field_error(e))
-        }
-        // Why, where the run could not start: too much work for the browser, or a bug.
-        Some(Err(crate::state::runs::RunError::TooMuchWork { estimated, cap })) => format!(
-            "{}: {}",
-            lang.t(T::StabError),
-            lang.f(
-                T::StabTooMuchWork,
-                &[("estimated", &crate::i18n::format_bound(*estimated)), ("cap", &format_number(*cap, 0))]
-            )
-        ),
-        Some(Err(crate::state::runs::RunError::Internal(m))) => format!("{}: {m}", lang.t(T::StabError)),
+        Some(Err(e)) => format!("{}: {}", lang.t(T::StabError), why_not_run(lang, e)),
         Some(Ok(Verdict { outcome: Outcome::Recovered, recovered_after_ms, .. })) => {
             match recovered_after_ms.unwrap_or(0.0) {
                 t if t <= 0.0 => lang.t(T::StabAbsorbed).to_string(),

@@ -106,6 +106,8 @@ def no_console_errors(chrome, where):
 
 
 def main():
+    # The command line's tables and messages in English, whatever this machine's locale.
+    os.environ["LAB_LANG"] = "en"
     if len(sys.argv) != 4:
         print(__doc__)
         return 2

@@ -218,6 +218,8 @@ def pathological(lab):
 
 
 def main():
+    # The command line's messages in English, whatever this machine's locale.
+    os.environ["LAB_LANG"] = "en"
     ap = argparse.ArgumentParser()
     ap.add_argument("lab")
     ap.add_argument("--seconds", type=float, default=float(os.environ.get("FUZZ_SECONDS", "120")))

@@ -597,12 +597,28 @@ pub type CellResult = Result<Verdict, RunError>;
 /// The map as CSV, one row a cell (what `lab sweep --format csv` prints and the page
 /// exports): its position, the two values, the outcome, how fast it recovered (ms), and
 /// goodput before and after the trigger.
+/// Why a cell could not run, in words (the CSV's `why`; the page and `lab sweep`'s map say
+/// it in their language).
+fn why_not_run(e: &crate::state::runs::RunError) -> String {
+    use crate::state::runs::RunError;
+    match e {
+        RunError::Invalid(f) => crate::i18n::Lang::En.field_error(f),
+        RunError::TooMuchWork { estimated, cap } => {
+            format!(
+                "too much work: up to {estimated:.0} calls if every attempt is used, more than a cell may run ({cap:.0})"
+            )
+        }
+        RunError::Internal(m) => format!("internal error: {m}"),
+    }
+}
+
 pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
     let mut out = format!(
         "# preset={} seed={} x={} y={} protect={}\n\
          # goodput_before, goodput_after: successes / arrivals in the window before the trigger and in the \
-         recovery window (above 1 when a backlog is answered in it); recovered_after_ms: from the trigger's end\n\
-         cell,ix,iy,{},{},outcome,recovered_after_ms,goodput_before,goodput_after\n",
+         recovery window (above 1 when a backlog is answered in it); recovered_after_ms: from the trigger's end; \
+         why: a cell that could not run, why\n\
+         cell,ix,iy,{},{},outcome,recovered_after_ms,goodput_before,goodput_after,why\n",
         s.preset,
         s.seed,
         s.x.text(),
@@ -616,14 +632,15 @@ pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
         let (x, y) = (url_num(s.x.value(i)), url_num(s.y.value(j)));
         let tail = match c {
             Some(Ok(v)) => format!(
-                "{},{},{},{}",
+                "{},{},{},{},",
                 v.outcome.as_str(),
                 v.recovered_after_ms.map(url_num).unwrap_or_default(),
                 url_num(v.before),
                 url_num(v.after)
             ),
-            Some(Err(e)) => format!("error,,,{}", format!("{e:?}").replace(',', ";")),
-            None => "pending,,,".into(),
+            // Why, in words, quoted (the words have commas).
+            Some(Err(e)) => format!("error,,,,\"{}\"", why_not_run(e).replace('"', "\"\"")),
+            None => "pending,,,,".into(),
         };
         out.push_str(&format!("{index},{i},{j},{x},{y},{tail}\n"));
     }

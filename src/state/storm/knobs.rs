@@ -102,31 +102,33 @@ pub struct KeyDoc {
     pub accepts: String,
     /// Its unit, if any.
     pub unit: &'static str,
-    /// Its label (English).
+    /// Its label.
     pub label: &'static str,
 }
 
 /// Every URL key of the storm page's controls, from the tables the page and the parser use
 /// (`lab keys` prints it; the README's link grammar points there).
-pub fn key_docs() -> Vec<KeyDoc> {
+pub fn key_docs(lang: crate::i18n::Lang) -> Vec<KeyDoc> {
     let prefix = |a: Applies, key: &str| {
         let p = a.key_pattern();
         if p.is_empty() { key.to_string() } else { format!("({p}){key}") }
     };
     let numbers = NUMBERS.iter().map(|d| KeyDoc {
         key: prefix(d.applies, d.knob.key),
-        accepts: d.knob.allowed().to_string(),
+        accepts: lang.allowed_in(&d.knob.allowed(), ""),
         unit: d.knob.range.unit,
-        label: d.knob.label.en(),
+        label: lang.t(d.knob.label),
     });
     let choices = CHOICES.iter().map(|d| KeyDoc {
         key: prefix(d.applies, d.choice.key),
-        accepts: format!(
-            "one of {}",
-            d.choice.options.iter().map(|(v, _)| *v).collect::<Vec<_>>().join(", ")
+        accepts: lang.allowed_in(
+            &crate::error::Allowed::OneOf {
+                choices: d.choice.options.iter().map(|(v, _)| (*v).to_string()).collect(),
+            },
+            "",
         ),
         unit: "",
-        label: d.choice.label.en(),
+        label: lang.t(d.choice.label),
     });
     numbers.chain(choices).collect()
 }
