@@ -449,3 +449,22 @@ fn cli_refuses_a_repeated_flag_and_names_a_report_given_as_a_scenario() {
     assert!(code == 2 && err.contains("report") && err.contains("lab show --preset"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A student's small stumbles: `--version`; a scenario file saved "with BOM" by an editor;
+/// a sweep of a preset whose default map cannot run says to give the axes.
+#[test]
+fn cli_version_bom_and_a_preset_without_a_default_map() {
+    let (code, out, _) = cli(&["--version"]);
+    assert!(code == 0 && out.starts_with("lab ") && out.trim().len() > 4, "{out}");
+    let (_, shown, _) = cli(&["show", "--preset", "chain-2x3"]);
+    let dir = std::env::temp_dir().join(format!("lab-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bom.json");
+    std::fs::write(&path, [&[0xEF, 0xBB, 0xBF][..], shown.as_bytes()].concat()).unwrap();
+    let (code, with_bom, err) = cli(&["run", "--scenario", path.to_str().unwrap(), "--format", "digest"]);
+    let (_, plain, _) = cli(&["run", "--preset", "chain-2x3", "--format", "digest"]);
+    assert!(code == 0 && with_bom == plain, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, _, err) = cli(&["sweep", "--preset", "chain-2x3"]);
+    assert!(code == 2 && err.contains("give --x and --y"), "{err}");
+}

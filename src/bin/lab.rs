@@ -276,6 +276,10 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
         let mib = (MAX_FILE_BYTES >> 20).to_string();
         return Err(UsageError(lang.f(T::CliTooLarge, &[("path", &format!("{path:?}")), ("mib", &mib)])));
     }
+    // A byte-order mark (an editor's UTF-8 "with BOM") is not part of the JSON.
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        bytes.drain(..3);
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         let byte = e.utf8_error().valid_up_to().to_string();
         UsageError(lang.f(T::CliNotUtf8, &[("path", &format!("{path:?}")), ("byte", &byte)]))
@@ -511,14 +515,23 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     let p =
         presets::find(&preset).ok_or_else(|| (2, refused(lang, "--preset", &preset, preset_names()).0))?;
     let mut s = Sweep::default_for(p.name);
-    let y_given = y.is_some();
+    let (x_given, y_given) = (x.is_some(), y.is_some());
     s.x = x.unwrap_or(s.x);
     s.y = y.unwrap_or(s.y);
     s.seed = seed.unwrap_or(s.seed);
     s.protect = protect.unwrap_or(Protection::None);
     // The same knob on both axes is named by the flag given (the other is the default's).
     let given = if y_given { "--y" } else { "--x" };
-    s.axes_differ(given).and_then(|()| s.check()).map_err(field)?;
+    s.axes_differ(given).and_then(|()| s.check()).map_err(|e| {
+        // A preset whose default map cannot run (no limited pool to load): the axes the
+        // learner never typed are not theirs to fix.
+        let (code, m) = field(e);
+        if x_given || y_given {
+            (code, m)
+        } else {
+            (code, format!("{m}\n{}", lang.f(T::CliSweepGiveAxes, &[("preset", p.name)])))
+        }
+    })?;
     let protected = s.protect != Protection::None;
     let cells: Vec<_> = (0..s.cells()).map(|i| Some(s.run_cell(i, protected))).collect();
     if csv {
@@ -634,6 +647,7 @@ fn main() -> ExitCode {
     let help = args.iter().any(|a| matches!(a.as_str(), "-h" | "--help"));
     let result = match args.first().map(String::as_str) {
         _ if help => Ok(format!("{}\n", usage(lang))),
+        Some("--version" | "-V") if args.len() == 1 => Ok(format!("lab {}\n", env!("CARGO_PKG_VERSION"))),
         Some("presets") if args.len() == 1 => {
             let width = presets::all().iter().map(|p| columns(p.name)).max().unwrap_or(0);
             Ok(presets::all()

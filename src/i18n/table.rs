@@ -1304,7 +1304,7 @@ texts! {
   lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
             [--seed N] [--format table|csv]
   lab keys
-  (any command) [--lang en|zh]
+  (any command) [--lang en|zh]     lab --version
 
   presets lists the presets and what each shows; show prints one as a scenario file (JSON)
   to edit and run with --scenario; keys lists the retry-storm page's link keys and ranges.
@@ -1328,7 +1328,7 @@ texts! {
   lab sweep [--preset 名称] [--x 参数=A..B/N] [--y 参数=A..B/N] [--protect none|budget|cancel|breaker]
             [--seed N] [--format table|csv]
   lab keys
-  （任一命令）[--lang en|zh]
+  （任一命令）[--lang en|zh]     lab --version
 
   presets 列出各预设及其演示的内容；show 把一个预设打印成场景文件（JSON），可编辑后用
   --scenario 运行；keys 列出重试风暴页链接的键及其取值范围。
@@ -1392,6 +1392,7 @@ l<N>.sides=N、f<N>.target=名称，以及每个改动过的控件：";
         ~ 仍在排空积压（未卡住）   # 卡住（亚稳态）   x 过载（达到或超过容量，或触发前已在失败）   ? 无法运行（原因见下）";
     CliSweepCouldNot => "? ({n} of the cells): {why}", "?（{n} 格）：{why}";
     CliShareOfCapacity => "share of capacity", "占容量的比例";
+    CliSweepGiveAxes => "{preset} has no default map (the default axes load a limited worker pool, which it lacks): give --x and --y (lab keys lists the knobs)", "{preset} 没有默认地图（默认坐标轴需要一个有上限的工作线程池，而它没有）：请给出 --x 和 --y（lab keys 列出可用参数）";
     VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
     QExactBounded => "M/M/c/K: at most {q} waiting, the rest turned away, so a steady state exists at any load and every closed form above is exact for it (a finite birth–death chain, P_K the share turned away; P(wait), Wq and W are of the calls let in). The simulated figures differ by sampling noise and the run's empty start. No p99 is drawn.",
         "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被接纳的调用）。模拟结果与之的差异来自抽样噪声，以及运行从空系统起步。不画 p99。";
