@@ -356,11 +356,21 @@ pub fn uses_shared_pool(r: &Report, ci: usize) -> bool {
 pub const DIAGRAM_W: f64 = 900.0;
 
 /// The narrowest a hop's box gets (CSS px): its badges, two to a row, stay legible at their
-/// 10.5 px. A figure with less room for its row of boxes scrolls sideways instead.
-pub const MIN_BOX_W: f64 = 140.0;
+/// 10.5 px (a long one squeezed). A figure with less room for its row of boxes scrolls
+/// sideways instead. 110: the retry-storm lesson's four hops (the ×64 payment last) fit a
+/// 1,024 px laptop's column of 562 px.
+pub const MIN_BOX_W: f64 = 110.0;
+
+/// The room between two boxes of the main path (CSS px), in the widest layout and below it.
+const GAP_W: f64 = 46.0;
+const GAP_NARROW: f64 = 36.0;
 
 /// Room left of the first box and right of the last (a box's 1.5 px stroke is not cut).
 const DIAGRAM_MARGIN: f64 = 4.0;
+
+/// The width a side dependency's breaker lines take left of its edge (11.5 px text, "CLOSED
+/// · opens at ≥ 50 % failed" the longest).
+const SIDE_BREAKER_TEXT_W: f64 = 215.0;
 
 /// Lays out the chain in `room` CSS px (the figure's width; at most [`DIAGRAM_W`] is used,
 /// and a wider figure scales the drawing up): the main path left to right in one row, each
@@ -372,7 +382,7 @@ pub fn diagram_layout(r: &Report, room: f64) -> Layout {
     let main: Vec<usize> =
         r.hops.iter().enumerate().filter(|(_, h)| h.kind != HopKind::Side).map(|(i, _)| i).collect();
     let n = main.len().max(1) as f64;
-    let gap = 46.0;
+    let gap = if room >= DIAGRAM_W { GAP_W } else { GAP_NARROW };
     let narrowest = MIN_BOX_W * n + gap * (n - 1.0) + 2.0 * DIAGRAM_MARGIN;
     let width = room.min(DIAGRAM_W).max(narrowest);
     let w = ((width - 2.0 * DIAGRAM_MARGIN - gap * (n - 1.0)) / n).clamp(MIN_BOX_W, 220.0);
@@ -389,7 +399,7 @@ pub fn diagram_layout(r: &Report, room: f64) -> Layout {
         .enumerate()
         .map(|(k, &hop)| HopBox { hop, x: x0 + k as f64 * (w + gap), y: 10.0, w, h })
         .collect();
-    let pools: Vec<PoolBox> = boxes
+    let mut pools: Vec<PoolBox> = boxes
         .iter()
         .filter(|b| r.hops[b.hop].shared_pool.is_some())
         .map(|b| PoolBox {
@@ -440,9 +450,24 @@ pub fn diagram_layout(r: &Report, room: f64) -> Layout {
     }
     let height =
         boxes.iter().map(|b| b.y + b.h).chain(pools.iter().map(|p| p.y + p.h)).fold(0.0, f64::max) + 10.0;
+    // A side dependency's breaker writes its two lines to the left of its (vertical) edge,
+    // right-aligned: in a narrow layout the drawing moves right to make room for them.
+    let side_breaker_x = edges
+        .iter()
+        .filter(|e| {
+            (e.x1 - e.x2).abs() < 1.0 && r.clients.get(e.client).is_some_and(|c| c.breaker_instances > 0)
+        })
+        .map(|e| e.x1)
+        .fold(f64::INFINITY, f64::min);
+    let shift = (SIDE_BREAKER_TEXT_W + 8.0 - side_breaker_x).max(0.0);
+    if shift > 0.0 {
+        boxes.iter_mut().for_each(|b| b.x += shift);
+        pools.iter_mut().for_each(|p| p.x += shift);
+        edges.iter_mut().for_each(|e| (e.x1, e.x2) = (e.x1 + shift, e.x2 + shift));
+    }
     // Side dependencies several to a layer may reach past the row's right end.
     let right = boxes.iter().map(|b| b.x + b.w).chain(pools.iter().map(|p| p.x + p.w)).fold(0.0, f64::max);
-    Layout { width: width.max(right + DIAGRAM_MARGIN), boxes, edges, pools, height }
+    Layout { width: (width + shift).max(right + DIAGRAM_MARGIN), boxes, edges, pools, height }
 }
 
 /// Positions (0–1 along an edge) of the dots showing `count` calls in the current bucket,
@@ -828,7 +853,13 @@ mod tests {
         assert!(within(&tablet) && tablet.boxes.iter().all(|b| b.w >= MIN_BOX_W), "{tablet:?}");
         // A phone: three boxes of the narrowest width, wider than the room (it scrolls).
         let phone = diagram_layout(&r, 300.0);
-        assert_eq!(phone.width, 3.0 * MIN_BOX_W + 2.0 * 46.0 + 2.0 * DIAGRAM_MARGIN);
+        assert!(phone.width >= 3.0 * MIN_BOX_W + 2.0 * GAP_NARROW + 2.0 * DIAGRAM_MARGIN, "{}", phone.width);
+        // Room left of the recommendations edge for its breaker's two lines.
+        let side = phone.edges.iter().find(|e| (e.x1 - e.x2).abs() < 1.0).unwrap();
+        assert!(side.x1 - 8.0 >= SIDE_BREAKER_TEXT_W, "{side:?}");
+        // The retry-storm lesson's four hops fit a 1,024 px laptop's column.
+        let four = run(&presets::chain_3x4()).unwrap();
+        assert_eq!(diagram_layout(&four, 562.0).width, 562.0, "no sideways scroll for chain-3x4 at 562 px");
         assert!(within(&phone) && phone.boxes.iter().all(|b| b.w == MIN_BOX_W), "{phone:?}");
         // The same run in any room: the same boxes, edges and pools, only placed differently.
         assert_eq!(phone.boxes.len(), tablet.boxes.len());

@@ -99,16 +99,17 @@ fn fault_labels(
     end_ms: f64,
 ) -> Vec<Option<(crate::plot::storm::FaultMark, f64)>> {
     let windows: Vec<(f64, f64)> = faults.iter().map(|(from, to, _)| (*from, *to)).collect();
-    // Labels of 10 px (9 px had come out at 7.9 px on a 390 px phone, where a chart is drawn
-    // at about 0.88 of its view box), "fault 1" about 38 units wide.
+    // Labels of 10.5 px (9 px had come out at 7.9 px on a 390 px phone, and 10 px at 8.8 px
+    // in a 1,024 px laptop's column, where a chart is drawn at about 0.88 of its view box),
+    // "fault 1" about 40 units wide.
     crate::plot::storm::fault_marks(&windows, end_ms, x_scale(end_ms), W - MR, FAULT_LABEL_W)
         .into_iter()
         .map(|m| m.map(|m| (m, MT + 10.0 + 11.0 * m.row as f64)))
         .collect()
 }
 
-/// A fault label's width in the chart's units (10-unit text).
-const FAULT_LABEL_W: f64 = 40.0;
+/// A fault label's width in the chart's units (10.5-unit text).
+const FAULT_LABEL_W: f64 = 42.0;
 
 fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
     let xs = x_scale(end_ms);
@@ -349,7 +350,7 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
                 let under = |yy: f64| -> Vec<f64> {
                     (0..n).map(|i| if xe[i + 1] > x0 && xe[i] < x1 { yy } else { f64::NAN }).collect()
                 };
-                [under(y - 9.0), under(y + 2.0)]
+                [under(y - 9.5), under(y + 2.0)]
             })
             .collect();
         let obstacles: Vec<&[f64]> = std::iter::once(limit_at.as_slice())

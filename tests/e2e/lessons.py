@@ -1021,7 +1021,32 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                         "return top === r || r.contains(top);")
                     expect(hit is True,
                            f"({lang}) {lesson} {step}: Reveal scrolled into view is not under the bar: {hit}")
+            # Interviewing, the checklist (2,500 px of it) is above the bar: scrolled down it,
+            # Back and Next are still at the card's foot.
+            chrome.get(base + "?lesson=interview&step=1&interview=1&present=1&lang=en")
+            wait_step("interview", 1)
+            time.sleep(0.5)
+            seen = chrome.js("const c = document.getElementById('lesson-card'); c.scrollTop = 2000;"
+                             "const n = document.getElementById('lesson-next').getBoundingClientRect(), r = c.getBoundingClientRect();"
+                             "return [c.scrollTop > 0, n.top >= r.top && n.bottom <= r.bottom + 1];")
+            expect(seen == [True, True], f"interviewing, Next stays in the card's view down the checklist: {seen}")
+            # The admission lab's arrivals table stays in its settings column (its × buttons
+            # had stuck out of a 1,024 px laptop's 345 px column).
+            chrome.get(base + "?page=admission&lang=zh")
+            chrome.wait("#adm-steps", timeout=20)
+            time.sleep(0.3)
+            out = chrome.js("const w = document.querySelector('.controls-wrap').getBoundingClientRect().right;"
+                            "return [...document.querySelectorAll('.lab-table.arrivals button')].filter(b => b.getBoundingClientRect().right > w + 1).length;")
+            expect(out == 0, f"the arrivals table's buttons within the settings column at 1,024 px: {out} past it")
             chrome.viewport(768, 1024)
+            # Upright, the presenter's card scrolls in its own box above the stage: Back and Next
+            # at its foot without scrolling it.
+            chrome.get(base + "?lesson=retry-storm&step=1&present=1&lang=en")
+            wait_step("retry-storm", 1)
+            time.sleep(0.5)
+            seen = chrome.js("const c = document.getElementById('lesson-card').getBoundingClientRect(), n = document.getElementById('lesson-next').getBoundingClientRect();"
+                             "return [Math.round(c.bottom), Math.round(n.top), Math.round(n.bottom)];")
+            expect(seen[2] <= seen[0] + 1 and seen[1] >= 0, f"upright, Next in view at the card's foot: card ends {seen[0]}, Next {seen[1]}–{seen[2]}")
             # Not presenting, the card is above the page: the corner button leads back to it.
             chrome.get(base + "?lesson=capacity&step=5&lang=zh")
             wait_step("capacity", 5)

@@ -132,8 +132,11 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
                 time.sleep(0.5)
                 got = chrome.js(
                     "return [location.search.includes('page=stability'), document.getElementById('stab-open-x').value,"
-                    " document.getElementById('stab-open-y').value, document.getElementById('cell-55').classList.contains('picked'),"
-                    " document.querySelectorAll('.stab-map rect.picked').length, document.getElementById('stab-cell-verdict').textContent,"
+                    " document.getElementById('stab-open-y').value,"
+                    " (() => { const o = document.getElementById('stab-picked'), c = document.getElementById('cell-55');"
+                    "  return !!o && o.getAttribute('x') === c.getAttribute('x') && o.getAttribute('y') === c.getAttribute('y')"
+                    "   && o.parentNode.lastElementChild === o && getComputedStyle(o).stroke !== getComputedStyle(c).stroke; })(),"
+                    " document.querySelectorAll('#stab-picked').length, document.getElementById('stab-cell-verdict').textContent,"
                     " document.getElementById('cell-55').querySelector('title').textContent];")
                 stays, col, row, picked, n_picked, said, tip = got
                 expect(stays and (col, row) == ("6", "6") and picked and n_picked == 1,

@@ -245,6 +245,11 @@ pub fn LessonCard(props: &CardProps) -> Html {
             if props.modified {
                 <p class="note" id="lesson-modified">{ t(T::LessonModified) }</p>
             }
+            // The interviewer's checklist above the card's tools and bar, so that the bar, last
+            // in the card, stays in view however far down the checklist the card is scrolled.
+            if modes.interview {
+                <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} />
+            }
             // The card's tools, at its foot: not in the bar below, which stays in view and
             // must stay short (with them, on a tablet's presenter card, it had taken 270 of
             // its 750 px, over Reveal).
@@ -279,9 +284,6 @@ pub fn LessonCard(props: &CardProps) -> Html {
                         onclick={Callback::from(|_: MouseEvent| click_play())}>{ t(T::LessonPlay) }</button>
                 }
             </nav>
-            if modes.interview {
-                <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} />
-            }
         </aside>
     }
 }

@@ -311,19 +311,31 @@ fn protect_control(lang: Lang, st: &StabilityState, dispatch: &Callback<A>) -> H
 pub fn step_knob(lang: Lang, st: &StabilityState, dispatch: &Callback<A>, key: &str) -> Option<Html> {
     (key == "protect").then(|| protect_control(lang, st, dispatch))
 }
-/// Outlines the picked cell (the cell picker's) on the map, and only it.
+/// Outlines the picked cell (the cell picker's) on the map: a rectangle of its own over the
+/// cells, drawn last (a stroke on the cell itself was painted over by its neighbours, and
+/// its link's focus style took its colour).
 fn mark_picked(index: usize) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    if let Ok(old) = doc.query_selector_all(".stab-map rect.picked") {
-        for k in 0..old.length() {
-            if let Some(el) = old.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                let _ = el.class_list().remove_1("picked");
-            }
+    let Some(cell) = doc.get_element_by_id(&format!("cell-{index}")) else { return };
+    let Some(svg) = cell.closest("svg").ok().flatten() else { return };
+    let outline = match doc.get_element_by_id("stab-picked") {
+        Some(o) => o,
+        None => {
+            let Ok(o) = doc.create_element_ns(Some("http://www.w3.org/2000/svg"), "rect") else { return };
+            o.set_id("stab-picked");
+            let _ = o.set_attribute("class", "picked-outline");
+            let _ = o.set_attribute("pointer-events", "none");
+            let _ = o.set_attribute("aria-hidden", "true");
+            o
+        }
+    };
+    for attr in ["x", "y", "width", "height"] {
+        if let Some(v) = cell.get_attribute(attr) {
+            let _ = outline.set_attribute(attr, &v);
         }
     }
-    if let Some(el) = doc.get_element_by_id(&format!("cell-{index}")) {
-        let _ = el.class_list().add_1("picked");
-    }
+    // Last in the map's drawing (again after a redraw of the markup), over every cell.
+    let _ = svg.append_child(&outline);
 }
 
 /// On a touch screen a tap on a cell picks it (outlined, its verdict said under the map,

@@ -333,23 +333,33 @@ fn pool_view(
             html! { <line class="pool-link" x1={px.to_string()} y1={py.to_string()} x2={mx.to_string()} y2={my.to_string()} /> }
         })
         .collect();
+    // A narrow box (see `diagram_layout`) squeezes its lines into it: 12 px bold, 11.5 px.
+    let title = lang.f(T::SharedPoolTitle, &[("size", &size.size.to_string())]);
+    let title_fit = crate::plot::palette::squeeze(&title, 13.0, p.w - 16.0);
+    let use_text = lang.f(
+        T::SharedPoolUse,
+        &[
+            ("busy", &format_number(busy as f64, 0)),
+            ("size", &format_number(f64::from(size.size), 0)),
+            ("queued", &format_number(queued as f64, 0)),
+            ("queue", &queue_limit),
+        ],
+    );
+    let use_fit = crate::plot::palette::squeeze(&use_text, 11.5, p.w - 16.0);
     html! {
         <g class={classes!("pool", full.then_some("full"))} id={format!("pool-{side}-{}", p.hop)}
             data-size={size.size.to_string()} data-busy={busy.to_string()} data-queue={queued.to_string()}>
             { links }
             <rect class="pool-box" x={p.x.to_string()} y={p.y.to_string()} width={p.w.to_string()} height={p.h.to_string()} rx="6" />
-            <text class="pool-title" x={(p.x + 8.0).to_string()} y={(p.y + 15.0).to_string()}>
-                { lang.f(T::SharedPoolTitle, &[("size", &size.size.to_string())]) }
-            </text>
+            <text class="pool-title" x={(p.x + 8.0).to_string()} y={(p.y + 15.0).to_string()}
+                textLength={title_fit.clone()} lengthAdjust={title_fit.is_some().then_some("spacingAndGlyphs")}>{ title }</text>
             { for (0..cells).map(|k| {
                 let on = (k as f64 + 0.5) * per_cell <= busy as f64;
                 html! { <rect class={classes!("cell", on.then_some("on"))} x={(p.x + 8.0 + k as f64 * cw).to_string()} y={(p.y + 22.0).to_string()}
                     width={(cw - 2.0).max(1.0).to_string()} height="12" rx="2" /> }
             }) }
-            <text class="pool-text" x={(p.x + 8.0).to_string()} y={(p.y + 50.0).to_string()}>
-                { lang.f(T::SharedPoolUse, &[("busy", &format_number(busy as f64, 0)), ("size", &format_number(f64::from(size.size), 0)),
-                    ("queued", &format_number(queued as f64, 0)), ("queue", &queue_limit)]) }
-            </text>
+            <text class="pool-text" x={(p.x + 8.0).to_string()} y={(p.y + 50.0).to_string()}
+                textLength={use_fit.clone()} lengthAdjust={use_fit.is_some().then_some("spacingAndGlyphs")}>{ use_text }</text>
         </g>
     }
 }
