@@ -564,12 +564,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(pending == 0, f"the checklist's questions are filled: {pending} figures pending")
         expect(chrome.js("return document.querySelectorAll('#lesson-checklist .lesson-answer').length;") == 0,
                "answers hidden until revealed")
-        chrome.click("#check-3-reveal")
+        # The checklist is above the card's sticky bar: a prompt's buttons are scrolled to
+        # the card's middle first, as a reader scrolls to what they click.
+        def click_in_card(css):
+            chrome.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
+            chrome.click(css)
+        click_in_card("#check-3-reveal")
         chrome.wait("#check-3-answer")
         expect("900" in chrome.text("#check-3-answer"), "the 900 calls answer, from the model")
         # A ticked prompt stays ticked through Next and a reload (the tab's session).
-        chrome.click("#check-1-done")
-        chrome.click("#check-3-go")
+        click_in_card("#check-1-done")
+        click_in_card("#check-3-go")
         wait_step("interview", 3)
         chrome.refresh()
         wait_step("interview", 3)
@@ -585,7 +590,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.type("#k-l1-attempts", "4")
         chrome.type("#k-l2-attempts", "2")
         time.sleep(0.05)
-        chrome.click("#lesson-candidate")
+        click_in_card("#lesson-candidate")
         chrome.wait_text("#lesson-candidate", "候选人链接已复制")
         link = chrome.js("return window.__copied || '';")
         expect(all(p in link for p in ["lang=zh", "role=candidate", "l1.attempts=4", "l2.attempts=2", "step=3"])
@@ -646,6 +651,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.get(base + "?lesson=interview&step=99&lang=en")
         wait_step("interview", 1)
         expect("step" in chrome.text("#link-notice") and "99" in chrome.text("#link-notice"), "a bad step is named")
+        chrome.js("document.getElementById('lesson-leave').scrollIntoView({block: 'center'});")
         chrome.click("#lesson-leave")
         time.sleep(0.2)
         expect("lesson=" not in chrome.url() and chrome.js("return !document.getElementById('lesson-card');"),
