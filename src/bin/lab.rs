@@ -20,7 +20,7 @@
 //! hand: five subcommands and a few flags do not earn a parser crate.
 
 use resilience_lab::error::{Allowed, FieldError};
-use resilience_lab::i18n::{Lang, T};
+use resilience_lab::i18n::{Cli, Lang};
 use resilience_lab::model::chain::{DEFAULT_MAX_CALLS, Engine, SimError, run_on};
 use resilience_lab::model::slo::Slo;
 use resilience_lab::query::Query;
@@ -34,7 +34,7 @@ use std::process::ExitCode;
 
 /// The help, in the language asked for.
 fn usage(lang: Lang) -> &'static str {
-    lang.t(T::CliUsage)
+    lang.t(Cli::Usage)
 }
 
 /// A field's message in the language asked for: in English the command line's own form
@@ -78,7 +78,7 @@ fn take_lang(args: &mut Vec<String>) -> Result<Lang, UsageError> {
         };
         if let Some(v) = value {
             if given.is_some() {
-                return Err(UsageError(Lang::En.f(T::CliRepeated, &[("flag", "--lang")])));
+                return Err(UsageError(Lang::En.f(Cli::Repeated, &[("flag", "--lang")])));
             }
             given = Some(
                 Lang::from_tag(&v).ok_or_else(|| refused(Lang::En, "--lang", &v, one_of(&["en", "zh"])))?,
@@ -96,7 +96,7 @@ fn take_lang(args: &mut Vec<String>) -> Result<Lang, UsageError> {
 /// Refuses a flag given twice (the last would silently win).
 fn once(seen: &mut Vec<String>, lang: Lang, flag: &str) -> Result<(), UsageError> {
     if seen.iter().any(|f| f == flag) {
-        return Err(UsageError(lang.f(T::CliRepeated, &[("flag", flag)])));
+        return Err(UsageError(lang.f(Cli::Repeated, &[("flag", flag)])));
     }
     seen.push(flag.to_string());
     Ok(())
@@ -151,7 +151,7 @@ fn parse_run(args: &[String], lang: Lang) -> Result<RunArgs, UsageError> {
         }
         let mut value = |name: &str| -> Result<String, UsageError> {
             inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| {
-                UsageError(format!("{}\n{}", lang.f(T::CliNeedsValue, &[("flag", name)]), usage(lang)))
+                UsageError(format!("{}\n{}", lang.f(Cli::NeedsValue, &[("flag", name)]), usage(lang)))
             })
         };
         match flag {
@@ -202,16 +202,16 @@ fn parse_run(args: &[String], lang: Lang) -> Result<RunArgs, UsageError> {
                 };
             }
             _ => {
-                let m = lang.f(T::CliUnknownArgument, &[("arg", &format!("{a:?}"))]);
+                let m = lang.f(Cli::UnknownArgument, &[("arg", &format!("{a:?}"))]);
                 return Err(UsageError(format!("{m}\n{}", usage(lang))));
             }
         }
     }
     if [out.preset.is_some(), out.file.is_some(), out.link.is_some()].iter().filter(|x| **x).count() != 1 {
-        return Err(UsageError(format!("{}\n{}", lang.t(T::CliOneSource), usage(lang))));
+        return Err(UsageError(format!("{}\n{}", lang.t(Cli::OneSource), usage(lang))));
     }
     if out.versus && out.file.is_some() {
-        return Err(UsageError(format!("{}\n{}", lang.t(T::CliVersusNeeds), usage(lang))));
+        return Err(UsageError(format!("{}\n{}", lang.t(Cli::VersusNeeds), usage(lang))));
     }
     Ok(out)
 }
@@ -230,7 +230,7 @@ fn link_scenario(
 ) -> Result<(Scenario, u64, Option<resilience_lab::export::ReportLink>), UsageError> {
     let q = Query::parse(link);
     if let Some(page) = q.get("page").filter(|p| *p != "storm") {
-        return Err(UsageError(lang.f(T::CliLinkPage, &[("page", &resilience_lab::error::clip(page))])));
+        return Err(UsageError(lang.f(Cli::LinkPage, &[("page", &resilience_lab::error::clip(page))])));
     }
     let st = StormState::from_query(&q);
     if let Some((_, _, e)) = st.errors.iter().next() {
@@ -240,10 +240,10 @@ fn link_scenario(
         return Err(UsageError(format!("--link: {}", lang.named_error(e, &e.field, unit))));
     }
     if !st.unknown.is_empty() {
-        return Err(UsageError(lang.f(T::CliLinkUnknown, &[("keys", &lang.list(&st.unknown, 8))])));
+        return Err(UsageError(lang.f(Cli::LinkUnknown, &[("keys", &lang.list(&st.unknown, 8))])));
     }
     if versus && !st.compare {
-        return Err(UsageError(lang.t(T::CliLinkNoSideB).to_string()));
+        return Err(UsageError(lang.t(Cli::LinkNoSideB).to_string()));
     }
     let side = if versus { Side::B } else { Side::A };
     let query = st.run_query();
@@ -259,12 +259,12 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
         return match (args.versus, p.versus) {
             (false, _) => Ok((p.build)()),
             (true, Some(v)) => Ok((v.build)()),
-            (true, None) => Err(UsageError(lang.f(T::CliNoVersus, &[("name", &format!("{name:?}"))]))),
+            (true, None) => Err(UsageError(lang.f(Cli::NoVersus, &[("name", &format!("{name:?}"))]))),
         };
     }
     let path = args.file.as_deref().unwrap_or_default();
     let cannot = |e: std::io::Error| {
-        UsageError(lang.f(T::CliCannotRead, &[("path", &format!("{path:?}")), ("error", &e.to_string())]))
+        UsageError(lang.f(Cli::CannotRead, &[("path", &format!("{path:?}")), ("error", &e.to_string())]))
     };
     let mut bytes = Vec::new();
     std::fs::File::open(path)
@@ -274,7 +274,7 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
         .map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let mib = (MAX_FILE_BYTES >> 20).to_string();
-        return Err(UsageError(lang.f(T::CliTooLarge, &[("path", &format!("{path:?}")), ("mib", &mib)])));
+        return Err(UsageError(lang.f(Cli::TooLarge, &[("path", &format!("{path:?}")), ("mib", &mib)])));
     }
     // A byte-order mark (an editor's UTF-8 "with BOM") is not part of the JSON.
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -282,14 +282,14 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let byte = e.utf8_error().valid_up_to().to_string();
-        UsageError(lang.f(T::CliNotUtf8, &[("path", &format!("{path:?}")), ("byte", &byte)]))
+        UsageError(lang.f(Cli::NotUtf8, &[("path", &format!("{path:?}")), ("byte", &byte)]))
     })?;
     Scenario::from_json(&text).map_err(|e| {
         // A run's report handed in as a scenario (the first thing a learner tries): say so.
         let report = serde_json::from_str::<serde_json::Value>(&text)
             .is_ok_and(|v| v.get("generator").is_some() && v.get("summary").is_some());
         if report {
-            UsageError(lang.f(T::CliReportNotScenario, &[("path", path)]))
+            UsageError(lang.f(Cli::ReportNotScenario, &[("path", path)]))
         } else {
             UsageError(format!("{path}: {}", say(lang, &e)))
         }
@@ -321,14 +321,14 @@ fn run(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         SimError::TooMuchWork { estimated, cap } => (
             2,
             lang.f(
-                T::CliTooMuchWork,
+                Cli::TooMuchWork,
                 &[("estimated", &format!("{estimated:.0}")), ("cap", &format!("{cap:.0}"))],
             ),
         ),
-        SimError::Internal(m) => (1, lang.f(T::CliInternal, &[("message", &m)])),
+        SimError::Internal(m) => (1, lang.f(Cli::Internal, &[("message", &m)])),
     })?;
     if let Some(stop) = report.summary.stopped {
-        eprintln!("lab: {}: {}", lang.t(T::CliNotice), stopped_notice(stop, lang));
+        eprintln!("lab: {}: {}", lang.t(Cli::Notice), stopped_notice(stop, lang));
     }
     Ok(match args.format {
         // The page's "export JSON" and "export CSV" print through the same functions.
@@ -343,10 +343,10 @@ fn run(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
 fn stopped_notice(stop: Stopped, lang: Lang) -> String {
     match stop {
         Stopped::CallsAlive { at_ms, limit } => {
-            lang.f(T::CliStoppedCalls, &[("at", &at_ms.to_string()), ("limit", &limit.to_string())])
+            lang.f(Cli::StoppedCalls, &[("at", &at_ms.to_string()), ("limit", &limit.to_string())])
         }
         Stopped::Work { at_ms, limit } => {
-            lang.f(T::CliStoppedWork, &[("at", &at_ms.to_string()), ("limit", &limit.to_string())])
+            lang.f(Cli::StoppedWork, &[("at", &at_ms.to_string()), ("limit", &limit.to_string())])
         }
     }
 }
@@ -367,17 +367,17 @@ fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
     let s = &r.summary;
     let budget = slo.budget(s);
     let mut out = String::new();
-    let side = if versus { lang.t(T::CliSideB) } else { "" };
+    let side = if versus { lang.t(Cli::SideB) } else { "" };
     let _ = writeln!(
         out,
         "{}",
-        lang.f(T::CliScenarioLine, &[("name", &r.scenario), ("seed", &r.seed.to_string()), ("side", side)])
+        lang.f(Cli::ScenarioLine, &[("name", &r.scenario), ("seed", &r.seed.to_string()), ("side", side)])
     );
     let rows: Vec<(&str, String)> = vec![
         ("original_requests", s.original_requests.to_string()),
         ("downstream_attempts", s.downstream_attempts.to_string()),
         ("attempts_per_hop", format!("{:?}", s.attempts_per_hop)),
-        ("amplification", format!("{:.2}×  ({})", s.amplification, lang.t(T::CliAmplificationNote))),
+        ("amplification", format!("{:.2}×  ({})", s.amplification, lang.t(Cli::AmplificationNote))),
         ("succeeded", s.succeeded.to_string()),
         ("degraded", s.degraded.to_string()),
         // A run stopped early counts the requests still in flight as failed: said here, as
@@ -386,7 +386,7 @@ fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
             "failed",
             match s.unfinished {
                 0 => s.failed.to_string(),
-                n => format!("{} ({})", s.failed, lang.f(T::CliUnfinishedNote, &[("n", &n.to_string())])),
+                n => format!("{} ({})", s.failed, lang.f(Cli::UnfinishedNote, &[("n", &n.to_string())])),
             },
         ),
         ("admission_rejected", s.admission_rejected.to_string()),
@@ -401,10 +401,10 @@ fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
         (
             "slo",
             lang.f(
-                T::CliSloLine,
+                Cli::SloLine,
                 &[
                     ("pct", &slo.success_percent.to_string()),
-                    ("verdict", lang.t(if budget.met { T::CliSloMet } else { T::CliSloBreached })),
+                    ("verdict", lang.t(if budget.met { Cli::SloMet } else { Cli::SloBreached })),
                     ("spent", &budget.spent.to_string()),
                     ("allowed", &resilience_lab::plot::storm::allowance(budget.allowed)),
                     ("frac", &format!("{:.1}", budget.spent_fraction * 100.0)),
@@ -415,14 +415,14 @@ fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
             "latency_ms p50/p99/max",
             format!("{} / {} / {}", s.latency_ms.p50, s.latency_ms.p99, s.latency_ms.max),
         ),
-        ("end_ms", format!("{:.1}  ({})", s.end_ms, lang.t(T::CliEndNote))),
+        ("end_ms", format!("{:.1}  ({})", s.end_ms, lang.t(Cli::EndNote))),
     ];
     for (k, v) in rows {
         let _ = writeln!(out, "{k:<24}{v}");
     }
     // The hops' table, its columns as wide as their widest cell (a 40-character name, a
     // Chinese name two columns a character).
-    let head: Vec<&str> = lang.t(T::CliHopColumns).split('|').collect();
+    let head: Vec<&str> = lang.t(Cli::HopColumns).split('|').collect();
     let mut rows: Vec<Vec<String>> = vec![head.iter().map(|h| (*h).to_string()).collect()];
     for h in &r.hops {
         // Busy against the worker limit, so that a full pool shows as one (∞: no limit).
@@ -445,13 +445,13 @@ fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
             .collect();
         let _ = writeln!(out, "{}", line.concat());
     }
-    let _ = writeln!(out, "\n{}", lang.t(T::CliHopNote));
+    let _ = writeln!(out, "\n{}", lang.t(Cli::HopNote));
     out
 }
 
 /// The retry-storm page's link keys, from the page's own control tables.
 fn keys(lang: Lang) -> String {
-    let mut out = format!("{}\n\n", lang.t(T::CliKeysIntro));
+    let mut out = format!("{}\n\n", lang.t(Cli::KeysIntro));
     let docs = resilience_lab::state::storm::key_docs(lang);
     // The widest key sets the column, so that every line's range starts in it.
     let width = docs.iter().map(|d| columns(&d.key)).max().unwrap_or(0);
@@ -483,7 +483,7 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
             inline
                 .clone()
                 .or_else(|| it.next().cloned())
-                .ok_or_else(|| usage(lang.f(T::CliNeedsValue, &[("flag", flag)])))
+                .ok_or_else(|| usage(lang.f(Cli::NeedsValue, &[("flag", flag)])))
         };
         match flag {
             "--preset" => preset = value()?,
@@ -509,7 +509,7 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
                     v => return Err((2, refused(lang, "--format", v, one_of(&["table", "csv"])).0)),
                 }
             }
-            _ => return Err(usage(lang.f(T::CliUnknownArgument, &[("arg", &format!("{a:?}"))]))),
+            _ => return Err(usage(lang.f(Cli::UnknownArgument, &[("arg", &format!("{a:?}"))]))),
         }
     }
     let p =
@@ -529,7 +529,7 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         if x_given || y_given {
             (code, m)
         } else {
-            (code, format!("{m}\n{}", lang.f(T::CliSweepGiveAxes, &[("preset", p.name)])))
+            (code, format!("{m}\n{}", lang.f(Cli::SweepGiveAxes, &[("preset", p.name)])))
         }
     })?;
     let protected = s.protect != Protection::None;
@@ -545,12 +545,12 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     const BAND_MARKS: [char; RECOVERY_BANDS_MS.len() + 1] = ['.', ':', '+', 'o'];
     let mut out =
         format!("{}  x = {}  y = {}  protect = {}\n", s.preset, s.x.text(), s.y.text(), s.protect.slug());
-    out.push_str(lang.t(T::CliSweepLegend));
+    out.push_str(lang.t(Cli::SweepLegend));
     for (mark, ms) in BAND_MARKS.iter().zip(RECOVERY_BANDS_MS) {
         let secs = resilience_lab::i18n::format_number(ms / 1000.0, 1);
-        let _ = write!(out, "{}   ", lang.f(T::CliSweepWithin, &[("mark", &mark.to_string()), ("s", &secs)]));
+        let _ = write!(out, "{}   ", lang.f(Cli::SweepWithin, &[("mark", &mark.to_string()), ("s", &secs)]));
     }
-    let _ = writeln!(out, "{}", lang.t(T::CliSweepMarks));
+    let _ = writeln!(out, "{}", lang.t(Cli::SweepMarks));
     // Labels as wide as the widest, so that the rows' cells line up.
     let labels: Vec<String> =
         (0..s.y.n).map(|j| resilience_lab::i18n::format_number(s.y.value(j), 3)).collect();
@@ -594,7 +594,7 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         }
     }
     for (text, n) in why {
-        let _ = writeln!(out, "{}", lang.f(T::CliSweepCouldNot, &[("n", &n.to_string()), ("why", &text)]));
+        let _ = writeln!(out, "{}", lang.f(Cli::SweepCouldNot, &[("n", &n.to_string()), ("why", &text)]));
     }
     Ok(out)
 }
@@ -603,7 +603,7 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
 /// page's own control for the key; nothing for a count.
 fn axis_unit(key: &str, lang: Lang) -> String {
     let unit = match key {
-        "utilisation" => lang.t(T::CliShareOfCapacity),
+        "utilisation" => lang.t(Cli::ShareOfCapacity),
         "trigger_ms" => "ms",
         k => resilience_lab::state::storm::number_for_url_key(k).map_or("", |d| d.knob.range.unit),
     };
@@ -614,8 +614,8 @@ fn axis_unit(key: &str, lang: Lang) -> String {
 /// refused rather than ignored (a seed or format given here would change nothing).
 fn show(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     let a = parse_run(args, lang).map_err(|e| {
-        let m = if e.0.starts_with(lang.t(T::CliOneSource)) {
-            format!("{}\n{}", lang.t(T::CliShowNeeds), usage(lang))
+        let m = if e.0.starts_with(lang.t(Cli::OneSource)) {
+            format!("{}\n{}", lang.t(Cli::ShowNeeds), usage(lang))
         } else {
             e.0
         };
@@ -627,7 +627,7 @@ fn show(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         && matches!(a.engine, Engine::Auto)
         && a.max_calls == DEFAULT_MAX_CALLS;
     if !only {
-        return Err((2, format!("{}\n{}", lang.t(T::CliShowOnly), usage(lang))));
+        return Err((2, format!("{}\n{}", lang.t(Cli::ShowOnly), usage(lang))));
     }
     load_scenario(&a, lang)
         .map(|s| serde_json::to_string_pretty(&s).unwrap_or_default())
@@ -661,11 +661,11 @@ fn main() -> ExitCode {
         Some("show") => show(&args[1..], lang),
         Some("help") => Ok(format!("{}\n", usage(lang))),
         Some(c @ ("presets" | "keys")) => {
-            Err((2, format!("{}\n{}", lang.f(T::CliTakesNoArgs, &[("cmd", c)]), usage(lang))))
+            Err((2, format!("{}\n{}", lang.f(Cli::TakesNoArgs, &[("cmd", c)]), usage(lang))))
         }
         Some(other) => Err((
             2,
-            format!("{}\n{}", lang.f(T::CliUnknownCommand, &[("cmd", &format!("{other:?}"))]), usage(lang)),
+            format!("{}\n{}", lang.f(Cli::UnknownCommand, &[("cmd", &format!("{other:?}"))]), usage(lang)),
         )),
         None => Err((2, usage(lang).to_string())),
     };
@@ -679,7 +679,7 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("lab: {}", lang.f(T::CliCannotWrite, &[("error", &e.to_string())]));
+                    eprintln!("lab: {}", lang.f(Cli::CannotWrite, &[("error", &e.to_string())]));
                     ExitCode::from(1)
                 }
             }

@@ -6,7 +6,18 @@
 
 mod table;
 
+mod cli;
+
+pub use cli::Cli;
 pub use table::T;
+
+/// A key of a text table: its text in each language.
+pub trait Text: Copy {
+    /// English text.
+    fn en(self) -> &'static str;
+    /// Simplified Chinese text.
+    fn zh(self) -> &'static str;
+}
 
 use crate::error::{Allowed, FieldError, Rule};
 use serde::{Deserialize, Serialize};
@@ -73,7 +84,7 @@ impl Lang {
     }
 
     /// The text for `key` in this language.
-    pub fn t(self, key: T) -> &'static str {
+    pub fn t(self, key: impl Text) -> &'static str {
         match self {
             Lang::En => key.en(),
             Lang::Zh => key.zh(),
@@ -122,7 +133,7 @@ impl Lang {
     /// starts or ends with a Latin letter or digit is set off by a space from a Chinese
     /// character it meets (服务 3 的在途, 为 checkout 兜底), as the tables' own text writes
     /// 第 3 层; a full-width punctuation mark needs none.
-    pub fn f(self, key: T, args: &[(&str, &str)]) -> String {
+    pub fn f(self, key: impl Text, args: &[(&str, &str)]) -> String {
         fill_as(self.t(key), args, self == Lang::Zh)
     }
 
@@ -574,6 +585,11 @@ mod tests {
         // The one text that is only spacing (after a label's colon).
         assert_eq!((T::LabelSep.en(), T::LabelSep.zh()), (" ", ""));
         for &key in T::ALL.iter().filter(|&&k| k != T::LabelSep) {
+            assert!(!key.en().trim().is_empty(), "{key:?} has no English text");
+            assert!(!key.zh().trim().is_empty(), "{key:?} has no Chinese text");
+            assert_eq!(placeholders(key.en()), placeholders(key.zh()), "{key:?} placeholders differ");
+        }
+        for &key in Cli::ALL {
             assert!(!key.en().trim().is_empty(), "{key:?} has no English text");
             assert!(!key.zh().trim().is_empty(), "{key:?} has no Chinese text");
             assert_eq!(placeholders(key.en()), placeholders(key.zh()), "{key:?} placeholders differ");

@@ -125,6 +125,26 @@ def main():
     def page(query):
         chrome.get(base + query)
 
+    # ---- the bundle ------------------------------------------------------------------
+    def bundle_carries_only_the_pages_texts():
+        # The page's wasm and JS, gzipped as a static host sends them (the README's figure).
+        import glob
+        files = [glob.glob(os.path.join(dist, pattern))[0] for pattern in ("*_bg.wasm", "resilience-lab-*.js")]
+        # `gzip -9`, as scripts/build-site.sh measures it.
+        measurements["bundle_gzip_bytes"] = sum(
+            len(subprocess.run(["gzip", "-9c", f], check=True, capture_output=True).stdout) for f in files)
+        wasm = open(files[0], "rb").read()
+        # The command line's texts are a table of their own that the page never uses
+        # (src/i18n/cli.rs): none of its words ride in the page's download.
+        usage = subprocess.run([lab, "--help"], capture_output=True, text=True).stdout
+        line = next(l for l in usage.splitlines() if "--max-calls refuses" in l).strip()
+        expect(line.encode() not in wasm, f"the CLI's help is not in the page's wasm: {line!r}")
+        zh = subprocess.run([lab, "--help", "--lang", "zh"], capture_output=True, text=True).stdout
+        zh_line = next(l for l in zh.splitlines() if "拒绝预计调用次数" in l).strip()
+        expect(zh_line.encode() not in wasm, f"nor its Chinese: {zh_line!r}")
+        # A text the page does show is there (the check can fail).
+        expect("Retry amplification and in-flight calculator".encode() in wasm, "the page's own texts are in its wasm")
+
     # ---- calculator ------------------------------------------------------------------
     def calculator_english():
         page("?page=calculator&lang=en")
@@ -926,6 +946,7 @@ def main():
         ("the playback speed survives a reload", storm_speed_survives_a_reload),
         ("keyboard: a pressed control of the storm panel keeps the focus", storm_pressed_controls_keep_the_focus),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
+        ("the page's bundle carries the page's texts, not the command line's", bundle_carries_only_the_pages_texts),
         ("calculator in English", calculator_english),
         ("calculator in Chinese", calculator_chinese),
         ("attempts per layer change the worst case", calculator_attempts_change_the_worst_case),
