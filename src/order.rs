@@ -21,6 +21,27 @@ pub fn sort_by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u64) {
     items.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
+/// `values` sorted, each once (through the one shared sort, see the module's note).
+pub fn sorted_unique(values: &[u64]) -> Vec<u64> {
+    let mut out: Vec<u64> = order_by(values.len(), |i| values[i]).into_iter().map(|i| values[i]).collect();
+    out.dedup();
+    out
+}
+
+/// Sorts `items` and drops repeats, for the short lists of names a text or a step lists:
+/// an insertion sort (a few items), so that sorting strings adds no copy of `std`'s sort to
+/// the bundle.
+pub fn sort_unique_short<T: Ord>(items: &mut Vec<T>) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && items[j - 1] > items[j] {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    items.dedup();
+}
+
 /// A `u64` that orders as [`f64::total_cmp`] orders floats (-NaN < -inf < … < -0 < +0 < …
 /// < +inf < NaN).
 pub fn f64_key(x: f64) -> u64 {
@@ -31,6 +52,23 @@ pub fn f64_key(x: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorted_unique_and_short_sorts_agree_with_std() {
+        for seed in 1..40 {
+            let v: Vec<u64> = numbers(seed as usize % 17, seed).into_iter().map(|x| x % 7).collect();
+            let mut want = v.clone();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(sorted_unique(&v), want, "{v:?}");
+            let mut words: Vec<String> = v.iter().map(|x| format!("w{x}")).collect();
+            let mut std_words = words.clone();
+            std_words.sort();
+            std_words.dedup();
+            sort_unique_short(&mut words);
+            assert_eq!(words, std_words);
+        }
+    }
 
     /// A small deterministic generator, so the test needs no crate.
     fn numbers(n: usize, seed: u64) -> Vec<u64> {

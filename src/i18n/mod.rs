@@ -327,8 +327,7 @@ pub fn placeholders(template: &str) -> Vec<&str> {
         names.push(&after[..close]);
         rest = &after[close + 1..];
     }
-    names.sort_unstable();
-    names.dedup();
+    crate::order::sort_unique_short(&mut names);
     names
 }
 

@@ -195,8 +195,7 @@ impl Step {
             .collect();
         let mut out: Vec<&'static str> =
             ids(answer).into_iter().filter(|id| !elsewhere.contains(id)).collect();
-        out.sort_unstable();
-        out.dedup();
+        crate::order::sort_unique_short(&mut out);
         out
     }
 

@@ -79,9 +79,8 @@ fn windows<'a>(faults: &'a [Fault], target: &'a str) -> impl Iterator<Item = (u6
 /// Sweeps the windows' edges, calling `each(edge, active windows in listed order)` for every
 /// segment. Returns the (window, segment) pairs visited, stopping early past `limit`.
 fn sweep(list: &[(u64, u64, FaultEffect)], limit: u64, mut each: impl FnMut(u64, &BTreeSet<usize>)) -> u64 {
-    let mut edges: Vec<u64> = list.iter().flat_map(|w| [w.0, w.1]).collect();
-    edges.sort_unstable();
-    edges.dedup();
+    let edges: Vec<u64> = list.iter().flat_map(|w| [w.0, w.1]).collect();
+    let edges = crate::order::sorted_unique(&edges);
     let starts = crate::order::order_by(list.len(), |i| list[i].0);
     // By end, equal ends in start order (a stable sort of `starts`).
     let ends: Vec<usize> =

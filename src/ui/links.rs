@@ -15,7 +15,6 @@
 use super::app::App;
 use gloo_events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -87,13 +86,16 @@ thread_local! {
     static RESTART: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
     /// How far each page left through a link was scrolled, by its URL (the entry's URL when
     /// Back returns to it, since the page kept it current).
-    static SCROLLED: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
+    // A list, not a map: a session visits a handful of pages, and a `HashMap` of its own
+    // costs the bundle its hashing and growth code.
+    static SCROLLED: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// How far the page at this URL was scrolled when it was left through a link (0 if not).
 fn scrolled_here() -> f64 {
     let href = web_sys::window().and_then(|w| w.location().href().ok());
-    href.and_then(|h| SCROLLED.with(|m| m.borrow().get(&h).copied())).unwrap_or(0.0)
+    href.and_then(|h| SCROLLED.with(|m| m.borrow().iter().find(|(u, _)| *u == h).map(|&(_, y)| y)))
+        .unwrap_or(0.0)
 }
 
 /// Back and Forward keep the language last chosen in this browser: an entry written before
@@ -219,7 +221,13 @@ pub fn push_url(query: &str) {
     super::browser::flush_url();
     let Some(window) = web_sys::window() else { return };
     if let (Ok(href), Ok(y)) = (window.location().href(), window.scroll_y()) {
-        SCROLLED.with(|m| m.borrow_mut().insert(href, y));
+        SCROLLED.with(|m| {
+            let mut m = m.borrow_mut();
+            match m.iter_mut().find(|(u, _)| *u == href) {
+                Some(entry) => entry.1 = y,
+                None => m.push((href, y)),
+            }
+        });
     }
     let path = window.location().pathname().unwrap_or_default();
     if let Ok(history) = window.history() {

@@ -255,9 +255,7 @@ impl Stats {
         stride: u64,
         requested: &[u64],
     ) -> Self {
-        let mut requested = requested.to_vec();
-        requested.sort_unstable();
-        requested.dedup();
+        let requested = crate::order::sorted_unique(requested);
         let mut rec = Recorder::new(width, max_buckets);
         let offered_c = rec.counter();
         let end_c = [rec.counter(), rec.counter(), rec.counter(), rec.counter()];

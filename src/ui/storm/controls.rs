@@ -11,7 +11,6 @@ use crate::state::storm::{
 };
 use crate::ui::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -26,8 +25,9 @@ struct Bound {
 /// The dispatches whose controls' callbacks are kept (the panel's and a lesson card's).
 const KEPT_DISPATCHES: usize = 2;
 
-/// Controls' callbacks by the dispatch they send to, then by control.
-type BoundByDispatch = Vec<(Callback<StormAction>, HashMap<StormKey, Bound>)>;
+/// Controls' callbacks by the dispatch they send to, then by control (a list: ~60 controls,
+/// where a `HashMap` of its own would cost the bundle its hashing and growth code).
+type BoundByDispatch = Vec<(Callback<StormAction>, Vec<(StormKey, Bound)>)>;
 
 thread_local! {
     /// Each control's callbacks, made once per control and dispatch and then reused. A
@@ -47,20 +47,22 @@ fn bound(dispatch: &Callback<StormAction>, key: StormKey) -> Bound {
                 if kept.len() == KEPT_DISPATCHES {
                     kept.remove(0);
                 }
-                kept.push((dispatch.clone(), HashMap::new()));
+                kept.push((dispatch.clone(), Vec::new()));
                 kept.len() - 1
             }
         };
+        let controls = &mut kept[i].1;
+        if let Some((_, b)) = controls.iter().find(|(k, _)| *k == key) {
+            return b.clone();
+        }
         let d = dispatch.clone();
-        kept[i]
-            .1
-            .entry(key)
-            .or_insert_with(|| Bound {
-                ontype: d.reform(move |raw: String| StormAction::Type(key, raw)),
-                onslide: d.reform(move |stop: usize| StormAction::Slide(key, stop)),
-                onchoose: d.reform(move |v: String| StormAction::Choose(key, v)),
-            })
-            .clone()
+        let b = Bound {
+            ontype: d.reform(move |raw: String| StormAction::Type(key, raw)),
+            onslide: d.reform(move |stop: usize| StormAction::Slide(key, stop)),
+            onchoose: d.reform(move |v: String| StormAction::Choose(key, v)),
+        };
+        controls.push((key, b.clone()));
+        b
     })
 }
 

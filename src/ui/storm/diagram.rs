@@ -403,7 +403,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let side_bulkhead = r.hops.get(e.to).is_some_and(|h| h.kind == crate::report::HopKind::Side);
             let bulkhead = side_bulkhead.then(|| bulkhead_text(lang, r, e.client, b)).flatten();
             html! {
-                <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.to_lowercase())))}>
+                <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.to_ascii_lowercase())))}>
                     <line x1={e.x1.to_string()} y1={e.y1.to_string()} x2={e.x2.to_string()} y2={e.y2.to_string()} />
                     { ds }
                     if let Some(t) = bulkhead {
@@ -440,7 +440,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             };
             Some(html! {
                 <g class="breaker-lines">
-                    <text class={classes!("breaker-state", key.to_lowercase())} x={x.to_string()} y={y.to_string()} text-anchor={anchor}
+                    <text class={classes!("breaker-state", key.to_ascii_lowercase())} x={x.to_string()} y={y.to_string()} text-anchor={anchor}
                         id={format!("breaker-{}-{}", props.side, e.client)}>{ state_line }</text>
                     <text class="breaker-rule" x={x.to_string()} y={(y + 13.0).to_string()} text-anchor={anchor}
                         id={format!("breaker-rule-{}-{}", props.side, e.client)}>{ detail }</text>

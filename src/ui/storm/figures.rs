@@ -106,7 +106,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
         html! {
             <span class={classes!("slo-status", if b.met { "met" } else { "breached" })} id={format!("slo-status-{side}")}
                 data-met={b.met.to_string()}>
-                if props.b.is_some() { <span class="side-tag">{ side.to_uppercase() }</span>{ " " } }
+                if props.b.is_some() { <span class="side-tag">{ side.to_ascii_uppercase() }</span>{ " " } }
                 { text }
             </span>
         }

@@ -377,7 +377,7 @@ fn draw(
                     ],
                 );
                 marks.push(html! {
-                    <g class={classes!("stop", format!("stop-{:?}", stop.cause).to_lowercase())}>
+                    <g class={classes!("stop", format!("stop-{:?}", stop.cause).to_ascii_lowercase())}>
                         <title>{ words }</title>
                         <path d={format!("M{x} {} l5 -5 l5 5 l-5 5 z", yc)} transform="translate(-5 0)" />
                     </g>
