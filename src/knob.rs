@@ -115,9 +115,7 @@ impl<S, I> Knob<S, I> {
             .filter(|c| !matches!(c, ',' | '_' | '，' | ' '))
             .map(|c| if c == '−' { '-' } else { c })
             .collect();
-        let value: f64 = cleaned
-            .parse()
-            .ok()
+        let value: f64 = crate::float::parse_f64(&cleaned)
             .filter(|v: &f64| v.is_finite())
             .ok_or_else(|| FieldError::new(field, raw.trim(), self.allowed()))?;
         // Named as typed: `1e-9` is not "0", nor `1e12` "1000000000000".

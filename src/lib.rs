@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod export;
+pub mod float;
 pub mod i18n;
 pub mod knob;
 pub mod lesson;

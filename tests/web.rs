@@ -106,6 +106,83 @@ async fn calculator_speaks_chinese() {
 }
 
 /// The browser computes the same bytes as the native build (see tests/determinism.rs).
+/// Texts whose nearest `f64` is hard to get right: exact halfway cases (ties to even), the
+/// subnormal edges, the largest finite, long digit strings.
+const HARD_DECIMALS: &[&str] = &[
+    "9007199254740993",
+    "9007199254740995",
+    "1.00000000000000011102230246251565404236316680908203125",
+    "1.00000000000000011102230246251565404236316680908203124",
+    "1.00000000000000011102230246251565404236316680908203126",
+    "2.2250738585072011e-308",
+    "2.2250738585072012e-308",
+    "2.4703282292062327e-324",
+    "2.4703282292062328e-324",
+    "4.9406564584124654e-324",
+    "1.7976931348623157e308",
+    "1.7976931348623158e308",
+    "1.7976931348623159e308",
+    "8.988465674311579e+307",
+    "7.038531e-26",
+    "0.1",
+    "123456789012345678901234567890123456789e-20",
+    "-0",
+    "-0.0e-5",
+    ".5",
+    "5.",
+    "+1E+5",
+    "1e400",
+    "1e-400",
+];
+
+/// Every number a field, a link or a typed value holds is read by JavaScript's `parseFloat`
+/// in the page (`float::parse_f64`) and by `std` natively: the same bits for hard cases and
+/// thousands of generated texts, so a link gives the same run on both.
+#[wasm_bindgen_test]
+fn decimal_numbers_read_as_natively() {
+    use resilience_lab::float::parse_f64;
+    let same = |s: &str| {
+        assert_eq!(parse_f64(s).map(f64::to_bits), s.parse::<f64>().ok().map(f64::to_bits), "{s:?}");
+    };
+    HARD_DECIMALS.iter().for_each(|s| same(s));
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        x >> 11
+    };
+    for _ in 0..4000 {
+        // A random double written shortest, with 17 to 40 digits, and with one digit changed.
+        let v = f64::from_bits(next() << 11 | next() & 0x7ff);
+        if !v.is_finite() {
+            continue;
+        }
+        same(&format!("{v:e}"));
+        let digits = 16 + (next() % 24) as usize;
+        let long = format!("{v:.digits$e}");
+        same(&long);
+        let (mantissa, exp) = long.split_once('e').unwrap();
+        let bumped: String = mantissa
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == mantissa.len() - 1 && c.is_ascii_digit() {
+                    (b'0' + (next() % 10) as u8) as char
+                } else {
+                    c
+                }
+            })
+            .collect();
+        same(&format!("{bumped}e{exp}"));
+        // Plain decimals as a learner types them.
+        let n = next() % 1_000_000;
+        same(&format!("{}.{:03}", n, next() % 1000));
+    }
+    // Not numbers, by the same grammar.
+    for s in ["", "1e", ".", "1_0", "0x10", " 1", "infinit", "1.2.3"] {
+        same(s);
+    }
+}
+
 #[wasm_bindgen_test]
 fn reports_match_the_native_digests() {
     for &(name, seed, want) in common::DIGESTS {

@@ -340,8 +340,8 @@ fn grouped(bound: &str) -> String {
         let digits = bound.trim_start_matches('0');
         return group_digits(if digits.is_empty() { "0" } else { digits });
     }
-    match bound.parse::<f64>() {
-        Ok(v) if v.is_finite() && !bound.contains(['e', 'E']) => format_number(v, 6),
+    match crate::float::parse_f64(bound) {
+        Some(v) if v.is_finite() && !bound.contains(['e', 'E']) => format_number(v, 6),
         _ => bound.to_string(),
     }
 }

@@ -293,7 +293,7 @@ fn operand(t: &[&str], at: &mut usize, f: &Figures) -> Option<f64> {
             v
         });
     }
-    tok.parse::<f64>().ok().or_else(|| f.get(tok).map(|x| x.value))
+    crate::float::parse_f64(tok).or_else(|| f.get(tok).map(|x| x.value))
 }
 
 /// The filled text as plain words (for the notes window's title, tests).

@@ -659,7 +659,11 @@ impl QueueState {
         if self.input.service == Service::LogNormal && p99 < median {
             let range = crate::scenario::ranges::LOG_NORMAL_MS.from(median);
             self.errors.set(key, fmt_num(p99), range.error("p99", fmt_num(p99)));
-        } else if self.errors.get(&key).is_some_and(|(raw, _)| raw.parse::<f64>().is_ok_and(|v| v == p99)) {
+        } else if self
+            .errors
+            .get(&key)
+            .is_some_and(|(raw, _)| crate::float::parse_f64(raw).is_some_and(|v| v == p99))
+        {
             // The p99 shown is the one now accepted (the median moved below it).
             self.errors.clear(&key);
         }

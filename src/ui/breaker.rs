@@ -254,7 +254,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     };
     let onscrub = Callback::from(move |e: InputEvent| {
         let i: HtmlInputElement = e.target_unchecked_into();
-        seek(i.value().parse().unwrap_or(0.0))
+        seek(crate::float::parse_f64(&i.value()).unwrap_or(0.0))
     });
     let num = |x: usize| format_number(x as f64, 0);
     let call_of = if k < n {

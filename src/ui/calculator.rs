@@ -210,7 +210,7 @@ fn Results(props: &ResultsProps) -> Html {
     let n = card_number;
     // A product of rounded operands reads "≈" where they do not give the shown result
     // (11.57 × 3 is 34.71, the card's 34.72 being 11.574… × 3).
-    let shown = |x: f64| n(x).replace(',', "").parse::<f64>().unwrap_or(x);
+    let shown = |x: f64| crate::float::parse_f64(&n(x).replace(',', "")).unwrap_or(x);
     let eq_as = |fmt: &dyn Fn(f64) -> String, product_of_shown: f64, result: &str| {
         if fmt(product_of_shown) == result { "=" } else { "≈" }
     };

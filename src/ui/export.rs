@@ -312,7 +312,7 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
         .get_attribute("viewBox")
         .unwrap_or_default()
         .split([' ', ','])
-        .filter_map(|v| v.parse().ok())
+        .filter_map(crate::float::parse_f64)
         .collect();
     let mut vb = match parsed[..] {
         [x, y, vw, vh] if vw > 0.0 && vh > 0.0 => [x, y, vw, vh],

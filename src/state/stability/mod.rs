@@ -86,7 +86,7 @@ impl Axis {
         let (from, to) = range.split_once("..").ok_or_else(bad)?;
         // A from or to that is not a number is its own part's error (the form's field).
         let num = |part: &str, s: &str| {
-            s.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+            crate::float::parse_f64(s.trim()).filter(|v| v.is_finite()).ok_or_else(|| {
                 FieldError::new(format!("{field} {part}"), clip(s.trim()), Allowed::rule(Rule::Number))
             })
         };

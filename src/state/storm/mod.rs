@@ -482,8 +482,8 @@ impl StormState {
         }
         if let Some(raw) = q.get(MOMENT.key) {
             let range = crate::scenario::ranges::MOMENT_MS;
-            match raw.trim().parse::<f64>() {
-                Ok(t) if range.accepts(t) => st.moment = Some(t),
+            match crate::float::parse_f64(raw.trim()) {
+                Some(t) if range.accepts(t) => st.moment = Some(t),
                 _ => st.errors.set(MOMENT, raw.to_string(), range.error(MOMENT.key, raw.trim())),
             }
         }

@@ -167,7 +167,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     // reload keeps it), not in the link.
     let speed = use_state(|| {
         browser::session_get(SPEED_KEY)
-            .and_then(|v| v.parse::<f64>().ok())
+            .and_then(|v| crate::float::parse_f64(&v))
             .filter(|v| SPEEDS.contains(v))
             .unwrap_or(1.0)
     });
@@ -411,7 +411,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             let hurry = hurry.clone();
             Callback::from(move |e: InputEvent| {
                 let i: HtmlInputElement = e.target_unchecked_into();
-                if let Ok(v) = i.value().parse::<f64>() {
+                if let Some(v) = crate::float::parse_f64(&i.value()) {
                     hurry.set(false);
                     playing.set(false);
                     playhead.set(v / 1000.0 * end_ms);
@@ -423,7 +423,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             let hurry = hurry.clone();
             Callback::from(move |e: Event| {
                 let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
-                if let Ok(v) = s.value().parse::<f64>() {
+                if let Some(v) = crate::float::parse_f64(&s.value()) {
                     hurry.set(false);
                     speed.set(v);
                     browser::session_set(SPEED_KEY, &v.to_string());
