@@ -754,6 +754,7 @@ texts! {
     Difference => "B − A", "B − A";
     DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";
     TokensCredits => "{t} ({c})", "{t}（{c}）";
+    BucketLevel => "{t} tokens ({c} credits)", "{t} 个令牌（{c} 个额度单位）";
     Running => "Simulating… {percent} %", "模拟中… {percent}%";
     RunFailed => "This scenario cannot run: {message}", "该场景无法运行：{message}";
     RunStoppedCalls => "The run stopped at {t} s: more than {limit} calls were alive at once. Queues and retries grew without bound — the system diverged. The charts show what happened up to then; requests still in flight count as unfinished.",

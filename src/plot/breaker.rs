@@ -199,7 +199,8 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) 
             (x1 - x0 - 1.0).max(1.0),
         );
         let label = format!("{} · {} ms", percent(lang, p.failure_pct, 0), format_number(p.latency_ms, 0));
-        if x1 - x0 > label.chars().count() as f64 * 5.6 + 6.0 {
+        // 10.5 px text (9 px at a tablet's 560 px), about 5.9 units a character.
+        if x1 - x0 > label.chars().count() as f64 * 5.9 + 6.0 {
             let _ = write!(
                 out,
                 r#"<text class="phase-label{}" x="{:.2}" y="65">{}</text>"#,

@@ -48,8 +48,14 @@ pub struct AdmissionProps {
 
 /// Credits as tokens with the exact credits beside them: `1.4 (1,400)`.
 fn tokens(lang: Lang, run: &Run, credits: u64) -> String {
+    tokens_as(lang, T::TokensCredits, run, credits)
+}
+
+/// A bucket's level in `key`'s words: the table's cells under a header that names the
+/// units, the bucket's caption with its units.
+fn tokens_as(lang: Lang, key: T, run: &Run, credits: u64) -> String {
     let t = credits as f64 / run.per_token as f64;
-    lang.f(T::TokensCredits, &[("t", &format_number(t, 6)), ("c", &format_number(credits as f64, 0))])
+    lang.f(key, &[("t", &format_number(t, 6)), ("c", &format_number(credits as f64, 0))])
 }
 
 fn reason_key(r: Rejection) -> T {
@@ -179,7 +185,11 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
         Some(Event::Refill) => ("drop full", lang.t(T::BucketFull).to_string()),
         None => ("", String::new()),
     };
-    let caption = if run.capacity == 0 { lang.t(T::NoBucket).to_string() } else { tokens(lang, run, level) };
+    let caption = if run.capacity == 0 {
+        lang.t(T::NoBucket).to_string()
+    } else {
+        tokens_as(lang, T::BucketLevel, run, level)
+    };
     let flight = step.map_or(0, |s| s.in_flight);
     html! {
         <figure class="bucket" id="adm-bucket" data-level={level.to_string()}>

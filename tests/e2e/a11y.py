@@ -234,7 +234,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
             for (w, h, least) in [(390, 844, 8.5), (768, 1024, 9.0), (1024, 768, 9.0)]:
                 chrome.viewport(w, h)
                 for lang in ["en", "zh"]:
-                    for query in storm + ["?page=calculator", "?page=queue", "?page=admission&preset=cost-above-b"]:
+                    for query in storm + ["?page=calculator", "?page=queue", "?page=admission&preset=cost-above-b", "?page=breaker"]:
                         chrome.get(f"{base}{query}&lang={lang}")
                         settle(chrome)
                         time.sleep(0.5)
@@ -246,6 +246,11 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                         if "storm" in query:
                             spill = chrome.js(DIAGRAM_SPILL)
                             expect(not spill, f"{query} ({lang}) at {w} px: diagram text past its box: {spill}")
+                        if "calculator" in query and w == 1024:
+                            # The in-flight table's verdicts in view beside the settings (its
+                            # headers had kept to one line and pushed them out of the column).
+                            fits = chrome.js("const t = document.querySelector('#calculator .table-scroll, .table-scroll'); return [t.scrollWidth, t.clientWidth];")
+                            expect(fits[0] <= fits[1] + 1, f"{query} ({lang}) at {w} px: the in-flight table fits its column: {fits}")
                         if "chain-3x4" in query and w >= 768:
                             # The retry-storm lesson's four hops, the ×64 payment last, whole in view.
                             fits = chrome.js("const d = document.querySelector('#diagram-a .diagram-scroll'); return [d.scrollWidth, d.clientWidth];")

@@ -1027,6 +1027,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                         "return top === r || r.contains(top);")
                     expect(hit is True,
                            f"({lang}) {lesson} {step}: Reveal scrolled into view is not under the bar: {hit}")
+            # The stage's headline answer keeps its unit on one line (次尝试/秒 had broken after
+            # its slash, 秒 alone on the next line).
+            chrome.get(base + "?lesson=retry-storm&step=1&lang=zh&present=1")
+            wait_step("retry-storm", 1)
+            chrome.js("document.getElementById('lesson-reveal').click();")
+            chrome.wait("#out-worst .value", timeout=10)
+            time.sleep(0.5)
+            broken = chrome.js("return [...document.querySelectorAll('.unit')].filter(u => u.getClientRects().length > 1)"
+                               ".map(u => u.textContent + ' in ' + (u.closest('[id]') || {}).id);")
+            shown = chrome.js("const u = document.querySelector('#out-worst .unit'); return u ? u.textContent : null;")
+            expect(shown == "次尝试/秒" and not broken, f"units on one line on the stage: {shown!r}, broken {broken}")
             # Interviewing, the checklist (2,500 px of it) is above the bar: scrolled down it,
             # Back and Next are still at the card's foot.
             chrome.get(base + "?lesson=interview&step=1&interview=1&present=1&lang=en")
