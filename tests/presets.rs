@@ -177,6 +177,24 @@ fn cli_seed_changes_random_runs_only() {
 }
 
 #[test]
+fn cli_reads_a_scenario_from_the_standard_input() {
+    use std::io::Write;
+    let (_, shown, _) = cli(&["show", "--preset", "chain-3x3"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .env("LAB_LANG", "en")
+        .args(["run", "--scenario", "-", "--format", "digest"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("lab runs");
+    child.stdin.take().unwrap().write_all(shown.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let (_, direct, _) = cli(&["run", "--preset", "chain-3x3", "--format", "digest"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), direct, "piped in, the preset's own run");
+}
+
+#[test]
 fn cli_general_engine_prints_the_same_report() {
     for preset in ["chain-3x3", "lab11-unprotected", "lab11-protected"] {
         let auto = cli(&["run", "--preset", preset]);

@@ -102,7 +102,10 @@ fn cells_that_cannot_run_say_why() {
     let header = csv.lines().find(|l| l.starts_with("cell,")).unwrap();
     assert!(header.ends_with(",why"), "{header}");
     let error = csv.lines().find(|l| l.contains(",error,")).expect("an error row");
-    assert!(!error.contains("TooMuchWork {") && error.contains("\"too much work"), "{error}");
+    assert!(!error.contains("TooMuchWork {") && error.contains("\"up to "), "{error}");
+    // The same words as the map's line: one text for why a cell did not run.
+    let said = map.lines().find_map(|l| l.split_once("of the cells): ")).map(|(_, why)| why).unwrap();
+    assert!(error.ends_with(&format!("\"{}\"", said.replace('"', "\"\""))), "{error} vs {said}");
     // Every row has the header's columns (the reason is quoted: it has commas).
     assert!(csv.lines().filter(|l| !l.starts_with('#')).all(|l| !l.contains("TooMuchWork")), "{csv}");
 }

@@ -29,7 +29,7 @@ use resilience_lab::scenario::{Scenario, presets};
 use resilience_lab::state::runs::{Job, Side};
 use resilience_lab::state::storm::StormState;
 use std::fmt::Write as _;
-use std::io::{Read as _, Write as _};
+use std::io::{Read, Write as _};
 use std::process::ExitCode;
 
 /// The help, in the language asked for.
@@ -262,16 +262,20 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
             (true, None) => Err(UsageError(lang.f(Cli::NoVersus, &[("name", &format!("{name:?}"))]))),
         };
     }
-    let path = args.file.as_deref().unwrap_or_default();
+    let file = args.file.as_deref().unwrap_or_default();
+    // Messages name the standard input so, not as `-`.
+    let path = if file == "-" { "stdin" } else { file };
     let cannot = |e: std::io::Error| {
         UsageError(lang.f(Cli::CannotRead, &[("path", &format!("{path:?}")), ("error", &e.to_string())]))
     };
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(cannot)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
+    // `-` is the standard input, so that a generated scenario can be piped in.
+    let source: Box<dyn Read> = if file == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(file).map_err(cannot)?)
+    };
+    source.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let mib = (MAX_FILE_BYTES >> 20).to_string();
         return Err(UsageError(lang.f(Cli::TooLarge, &[("path", &format!("{path:?}")), ("mib", &mib)])));
@@ -587,7 +591,7 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     // Why the '?' cells could not run, each reason once, in words.
     let mut why: Vec<(String, usize)> = Vec::new();
     for e in cells.iter().flatten().filter_map(|c| c.as_ref().err()) {
-        let text = resilience_lab::plot::stability::why_not_run(lang, e);
+        let text = resilience_lab::state::stability::why_not_run(lang, e);
         match why.iter_mut().find(|(w, _)| *w == text) {
             Some((_, n)) => *n += 1,
             None => why.push((text, 1)),

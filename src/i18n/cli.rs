@@ -18,7 +18,8 @@ super::table::texts! {
   (any command) [--lang en|zh]     lab --version
 
   presets lists the presets and what each shows; show prints one as a scenario file (JSON)
-  to edit and run with --scenario; keys lists the retry-storm page's link keys and ranges.
+  to edit and run with --scenario (--scenario - reads it from the standard input); keys
+  lists the retry-storm page's link keys and ranges.
   --versus runs the preset's comparison scenario (side B of compare mode).
   --link runs what a storm page link shows (its side A; side B with --versus), seed included.
   --seed N: a whole number from 0 to 18446744073709551615 (default: the scenario's own seed).
@@ -42,7 +43,7 @@ super::table::texts! {
   （任一命令）[--lang en|zh]     lab --version
 
   presets 列出各预设及其演示的内容；show 把一个预设打印成场景文件（JSON），可编辑后用
-  --scenario 运行；keys 列出重试风暴页链接的键及其取值范围。
+  --scenario 运行（--scenario - 从标准输入读取）；keys 列出重试风暴页链接的键及其取值范围。
   --versus 运行预设的对照场景（对比模式的 B 侧）。
   --link 运行重试风暴页链接所显示的内容（A 侧；加 --versus 为 B 侧），包括种子。
   --seed N：0 到 18446744073709551615 的整数（默认：场景自带的种子）。

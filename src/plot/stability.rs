@@ -6,7 +6,9 @@
 use super::{Linear, esc, line_path, nice_ticks};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::{Outcome, Verdict};
-use crate::state::stability::{CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Sweep, served_again_from};
+use crate::state::stability::{
+    CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Sweep, served_again_from, why_not_run,
+};
 use std::fmt::Write as _;
 
 const W: f64 = 720.0;
@@ -68,20 +70,6 @@ pub fn axis_value(lang: Lang, key: &str, v: f64) -> String {
 }
 
 /// A verdict in words.
-/// Why a cell could not run, in words: its settings refused (a trigger past the arrivals'
-/// end), too much work for the browser, or a bug.
-pub fn why_not_run(lang: Lang, e: &crate::state::runs::RunError) -> String {
-    use crate::state::runs::RunError;
-    match e {
-        RunError::Invalid(e) => lang.field_error(e),
-        RunError::TooMuchWork { estimated, cap } => lang.f(
-            T::StabTooMuchWork,
-            &[("estimated", &crate::i18n::format_bound(*estimated)), ("cap", &format_number(*cap, 0))],
-        ),
-        RunError::Internal(m) => m.clone(),
-    }
-}
-
 pub fn verdict_text(lang: Lang, c: Option<&CellResult>) -> String {
     match c {
         None => lang.t(T::StabPending).to_string(),

@@ -594,24 +594,24 @@ mod tests;
 /// A finished cell: its verdict, or why it could not run.
 pub type CellResult = Result<Verdict, RunError>;
 
-/// The map as CSV, one row a cell (what `lab sweep --format csv` prints and the page
-/// exports): its position, the two values, the outcome, how fast it recovered (ms), and
-/// goodput before and after the trigger.
-/// Why a cell could not run, in words (the CSV's `why`; the page and `lab sweep`'s map say
-/// it in their language).
-fn why_not_run(e: &crate::state::runs::RunError) -> String {
-    use crate::state::runs::RunError;
+/// Why a cell could not run, in `lang`: its settings refused (a trigger past the arrivals'
+/// end), too much work for the browser, or a bug. The page's map and `lab sweep`'s say it in
+/// their language, the CSV's `why` column in English.
+pub fn why_not_run(lang: crate::i18n::Lang, e: &RunError) -> String {
+    use crate::i18n::{T, format_bound, format_number};
     match e {
-        RunError::Invalid(f) => crate::i18n::Lang::En.field_error(f),
-        RunError::TooMuchWork { estimated, cap } => {
-            format!(
-                "too much work: up to {estimated:.0} calls if every attempt is used, more than a cell may run ({cap:.0})"
-            )
-        }
-        RunError::Internal(m) => format!("internal error: {m}"),
+        RunError::Invalid(e) => lang.field_error(e),
+        RunError::TooMuchWork { estimated, cap } => lang.f(
+            T::StabTooMuchWork,
+            &[("estimated", &format_bound(*estimated)), ("cap", &format_number(*cap, 0))],
+        ),
+        RunError::Internal(m) => m.clone(),
     }
 }
 
+/// The map as CSV, one row a cell (what `lab sweep --format csv` prints and the page
+/// exports): its position, the two values, the outcome, how fast it recovered (ms), and
+/// goodput before and after the trigger.
 pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
     let mut out = format!(
         "# preset={} seed={} x={} y={} protect={}\n\
@@ -639,7 +639,9 @@ pub fn csv(s: &Sweep, cells: &[Option<CellResult>], protected: bool) -> String {
                 url_num(v.after)
             ),
             // Why, in words, quoted (the words have commas).
-            Some(Err(e)) => format!("error,,,,\"{}\"", why_not_run(e).replace('"', "\"\"")),
+            Some(Err(e)) => {
+                format!("error,,,,\"{}\"", why_not_run(crate::i18n::Lang::En, e).replace('"', "\"\""))
+            }
             None => "pending,,,,".into(),
         };
         out.push_str(&format!("{index},{i},{j},{x},{y},{tail}\n"));
