@@ -79,11 +79,14 @@ pub enum Rule {
     Number,
     /// A stability map's two axes sweep two different knobs (detail: the other axis' knob).
     AxesDiffer,
+    /// A scenario file gives each key of an object once (JSON parsers disagree on which of
+    /// two wins).
+    KeyOnce,
 }
 
 impl Rule {
     /// Every rule, in declaration order (`ALL[r as usize] == r`; the wire sends the index).
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 22] = [
         Rule::ErrorRatesSum,
         Rule::NameLength,
         Rule::UniqueNames,
@@ -105,6 +108,7 @@ impl Rule {
         Rule::PhasesFromList,
         Rule::Number,
         Rule::AxesDiffer,
+        Rule::KeyOnce,
     ];
 }
 

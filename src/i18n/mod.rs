@@ -214,6 +214,7 @@ impl Lang {
             Rule::PhasesFromList => T::RulePhasesFromList,
             Rule::Number => T::RuleNumber,
             Rule::AxesDiffer => T::RuleAxesDiffer,
+            Rule::KeyOnce => T::RuleKeyOnce,
         };
         self.f(key, &[("detail", detail)])
     }

@@ -140,6 +140,8 @@ texts! {
     RulePhasesFromList => "{detail}, the number of items in phase_ms, which sets the phases (phase_ms is used)",
         "{detail}，即 phase_ms 的项数，阶段数由它决定（已采用 phase_ms）";
     RuleNumber => "a number is wanted", "需要一个数字";
+    RuleKeyOnce => "each key once in an object (which of two values wins differs between JSON readers)",
+        "每个键在一个对象中只写一次（两个值中哪个生效，各 JSON 解析器并不一致）";
     RuleAxesDiffer => "a knob other than the other axis' ({detail}): a map of one knob against itself shows nothing across",
         "与另一轴不同的参数（另一轴为 {detail}）：同一参数自己对自己，地图横向看不出任何变化";
     RuleOneRate => "rps or rpd, not both: they set the same rate (rpd ÷ 86,400), and rpd is used",

@@ -31,6 +31,9 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
         let at = if path.rsplit('.').next() == Some(key) { field.clone() } else { join(key) };
         return FieldError::new(at, format!("{key:?}"), rule(Rule::KnownKey, &known));
     }
+    if let Some(key) = between(&msg, "duplicate field `", "`") {
+        return FieldError::new(join(key), "twice", Allowed::rule(Rule::KeyOnce));
+    }
     if let Some(key) = between(&msg, "missing field `", "`") {
         return FieldError::new(join(key), "nothing", rule(Rule::Required, ""));
     }
@@ -179,6 +182,17 @@ mod tests {
             let e = err(&BASE.replace(r#""requests": 1"#, &format!(r#""requests": {bad}"#)));
             assert_eq!(e, format!("load.requests: got {shown}, allowed a whole number from 1 to 10000000"));
         }
+    }
+
+    #[test]
+    fn a_key_given_twice_is_named_at_its_place() {
+        let e = err(&BASE.replace(r#"{"load""#, r#"{"seed": 1, "seed": 2, "load""#));
+        assert_eq!(
+            e,
+            "seed: got twice, allowed each key once in an object (which of two values wins differs between JSON readers)"
+        );
+        let e = err(&BASE.replace(r#""workers": 5"#, r#""workers": 5, "workers": 6"#));
+        assert!(e.starts_with("layers[0].server.workers: got twice"), "{e}");
     }
 
     #[test]
