@@ -5,7 +5,9 @@
 //! same grammar, is read by JavaScript's `parseFloat`: both round correctly to the nearest
 //! `f64`, so both give the same bits (a browser test compares them on thousands of texts),
 //! and the page's bundle does not carry `std`'s parser, whose table of powers of five alone
-//! is ≈ 15 KB gzipped.
+//! is ≈ 15 KB gzipped. (ECMAScript lets an engine round a text of more than 20 significant
+//! digits either way; V8, SpiderMonkey and JavaScriptCore round correctly, and the browser
+//! test holds the engine it runs on to it.)
 
 /// What a text is under `str::parse::<f64>`'s grammar:
 /// `[+-]? (inf | infinity | nan | digits [. digits] [(e|E) [+-]? digits])`, the words in any
@@ -60,9 +62,19 @@ fn syntax(s: &str) -> Syntax {
     if at == rest.len() { Syntax::Number } else { Syntax::Invalid }
 }
 
+/// The longest number text read, in bytes. Correct rounding needs at most 768 significant
+/// digits, and this keeps both readers on the same side of their exponent limits: std stops
+/// counting an exponent past 65,536 without weighing a long run of zeros before it, where
+/// JavaScript reads `0.000…(655,359 zeros)…1e655360` as 1.
+pub const MOST_BYTES: usize = 800;
+
 /// The `f64` nearest to decimal text `s` (see [`syntax`]'s grammar), or `None` if `s` is not
-/// one: exactly what `s.parse::<f64>().ok()` gives, on every target.
+/// one or is longer than [`MOST_BYTES`]: otherwise exactly what `s.parse::<f64>().ok()`
+/// gives, on every target.
 pub fn parse_f64(s: &str) -> Option<f64> {
+    if s.len() > MOST_BYTES {
+        return None;
+    }
     match syntax(s) {
         Syntax::Invalid => None,
         Syntax::Infinite(negative) => Some(if negative { f64::NEG_INFINITY } else { f64::INFINITY }),
@@ -167,6 +179,14 @@ mod tests {
             proptest::prop_assert_eq!(syntax(&s) != Syntax::Invalid, s.parse::<f64>().is_ok(), "{:?}", s);
             proptest::prop_assert_eq!(parse_f64(&s).map(f64::to_bits), s.parse::<f64>().ok().map(f64::to_bits));
         }
+    }
+
+    #[test]
+    fn texts_past_the_longest_are_not_read() {
+        let long = format!("1.{}", "0".repeat(MOST_BYTES));
+        assert_eq!(parse_f64(&long), None);
+        let most = format!("1.{}", "0".repeat(MOST_BYTES - 2));
+        assert_eq!(parse_f64(&most), Some(1.0));
     }
 
     #[test]

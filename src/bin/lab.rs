@@ -263,13 +263,20 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
         };
     }
     let file = args.file.as_deref().unwrap_or_default();
-    // Messages name the standard input so, not as `-`.
-    let path = if file == "-" { "stdin" } else { file };
+    // Messages name a file in quotes and the standard input in words, not as `-` (a file
+    // named `-` is `./-`).
+    let stdin = file == "-";
+    let plain = if stdin { lang.t(Cli::StandardInput) } else { file };
+    let path = if stdin { plain.to_string() } else { format!("{file:?}") };
     let cannot = |e: std::io::Error| {
-        UsageError(lang.f(Cli::CannotRead, &[("path", &format!("{path:?}")), ("error", &e.to_string())]))
+        UsageError(lang.f(Cli::CannotRead, &[("path", &path), ("error", &e.to_string())]))
     };
     let mut bytes = Vec::new();
     // `-` is the standard input, so that a generated scenario can be piped in.
+    // Waiting for a scenario typed at a terminal would look like a hang.
+    if stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return Err(UsageError(lang.t(Cli::StdinIsTerminal).to_string()));
+    }
     let source: Box<dyn Read> = if file == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -278,7 +285,7 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
     source.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         let mib = (MAX_FILE_BYTES >> 20).to_string();
-        return Err(UsageError(lang.f(Cli::TooLarge, &[("path", &format!("{path:?}")), ("mib", &mib)])));
+        return Err(UsageError(lang.f(Cli::TooLarge, &[("path", &path), ("mib", &mib)])));
     }
     // A byte-order mark (an editor's UTF-8 "with BOM") is not part of the JSON.
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -286,16 +293,16 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let byte = e.utf8_error().valid_up_to().to_string();
-        UsageError(lang.f(Cli::NotUtf8, &[("path", &format!("{path:?}")), ("byte", &byte)]))
+        UsageError(lang.f(Cli::NotUtf8, &[("path", &path), ("byte", &byte)]))
     })?;
     Scenario::from_json(&text).map_err(|e| {
         // A run's report handed in as a scenario (the first thing a learner tries): say so.
         let report = serde_json::from_str::<serde_json::Value>(&text)
             .is_ok_and(|v| v.get("generator").is_some() && v.get("summary").is_some());
         if report {
-            UsageError(lang.f(Cli::ReportNotScenario, &[("path", path)]))
+            UsageError(lang.f(Cli::ReportNotScenario, &[("path", plain)]))
         } else {
-            UsageError(format!("{path}: {}", say(lang, &e)))
+            UsageError(format!("{plain}: {}", say(lang, &e)))
         }
     })
 }

@@ -64,6 +64,8 @@ super::table::texts! {
     OneSource => "give exactly one of --preset, --scenario or --link", "--preset、--scenario 和 --link 三者恰好给一个";
     VersusNeeds => "--versus needs --preset or --link", "--versus 需要与 --preset 或 --link 同用";
     NoVersus => "--versus: preset {name} has no comparison scenario", "--versus：预设 {name} 没有对照场景";
+    StandardInput => "the standard input", "标准输入";
+    StdinIsTerminal => "--scenario -: the standard input is a terminal; pipe a scenario in (lab show --preset NAME | lab run --scenario -)", "--scenario -：标准输入是终端；请用管道传入场景（lab show --preset 名称 | lab run --scenario -）";
     CannotRead => "--scenario: cannot read {path}: {error}", "--scenario：无法读取 {path}：{error}";
     TooLarge => "--scenario: {path} is larger than {mib} MiB, allowed a scenario file of at most that size", "--scenario：{path} 大于 {mib} MiB，场景文件最多这么大";
     NotUtf8 => "--scenario: {path} is not UTF-8 text (byte {byte})", "--scenario：{path} 不是 UTF-8 文本（第 {byte} 字节）";

@@ -1188,7 +1188,8 @@ texts! {
     StabPending => "not run yet", "尚未运行";
     StabError => "could not run", "无法运行";
     StabSweeping => "Sweeping {total} cells…", "正在扫描 {total} 个格子…";
-    StabTooMuchWork => "up to {estimated} calls, more than the browser runs ({cap})", "最多 {estimated} 次调用，超过浏览器可运行的上限（{cap}）";
+    StabTooMuchWork => "up to {estimated} calls, more than one cell may run ({cap})", "最多 {estimated} 次调用，超过单格可运行的上限（{cap}）";
+    StabInternal => "internal error: {message}", "内部错误：{message}";
     StabRecoveredIn => "recovered in {t}", "{t} 后恢复";
     StabAbsorbed => "recovered at once (in its first window)", "立即恢复（第一个窗口内）";
     StabLeft => "{status} · about {t} left", "{status} · 约剩 {t}";

@@ -58,7 +58,7 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
         .unwrap_or_else(|| token_at(text, inner.line(), inner.column()));
     // Inside a tagged object (a distribution, a backoff) the path stops at the object: find
     // the numeric field in it that holds something other than a number.
-    let (path, field) = match numeric_key_not_a_number(text, &path) {
+    let (path, field) = match numeric_key_not_a_number(text, &path, msg.starts_with("invalid type: null")) {
         Some(key) => (format!("{field}.{key}"), format!("{field}.{key}")),
         None => (path, field),
     };
@@ -89,8 +89,9 @@ fn expected(msg: &str) -> String {
 }
 
 /// In the object at `path`, the first key with a numeric range whose value is not a number
-/// or is out of its range.
-fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
+/// or is out of its range; failing that, when serde refused a null (`null_refused`), the
+/// one numeric key that holds null.
+fn numeric_key_not_a_number(text: &str, path: &str, null_refused: bool) -> Option<String> {
     let mut v: &serde_json::Value = &serde_json::from_str(text).ok()?;
     let root = v.clone();
     v = &root;
@@ -109,12 +110,17 @@ fn numeric_key_not_a_number(text: &str, path: &str) -> Option<String> {
     // Not a number first (serde's error is about it, whatever else is wrong); then a number
     // its field's type cannot hold (serde names only the object): a negative, fractional or
     // huge count.
+    // A null where a number is wanted: the one numeric key that holds null (with several,
+    // some may be optional ones that take null, so the object is named instead).
+    let nulls: Vec<&String> =
+        obj.iter().filter(|(k, val)| range(k).is_some() && val.is_null()).map(|(k, _)| k).collect();
     obj.iter()
         .find(|(k, val)| range(k).is_some() && !val.is_number() && !val.is_null())
         .or_else(|| {
             obj.iter().find(|(k, val)| range(k).is_some_and(|r| val.as_f64().is_some_and(|x| !r.accepts(x))))
         })
         .map(|(k, _)| k.clone())
+        .or_else(|| (nulls.len() == 1 && null_refused).then(|| nulls[0].clone()))
 }
 
 fn rule(rule: Rule, detail: &str) -> Allowed {
@@ -182,6 +188,15 @@ mod tests {
             let e = err(&BASE.replace(r#""requests": 1"#, &format!(r#""requests": {bad}"#)));
             assert_eq!(e, format!("load.requests: got {shown}, allowed a whole number from 1 to 10000000"));
         }
+    }
+
+    #[test]
+    fn a_null_number_in_a_tagged_object_is_named_by_its_key() {
+        // serde names only the tagged object (the distribution, the load pattern).
+        let e = err(&BASE.replace(r#""ms": 1"#, r#""ms": null"#));
+        assert_eq!(e, "leaf.work.ms: got null, allowed a number from 0 to 86400000 (ms)");
+        let e = err(&BASE.replace(r#""requests": 1"#, r#""requests": null"#));
+        assert!(e.starts_with("load.requests: got null, allowed a whole number"), "{e}");
     }
 
     #[test]

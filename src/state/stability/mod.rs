@@ -605,7 +605,7 @@ pub fn why_not_run(lang: crate::i18n::Lang, e: &RunError) -> String {
             T::StabTooMuchWork,
             &[("estimated", &format_bound(*estimated)), ("cap", &format_number(*cap, 0))],
         ),
-        RunError::Internal(m) => m.clone(),
+        RunError::Internal(m) => lang.f(T::StabInternal, &[("message", m)]),
     }
 }
 

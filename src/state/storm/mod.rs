@@ -28,7 +28,7 @@ use crate::scenario::validate::{MAX_LAYERS, MAX_SIDE_DEPS};
 use crate::scenario::*;
 
 /// A control on a target: how the page names a field in errors, the DOM and the URL.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StormKey {
     /// The control's key (unique across the page).
     pub key: &'static str,
