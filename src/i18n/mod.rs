@@ -596,6 +596,32 @@ mod tests {
         }
     }
 
+    /// Every text is shown somewhere: the tables are one string per language, so a key no
+    /// code uses is bytes in every download (six had been left behind).
+    #[test]
+    fn every_page_text_is_used() {
+        fn sources(dir: &std::path::Path, out: &mut String) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    sources(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n/table.rs") {
+                    out.push_str(&std::fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
+        let mut code = String::new();
+        sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut code);
+        let named: std::collections::HashSet<&str> = code
+            .split("T::")
+            .skip(1)
+            .map(|rest| &rest[..rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len())])
+            .collect();
+        let unused: Vec<String> =
+            T::ALL.iter().map(|k| format!("{k:?}")).filter(|name| !named.contains(name.as_str())).collect();
+        assert!(unused.is_empty(), "texts no code uses: {unused:?}");
+    }
+
     #[test]
     fn browser_language_picks_the_default() {
         assert_eq!(Lang::from_browser(["zh-CN", "en"]), Lang::Zh);

@@ -148,11 +148,8 @@ texts! {
         "rps 与 rpd 只给一个：二者设的是同一个速率（rpd ÷ 86,400），已采用 rpd";
     RuleSweepAxisKey => "KNOB=FROM..TO/N with KNOB one of {detail}, or any other retry-storm page link key (lab keys lists them)",
         "KNOB=FROM..TO/N，KNOB 为 {detail} 之一，或重试风暴页的任何其他链接键（lab keys 会列出）";
-    NotANumber => "not a number", "不是数字";
     KeptLastValid => "The figures below still show the last valid input.",
         "下方数字仍显示上一次有效输入的结果。";
-    UrlFieldRejected => "The link set {field} = {value}, which is not accepted ({allowed}); the default is used for that field.",
-        "链接中的 {field} = {value} 不可接受（{allowed}）；该字段已使用默认值。";
 
     // ---- calculator page ---------------------------------------------------------------
     CalcNav => "Amplification calculator", "放大计算器";
@@ -210,7 +207,6 @@ texts! {
     OutWorstNote => "An upper bound: every request exhausts every layer's attempts. Not a traffic forecast.",
         "这是上界：每个请求都用尽每一层的尝试次数。不是流量预测。";
     OutInFlight => "In-flight connections (Little's law, L = λ × W)", "在途连接数（Little 定律，L = λ × W）";
-    OutInFlightRow => "{which}", "{which}";
     InFlightNormalBefore => "normal latency, no amplification", "正常延迟，未放大";
     InFlightNormalAfter => "normal latency, amplified", "正常延迟，已放大";
     InFlightDegradedBefore => "slow downstream, no amplification", "下游变慢，未放大";
@@ -221,7 +217,6 @@ texts! {
     SaturationTitle => "The pool saturates", "连接池饱和";
     SaturationExplain => "Demand of {demand} connections reaches or exceeds the pool of {pool}. Past this point the estimate offered rate × hold time predicts nothing: the system cannot hold a steady state (L = λW still holds for what is admitted, with the time it really takes), and the extra work does not sit “in flight” forever — it queues, times out or is rejected. Watch queue length and how long requests live instead.",
         "需求 {demand} 条连接达到或超过了连接池上限 {pool}。越过这一点，“请求速率 × 占用时间”的估算不再成立：系统无法保持稳态（对实际被接纳的流量、按实际停留时间，L = λW 仍然成立），多出的工作也不会一直“在途”——它们会排队、超时或被拒绝。此时应观察排队长度和请求存活时间。";
-    Formula => "Formula", "公式";
     ChainEntry => "entry", "入口";
     ChainLayer => "layer {n}", "第 {n} 层";
     ChainDownstream => "downstream", "下游";
@@ -915,8 +910,6 @@ texts! {
     PerRequest => "leaf calls per request", "次下游尝试/请求";
     AxisTime => "virtual time (s)", "虚拟时间（s）";
     AxisLatency => "latency (ms, log scale)", "延迟（ms，对数坐标）";
-    NoBreaker => "No breaker in this scenario.", "该场景没有熔断器。";
-    NoBudget => "No retry budget in this scenario.", "该场景没有重试预算。";
     NoData => "Nothing to show yet.", "暂无数据。";
     TraceLabel => "Request #{n}: {outcome}, {ms}\u{a0}ms", "请求 #{n}：{outcome}，{ms}\u{a0}ms";
     TracePrev => "Previous request", "上一个请求";
