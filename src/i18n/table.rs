@@ -272,7 +272,7 @@ texts! {
     Admitted => "admitted (200)", "接纳（200）";
     Rejected => "rejected (429)", "拒绝（429）";
     Completed => "completed", "完成";
-    ByReason => "Rejected by reason: {cn} {c}, {rn} {r}, {xn} {x}.", "拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
+    ByReason => "Rejected by reason over the whole run: {cn} {c}, {rn} {r}, {xn} {x}.", "整次运行的拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
     CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} 个额度单位；补充量 = 经过的毫秒数 × {r} 个额度单位。";
     EventScrub => "Event", "事件";
     StepEventHelp => "Advance one event.", "前进一个事件。";
@@ -744,8 +744,8 @@ texts! {
     CopyLinkHelp => "The link holds the page, preset, seed, language, compare mode and every changed setting.", "链接包含页面、预设、种子、语言、对比模式以及所有改动过的设置。";
     LinkCopied => "Link copied", "链接已复制";
     ResetPreset => "Reset to preset", "恢复预设";
-    StoryAsLoaded => "The preset as loaded; you have changed it since (Reset to preset brings it back):",
-        "以下描述的是预设原样；此后你已做了改动（“恢复预设”可还原）：";
+    StoryAsLoaded => "The preset as loaded; the settings now differ from it, changed here or by the link that opened this page (Reset to preset brings it back):",
+        "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     SideA => "A: your scenario", "A：你的场景";
     Difference => "B − A", "B − A";

@@ -1106,7 +1106,24 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             cdp("Emulation.setTouchEmulationEnabled", enabled=False)
             chrome.viewport(1280, 900)
 
+    def a_laptops_card_shows_back_and_next_from_the_top():
+        # At 1,366 x 768 the header's links had wrapped to two rows and pushed the card's Back
+        # and Next below the window until the page was scrolled.
+        try:
+            for w in (1280, 1366):
+                chrome.viewport(w, 768)
+                for lang in ("en", "zh"):
+                    chrome.get(base + f"?lesson=interview&step=1&lang={lang}")
+                    wait_step("interview", 1)
+                    time.sleep(0.4)
+                    at = chrome.js("window.scrollTo(0, 0); const n = document.getElementById('lesson-next').getBoundingClientRect();"
+                                   "return [Math.round(n.bottom), innerHeight];")
+                    expect(at[0] <= at[1], f"({lang}) at {w} x 768, Next in the window at the page's top: {at}")
+        finally:
+            chrome.viewport(1280, 900)
+
     for name, fn in [
+        ("lessons: on a laptop (1,280 and 1,366 x 768) the card's Back and Next are in the window at the page's top", a_laptops_card_shows_back_and_next_from_the_top),
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),

@@ -55,7 +55,10 @@ pub const LESSON: Lesson = Lesson {
                 "Little's law: the amplified traffic would need {inflight-normal-after} connections against a pool of {set-pool:n}, up from {inflight-normal-before} without retries.",
                 "Little 定律：放大后的流量需要 {inflight-normal-after} 条连接，而连接池只有 {set-pool:n}；不重试时只需 {inflight-normal-before} 条。",
             )),
-            try_this: Some(tr("Set the attempts to {#3,2} or {#2,2}.", "把尝试次数改成 {#3,2} 或 {#2,2}。")),
+            try_this: Some(tr(
+                "Set the attempts at layer {#2} to {#2}, then at layer {#1} too.",
+                "把第 {#2} 层的尝试次数改成 {#2}，再把第 {#1} 层也改成 {#2}。",
+            )),
             spot: "out-amplification",
             playback: None,
             minutes: Some(8),
@@ -229,8 +232,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l2.attempts"],
             title: tr("The metrics that tell the story", "讲清故事的指标"),
             narration: tr(
-                "In step {#4}'s run, log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise a dashboard reading {#99} % HTTP {#200} can hide recommendations degraded for everyone.",
-                "在第 {#4} 步的运行中，分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则，一块显示 {#99}% HTTP {#200} 的看板可能掩盖推荐已全量降级。",
+                "In step {#4}'s run, log `original_requests` {h-a-original_requests}, `downstream_attempts` {h-a-downstream_attempts}, `budget_exhausted` {h-a-budget_exhausted}, `admission_rejected` {h-a-admission_rejected} and `degraded` {h-a-degraded} apart; otherwise a dashboard that counts every HTTP {#200} as a success can hide recommendations degraded for everyone.",
+                "在第 {#4} 步的运行中，分别记录 `original_requests` {h-a-original_requests}、`downstream_attempts` {h-a-downstream_attempts}、`budget_exhausted` {h-a-budget_exhausted}、`admission_rejected` {h-a-admission_rejected} 和 `degraded` {h-a-degraded}；否则，一块把每个 HTTP {#200} 都算作成功的看板可能掩盖推荐已全量降级。",
             ),
             question: Some(tr("What is the denominator of the success rate?", "成功率的分母是什么？")),
             answer: Some(tr(
@@ -252,8 +255,8 @@ pub const LESSON: Lesson = Lesson {
                 "追问：{#3} 次改为 {set-attempts.1}就安全了吗？",
             ),
             narration: tr(
-                "{set-attempts.1} per layer still multiply: {out-amplification}, {out-worst} attempts/s at peak, {inflight-normal-after} in flight.",
-                "每层 {set-attempts.1}尝试仍然相乘：{out-amplification}，峰值每秒 {out-worst} 次尝试，在途 {inflight-normal-after} 个。",
+                "{set-attempts.1} per layer still multiply: {out-amplification}, {out-worst} attempts/s at peak, {inflight-normal-after} in flight against a pool of {set-pool}.",
+                "每层 {set-attempts.1}尝试仍然相乘：{out-amplification}，峰值每秒 {out-worst} 次尝试，在途 {inflight-normal-after} 个，而连接池为 {set-pool}。",
             ),
             question: Some(tr("Is {set-attempts.1} safe?", "{set-attempts.1}尝试安全吗？")),
             answer: Some(tr(
@@ -281,11 +284,11 @@ pub const LESSON: Lesson = Lesson {
             ),
             question: Some(tr("Can a breaker replace a timeout?", "熔断器能代替超时吗？")),
             answer: Some(tr(
-                "No. A breaker decides before a call starts; a call already running still needs an end. Without the recommendation's timeout its slow calls (about {~ set-s1.p99 * set-f2.factor / 1000} s at p99) no longer fail, so a breaker that opens on calls it sees fail never opens (Resilience4j's can also open on a slow-call rate, but it still ends no call already running); how long a user waits is then bounded only by the callers above, whose own tries end it.",
+                "No. A breaker decides before a call starts; a call already running still needs an end. Without the recommendation's timeout its slow calls (about {~ set-s1.p99 * set-f2.factor / 1000} s at p99) no longer fail, so a breaker that opens on calls it sees fail never opens (Resilience4j's can also open on a slow-call rate, but it still ends no call already running); how long a user waits is then bounded only by the callers above, whose own per-try timeouts end it.",
                 "不能。熔断器在调用开始前做决定；已经开始的调用仍需要结束边界。去掉推荐服务的超时后，它的慢调用（p99 约 {~ set-s1.p99 * set-f2.factor / 1000} s）不再算作失败，而熔断器只会因为看到调用失败而打开，于是永远不会打开（Resilience4j 也能按慢调用比例打开，但它仍然结束不了已在运行的调用）；这时用户要等多久，只能靠上游各调用方自己的单次超时来限定。",
             )),
             try_this: Some(tr(
-                "Set the recommendation's per-try timeout to {#0} (off) and watch the breaker chart: without the timeout the slow calls no longer fail, so the breaker never opens; the bulkhead refuses calls instead, and the slowest request is cut only by the app's own tries.",
+                "Set the recommendation's per-try timeout to {#0} (off) and watch the breaker chart: without the timeout the slow calls no longer fail, so the breaker never opens; the bulkhead refuses calls instead, and the slowest request is cut only by the app's own per-try timeout.",
                 "把推荐服务的单次超时设为 {#0}（关闭），看熔断器状态图：没有超时，慢调用就不再算作失败，熔断器再也不会打开；改由舱壁拒绝调用，最慢的请求只能靠 App 自己的单次超时来截断。",
             )),
             spot: "chart-breaker-a",
