@@ -166,8 +166,8 @@ pub const LESSON: Lesson = Lesson {
                 "没人知道：超时只说明调用方不再等待。这里有 {h-a-abandoned_work} 次调用在调用方放弃后仍被执行，重试就可能把写入做两次。写操作的重试需要幂等键；调用方若能在超时时取消调用，还能替下游省下这些白做的工作。",
             )),
             try_this: Some(tr(
-                "Turn on cancel on timeout: the abandoned work disappears, and the answers stay the same.",
-                "打开“超时即取消”：白做的工作消失，而应答不变。",
+                "Turn on cancel on timeout: the abandoned work disappears and the answers stay the same (all degraded). Fewer timeouts and deadline refusals are counted too: the inner hop's calls are cancelled before their own timers run out.",
+                "打开“超时即取消”：白做的工作消失，应答不变（全部降级）。计到的超时和截止时间拒绝也会减少：内层的调用在自己的计时器到期前就被取消了。",
             )),
             spot: "bd-hops-a",
             playback: None,
