@@ -277,7 +277,7 @@ fn load_scenario(args: &RunArgs, lang: Lang) -> Result<Scenario, UsageError> {
     if stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         return Err(UsageError(lang.t(Cli::StdinIsTerminal).to_string()));
     }
-    let source: Box<dyn Read> = if file == "-" {
+    let source: Box<dyn Read> = if stdin {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(std::fs::File::open(file).map_err(cannot)?)
