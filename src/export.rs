@@ -10,6 +10,7 @@
 use crate::model::admission::{Event, Run as AdmissionRun};
 use crate::model::amplification::CalcOutput;
 use crate::model::breaker_lab::{Fate, LabRun};
+use crate::model::slo::Slo;
 /// Export escapes text with the figures' one function.
 pub use crate::plot::esc as xml_escape;
 use crate::policy::token_bucket::{NEVER, Rejection};
@@ -113,18 +114,24 @@ fn one_line(s: &str) -> String {
 /// `link`: how to run an edited run again (see [`crate::state::runs::report_link`]),
 /// written after `seed`: `link`, the storm page's query, and for compare mode's side B
 /// `versus: true` (what `lab run --link … --versus` prints); `None` for a preset as
-/// shipped, which `--preset P --seed S` reproduces.
-pub fn report_json(r: &Report, link: Option<&ReportLink>) -> String {
+/// shipped, which `--preset P --seed S` reproduces. Then `slo`: the run's error budget
+/// against the scenario's objective (`model::slo::ErrorBudget`).
+pub fn report_json(r: &Report, link: Option<&ReportLink>, slo: Slo) -> String {
     let mut out = r.to_json_pretty();
+    // After the seed's line: `Report`'s fields are written in their declared order.
+    let at = out.find("\n  \"summary\":").unwrap_or(out.len());
+    let mut lines = String::new();
     if let Some(link) = link {
-        // After the seed's line: `Report`'s fields are written in their declared order.
-        let at = out.find("\n  \"summary\":").unwrap_or(out.len());
-        let mut lines = format!("\n  \"link\": {},", serde_json::to_string(&link.query).unwrap_or_default());
+        lines.push_str(&format!("\n  \"link\": {},", serde_json::to_string(&link.query).unwrap_or_default()));
         if link.versus {
             lines.push_str("\n  \"versus\": true,");
         }
-        out.insert_str(at, &lines);
     }
+    // The verdict the page's SLO line and the table's `slo` row give, so that a script
+    // reading the JSON need not count it again (a budget spent with none allowed: null).
+    let budget = serde_json::to_string(&slo.budget(&r.summary)).unwrap_or_default();
+    lines.push_str(&format!("\n  \"slo\": {budget},"));
+    out.insert_str(at, &lines);
     out.push('\n');
     out
 }

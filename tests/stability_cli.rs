@@ -63,11 +63,34 @@ fn a_retry_budget_shrinks_the_stuck_region() {
 fn the_default_map_prints_as_text() {
     let (code, out, err) = lab(&["--x", "utilisation=0.1..1/4", "--y", "trigger_ms=50..1000/2"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 7, "title, legend (two lines), y name, two rows, the x axis: {out}");
+    assert_eq!(
+        out.lines().count(),
+        9,
+        "title, legend (two lines), y name, two rows, the x axis' ticks, values and name: {out}"
+    );
+    // Four columns are too narrow for four values: the ends, under the first and last ticks.
+    let axis: Vec<&str> = out.lines().skip(6).take(2).collect();
+    assert_eq!(axis[0].trim(), "|  |", "{out}");
+    assert_eq!(axis[1].trim(), "0.1 … 1", "{out}");
     assert!(out.contains("# stuck") && out.contains("trigger_ms (ms)"), "{out}");
     // The map's rows (after the title, the legend and the y axis' name), not the legend.
     let rows: String = out.lines().skip(4).take(2).collect();
     assert!(rows.contains('#') && rows.contains('.'), "{out}");
+}
+
+#[test]
+fn the_x_axis_labels_columns_under_their_ticks() {
+    // Twenty columns from 0.05 to 1: every fifth labelled (values up to four characters
+    // wide), and the last.
+    let (code, out, err) = lab(&["--x", "utilisation=0.05..1/20", "--y", "trigger_ms=50..1000/2"]);
+    assert_eq!(code, 0, "{err}");
+    let axis: Vec<&str> = out.lines().skip(6).take(2).collect();
+    let row = |l: &str| l.split_at(11).1.to_string();
+    assert_eq!(row(axis[0]), "|    |    |    |   |", "{out}");
+    assert_eq!(row(axis[1]), "0.05 0.3  0.55 0.8 1", "{out}");
+    // Each cell's column is its value's: the map's first row starts where the ticks do.
+    let first_row = out.lines().nth(4).expect("a row");
+    assert_eq!(first_row.split_at(11).1.chars().count(), 20, "{first_row}");
 }
 
 #[test]

@@ -246,7 +246,8 @@ fn link_scenario(
         return Err(UsageError(lang.t(Cli::LinkNoSideB).to_string()));
     }
     let side = if versus { Side::B } else { Side::A };
-    let query = st.run_query();
+    // With the objective the run is judged by: the JSON's `slo` is the page's verdict.
+    let query = st.export_query();
     let (scenario, seed) = Job::Storm { query: query.clone(), side }
         .scenario()
         .map_err(|e| UsageError(format!("--link: {}", lang.field_error(&e))))?;
@@ -343,11 +344,57 @@ fn run(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     }
     Ok(match args.format {
         // The page's "export JSON" and "export CSV" print through the same functions.
-        Format::Json => resilience_lab::export::report_json(&report, link.as_ref()),
+        Format::Json => resilience_lab::export::report_json(&report, link.as_ref(), scenario.slo),
         Format::Table => table(&report, scenario.slo, args.versus, lang),
         Format::Csv => resilience_lab::export::series_csv(&report),
         Format::Digest => format!("{:016x}\n", resilience_lab::state::runs::report_digest(&report)),
     })
+}
+
+/// A text map's x axis for columns labelled `xs` (one character a column): a row of ticks
+/// and a row of values, each value starting under its tick. Labelled: every k-th column, k
+/// the smallest of 1, 2, 5, 10, … that leaves a space between neighbours, and the last
+/// column (taking the place of the one before if both do not fit). A map too narrow for
+/// two values under their ticks gives its first and last as `first … last`.
+fn x_axis(xs: &[String]) -> (String, String) {
+    let n = xs.len();
+    let widest = xs.iter().map(|x| columns(x)).max().unwrap_or(1);
+    let step = [1, 2, 5, 10, 20, 25, 50, 100, 250].into_iter().find(|&k| k > widest).unwrap_or(n.max(1));
+    let mut at: Vec<usize> = (0..n).step_by(step).collect();
+    // Whether the value at column `p` ends a space before column `q`.
+    let fits = |p: usize, q: usize| p + columns(&xs[p]) < q;
+    let mut squeezed = false;
+    if let Some(last) = n.checked_sub(1)
+        && at.last() != Some(&last)
+    {
+        match at.last() {
+            Some(&p) if fits(p, last) => at.push(last),
+            Some(_) if at.len() > 1 => {
+                at.pop();
+                at.push(last);
+            }
+            _ => {
+                squeezed = true;
+                at.push(last);
+            }
+        }
+    }
+    let mut ticks = String::new();
+    for &i in &at {
+        ticks.push_str(&" ".repeat(i - columns(&ticks)));
+        ticks.push('|');
+    }
+    let values = if squeezed {
+        format!("{} … {}", xs[0], xs[n - 1])
+    } else {
+        let mut values = String::new();
+        for &i in &at {
+            values.push_str(&" ".repeat(i - columns(&values)));
+            values.push_str(&xs[i]);
+        }
+        values
+    };
+    (ticks, values)
 }
 
 /// What a stopped run says on stderr.
@@ -585,16 +632,13 @@ fn sweep(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         }
         out.push('\n');
     }
-    let num = resilience_lab::state::storm::url_num;
-    let _ = writeln!(
-        out,
-        "{} {} … {} → {}{}",
-        pad("", lw, false),
-        num(s.x.from),
-        num(s.x.to),
-        s.x.key,
-        axis_unit(&s.x.key, lang)
-    );
+    // The x axis: a tick under each labelled column, its value below it, as many as fit
+    // one space apart (every column of a narrow sweep; the first and the last always).
+    let xs: Vec<String> = (0..s.x.n).map(|i| resilience_lab::i18n::format_number(s.x.value(i), 3)).collect();
+    let (ticks, values) = x_axis(&xs);
+    let margin = pad("", lw, false);
+    let _ = writeln!(out, "{margin} {ticks}\n{margin} {values}");
+    let _ = writeln!(out, "{margin} → {}{}", s.x.key, axis_unit(&s.x.key, lang));
     // Why the '?' cells could not run, each reason once, in words.
     let mut why: Vec<(String, usize)> = Vec::new();
     for e in cells.iter().flatten().filter_map(|c| c.as_ref().err()) {

@@ -95,7 +95,7 @@ fn series_csv_has_a_header_and_a_row_per_bucket() {
     assert!(lines.iter().all(|l| l.split(',').count() == cols));
     let offered: u64 = lines[1..].iter().map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(offered, r.summary.original_requests);
-    assert!(report_json(&r, None).ends_with("}\n"));
+    assert!(report_json(&r, None, Default::default()).ends_with("}\n"));
 }
 
 #[test]

@@ -27,8 +27,8 @@ impl Default for Slo {
     }
 }
 
-/// How much of the run's error budget the run spent.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How much of the run's error budget the run spent (in the report's JSON as `slo`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ErrorBudget {
     /// The objective, percent.
     pub success_percent: f64,

@@ -222,9 +222,10 @@ impl StormState {
         (key, v.title)
     }
 
-    /// Side B of compare mode (see [`comparison`](Self::comparison)).
+    /// Side B of compare mode (see [`comparison`](Self::comparison)), judged by the page's
+    /// one objective (the SLO knob), as side A is.
     pub fn side_b(&self) -> Scenario {
-        (self.comparison().0.build)()
+        Scenario { slo: self.a.slo, ..(self.comparison().0.build)() }
     }
 
     /// Applies an action.
@@ -683,10 +684,23 @@ impl StormState {
 
     /// The query that rebuilds this page's scenarios (what a run request carries).
     pub fn run_query(&self) -> String {
+        self.scenario_query(false)
+    }
+
+    /// The query an exported report names to run it again (`runs::report_link`): the
+    /// run's, with the objective it is judged by, so that `lab run --link` gives the
+    /// JSON's `slo` verdict the page gave.
+    pub fn export_query(&self) -> String {
+        self.scenario_query(true)
+    }
+
+    fn scenario_query(&self, with_slo: bool) -> String {
         let mut q = Query::new();
         self.write_query(&mut q);
         q.remove("overlay"); // how the charts are laid out is not part of the run
-        q.remove("slo"); // nor is the objective the run is judged by
+        if !with_slo {
+            q.remove("slo"); // nor is the objective the run is judged by
+        }
         q.remove(KNOBS.key); // nor which controls are shown
         q.remove(MOMENT.key); // nor where the playback is
         q.remove(FOCUS.key); // nor the hop picked out

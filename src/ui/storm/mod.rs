@@ -356,11 +356,13 @@ pub fn StormPage(props: &StormProps) -> Html {
     // Export hands over side A's report, as `lab run --format json|csv` prints it, and in
     // compare mode side B's, as `lab run --versus` prints it.
     // An edited run's JSON names the link that runs it again (`runs::report_link`).
-    let export_data = use_callback((a.clone(), run_query.clone()), |(kind, _), (a, q)| {
-        report_text(kind, a.as_ref(), q, crate::state::runs::Side::A)
+    // Its `slo` is the page's verdict, and its link carries the objective (`export_query`).
+    let export_query = props.state.export_query();
+    let export_data = use_callback((a.clone(), export_query.clone(), slo), |(kind, _), (a, q, slo)| {
+        report_text(kind, a.as_ref(), q, crate::state::runs::Side::A, *slo)
     });
-    let export_b = use_callback((b.clone(), run_query), |(kind, _), (b, q)| {
-        report_text(kind, b.as_ref(), q, crate::state::runs::Side::B)
+    let export_b = use_callback((b.clone(), export_query, slo), |(kind, _), (b, q, slo)| {
+        report_text(kind, b.as_ref(), q, crate::state::runs::Side::B, *slo)
     });
     // Compare mode: both sides' trees of the asked-for request on one time span, where one
     // scale serves both (`tree::shared_span`).
@@ -656,10 +658,11 @@ fn report_text(
     r: Option<&ReportRef>,
     query: &str,
     side: crate::state::runs::Side,
+    slo: crate::model::slo::Slo,
 ) -> Option<String> {
     r.map(|r| match kind {
         DataKind::Json => {
-            crate::export::report_json(&r.0, crate::state::runs::report_link(query, side).as_ref())
+            crate::export::report_json(&r.0, crate::state::runs::report_link(query, side).as_ref(), slo)
         }
         DataKind::Csv => crate::export::series_csv(&r.0),
     })
