@@ -397,11 +397,11 @@ texts! {
         "能力余量与距上限的余量是两回事（文档 002）。L = λW 需要稳定且口径一致的长期平均：系统内 {n} 个请求不代表 {n} 个核就够，平均数也推不出 p99。";
     // ---- presets -----------------------------------------------------------------------
     PresetLab11Unprotected => "Lab 11, unprotected", "实验 11：无保护";
-    PresetLab11UnprotectedStory => "Source 000: 100 requests at once; page → recommendation → a slow profile service that holds each call 100 ms and fails. Both layers try 3 times: 900 profile calls, and every request ends after 1,020 ms.",
-        "文档 000：100 个请求同时到达；商品页 → 推荐服务 → 慢画像服务（每次占用 100 ms 后失败）。两层各尝试 3 次：画像服务收到 900 次调用，每个请求 1,020 ms 后才结束。";
+    PresetLab11UnprotectedStory => "Source 000’s lab 11 (its virtual-time retry lab): 100 requests at once; page → recommendation → a slow profile service that holds each call 100 ms and fails. Both layers try 3 times: 900 profile calls, and every request ends after 1,020 ms.",
+        "文档 000 的第 11 个实验（它的虚拟时间重试实验）：100 个请求同时到达；商品页 → 推荐服务 → 慢画像服务（每次占用 100 ms 后失败）。两层各尝试 3 次：画像服务收到 900 次调用，每个请求 1,020 ms 后才结束。";
     PresetLab11Protected => "Lab 11, protected", "实验 11：有保护";
-    PresetLab11ProtectedStory => "Source 000: the entry admits 20 and fast-rejects 80, gives each request a 250 ms budget and degrades instead of failing; only the recommendation client retries, once. 40 profile calls; the longest request takes 220 ms.",
-        "文档 000：入口只准入 20 个、快速拒绝 80 个，给每个请求 250 ms 的截止时间预算，失败时降级；只有推荐服务调用画像服务时重试一次。画像服务共收到 40 次调用，最长请求 220 ms。";
+    PresetLab11ProtectedStory => "Source 000’s lab 11 with its protections: the entry admits 20 and fast-rejects 80, gives each request a 250 ms budget and degrades instead of failing; only the recommendation client retries, once. 40 profile calls; the longest request takes 220 ms.",
+        "文档 000 第 11 个实验加上保护：入口只准入 20 个、快速拒绝 80 个，给每个请求 250 ms 的截止时间预算，失败时降级；只有推荐服务调用画像服务时重试一次。画像服务共收到 40 次调用，最长请求 220 ms。";
     PresetLab11Budget150 => "Lab 11, 150 ms budget", "实验 11：截止时间 150 ms";
     PresetLab11Budget150Story => "The protected lab with a 150 ms budget. The budget is checked before the backoff sleep: after the first failure 50 ms remain, and after the 20 ms backoff only 30 ms would, less than the 100 ms a try needs, so only first attempts are sent: 20 calls.",
         "受保护实验把截止时间预算缩短到 150 ms。退避睡眠之前就检查截止时间：首次失败后剩 50 ms，退避 20 ms 后只剩 30 ms，不够一次 100 ms 的尝试，所以只发首次请求：共 20 次调用。";
@@ -839,7 +839,8 @@ texts! {
     BadgeAdmission => "admission", "准入";
     HopFocus => "Highlight a hop's series:", "突出某一跳的曲线：";
     FaultShort => "fault {n}", "故障 {n}";
-    LabLinksIntro => "Step through it in a lab:", "到实验室里逐步观察：";
+    LabLinksIntro => "Step through it in a lab (the hop's settings, fed a small load of the lab's own, such as a burst just past the bucket, rather than this run's traffic):",
+        "到实验室里逐步观察（沿用这一跳的设置，但输入的是实验室自己的小负载，例如刚好超出令牌桶的一次突发，而不是本次运行的流量）：";
     LabLinkAdmission => "{hop}'s admission →", "{hop}的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
@@ -1300,6 +1301,8 @@ texts! {
     RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
     StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
     LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
+    // A step that continues the time box a step before it opened.
+    LessonTimeBoxGoesOn => "still minutes {from}–{to}", "仍在开场后 {from}–{to} 分钟内";
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
     StabCellProtected => "with {p}: {verdict}", "加上{p}：{verdict}";
     StabCellVerdict => "This cell:", "这一格：";
@@ -1369,6 +1372,8 @@ texts! {
         "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章，只有每次尝试都失败的调用才会用满。";
     // A lesson's veil over a time chart: the run after the playhead, until the answer.
     VeiledFuture => "Later: hidden until the answer (R)", "之后的部分在揭晓答案前隐藏（按 R）";
+    // A lesson's veil over a card's number (the style sheet's `--veil-tag`).
+    VeilTag => "Hidden until the answer (R)", "揭晓答案前隐藏（R）";
     // The diagram's breaker lines, from the tally a move was decided on.
     BreakerClosedOn => "closed on {calls} probes, {rate} % failed < {pct} %", "在 {calls} 次探测、失败 {rate}% < {pct}% 时关闭";
     BreakerProbingDecide => "probing: {n} trial calls decide", "探测：由 {n} 次试探调用决定";

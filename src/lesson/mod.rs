@@ -220,6 +220,16 @@ pub struct Lesson {
     pub steps: &'static [Step],
 }
 
+/// A step's place in its lesson's time boxes (see [`Lesson::box_of`]), as minutes from the
+/// start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBox {
+    pub from: u32,
+    pub to: u32,
+    /// The step opens the box (else it continues the one a step before it opened).
+    pub opens: bool,
+}
+
 impl Lesson {
     /// Total minutes of its time-boxed steps.
     pub fn minutes(&self) -> u32 {
@@ -233,6 +243,16 @@ impl Lesson {
         let m = u32::from(self.steps.get(i)?.minutes?);
         let from: u32 = self.steps[..i].iter().filter_map(|s| s.minutes).map(u32::from).sum();
         Some((from, from + m))
+    }
+
+    /// The time box step `i` is in: the one it opens, or else the last one opened before it
+    /// (a follow-up question shares its step's minutes). `None` before the first box, and
+    /// in a lesson without time boxes.
+    pub fn box_of(&self, i: usize) -> Option<TimeBox> {
+        if i >= self.steps.len() {
+            return None;
+        }
+        (0..=i).rev().find_map(|j| self.time_box(j).map(|(from, to)| TimeBox { from, to, opens: j == i }))
     }
 }
 

@@ -510,4 +510,27 @@ fn the_interviews_time_boxes_follow_one_another_to_45_minutes() {
     assert_eq!(boxes, [(0, 5), (5, 13), (13, 25), (25, 40), (40, 45)]);
     assert_eq!(l.minutes(), 45);
     assert_eq!(l.time_box(l.steps.len()), None);
+    // A step without a box of its own (a follow-up question) is in the box before it.
+    let boxes: Vec<Option<(u32, u32, bool)>> =
+        (0..=l.steps.len()).map(|i| l.box_of(i).map(|b| (b.from, b.to, b.opens))).collect();
+    let (opens, within) = (|a, b| Some((a, b, true)), |a, b| Some((a, b, false)));
+    assert_eq!(
+        boxes,
+        [
+            opens(0, 5),
+            opens(5, 13),
+            within(5, 13),
+            opens(13, 25),
+            within(13, 25),
+            opens(25, 40),
+            within(25, 40),
+            within(25, 40),
+            opens(40, 45),
+            within(40, 45),
+            within(40, 45),
+            None
+        ]
+    );
+    let plain = crate::lesson::find("retry-storm").expect("the retry-storm lesson");
+    assert!((0..plain.steps.len()).all(|i| plain.box_of(i).is_none()), "no boxes, none shown");
 }

@@ -597,7 +597,7 @@ fn Host(props: &HostProps) -> Html {
             }
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
-            browser::set_document_lang_and_title(shell.lang.html_tag(), &title);
+            browser::set_document_lang_and_title(shell.lang.html_tag(), &title, shell.lang.t(T::VeilTag));
         });
     }
 

@@ -131,8 +131,10 @@ pub fn browser_languages() -> Vec<String> {
     out
 }
 
-/// Sets `<html lang>` and the document title.
-pub fn set_document_lang_and_title(tag: &str, title: &str) {
+/// Sets `<html lang>`, the document title, and the words the style sheet shows on a
+/// lesson's veiled card (`--veil-tag`, a CSS string: the style sheet has no text of its own).
+pub fn set_document_lang_and_title(tag: &str, title: &str, veil_tag: &str) {
+    use wasm_bindgen::JsCast;
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     // Only when they change: setting `lang` on the root element, even to the value it has,
     // makes the browser restyle the whole document (≈ 15 ms on the storm page, measured),
@@ -141,6 +143,13 @@ pub fn set_document_lang_and_title(tag: &str, title: &str) {
         && el.get_attribute("lang").as_deref() != Some(tag)
     {
         let _ = el.set_attribute("lang", tag);
+    }
+    // Likewise only when it changes (the page may start with its language's `lang` already).
+    if let Some(root) = doc.document_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let quoted = format!("\"{}\"", veil_tag.replace('\\', "\\\\").replace('"', "\\\""));
+        if root.style().get_property_value("--veil-tag").ok().as_deref() != Some(quoted.as_str()) {
+            let _ = root.style().set_property("--veil-tag", &quoted);
+        }
     }
     if doc.title() != title {
         doc.set_title(title);

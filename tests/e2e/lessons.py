@@ -294,6 +294,20 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         veiled, lifted = before_and_after_r("?lesson=retry-storm&step=1&lang=en", "#out-worst", blur)
         expect(veiled[0] and "blur" in veiled[1] and not lifted[0] and lifted[1] == "none",
                f"a learner alone: veiled until the reveal, then lifted: {veiled} {lifted}")
+        # A veiled card says why its number is blurred (a tag from the i18n tables, in the
+        # page's language), and the tag goes with the veil.
+        tag = ("const e = document.querySelector(arguments[0]);"
+               " return e ? getComputedStyle(e, '::after').content : 'missing';")
+        for query, card, words in [("?lesson=retry-storm&step=1&lang=en", "#out-worst", "Hidden until the answer (R)"),
+                                    ("?lesson=interview&step=1&lang=zh", ".hcard:has(> #h-a-succeeded)", "揭晓答案前隐藏（R）")]:
+            chrome.get(base + query)
+            chrome.wait(card)
+            time.sleep(0.8)
+            before = chrome.js(tag, card)
+            chrome.press("r")
+            time.sleep(0.4)
+            after = chrome.js(tag, card)
+            expect(words in before and after == "none", f"{query}: {card} says it is hidden until R: {before!r} → {after!r}")
         # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
         # short trigger tips the system) is covered from where the step's playback starts
         # (3.9 s, just before the 4 s trigger), the run before it, the trigger's mark and
@@ -492,6 +506,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             expect(box == "8 min (minutes 5–13)", f"the notes give the step's time box: {box!r}")
             chrome.click("#lesson-next")
             wait_step("interview", 3)
+            # Step 3, the follow-up question, has no box of its own: it is still in step 2's.
+            box = chrome.js("const e = document.getElementById('notes-time-box'); return e && e.textContent;")
+            expect(box == "still minutes 5–13", f"a follow-up step says whose time box it is in: {box!r}")
             chrome.cmd("POST", "/window", {"handle": main})
             wait_step("interview", 3)
             expect(chrome.js("return document.querySelector('.app').classList.contains('present');"),

@@ -227,8 +227,8 @@ pub const LESSON: Lesson = Lesson {
                 "移出地图：重试被限制在流量的十分之一后，没有一个格子卡住：接近容量时，触发留下的积压在运行结束时仍在排空，而且越接近容量排空得越慢。下一步说明没有预算时，卡住的系统为什么一直卡住。",
             )),
             try_this: Some(tr(
-                "Overlay cancel on timeout, then the circuit breaker, and compare the stuck cells counted above the map, and the dashed boundaries where there is one.",
-                "改为叠加“超时即取消”，再试熔断器，比较地图上方统计的卡住格数，以及虚线边界（如有）。",
+                "Once the answer is revealed (the count and the dashed boundary are hidden until then), overlay cancel on timeout, then the circuit breaker, and compare the stuck cells counted above the map, and the dashed boundaries where there is one.",
+                "揭晓答案后（在此之前，卡住格数和虚线边界都是隐藏的），改为叠加“超时即取消”，再试熔断器，比较地图上方统计的卡住格数，以及虚线边界（如有）。",
             )),
             spot: "stability-map",
             playback: None,

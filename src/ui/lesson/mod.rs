@@ -207,7 +207,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 <a class="lesson-name" href={format!("?page=lessons&lang={}", lang.code())} id="lesson-index-link">{ lesson_figures::plain_words(at.lesson.title, lang) }</a>
                 <span class="lesson-count" id="lesson-count" aria-live="polite">
                     { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }
-                    if let Some(b) = at.lesson.time_box(at.step) { { " · " }{ time_box_text(lang, b) } }
+                    if let Some(b) = at.lesson.box_of(at.step) { { " · " }{ time_box_text(lang, b) } }
                 </span>
             </div>
             <h2 id="lesson-step-title" tabindex="-1">{ rich(step.title, lang, &figs) }</h2>
@@ -407,7 +407,7 @@ fn Checklist(props: &ChecklistProps) -> Html {
         html! {
             <li class={classes!("check", (i == props.at.step).then_some("current"))} id={format!("check-{}", i + 1)}>
                 <label><input type="checkbox" id={format!("check-{}-done", i + 1)} checked={done.contains(&i)} onchange={tick} />{ " " }
-                    if let Some(b) = props.at.lesson.time_box(i) { <span class="lesson-meta">{ time_box_text(lang, b) }{ " · " }</span> }
+                    if let Some(b) = props.at.lesson.box_of(i) { <span class="lesson-meta">{ time_box_text(lang, b) }{ " · " }</span> }
                     { rich(s.question.unwrap_or(s.title), lang, &figs) }
                 </label>
                 <span class="row-buttons">
@@ -504,7 +504,7 @@ pub fn NotesView(props: &NotesProps) -> Html {
             <p class="lesson-count" id="lesson-count">{ lesson_figures::plain_words(at.lesson.title, lang) }{ " · " }
                 { lang.f(T::LessonStepOf, &[("n", &(at.step + 1).to_string()), ("total", &n.to_string())]) }
                 // The speaker keeps time from here too (the interview's time boxes).
-                if let Some(b) = at.lesson.time_box(at.step) { { " · " }<span id="notes-time-box">{ time_box_text(lang, b) }</span> }</p>
+                if let Some(b) = at.lesson.box_of(at.step) { { " · " }<span id="notes-time-box">{ time_box_text(lang, b) }</span> }</p>
             <h1 id="page-title">{ rich(step.title, lang, &figs) }</h1>
             <p class="lesson-narration" id="lesson-narration">{ rich(step.narration, lang, &figs) }</p>
             if let Some(q) = step.question { <p class="lesson-question"><strong>{ t(T::LessonAsk) }</strong>{ t(T::LabelSep) }{ rich(q, lang, &figs) }</p> }
@@ -530,12 +530,14 @@ pub enum KeyCommand {
     Leave,
 }
 
-/// A step's time box: its length and where it lies in the whole ("8 min (minutes 5–13)").
-fn time_box_text(lang: Lang, (from, to): (u32, u32)) -> String {
-    lang.f(
-        T::LessonTimeBox,
-        &[("m", &(to - from).to_string()), ("from", &from.to_string()), ("to", &to.to_string())],
-    )
+/// A step's time box: its length and where it lies in the whole ("8 min (minutes 5–13)"),
+/// or, for a step that continues the box before it, only where ("still minutes 5–13").
+fn time_box_text(lang: Lang, b: crate::lesson::TimeBox) -> String {
+    let (from, to) = (b.from.to_string(), b.to.to_string());
+    if !b.opens {
+        return lang.f(T::LessonTimeBoxGoesOn, &[("from", &from), ("to", &to)]);
+    }
+    lang.f(T::LessonTimeBox, &[("m", &(b.to - b.from).to_string()), ("from", &from), ("to", &to)])
 }
 
 /// The command of a key (what presentation clickers send: arrows, PageUp/PageDown, Space),
