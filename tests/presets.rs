@@ -486,3 +486,49 @@ fn cli_version_bom_and_a_preset_without_a_default_map() {
     let (code, _, err) = cli(&["sweep", "--preset", "chain-2x3"]);
     assert!(code == 2 && err.contains("give --x and --y"), "{err}");
 }
+
+/// A scenario file's own words (a key given twice, a required key left out, a list where an
+/// object was wanted) are said in Chinese too, not left in English inside a Chinese message.
+#[test]
+fn a_scenario_files_words_are_said_in_the_language_asked_for() {
+    use std::io::Write;
+    let say = |lang: &str, text: &str| -> String {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lab"))
+            .env("LAB_LANG", lang)
+            .args(["run", "--scenario", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("lab runs");
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("written");
+        let out = child.wait_with_output().expect("lab ends");
+        assert_eq!(out.status.code(), Some(2), "refused");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let preset = {
+        let (_, shown, _) = cli(&["show", "--preset", "chain-2x3"]);
+        shown
+    };
+    let twice = preset.replacen("\"seed\":", "\"seed\": 1, \"seed\":", 1);
+    let missing = {
+        let mut v: serde_json::Value = serde_json::from_str(&preset).expect("JSON");
+        v.as_object_mut().expect("object").remove("load");
+        v.to_string()
+    };
+    for (text, en, zh) in [
+        (twice.as_str(), "seed: got twice", "出现了两次"),
+        (missing.as_str(), "load: got nothing", "缺失"),
+        ("[1]", "got a list, allowed an object (Scenario)", "一个列表"),
+        (&preset.replacen("\"rate_per_s\":", "\"rate_per_s\": [1], \"x\":", 1), "got a list", "一个列表"),
+    ] {
+        let (e, z) = (say("en", text), say("zh", text));
+        assert!(e.contains(en), "{e}");
+        assert!(
+            z.contains(zh) && !z.contains(" got ") && !z.contains("twice") && !z.contains("nothing"),
+            "{z}"
+        );
+        assert!(!z.contains("a list") && !z.contains("an object"), "{z}");
+    }
+    assert!(say("zh", "[1]").contains("一个对象（Scenario）"), "{}", say("zh", "[1]"));
+}

@@ -43,8 +43,44 @@ fn usage(lang: Lang) -> &'static str {
 fn say(lang: Lang, e: &FieldError) -> String {
     match lang {
         Lang::En => e.to_string(),
-        Lang::Zh => lang.field_error(e),
+        Lang::Zh => lang.field_error(&file_words(lang, e)),
     }
+}
+
+/// A scenario file's message with the file's own words (`scenario::file`: a key given
+/// twice, a list where an object was wanted) in the language asked for.
+fn file_words(lang: Lang, e: &FieldError) -> FieldError {
+    use resilience_lab::scenario::file as f;
+    let words = [
+        (f::GOT_TWICE, Cli::FileTwice),
+        (f::GOT_NOTHING, Cli::FileNothing),
+        (f::A_LIST, Cli::FileAList),
+        (f::A_NUMBER, Cli::FileANumber),
+        // The longer first: both start "an object".
+        (f::A_TAGGED_OBJECT, Cli::FileATaggedObject),
+        (f::AN_OBJECT, Cli::FileAnObject),
+    ];
+    // A whole value, or the words a detail starts with (`an object (Server)`).
+    let said = |text: &str| -> Option<String> {
+        words.iter().find_map(|(en, key)| {
+            let rest = text.strip_prefix(en)?;
+            let rest = match (lang, rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')'))) {
+                (Lang::Zh, Some(name)) => format!("（{name}）"),
+                _ => rest.to_string(),
+            };
+            (rest.is_empty() || rest.starts_with([' ', '（'])).then(|| format!("{}{rest}", lang.t(*key)))
+        })
+    };
+    let mut e = e.clone();
+    if let Some(v) = said(&e.value) {
+        e.value = v;
+    }
+    if let Allowed::Rule { rule: resilience_lab::error::Rule::Expected, detail } = e.allowed.as_mut()
+        && let Some(d) = said(detail)
+    {
+        *detail = d;
+    }
+    e
 }
 
 /// A flag's value refused: the field's message, in the language asked for.

@@ -86,6 +86,13 @@ super::table::texts! {
     SideB => "  side B (--versus)", "  B 侧（--versus）";
     AmplificationNote => "leaf calls per original request", "每个原始请求对应的叶子调用数";
     UnfinishedNote => "incl. {n} unfinished: still in flight when the run stopped", "含 {n} 个未完成：运行停止时仍在途中";
+    // A scenario file's words (`scenario::file`) where a message quotes no value of its own.
+    FileTwice => "twice", "出现了两次";
+    FileNothing => "nothing", "缺失";
+    FileAList => "a list", "一个列表";
+    FileANumber => "a number", "一个数";
+    FileAnObject => "an object", "一个对象";
+    FileATaggedObject => "an object with its \"kind\"", "一个带 \"kind\" 的对象";
     SloMet => "met", "达成";
     SloBreached => "breached", "未达成";
     SloLine => "{pct} % {verdict}: {spent} failed of {allowed} allowed ({frac} % of the error budget; requests turned away at admission count apart)", "{pct} % {verdict}：失败 {spent} 个，允许 {allowed} 个（错误预算的 {frac} %；准入拒绝的请求另计）";

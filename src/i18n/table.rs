@@ -431,7 +431,7 @@ texts! {
         "文档 003：商品服务调用订单核心与推荐服务。共用一个 8 线程的池时，慢推荐调用占满所有线程，订单调用排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝，按本预设的负载取值：文档 003 的隔离示意图画的是 2，保护链设为并发 20、队列 0；订单 4 个），订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
-        "利用率 90% 的服务器变慢 3 倍，持续 1 s。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
+        "利用率 90% 的服务器处理时间变为原来的 3 倍（×3），持续 1 s。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
 
     // ---- breaker lab (?page=breaker) -----------------------------------------------------
     BlTitle => "Circuit breaker lab", "熔断器实验";
@@ -582,7 +582,7 @@ texts! {
         "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
     KFaults => "Fault windows", "故障时间窗";
     KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (for a batch, 1–2 s, which a batch served at once, such as lab 11’s, never reaches: move its start and end); set its kind, target, start and end below.",
-        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务慢 5 倍（到达模式为“t = 0 一批”时为 1–2 s，像实验 11 这样一次到达、很快处理完的批次碰不到它：请移动其开始与结束时间）；可在下方设置类型、作用对象、开始与结束时间。";
+        "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务的处理时间变为原来的 5 倍（到达模式为“t = 0 一批”时为 1–2 s，像实验 11 这样一次到达、很快处理完的批次碰不到它：请移动其开始与结束时间）；可在下方设置类型、作用对象、开始与结束时间。";
     KSides => "Side dependencies", "旁路依赖";
     KSidesHelp => "Other services this layer calls in parallel with the next hop (0–3). A new one copies the layer's last, or is a recommendation-like service the layer can do without.",
         "该层与下一跳并行调用的其他服务（0–3 个）。新增的依赖沿用该层最后一个的设置，或是一个类似推荐、该层缺了它也能应答的服务。";
@@ -1115,15 +1115,15 @@ texts! {
     LessonStart => "Start", "开始";
     LessonPresent => "Present", "演示模式";
     LessonPresentLeave => "Leave presenter mode", "退出演示模式";
-    LessonPresentHelp => "Presenter mode: the step's figure large for a projector, only the step's knobs; keys → / PageDown / Space next, ← / PageUp back, R reveal, P play or pause, F full screen, Esc leave.",
-        "演示模式：为投影放大本步的图，只显示本步的参数；按键 → / PageDown / 空格 下一步，← / PageUp 上一步，R 揭晓答案，P 播放或暂停，F 全屏，Esc 退出。";
+    LessonPresentHelp => "Presenter mode: the step's figure large for a projector, only the step's knobs; keys → / PageDown / Space next, ← / PageUp back, R reveal, P play or pause, F full screen, L the other language, Esc leave.",
+        "演示模式：为投影放大本步的图，只显示本步的参数；按键 → / PageDown / 空格 下一步，← / PageUp 上一步，R 揭晓答案，P 播放或暂停，F 全屏，L 切换语言，Esc 退出。";
     LessonInterview => "Interview mode", "面试模式";
     LessonInterviewHelp => "For the interviewer: every prompt of the lesson as a checklist, answers hidden until revealed, and a link for the candidate without the answers.",
         "给面试官：课程的所有问题列成清单，答案揭晓前隐藏，并可复制不含答案的候选人链接。";
     LessonAllSteps => "All steps", "全部步骤";
     LessonKeysTitle => "Running a lesson in class", "在课堂上使用课程";
-    LessonKeysText => "Open a lesson in presenter mode on the projector (F for full screen). A clicker's keys work: → / PageDown / Space next, ← / PageUp back; R reveals the answer, P plays or pauses the animation, Esc leaves presenter mode. “Speaker notes” opens a second window with the narration and the answer, which moves with the first window as you step through.",
-        "在投影上以演示模式打开课程（按 F 全屏）。翻页笔的按键可用：→ / PageDown / 空格 下一步，← / PageUp 上一步；R 揭晓答案，P 播放或暂停动画，Esc 退出演示模式。“讲稿”会打开第二个窗口，显示讲解和答案，并与主窗口同步。";
+    LessonKeysText => "Open a lesson in presenter mode on the projector (F for full screen). A clicker's keys work: → / PageDown / Space next, ← / PageUp back; R reveals the answer, P plays or pauses the animation, L switches the language, Esc leaves presenter mode. “Speaker notes” opens a second window with the narration and the answer, which moves with the first window as you step through.",
+        "在投影上以演示模式打开课程（按 F 全屏）。翻页笔的按键可用：→ / PageDown / 空格 下一步，← / PageUp 上一步；R 揭晓答案，P 播放或暂停动画，L 切换语言，Esc 退出演示模式。“讲稿”会打开第二个窗口，显示讲解和答案，并与主窗口同步。";
     LessonFiguresFailed => "The model could not compute this step's figures: {message}", "模型无法计算本步的数字：{message}";
     LessonStepOf => "Step {n} of {total}", "第 {n} 步，共 {total} 步";
     LessonAsk => "Ask first:", "先提问：";
@@ -1166,6 +1166,8 @@ texts! {
     LessonPlayHelp => "Plays or pauses the step's run, as the P key does: on the stage the page's own playback bar is hidden.",
         "播放或暂停本步的运行，与 P 键相同：讲台模式下页面自己的播放栏是隐藏的。";
     LessonFullScreen => "Full screen (F)", "全屏（F）";
+    // The presenter card's language button: the other language, in its own words.
+    LessonOtherLanguage => "中文 (L)", "English (L)";
     LessonFullScreenHelp => "Fills the screen with the stage, or leaves full screen, as the F key does.",
         "让讲台占满屏幕，或退出全屏，与 F 键相同。";
     LessonLeaveHelp => "Keep this page as it is, with every control.", "保留当前页面及全部控件。";
@@ -1201,10 +1203,10 @@ texts! {
     StabStuck => "stuck", "卡住";
     StabOverloaded => "overloaded (at or above capacity, or already failing before the trigger)", "过载（负载达到或超过容量，或触发前已在失败）";
     StabMapLabel => "Stability map: each cell's outcome, load across, trigger up", "稳定性地图：每格的结果，横轴负载，纵轴触发因素";
-    StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "迟滞：有效吞吐随负载变化，先升后降";
+    StabHystTitle => "Hysteresis: goodput against offered load, rising then falling", "迟滞：负载先升后降时的有效吞吐";
     StabHystGoodput => "Answered in full ÷ capacity", "完整回答 ÷ 容量";
-    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. A protection's green lines show how much of the gap it closes. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add.",
-        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。叠加保护时，绿线显示该保护能缩小多少差距。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。";
+    StabHystNote => "One run with the load stepped from {bottom} % of the capacity up to {top} % and back down, {step} s a step (no fault): on the way down goodput stays low well below the load where it broke. A protection's green lines show how much of the gap it closes. The grey line is the same ramp with one attempt a call: the gap between it and the falling line is what the retries add. Each point counts the requests answered in full over the second half of its step, so that the level has settled: arrivals are random, and a point may land a few % above the ideal line.",
+        "一次运行，负载从容量的 {bottom}% 逐级升到 {top}% 再降回，每级 {step} s（无故障）：下降时，即使负载已远低于崩溃时的水平，有效吞吐仍然很低。叠加保护时，绿线显示该保护能缩小多少差距。灰色实线是同样的负载升降、但每次调用只尝试一次（不重试）时的下降段：它与下降线之间的差距，就是重试造成的。每个点统计的是该级后半段内得到完整回答的请求，此时负载已经稳定；到达是随机的，所以个别点可能比理想线高出几个百分点。";
     // Why the falling branch stays low: the answer to the lesson's question about it, kept
     // apart so that the lesson can veil it.
     StabHystWhy => "Why it stays low on the way down: two things keep the queue full — work the server still does for callers that have given up (nothing cancels it), and the retries of every timed-out request. With a retry budget the way down gets out once the backlog can drain.",
@@ -1298,7 +1300,7 @@ texts! {
     HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已接纳的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";
     FaultKindAt => "{kind} at {target}", "{target}{kind}";
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
-    RateInBucket => "/s, counted in each {ms} ms", "/秒，按每 {ms} ms 计数";
+    RateInBucket => "/s, counted in each {ms} ms", "次/秒，每 {ms} ms 统计一次";
     StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
     LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
     // A step that continues the time box a step before it opened.
@@ -1367,7 +1369,7 @@ texts! {
     // The chain diagram's arrows: calls per call so far, not the retry policy's limit.
     EdgeRatio => "×{n}", "×{n}";
     EdgeRatioTip => "{callee}: {calls} calls so far, {n} per call at {caller} ({callers} calls). {caller} may try each call up to {max} times: only a call that fails every try uses them all, and a deadline, retry budget or breaker can stop it sooner.",
-        "{callee}：到目前为止 {calls} 次调用，{caller} 的每次调用平均带来 {n} 次（{caller} 共 {callers} 次调用）。{caller} 每次调用最多尝试 {max} 次：只有每次尝试都失败的调用才会用满；截止时间、重试预算或熔断器可能让它更早停下。";
+        "{callee}：到目前为止 {calls} 次调用，{caller}的每次调用平均带来 {n} 次（{caller}共 {callers} 次调用）。{caller}每次调用最多尝试 {max} 次：只有每次尝试都失败的调用才会用满；截止时间、重试预算或熔断器可能让它更早停下。";
     DiagramRatioNote => "The × on an arrow: calls at the callee per call at the caller so far; the most a layer may try is its tries badge, reached only by calls that fail every try.",
         "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章，只有每次尝试都失败的调用才会用满。";
     // A lesson's veil over a time chart: the run after the playhead, until the answer.

@@ -5,13 +5,26 @@
 use super::ranges;
 use crate::error::{Allowed, FieldError, Rule};
 
+/// What a file holds where a message quotes no value of its own: a key given twice.
+pub const GOT_TWICE: &str = "twice";
+/// A required key left out.
+pub const GOT_NOTHING: &str = "nothing";
+/// A list where an object or a number was wanted.
+pub const A_LIST: &str = "a list";
+/// A number, as serde's `f64`, `u32`… are said.
+pub const A_NUMBER: &str = "a number";
+/// An object, as serde's `struct Name` is said (with the name in brackets).
+pub const AN_OBJECT: &str = "an object";
+/// A tagged object (`internally tagged enum Name`), with the name in brackets.
+pub const A_TAGGED_OBJECT: &str = "an object with its \"kind\"";
+
 /// The error for `text` failing to parse as a scenario.
 pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> FieldError {
     // A list at the top is not a scenario: say so, not what its first item is not.
     if text.trim_start().starts_with('[') {
         return FieldError::new(
             "(file)",
-            "a list",
+            A_LIST,
             rule(Rule::Expected, &expected("expected struct Scenario")),
         );
     }
@@ -32,10 +45,10 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
         return FieldError::new(at, format!("{key:?}"), rule(Rule::KnownKey, &known));
     }
     if let Some(key) = between(&msg, "duplicate field `", "`") {
-        return FieldError::new(join(key), "twice", Allowed::rule(Rule::KeyOnce));
+        return FieldError::new(join(key), GOT_TWICE, Allowed::rule(Rule::KeyOnce));
     }
     if let Some(key) = between(&msg, "missing field `", "`") {
-        return FieldError::new(join(key), "nothing", rule(Rule::Required, ""));
+        return FieldError::new(join(key), GOT_NOTHING, rule(Rule::Required, ""));
     }
     if let Some(word) = between(&msg, "unknown variant `", "`") {
         let choices = msg
@@ -54,7 +67,14 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
     }
     let value = between(&msg, "`", "`")
         .map(str::to_string)
-        .or_else(|| between(&msg, "invalid type: ", ",").map(str::to_string))
+        .or_else(|| {
+            // serde's names for JSON's kinds, in the words the rest of the messages use.
+            between(&msg, "invalid type: ", ",").map(|kind| match kind {
+                "sequence" => A_LIST.to_string(),
+                "map" => AN_OBJECT.to_string(),
+                other => other.to_string(),
+            })
+        })
         .unwrap_or_else(|| token_at(text, inner.line(), inner.column()));
     // Inside a tagged object (a distribution, a backoff) the path stops at the object: find
     // the numeric field in it that holds something other than a number.
@@ -76,13 +96,13 @@ pub fn error(text: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> F
 fn expected(msg: &str) -> String {
     let Some((_, what)) = msg.split_once("expected ") else { return msg.to_string() };
     if let Some(name) = what.strip_prefix("struct ") {
-        format!("an object ({name})")
+        format!("{AN_OBJECT} ({name})")
     } else if let Some(name) = what.strip_prefix("internally tagged enum ") {
-        format!("an object with its \"kind\" ({name})")
+        format!("{A_TAGGED_OBJECT} ({name})")
     } else if what.starts_with("a sequence") {
-        "a list".to_string()
+        A_LIST.to_string()
     } else if matches!(what, "f64" | "u32" | "u64" | "i64") {
-        "a number".to_string()
+        A_NUMBER.to_string()
     } else {
         what.to_string()
     }

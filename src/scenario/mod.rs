@@ -7,7 +7,8 @@
 //! Times are milliseconds in the file and whole microseconds inside the engine.
 
 pub mod faults;
-mod file;
+/// Messages for scenario files that do not parse (their words are the CLI's to translate).
+pub mod file;
 pub mod presets;
 pub mod ranges;
 pub mod validate;

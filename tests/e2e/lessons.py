@@ -8,7 +8,7 @@ import contextlib
 import os
 import time
 
-ARROW_RIGHT, ARROW_LEFT = "\ue014", "\ue012"
+ARROW_RIGHT, ARROW_LEFT, ARROW_DOWN = "\ue014", "\ue012", "\ue015"
 PAGE_DOWN, PAGE_UP, SPACE, ESCAPE = "\ue00f", "\ue00e", "\ue00d", "\ue00c"
 
 # Every quoted figure: its id, the value quoted, and the page's own value for that id
@@ -1139,7 +1139,37 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         finally:
             chrome.viewport(1280, 900)
 
+    def a_changed_drop_down_gives_the_clicker_back():
+        # Metastable 7's try-this: overlay another protection. Changed from the keyboard, the
+        # drop-down kept the focus, and the clicker's arrows changed it again instead of the step.
+        chrome.get(base + "?lesson=metastable&step=7&present=1&lang=en")
+        wait_step("metastable", 7)
+        chrome.wait("#stab-protect")
+        chrome.js("document.getElementById('stab-protect').focus();")
+        before = chrome.js("return document.getElementById('stab-protect').value;")
+        chrome.press(ARROW_DOWN)
+        time.sleep(0.4)
+        after = chrome.js("return [document.getElementById('stab-protect').value, document.activeElement.id];")
+        expect(after[0] != before and after[1] != "stab-protect",
+               f"the drop-down changed and let go of the focus: {before} -> {after}")
+        chrome.press(ARROW_RIGHT)
+        wait_step("metastable", 8)
+        # Two exchange students come in: L (or the card's button) switches the language, on the
+        # same step, still presenting.
+        chrome.press("l")
+        time.sleep(0.6)
+        wait_step("metastable", 8)
+        now = chrome.js("return [document.documentElement.lang, document.querySelector('.app').classList.contains('present'),"
+                        " document.getElementById('lesson-language').textContent];")
+        expect(now[0].startswith("zh") and now[1] and now[2] == "English (L)", f"L: Chinese, still presenting: {now}")
+        # (Below the card's sticky bar at this size: scrolled to, as a mouse user would.)
+        chrome.js("const b = document.getElementById('lesson-language'); b.scrollIntoView({block: 'center'}); b.click();")
+        time.sleep(0.6)
+        wait_step("metastable", 8)
+        expect(chrome.js("return document.documentElement.lang;") == "en", "the card's button: back to English")
+
     for name, fn in [
+        ("lessons: presenting, a drop-down changed from the keyboard gives the clicker's keys back; L switches the language", a_changed_drop_down_gives_the_clicker_back),
         ("lessons: on a laptop (1,280 and 1,366 x 768) the card's Back and Next are in the window at the page's top", a_laptops_card_shows_back_and_next_from_the_top),
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),

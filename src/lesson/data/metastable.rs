@@ -8,7 +8,7 @@ pub const LESSON: Lesson = Lesson {
     id: "metastable",
     title: tr(
         "Metastable failure: the storm that outlives its trigger",
-        "亚稳态故障：比触发因素活得更久的风暴",
+        "亚稳态故障：触发因素消失后仍不停息的风暴",
     ),
     summary: tr(
         "A busy server slows down for one second and never comes back while the load lasts: the retries keep it down. See the trigger, the loop that sustains it, and the three levers that end it.",
@@ -50,10 +50,10 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=storm&preset=metastable-retry-storm",
             knobs: &["f1.factor", "f1.end"],
-            title: tr("The trigger: one slow second", "触发因素：慢了一秒"),
+            title: tr("The trigger: one slow second", "触发因素：变慢的一秒"),
             narration: tr(
                 "From {= set-f1.start / 1000} s to {= set-f1.end / 1000} s (fault {#1}) the server is {set-f1.factor:n}× slower: {= set-leaf.ms * set-f1.factor} ms a call, about {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} calls/s for {set-rate:n} arriving.",
-                "{= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间（故障 {#1}），服务器慢 {set-f1.factor:n} 倍：每次调用 {= set-leaf.ms * set-f1.factor} ms，每秒只能处理约 {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} 次，而每秒到达 {set-rate:n} 个。",
+                "{= set-f1.start / 1000} s 到 {= set-f1.end / 1000} s 之间（故障 {#1}），服务器的处理时间变为原来的 {set-f1.factor:n} 倍（×{set-f1.factor:n}）：每次调用 {= set-leaf.ms * set-f1.factor} ms，每秒只能处理约 {~ set-leaf.workers * 1000 / ( set-leaf.ms * set-f1.factor )} 次，而每秒到达 {set-rate:n} 个。",
             ),
             question: Some(tr(
                 "Once a call must wait more than {set-l1.per_try} for a worker, what does the client do, and what becomes of the call it gave up on?",
@@ -61,7 +61,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             answer: Some(tr(
                 "It times out and retries at once, adding a call; the abandoned call stays in the queue and will still be served, for nobody. So each timeout adds load instead of removing it: arrivals at the server climb toward {set-l1.attempts:n} × {set-rate:n} calls/s: watch the server's line in the load chart.",
-                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载：到达服务器的调用数逼近每秒 {set-l1.attempts:n} × {set-rate:n} 次：看负载图中服务器的曲线。",
+                "它超时并立即重试，又加了一次调用；被放弃的调用仍留在队列里，之后照样被处理，却没人要结果。于是每次超时都增加负载而不是减少负载。到达服务器的调用数逼近每秒 {set-l1.attempts:n} × {set-rate:n} 次，请看负载图中服务器的曲线。",
             )),
             try_this: None,
             spot: "chart-load-a",
@@ -92,8 +92,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["f1.end", "l1.attempts"],
             title: tr("The trigger is gone, the storm stays", "触发因素消失了，风暴还在"),
             narration: tr(
-                "At {= set-f1.end / 1000} s the server is fast again. Yet no request succeeds after the trigger until the load stops at {= set-duration / 1000} s: {h-a-succeeded} successes in the whole run, nearly all before {= set-f1.start / 1000} s, and {h-a-failed} failures. After {= set-duration / 1000} s nothing new arrives and this chart falls flat: no request is left to succeed or fail. The server is not idle, though: the queue the storm left keeps it busy until about {~ headline-span / 1000} s (its in-flight and queue chart shows it).",
-                "{= set-f1.end / 1000} s 时服务器已恢复正常速度。然而触发之后，直到 {= set-duration / 1000} s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 {= set-f1.start / 1000} s 之前，失败 {h-a-failed} 个。{= set-duration / 1000} s 之后不再有新请求，这张图随之归零：再没有请求可以成功或失败。但服务器并没有闲下来：风暴留下的队列让它一直忙到约 {~ headline-span / 1000} s（它的在途与排队图上可以看到）。",
+                "At {= set-f1.end / 1000} s the server is fast again. Yet no request succeeds after the trigger until the load stops at {= set-duration / 1000} s: {h-a-succeeded} successes in the whole run, nearly all before {= set-f1.start / 1000} s, and {h-a-failed} failures. After {= set-duration / 1000} s nothing new arrives and this chart falls flat: no request is left to succeed or fail. The server is not idle, though: the queue the storm left keeps it busy until about {~ headline-span / 1000} s (the in-flight and queue chart further down the page shows it).",
+                "{= set-f1.end / 1000} s 时服务器已恢复正常速度。然而触发之后，直到 {= set-duration / 1000} s 负载停止，没有一个请求成功：整次运行只有 {h-a-succeeded} 次成功，几乎全在 {= set-f1.start / 1000} s 之前，失败 {h-a-failed} 个。{= set-duration / 1000} s 之后不再有新请求，这张图随之归零：再没有请求可以成功或失败。但服务器并没有闲下来：风暴留下的队列让它一直忙到约 {~ headline-span / 1000} s（页面下方的在途与排队图上可以看到）。",
             ),
             question: Some(tr(
                 "The server is healthy again. Why doesn't the system recover?",
@@ -124,7 +124,7 @@ pub const LESSON: Lesson = Lesson {
             title: tr("How big must the trigger be?", "触发因素要多大才够？"),
             narration: tr(
                 "The same ×{set-f1.factor:n} slowdown, but for {= set-f1.end - set-f1.start} ms instead of a second.",
-                "同样慢 {set-f1.factor:n} 倍，但只持续 {= set-f1.end - set-f1.start} ms，而不是一秒。",
+                "处理时间同样变为原来的 {set-f1.factor:n} 倍，但只持续 {= set-f1.end - set-f1.start} ms，而不是一秒。",
             ),
             question: Some(tr("Does it tip the system into the storm?", "它会把系统推入风暴吗？")),
             answer: Some(tr(
@@ -132,8 +132,8 @@ pub const LESSON: Lesson = Lesson {
                 "不会：失败 {h-a-failed} 个，只有 {h-a-timeouts} 次超时，最慢的请求 {h-a-latency_max}。队列足够短，大多数调用都能在 {set-l1.per_try} 内完成，少量重试被吸收。触发一旦超过某个大小就会把系统推入风暴，此后它有多大已经无关紧要。",
             )),
             try_this: Some(tr(
-                "Move the fault's end later, {#100} ms at a time (type it in the Fault end box, or press ↑ there: one press, {#100} ms), and find the shortest trigger that tips the system.",
-                "把故障结束时间每次推后 {#100} ms（在“故障结束”输入框里输入，或在框内按一次 ↑ 即推后 {#100} ms），找出能把系统推入风暴的最短触发。",
+                "Move the fault's end later, {#50} ms at a time (type it in the Fault end box), and find the shortest trigger that tips the system: the map of step {#7} sweeps the trigger in the same {#50} ms rows.",
+                "把故障结束时间每次推后 {#50} ms（在“故障结束”输入框里输入），找出能把系统推入风暴的最短触发：第 {#7} 步的地图也按同样的 {#50} ms 一行扫描触发时长。",
             )),
             spot: "chart-outcomes-a",
             playback: Some(Playback {
@@ -161,8 +161,8 @@ pub const LESSON: Lesson = Lesson {
                 "{= set-f1.start / 1000} s 刚过重试就停了，请求却还要再失败好几秒。为什么？最后是什么终止了它？",
             )),
             answer: Some(tr(
-                "The queue the trigger built must drain first: without retries the server receives about {set-rate:n} calls/s against {= set-leaf.workers * 1000 / set-leaf.ms}, so it shrinks by about {~ set-leaf.workers * 1000 / set-leaf.ms - set-rate} a second. Once calls finish within {set-l1.per_try} again, first attempts succeed, refill the budget, and the run recovers: {h-a-succeeded} successes, {h-a-failed} failures.",
-                "触发时积下的队列要先排空：没有重试，服务器每秒收到约 {set-rate:n} 次调用，而能处理 {= set-leaf.workers * 1000 / set-leaf.ms} 次，队列每秒只减少约 {~ set-leaf.workers * 1000 / set-leaf.ms - set-rate} 个。等调用重新能在 {set-l1.per_try} 内完成，首次尝试开始成功、回补预算，系统恢复：成功 {h-a-succeeded} 个，失败 {h-a-failed} 个。",
+                "The queue the trigger built must drain first: without retries the server receives about {set-rate:n} calls/s against {= set-leaf.workers * 1000 / set-leaf.ms}, so it shrinks by about {~ set-leaf.workers * 1000 / set-leaf.ms - set-rate} a second. Once calls finish within {set-l1.per_try} again, first attempts succeed, refill the budget, and the run recovers: {h-a-succeeded} successes, {h-a-failed} failures. Every failure is a retry the budget refused (the {h-a-retry_budget_denied} above): once the tokens were gone, a request whose try timed out ended there.",
+                "触发时积下的队列要先排空：没有重试，服务器每秒收到约 {set-rate:n} 次调用，而能处理 {= set-leaf.workers * 1000 / set-leaf.ms} 次，队列每秒只减少约 {~ set-leaf.workers * 1000 / set-leaf.ms - set-rate} 个。等调用重新能在 {set-l1.per_try} 内完成，首次尝试开始成功、回补预算，系统恢复：成功 {h-a-succeeded} 个，失败 {h-a-failed} 个。每个失败都是一次被预算拒绝的重试（即上面的 {h-a-retry_budget_denied} 次）：令牌用完之后，尝试超时的请求就此结束。",
             )),
             try_this: Some(tr(
                 "Also turn on cancel (the server drops calls whose caller gave up; the model keeps them by default): with no abandoned work left to drain, the tokens come back soon after the trigger, not seconds later.",
@@ -197,7 +197,7 @@ pub const LESSON: Lesson = Lesson {
             )),
             try_this: Some(tr(
                 "Try {#2} attempts; then {#3} attempts at a rate of {#150}, and at {#200}. At {#150} the server slowed ×{set-f1.factor:n} still keeps up, so no retry fires at all: make the slowdown ×{#6} to see {#3} attempts at {#150} overloaded by the trigger and still recover.",
-                "试试 {#2} 次尝试；再试 {#3} 次尝试、到达率 {#150}，以及 {#200}。到达率 {#150} 时，慢了 {set-f1.factor:n} 倍的服务器仍跟得上，根本不会触发重试：把变慢倍数设为 {#6}，就能看到 {#3} 次尝试、到达率 {#150} 时触发造成过载，系统仍能恢复。",
+                "试试 {#2} 次尝试；再试 {#3} 次尝试、到达率 {#150}，以及 {#200}。到达率 {#150} 时，处理时间变为 {set-f1.factor:n} 倍的服务器仍跟得上，根本不会触发重试：把变慢倍数设为 {#6}，就能看到 {#3} 次尝试、到达率 {#150} 时触发造成过载，系统仍能恢复。",
             )),
             spot: "chart-outcomes-a",
             playback: Some(Playback {
@@ -215,16 +215,16 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Below a third of capacity every trigger is absorbed (the server slowed ×{#3} still keeps up, and three attempts would fit even if all timed out); well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的三分之一时，任何触发都会被吸收（慢了 {#3} 倍的服务器仍跟得上，即使每次尝试都超时，三次尝试也仍在容量之内）；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后，地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Below a third of capacity every trigger is absorbed (the server slowed ×{#3} still keeps up, and three attempts would fit even if all timed out); well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget (the storm page's ratio budget as it starts, {#100} tokens, not step {#5}'s {#20}) the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的三分之一时，任何触发都会被吸收（处理时间变为 {#3} 倍的服务器仍跟得上，即使每次尝试都超时，三次尝试也仍在容量之内）；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后（即重试风暴页按比例计算的预算的初始设置，{#100} 个令牌，而不是第 {#5} 步的 {#20} 个），地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",
                 "加上 {stab-budget-ratio} 的重试预算后，边界会移到哪里？",
             )),
             answer: Some(tr(
-                "Off the map: with retries capped at a tenth of the traffic, no cell stays stuck: close to capacity the backlog the trigger left is still draining when the run ends, and the closer to capacity, the slower it drains. The next step shows why, without it, a stuck system stays stuck.",
-                "移出地图：重试被限制在流量的十分之一后，没有一个格子卡住：接近容量时，触发留下的积压在运行结束时仍在排空，而且越接近容量排空得越慢。下一步说明没有预算时，卡住的系统为什么一直卡住。",
+                "Off the map: with retries capped at a tenth of the traffic, no cell stays stuck: close to capacity the backlog the trigger left is still draining when the run ends, and the closer to capacity, the slower it drains (the map colours the run without the protection: pick a cell near capacity, and the line under the map gives its verdict with it). The next step shows why, without it, a stuck system stays stuck.",
+                "移出地图：重试被限制在流量的十分之一后，没有一个格子卡住：接近容量时，触发留下的积压在运行结束时仍在排空，而且越接近容量排空得越慢（地图的颜色是不加保护的运行：选一个接近容量的格子，地图下方那一行会给出它加上保护后的结论）。下一步说明没有预算时，卡住的系统为什么一直卡住。",
             )),
             try_this: Some(tr(
                 "Once the answer is revealed (the count and the dashed boundary are hidden until then), overlay cancel on timeout, then the circuit breaker, and compare the stuck cells counted above the map, and the dashed boundaries where there is one.",

@@ -257,6 +257,8 @@ pub fn LessonCard(props: &CardProps) -> Html {
                 if modes.present {
                     <button type="button" id="lesson-fullscreen" class="secondary small" title={t(T::LessonFullScreenHelp)}
                         onclick={Callback::from(|_: MouseEvent| toggle_full_screen())}>{ t(T::LessonFullScreen) }</button>
+                    <button type="button" id="lesson-language" class="secondary small" title={t(T::LanguageSwitchHelp)}
+                        lang={Lang::ALL.into_iter().find(|l| *l != lang).unwrap_or(lang).html_tag()} onclick={Callback::from(|_: MouseEvent| switch_language())}>{ t(T::LessonOtherLanguage) }</button>
                 }
                 <button type="button" id="lesson-present" class="secondary small" aria-pressed={modes.present.to_string()}
                     title={t(T::LessonPresentHelp)} onclick={go(present)}>{ t(if modes.present { T::LessonPresentLeave } else { T::LessonPresent }) }</button>
@@ -527,6 +529,8 @@ pub enum KeyCommand {
     Reveal,
     Play,
     FullScreen,
+    /// The other language (a class with guests: the presenter switches mid-lesson).
+    Language,
     Leave,
 }
 
@@ -587,6 +591,7 @@ pub fn key_command(e: &web_sys::KeyboardEvent, present: bool) -> Option<KeyComma
         "r" | "R" if !typing => KeyCommand::Reveal,
         "p" | "P" if !typing => KeyCommand::Play,
         "f" | "F" if !typing => KeyCommand::FullScreen,
+        "l" | "L" if !typing => KeyCommand::Language,
         "Escape" => KeyCommand::Leave,
         _ => return None,
     })
@@ -598,6 +603,18 @@ fn focus_if_lost(el: &web_sys::Element) {
     let lost = doc.is_some_and(|d| d.active_element().is_none_or(|a| Some(a) == d.body().map(Into::into)));
     if lost && let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
         let _ = h.focus();
+    }
+}
+
+/// Switches the page to the other language, as its header's button does (the header is
+/// out of sight on the presenter's stage, and the key or the card's button stand in for it).
+pub fn switch_language() {
+    if let Some(b) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("header button.lang:not(.active)").ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        b.click();
     }
 }
 
