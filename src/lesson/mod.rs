@@ -137,6 +137,45 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     ("adm-rejected", &["adm-reasons"]),
 ];
 
+/// A piece of a lesson's words: plain words, or a link written `[words](?query)` to another
+/// lesson or page of the site (opened in a new tab, so the class keeps its step).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Words<'a> {
+    Plain(&'a str),
+    Link { words: &'a str, query: &'a str },
+}
+
+/// `text` cut into plain words and links (`[words](?query)`; anything else between brackets
+/// stays words).
+pub fn links(text: &str) -> Vec<Words<'_>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let link = after.split_once("](?").and_then(|(words, tail)| {
+            let end = tail.find(')')?;
+            (!words.contains(['[', ']'])).then(|| (words, &tail[..end], words.len() + 3 + end + 1))
+        });
+        match link {
+            Some((words, query, len)) => {
+                if open > 0 {
+                    out.push(Words::Plain(&rest[..open]));
+                }
+                out.push(Words::Link { words, query });
+                rest = &after[len..];
+            }
+            None => {
+                out.push(Words::Plain(&rest[..open + 1]));
+                rest = after;
+            }
+        }
+    }
+    if !rest.is_empty() {
+        out.push(Words::Plain(rest));
+    }
+    out
+}
+
 /// The figure ids a text quotes: each placeholder's id (without its `:format`) and every
 /// figure of an arithmetic (`{= a * 1000 / b}`); literals (`{#…}`), numbers and operators
 /// are not ids.

@@ -534,3 +534,42 @@ fn the_interviews_time_boxes_follow_one_another_to_45_minutes() {
     let plain = crate::lesson::find("retry-storm").expect("the retry-storm lesson");
     assert!((0..plain.steps.len()).all(|i| plain.box_of(i).is_none()), "no boxes, none shown");
 }
+
+#[test]
+fn a_lessons_links_are_cut_out_of_its_words_and_open_a_lesson_or_page_of_the_site() {
+    use crate::lesson::{Words, links};
+    assert_eq!(
+        links("as in [the metastable lesson](?lesson=metastable), but [x] (y) [a](b)"),
+        [
+            Words::Plain("as in "),
+            Words::Link { words: "the metastable lesson", query: "lesson=metastable" },
+            Words::Plain(", but ["),
+            Words::Plain("x] (y) ["),
+            Words::Plain("a](b)"),
+        ]
+    );
+    // Every link in every lesson's words opens a lesson or a page the site has.
+    let mut seen = 0;
+    for lesson in crate::lesson::all() {
+        for st in lesson.steps {
+            let texts = [Some(st.title), Some(st.narration), st.question, st.answer, st.try_this];
+            for t in texts.into_iter().flatten() {
+                for text in [t.en, t.zh] {
+                    for w in links(text) {
+                        if let Words::Link { query, .. } = w {
+                            seen += 1;
+                            let q = crate::query::Query::parse(query);
+                            let known = match (q.get("lesson"), q.get("page")) {
+                                (Some(id), _) => crate::lesson::find(id).is_some(),
+                                (None, Some(p)) => crate::state::app::Page::from_slug(p).is_some(),
+                                _ => false,
+                            };
+                            assert!(known, "{}: {query}", lesson.id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen >= 2, "the interview's link to the metastable lesson, in both languages");
+}

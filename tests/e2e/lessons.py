@@ -1168,7 +1168,20 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         wait_step("metastable", 8)
         expect(chrome.js("return document.documentElement.lang;") == "en", "the card's button: back to English")
 
+    def a_step_links_to_another_lesson():
+        # Interview 8 builds on the metastable lesson: its narration links to it, in a new tab
+        # (the class keeps its step), in the page's language.
+        for lang in ("en", "zh"):
+            chrome.get(base + f"?lesson=interview&step=8&lang={lang}")
+            wait_step("interview", 8)
+            link = chrome.js("const a = document.querySelector('#lesson-narration a'); return a && [a.getAttribute('href'), a.target, a.textContent];")
+            expect(link and link[0] == f"?lesson=metastable&lang={lang}" and link[1] == "_blank" and "[" not in link[2],
+                   f"({lang}) interview 8 links to the metastable lesson: {link}")
+            text = chrome.js("return document.getElementById('lesson-narration').textContent;")
+            expect("](" not in text, f"no link syntax left in the words: {text}")
+
     for name, fn in [
+        ("lessons: a step's words link to another lesson, in a new tab", a_step_links_to_another_lesson),
         ("lessons: presenting, a drop-down changed from the keyboard gives the clicker's keys back; L switches the language", a_changed_drop_down_gives_the_clicker_back),
         ("lessons: on a laptop (1,280 and 1,366 x 768) the card's Back and Next are in the window at the page's top", a_laptops_card_shows_back_and_next_from_the_top),
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),

@@ -204,8 +204,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["l1.concurrency"],
             title: tr("Then raise concurrency step by step", "然后逐步放开并发"),
             narration: tr(
-                "A busy server slowed for a second, as in the metastable lesson, but the entry admits at most {set-l1.concurrency:n} requests at once: {h-a-succeeded} succeed, {h-a-admission_rejected} are refused at once, {h-a-failed} fail, and {h-a-timeouts} tries time out. The limit keeps the server's queue short enough for a first attempt to finish within its {set-l1.per_try}.",
-                "和亚稳态那一课一样，繁忙的服务器慢了一秒，但入口同时最多只接纳 {set-l1.concurrency:n} 个请求：成功 {h-a-succeeded} 个，立即拒绝 {h-a-admission_rejected} 个，失败 {h-a-failed} 个，超时 {h-a-timeouts} 次。上限让服务器的队列保持够短，首次尝试能在 {set-l1.per_try} 内完成。",
+                "A busy server slowed for a second, as in [the metastable lesson](?lesson=metastable), but the entry admits at most {set-l1.concurrency:n} requests at once: {h-a-succeeded} succeed, {h-a-admission_rejected} are refused at once, {h-a-failed} fail, and {h-a-timeouts} tries time out. The limit keeps the server's queue short enough for a first attempt to finish within its {set-l1.per_try}.",
+                "和[亚稳态那一课](?lesson=metastable)一样，繁忙的服务器慢了一秒，但入口同时最多只接纳 {set-l1.concurrency:n} 个请求：成功 {h-a-succeeded} 个，立即拒绝 {h-a-admission_rejected} 个，失败 {h-a-failed} 个，超时 {h-a-timeouts} 次。上限让服务器的队列保持够短，首次尝试能在 {set-l1.per_try} 内完成。",
             ),
             question: Some(tr(
                 "Why raise the limit step by step, rather than remove it once the server looks healthy?",

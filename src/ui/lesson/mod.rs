@@ -37,7 +37,16 @@ pub fn rich(text: Text, lang: Lang, figures: &StepFigures) -> Html {
                     if i % 2 == 1 {
                         html! { <code>{ part }</code> }
                     } else {
-                        html! { { part } }
+                        crate::lesson::links(part)
+                            .into_iter()
+                            .map(|w| match w {
+                                crate::lesson::Words::Plain(p) => html! { { p } },
+                                // In a new tab: the class keeps its step.
+                                crate::lesson::Words::Link { words, query } => html! {
+                                    <a href={format!("?{query}&lang={}", lang.code())} target="_blank" rel="noopener">{ words }</a>
+                                },
+                            })
+                            .collect::<Html>()
                     }
                 })
                 .collect::<Html>(),
