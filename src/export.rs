@@ -264,16 +264,19 @@ pub fn admission_csv(run: &AdmissionRun) -> String {
     let per = run.per_token.max(1) as f64;
     for s in &run.steps {
         let (event, n, decision, reason, retry) = match s.event {
-            Event::Arrival(n, Ok(())) => ("arrival", n.to_string(), "admitted", String::new(), String::new()),
+            // Numbered from 1, as the page's table and its #1, #2… (the model's index + 1).
+            Event::Arrival(n, Ok(())) => {
+                ("arrival", (n + 1).to_string(), "admitted", String::new(), String::new())
+            }
             Event::Arrival(n, Err(r)) => {
                 // Ticks are 1 ms; a bucket that will never hold the cost has no Retry-After.
                 let retry = match r {
                     Rejection::RateLimit { retry_after } if retry_after != NEVER => retry_after.to_string(),
                     _ => String::new(),
                 };
-                ("arrival", n.to_string(), "rejected", r.reason().to_string(), retry)
+                ("arrival", (n + 1).to_string(), "rejected", r.reason().to_string(), retry)
             }
-            Event::Completion(n) => ("completion", n.to_string(), "", String::new(), String::new()),
+            Event::Completion(n) => ("completion", (n + 1).to_string(), "", String::new(), String::new()),
             // No arrival: the bucket filled up between two events.
             Event::Refill => ("refill", String::new(), "", String::new(), String::new()),
         };
@@ -305,7 +308,9 @@ pub fn breaker_csv(run: &LabRun) -> String {
             serde_json::to_value(f.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
         let _ = writeln!(
             csv,
-            "{k},{},{},{fate},{},{},{},{state},{},{},{}",
+            // Numbered from 1, as the page's "call 131 of 300".
+            "{},{},{},{fate},{},{},{},{state},{},{},{}",
+            k + 1,
             c.at_us as f64 / 1000.0,
             c.done_us as f64 / 1000.0,
             c.failed,

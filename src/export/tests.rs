@@ -122,12 +122,16 @@ fn lab_tables_have_a_row_per_step_or_call() {
     assert_eq!(csv.lines().count(), st.run.steps.len() + 1);
     assert_eq!(csv.matches(",rejected,rate_limit,1000,").count(), 3, "{csv}");
     assert_eq!(csv.matches(",admitted,").count(), 5);
+    // Arrivals and calls numbered from 1, as the pages number them.
+    assert!(csv.lines().nth(1).is_some_and(|l| l.starts_with("0,arrival,1,admitted,")), "{csv}");
 
     let input = crate::model::breaker_lab::preset("source-003").expect("preset");
     let run = crate::model::breaker_lab::run(&input).expect("runs");
     let csv = breaker_csv(&run);
     assert_eq!(csv.lines().count(), run.calls.len() + 1);
     assert!(csv.contains(",OPEN,"), "source-003 opens the breaker");
+    assert!(csv.lines().nth(1).is_some_and(|l| l.starts_with("1,")), "{csv}");
+    assert!(csv.lines().last().is_some_and(|l| l.starts_with(&format!("{},", run.calls.len()))), "{csv}");
 
     let out = crate::model::amplification::compute(&crate::model::amplification::CalcInput::default())
         .expect("the example computes");

@@ -312,8 +312,8 @@ texts! {
     // ---- queue lab (?page=queue) ---------------------------------------------------------
     QNav => "Queue lab", "排队实验";
     QTitle => "Queue lab: utilisation, waiting and the hockey stick", "排队实验：利用率、等待与“曲棍球棒”曲线";
-    QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), M/M/c/K with a queue limit, otherwise a stated approximation. Waiting grows steeply as ρ approaches 1, while the workers are still idle part of the time.",
-        "一个有 c 个工作线程的池，前面是队列，到达率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，设了队列上限时用 M/M/c/K，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，尽管线程仍有部分时间空闲。";
+    QIntro => "One pool of c workers behind a queue, fed at rate λ. Each figure the chain engine simulates sits beside its closed form: Erlang C for M/M/c (Poisson arrivals, exponential service, unbounded queue), M/M/c/K with a queue limit, Takács' D/M/c for evenly spaced arrivals, otherwise a stated approximation. Waiting grows steeply as ρ approaches 1, while the workers are still idle part of the time.",
+        "一个有 c 个工作线程的池，前面是队列，到达率为 λ。链路引擎模拟的每个数字都与其闭式解并列：M/M/c（泊松到达、指数服务、无界队列）用 Erlang C，设了队列上限时用 M/M/c/K，均匀到达时用 Takács 的 D/M/c，其他情况注明所用的近似。ρ 接近 1 时等待急剧上升，尽管线程仍有部分时间空闲。";
     QPreset002 => "Source 002: 120/s, 40 ms, 8 workers", "文档 002：120/秒，40 ms，8 个线程";
     QStory002 => "λ = 120/s, 40 ms per request, 8 workers: ρ = 60 %. About 14 % of requests wait; those that do wait 12.5 ms on average, 1/(cμ − λ) (1.74 ms averaged over all requests, Wq). The capacity table reproduces source 002: 150/s admitted at a 75 % ceiling, at least 7 workers, L = 4.8 busy and 12 in system at W = 100 ms.",
         "λ = 120/秒，每个请求 40 ms，8 个线程：ρ = 60%。约 14% 的请求需要等待；这些请求平均等待 12.5 ms，即 1/(cμ − λ)（按全部请求平均为 1.74 ms，即 Wq）。容量表复现文档 002：75% 上限时接纳 150/秒，至少 7 个线程，L = 4.8 个忙碌线程，W = 100 ms 时系统内 12 个请求。";
@@ -380,6 +380,12 @@ texts! {
     QAxisW => "W (ms)", "W（ms）";
     QLegendExact => "closed form (M/M/c)", "闭式解（M/M/c）";
     QLegendApprox => "Allen–Cunneen approximation", "Allen–Cunneen 近似";
+    QLegendDmc => "closed form (D/M/c)", "闭式解（D/M/c）";
+    QPWaitTakacs => "P(wait), Takács (GI/M/c)", "等待概率（Takács，GI/M/c）";
+    QExactDmc => "D/M/c: evenly spaced arrivals and exponential service have an exact steady state with an unbounded queue (Takács' GI/M/c: σ = e^(−(1 − σ)/ρ) = {s}; an arrival waits with probability P(wait), then for an exponential time of rate cμ(1 − σ)). Erlang C would say more: evenly spaced arrivals bunch up less than Poisson ones. The simulated figures differ by sampling noise and the run's empty start.",
+        "D/M/c：到达间隔均匀、服务时间服从指数分布时，无界队列存在精确稳态（Takács 的 GI/M/c 解：σ = e^(−(1 − σ)/ρ) = {s}；到达者以 P(wait) 的概率需要等待，等待时间服从速率为 cμ(1 − σ) 的指数分布）。Erlang C 给出的会更多：均匀到达不像泊松到达那样扎堆。模拟结果的差异来自抽样噪声和从空系统开始运行。";
+    QNoClosedBounded => "With this queue limit the pool has a steady state at any load, but no closed form here covers it past ρ = 100 % (M/M/c/K's needs Poisson arrivals and exponential service), so the line stops. Its dot is the run's mean, bounded by the queue limit; past 150 % it sits on the chart's edge.",
+        "设了这个队列上限后，池在任何负载下都有稳态，但这里没有闭式解覆盖 ρ = 100% 以上的情形（M/M/c/K 需要泊松到达和指数服务），因此曲线到此为止。它的点是本次运行的平均值，受队列上限约束；超过 150% 时点画在图表边缘。";
     QLegendSim => "simulated", "模拟";
     QLegendHere => "this setting", "当前设置";
     QLegendCeiling => "ceiling {p} %", "接纳上限 {p}%";
@@ -548,6 +554,8 @@ texts! {
     UnitTokens => "tokens", "令牌";
     UnitTokensPerS => "tokens/s", "令牌/秒";
     UnitCalls => "calls", "次调用";
+    // Calls at one moment (a limit, a queue, a pool's use), not counted over time.
+    UnitCallsAtOnce => "calls", "个调用";
     UnitWorkers => "workers", "个线程";
     UnitPercent => "%", "%";
     UnitInstances => "instances", "个实例";
@@ -695,7 +703,7 @@ texts! {
     KStaleAgeHelp => "Age of the stale or hot-list data, shown with it.", "过期或热门榜数据的年龄，会随结果标注。";
     KLayerWork => "Own work", "自身处理时间";
     KLayerWorkHelp => "Time this layer spends itself per call before calling downstream. 0 = none.", "该层每次调用在请求下游之前自身花费的时间。0 = 无。";
-    KDist => "Latency shape", "延迟分布";
+    KDist => "Latency shape", "处理时间分布";
     KDistHelp => "Constant, exponential (memoryless), or log-normal given by median and p99 (how latency is usually quoted: “p99 2 s”).",
         "常数、指数（无记忆），或由中位数和 p99 给出的对数正态（延迟通常这样描述：“p99 2 s”）。";
     OptConstantDist => "constant", "常数";
@@ -1251,8 +1259,8 @@ texts! {
         "立即得到答复的请求（0 ms：在入口被拒绝）画在坐标轴最左端，因为对数刻度无法到达 0；它们的 p50 与 p99 线也在那里。";
     QNoSteadyState => "At ρ ≥ 100 % there is no steady state: with an unbounded queue the wait grows without end, so the line stops and this setting has no closed form. Its dot is the run's mean: bounded by the page's queue limit if it has one, else growing with the run's length. Past 150 % it sits on the chart's edge.",
         "当 ρ ≥ 100% 时没有稳态：队列不设上限时等待会无限增长，因此曲线到此为止，当前设置没有闭式解。它的点是本次运行的平均值：设了队列上限时受其约束，否则随运行时长增长。超过 150% 时点画在图表边缘。";
-    QQueueLimitNote => "The line is M/M/c with an unbounded queue; the runs let at most {q} calls wait and turn the rest away ({blocked} % at this setting), so where the queue fills the dots sit below the line.",
-        "曲线是队列不设上限的 M/M/c；运行中最多允许 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此在队列会排满的地方，点落在曲线下方。";
+    QQueueLimitNote => "The line, {line}, assumes an unbounded queue; the runs let at most {q} calls wait and turn the rest away ({blocked} % at this setting), so where the queue fills the dots sit below the line.",
+        "曲线（{line}）假设队列不设上限；运行中最多允许 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此在队列会排满的地方，点落在曲线下方。";
     CalcLogScaleNote => "Bar heights are on a log scale, so that every level stays visible: each ×n step up is the same height for the same n. The numbers over the bars are exact.",
         "柱高采用对数刻度，使每一层都看得见：相同的 ×n 升高相同的高度。柱上的数字是精确值。";
     CalcLogScaleNoteRows => "Bar lengths are on a log scale, so that every level stays visible: each ×n step down is the same length for the same n. The numbers beside the bars are exact.",
@@ -1315,13 +1323,15 @@ texts! {
         "曲线是 M/M/c/K：最多 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此曲线越过 100% 后仍然延续，等待时间趋于平稳，低于排空满队列所需的时间。";
     CapNoteBounded => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load: see the M/M/c/K figures above.",
         "此表是文档 002 针对无界队列的算术。设了这个队列上限后，池在任何负载下都有稳态：见上方的 M/M/c/K 数字。";
+    CapNoteBoundedNoForm => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load, but no closed form here covers this setting (M/M/c/K's needs Poisson arrivals and exponential service): the run is the figure to read.",
+        "此表是文档 002 针对无界队列的算术。设了这个队列上限后，池在任何负载下都有稳态，但这里没有闭式解覆盖当前设置（M/M/c/K 需要泊松到达和指数服务）：请以运行结果为准。";
     QPWaitBounded => "P(wait), of the calls let in", "等待概率（被接纳的调用中）";
     QBusyShare => "Busy share (utilisation carried)", "忙碌比例（实际承载的利用率）";
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
         "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
     QOffTop => "↑ ρ = {p} %: W = {w} ms", "↑ ρ = {p}%：W = {w} ms";
-    QNotRun => "{n} of the curve's {total} simulated dots are not drawn: at their ρ the arrival rate λ = ρ × c × μ lies outside the {min} to {max} req/s the engine runs.", "曲线的 {total} 个模拟点中有 {n} 个未画出：在这些 ρ 下，到达率 λ = ρ × c × μ 超出了引擎可运行的 {min} 到 {max} 次/秒。";
+    QNotRun => "{n} of the curve's {total} simulated dots are not drawn: at their ρ the arrival rate λ = ρ × c × μ lies outside the {min} to {max} req/s the engine runs.", "曲线的 {total} 个模拟点中有 {n} 个未画出：在这些 ρ 下，到达率 λ = ρ × c × μ 超出了引擎可运行的 {min} 到 {max} 请求/秒。";
     StabDraining => "still draining (not serving yet, its backlog falling: nothing keeps it there)", "仍在排空（尚未恢复服务，但积压在减少：没有什么把它困住）";
     RuleJudgedWindows => "a trigger with time around it to judge the run: {detail} (warm-up and a window to compare with before the trigger; after it, time to settle, then a recovery window)", "触发前后须留有判定时间：{detail}（触发前：预热和一段对照窗口；触发后：先留出稳定时间，再是恢复窗口）";
     InFlightColCase => "case", "情形";
@@ -1334,7 +1344,7 @@ texts! {
     CalcCapacityLead => "Capacity with a safety ceiling (source 002: workers, service time, utilisation, headroom):", "带接纳上限的容量（文档 002：线程数、服务时间、利用率、余量）：";
     CalcCapacityLink => "the queue lab's capacity table", "见排队实验的容量表";
     CapNoteShortW => "The assumed time in system W ({w} ms) is shorter than the service time ({s} ms): a request spends at least its service time in the system, so λW would count fewer in it than are busy. Set W to the service time or more (the queue lab above gives its W).", "假定的系统内时间 W（{w} ms）短于服务时间（{s} ms）：一个请求在系统内至少要待满它的服务时间，所以 λW 算出的系统内请求数会少于忙碌的线程数。请把 W 设为不小于服务时间（上方排队实验给出了它的 W）。";
-    CapNoteOverCeiling => "λ is above the {k} % ceiling by {x} req/s: the ceiling's admission would turn that much away, or the pool needs {w} workers to stay under it.", "λ 比 {k}% 上限高出 {x} 次/秒：按上限准入会拒掉这么多，或者需要 {w} 个线程才能保持在上限以内。";
+    CapNoteOverCeiling => "λ is above the {k} % ceiling by {x} req/s: the ceiling's admission would turn that much away, or the pool needs {w} workers to stay under it.", "λ 比 {k}% 上限高出 {x} 请求/秒：按上限准入会拒掉这么多，或者需要 {w} 个线程才能保持在上限以内。";
     // ---- the presets' service names: English is the name as scenarios write it -------
     SvcPage => "page", "商品页";
     SvcRecommendation => "recommendation", "推荐服务";

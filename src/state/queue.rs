@@ -193,7 +193,7 @@ pub static QUEUE: K = Knob {
     key: "queue",
     label: T::KQueue,
     help: T::KQueueHelp,
-    unit: T::UnitCalls,
+    unit: T::UnitCallsAtOnce,
     range: r::QUEUE.from(1.0),
     slider: Slider::log(1.0, 10_000.0),
     step: 1.0,
@@ -283,13 +283,28 @@ pub static SERVICE: Choice<QueueInput> = Choice {
     },
 };
 
+/// Which closed forms a setting gets (see `model::queueing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Model {
+    /// Poisson arrivals, exponential service, an unbounded queue: Erlang C, exact.
+    Mmc,
+    /// The same with a queue limit: exact at any load.
+    Mmck,
+    /// Evenly spaced arrivals, exponential service: Takács' GI/M/c, exact.
+    Dmc,
+    /// Any other: Allen–Cunneen's approximation of the mean wait.
+    AllenCunneen,
+}
+
 /// The closed forms for the lab's setting.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Closed {
     /// The pool (λ, mean service, c).
     pub pool: Pool,
-    /// Whether the setting is M/M/c (or M/M/c/K with a queue limit), where the forms are
-    /// exact.
+    /// Which forms: the line's and the figures' model.
+    pub model: Model,
+    /// Whether the forms are exact: M/M/c, M/M/c/K or D/M/c.
     pub exact: bool,
     /// Whether the figures are M/M/c/K's: an exact setting with a queue limit (at most
     /// `queueing::MMCK_MAX_STATES` states), exact at any load.
@@ -334,15 +349,27 @@ impl QueueInput {
     /// The closed forms (see `model::queueing` for what each assumes).
     pub fn closed(&self) -> Closed {
         let pool = self.pool();
-        let exact = self.poisson && self.service == Service::Exponential;
-        if exact
-            && self.queue > 0
-            && let Some(figures) = pool.mmck(self.queue)
-        {
-            return Closed { pool, exact, bounded: true, figures, p99_ms: None };
+        let exponential = self.service == Service::Exponential;
+        let model = match (self.poisson, exponential) {
+            (true, true) if self.queue > 0 && pool.mmck(self.queue).is_some() => Model::Mmck,
+            (true, true) => Model::Mmc,
+            (false, true) if pool.workers <= crate::model::queueing::DMC_MAX_WORKERS => Model::Dmc,
+            _ => Model::AllenCunneen,
+        };
+        let (figures, p99_ms) = match model {
+            Model::Mmck => (pool.mmck(self.queue).unwrap_or_else(|| pool.mmc()), None),
+            Model::Mmc => (pool.mmc(), pool.time_p99_ms()),
+            Model::Dmc => (pool.dmc(), pool.dmc_time_p99_ms()),
+            Model::AllenCunneen => (pool.scaled(self.factor()), None),
+        };
+        Closed {
+            pool,
+            model,
+            exact: model != Model::AllenCunneen,
+            bounded: model == Model::Mmck,
+            figures,
+            p99_ms,
         }
-        let figures = pool.scaled(self.factor());
-        Closed { pool, exact, bounded: false, figures, p99_ms: if exact { pool.time_p99_ms() } else { None } }
     }
 
     /// Source 002's capacity table for this setting.
@@ -357,17 +384,24 @@ impl QueueInput {
     }
 
     /// The closed-form mean time in system (ms) against the offered ρ, for the
-    /// latency-versus-utilisation curve: 60 points up to 0.98, or with M/M/c/K's forms
-    /// (`bounded`: [`Closed::bounded`] of [`closed`](Self::closed), which the caller has
-    /// already) 90 up to 1.5, since a bounded queue has a steady state past capacity too.
-    pub fn curve(&self, bounded: bool) -> Vec<(f64, f64)> {
+    /// latency-versus-utilisation curve, in `model` ([`Closed::model`] of
+    /// [`closed`](Self::closed), which the caller has already): 60 points up to 0.98, or
+    /// with M/M/c/K's forms 90 up to 1.5, since a bounded queue has a steady state past
+    /// capacity too.
+    pub fn curve(&self, model: Model) -> Vec<(f64, f64)> {
         let (pool, factor) = (self.pool(), self.factor());
+        let bounded = model == Model::Mmck;
         let (n, top) = if bounded { (90, 1.5) } else { (60, 0.98) };
         (1..=n)
             .filter_map(|i| {
                 let rho = top * f64::from(i) / f64::from(n);
                 let p = Pool { lambda: rho * f64::from(pool.workers) * pool.mu(), ..pool };
-                let f = if bounded { p.mmck(self.queue) } else { Some(p.scaled(factor)) };
+                let f = match model {
+                    Model::Mmck => p.mmck(self.queue),
+                    Model::Mmc => Some(p.mmc()),
+                    Model::Dmc => Some(p.dmc()),
+                    Model::AllenCunneen => Some(p.scaled(factor)),
+                };
                 f.and_then(|f| f.time_ms).map(|w| (rho, w))
             })
             .collect()

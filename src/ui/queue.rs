@@ -15,7 +15,8 @@ use crate::plot::{line_path, nice_max};
 use crate::report::Stopped;
 use crate::state::announce::Said;
 use crate::state::queue::{
-    self as q, Closed, QueueAction as A, QueueInput, QueueState, SWEEP_RHOS, Service, Simulated, simulated,
+    self as q, Closed, Model, QueueAction as A, QueueInput, QueueState, SWEEP_RHOS, Service, Simulated,
+    simulated,
 };
 use crate::state::runs::{Job, RunError};
 use std::rc::Rc;
@@ -62,6 +63,16 @@ fn row(
 
 /// What the first figure is called: with a queue limit it is the busy share λ(1 − P_K)/(cμ),
 /// not ρ = λ/(cμ), which the capacity table gives (the overload preset: 99.6 % against 105 %).
+/// The line's and the figures' forms, as the legend names them.
+fn legend(model: Model) -> T {
+    match model {
+        Model::Mmck => T::QLegendBounded,
+        Model::Mmc => T::QLegendExact,
+        Model::Dmc => T::QLegendDmc,
+        Model::AllenCunneen => T::QLegendApprox,
+    }
+}
+
 fn rho_label(c: &Closed) -> T {
     if c.bounded { T::QBusyShare } else { T::QRho }
 }
@@ -80,6 +91,8 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
     let scaled = if c.exact { String::new() } else { format!(" × {}", factor_text(input)) };
     // M/M/c/K's forms with a queue limit (see `model::queueing`), else M/M/c's.
     let (k, cw) = (p.workers.saturating_add(input.queue), p.workers);
+    // D/M/c's σ, which its P(wait) and wait rate come from.
+    let sigma = if c.model == Model::Dmc { p.dmc_sigma() } else { None };
     let (rho, pwait, wait, l) = if c.bounded {
         (
             // Short: its numbers would make the phone's formula column six lines tall.
@@ -87,6 +100,13 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
             format!("P({cw} ≤ n < {k}) / (1 − P_K)"),
             "Lq / (λ(1 − P_K))".to_string(),
             "L = λ(1 − P_K) × W".to_string(),
+        )
+    } else if let Some(sigma) = sigma {
+        (
+            format!("λ/(cμ) = {}/({cw} × {})", n(p.lambda), n(p.mu())),
+            format!("GI/M/c, σ = {}", format_number(sigma, 4)),
+            "P(wait)/(cμ(1 − σ))".to_string(),
+            "L = λW".to_string(),
         )
     } else {
         (
@@ -101,7 +121,7 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
             <thead><tr><th><span class="sr-only">{ lang.t(T::QColFigure) }</span></th><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
             <tbody>
                 { row(lang, "rho", rho_label(c), rho, Some(f.rho), sim.map(|s| s.rho), pct) }
-                { row(lang, "pwait", if c.bounded { T::QPWaitBounded } else { T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
+                { row(lang, "pwait", match c.model { Model::Mmck => T::QPWaitBounded, Model::Dmc => T::QPWaitTakacs, _ => T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
                 { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
                 { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(lang, p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
                 { row(lang, "p99", T::QP99, if c.bounded { "—".into() } else { format!("P(T > t) = {}", lang.percent("1")) }, c.p99_ms, sim.map(|s| s.p99_ms), ms) }
@@ -135,7 +155,7 @@ fn little_check(lang: Lang, sim: Option<&Simulated>) -> Html {
 /// Mean time in system against ρ: the closed form's line, the sweep's dots, the current
 /// setting (its closed form and its own run), the ceiling.
 fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simulated>]) -> Html {
-    let line = input.curve(c.bounded);
+    let line = input.curve(c.model);
     let dots: Vec<(f64, f64)> = SWEEP_RHOS
         .iter()
         .zip(sims.iter().skip(1))
@@ -198,7 +218,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
         <>
             { xy_frame((lang, "q-curve"), lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
             <p class="legend">
-                <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(match (c.bounded, c.exact) { (true, _) => T::QLegendBounded, (_, true) => T::QLegendExact, _ => T::QLegendApprox }) }</span>
+                <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(legend(c.model)) }</span>
                 <span class="legend-item"><span class="swatch dot" />{ lang.t(T::QLegendSim) }</span>
                 if here.is_some() {
                     <span class="legend-item"><span class="swatch here" />{ lang.t(T::QLegendHere) }</span>
@@ -206,12 +226,15 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
                 <span class="legend-item"><span class="swatch ceiling" />{ lang.f(T::QLegendCeiling, &[("p", &format_number(input.ceiling_pct, 2))]) }</span>
             </p>
             // The line is the unbounded queue's; the runs keep the page's queue limit.
+            // Without a queue limit, no steady state; with one there is, but no closed form
+            // here covers it (M/M/c/K's needs Poisson arrivals and exponential service).
             if here.is_none() {
-                <p class="note" id="q-no-steady-state">{ lang.t(T::QNoSteadyState) }</p>
+                <p class="note" id="q-no-steady-state">{ lang.t(if input.queue > 0 { T::QNoClosedBounded } else { T::QNoSteadyState }) }</p>
             }
             if input.queue > 0 {
                 <p class="note" id="q-limit-note">{ lang.f(if c.bounded { T::QQueueLimitLine } else { T::QQueueLimitNote }, &[
                     ("q", &format_number(f64::from(input.queue), 0)),
+                    ("line", lang.t(legend(c.model))),
                     // The line's own P_K where it has one; else the run's share.
                     ("blocked", &c.figures.blocked.or_else(|| sims.first().copied().flatten().map(|s| s.blocked)).map_or_else(|| "–".to_string(), |b| format_number(b * 100.0, 2))),
                 ]) }</p>
@@ -221,7 +244,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
 }
 
 /// Source 002's capacity table, each figure with its formula.
-fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
+fn capacity_table(lang: Lang, input: &QueueInput, bounded: bool) -> Html {
     let Ok(o) = input.capacity() else { return Html::default() };
     let n = |x: f64| format_number(x, 3);
     let (l, s, c, k) = (n(input.rate), n(input.pool().service_ms), input.workers, n(input.ceiling_pct));
@@ -290,7 +313,7 @@ fn capacity_table(lang: Lang, input: &QueueInput) -> Html {
         } else {
             <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
             // A queue limit gives the pool a steady state the table's arithmetic knows nothing of.
-            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ lang.t(T::CapNoteBounded) }</p> }
+            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ lang.t(if bounded { T::CapNoteBounded } else { T::CapNoteBoundedNoForm }) }</p> }
         }
         // Over the ceiling but under capacity: the negative margin said in words.
         // (With a tolerance: 57 % of 100/s less 57/s is −7·10⁻¹⁵, not "over by 0".)
@@ -399,6 +422,8 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         lang.f(T::QExactBounded, &[("q", &format_number(f64::from(input.queue), 0))])
     } else if !closed.pool.stable() {
         t(T::QUnstable).to_string()
+    } else if let (Model::Dmc, Some(sigma)) = (closed.model, closed.pool.dmc_sigma()) {
+        lang.f(T::QExactDmc, &[("s", &format_number(sigma, 4))])
     } else if closed.exact {
         t(T::QExact).to_string()
     } else {
@@ -429,7 +454,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         let lines = Lines::new(lines);
         html! {
             <TimeChart {lang} id="q-queue-chart" title={lang.f(T::QQueueChart, &[("ms", &format_number(s.bucket_ms, 0))])} {lines} bucket_ms={s.bucket_ms}
-                end_ms={r.summary.end_ms} limit={Some((f64::from(input.workers), t(T::SeriesPool).to_string()))} y_unit={t(T::UnitCalls).to_string()} />
+                end_ms={r.summary.end_ms} limit={Some((f64::from(input.workers), t(T::SeriesPool).to_string()))} y_unit={t(T::UnitCallsAtOnce).to_string()} />
         }
     });
     let d = dispatch.clone();
@@ -478,7 +503,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                     if let Some(c) = queue_chart { <div class="panel">{ c }</div> }
                     <div class="panel">
                         <h2>{ t(T::CapTitle) }</h2>
-                        <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::CapTitle)}>{ capacity_table(lang, input) }</div>
+                        <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::CapTitle)}>{ capacity_table(lang, input, closed.bounded) }</div>
                     </div>
                 </div>
                 <LabSettings {lang}>

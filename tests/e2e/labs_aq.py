@@ -89,6 +89,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             expect(all(w in go for w in ["Allow()", "Wait()", "Reserve()"]), f"Go's Allow, Wait and Reserve: {go!r}")
             expect(all(w in envoy for w in ["local_ratelimit", "max_tokens", "tokens_per_fill", "fill_interval"]),
                    f"Envoy's settings: {envoy!r}")
+            # The step table fits its panel at a laptop's width: its Retry-After column in view.
+            chrome.viewport(1366, 768)
+            fits = chrome.js("const t = document.getElementById('adm-steps'); return [t.scrollWidth, t.parentElement.clientWidth];")
+            chrome.viewport(1280, 900)
+            expect(fits[0] <= fits[1] + 1, f"({lang}) the step table fits at 1,366 px: {fits}")
             shots(f"admission-source-003-{lang}")
             no_console_errors(chrome, f"admission source-003 ({lang})")
 
@@ -285,6 +290,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
                 rho = chrome.text("#q-figures tbody tr")
                 expect("× 0)" not in rho and "0.0000" in rho, f"{q}: μ keeps its digits: {rho!r}")
         no_console_errors(chrome, "queue lab with points out of the engine's range")
+        # Evenly spaced arrivals: Takács' exact D/M/c (P(wait) 2.76 %), not Erlang C's 13.95 %.
+        page("?page=queue&lang=en&arrivals=even")
+        wait_queue_run()
+        expect("D/M/c" in chrome.text("#q-assumes") and "Takács" in chrome.text("#q-figures"),
+               f"D/M/c named: {chrome.text('#q-assumes')!r}")
+        expect(abs(value("#q-pwait") - 0.02755) < 1e-4, f"D/M/8's P(wait): {value('#q-pwait')}")
+        expect(chrome.text("#q-p99") != "—", "D/M/c has a p99")
+        # A queue limit off M/M/c/K (constant service): a steady state, but no closed form
+        # past 100 %; neither "no steady state" nor "see the M/M/c/K figures".
+        page("?page=queue&lang=en&preset=overload&service=constant")
+        wait_queue_run()
+        notes = chrome.text("#q-no-steady-state") + " " + chrome.text("#q-cap-bounded")
+        expect("no steady state" not in notes and "see the M/M/c/K" not in notes and "steady state at any load" in notes,
+               f"the notes say what the page has: {notes!r}")
+        expect("Allen–Cunneen" in chrome.text("#q-limit-note"), f"the line named as drawn: {chrome.text('#q-limit-note')!r}")
 
     def labs_from_the_navigation():
         page("?page=storm&lang=zh")

@@ -1136,6 +1136,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     at = chrome.js("window.scrollTo(0, 0); const n = document.getElementById('lesson-next').getBoundingClientRect();"
                                    "return [Math.round(n.bottom), innerHeight];")
                     expect(at[0] <= at[1], f"({lang}) at {w} x 768, Next in the window at the page's top: {at}")
+                # Any page: the sticky header is one row (it had wrapped to two in English).
+                for page in ("storm", "admission", "stability"):
+                    chrome.get(base + f"?page={page}&lang={lang}")
+                    chrome.wait("header.top nav")
+                    time.sleep(0.3)
+                    h = chrome.js("return document.querySelector('header.top').getBoundingClientRect().height;")
+                    expect(h <= 70, f"({lang}) at {w} x 768, {page}'s header is one row: {h} px")
         finally:
             chrome.viewport(1280, 900)
 
