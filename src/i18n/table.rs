@@ -352,6 +352,8 @@ texts! {
     QColClosed => "closed form", "闭式解";
     QColSim => "simulated", "模拟";
     QRho => "Utilisation ρ", "利用率 ρ";
+    // At or above capacity without a queue limit: λ/(cμ) is no longer a share of time busy.
+    QOfferedPerWorker => "Offered load per worker λ/(cμ)", "每个线程分到的负载 λ/(cμ)";
     QPWait => "P(wait), Erlang C", "等待概率（Erlang C）";
     QWait => "Mean wait Wq", "平均等待 Wq";
     QTime => "Mean time in system W", "平均系统内时间 W";
@@ -365,8 +367,8 @@ texts! {
     QUnstable => "λ ≥ cμ: no steady state. The queue grows as long as arrivals last (or fills and turns calls away); only ρ has a closed form.",
         "λ ≥ cμ：不存在稳态。只要还有到达，队列就不断增长（或填满后拒绝请求）；只有 ρ 有闭式解。";
     QQueueNote => "The closed forms assume an unbounded queue; with a queue limit the run also turns calls away when it is full.", "闭式解假设队列无界；设置队列上限后，队列满时模拟还会拒绝请求。";
-    QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): {n} requests at this setting, {m} at each point of the curve, each point with a seed of its own drawn from the lab's. ρ = busy time ÷ (c × run length); L = the calls in the pool (busy workers plus queue) averaged over the run's time.",
-        "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置 {n} 个请求，曲线上每个点 {m} 个，每个点使用由本实验种子派生的独立种子。ρ = 忙碌时间 ÷（c × 运行时长）；L = 线程池内的请求数（忙碌线程加队列）按运行时间取平均。";
+    QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): about {n} requests at this setting (the arrivals of a Poisson stream over a fixed time vary), about {m} at each point of the curve, each point with a seed of its own drawn from the lab's. ρ = busy time ÷ (c × run length); L = the calls in the pool (busy workers plus queue) averaged over the run's time.",
+        "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置约 {n} 个请求（泊松流在固定时长内的到达数有起伏），曲线上每个点约 {m} 个，每个点使用由本实验种子派生的独立种子。ρ = 忙碌时间 ÷（c × 运行时长）；L = 线程池内的请求数（忙碌线程加队列）按运行时间取平均。";
     QLittleCheck => "Little's law on this run: λ × W = {lambda}/s × {w} ms = {lw}, against the pool's time-averaged count L = {l} (the two differ by {d} %). Measured separately, from the calls' own times and from the pool's entries and exits, they agree whenever the pool starts and ends empty.",
         "本次运行上的 Little 定律：λ × W = {lambda}/秒 × {w} ms = {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
     QRunFailed => "the run could not finish in the browser.", "该运行无法在浏览器中完成。";

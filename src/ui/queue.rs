@@ -74,7 +74,12 @@ fn legend(model: Model) -> T {
 }
 
 fn rho_label(c: &Closed) -> T {
-    if c.bounded { T::QBusyShare } else { T::QRho }
+    match (c.bounded, c.pool.stable()) {
+        (true, _) => T::QBusyShare,
+        (false, true) => T::QRho,
+        // At or above capacity λ/(cμ) passes 100 %: not a share of time busy (the run's is).
+        (false, false) => T::QOfferedPerWorker,
+    }
 }
 
 /// The Allen–Cunneen factor as the formula column and the note write it (× 1.332).
@@ -329,10 +334,27 @@ fn capacity_table(lang: Lang, input: &QueueInput, bounded: bool) -> Html {
 struct QueueExport<'a> {
     /// The closed forms for the setting.
     closed: Closed,
-    /// The run's figures, then those of each utilisation of the curve.
-    simulated: &'a [Option<Simulated>],
+    /// The closed-form line of the curve: mean time in system (ms) against the offered ρ.
+    line: Vec<CurvePoint>,
+    /// The run's figures, then those of each utilisation of the curve, each with its
+    /// offered ρ (`null`: a point not run).
+    simulated: Vec<SimPoint>,
     /// The run's whole report.
     report: &'a crate::report::Report,
+}
+
+/// A point of the curve's closed-form line.
+#[derive(serde::Serialize)]
+struct CurvePoint {
+    rho: f64,
+    time_ms: f64,
+}
+
+/// A simulated point: the offered ρ it ran at and its figures.
+#[derive(serde::Serialize)]
+struct SimPoint {
+    rho: f64,
+    figures: Option<Simulated>,
 }
 
 /// The queue lab page.
@@ -461,11 +483,22 @@ pub fn QueuePage(props: &QueueProps) -> Html {
     // The closed forms, the simulated figures of the run and of each utilisation of the
     // curve, and the run's report (whose series are the CSV).
     let export_data = {
-        let (report, sims) = (report.clone(), sims.clone());
+        let (report, sims, input_now) = (report.clone(), sims.clone(), input.clone());
         Callback::from(move |(kind, p): (DataKind, Rc<Provenance>)| {
             let report = report.as_ref()?;
             Some(match kind {
-                DataKind::Json => lab_json(&p, &QueueExport { closed, simulated: &sims, report }),
+                DataKind::Json => {
+                    let line = input_now
+                        .curve(closed.model)
+                        .into_iter()
+                        .map(|(rho, time_ms)| CurvePoint { rho, time_ms })
+                        .collect();
+                    // The run's own ρ first, then the sweep's.
+                    let rhos = std::iter::once(closed.pool.rho()).chain(SWEEP_RHOS);
+                    let simulated =
+                        rhos.zip(sims.iter()).map(|(rho, s)| SimPoint { rho, figures: *s }).collect();
+                    lab_json(&p, &QueueExport { closed, line, simulated, report })
+                }
                 DataKind::Csv => series_csv(report),
             })
         })

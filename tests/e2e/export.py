@@ -315,6 +315,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         _, _, body = take("#export-json", n)
         j = json.loads(body)
         expect(j["result"]["closed"]["pool"]["workers"] == 8, f"source 002's 8 workers: {j['result']['closed']['pool']}")
+        # The curve as drawn: the closed-form line and each simulated dot with its ρ.
+        sims = j["result"]["simulated"]
+        expect([round(p["rho"], 2) for p in sims] == [0.6, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95]
+               and sims[0]["figures"]["time_ms"] > 40, f"the dots with their ρ: {[p['rho'] for p in sims]}")
+        expect(len(j["result"]["line"]) == 60 and j["result"]["closed"]["model"] == "mmc", "the line and its model")
         buckets = j["result"]["report"]["series"]["buckets"]
         _, _, body = take("#export-csv", n + 1)
         rows = [r for r in csv.reader(io.StringIO(body.decode())) if r and not r[0].startswith("#")]

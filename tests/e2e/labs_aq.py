@@ -305,6 +305,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         expect("no steady state" not in notes and "see the M/M/c/K" not in notes and "steady state at any load" in notes,
                f"the notes say what the page has: {notes!r}")
         expect("Allen–Cunneen" in chrome.text("#q-limit-note"), f"the line named as drawn: {chrome.text('#q-limit-note')!r}")
+        # Past capacity without a limit, λ/(cμ) (105 %) is not called a utilisation beside the
+        # run's busy share (99.9 %).
+        page("?page=queue&lang=en&preset=overload&queue=0")
+        wait_queue_run()
+        first = chrome.text("#q-figures tbody tr th")
+        expect(first.startswith("Offered load per worker"), f"the first row's name past capacity: {first!r}")
 
     def labs_from_the_navigation():
         page("?page=storm&lang=zh")
