@@ -517,8 +517,8 @@ fn a_scenario_files_words_are_said_in_the_language_asked_for() {
         v.to_string()
     };
     for (text, en, zh) in [
-        (twice.as_str(), "seed: got twice", "出现了两次"),
-        (missing.as_str(), "load: got nothing", "缺失"),
+        (twice.as_str(), "seed: got twice", "两个值"),
+        (missing.as_str(), "load: got nothing", "（缺失）"),
         ("[1]", "got a list, allowed an object (Scenario)", "一个列表"),
         (&preset.replacen("\"rate_per_s\":", "\"rate_per_s\": [1], \"x\":", 1), "got a list", "一个列表"),
     ] {

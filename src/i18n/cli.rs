@@ -87,8 +87,8 @@ super::table::texts! {
     AmplificationNote => "leaf calls per original request", "每个原始请求对应的叶子调用数";
     UnfinishedNote => "incl. {n} unfinished: still in flight when the run stopped", "含 {n} 个未完成：运行停止时仍在途中";
     // A scenario file's words (`scenario::file`) where a message quotes no value of its own.
-    FileTwice => "twice", "出现了两次";
-    FileNothing => "nothing", "缺失";
+    FileTwice => "twice", "两个值";
+    FileNothing => "nothing", "（缺失）";
     FileAList => "a list", "一个列表";
     FileANumber => "a number", "一个数";
     FileAnObject => "an object", "一个对象";

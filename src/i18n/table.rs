@@ -386,8 +386,8 @@ texts! {
     QPWaitTakacs => "P(wait), Takács (GI/M/c)", "等待概率（Takács，GI/M/c）";
     QExactDmc => "D/M/c: evenly spaced arrivals and exponential service have an exact steady state with an unbounded queue (Takács' GI/M/c: σ = e^(−(1 − σ)/ρ) = {s}; an arrival waits with probability P(wait), then for an exponential time of rate cμ(1 − σ)). Erlang C would say more: evenly spaced arrivals bunch up less than Poisson ones. The simulated figures differ by sampling noise and the run's empty start.",
         "D/M/c：到达间隔均匀、服务时间服从指数分布时，无界队列存在精确稳态（Takács 的 GI/M/c 解：σ = e^(−(1 − σ)/ρ) = {s}；到达者以 P(wait) 的概率需要等待，等待时间服从速率为 cμ(1 − σ) 的指数分布）。Erlang C 给出的会更多：均匀到达不像泊松到达那样扎堆。模拟结果的差异来自抽样噪声和从空系统开始运行。";
-    QNoClosedBounded => "With this queue limit the pool has a steady state at any load, but no closed form here covers it past ρ = 100 % (M/M/c/K's needs Poisson arrivals and exponential service), so the line stops. Its dot is the run's mean, bounded by the queue limit; past 150 % it sits on the chart's edge.",
-        "设了这个队列上限后，池在任何负载下都有稳态，但这里没有闭式解覆盖 ρ = 100% 以上的情形（M/M/c/K 需要泊松到达和指数服务），因此曲线到此为止。它的点是本次运行的平均值，受队列上限约束；超过 150% 时点画在图表边缘。";
+    QNoClosedBounded => "With this queue limit the pool has a steady state at any load, but no closed form here covers it past ρ = 100 % ({why}), so the line stops. Its dot is the run's mean, bounded by the queue limit; past 150 % it sits on the chart's edge.",
+        "设了这个队列上限后，池在任何负载下都有稳态，但这里没有闭式解覆盖 ρ = 100% 以上的情形（{why}），因此曲线到此为止。它的点是本次运行的平均值，受队列上限约束；超过 150% 时点画在图表边缘。";
     QLegendSim => "simulated", "模拟";
     QLegendHere => "this setting", "当前设置";
     QLegendCeiling => "ceiling {p} %", "接纳上限 {p}%";
@@ -1325,8 +1325,11 @@ texts! {
         "曲线是 M/M/c/K：最多 {q} 个调用等待，其余被拒绝（当前设置下为 {blocked}%），因此曲线越过 100% 后仍然延续，等待时间趋于平稳，低于排空满队列所需的时间。";
     CapNoteBounded => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load: see the M/M/c/K figures above.",
         "此表是文档 002 针对无界队列的算术。设了这个队列上限后，池在任何负载下都有稳态：见上方的 M/M/c/K 数字。";
-    CapNoteBoundedNoForm => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load, but no closed form here covers this setting (M/M/c/K's needs Poisson arrivals and exponential service): the run is the figure to read.",
-        "此表是文档 002 针对无界队列的算术。设了这个队列上限后，池在任何负载下都有稳态，但这里没有闭式解覆盖当前设置（M/M/c/K 需要泊松到达和指数服务）：请以运行结果为准。";
+    CapNoteBoundedNoForm => "This table is source 002's arithmetic for an unbounded queue. With this queue limit the pool has a steady state at any load, but no closed form here covers this setting ({why}): the run is the figure to read.",
+        "此表是文档 002 针对无界队列的算术。设了这个队列上限后，池在任何负载下都有稳态，但这里没有闭式解覆盖当前设置（{why}）：请以运行结果为准。";
+    // Why a queue limit gets no M/M/c/K forms.
+    QWhyNotMmck => "M/M/c/K's need Poisson arrivals and exponential service", "M/M/c/K 需要泊松到达和指数服务";
+    QWhyMmckTooLong => "the queue is too long for M/M/c/K's sum: more than {n} states", "队列太长，超出 M/M/c/K 求和的范围：状态数超过 {n}";
     QPWaitBounded => "P(wait), of the calls let in", "等待概率（被接纳的调用中）";
     QBusyShare => "Busy share (utilisation carried)", "忙碌比例（实际承载的利用率）";
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";

@@ -555,8 +555,27 @@ fn a_lessons_links_are_cut_out_of_its_words_and_open_a_lesson_or_page_of_the_sit
             let texts = [Some(st.title), Some(st.narration), st.question, st.answer, st.try_this];
             for t in texts.into_iter().flatten() {
                 for text in [t.en, t.zh] {
-                    for w in links(text) {
-                        if let Words::Link { query, .. } = w {
+                    // As the card reads them: words between backticks are code, never links;
+                    // every `](?` of the text is a link found, its words free of figures.
+                    let found: Vec<Words> = text
+                        .split('`')
+                        .step_by(2)
+                        .flat_map(links)
+                        .filter(|w| matches!(w, Words::Link { .. }))
+                        .collect();
+                    assert_eq!(
+                        found.len(),
+                        text.matches("](?").count(),
+                        "{}: a link not read as one: {text}",
+                        lesson.id
+                    );
+                    for w in found {
+                        if let Words::Link { query, words } = w {
+                            assert!(
+                                !words.contains('{'),
+                                "{}: a figure in a link's words: {words}",
+                                lesson.id
+                            );
                             seen += 1;
                             let q = crate::query::Query::parse(query);
                             let known = match (q.get("lesson"), q.get("page")) {
@@ -572,4 +591,21 @@ fn a_lessons_links_are_cut_out_of_its_words_and_open_a_lesson_or_page_of_the_sit
         }
     }
     assert!(seen >= 2, "the interview's link to the metastable lesson, in both languages");
+}
+
+#[test]
+fn metastable_5s_every_failure_is_a_refused_retry() {
+    // Step 5's answer says so of its run (and of the try-this with cancel on): the tokens
+    // gone, a request whose try timed out ends there, so the two counts are one.
+    let l = crate::lesson::find("metastable").expect("the metastable lesson");
+    let st = &l.steps[4];
+    assert!(st.answer.is_some_and(|a| a.en.contains("Every failure is a retry the budget refused")));
+    for extra in ["", "&cancel=on"] {
+        let q = crate::query::Query::parse(&format!("{}{extra}", st.link));
+        let st = crate::state::storm::StormState::from_query(&q);
+        let r = crate::model::chain::run_with(&st.a, st.seed, crate::model::chain::DEFAULT_MAX_CALLS)
+            .expect("runs");
+        assert!(r.summary.failed > 0, "{extra}");
+        assert_eq!(r.summary.failed, r.summary.retry_budget_denied, "{extra}");
+    }
 }

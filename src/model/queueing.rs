@@ -28,8 +28,8 @@
 //! (c(1 − g_j) − j)/(c(1 − σ) − j), g_j = A*(jμ) = e^{−j/(cρ)}, C_j = Π_{i≤j} g_i/(1 − g_i);
 //! a wait, when there is one, is exponential with rate cμ(1 − σ), so Wq = P(wait)/(cμ(1 − σ))
 //! and the time in system's tail is M/M/c's with those two numbers. (For Poisson arrivals
-//! the same formulas give σ = ρ and Erlang C.) The sum is taken in logarithms: its terms
-//! reach 10^3000 for 10,000 workers.
+//! the same formulas give σ = ρ and Erlang C.) The sum is taken in logarithms: at a low load
+//! its terms span hundreds of orders of magnitude.
 //!
 //! Other cases get no exact formula. The lab draws the **Allen–Cunneen** approximation for
 //! the mean wait, Wq ≈ Wq(M/M/c) · (Ca² + Cs²)/2, with Ca² the squared coefficient of
@@ -56,7 +56,7 @@ pub struct Pool {
 pub const MMCK_MAX_STATES: u32 = 20_000;
 
 /// Most workers [`Pool::dmc`] sums for: each of its c terms takes a few logarithms, and the
-/// page's curve draws 60 of them on its thread (≈ 300,000 terms at this bound). A larger
+/// page's curve draws 60 of them on its thread (60,000 terms at this bound). A larger
 /// pool with evenly spaced arrivals gets Allen–Cunneen's approximation.
 pub const DMC_MAX_WORKERS: u32 = 1_000;
 
@@ -232,12 +232,18 @@ impl Pool {
             let one_less = -(-x).exp_m1();
             ln_cj += -x - one_less.ln();
             ln_binom += ((cf - jf + 1.0) / jf).ln();
-            let (num, den) = (cf * one_less - jf, cf * (1.0 - sigma) - jf);
-            if num == 0.0 || den == 0.0 {
+            // (c(1 − g_j) − j)/(c(1 − σ) − j) without cancelling the two differences: since
+            // σ = e^{−(1−σ)/ρ}, g_j = σe^y with y = (c − j − cσ)/(cρ), so the ratio is
+            // 1 − (σ/ρ)(e^y − 1)/y (1 − σ/ρ at y = 0, where both differences vanish). At a
+            // low load both are exactly 0 in floats for j = c, the sum's largest term.
+            let y = ((cf - jf) - cf * sigma) / (cf * rho);
+            let grows = if y == 0.0 { 1.0 } else { y.exp_m1() / y };
+            let ratio = 1.0 - sigma / rho * grows;
+            if ratio == 0.0 {
                 continue;
             }
-            let ln = ln_binom - ln_cj - one_less.ln() + num.abs().ln() - den.abs().ln();
-            terms.push((num.signum() * den.signum(), ln));
+            let ln = ln_binom - ln_cj - one_less.ln() + ratio.abs().ln();
+            terms.push((ratio.signum(), ln));
         }
         let top = terms.iter().map(|t| t.1).fold(f64::NEG_INFINITY, f64::max);
         let sum: f64 = terms.iter().map(|(sign, ln)| sign * (ln - top).exp()).sum();
@@ -343,14 +349,26 @@ mod tests {
         assert!(close(f.p_wait.unwrap(), 0.027553239664898532, 1e-12), "{f:?}");
         assert!(close(f.wait_ms.unwrap(), 0.203869516171054, 1e-9), "{f:?}");
         assert!(close(f.time_ms.unwrap(), 40.203_869_516_171_05, 1e-9), "{f:?}");
-        // D/M/1: an arrival waits with probability σ, for 1/(μ(1 − σ)) on average.
-        let one = pool(18.0, 25.0, 1);
-        let s1 = one.dmc_sigma().unwrap();
-        assert!(close(one.dmc().p_wait.unwrap(), s1, 1e-12));
-        assert!(close(one.dmc().wait_ms.unwrap(), s1 * 1000.0 / (25.0 * (1.0 - s1)), 1e-9));
-        // Large pools, where the sum's terms reach 10^3000: the 400-digit values.
+        // D/M/1: an arrival waits with probability σ, for 1/(μ(1 − σ)) on average, at every
+        // load (at ρ = 0.02, σ = 1.9e-22: the first version said 1 there, its largest term
+        // lost to cancellation).
+        for lambda in [0.5, 5.0, 18.0, 24.0] {
+            let one = pool(lambda, 25.0, 1);
+            let s1 = one.dmc_sigma().unwrap();
+            let f = one.dmc();
+            assert!((f.p_wait.unwrap() - s1).abs() <= 1e-12 * s1, "λ = {lambda}: {f:?} vs σ {s1}");
+            let want = s1 * 1000.0 / (25.0 * (1.0 - s1));
+            assert!((f.wait_ms.unwrap() - want).abs() <= 1e-9 * want.max(1e-300), "λ = {lambda}: {f:?}");
+        }
+        // Low loads (where the sum's terms span hundreds of orders of magnitude, and where
+        // for c = 1 both differences of its last term vanish in floats) and large pools:
+        // the sum evaluated to 80 and 400 digits.
         let big = |c: u32, rho: f64| pool(rho * f64::from(c) * 25.0, 25.0, c).dmc().p_wait.unwrap();
         for (c, rho, want) in [
+            (8, 0.1, 4.518_914_406_326_028e-20),
+            (50, 0.3, 6.380_459_683_957_052e-29),
+            (3, 0.05, 4.253_774_791_123_639e-18),
+            (2, 0.5, 0.103_448_879_739_974_74),
             (200, 0.9, 0.02149576789153485),
             (1000, 0.9, 1.6381609829880804e-06),
             (1000, 0.99, 0.5434269361286497),
@@ -367,9 +385,10 @@ mod tests {
     }
 
     #[test]
-    fn takacs_for_poisson_arrivals_is_erlang_c() {
-        // The same sum with A*(s) = λ/(λ + s) gives σ = ρ and Erlang C: the formula the
-        // D/M/c code follows, held against a known case (checked here in its general form).
+    fn takacs_formula_for_poisson_arrivals_is_erlang_c() {
+        // The formula, not the code: Takács' sum in its general form with A*(s) = λ/(λ + s)
+        // gives σ = ρ and Erlang C, a check that the sum `dmc_wait` specialises is written
+        // down right (the code itself is held to high-precision values above).
         let p = pool(120.0, 25.0, 8);
         let (c, rho, mu) = (8.0_f64, 0.6_f64, 25.0_f64);
         let lambda = rho * c * mu;

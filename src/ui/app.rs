@@ -411,26 +411,13 @@ pub fn App() -> Html {
             let listener = on.then(|| {
                 let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
                 let opts = gloo_events::EventListenerOptions::enable_prevent_default();
-                let keydown = gloo_events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                gloo_events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                     let Some(ke) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                     if let Some(cmd) = ui_lesson::key_command(ke, present) {
                         ke.prevent_default();
                         keys.borrow().emit(cmd);
                     }
-                });
-                // On the presenter's stage a clicker sends arrows and R: a drop-down the
-                // teacher has just changed would keep them (its arrows change it again, R
-                // picks an option by its letter), so once changed it lets go of the focus.
-                let changed = present.then(|| {
-                    gloo_events::EventListener::new(&doc, "change", |e| {
-                        if let Some(select) =
-                            e.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                        {
-                            let _ = select.blur();
-                        }
-                    })
-                });
-                (keydown, changed)
+                })
             });
             move || drop(listener)
         });

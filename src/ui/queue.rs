@@ -61,8 +61,19 @@ fn row(
     }
 }
 
-/// What the first figure is called: with a queue limit it is the busy share λ(1 − P_K)/(cμ),
-/// not ρ = λ/(cμ), which the capacity table gives (the overload preset: 99.6 % against 105 %).
+/// Why a setting with a queue limit has no M/M/c/K forms: its arrivals or service, or a
+/// queue too long for the sum (`queueing::MMCK_MAX_STATES`).
+fn why_not_mmck(lang: Lang, input: &QueueInput) -> String {
+    if input.poisson && input.service == Service::Exponential {
+        lang.f(
+            T::QWhyMmckTooLong,
+            &[("n", &format_number(f64::from(crate::model::queueing::MMCK_MAX_STATES), 0))],
+        )
+    } else {
+        lang.t(T::QWhyNotMmck).to_string()
+    }
+}
+
 /// The line's and the figures' forms, as the legend names them.
 fn legend(model: Model) -> T {
     match model {
@@ -73,6 +84,8 @@ fn legend(model: Model) -> T {
     }
 }
 
+/// What the first figure is called: with a queue limit it is the busy share λ(1 − P_K)/(cμ),
+/// not ρ = λ/(cμ), which the capacity table gives (the overload preset: 99.6 % against 105 %).
 fn rho_label(c: &Closed) -> T {
     match (c.bounded, c.pool.stable()) {
         (true, _) => T::QBusyShare,
@@ -234,7 +247,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
             // Without a queue limit, no steady state; with one there is, but no closed form
             // here covers it (M/M/c/K's needs Poisson arrivals and exponential service).
             if here.is_none() {
-                <p class="note" id="q-no-steady-state">{ lang.t(if input.queue > 0 { T::QNoClosedBounded } else { T::QNoSteadyState }) }</p>
+                <p class="note" id="q-no-steady-state">{ if input.queue > 0 { lang.f(T::QNoClosedBounded, &[("why", &why_not_mmck(lang, input))]) } else { lang.t(T::QNoSteadyState).to_string() } }</p>
             }
             if input.queue > 0 {
                 <p class="note" id="q-limit-note">{ lang.f(if c.bounded { T::QQueueLimitLine } else { T::QQueueLimitNote }, &[
@@ -318,7 +331,7 @@ fn capacity_table(lang: Lang, input: &QueueInput, bounded: bool) -> Html {
         } else {
             <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
             // A queue limit gives the pool a steady state the table's arithmetic knows nothing of.
-            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ lang.t(if bounded { T::CapNoteBounded } else { T::CapNoteBoundedNoForm }) }</p> }
+            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ if bounded { lang.t(T::CapNoteBounded).to_string() } else { lang.f(T::CapNoteBoundedNoForm, &[("why", &why_not_mmck(lang, input))]) } }</p> }
         }
         // Over the ceiling but under capacity: the negative margin said in words.
         // (With a tolerance: 57 % of 100/s less 57/s is −7·10⁻¹⁵, not "over by 0".)

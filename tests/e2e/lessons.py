@@ -298,8 +298,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         # page's language), and the tag goes with the veil.
         tag = ("const e = document.querySelector(arguments[0]);"
                " return e ? getComputedStyle(e, '::after').content : 'missing';")
-        for query, card, words in [("?lesson=retry-storm&step=1&lang=en", "#out-worst", "Hidden until the answer (R)"),
-                                    ("?lesson=interview&step=1&lang=zh", ".hcard:has(> #h-a-succeeded)", "揭晓答案前隐藏（R）")]:
+        for query, card, words in [("?lesson=retry-storm&step=1&lang=en", "#out-worst > .figure-label", "Hidden until the answer (R)"),
+                                    ("?lesson=interview&step=1&lang=zh", ".hcard:has(> #h-a-succeeded) > .hlabel", "揭晓答案前隐藏（R）")]:
             chrome.get(base + query)
             chrome.wait(card)
             time.sleep(0.8)
@@ -1148,7 +1148,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
 
     def a_changed_drop_down_gives_the_clicker_back():
         # Metastable 7's try-this: overlay another protection. Changed from the keyboard, the
-        # drop-down kept the focus, and the clicker's arrows changed it again instead of the step.
+        # drop-down kept the clicker's arrows, which changed it again instead of the step.
         chrome.get(base + "?lesson=metastable&step=7&present=1&lang=en")
         wait_step("metastable", 7)
         chrome.wait("#stab-protect")
@@ -1157,8 +1157,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.press(ARROW_DOWN)
         time.sleep(0.4)
         after = chrome.js("return [document.getElementById('stab-protect').value, document.activeElement.id];")
-        expect(after[0] != before and after[1] != "stab-protect",
-               f"the drop-down changed and let go of the focus: {before} -> {after}")
+        expect(after[0] != before and after[1] == "stab-protect",
+               f"↓ changes the drop-down, which keeps the focus (for another ↓): {before} -> {after}")
         chrome.press(ARROW_RIGHT)
         wait_step("metastable", 8)
         # Two exchange students come in: L (or the card's button) switches the language, on the

@@ -588,6 +588,11 @@ pub fn key_command(e: &web_sys::KeyboardEvent, present: bool) -> Option<KeyComma
             el.scroll_width() > el.client_width() || el.scroll_height() > el.client_height()
         });
     let typing = typing || scroller;
+    // On the presenter's stage a drop-down keeps ↑ and ↓ (and Space, which opens it) and
+    // gives the clicker's ← and → and the letter keys back: the teacher changes it from the
+    // keyboard and the clicker still moves the step (its ← and → had changed it again).
+    let typing =
+        typing && !(present && tag == "select" && !matches!(e.key().as_str(), "ArrowUp" | "ArrowDown" | " "));
     let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
         || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch");
     let key = e.key();
