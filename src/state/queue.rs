@@ -350,17 +350,15 @@ impl QueueInput {
     pub fn closed(&self) -> Closed {
         let pool = self.pool();
         let exponential = self.service == Service::Exponential;
-        let model = match (self.poisson, exponential) {
-            (true, true) if self.queue > 0 && pool.mmck(self.queue).is_some() => Model::Mmck,
-            (true, true) => Model::Mmc,
-            (false, true) if pool.workers <= crate::model::queueing::DMC_MAX_WORKERS => Model::Dmc,
-            _ => Model::AllenCunneen,
-        };
-        let (figures, p99_ms) = match model {
-            Model::Mmck => (pool.mmck(self.queue).unwrap_or_else(|| pool.mmc()), None),
-            Model::Mmc => (pool.mmc(), pool.time_p99_ms()),
-            Model::Dmc => (pool.dmc(), pool.dmc_time_p99_ms()),
-            Model::AllenCunneen => (pool.scaled(self.factor()), None),
+        // M/M/c/K's sum is taken once: it decides the model and gives the figures.
+        let mmck = (self.poisson && exponential && self.queue > 0).then(|| pool.mmck(self.queue)).flatten();
+        let (model, figures, p99_ms) = match (mmck, self.poisson, exponential) {
+            (Some(f), ..) => (Model::Mmck, f, None),
+            (None, true, true) => (Model::Mmc, pool.mmc(), pool.time_p99_ms()),
+            (None, false, true) if pool.workers <= crate::model::queueing::DMC_MAX_WORKERS => {
+                (Model::Dmc, pool.dmc(), pool.dmc_time_p99_ms())
+            }
+            _ => (Model::AllenCunneen, pool.scaled(self.factor()), None),
         };
         Closed {
             pool,

@@ -61,10 +61,10 @@ fn row(
     }
 }
 
-/// Why a setting with a queue limit has no M/M/c/K forms: its arrivals or service, or a
-/// queue too long for the sum (`queueing::MMCK_MAX_STATES`).
-fn why_not_mmck(lang: Lang, input: &QueueInput) -> String {
-    if input.poisson && input.service == Service::Exponential {
+/// Why a setting with a queue limit has no M/M/c/K forms: its arrivals or service, or (its
+/// model M/M/c, which had them) a queue too long for the sum (`queueing::MMCK_MAX_STATES`).
+fn why_not_mmck(lang: Lang, model: Model) -> String {
+    if model == Model::Mmc {
         lang.f(
             T::QWhyMmckTooLong,
             &[("n", &format_number(f64::from(crate::model::queueing::MMCK_MAX_STATES), 0))],
@@ -247,7 +247,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
             // Without a queue limit, no steady state; with one there is, but no closed form
             // here covers it (M/M/c/K's needs Poisson arrivals and exponential service).
             if here.is_none() {
-                <p class="note" id="q-no-steady-state">{ if input.queue > 0 { lang.f(T::QNoClosedBounded, &[("why", &why_not_mmck(lang, input))]) } else { lang.t(T::QNoSteadyState).to_string() } }</p>
+                <p class="note" id="q-no-steady-state">{ if input.queue > 0 { lang.f(T::QNoClosedBounded, &[("why", &why_not_mmck(lang, c.model))]) } else { lang.t(T::QNoSteadyState).to_string() } }</p>
             }
             if input.queue > 0 {
                 <p class="note" id="q-limit-note">{ lang.f(if c.bounded { T::QQueueLimitLine } else { T::QQueueLimitNote }, &[
@@ -262,7 +262,8 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
 }
 
 /// Source 002's capacity table, each figure with its formula.
-fn capacity_table(lang: Lang, input: &QueueInput, bounded: bool) -> Html {
+fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
+    let bounded = model == Model::Mmck;
     let Ok(o) = input.capacity() else { return Html::default() };
     let n = |x: f64| format_number(x, 3);
     let (l, s, c, k) = (n(input.rate), n(input.pool().service_ms), input.workers, n(input.ceiling_pct));
@@ -331,7 +332,7 @@ fn capacity_table(lang: Lang, input: &QueueInput, bounded: bool) -> Html {
         } else {
             <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
             // A queue limit gives the pool a steady state the table's arithmetic knows nothing of.
-            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ if bounded { lang.t(T::CapNoteBounded).to_string() } else { lang.f(T::CapNoteBoundedNoForm, &[("why", &why_not_mmck(lang, input))]) } }</p> }
+            if input.queue > 0 { <p class="note" id="q-cap-bounded">{ if bounded { lang.t(T::CapNoteBounded).to_string() } else { lang.f(T::CapNoteBoundedNoForm, &[("why", &why_not_mmck(lang, model))]) } }</p> }
         }
         // Over the ceiling but under capacity: the negative margin said in words.
         // (With a tolerance: 57 % of 100/s less 57/s is −7·10⁻¹⁵, not "over by 0".)
@@ -549,7 +550,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                     if let Some(c) = queue_chart { <div class="panel">{ c }</div> }
                     <div class="panel">
                         <h2>{ t(T::CapTitle) }</h2>
-                        <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::CapTitle)}>{ capacity_table(lang, input, closed.bounded) }</div>
+                        <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::CapTitle)}>{ capacity_table(lang, input, closed.model) }</div>
                     </div>
                 </div>
                 <LabSettings {lang}>
