@@ -148,28 +148,61 @@ fn svg_el(doc: &Document, name: &str, attrs: &[(&str, String)]) -> Result<Elemen
 }
 
 /// The figure's caption and legend, which the page writes in HTML beside the SVG, drawn
-/// as a band above the chart (in a slide the colours mean nothing without them). Returns
-/// the band and its height in the SVG's units.
+/// as a band above the chart (in a slide the colours mean nothing without them). A figure
+/// without a caption (the breaker lab's band and cells) is titled by its accessible name
+/// `name`; a legend the page writes right after the figure (the labs') counts as its own.
+/// Returns the band and its height in the SVG's units.
 fn caption_band(
     doc: &Document,
     svg: &Element,
+    name: &str,
     vb: [f64; 4],
     k: f64,
 ) -> Result<Option<(Element, f64)>, JsValue> {
-    let Some(cap) = svg.closest("figure")?.and_then(|f| f.query_selector("figcaption").ok().flatten()) else {
-        return Ok(None);
+    let fig = svg.closest("figure")?;
+    let cap = fig.as_ref().and_then(|f| f.query_selector("figcaption").ok().flatten());
+    let title = match &cap {
+        Some(cap) => {
+            // The caption's own text (its first text node), then the unit, if any.
+            let mut title = cap
+                .first_child()
+                .filter(|n| n.node_type() == 3)
+                .and_then(|n| n.text_content())
+                .unwrap_or_default();
+            if let Some(unit) = cap.query_selector(".unit")?.and_then(|u| u.text_content()) {
+                title = format!("{} {unit}", title.trim());
+            }
+            // Off the page, a compare-mode figure says whose it is.
+            if let Some(side) = side_of(svg) {
+                title = format!("{side} · {}", title.trim());
+            }
+            title
+        }
+        // The accessible name says whose it is already (see `figures`).
+        None => name.to_string(),
     };
-    // The caption's own text (its first text node), then the unit, if any.
-    let mut title =
-        cap.first_child().filter(|n| n.node_type() == 3).and_then(|n| n.text_content()).unwrap_or_default();
-    if let Some(unit) = cap.query_selector(".unit")?.and_then(|u| u.text_content()) {
-        title = format!("{} {unit}", title.trim());
+    let legend_items = |in_el: &Element| -> Result<Vec<Element>, JsValue> {
+        let list = in_el.query_selector_all(".legend-item")?;
+        Ok((0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok()).collect())
+    };
+    let mut items = match &cap {
+        Some(cap) => legend_items(cap)?,
+        None => Vec::new(),
+    };
+    if items.is_empty()
+        && let Some(after) = fig
+            .clone()
+            .unwrap_or_else(|| svg.clone())
+            .next_element_sibling()
+            .filter(|e| e.class_list().contains("legend"))
+    {
+        items = legend_items(&after)?;
     }
-    // Off the page, a compare-mode figure says whose it is.
-    if let Some(side) = side_of(svg) {
-        title = format!("{side} · {}", title.trim());
+    if title.trim().is_empty() && items.is_empty() {
+        return Ok(None);
     }
-    let (ink, font) = (computed(&cap, "color"), computed(&cap, "font-family"));
+    let from = cap.clone().unwrap_or_else(|| svg.clone());
+    let (ink, font) = (computed(&from, "color"), computed(&from, "font-family"));
     let g = svg_el(doc, "g", &[("font-family", font), ("fill", ink.clone())])?;
     let fs = 12.0 * k;
     let t = svg_el(
@@ -185,9 +218,7 @@ fn caption_band(
     t.set_text_content(Some(title.trim()));
     g.append_child(&t)?;
     let (mut x, mut y) = (vb[0] + 4.0 * k, vb[1] + 36.0 * k);
-    let items = cap.query_selector_all(".legend-item")?;
-    for i in 0..items.length() {
-        let Some(item) = items.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else { continue };
+    for item in &items {
         let label = item.text_content().unwrap_or_default();
         let width = 16.0 * k + ems(&label) * fs;
         if x > vb[0] + 4.0 * k && x + width > vb[0] + vb[2] {
@@ -198,18 +229,29 @@ fn caption_band(
         // gradients, with no background colour), else its background or border; its
         // dash pattern says which line style the series has.
         let sw = item.query_selector(".swatch")?;
-        let (color, dash) = sw.map_or_else(Default::default, |sw| {
+        // A glyph drawn as a small SVG of its own (the breaker lab's cells) is copied as it is.
+        if sw.is_none()
+            && let Some(glyph) = item.query_selector("svg")?
+            && let Some(window) = web_sys::window()
+        {
+            let copy = styled_copy(&window, &glyph)?;
+            for (name, v) in [("x", x), ("y", y - 10.0 * k), ("width", 12.0 * k), ("height", 12.0 * k)] {
+                copy.set_attribute(name, &v.to_string())?;
+            }
+            g.append_child(&copy)?;
+        }
+        let (color, dash) = sw.as_ref().map_or_else(Default::default, |sw| {
             let class = sw.get_attribute("class").unwrap_or_default();
-            let c = computed(&sw, "--c").trim().to_string();
-            let bg = computed(&sw, "background-color");
+            let c = computed(sw, "--c").trim().to_string();
+            let bg = computed(sw, "background-color");
             let color = if !c.is_empty() {
                 c
             } else if bg.is_empty() || bg.ends_with(", 0)") || bg == "transparent" {
-                computed(&sw, "border-top-color")
+                computed(sw, "border-top-color")
             } else {
                 bg
             };
-            let dashed = computed(&sw, "border-top-style") == "dashed";
+            let dashed = computed(sw, "border-top-style") == "dashed";
             let dash = match () {
                 _ if class.contains("dash1") || dashed => format!("{} {}", 4.0 * k, 2.0 * k),
                 _ if class.contains("dash2") => format!("{} {}", 2.0 * k, 2.0 * k),
@@ -217,20 +259,46 @@ fn caption_band(
             };
             (color, dash)
         });
-        let swatch = svg_el(
-            doc,
-            "line",
-            &[
-                ("x1", x.to_string()),
-                ("x2", (x + 12.0 * k).to_string()),
-                ("y1", (y - 4.0 * k).to_string()),
-                ("y2", (y - 4.0 * k).to_string()),
-                ("stroke", color),
-                ("stroke-width", (3.0 * k).to_string()),
-                ("stroke-dasharray", dash),
-            ],
-        )?;
-        g.append_child(&swatch)?;
+        // A round swatch (the queue lab's dots and ring) is drawn as a circle: filled with its
+        // colour, or a ring in its border's colour when it has no fill.
+        let round = sw.as_ref().is_some_and(|sw| computed(sw, "border-top-left-radius") == "50%");
+        let swatch = if round {
+            let hollow = sw.as_ref().is_some_and(|sw| {
+                let bg = computed(sw, "background-color");
+                bg.ends_with(", 0)") || bg == "transparent"
+            });
+            let (fill, stroke) =
+                if hollow { ("none".to_string(), color) } else { (color, "none".to_string()) };
+            svg_el(
+                doc,
+                "circle",
+                &[
+                    ("cx", (x + 6.0 * k).to_string()),
+                    ("cy", (y - 4.0 * k).to_string()),
+                    ("r", (4.0 * k).to_string()),
+                    ("fill", fill),
+                    ("stroke", stroke),
+                    ("stroke-width", (2.0 * k).to_string()),
+                ],
+            )?
+        } else {
+            svg_el(
+                doc,
+                "line",
+                &[
+                    ("x1", x.to_string()),
+                    ("x2", (x + 12.0 * k).to_string()),
+                    ("y1", (y - 4.0 * k).to_string()),
+                    ("y2", (y - 4.0 * k).to_string()),
+                    ("stroke", color),
+                    ("stroke-width", (3.0 * k).to_string()),
+                    ("stroke-dasharray", dash),
+                ],
+            )?
+        };
+        if sw.is_some() {
+            g.append_child(&swatch)?;
+        }
         let lt = svg_el(
             doc,
             "text",
@@ -245,7 +313,7 @@ fn caption_band(
         g.append_child(&lt)?;
         x += width + 12.0 * k;
     }
-    let band = if items.length() == 0 { 24.0 * k } else { y - vb[1] + 8.0 * k };
+    let band = if items.is_empty() { 24.0 * k } else { y - vb[1] + 8.0 * k };
     g.set_attribute("transform", &format!("translate(0 {})", -band))?;
     Ok(Some((g, band)))
 }
@@ -324,7 +392,7 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
     }
     // SVG units per CSS pixel, so the caption is drawn at the page's text size.
     let k = vb[2] / w;
-    let band = caption_band(&doc, svg, vb, k)?;
+    let band = caption_band(&doc, svg, name, vb, k)?;
     let h = h + band.as_ref().map_or(0.0, |(_, b)| (b / k).round());
     if let Some((_, b)) = &band {
         vb[1] -= b;

@@ -489,11 +489,36 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
                 expect(f"preset: {preset}" in desc and ver in desc, f"{name}: its provenance {desc!r}")
                 w, h = chrome.js_async(RENDER, body.decode("utf-8"))
                 expect(w > 0 and h > 0, f"{name}: renders ({w}×{h})")
+                # Off the page the chart keeps its title and the legend the lab writes under it.
+                words = " ".join(t.text or "" for t in root.iter(SVG_NS + "text"))
+                title = chrome.js("return document.querySelector(`#${arguments[0]} figcaption`).firstChild.textContent.trim();", fig)
+                legend = chrome.js("const l = document.querySelector(`#${arguments[0]} + .legend`); return l ? Array.from(l.querySelectorAll('.legend-item')).map(e => e.textContent.trim()) : [];", fig)
+                expect(title and title in words, f"{name}: its title {title!r}")
+                expect(all(item in words for item in legend), f"{name}: its legend {legend} in {words[:300]!r}")
                 name, mime, body = take(f"#{fig}-export-png", n + 1)
                 chunks = png_chunks(body)
                 expect(mime == "image/png" and chunks[0][0] == b"IHDR", f"{name}: a PNG")
                 texts = [b.split(b"\0", 1)[1].decode("latin-1") for k, b in chunks if k == b"tEXt"]
                 expect(texts and f"preset: {preset}" in texts[0], f"{name}: its provenance {texts}")
+            # The breaker lab's figures have no caption: each is titled by its name, and the
+            # cells keep the legend under them (its glyphs drawn as on the page).
+            chrome.js("history.pushState(null, '', arguments[0]); window.dispatchEvent(new PopStateEvent('popstate'));",
+                      "?page=breaker&lang=en&preset=source-001")
+            chrome.wait("#breaker-band svg")
+            time.sleep(1.0)
+            n = hook()
+            open_menu()
+            names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
+            legend = chrome.js("return Array.from(document.querySelectorAll('.breaker .legend .legend-item')).map(e => e.textContent.trim());")
+            expect(len(names) >= 2 and legend, f"the breaker lab's figures {names} and legend {legend}")
+            for i, fig_name in enumerate(names):
+                name, mime, body = take(f"#export-fig-{i}-svg", n + i)
+                root = ET.fromstring(body)
+                words = " ".join(t.text or "" for t in root.iter(SVG_NS + "text"))
+                expect(fig_name in words, f"{name}: titled {fig_name!r}")
+                if i == 1:  # the calls under the band, with the legend after them
+                    expect(all(item in words for item in legend), f"{name}: its legend {legend}")
+                    expect(len(list(root.iter(SVG_NS + "svg"))) >= 1 + len(legend), f"{name}: the legend's glyphs")
             no_csp()
             no_console_errors(chrome, "labs' figures offline")
         finally:
