@@ -7,16 +7,15 @@
 //! The browser glue (Blob downloads, SVG cloning, canvas) is `ui/export.rs`; everything
 //! here is tested natively.
 
-use crate::model::admission::{Event, Run as AdmissionRun};
 use crate::model::amplification::CalcOutput;
-use crate::model::breaker_lab::{Fate, LabRun};
 use crate::model::slo::Slo;
 /// Export escapes text with the figures' one function.
 pub use crate::plot::esc as xml_escape;
-use crate::policy::token_bucket::{NEVER, Rejection};
 use crate::query::Query;
 use crate::report::Report;
 use std::fmt::Write as _;
+
+pub use labs::{admission_csv, admission_json, breaker_csv, breaker_json};
 
 /// The version exported files name (the crate's).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -256,74 +255,6 @@ pub fn calculator_csv(out: &CalcOutput) -> String {
     csv
 }
 
-/// The admission lab's step table: a row per step, tokens as whole credits and as tokens.
-pub fn admission_csv(run: &AdmissionRun) -> String {
-    let mut csv = String::from(
-        "t_ms,event,arrival,decision,reason,retry_after_ms,credits_before,credits_after,tokens_before,tokens_after,in_flight\n",
-    );
-    let per = run.per_token.max(1) as f64;
-    for s in &run.steps {
-        let (event, n, decision, reason, retry) = match s.event {
-            // Numbered from 1, as the page's table and its #1, #2… (the model's index + 1).
-            Event::Arrival(n, Ok(())) => {
-                ("arrival", (n + 1).to_string(), "admitted", String::new(), String::new())
-            }
-            Event::Arrival(n, Err(r)) => {
-                // Ticks are 1 ms; a bucket that will never hold the cost has no Retry-After.
-                let retry = match r {
-                    Rejection::RateLimit { retry_after } if retry_after != NEVER => retry_after.to_string(),
-                    _ => String::new(),
-                };
-                ("arrival", (n + 1).to_string(), "rejected", r.reason().to_string(), retry)
-            }
-            Event::Completion(n) => ("completion", (n + 1).to_string(), "", String::new(), String::new()),
-            // No arrival: the bucket filled up between two events.
-            Event::Refill => ("refill", String::new(), "", String::new(), String::new()),
-        };
-        let _ = writeln!(
-            csv,
-            "{},{event},{n},{decision},{reason},{retry},{},{},{},{},{}",
-            s.t_ms,
-            s.before,
-            s.after,
-            s.before as f64 / per,
-            s.after as f64 / per,
-            s.in_flight
-        );
-    }
-    csv
-}
-
-/// The breaker lab's calls: a row per call with the breaker's state as it was decided.
-pub fn breaker_csv(run: &LabRun) -> String {
-    let mut csv = String::from("call,at_ms,done_ms,fate,failed,slow,recorded,state,passed,rejected,probes\n");
-    for (k, c) in run.calls.iter().enumerate() {
-        let fate = match c.fate {
-            Fate::Rejected => "rejected",
-            Fate::Passed => "passed",
-            Fate::Probe => "probe",
-        };
-        let f = run.frame(k);
-        let state =
-            serde_json::to_value(f.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-        let _ = writeln!(
-            csv,
-            // Numbered from 1, as the page's "call 131 of 300".
-            "{},{},{},{fate},{},{},{},{state},{},{},{}",
-            k + 1,
-            c.at_us as f64 / 1000.0,
-            c.done_us as f64 / 1000.0,
-            c.failed,
-            c.slow,
-            c.recorded,
-            f.passed,
-            f.rejected,
-            f.probes
-        );
-    }
-    csv
-}
-
 /// `href` with `embed=1` set in its query (the compact mode without the control panel),
 /// the fragment dropped.
 pub fn embed_url(href: &str) -> String {
@@ -425,5 +356,6 @@ pub fn png_texts(png: &[u8]) -> Vec<(String, String)> {
     out
 }
 
+mod labs;
 #[cfg(test)]
 mod tests;

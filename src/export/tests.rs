@@ -144,6 +144,46 @@ fn lab_tables_have_a_row_per_step_or_call() {
 }
 
 #[test]
+fn lab_json_numbers_from_1_as_the_csv_and_names_its_counts() {
+    let st = crate::state::admission::AdmissionState::new("source-003");
+    let v: serde_json::Value =
+        serde_json::from_str(&admission_json(&storm(None), &st.input.arrivals, &st.run)).expect("valid JSON");
+    let r = &v["result"];
+    assert_eq!(r["arrivals"][0]["arrival"], 1);
+    assert_eq!(r["rejected"]["rate_limit"], 3, "{}", r["rejected"]);
+    let steps = r["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), st.run.steps.len());
+    // Row for row what the CSV says, from the same rows.
+    let csv = admission_csv(&st.run);
+    for (step, line) in steps.iter().zip(csv.lines().skip(1)) {
+        let cols: Vec<&str> = line.split(',').collect();
+        assert_eq!(step["arrival"].to_string(), if cols[2].is_empty() { "null" } else { cols[2] }, "{line}");
+        assert_eq!(step["event"], cols[1], "{line}");
+        assert_eq!(step["credits_after"].to_string(), cols[7], "{line}");
+    }
+    assert!(steps.iter().any(|s| s["event"] == "completion" && s["arrival"] == 1), "completions by number");
+
+    let input = crate::model::breaker_lab::preset("source-003").expect("preset");
+    let run = crate::model::breaker_lab::run(&input).expect("runs");
+    let v: serde_json::Value = serde_json::from_str(&breaker_json(&storm(None), &run)).expect("valid JSON");
+    let r = &v["result"];
+    assert_eq!(r["calls"][0]["call"], 1);
+    assert_eq!(r["calls"].as_array().map(Vec::len), Some(run.calls.len()));
+    let recorded = r["recorded_order"].as_array().expect("recorded");
+    assert_eq!(recorded.len(), run.records.len());
+    assert!(recorded.iter().all(|k| (1..=run.calls.len() as u64).contains(&k.as_u64().unwrap_or(0))));
+    assert_eq!(r["changes"][0]["cause"], "rates", "{}", r["changes"][0]);
+    assert_eq!(r["changes"][0]["to"], "OPEN");
+    assert!(
+        r["changes"]
+            .as_array()
+            .expect("changes")
+            .iter()
+            .any(|c| c["cause"] == "waited" && c["timed"].is_boolean())
+    );
+}
+
+#[test]
 fn lab_json_wraps_the_result_with_its_provenance() {
     let j = lab_json(&storm(Some(7)), &serde_json::json!({"x": 1}));
     let v: serde_json::Value = serde_json::from_str(&j).expect("valid JSON");

@@ -17,7 +17,6 @@
 //!   last one.
 
 use crate::policy::token_bucket::{Admission, Rejection, TokenBucket};
-use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -25,7 +24,7 @@ use std::collections::BinaryHeap;
 pub const MAX_ARRIVALS: usize = 1000;
 
 /// One request offered to admission.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arrival {
     /// When it arrives (ms).
     pub at_ms: u64,
@@ -54,7 +53,7 @@ pub fn credits_per_token(rate_milli: u64) -> u64 {
 }
 
 /// What happened at one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// Arrival number `.0` (input order) was decided: admitted (`Ok`) or rejected.
     Arrival(usize, Result<(), Rejection>),
@@ -66,7 +65,7 @@ pub enum Event {
 }
 
 /// One row of the step table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     /// When (ms).
     pub t_ms: u64,
@@ -93,7 +92,7 @@ pub fn retry_after_ms(s: &Step) -> Option<u64> {
 }
 
 /// A whole run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
     /// 1 token = this many credits.
     pub per_token: u64,

@@ -22,7 +22,6 @@ use crate::policy::breaker::{Breaker, BreakerConfig, Permit, State, Tally, Windo
 use crate::policy::retry::ms_to_us;
 use crate::scenario::ranges::{self as r, FieldRange};
 use crate::sim::rng;
-use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -85,7 +84,7 @@ pub struct LabInput {
 }
 
 /// What became of a call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fate {
     /// Refused at once: the breaker was open, or half-open with every probe out.
     Rejected,
@@ -96,7 +95,7 @@ pub enum Fate {
 }
 
 /// One call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Call {
     /// When it was made (µs).
     pub at_us: u64,
@@ -113,7 +112,7 @@ pub struct Call {
 }
 
 /// Why the breaker moved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cause {
     /// The window's rates (closed → open) or the probes' (half-open → open or closed),
     /// and which rate was at or above its threshold.
@@ -123,7 +122,7 @@ pub enum Cause {
 }
 
 /// A transition with its cause.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Change {
     /// When (µs).
     pub at_us: u64,
@@ -133,7 +132,7 @@ pub struct Change {
 }
 
 /// The breaker as a call finds it, after deciding on the call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
     /// The call's time (µs), or the end of the run for the last frame.
     pub at_us: u64,
@@ -151,7 +150,7 @@ pub struct Frame {
 }
 
 /// A whole run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LabRun {
     /// Every call, in order.
     pub calls: Vec<Call>,

@@ -6,7 +6,7 @@
 use super::browser;
 use super::export::{DataKind, ExportMenu};
 use super::lab::{LabSettings, choice, knob, preset_picker, xy_frame, xy_scales};
-use crate::export::{Provenance, admission_csv, lab_json};
+use crate::export::{Provenance, admission_csv, admission_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::admission::{Event, Run, Step, level_at, retry_after_ms};
 use crate::plot::line_path;
@@ -400,15 +400,6 @@ fn errors_list(lang: Lang, errors: &FormErrors) -> Html {
         .collect()
 }
 
-/// What the admission lab exports as JSON.
-#[derive(serde::Serialize)]
-struct AdmissionExport<'a> {
-    /// The arrivals, in input order.
-    arrivals: &'a [crate::model::admission::Arrival],
-    /// Every step, and the counts.
-    run: &'a Run,
-}
-
 /// The admission lab page.
 #[component]
 pub fn AdmissionPage(props: &AdmissionProps) -> Html {
@@ -514,7 +505,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
         let (arrivals, run) = (st.input.arrivals.clone(), st.run.clone());
         Callback::from(move |(kind, p): (DataKind, Rc<Provenance>)| {
             Some(match kind {
-                DataKind::Json => lab_json(&p, &AdmissionExport { arrivals: &arrivals, run: &run }),
+                DataKind::Json => admission_json(&p, &arrivals, &run),
                 DataKind::Csv => admission_csv(&run),
             })
         })

@@ -7,7 +7,7 @@ use super::browser;
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use super::export::{DataKind, ExportMenu};
 use super::lab::LabSettings;
-use crate::export::{Provenance, breaker_csv, lab_json};
+use crate::export::{Provenance, breaker_csv, breaker_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::model::breaker_lab::{LabInput, run};
@@ -194,7 +194,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
         use_callback(Rc::as_ptr(&result) as usize, move |(kind, prov): (DataKind, Rc<Provenance>), _| {
             let r = result.as_ref().as_ref().ok()?;
             Some(match kind {
-                DataKind::Json => lab_json(&prov, &**r),
+                DataKind::Json => breaker_json(&prov, r),
                 DataKind::Csv => breaker_csv(r),
             })
         })

@@ -291,20 +291,33 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         name, _, body = take("#export-json", n)
         expect(name == f"resilience-lab-{ver}-admission-source-003-seed1.json" or name.startswith(f"resilience-lab-{ver}-admission-source-003-seed"), name)
         j = json.loads(body)
-        expect(j["result"]["run"]["admitted"] == 5 and j["page"] == "admission", f"admission JSON: {j['result']['run']['admitted']}")
+        res = j["result"]
+        expect(res["admitted"] == 5 and j["page"] == "admission", f"admission JSON: {res.get('admitted')}")
+        expect(res["rejected"] == {"concurrency_limit": 0, "rate_limit": 3, "cost_exceeds_capacity": 0}, f"named: {res['rejected']}")
+        expect([a["arrival"] for a in res["arrivals"]] == list(range(1, len(res["arrivals"]) + 1)), "arrivals numbered from 1")
         _, _, body = take("#export-csv", n + 1)
         rows = [r for r in csv.reader(io.StringIO(body.decode())) if r and not r[0].startswith("#")]
-        expect(len(rows) == len(j["result"]["run"]["steps"]) + 1, "a row per step")
+        expect(len(rows) == len(res["steps"]) + 1, "a row per step")
         expect(sum(1 for r in rows if r[3] == "rejected" and r[4] == "rate_limit") == 3, "3 × 429")
+        # The two files say the same, column by column (numbered from 1, as the page).
+        head = rows[0]
+        for row, step in zip(rows[1:], res["steps"]):
+            as_json = ["" if step[k] is None else str(step[k]).lower() if isinstance(step[k], bool) else str(step[k]) for k in head]
+            expect([c if not c.replace(".", "", 1).isdigit() else str(float(c)) for c in row]
+                   == [c if not c.replace(".", "", 1).isdigit() else str(float(c)) for c in as_json], f"CSV {row} vs JSON {step}")
 
         page("?page=breaker&lang=en&preset=source-003")
         n = hook()
         chrome.click("#export-toggle")
         _, _, body = take("#export-json", n)
-        calls = json.loads(body)["result"]["calls"]
+        res = json.loads(body)["result"]
+        calls = res["calls"]
         _, _, body = take("#export-csv", n + 1)
         rows = [r for r in csv.reader(io.StringIO(body.decode())) if r and not r[0].startswith("#")]
         expect(len(rows) == len(calls) + 1, f"a row per call: {len(rows)} vs {len(calls)}")
+        expect([c["call"] for c in calls] == [int(r[0]) for r in rows[1:]] == list(range(1, len(calls) + 1)), "calls numbered from 1 in both")
+        expect(all(1 <= k <= len(calls) for k in res["recorded_order"]) and res["changes"][0]["cause"] == "rates",
+               f"recorded calls by number, causes named: {res['changes'][:1]}")
 
         page("?page=queue&lang=en&preset=source-002")
         deadline = time.time() + 60
