@@ -162,6 +162,12 @@ fn admission_input_is_bounded() {
     assert!(st.errors.get(&FieldKey::plain("arrivals")).is_some(), "the cut is said");
     let generated = AdmissionState::from_query(&Query::parse("?gen=poisson&n=1000&gap=600000&seed=7"));
     assert_eq!(generated.input.arrivals.len(), 1000);
+    // A Poisson process started at 0: the first arrival too comes after a gap, whose mean is
+    // the gap's (1,000 draws of mean 600 s: within 10 %).
+    let a = &generated.input.arrivals;
+    assert!(a[0].at_ms > 0, "{:?}", a[0]);
+    let mean = a[999].at_ms as f64 / 1000.0;
+    assert!((mean - 600_000.0).abs() < 60_000.0, "mean gap {mean} ms");
     assert!(generated.input.arrivals.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
     let refills = generated.run.steps.iter().filter(|s| s.event == Event::Refill).count();
     assert_eq!(

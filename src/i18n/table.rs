@@ -226,8 +226,8 @@ texts! {
     // ---- admission lab (?page=admission) -------------------------------------------------
     AdmNav => "Admission lab", "准入实验";
     AdmTitle => "Admission lab: token bucket and concurrency limit", "准入实验：令牌桶与并发上限";
-    AdmIntro => "Source 002's offline admission model, one event at a time: a bucket of B tokens refilling r per second (it starts full; 1 token = 1,000 integer credits) and a concurrency limit. Both gates must pass; a rejection consumes nothing; nothing queues or waits. Every decision is made by the same policy code the retry-storm page runs.",
-        "文档 002 的离线准入模型，逐个事件推演：容量 B 个令牌、每秒补充 r 个的令牌桶（初始为满；1 令牌 = 1,000 个整数额度单位，即 credit）加一个并发上限。两道门槛都要通过；拒绝不扣令牌；不排队，也不等待。每个决定都由重试风暴页所用的同一份策略代码做出。";
+    AdmIntro => "Source 002's offline admission model, one event at a time: a bucket of B tokens refilling r per second (it starts full; 1 token = {k} integer credits) and a concurrency limit. Both gates must pass; a rejection consumes nothing; nothing queues or waits. Every decision is made by the same policy code the retry-storm page runs.",
+        "文档 002 的离线准入模型，逐个事件推演：容量 B 个令牌、每秒补充 r 个的令牌桶（初始为满；1 令牌 = {k} 个整数额度单位，即 credit）加一个并发上限。两道门槛都要通过；拒绝不扣令牌；不排队，也不等待。每个决定都由重试风暴页所用的同一份策略代码做出。";
     AdmPreset002 => "Source 002: B = 2, r = 2/s, limit 1", "文档 002：B = 2，r = 2/秒，并发 1";
     AdmStory002 => "Six arrivals meet every rule: #2 is refused by the concurrency limit although tokens remain; #3 costs 3 > B (cost_exceeds_capacity); #1 completes at exactly 500 ms, so #4 arriving at 500 ms gets the slot; #5 finds the slot free but only 0.6 tokens (rate_limit, Retry-After 200 ms); #6 arrives exactly then and is admitted.",
         "六个请求覆盖所有规则：#2 虽有令牌但并发已满而被拒；#3 成本 3 > B（cost_exceeds_capacity）；#1 恰在 500 ms 完成，所以 500 ms 到达的 #4 拿到名额；#5 名额空闲但只有 0.6 个令牌（rate_limit，Retry-After 200 ms）；#6 恰在那时到达，被接纳。";
@@ -257,8 +257,8 @@ texts! {
     KGap => "Gap", "间隔";
     KGapHelp => "Time between generated arrivals; for Poisson, the mean of random exponential gaps.", "生成的到达之间的间隔；泊松方式下为随机指数间隔的均值。";
     KLabSeedHelp => "The same seed always draws the same random arrivals and runs.", "相同的种子总是抽到相同的随机到达与运行结果。";
-    KGenHelp => "Edit the table, or generate: a burst of n at t = 0, n evenly spaced, or n Poisson arrivals (seeded). Editing a row turns a generated list into a table.",
-        "直接编辑表格，或生成：t = 0 时的 n 个突发、n 个均匀间隔或 n 个泊松到达（带种子）。修改任意一行会把生成的列表变为表格。";
+    KGenHelp => "Edit the table, or generate: a burst of n at t = 0, n evenly spaced from t = 0, or n Poisson arrivals from t = 0 (seeded; the first after a random gap, as every other). Editing a row turns a generated list into a table.",
+        "直接编辑表格，或生成：t = 0 时的 n 个突发、从 t = 0 起 n 个均匀间隔，或从 t = 0 起 n 个泊松到达（带种子；第一个与其余一样在一段随机间隔后到达）。修改任意一行会把生成的列表变为表格。";
     OptTable => "table", "表格";
     OptBurst => "burst at t = 0", "t = 0 突发";
     UnitInteger => "integer", "整数";
@@ -688,7 +688,7 @@ texts! {
     KMinCallsHelp => "Calls needed before the rate is judged (≈ minimumNumberOfCalls); low-traffic services may never reach it.",
         "判断失败率前所需的调用数（≈ minimumNumberOfCalls）；低流量服务可能永远达不到。";
     KFailurePct => "Failure threshold", "失败率阈值";
-    KFailurePctHelp => "Opens at or above this failure rate (≈ failureRateThreshold; sources 001/003: 50 %).", "失败率达到或超过此值时打开（≈ failureRateThreshold；文档 001/003：50%）。";
+    KFailurePctHelp => "Opens at or above this failure rate, as Resilience4j's failureRateThreshold and source 003 (≥ 50 %); source 001 says above 50 %, so a rate of exactly 50 % opens here and not in its wording.", "失败率达到或超过此值时打开，与 Resilience4j 的 failureRateThreshold 和文档 003（≥ 50%）一致；文档 001 写作“超过 50%”，恰好 50% 时这里会打开，按其字面则不会。";
     KOpenMs => "Open time", "打开时长";
     KOpenMsHelp => "How long it rejects before probing (≈ waitDurationInOpenState; source 001: 30 s). Waiting is not proof of recovery.",
         "探测前持续拒绝的时间（≈ waitDurationInOpenState；文档 001：30 s）。等够时间不代表依赖已恢复。";

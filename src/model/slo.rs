@@ -49,19 +49,27 @@ impl Slo {
         self.success_percent / 100.0
     }
 
+    /// The share of admitted requests the objective lets fail, in parts per million (100 −
+    /// 99.9 is 0.09999999999999432 in binary floating point; in whole ppm it is 1,000, so
+    /// a budget reads 1, not 0.9999999999998899).
+    pub fn error_ppm(self) -> u64 {
+        ((100.0 - self.success_percent) * 10_000.0).round().clamp(0.0, 1e6) as u64
+    }
+
     /// The run's error budget: allowed = admitted × (1 − target), spent = failed answers.
     pub fn budget(self, s: &Summary) -> ErrorBudget {
         let admitted = s.original_requests.saturating_sub(s.admission_rejected);
-        let allowed = admitted as f64 * (1.0 - self.target());
+        // admitted × ppm is a whole number: exact in a u128, divided once.
+        let allowed_ppm = u128::from(admitted) * u128::from(self.error_ppm());
+        let allowed = allowed_ppm as f64 / 1e6;
         let spent = s.failed;
         let spent_fraction = match (spent, allowed > 0.0) {
             (0, _) => 0.0,
             (_, true) => spent as f64 / allowed,
             (_, false) => f64::INFINITY,
         };
-        // Compared in whole answers, so 99.9 % of 1,000 is met by exactly 999 successes
-        // (a float product could land a hair above).
-        let met = spent as f64 <= allowed + 1e-9 * admitted as f64;
+        // Compared in whole millionths, so 99.9 % of 1,000 is met by exactly 999 successes.
+        let met = u128::from(spent) * 1_000_000 <= allowed_ppm;
         ErrorBudget { success_percent: self.success_percent, allowed, spent, spent_fraction, met }
     }
 
@@ -149,6 +157,23 @@ mod tests {
         let b = slo.budget(&summary(1100, 100, 989, 11));
         assert!(!b.met);
         assert!(b.spent_fraction > 1.0);
+    }
+
+    #[test]
+    fn budgets_are_whole_millionths_not_float_noise() {
+        let slo = Slo::default();
+        assert_eq!(slo.error_ppm(), 1_000);
+        // 100 − 99.9 in floats is 0.09999999999999432: the budget read 0.9999999999998899.
+        assert_eq!(slo.budget(&summary(1000, 0, 999, 1)).allowed, 1.0);
+        let b = slo.budget(&summary(5153, 0, 5153, 0));
+        assert_eq!(b.allowed.to_string(), "5.153");
+        let b = slo.budget(&summary(100, 0, 0, 100));
+        assert_eq!(b.spent_fraction, 1000.0);
+        assert_eq!(Slo { success_percent: 99.999 }.error_ppm(), 10);
+        // At the objective's edge: exactly the allowed failures meet it, one more does not.
+        let five_nines = Slo { success_percent: 99.999 };
+        assert!(five_nines.budget(&summary(100_000, 0, 99_999, 1)).met);
+        assert!(!five_nines.budget(&summary(100_000, 0, 99_998, 2)).met);
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub enum Gen {
     Burst,
     /// `n` requests `gap` ms apart, from t = 0.
     Even,
-    /// `n` requests with exponential gaps of mean `gap` ms (seeded).
+    /// `n` requests with exponential gaps of mean `gap` ms, the first after one (seeded).
     Poisson,
 }
 
@@ -72,12 +72,13 @@ impl AdmissionInput {
             Gen::Even => (0..n as u64).map(|i| at(i * gap)).collect(),
             Gen::Poisson => {
                 let mut s = rng::fork(self.seed, "admission-lab-arrivals");
+                // A Poisson process started at t = 0: its first arrival, like every other,
+                // comes after an exponential gap.
                 let mut t = 0.0;
                 (0..n)
                     .map(|_| {
-                        let now = t;
                         t += rng::exponential(gap as f64, s.uniform());
-                        at(now.floor() as u64)
+                        at(t.floor() as u64)
                     })
                     .collect()
             }

@@ -513,7 +513,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     html! {
         <section class="page lab admission" id="admission" aria-labelledby="page-title" data-step={k.to_string()} data-steps={n.to_string()}>
             <h1 id="page-title">{ t(T::AdmTitle) }</h1>
-            <p class="intro">{ t(T::AdmIntro) }</p>
+            <p class="intro">{ lang.f(T::AdmIntro, &[("k", &format_number(run.per_token as f64, 0))]) }</p>
             <ExportMenu {lang} page="admission" preset={st.preset} seed={Some(st.input.seed)} data={export_data} />
             <div class="two-col">
                 // The figures first (reading and tab order, a phone's first screen); the settings
