@@ -654,8 +654,8 @@ texts! {
     KBurstHelp => "Bucket capacity: the largest burst admitted at one instant when the bucket is full; it does not limit calls in flight, which is the concurrency limit's job (source 003: a bucket of 5 meets 8 requests → 5 × 200, 3 × 429; ≈ Envoy max_tokens).",
         "令牌桶容量：桶满时同一瞬间能接纳的最大突发量；它不限制在途调用数，那是并发上限的事（文档 003：容量 5 遇到 8 个请求 → 5 × 200、3 × 429；≈ Envoy max_tokens）。";
     KConcurrency => "Concurrency limit", "并发上限";
-    KConcurrencyHelp => "Most calls admitted and not finished; beyond it, 429 at once even with tokens left (source 002's second gate). 0 = none.",
-        "已接纳且未结束的最多调用数；超出时即使有令牌也立即 429（文档 002 的第二道门槛）。0 = 不限。";
+    KConcurrencyHelp => "Most calls admitted and not finished; beyond it, 429 at once even with tokens left (source 002's second gate). Servers differ on the code: Envoy's adaptive concurrency and uvicorn answer 503, as a full queue does here; callers retry both alike, as overload. 0 = none.",
+        "已接纳且未结束的最多调用数；超出时即使有令牌也立即 429（文档 002 的第二道门槛）。各服务器用的状态码不同：Envoy 的 adaptive concurrency 与 uvicorn 返回 503，与这里队列已满时相同；调用方对两者的重试方式一样，都视为过载。0 = 不限。";
     KWorkers => "Workers", "工作线程";
     KWorkersHelp => "Threads or connections serving calls at once; a caller's worker is held while it waits for its own dependencies. 0 = unlimited.",
         "同时处理调用的线程或连接数；调用方在等待依赖期间一直占着自己的线程。0 = 不限。";
