@@ -7,7 +7,7 @@ use super::{Linear, esc, line_path, nice_ticks};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::{Outcome, Verdict};
 use crate::state::stability::{
-    CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Sweep, served_again_from, why_not_run,
+    CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Protection, Sweep, served_again_from, why_not_run,
 };
 use std::fmt::Write as _;
 
@@ -162,6 +162,66 @@ pub fn cell_view(
     (format!("cell {}", cell_class(c)), outcome, after, title)
 }
 
+/// A protection's name as the page's words say it (with its ratio or open time).
+pub fn protection_label(lang: Lang, sweep: &Sweep, p: Protection) -> String {
+    match p {
+        Protection::None => lang.t(T::StabProtNone).to_string(),
+        Protection::Budget => {
+            let pct = sweep.budget_overlay_ratio().unwrap_or(f64::NAN) * 100.0;
+            lang.f(T::StabProtBudget, &[("ratio", &format_number(pct, 1))])
+        }
+        Protection::Cancel => lang.t(T::StabProtCancel).to_string(),
+        Protection::Breaker => lang.f(
+            T::StabProtBreaker,
+            &[("open", &format_number(crate::state::stability::BREAKER_OPEN_MS / 1000.0, 1))],
+        ),
+    }
+}
+
+/// A cell's tooltip with the protection's verdict after its own, when the protection's
+/// sweep has the cell.
+pub fn with_protection(
+    lang: Lang,
+    s: &Sweep,
+    title: String,
+    protected: Option<&Option<CellResult>>,
+) -> String {
+    match protected {
+        Some(c) => {
+            let p = protection_label(lang, s, s.protect);
+            let with =
+                lang.f(T::StabCellProtected, &[("p", &p), ("verdict", &verdict_text(lang, c.as_ref()))]);
+            lang.f(T::StabCellWithProtection, &[("cell", &title), ("with", &with)])
+        }
+        None => title,
+    }
+}
+
+/// The cells the protection gets out of the state the plain system stays stuck in (the
+/// region shrinks by exactly these), as a mark at each one's centre: how many, and the
+/// marks' markup.
+pub fn saved_marks(
+    s: &Sweep,
+    plain: &[Option<CellResult>],
+    protected: &[Option<CellResult>],
+) -> (usize, String) {
+    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
+    let (cw, ch) = ((W - LEFT - RIGHT) / nx as f64, (H - TOP - BOTTOM) / ny as f64);
+    let r = 0.18 * cw.min(ch);
+    let mut o = String::new();
+    let mut n = 0;
+    for k in 0..plain.len() {
+        if got_out(plain.get(k)) == Some(false) && got_out(protected.get(k)) == Some(true) {
+            let (i, j) = s.position(k);
+            let (x, y) =
+                (LEFT + (f64::from(i) + 0.5) * cw, TOP + (H - TOP - BOTTOM) - (f64::from(j) + 0.5) * ch);
+            let _ = write!(o, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}"/>"#);
+            n += 1;
+        }
+    }
+    (n, o)
+}
+
 /// The boundary paths of the map's geometry (plain, and with the protection if given).
 pub fn map_boundaries(
     s: &Sweep,
@@ -198,6 +258,7 @@ pub fn map_markup(
         let (i, j) = s.position(index);
         let (x, y) = to_px(f64::from(i), f64::from(j) + 1.0);
         let (class, outcome, after, title) = cell_view(lang, s, index, c.as_ref());
+        let title = with_protection(lang, s, title, protected.get(index));
         let href = links.get(index).map_or("", String::as_str);
         let _ = write!(
             o,
@@ -207,6 +268,11 @@ pub fn map_markup(
             ch + 0.3,
             esc(&title)
         );
+    }
+    if !protected.is_empty() {
+        let (n, marks) = saved_marks(s, plain, protected);
+        let _ =
+            write!(o, r#"<g class="saved" id="stab-saved" data-count="{n}" aria-hidden="true">{marks}</g>"#);
     }
     let (b, bp) = map_boundaries(s, plain, protected);
     let _ = write!(o, r#"<path class="boundary" id="stab-boundary" d="{b}"/>"#);
@@ -537,6 +603,37 @@ mod tests {
             v(Outcome::Stuck, None),
         ];
         assert_eq!(boundary(2, 2, &cells, |i, j| (i * 10.0, j * 10.0)), "M10.0 10.0L10.0 20.0");
+    }
+
+    #[test]
+    fn the_cells_the_protection_gets_out_are_marked() {
+        let s = Sweep {
+            x: Axis::parse("x", "utilisation=0.2..0.8/2").expect("x"),
+            y: Axis::parse("y", "trigger_ms=100..300/2").expect("y"),
+            protect: Protection::Budget,
+            ..Sweep::default_for(DEFAULT_PRESET)
+        };
+        let plain = vec![
+            v(Outcome::Recovered, Some(0.0)),
+            v(Outcome::Stuck, None),
+            v(Outcome::Stuck, None),
+            v(Outcome::Overloaded, None),
+        ];
+        let protected = vec![
+            v(Outcome::Recovered, Some(0.0)),
+            v(Outcome::Recovered, Some(2000.0)),
+            v(Outcome::Stuck, None),
+            v(Outcome::Recovered, Some(0.0)),
+        ];
+        let m = map_markup(Lang::En, &s, &plain, &protected, &[]);
+        // Only the stuck cell that recovers with it: not the one stuck both ways, not the
+        // overloaded one (no state to get out to), not the one that recovered anyway.
+        assert!(m.contains(r#"id="stab-saved" data-count="1""#), "{m}");
+        let group = m.split(r#"id="stab-saved""#).nth(1).and_then(|g| g.split("</g>").next()).unwrap_or("");
+        assert_eq!(group.matches("<circle ").count(), 1, "{group}");
+        assert!(m.contains("stuck; with retry budget (10 %, source 001): recovered in 2 s"), "{m}");
+        let bare = map_markup(Lang::En, &s, &plain, &[], &[]);
+        assert!(!bare.contains("stab-saved") && !bare.contains("; with "));
     }
 
     #[test]

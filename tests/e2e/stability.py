@@ -98,11 +98,18 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         d = chrome.js("return document.getElementById('stab-boundary-protected').getAttribute('d');")
         expect(not d, f"no protected boundary with nothing stuck: {d!r}")
         expect(str(plain) in chrome.text("#stab-stuck-count"), "and counted in words")
+        # Every cell the budget gets out is marked, so the region's shrinking shows with no
+        # boundary to draw; the legend says what the mark means.
+        saved = chrome.js("const g = document.getElementById('stab-saved'); return g ? [Number(g.dataset.count), g.querySelectorAll('circle').length] : null;")
+        expect(saved == [plain, plain], f"each stuck cell the budget gets out is marked: {saved} of {plain}")
+        expect("gets out with it" in chrome.text("#stability-map"), "the mark in the legend")
         # Cancel on timeout shrinks the region without emptying it: its boundary is drawn dashed.
         chrome.get(base + q.replace("protect=budget", "protect=cancel"))
         expect(wait_done() == 200, "10 x 10 twice, with cancel")
         plain_c, prot_c = int(map_attr("data-stuck")), int(map_attr("data-stuck-protected"))
         expect(0 < prot_c < plain_c, f"cancel on timeout shrinks the stuck region: {plain_c} -> {prot_c}")
+        saved_c = chrome.js("return Number(document.getElementById('stab-saved').dataset.count);")
+        expect(0 < saved_c <= plain_c, f"the cells cancelling gets out are marked: {saved_c} of {plain_c}")
         d = chrome.js("return document.getElementById('stab-boundary-protected').getAttribute('d');")
         expect(d and d.startswith("M"), "the protected boundary is drawn")
         chrome.get(base + q)
@@ -141,7 +148,9 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
                 stays, col, row, picked, n_picked, said, tip = got
                 expect(stays and (col, row) == ("6", "6") and picked and n_picked == 1,
                        f"({lang}) a tap picks cell 55 (column 6, row 6) and stays on the map: {got[:5]}")
-                verdict = tip.split("：" if lang == "zh" else ": ", 1)[-1]
+                # The tooltip: "<cell>: <verdict>; with <protection>: <verdict>", as the line says.
+                verdict = tip.split("：" if lang == "zh" else ": ", 1)[-1].split("；" if lang == "zh" else "; ")[0]
+                expect(tip.split("；" if lang == "zh" else "; ", 1)[-1] in said, f"({lang}) the tooltip says the protected verdict as the line: {tip!r} vs {said!r}")
                 expect(verdict and verdict in said and ("with" in said or "加上" in said),
                        f"({lang}) the picked cell's verdict, with and without the budget, in words: {said!r} (tooltip {tip!r})")
                 chrome.click("#stab-open")

@@ -13,7 +13,7 @@ use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::Outcome;
 use crate::plot::stability::{
     HystLines, axis_title, cell_view, hyst_served_text, hysteresis_markup, hysteresis_y_axis_markup,
-    map_boundaries, map_markup, map_y_axis_markup,
+    map_boundaries, map_markup, map_y_axis_markup, protection_label, saved_marks, with_protection,
 };
 use crate::scenario::presets;
 use crate::state::FieldKey;
@@ -33,21 +33,6 @@ pub struct StabilityProps {
     pub embed: bool,
     pub state: StabilityState,
     pub dispatch: Callback<A>,
-}
-
-fn protection_label(lang: Lang, sweep: &Sweep, p: Protection) -> String {
-    match p {
-        Protection::None => lang.t(T::StabProtNone).to_string(),
-        Protection::Budget => {
-            let pct = sweep.budget_overlay_ratio().unwrap_or(f64::NAN) * 100.0;
-            lang.f(T::StabProtBudget, &[("ratio", &format_number(pct, 1))])
-        }
-        Protection::Cancel => lang.t(T::StabProtCancel).to_string(),
-        Protection::Breaker => lang.f(
-            T::StabProtBreaker,
-            &[("open", &format_number(crate::state::stability::BREAKER_OPEN_MS / 1000.0, 1))],
-        ),
-    }
 }
 
 /// An axis' error as its form shows it: named by the part of the form it is about (the
@@ -163,6 +148,7 @@ fn patch_map(
     }
     for (index, c) in plain.iter().enumerate() {
         let (class, outcome, after, title) = cell_view(lang, s, index, c.as_ref());
+        let title = with_protection(lang, s, title, protected.get(index));
         let Some(el) = doc.get_element_by_id(&format!("cell-{index}")) else { return };
         // A cell drawn anew (new markup) shows "pending" again: compare with the page.
         if applied[index] == title && el.get_attribute("data-outcome").as_deref() == Some(outcome) {
@@ -180,6 +166,13 @@ fn patch_map(
     for (id, d) in [("stab-boundary", b), ("stab-boundary-protected", bp)] {
         if let Some(el) = doc.get_element_by_id(id) {
             let _ = el.set_attribute("d", &d);
+        }
+    }
+    if let Some(g) = doc.get_element_by_id("stab-saved") {
+        let (n, marks) = saved_marks(s, plain, protected);
+        if g.get_attribute("data-count").as_deref() != Some(&n.to_string()) {
+            let _ = g.set_attribute("data-count", &n.to_string());
+            g.set_inner_html(&marks);
         }
     }
 }
@@ -593,6 +586,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             { legend("pending", T::StabPending) }
                             <span class="legend-item"><span class="swatch line boundary" />{ t(T::StabLegendBoundary) }</span>
                             if protected { <span class="legend-item"><span class="swatch line boundary protected" />{ t(T::StabLegendBoundaryProt) }</span> }
+                            if protected { <span class="legend-item"><span class="swatch saved" />{ t(T::StabLegendSaved) }</span> }
                         </p>
                         <p class="help">{ lang.f(T::Sentences, &[("a", &lang.f(T::StabCapacity, &[("cap", &format_number(cap, 2))])), ("b", &rule_text(lang))]) }</p>
                     </section>
