@@ -215,8 +215,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["protect"],
             title: tr("Stability is a region", "稳定是一片区域"),
             narration: tr(
-                "Each cell is one run like the ones above: load across, the trigger's length up. Below a third of capacity every trigger is absorbed (the server slowed ×{#3} still keeps up, and three attempts would fit even if all timed out); well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget (the storm page's ratio budget as it starts, {#100} tokens, not step {#5}'s {#20}) the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
-                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的三分之一时，任何触发都会被吸收（处理时间变为 {#3} 倍的服务器仍跟得上，即使每次尝试都超时，三次尝试也仍在容量之内）；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后（即重试风暴页按比例计算的预算的初始设置，{#100} 个令牌，而不是第 {#5} 步的 {#20} 个），地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
+                "Each cell is one run like the ones above: load across, the trigger's length up. Below a third of capacity every trigger is absorbed (the server slowed ×{#3} still keeps up, and three attempts would fit even if all timed out); well above it, a long enough trigger gets stuck; in between it depends on the trigger: read the boundary off the map. With a {stab-budget-ratio} retry budget (the storm page's ratio budget as it starts, {#100} tokens, not step {#5}'s {#20}) the map is swept a second time, with the protection, and where cells still get stuck with it their boundary is drawn dashed, and each cell it gets out of is marked with a dot: the status line above the map counts the cells of both sweeps, twice the map's cells, and the line below it how many of them get stuck in each.",
+                "每个格子都是一次和上面一样的运行：横轴是负载，纵轴是触发时长。负载低于容量的三分之一时，任何触发都会被吸收（处理时间变为 {#3} 倍的服务器仍跟得上，即使每次尝试都超时，三次尝试也仍在容量之内）；远高于它时，足够长的触发就会让系统卡住；介于两者之间时取决于触发，边界请从地图上读出。加上 {stab-budget-ratio} 重试预算后（即重试风暴页按比例计算的预算的初始设置，{#100} 个令牌，而不是第 {#5} 步的 {#20} 个），地图会带着这项保护再扫描一遍；加上保护后仍会卡住的格子，其边界用虚线画出，靠这项保护脱困的格子各标一个圆点：地图上方的状态行统计的是两遍扫描的格子之和，即地图格子数的两倍，其下一行给出每遍扫描各有多少格卡住。",
             ),
             question: Some(tr(
                 "Where does the boundary move with a {stab-budget-ratio} retry budget?",
@@ -227,16 +227,16 @@ pub const LESSON: Lesson = Lesson {
                 "移出地图：重试被限制在流量的十分之一后，没有一个格子卡住：接近容量时，触发留下的积压在运行结束时仍在排空，而且越接近容量排空得越慢（地图的颜色是不加保护的运行：选一个接近容量的格子，地图下方那一行会给出它加上保护后的结论）。下一步说明没有预算时，卡住的系统为什么一直卡住。",
             )),
             try_this: Some(tr(
-                "Once the answer is revealed (the count and the dashed boundary are hidden until then), overlay cancel on timeout, then the circuit breaker, and compare the stuck cells counted above the map, and the dashed boundaries where there is one.",
-                "揭晓答案后（在此之前，卡住格数和虚线边界都是隐藏的），改为叠加“超时即取消”，再试熔断器，比较地图上方统计的卡住格数，以及虚线边界（如有）。",
+                "Once the answer is revealed (the count, the dashed boundary and the dots are hidden until then), overlay cancel on timeout, then the circuit breaker, and compare the stuck cells counted above the map, the dots, and the dashed boundaries where there is one.",
+                "揭晓答案后（在此之前，卡住格数、虚线边界和圆点都是隐藏的），改为叠加“超时即取消”，再试熔断器，比较地图上方统计的卡住格数、圆点，以及虚线边界（如有）。",
             )),
             spot: "stability-map",
             playback: None,
             minutes: None,
             hop: None,
             // The protected sweep's boundary is what the question asks the class to predict;
-            // the count of stuck cells with and without it says how far it moved.
-            veil: &["stab-boundary-protected", "stab-stuck-count"],
+            // the dots and the count of stuck cells with and without it say how far it moved.
+            veil: &["stab-boundary-protected", "stab-saved", "stab-stuck-count"],
         },
         Step {
             link: "page=stability",
