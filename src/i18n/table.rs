@@ -1253,7 +1253,6 @@ texts! {
     StabLegendBoundary => "boundary", "边界";
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
     StabLegendSaved => "stuck without the protection, gets out with it", "不加保护时卡住、加保护后恢复";
-    StabCellWithProtection => "{cell}; {with}", "{cell}；{with}";
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
     InBrackets => "({text})", "（{text}）";

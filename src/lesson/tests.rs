@@ -468,7 +468,17 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         ("metastable", 1, &["chart-load-a", "chart-inflight-a", "chart-outcomes-a"][..]),
         ("metastable", 2, &["chart-load-a", "chart-inflight-a", "h-a-abandoned_work"][..]),
         ("metastable", 4, &["chart-outcomes-a", "chart-inflight-a", "chart-error-budget-a"][..]),
-        ("metastable", 7, &["stab-boundary-protected", "stab-saved", "stab-stuck-count"][..]),
+        (
+            "metastable",
+            7,
+            &[
+                "stab-boundary-protected",
+                "stab-saved",
+                "stab-cell-verdict",
+                "hyst-protected",
+                "stab-hyst-served",
+            ][..],
+        ),
         ("metastable", 8, &["stab-hyst-why"][..]),
         // What restates a veiled card in words goes with it (`lesson::RESTATED`).
         ("retry-storm", 5, &["breaker-figures-note"][..]),

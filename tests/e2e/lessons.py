@@ -905,7 +905,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         for query, fid in [("?lesson=retry-storm&step=1&lang=en", "calc-announce"),
                            ("?lesson=retry-storm&step=5&lang=en", "breaker-figures-note"),
                            ("?lesson=retry-storm&step=5&present=1&lang=en", "breaker-figures-note"),
-                           ("?lesson=metastable&step=8&lang=en", "stab-hyst-why")]:
+                           ("?lesson=metastable&step=8&lang=en", "stab-hyst-why"),
+                           # Metastable 7 asks what the budget does to the map: the picked
+                           # cell's line and the hysteresis chart's budget lines say it too.
+                           ("?lesson=metastable&step=7&lang=en", "stab-cell-verdict"),
+                           ("?lesson=metastable&step=7&lang=zh", "hyst-protected")]:
             chrome.get(base + query)
             chrome.wait("#" + fid)
             deadline = time.time() + 5

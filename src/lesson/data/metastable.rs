@@ -236,7 +236,18 @@ pub const LESSON: Lesson = Lesson {
             hop: None,
             // The protected sweep's boundary is what the question asks the class to predict;
             // the dots and the count of stuck cells with and without it say how far it moved.
-            veil: &["stab-boundary-protected", "stab-saved", "stab-stuck-count"],
+            // The line under the map (a picked cell's verdict with the budget) and the
+            // hysteresis chart's budget lines and its two sentences below it give the same
+            // answer.
+            veil: &[
+                "stab-boundary-protected",
+                "stab-saved",
+                "stab-stuck-count",
+                "stab-cell-verdict",
+                "hyst-protected",
+                "stab-hyst-served",
+                "stab-hyst-why",
+            ],
         },
         Step {
             link: "page=stability",

@@ -13,7 +13,7 @@ use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::Outcome;
 use crate::plot::stability::{
     HystLines, axis_title, cell_view, hyst_served_text, hysteresis_markup, hysteresis_y_axis_markup,
-    map_boundaries, map_markup, map_y_axis_markup, protection_label, saved_marks, with_protection,
+    map_boundaries, map_markup, map_y_axis_markup, protection_label, saved_marks,
 };
 use crate::scenario::presets;
 use crate::state::FieldKey;
@@ -148,7 +148,6 @@ fn patch_map(
     }
     for (index, c) in plain.iter().enumerate() {
         let (class, outcome, after, title) = cell_view(lang, s, index, c.as_ref());
-        let title = with_protection(lang, s, title, protected.get(index));
         let Some(el) = doc.get_element_by_id(&format!("cell-{index}")) else { return };
         // A cell drawn anew (new markup) shows "pending" again: compare with the page.
         if applied[index] == title && el.get_attribute("data-outcome").as_deref() == Some(outcome) {
