@@ -887,9 +887,6 @@ texts! {
     AnnounceAll => "Run finished: {figures}.", "运行完成：{figures}。";
     AnnounceChanged => "Run finished, changed: {figures}.", "运行完成，变化：{figures}。";
     AnnounceSame => "Run finished: no figure changed.", "运行完成：各项数字没有变化。";
-    AnnounceAmp => "amplification", "放大倍数";
-    AnnounceSuccess => "core success", "核心成功率";
-    AnnounceFailed => "failed requests", "失败请求";
     AnnounceSimTime => "simulated time in system", "模拟的系统内时间";
     OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
     OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒应答与失败（A 与 B）";

@@ -124,9 +124,8 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     // the error budget spent.
     // The pages' live regions read figures out when a run finishes: a veiled figure's
     // sentence is veiled with it, or a screen reader would say the answer.
-    ("h-a-failed", &["slo-status-a", "run-announce"]),
-    ("h-a-amplification", &["run-announce"]),
-    ("h-a-core_success_rate", &["run-announce"]),
+    // (Every headline card is read by the storm page's live line: `READ_BY_PREFIX`.)
+    ("h-a-failed", &["slo-status-a"]),
     ("h-a-error_budget_spent", &["slo-status-a"]),
     ("q-rho", &["q-announce"]),
     ("cap-rho", &["q-announce"]),
@@ -136,6 +135,10 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     // The admission lab's rejections by reason add up to its rejected card.
     ("adm-rejected", &["adm-reasons"]),
 ];
+
+/// What restates every figure whose id starts with a prefix: the storm page's live line
+/// reads out every headline card a run changes (`h-a-…`), so a veiled card veils it.
+pub const RESTATED_BY_PREFIX: &[(&str, &str)] = &[("h-a-", "run-announce")];
 
 /// A piece of a lesson's words: plain words, or a link written `[words](?query)` to another
 /// lesson or page of the site (opened in a new tab, so the class keeps its step).
@@ -206,11 +209,17 @@ impl Step {
         let mut out = self.answer_only_figures();
         out.extend(self.veil);
         // What restates a veiled figure in words is veiled with it.
-        let restating: Vec<&'static str> = RESTATED
+        let mut restating: Vec<&'static str> = RESTATED
             .iter()
             .filter(|(figure, _)| out.contains(figure))
             .flat_map(|(_, by)| by.iter().copied())
             .collect();
+        restating.extend(
+            RESTATED_BY_PREFIX
+                .iter()
+                .filter(|(prefix, _)| out.iter().any(|id| id.starts_with(prefix)))
+                .map(|&(_, by)| by),
+        );
         for id in restating {
             if !out.contains(&id) {
                 out.push(id);

@@ -492,6 +492,8 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         // The live regions that read a veiled figure out when the run finishes.
         ("capacity", 1, &["q-announce"][..]),
         ("metastable", 4, &["run-announce"][..]),
+        // The live line reads out any headline card a run changes (`RESTATED_BY_PREFIX`).
+        ("metastable", 2, &["run-announce"][..]),
         ("metastable", 5, &["run-announce"][..]),
         ("field-guide", 6, &["breaker-announce"][..]),
     ] {

@@ -1,5 +1,5 @@
-//! What a page's live region reads when a run finishes: every figure the first time, then
-//! only the figures that changed, each as old → new, so that a screen reader user moving
+//! What a page's live region reads when a run finishes: its lead figures the first time,
+//! then every figure that changed, each as old → new, so that a screen reader user moving
 //! one slider hears what that move did and not the whole panel again.
 
 use crate::i18n::{Lang, T};
@@ -9,11 +9,20 @@ use crate::i18n::{Lang, T};
 pub struct Said {
     pub label: T,
     pub value: String,
+    /// Read on the first run; the others only when a later run changes them (a page with
+    /// many figures, the storm page's cards, says three first, not nineteen).
+    pub lead: bool,
 }
 
 impl Said {
+    /// A figure read on every run's sentence that has it.
     pub fn new(label: T, value: impl Into<String>) -> Self {
-        Said { label, value: value.into() }
+        Said { label, value: value.into(), lead: true }
+    }
+
+    /// A figure read only when a run changes it.
+    pub fn when_changed(label: T, value: impl Into<String>) -> Self {
+        Said { lead: false, ..Said::new(label, value) }
     }
 }
 
@@ -27,7 +36,8 @@ pub fn sentence(lang: Lang, before: Option<&[Said]>, now: &[Said]) -> String {
     let before =
         before.filter(|b| b.len() == now.len() && b.iter().zip(now).all(|(b, n)| b.label == n.label));
     let Some(before) = before else {
-        let all: Vec<String> = now.iter().map(|s| format!("{} {}", lang.t(s.label), s.value)).collect();
+        let all: Vec<String> =
+            now.iter().filter(|s| s.lead).map(|s| format!("{} {}", lang.t(s.label), s.value)).collect();
         return lang.f(T::AnnounceAll, &[("figures", &all.join(sep))]);
     };
     let changed: Vec<String> = before
@@ -48,21 +58,32 @@ mod tests {
     use super::*;
 
     fn figures(amp: &str, success: &str) -> Vec<Said> {
-        vec![Said::new(T::AnnounceAmp, amp), Said::new(T::AnnounceSuccess, success)]
+        vec![Said::new(T::HAmplification, amp), Said::new(T::HCoreSuccess, success)]
     }
 
     #[test]
     fn the_first_run_reads_every_figure_then_only_what_changed() {
         let first = figures("27×", "99.1 %");
-        assert_eq!(sentence(Lang::En, None, &first), "Run finished: amplification 27×, core success 99.1 %.");
+        assert_eq!(sentence(Lang::En, None, &first), "Run finished: Amplification 27×, Core success 99.1 %.");
         let second = figures("9×", "99.1 %");
         assert_eq!(
             sentence(Lang::En, Some(&first), &second),
-            "Run finished, changed: amplification 27× → 9×."
+            "Run finished, changed: Amplification 27× → 9×."
         );
         assert_eq!(sentence(Lang::Zh, Some(&first), &second), "运行完成，变化：放大倍数 27× → 9×。");
         assert_eq!(sentence(Lang::En, Some(&second), &second), "Run finished: no figure changed.");
         assert_eq!(sentence(Lang::Zh, Some(&second), &second), "运行完成：各项数字没有变化。");
+    }
+
+    #[test]
+    fn figures_read_only_when_changed_are_compared_too() {
+        let mut first = figures("27×", "99.1 %");
+        first.push(Said::when_changed(T::HTimeouts, "40"));
+        assert_eq!(sentence(Lang::En, None, &first), "Run finished: Amplification 27×, Core success 99.1 %.");
+        let mut second = figures("27×", "99.1 %");
+        second.push(Said::when_changed(T::HTimeouts, "20"));
+        // A move that changes none of the lead figures is not "no figure changed".
+        assert_eq!(sentence(Lang::En, Some(&first), &second), "Run finished, changed: Timeouts 40 → 20.");
     }
 
     #[test]

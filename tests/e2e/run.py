@@ -311,7 +311,8 @@ def main():
         bars = chrome.js("return [...document.querySelectorAll('#chart-latency rect.pick title')].map(t => t.textContent)")
         expect(bars and all(" up to 270 ms" in b for b in bars), f"the latency bar's bound is the requests' latency: {bars}")
         first = chrome.js("return document.getElementById('run-announce').textContent")
-        expect(first.startswith("Run finished: amplification 27×, core success "), f"the first run is read in full: {first}")
+        expect(first.startswith("Run finished: Amplification 27×, Failed ") and ", Core success " in first and "Timeouts" not in first,
+               f"the first run reads its three lead figures, in the cards' order: {first}")
         success = chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
         expect(chrome.find("#story-as-loaded") is None, "the preset's story is not marked before a change")
         chrome.type("#k-l1-attempts", "4")
@@ -320,9 +321,9 @@ def main():
         expect(chrome.find("#story-as-loaded") is not None, "after a change the story is marked as the preset's")
         # The live region then reads only what the move changed.
         said = chrome.js("return document.getElementById('run-announce').textContent")
-        expect(said.startswith("Run finished, changed: amplification 27× → 36×"), f"the change is read: {said}")
+        expect(said.startswith("Run finished, changed: Leaf attempts ") and "Amplification 27× → 36×" in said, f"the change is read: {said}")
         same = success == chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
-        expect(("core success" in said) != same, f"core success is read only if it changed ({success}): {said}")
+        expect(("Core success" in said) != same, f"core success is read only if it changed ({success}): {said}")
         expect("l1.attempts=4" in chrome.url(), f"the change is in the link: {chrome.url()}")
         no_console_errors(chrome, "slider change")
 

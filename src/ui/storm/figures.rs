@@ -9,7 +9,8 @@ use yew::prelude::*;
 /// A share at or above this (1,000 %) is written as a multiple, its difference too.
 const TIMES_FROM: f64 = 10.0;
 
-fn show(lang: Lang, v: f64, unit: Unit) -> String {
+/// A headline value as its card writes it (the live line reads it the same way).
+pub(crate) fn show(lang: Lang, v: f64, unit: Unit) -> String {
     if v.is_infinite() {
         return "∞".to_string();
     }

@@ -485,12 +485,17 @@ pub fn StormPage(props: &StormProps) -> Html {
         lang,
         runs.finished,
         a.as_ref().map(|r| {
-            let s = &r.0.summary;
-            vec![
-                Said::new(T::AnnounceAmp, format!("{}×", format_number(s.amplification, 2))),
-                Said::new(T::AnnounceSuccess, lang.percent(&format_number(s.core_success_rate * 100.0, 1))),
-                Said::new(T::AnnounceFailed, format_number(s.failed as f64, 0)),
-            ]
+            // Every headline card as it writes itself; three lead the first sentence.
+            crate::plot::storm::headlines(&r.0, slo)
+                .into_iter()
+                .map(|h| {
+                    let value = figures::show(lang, h.value, h.unit);
+                    match h.id {
+                        "amplification" | "core_success_rate" | "failed" => Said::new(h.label, value),
+                        _ => Said::when_changed(h.label, value),
+                    }
+                })
+                .collect()
         }),
     );
     // A run stopped early is said by its alert; "Run finished" would contradict it.
