@@ -849,8 +849,8 @@ texts! {
     BadgeAdmission => "admission", "准入";
     HopFocus => "Highlight a hop's series:", "突出某一跳的曲线：";
     FaultShort => "fault {n}", "故障 {n}";
-    LabLinksIntro => "Step through it in a lab (the hop's settings, fed a small load of the lab's own, such as a burst just past the bucket, rather than this run's traffic):",
-        "到实验室里逐步观察（沿用这一跳的设置，但输入的是实验室自己的小负载，例如刚好超出令牌桶的一次突发，而不是本次运行的流量）：";
+    LabLinksIntro => "Step through it in a lab (the hop's settings; the admission and breaker labs feed them a small load of their own, such as a burst just past the bucket, the queue lab the calls per second reaching the hop before the first fault):",
+        "到实验室里逐步观察（沿用这一跳的设置；准入实验与熔断器实验输入的是实验室自己的小负载，例如刚好超出令牌桶的一次突发，排队实验输入的是第一个故障开始前每秒到达这一跳的调用数）：";
     LabLinkAdmission => "{hop}'s admission →", "{hop}的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";

@@ -289,6 +289,24 @@ pub fn run_end_ms(r: &Report) -> f64 {
     (r.series.buckets as f64 * r.series.bucket_ms).max(r.summary.end_ms)
 }
 
+/// The calls per second reaching `hop` (retries included) before the scenario's first fault
+/// starts, in whole buckets; over the whole run when there is no fault or it starts within
+/// the first bucket. It is the load the hop normally sees, which the queue lab's link takes:
+/// the run's mean would count the storm a fault sets off (metastable's server: 486.8/s over
+/// the run, 450/s before its trigger). Rounded to 0.1/s, or 3 significant digits below 10/s.
+pub fn steady_arrival_rate(r: &Report, s: &Scenario, hop: usize) -> f64 {
+    let first_fault = s.faults.iter().map(|f| f.start_ms).fold(f64::INFINITY, f64::min);
+    let w = r.series.bucket_ms;
+    let before = if w > 0.0 && first_fault.is_finite() { (first_fault / w).floor() as usize } else { 0 };
+    let rate = match r.series.attempts.get(hop) {
+        Some(v) if before >= 1 && before <= v.len() => {
+            v[..before].iter().sum::<u64>() as f64 / (before as f64 * w / 1000.0)
+        }
+        _ => r.hops.get(hop).map_or(0.0, |h| h.calls as f64) / (run_end_ms(r) / 1000.0).max(1e-3),
+    };
+    crate::knob::round_for_display(rate, 0.1)
+}
+
 /// A box of the chain diagram.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HopBox {
@@ -713,6 +731,25 @@ mod tests {
     use crate::model::chain::run;
     use crate::report::RequestOutcome;
     use crate::scenario::presets;
+
+    #[test]
+    fn a_hops_steady_rate_is_taken_before_its_first_fault() {
+        let s = crate::scenario::presets::metastable_retry_storm();
+        let r = crate::model::chain::run(&s).expect("runs");
+        let server = r.hops.len() - 1;
+        // The preset offers 450/s at the server; over the run the storm's retries add to it.
+        let whole = r.hops[server].calls as f64 / (run_end_ms(&r) / 1000.0);
+        assert!(whole > 480.0, "{whole}");
+        let steady = steady_arrival_rate(&r, &s, server);
+        assert!((steady - 450.0).abs() < 10.0, "{steady}");
+        assert_eq!(steady, (steady * 10.0).round() / 10.0, "a tenth of a call per second");
+        // No fault: the whole run.
+        let mut calm = s.clone();
+        calm.faults.clear();
+        let rc = crate::model::chain::run(&calm).expect("runs");
+        let whole = rc.hops[server].calls as f64 / (run_end_ms(&rc) / 1000.0);
+        assert_eq!(steady_arrival_rate(&rc, &calm, server), crate::knob::round_for_display(whole, 0.1));
+    }
 
     #[test]
     fn headlines_mirror_the_summary() {

@@ -669,6 +669,10 @@ def main():
         chrome.js("document.getElementById('hop-busy-a-1').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
         chrome.wait("#q-rho-sim[data-value]", timeout=30)
         expect("page=queue" in chrome.url() and "workers=5" in chrome.url(), f"the worker pool opened the queue lab: {chrome.url()}")
+        # At the server's rate before the trigger (the preset's 450/s), not the run's mean,
+        # which counts the storm's retries.
+        rate = float(chrome.url().split("rate=")[1].split("&")[0])
+        expect(440 <= rate <= 460, f"at the load the server sees before its fault: {chrome.url()}")
 
     def storm_lesson_knobs_first():
         page("?page=storm&lang=en&preset=chain-3x3")

@@ -97,8 +97,8 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
 }
 
 /// The mechanism labs that can show one of this hop's settings on its own: its admission
-/// control in the admission lab, its worker pool (with the hop's mean arrival rate over the
-/// run) in the queue lab.
+/// control in the admission lab, its worker pool (with the hop's arrival rate before the
+/// first fault, `steady_arrival_rate`) in the queue lab.
 fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, String)> {
     let mut out = Vec::new();
     let Some(crate::scenario::ServiceRef { server, work, .. }) = s.service(hop) else { return out };
@@ -106,8 +106,7 @@ fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, Stri
         out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm)));
     }
     if let Some(workers) = server.workers {
-        let secs = (run_end_ms(r) / 1000.0).max(1e-3);
-        let rate = r.hops.get(hop).map_or(0.0, |h| h.calls as f64 / secs);
+        let rate = crate::plot::storm::steady_arrival_rate(r, s, hop);
         out.push((
             "queue",
             T::LabLinkQueue,
