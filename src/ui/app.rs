@@ -227,6 +227,15 @@ struct Nav {
     revealed: bool,
 }
 
+/// Where this tab keeps the step whose answer is revealed (`lesson|step`), so that a reload
+/// at that step shows it still revealed.
+const REVEALED_KEY: &str = "lesson-revealed";
+
+/// The step's key for [`REVEALED_KEY`].
+fn revealed_key(at: LessonAt) -> String {
+    format!("{}|{}", at.lesson.id, at.step)
+}
+
 /// The channel the presenting window and its notes window keep in step through.
 const NOTES_CHANNEL: &str = "resilience-lab-lesson";
 
@@ -259,9 +268,21 @@ pub fn App() -> Html {
             at: link.at,
             start: Rc::new(link.at.map_or_else(|| (*url).clone(), |a| a.start_query(&url))),
             generation: 0,
-            revealed: false,
+            // A reload keeps a revealed answer revealed (nothing is lost on reload); a link
+            // opened in the same tab does not (a teacher who tried a step at her desk and
+            // then opens it to present finds its answer hidden).
+            revealed: link.at.is_some_and(|a| {
+                browser::is_reload() && browser::session_get(REVEALED_KEY) == Some(revealed_key(a))
+            }),
         })
     };
+    // Only the step shown: another step (by its buttons or the browser's Back) starts hidden.
+    use_effect_with((nav.at, nav.revealed), |(at, revealed)| {
+        let now = at.filter(|_| *revealed).map(revealed_key).unwrap_or_default();
+        if browser::session_get(REVEALED_KEY).unwrap_or_default() != now {
+            browser::session_set(REVEALED_KEY, &now);
+        }
+    });
     let shell = {
         let (q, url, link) = (nav.start.clone(), url.clone(), link.clone());
         use_reducer(move || {

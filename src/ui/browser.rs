@@ -86,6 +86,14 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// Whether this document was loaded by a reload (the Navigation Timing entry's `type`), not
+/// opened from a link, typed, or reached by Back and Forward.
+pub fn is_reload() -> bool {
+    let Some(p) = web_sys::window().and_then(|w| w.performance()) else { return false };
+    let entry = p.get_entries_by_type("navigation").get(0);
+    js_sys::Reflect::get(&entry, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("reload")
+}
+
 /// A value kept for this tab's session (it survives a reload, not the tab).
 pub fn session_get(key: &str) -> Option<String> {
     web_sys::window()?.session_storage().ok()??.get_item(key).ok()?

@@ -919,6 +919,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             chrome.press("r")
             time.sleep(0.4)
             expect(chrome.js(state, fid) == [False, None], f"{query}: R gives #{fid} back: {chrome.js(state, fid)}")
+            if fid == "stab-hyst-why":
+                # A reload keeps the answer revealed (the tab's session remembers the step);
+                # the next step starts hidden.
+                chrome.refresh()
+                chrome.wait("#" + fid)
+                time.sleep(1.0)
+                expect(chrome.js(state, fid) == [False, None] and chrome.find("#lesson-answer") is not None,
+                       f"{query}: still revealed after a reload: {chrome.js(state, fid)}")
+                chrome.press(ARROW_LEFT)
+                time.sleep(1.0)
+                expect(chrome.find("#lesson-answer") is None, "the step before starts with its answer hidden")
             if fid == "calc-announce":
                 # What `lesson::RESTATED` says it restates: the two cards, as they write them.
                 said = chrome.js("return ['out-worst', 'out-amplification'].map(id => document.querySelector('#' + id + ' .value').textContent)"
