@@ -400,7 +400,7 @@ texts! {
     CapMargin => "Margin: current traffic to the ceiling", "距接纳上限的余量";
     CapMinWorkers => "Fewest workers under the ceiling", "满足上限的最少线程数";
     CapBusy => "Busy workers L = λ × service time", "忙碌线程 L = λ × 服务时间";
-    CapInSystem => "In system L = λ × W", "系统内请求 L = λ × W";
+    CapInSystem => "In system L = λ × W (W: the assumed time in system, a setting, not this run's)", "系统内请求 L = λ × W（W 为设置中假定的系统内时间，不是本次运行测得的）";
     CapNote => "Headroom and margin are different things (source 002). L = λW needs a stable system with consistent long-run averages: {n} in system does not mean {n} cores suffice, and no average gives a p99.",
         "能力余量与距上限的余量是两回事（文档 002）。L = λW 需要稳定且口径一致的长期平均：系统内 {n} 个请求不代表 {n} 个核就够，平均数也推不出 p99。";
     // ---- presets -----------------------------------------------------------------------

@@ -134,8 +134,8 @@ pub const LESSON: Lesson = Lesson {
                 "能：同一时刻先回收结束时间不晚于当前时刻的在途请求，再按输入顺序处理到达；而桶已补充到 {set-b:n} 个令牌，恰好等于它的成本。拒绝不扣令牌：在 {adm-t7} 因 rate_limit 被拒的请求被告知 {adm-ra7} 后重试，那时恰好有 {#1} 个令牌（HTTP 的 Retry-After 头以整秒计，线上会向上取整为 {#1}）。",
             )),
             try_this: Some(tr(
-                "Raise the concurrency limit to {= set-limit + 1}: which rejection disappears, and which one appears instead?",
-                "把并发上限提高到 {= set-limit + 1}：哪一个拒绝消失了？又新出现了哪一个？",
+                "Raise the concurrency limit to {= set-limit + 1} and read the step table row by row: which rejection disappears, and which arrival is now refused instead, at what time and for what reason? (The counts by reason barely move: the refusal moves to another arrival.)",
+                "把并发上限提高到 {= set-limit + 1}，逐行阅读步骤表：哪一个拒绝消失了？现在改为哪个到达被拒，在什么时刻、因为什么原因？（按原因统计的数字几乎不变：被拒的换成了另一个到达。）",
             )),
             spot: "adm-steps",
             playback: None,

@@ -18,8 +18,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["slo", "rate"],
             title: tr("SLO first: how much failure may the promo cost?", "先定 SLO：大促能承受多少失败？"),
             narration: tr(
-                "Without an objective you cannot say how much failure or degradation is acceptable. Here it is the promo's own check: core success ≥ {set-slo} of admitted requests. The chart adds up the failures against what that objective allows; the dashed line is the whole budget. From {= set-f1.start / 1000} s traffic rises ×{set-f1.factor:n} and recommendations slow to a p99 of about {~ set-s1.p99 * set-f2.factor / 1000} s.",
-                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已接纳请求的核心成功率 ≥ {set-slo}。图中累计的是失败占该目标所允许失败数的比例，虚线就是整个预算。{= set-f1.start / 1000} s 起流量 ×{set-f1.factor:n}，推荐服务 p99 慢到约 {~ set-s1.p99 * set-f2.factor / 1000} s。",
+                "Without an objective you cannot say how much failure or degradation is acceptable. Here it is the promo's own check: core success ≥ {set-slo} of admitted requests. The chart adds up the failures against what that objective allows; the dashed line is the whole budget. From {= set-f1.start / 1000} s traffic rises ×{set-f1.factor:n} and recommendations, at a p99 of {set-s1.p99} normally, slow ×{set-f2.factor:n} to a p99 of about {~ set-s1.p99 * set-f2.factor / 1000} s.",
+                "没有目标，就无法判断能容忍多少失败和降级。这里的目标是大促自己的验证标准：已接纳请求的核心成功率 ≥ {set-slo}。图中累计的是失败占该目标所允许失败数的比例，虚线就是整个预算。{= set-f1.start / 1000} s 起流量 ×{set-f1.factor:n}，推荐服务平时 p99 为 {set-s1.p99}，变慢 {set-f2.factor:n} 倍，p99 约 {~ set-s1.p99 * set-f2.factor / 1000} s。",
             ),
             question: Some(tr(
                 "Only the optional recommendations slow down. How much of the error budget does the promo spend?",
