@@ -1309,7 +1309,7 @@ texts! {
     FaultKindAt => "{kind} at {target}", "{target}{kind}";
     FaultShortNamed => "fault {n}, {what}", "故障 {n}：{what}";
     RateInBucket => "/s, counted in each {ms} ms", "次/秒，每 {ms} ms 统计一次";
-    StabTwoSweeps => "(Two sweeps of {n} cells: without and with the protection.)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护。）";
+    StabTwoSweeps => "(two sweeps of {n} cells: without and with the protection)", "（两遍扫描，每遍 {n} 格：不加保护与加上保护）";
     LessonTimeBox => "{m} min (minutes {from}–{to})", "{m} 分钟（开场后 {from}–{to} 分钟）";
     // A step that continues the time box a step before it opened.
     LessonTimeBoxGoesOn => "still minutes {from}–{to}", "仍在开场后 {from}–{to} 分钟内";

@@ -175,6 +175,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     quoted += figures_match(f"{lesson} {step} {lang}")
                     knobs = chrome.js("return document.querySelectorAll('#lesson-step-knobs .control').length;")
                     expect(1 <= knobs, f"{lesson} {step}: the step offers its knobs ({knobs})")
+                    # The card's knobs are copies of the page's controls: each id once on the
+                    # page, and each card label names the card's own field.
+                    dup = chrome.js("const c = {}; document.querySelectorAll('[id]').forEach(e => c[e.id] = (c[e.id] || 0) + 1);"
+                                    " return Object.keys(c).filter(k => c[k] > 1);")
+                    expect(not dup, f"{lesson} {step} {lang}: ids used twice: {dup}")
+                    stray = chrome.js("return [...document.querySelectorAll('#lesson-step-knobs label[for]')]"
+                                      ".filter(l => !document.getElementById(l.htmlFor) || !l.closest('#lesson-step-knobs').contains(document.getElementById(l.htmlFor)))"
+                                      ".map(l => l.htmlFor);")
+                    expect(not stray, f"{lesson} {step} {lang}: card labels naming a field outside the card: {stray}")
                     expect(chrome.js("return document.documentElement.lang;") == ("zh-CN" if lang == "zh" else "en")
                            or lang == "en", "the language of the link")
                     no_console_errors(chrome, f"{lesson} step {step} {lang}")
@@ -257,9 +266,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         fields = ("return Array.from(document.querySelectorAll('input, select, textarea'))"
                   ".filter(e => e.offsetParent !== null && !e.closest('.playbar'))"
                   ".map(e => e.id);")
-        for query, knobs in [("?lesson=interview&step=3", ["k-l1-attempts", "k-l2-attempts"]),
-                             ("?lesson=capacity&step=1", ["f-rate", "f-workers"]),
-                             ("?lesson=interview&step=2", ["f-attempts-0", "f-attempts-1", "f-peak"])]:
+        for query, knobs in [("?lesson=interview&step=3", ["card-k-l1-attempts", "card-k-l2-attempts"]),
+                             ("?lesson=capacity&step=1", ["card-f-rate", "card-f-workers"]),
+                             ("?lesson=interview&step=2", ["card-f-attempts-0", "card-f-attempts-1", "card-f-peak"])]:
             chrome.get(base + f"{query}&present=1&lang=en")
             chrome.wait("#lesson-card")
             time.sleep(1.0)
@@ -604,8 +613,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.wait("#lang-zh")
         chrome.js("document.getElementById('lang-zh').click();")
         chrome.wait_text("#lesson-candidate", "复制候选人链接")
-        chrome.type("#k-l1-attempts", "4")
-        chrome.type("#k-l2-attempts", "2")
+        chrome.type("#card-k-l1-attempts", "4")
+        chrome.type("#card-k-l2-attempts", "2")
         time.sleep(0.05)
         click_in_card("#lesson-candidate")
         chrome.wait_text("#lesson-candidate", "候选人链接已复制")
@@ -748,13 +757,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.get(base + "?lesson=retry-storm&step=5&present=1&lang=en")
         wait_step("retry-storm", 5)
         chrome.wait("#breaker-band.spot")
-        chrome.js("""const i = document.getElementById('f-open_ms');
+        chrome.js("""const i = document.getElementById('card-f-open_ms');
             Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(i, '5000');
             i.dispatchEvent(new Event('input', {bubbles: true})); i.dispatchEvent(new Event('change', {bubbles: true}));""")
         time.sleep(1.0)
         got = chrome.js("""const e = document.getElementById('breaker-band'); const r = e && e.getBoundingClientRect();
             const c = document.getElementById('breaker-band-changes');
-            return [!!e && e.classList.contains('spot'), r ? Math.round(r.width) : 0, document.getElementById('f-open_ms').value,
+            return [!!e && e.classList.contains('spot'), r ? Math.round(r.width) : 0, document.getElementById('card-f-open_ms').value,
                     !!c && e.contains(c) && c.getBoundingClientRect().height > 0];""")
         expect(got[0] and got[1] > 300 and got[2] == "5000" and got[3],
                f"the step's figure, with its count of state changes, stays on the stage after a knob moved: {got}")
@@ -770,7 +779,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         y_max = "return ['load-a', 'outcomes-a'].map(i => Number(document.getElementById(i).dataset.yMax))"
         before = chrome.js(y_max)
         digest = chrome.js("return document.getElementById('storm').getAttribute('data-digest')")
-        chrome.type("#k-l1-attempts", "1")
+        chrome.type("#card-k-l1-attempts", "1")
         deadline = time.time() + 15
         while time.time() < deadline and chrome.js("return document.getElementById('storm').getAttribute('data-digest')") == digest:
             time.sleep(0.2)
@@ -785,9 +794,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(seen is True, f"'Back to the step's settings' is in view and on top after a knob moved: {seen}")
         chrome.click("#lesson-reset")
         deadline = time.time() + 10
-        while time.time() < deadline and chrome.js("return document.getElementById('k-l1-attempts').value") != "3":
+        while time.time() < deadline and chrome.js("return document.getElementById('card-k-l1-attempts').value") != "3":
             time.sleep(0.2)
-        expect(chrome.js("return document.getElementById('k-l1-attempts').value") == "3", "the step's 3 attempts are back")
+        expect(chrome.js("return document.getElementById('card-k-l1-attempts').value") == "3", "the step's 3 attempts are back")
         # Its own run, from a link, has a lower top: the scale was held, not the same anyway.
         chrome.get(base + "?page=storm&preset=metastable-retry-storm&l1.attempts=1&lang=en")
         chrome.wait("#load-a")
@@ -872,12 +881,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         # Metastable step 4 asks for the fault's end 100 ms at a time, finer than its slider.
         chrome.get(base + "?lesson=metastable&step=4&lang=en")
         wait_step("metastable", 4)
-        chrome.wait("#k-f1-end")
-        chrome.js("document.getElementById('k-f1-end').focus()")
+        chrome.wait("#card-k-f1-end")
+        chrome.js("document.getElementById('card-k-f1-end').focus()")
         def wait_value(want, timeout=5.0):
             deadline, got = time.time() + timeout, None
             while time.time() < deadline:
-                got = chrome.js("return [document.getElementById('k-f1-end').value, location.search];")
+                got = chrome.js("return [document.getElementById('card-k-f1-end').value, location.search];")
                 if got[0] == want and f"f1.end={want}" in got[1]:
                     return
                 time.sleep(0.1)
@@ -1166,13 +1175,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         # drop-down kept the clicker's arrows, which changed it again instead of the step.
         chrome.get(base + "?lesson=metastable&step=7&present=1&lang=en")
         wait_step("metastable", 7)
-        chrome.wait("#stab-protect")
-        chrome.js("document.getElementById('stab-protect').focus();")
-        before = chrome.js("return document.getElementById('stab-protect').value;")
+        chrome.wait("#card-stab-protect")
+        chrome.js("document.getElementById('card-stab-protect').focus();")
+        before = chrome.js("return document.getElementById('card-stab-protect').value;")
         chrome.press(ARROW_DOWN)
         time.sleep(0.4)
-        after = chrome.js("return [document.getElementById('stab-protect').value, document.activeElement.id];")
-        expect(after[0] != before and after[1] == "stab-protect",
+        after = chrome.js("return [document.getElementById('card-stab-protect').value, document.activeElement.id];")
+        expect(after[0] != before and after[1] == "card-stab-protect",
                f"↓ changes the drop-down, which keeps the focus (for another ↓): {before} -> {after}")
         chrome.press(ARROW_RIGHT)
         wait_step("metastable", 8)

@@ -90,7 +90,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         chrome.get(base + q)
         expect(wait_done() == 200, "10 x 10 twice")
         status = chrome.text(".stab-status")
-        expect("Two sweeps of 100 cells" in status, f"the status says the 200 cells are two sweeps of the map's 100: {status!r}")
+        expect("two sweeps of 100 cells" in status, f"the status says the 200 cells are two sweeps of the map's 100: {status!r}")
         plain, prot = int(map_attr("data-stuck")), int(map_attr("data-stuck-protected"))
         # The metastable lesson's claim: with the budget no cell stays stuck (near capacity the
         # backlog is still draining when the run ends), so its boundary has no edge to draw.

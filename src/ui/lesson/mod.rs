@@ -209,6 +209,9 @@ pub fn LessonCard(props: &CardProps) -> Html {
             focus_if_lost(&el);
         }
     });
+    // The step's knobs are the page's own controls drawn again, ids and all: in the card
+    // they take a prefix, after every drawing (a control drawn anew comes with the page's).
+    use_effect(prefix_card_ids);
     html! {
         <aside class="panel lesson-card" id="lesson-card" aria-labelledby="lesson-step-title"
             data-lesson={at.lesson.id} data-step={(at.step + 1).to_string()} data-veil={step.veiled().join(" ")}>
@@ -349,6 +352,58 @@ struct ChecklistProps {
     at: LessonAt,
     figures: StepFigures,
     ongo: Callback<LessonAt>,
+}
+
+/// The prefix of the ids of the step's knobs in the card.
+pub const CARD_ID_PREFIX: &str = "card-";
+
+/// Gives every id inside the card's knobs [`CARD_ID_PREFIX`], and the labels, descriptions
+/// and lists that point at them the same, so that the page keeps one element per id: the
+/// page's own control and the card's copy had shared `f-rate`, a label of one named the
+/// other's field, and a screen reader read one's help for the other.
+fn prefix_card_ids() {
+    let Some(knobs) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("lesson-step-knobs"))
+    else {
+        return;
+    };
+    let Ok(with_id) = knobs.query_selector_all("[id]") else { return };
+    let mut ids: Vec<String> = Vec::new();
+    for el in (0..with_id.length()).filter_map(|i| with_id.item(i)?.dyn_into::<web_sys::Element>().ok()) {
+        let id = el.id();
+        match id.strip_prefix(CARD_ID_PREFIX) {
+            Some(own) => ids.push(own.to_string()),
+            None => {
+                el.set_id(&format!("{CARD_ID_PREFIX}{id}"));
+                ids.push(id);
+            }
+        }
+    }
+    const POINTERS: [&str; 5] = ["for", "aria-describedby", "aria-labelledby", "aria-controls", "list"];
+    let Ok(pointing) =
+        knobs.query_selector_all("[for], [aria-describedby], [aria-labelledby], [aria-controls], [list]")
+    else {
+        return;
+    };
+    for el in (0..pointing.length()).filter_map(|i| pointing.item(i)?.dyn_into::<web_sys::Element>().ok()) {
+        for attr in POINTERS {
+            let Some(v) = el.get_attribute(attr) else { continue };
+            let to: Vec<String> =
+                v.split_whitespace()
+                    .map(|t| {
+                        if ids.iter().any(|i| i == t) {
+                            format!("{CARD_ID_PREFIX}{t}")
+                        } else {
+                            t.to_string()
+                        }
+                    })
+                    .collect();
+            let to = to.join(" ");
+            if to != v {
+                let _ = el.set_attribute(attr, &to);
+            }
+        }
+    }
 }
 
 /// The interviewer's checklist: every prompt of the lesson, answers hidden until revealed.
