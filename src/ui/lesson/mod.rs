@@ -240,7 +240,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
                         <strong>{ t(T::LessonAnswer) }</strong>{ t(T::LabelSep) }{ rich(step.answer.unwrap_or(step.narration), lang, &figs) }
                     </div>
                 } else {
-                    <button type="button" id="lesson-reveal" class="secondary" title={t(T::LessonRevealHelp)} onclick={onreveal}>{ t(T::LessonReveal) }</button>
+                    <button type="button" id="lesson-reveal" class="secondary" title={t(T::LessonRevealHelp)} aria-keyshortcuts="R" onclick={onreveal}>{ t(T::LessonReveal) }</button>
                 }
             }
             <a class="lesson-to-figure" id="lesson-to-figure" href={format!("#{}", step.spot)}>{ t(T::LessonToFigure) }</a>
@@ -542,12 +542,15 @@ fn back_and_next(lang: Lang, at: LessonAt, ongo: &Callback<LessonAt>, finish: bo
     };
     html! {
         <>
+            // The keys say themselves on hover and to assistive technology.
             <button type="button" id="lesson-prev" class="secondary" disabled={at.step == 0}
+                title={lang.t(T::LessonPrevHelp)} aria-keyshortcuts="ArrowLeft PageUp"
                 onclick={go(at.go(at.step.saturating_sub(1)))}>{ lang.t(T::LessonPrev) }</button>
             if finish && at.step + 1 >= n {
                 { finish_link(lang, at) }
             } else {
                 <button type="button" id="lesson-next" disabled={at.step + 1 >= n}
+                    title={lang.t(T::LessonNextHelp)} aria-keyshortcuts="ArrowRight PageDown"
                     onclick={go(at.go(at.step + 1))}>{ lang.t(T::LessonNext) }</button>
             }
         </>
