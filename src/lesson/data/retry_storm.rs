@@ -31,8 +31,8 @@ pub const LESSON: Lesson = Lesson {
                 "每秒 {out-worst} 次：{out-peak} × {set-attempts.1:n} × {set-attempts.2:n} × {set-attempts.3:n}：当支付服务对每次调用都失败或超时时，每个请求在支付服务处最多被放大 {out-amplification}——每一层都用尽全部尝试次数时，就会达到这个上限。额外的负载恰好在支付服务最脆弱的时候到来。",
             )),
             try_this: Some(tr(
-                "Let only one layer retry: set the attempts to {#1}, {#1}, {#3}.",
-                "只让一层重试：把尝试次数设为 {#1}、{#1}、{#3}。",
+                "Once the answer is revealed (the worst case and the amplification are hidden until then), let only one layer retry: set the attempts to {#1}, {#1}, {#3}.",
+                "揭晓答案后（在此之前，最坏情况和放大倍数是隐藏的），只让一层重试：把尝试次数设为 {#1}、{#1}、{#3}。",
             )),
             spot: "out-worst",
             playback: None,
