@@ -849,8 +849,8 @@ texts! {
     BadgeAdmission => "admission", "准入";
     HopFocus => "Highlight a hop's series:", "突出某一跳的曲线：";
     FaultShort => "fault {n}", "故障 {n}";
-    LabLinksIntro => "Step through it in a lab (the hop's settings; the admission and breaker labs feed them a small load of their own, such as a burst just past the bucket, the queue lab the calls per second reaching the hop before the first fault):",
-        "到实验室里逐步观察（沿用这一跳的设置；准入实验与熔断器实验输入的是实验室自己的小负载，例如刚好超出令牌桶的一次突发，排队实验输入的是第一个故障开始前每秒到达这一跳的调用数）：";
+    LabLinksIntro => "Step through it in a lab (the hop's settings; the admission and breaker labs feed them a small load of their own, such as a burst just past the bucket, the queue lab the calls per second reaching the hop before the first fault, or over the whole run when a fault starts at once):",
+        "到实验室里逐步观察（沿用这一跳的设置；准入实验与熔断器实验输入的是实验室自己的小负载，例如刚好超出令牌桶的一次突发，排队实验输入的是第一个故障开始前每秒到达这一跳的调用数，故障一开始就发生时取整次运行的平均）：";
     LabLinkAdmission => "{hop}'s admission →", "{hop}的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
@@ -886,6 +886,7 @@ texts! {
     // what a live region reads when a run finishes (state/announce.rs)
     AnnounceAll => "Run finished: {figures}.", "运行完成：{figures}。";
     AnnounceChanged => "Run finished, changed: {figures}.", "运行完成，变化：{figures}。";
+    AnnounceMore => "and {n} more (on the cards)", "另有 {n} 项（见各卡片）";
     AnnounceSame => "Run finished: no figure changed.", "运行完成：各项数字没有变化。";
     AnnounceSimTime => "simulated time in system", "模拟的系统内时间";
     OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
@@ -1251,7 +1252,7 @@ texts! {
     StabLegendRec3 => "later", "更久";
     StabLegendBoundary => "boundary", "边界";
     StabLegendBoundaryProt => "boundary with the protection", "加保护后的边界";
-    StabLegendSaved => "stuck without the protection, gets out with it", "不加保护时卡住、加保护后恢复";
+    StabLegendSaved => "stuck without the protection, gets out with it", "不加保护时卡住、加保护后脱困";
     StabCapacity => "Bottleneck capacity: {cap} requests/s.", "瓶颈容量：每秒 {cap} 个请求。";
     // ---- walkthrough fixes: pages and lessons --------------------------------------------
     InBrackets => "({text})", "（{text}）";

@@ -124,8 +124,12 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     // the error budget spent.
     // The pages' live regions read figures out when a run finishes: a veiled figure's
     // sentence is veiled with it, or a screen reader would say the answer.
-    // (Every headline card is read by the storm page's live line: `READ_BY_PREFIX`.)
+    // (Every headline card is read by the storm page's live line: `RESTATED_BY_PREFIX`.)
     ("h-a-failed", &["slo-status-a"]),
+    // The cards as a whole (a step that veils the table), and the outcomes chart, whose
+    // failures and successes the live line's first sentence reads.
+    ("headline", &["run-announce", "slo-status-a"]),
+    ("chart-outcomes-a", &["run-announce"]),
     ("h-a-error_budget_spent", &["slo-status-a"]),
     ("q-rho", &["q-announce"]),
     ("cap-rho", &["q-announce"]),

@@ -494,6 +494,8 @@ fn presenter_mode_veils_the_figures_only_the_answer_quotes() {
         ("metastable", 4, &["run-announce"][..]),
         // The live line reads out any headline card a run changes (`RESTATED_BY_PREFIX`).
         ("metastable", 2, &["run-announce"][..]),
+        ("interview", 5, &["run-announce", "slo-status-a"][..]),
+        ("metastable", 1, &["run-announce"][..]),
         ("metastable", 5, &["run-announce"][..]),
         ("field-guide", 6, &["breaker-announce"][..]),
     ] {

@@ -51,7 +51,9 @@ impl Slo {
 
     /// The share of admitted requests the objective lets fail, in parts per million (100 −
     /// 99.9 is 0.09999999999999432 in binary floating point; in whole ppm it is 1,000, so
-    /// a budget reads 1, not 0.9999999999998899).
+    /// a budget reads 1, not 0.9999999999998899). The objective counts to 0.0001 %: a finer
+    /// one (typed, the knob steps by 0.001) is taken to its nearest ppm, here and in
+    /// [`outage_minutes`](Self::outage_minutes) alike.
     pub fn error_ppm(self) -> u64 {
         ((100.0 - self.success_percent) * 10_000.0).round().clamp(0.0, 1e6) as u64
     }
@@ -120,7 +122,7 @@ impl Slo {
         // In whole milliseconds of the period and parts per million of the objective, so
         // the source's 21.6 comes out exactly rather than as 21.600000000000016.
         let period_ms = u128::from(period_days) * 86_400_000;
-        let miss_ppm = (1_000_000.0 - (self.success_percent * 10_000.0).round()).max(0.0) as u128;
+        let miss_ppm = u128::from(self.error_ppm());
         (period_ms * miss_ppm) as f64 / 1e6 / 60_000.0
     }
 }

@@ -290,21 +290,25 @@ pub fn run_end_ms(r: &Report) -> f64 {
 }
 
 /// The calls per second reaching `hop` (retries included) before the scenario's first fault
-/// starts, in whole buckets; over the whole run when there is no fault or it starts within
-/// the first bucket. It is the load the hop normally sees, which the queue lab's link takes:
-/// the run's mean would count the storm a fault sets off (metastable's server: 486.8/s over
-/// the run, 450/s before its trigger). Rounded to 0.1/s, or 3 significant digits below 10/s.
+/// starts, over the whole buckets before it; over the whole run when there is no fault or
+/// it starts within the first bucket. It is the load the hop normally sees, which the queue
+/// lab's link takes: the run's mean would count the storm a fault sets off (metastable's
+/// server: 486.8/s over the run, 446/s before its trigger). Rounded to a tenth of a call per
+/// second, or of a thousandth below 10/s.
 pub fn steady_arrival_rate(r: &Report, s: &Scenario, hop: usize) -> f64 {
     let first_fault = s.faults.iter().map(|f| f.start_ms).fold(f64::INFINITY, f64::min);
     let w = r.series.bucket_ms;
     let before = if w > 0.0 && first_fault.is_finite() { (first_fault / w).floor() as usize } else { 0 };
     let rate = match r.series.attempts.get(hop) {
-        Some(v) if before >= 1 && before <= v.len() => {
-            v[..before].iter().sum::<u64>() as f64 / (before as f64 * w / 1000.0)
+        // A series that ends before the fault (a run shorter than its fault's start) counts
+        // all its buckets.
+        Some(v) if before >= 1 && !v.is_empty() => {
+            let n = before.min(v.len());
+            v[..n].iter().sum::<u64>() as f64 / (n as f64 * w / 1000.0)
         }
         _ => r.hops.get(hop).map_or(0.0, |h| h.calls as f64) / (run_end_ms(r) / 1000.0).max(1e-3),
     };
-    crate::knob::round_for_display(rate, 0.1)
+    if rate >= 10.0 { (rate * 10.0).round() / 10.0 } else { (rate * 1000.0).round() / 1000.0 }
 }
 
 /// A box of the chain diagram.
@@ -748,7 +752,18 @@ mod tests {
         calm.faults.clear();
         let rc = crate::model::chain::run(&calm).expect("runs");
         let whole = rc.hops[server].calls as f64 / (run_end_ms(&rc) / 1000.0);
-        assert_eq!(steady_arrival_rate(&rc, &calm, server), crate::knob::round_for_display(whole, 0.1));
+        let calm_rate = steady_arrival_rate(&rc, &calm, server);
+        assert!(
+            (calm_rate - whole).abs() <= 0.05 && calm_rate == (calm_rate * 10.0).round() / 10.0,
+            "{calm_rate} {whole}"
+        );
+        assert_ne!(whole, (whole * 10.0).round() / 10.0, "a mean with more digits than a tenth, rounded");
+        // A fault within the first bucket: the whole run, not an empty window.
+        let mut early = s.clone();
+        early.faults[0].start_ms = 0.0;
+        let re = crate::model::chain::run(&early).expect("runs");
+        let mean = re.hops[server].calls as f64 / (run_end_ms(&re) / 1000.0);
+        assert!((steady_arrival_rate(&re, &early, server) - mean).abs() <= 0.05);
     }
 
     #[test]

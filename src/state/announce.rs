@@ -26,6 +26,9 @@ impl Said {
     }
 }
 
+/// Most changed figures a sentence reads; it says how many more there are.
+pub const MOST_READ: usize = 6;
+
 /// The sentence for a run whose figures are `now`, after a run whose figures were `before`
 /// (`None`: the first run the page shows, or one whose figures are other ones).
 pub fn sentence(lang: Lang, before: Option<&[Said]>, now: &[Said]) -> String {
@@ -40,16 +43,21 @@ pub fn sentence(lang: Lang, before: Option<&[Said]>, now: &[Said]) -> String {
             now.iter().filter(|s| s.lead).map(|s| format!("{} {}", lang.t(s.label), s.value)).collect();
         return lang.f(T::AnnounceAll, &[("figures", &all.join(sep))]);
     };
-    let changed: Vec<String> = before
-        .iter()
-        .zip(now)
-        .filter(|(b, n)| b.value != n.value)
+    // The lead figures that changed first, then the others, at most `MOST_READ` in all: a
+    // move that changes the random draws shifts most of the storm page's nineteen cards.
+    let changed: Vec<(&Said, &Said)> = before.iter().zip(now).filter(|(b, n)| b.value != n.value).collect();
+    let in_order = changed.iter().filter(|(_, n)| n.lead).chain(changed.iter().filter(|(_, n)| !n.lead));
+    let mut read: Vec<String> = in_order
+        .take(MOST_READ)
         .map(|(b, n)| format!("{} {} → {}", lang.t(n.label), b.value, n.value))
         .collect();
-    if changed.is_empty() {
+    if changed.len() > MOST_READ {
+        read.push(lang.f(T::AnnounceMore, &[("n", &(changed.len() - MOST_READ).to_string())]));
+    }
+    if read.is_empty() {
         lang.t(T::AnnounceSame).to_string()
     } else {
-        lang.f(T::AnnounceChanged, &[("figures", &changed.join(sep))])
+        lang.f(T::AnnounceChanged, &[("figures", &read.join(sep))])
     }
 }
 
@@ -84,6 +92,29 @@ mod tests {
         second.push(Said::when_changed(T::HTimeouts, "20"));
         // A move that changes none of the lead figures is not "no figure changed".
         assert_eq!(sentence(Lang::En, Some(&first), &second), "Run finished, changed: Timeouts 40 → 20.");
+    }
+
+    #[test]
+    fn a_long_list_of_changes_reads_the_leads_first_and_counts_the_rest() {
+        let labels = [
+            T::HOriginal,
+            T::HLeaf,
+            T::HSucceeded,
+            T::HDegraded,
+            T::HRetries,
+            T::HTimeouts,
+            T::HP50,
+            T::HP99,
+        ];
+        let make = |v: &str| {
+            let mut all: Vec<Said> = labels.iter().map(|&l| Said::when_changed(l, v)).collect();
+            all.push(Said::new(T::HFailed, v));
+            all
+        };
+        let said = sentence(Lang::En, Some(&make("1")), &make("2"));
+        assert!(said.starts_with("Run finished, changed: Failed 1 → 2, Original requests 1 → 2, "), "{said}");
+        assert!(said.ends_with(", and 3 more (on the cards)."), "{said}");
+        assert_eq!(said.matches(" → ").count(), MOST_READ);
     }
 
     #[test]

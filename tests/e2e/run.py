@@ -321,7 +321,7 @@ def main():
         expect(chrome.find("#story-as-loaded") is not None, "after a change the story is marked as the preset's")
         # The live region then reads only what the move changed.
         said = chrome.js("return document.getElementById('run-announce').textContent")
-        expect(said.startswith("Run finished, changed: Leaf attempts ") and "Amplification 27× → 36×" in said, f"the change is read: {said}")
+        expect(said.startswith("Run finished, changed: Amplification 27× → 36×") and "Leaf attempts " in said, f"the change is read, its lead figures first: {said}")
         same = success == chrome.js("return document.getElementById('h-a-core_success_rate').dataset.value")
         expect(("Core success" in said) != same, f"core success is read only if it changed ({success}): {said}")
         expect("l1.attempts=4" in chrome.url(), f"the change is in the link: {chrome.url()}")

@@ -467,8 +467,14 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     let status = if view.protected.is_empty() {
         status
     } else {
+        // In brackets after the status, inside its full stop if it has one.
         let twice = lang.f(T::StabTwoSweeps, &[("n", &view.plain.len().to_string())]);
-        lang.f(T::Sentences, &[("a", &status), ("b", &twice)])
+        let (body, stop) = match status.strip_suffix('.').or_else(|| status.strip_suffix('。')) {
+            Some(body) => (body, &status[body.len()..]),
+            None => (status.as_str(), ""),
+        };
+        let gap = if lang == Lang::En && !body.is_empty() { " " } else { "" };
+        format!("{body}{gap}{twice}{stop}")
     };
     let oncancel = {
         let c = cancel.clone();
