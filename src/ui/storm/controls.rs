@@ -116,9 +116,19 @@ fn stepper(
     let (less, more) = (on.clone(), on);
     let name = lang.t(label).to_string();
     // A button that turns disabled (the count at its bound) drops the focus: its partner
-    // takes it. Each closure holds both ids.
-    let (to_plus, to_minus) = (format!("{id}-plus"), format!("{id}-minus"));
-    let (to_plus2, to_minus2) = (to_plus.clone(), to_minus.clone());
+    // takes it. The ids are read off the button pressed, as the page has them (a lesson
+    // card's copy has its ids prefixed, `ui::lesson`), and its partner's by its suffix.
+    let keep_focus = |e: &MouseEvent, own: &str, partner: &str| {
+        let pressed = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .map(|el| el.id());
+        let pressed = pressed.filter(|p| p.ends_with(own)).unwrap_or_else(|| own.to_string());
+        let other = format!("{}{partner}", &pressed[..pressed.len() - own.len()]);
+        crate::ui::browser::focus_after_render([pressed, other]);
+    };
+    let (minus, plus) = (format!("{id}-minus"), format!("{id}-plus"));
+    let (minus2, plus2) = (minus.clone(), plus.clone());
     html! {
         <div class="control stepper" id={id.to_string()}>
             <div class="control-head">
@@ -126,16 +136,16 @@ fn stepper(
                 <span class="control-value" role="group" aria-labelledby={format!("{id}-label")}>
                     <button type="button" class="secondary small" id={format!("{id}-minus")} disabled={value <= min}
                         aria-label={lang.f(T::StepperLess, &[("what", &name)])}
-                        onclick={Callback::from(move |_: MouseEvent| {
+                        onclick={Callback::from(move |e: MouseEvent| {
                             less.emit(value.saturating_sub(1));
-                            crate::ui::browser::focus_after_render([to_minus.clone(), to_plus.clone()]);
+                            keep_focus(&e, &minus, &plus);
                         })}>{ "−" }</button>
                     <output id={format!("{id}-value")} aria-live="off">{ value }</output>
                     <button type="button" class="secondary small" id={format!("{id}-plus")} disabled={value >= max}
                         aria-label={lang.f(T::StepperMore, &[("what", &name)])}
-                        onclick={Callback::from(move |_: MouseEvent| {
+                        onclick={Callback::from(move |e: MouseEvent| {
                             more.emit(value + 1);
-                            crate::ui::browser::focus_after_render([to_plus2.clone(), to_minus2.clone()]);
+                            keep_focus(&e, &plus2, &minus2);
                         })}>{ "+" }</button>
                 </span>
             </div>
