@@ -1155,6 +1155,7 @@ texts! {
     LessonToolsLabel => "Lesson tools", "课程工具";
     LessonPrev => "← Back", "← 上一步";
     LessonNext => "Next →", "下一步 →";
+    StepMomentLabel => "this step's moment", "本步关注的时段";
     LessonPrevHelp => "The step before (key ← or Page Up, as a presentation clicker)", "上一步（按键 ← 或 Page Up，与翻页笔相同）";
     LessonNextHelp => "The next step (key → or Page Down, as a presentation clicker)", "下一步（按键 → 或 Page Down，与翻页笔相同）";
     LessonNextLesson => "Next lesson →", "下一课 →";

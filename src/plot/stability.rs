@@ -232,7 +232,14 @@ pub fn map_markup(
     let mut o = String::with_capacity(nx * ny * 260 + 4000);
     let _ = write!(
         o,
-        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"><title id="stab-map-title">{}</title><defs><pattern id="stab-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern><pattern id="stab-dots" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="dots-bg"/><circle cx="3" cy="3" r="1.6" class="dots-dot"/></pattern></defs>"#,
+        r#"<svg viewBox="0 0 {W} {H}" class="stab-map" role="group" aria-labelledby="stab-map-title"{}><title id="stab-map-title">{}</title><defs><pattern id="stab-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern><pattern id="stab-dots" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" class="dots-bg"/><circle cx="3" cy="3" r="1.6" class="dots-dot"/></pattern></defs>"#,
+        // An exported map names its protection in its file's name: a slide of each does not
+        // overwrite the one before.
+        if s.protect == Protection::None {
+            String::new()
+        } else {
+            format!(r#" data-export-id="stability-map-{}""#, s.protect.slug())
+        },
         esc(lang.t(T::StabMapLabel))
     );
     for (index, c) in plain.iter().enumerate() {

@@ -548,9 +548,19 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let veil_x = scale.map(veil_from.clamp(0.0, props.end_ms));
     let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
+        // Named at its foot (the fault windows' labels are along the top), where it is wide
+        // enough: unnamed, a box over the fault's band read as the fault lasting as long.
+        let name = props.lang.t(T::StepMomentLabel);
+        let w = (x1 - x0).max(0.0);
         html! {
-            <rect class="step-moment" data-from-ms={from.to_string()} data-to-ms={to.to_string()}
-                x={x0.to_string()} width={(x1 - x0).max(0.0).to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
+            <>
+                <rect class="step-moment" data-from-ms={from.to_string()} data-to-ms={to.to_string()}
+                    x={x0.to_string()} width={w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
+                if w > 70.0 {
+                    <text class="step-moment-label" x={(x0 + 4.0).to_string()} y={(props.height - MB - 5.0).to_string()}
+                        textLength={crate::plot::palette::squeeze(name, 11.0, w - 8.0)} lengthAdjust="spacingAndGlyphs">{ name }</text>
+                }
+            </>
         }
     });
     // What a lesson's veil covers on a time chart: the run after the playhead, which the

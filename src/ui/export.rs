@@ -138,6 +138,26 @@ fn ems(s: &str) -> f64 {
     s.chars().map(|c| if (c as u32) < 0x2E80 { 0.6 } else { 1.0 }).sum()
 }
 
+/// `s` in lines of at most `max` ems (see [`ems`]), broken at a space where there is one
+/// (Chinese has none: it breaks anywhere).
+fn wrap_ems(s: &str, max: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for c in s.chars() {
+        line.push(c);
+        if ems(&line) > max {
+            let cut = line.trim_end().rfind(' ').filter(|&i| i > 0).unwrap_or(line.len() - c.len_utf8());
+            let rest = line.split_off(cut);
+            lines.push(std::mem::take(&mut line).trim_end().to_string());
+            line = rest.trim_start().to_string();
+        }
+    }
+    if !line.trim().is_empty() {
+        lines.push(line.trim().to_string());
+    }
+    lines
+}
+
 /// An SVG element with attributes.
 fn svg_el(doc: &Document, name: &str, attrs: &[(&str, String)]) -> Result<Element, JsValue> {
     let el = doc.create_element_ns(Some(SVG_NS), name)?;
@@ -198,6 +218,26 @@ fn caption_band(
     {
         items = legend_items(&after)?;
     }
+    // A figure alone in its page section with neither (the stability map, the hysteresis
+    // chart): the section's legend, and its notes marked `export-note` (the stuck cells
+    // counted with and without the protection) as lines under the title.
+    let mut notes: Vec<String> = Vec::new();
+    if cap.is_none()
+        && let Some(section) = svg.closest("section")?
+        && section.query_selector_all("svg[role=img], svg[role=group]")?.length() == 1
+    {
+        if items.is_empty()
+            && let Some(legend) = section.query_selector(".legend")?
+        {
+            items = legend_items(&legend)?;
+        }
+        let marked = section.query_selector_all(".export-note")?;
+        notes = (0..marked.length())
+            .filter_map(|i| marked.item(i)?.text_content())
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect();
+    }
     if title.trim().is_empty() && items.is_empty() {
         return Ok(None);
     }
@@ -217,7 +257,18 @@ fn caption_band(
     )?;
     t.set_text_content(Some(title.trim()));
     g.append_child(&t)?;
-    let (mut x, mut y) = (vb[0] + 4.0 * k, vb[1] + 36.0 * k);
+    let mut y = vb[1] + 16.0 * k;
+    for line in notes.iter().flat_map(|n| wrap_ems(n, (vb[2] - 8.0 * k) / fs)) {
+        y += 17.0 * k;
+        let n = svg_el(
+            doc,
+            "text",
+            &[("x", (vb[0] + 4.0 * k).to_string()), ("y", y.to_string()), ("font-size", fs.to_string())],
+        )?;
+        n.set_text_content(Some(&line));
+        g.append_child(&n)?;
+    }
+    let (mut x, mut y) = (vb[0] + 4.0 * k, y + 20.0 * k);
     for item in &items {
         let label = item.text_content().unwrap_or_default();
         let width = 16.0 * k + ems(&label) * fs;
@@ -281,6 +332,31 @@ fn caption_band(
                     ("stroke-width", (2.0 * k).to_string()),
                 ],
             )?
+        } else if let Some(sw) = sw.as_ref().filter(|sw| sw.class_list().contains("box")) {
+            // A box swatch (the stability map's shades) is a square filled as the figure's
+            // cells of its class are (the stuck cells' hatching is a pattern the copy keeps),
+            // else with its own colour.
+            let classes = sw.get_attribute("class").unwrap_or_default();
+            let cell_fill = classes
+                .split_whitespace()
+                .filter(|c| !matches!(*c, "swatch" | "box"))
+                .find_map(|c| svg.query_selector(&format!(".cell.{c}")).ok().flatten())
+                .map(|cell| computed(&cell, "fill"))
+                .filter(|f| !f.is_empty() && f != "none");
+            let fill = cell_fill.unwrap_or_else(|| computed(sw, "background-color"));
+            svg_el(
+                doc,
+                "rect",
+                &[
+                    ("x", x.to_string()),
+                    ("y", (y - 10.0 * k).to_string()),
+                    ("width", (11.0 * k).to_string()),
+                    ("height", (11.0 * k).to_string()),
+                    ("fill", fill),
+                    ("stroke", computed(sw, "outline-color")),
+                    ("stroke-width", (0.5 * k).to_string()),
+                ],
+            )?
         } else {
             svg_el(
                 doc,
@@ -313,7 +389,7 @@ fn caption_band(
         g.append_child(&lt)?;
         x += width + 12.0 * k;
     }
-    let band = if items.is_empty() { 24.0 * k } else { y - vb[1] + 8.0 * k };
+    let band = if items.is_empty() { y - vb[1] - 12.0 * k } else { y - vb[1] + 8.0 * k };
     g.set_attribute("transform", &format!("translate(0 {})", -band))?;
     Ok(Some((g, band)))
 }
@@ -373,6 +449,16 @@ fn svg_text(svg: &Element, name: &str, p: &Provenance) -> Result<(String, f64, f
                 let copy: web_sys::Node = styled_copy(&window, &w.dyn_into()?)?.into();
                 clone.append_child(&copy)?;
             }
+        }
+    }
+    // What marks the page's own state rather than the figure (the stability map's picked
+    // cell) stays on the page.
+    let skipped = clone.query_selector_all(".no-export")?;
+    for i in 0..skipped.length() {
+        if let Some(n) = skipped.item(i)
+            && let Some(p) = n.parent_node()
+        {
+            p.remove_child(&n)?;
         }
     }
     clone.set_attribute("xmlns", SVG_NS)?;
@@ -471,11 +557,12 @@ fn figures() -> Vec<(Element, String, String)> {
         if !displayed(&svg) {
             continue;
         }
-        // The figure's id, else its kind (`diagram`), else the nearest id around it.
+        // The name the figure asks for (`data-export-id`), else the figure's id, else its kind
+        // (`diagram`), else the nearest id around it.
         let fig = svg.closest("figure").ok().flatten();
-        let mut id = fig
-            .as_ref()
-            .map(|f| f.id())
+        let mut id = svg
+            .get_attribute("data-export-id")
+            .or_else(|| fig.as_ref().map(|f| f.id()))
             .filter(|i| !i.is_empty())
             .or_else(|| fig.as_ref()?.get_attribute("class")?.split_whitespace().next().map(String::from))
             .or_else(|| Some(svg.closest("[id]").ok()??.id()))

@@ -363,6 +363,24 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         rows_of = lambda lines: [l for l in lines if not l.startswith("#")]
         expect(rows_of(got) == rows_of(want.splitlines()) and want.splitlines()[0] in got,
                f"the map's CSV is lab sweep's (below the provenance):\n{body.decode()[:600]}\nvs\n{want[:300]}")
+        # The map as a figure for a slide: named by its protection, with the section's legend
+        # and the stuck cells counted both ways under its title.
+        page("?page=stability&lang=zh&protect=cancel&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3")
+        deadline = time.time() + 60
+        while time.time() < deadline and not chrome.js(
+                "const m = document.getElementById('stability-map'); return m && m.dataset.total !== '0' && m.dataset.done === m.dataset.total;"):
+            time.sleep(0.1)
+        n = hook()
+        chrome.click("#export-toggle")
+        names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
+        i = next(k for k, nm in enumerate(names) if nm.startswith("稳定性地图"))
+        name, _, body = take(f"#export-fig-{i}-svg", n)
+        expect(name.endswith("-stability-map-cancel.svg"), f"the map's file names its protection: {name}")
+        words = " ".join(t.text or "" for t in ET.fromstring(body).iter(SVG_NS + "text"))
+        legend = chrome.js("return Array.from(document.querySelectorAll('#stability-map .legend .legend-item')).map(e => e.textContent.trim());")
+        count = chrome.text("#stab-stuck-count")
+        expect(legend and all(item in words for item in legend), f"{name}: the map's legend {legend} in {words[:400]!r}")
+        expect(count.split("，")[0] in words, f"{name}: the stuck cells counted ({count!r})")
         no_csp()
         no_console_errors(chrome, "lab export")
 

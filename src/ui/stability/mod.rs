@@ -315,7 +315,8 @@ fn mark_picked(index: usize) {
         None => {
             let Ok(o) = doc.create_element_ns(Some("http://www.w3.org/2000/svg"), "rect") else { return };
             o.set_id("stab-picked");
-            let _ = o.set_attribute("class", "picked-outline");
+            // The page's choice, not the figure's: left out of an export.
+            let _ = o.set_attribute("class", "picked-outline no-export");
             let _ = o.set_attribute("pointer-events", "none");
             let _ = o.set_attribute("aria-hidden", "true");
             o
@@ -569,7 +570,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         </div>
                         // Above the map: the figure a protection is judged by, in view with it.
                         if protected && !view.cancelled && view.done >= view.total {
-                            <p id="stab-stuck-count">{ lang.f(T::StabStuckCount, &[
+                            <p id="stab-stuck-count" class="export-note">{ lang.f(T::StabStuckCount, &[
                                 ("plain", &stuck(&view.plain).to_string()),
                                 ("prot", &stuck(&view.protected).to_string()),
                                 ("p", &protection_label(lang, s, s.protect)),
@@ -616,7 +617,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                             ("step", &format_number(HYST_STEP_MS / 1000.0, 1)),
                         ]) }</p>
                         if let Some((_, _, served)) = (*hyst).clone().filter(|h| !h.2.is_empty()) {
-                            <p class="help" id="stab-hyst-served">{ served }</p>
+                            <p class="help export-note" id="stab-hyst-served">{ served }</p>
                         }
                         <p class="help" id="stab-hyst-why">{ t(T::StabHystWhy) }</p>
                     </section>
