@@ -111,6 +111,39 @@ fn fault_labels(
 /// A fault label's width in the chart's units (10.5-unit text).
 const FAULT_LABEL_W: f64 = 42.0;
 
+/// Where a lesson step's moment (`from`..`to` ms) is named on a time chart: its text's right
+/// end, baseline and width, at the box's top right, below any fault window's label it would
+/// meet; none where the box is too narrow. The chart keeps its direct labels clear of it
+/// and the playhead layer draws it, both from here.
+fn moment_label_at(
+    faults: &[(f64, f64, String)],
+    end_ms: f64,
+    from: f64,
+    to: f64,
+    name: &str,
+) -> Option<(f64, f64, f64)> {
+    let scale = x_scale(end_ms);
+    let (x0, x1) = (scale.map(from.clamp(0.0, end_ms)), scale.map(to.clamp(0.0, end_ms)));
+    if x1 - x0 <= 70.0 {
+        return None;
+    }
+    let w = crate::plot::palette::label_width(name, 11.0).min(x1 - x0 - 8.0);
+    let right = x1 - 4.0;
+    let marks: Vec<(f64, f64, f64)> = fault_labels(faults, end_ms)
+        .into_iter()
+        .flatten()
+        .map(|(m, y)| {
+            let a = if m.label_end { m.label_x - FAULT_LABEL_W } else { m.label_x };
+            (a, a + FAULT_LABEL_W, y)
+        })
+        .collect();
+    let mut y = MT + 12.0;
+    while marks.iter().any(|&(a, b, fy)| a < right && right - w < b && (fy - y).abs() < 12.0) {
+        y += 13.0;
+    }
+    Some((right, y, w))
+}
+
 fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
     let xs = x_scale(end_ms);
     let end_s = end_ms / 1000.0;
@@ -276,6 +309,8 @@ fn edges(n: usize, bucket_ms: f64, xs: &Linear) -> Vec<f64> {
 #[component]
 pub fn TimeChart(props: &TimeChartProps) -> Html {
     let h = use_chart_height(props.height);
+    // A lesson step's moment, whose name the direct labels keep clear of.
+    let step_moment = use_context::<StepMoment>();
     let max_v = props.lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0_f64, f64::max);
     let max = nice_max(props.y_max.unwrap_or(0.0).max(max_v).max(props.limit.as_ref().map_or(0.0, |l| l.0)));
     let xs = x_scale(props.end_ms);
@@ -353,9 +388,25 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
                 [under(y - 9.5), under(y + 2.0)]
             })
             .collect();
+        // The step's moment's name likewise (it sits under the fault labels' row).
+        let moment_edges: Vec<Vec<f64>> = step_moment
+            .and_then(|m| m.0)
+            .and_then(|(from, to)| {
+                moment_label_at(&props.faults, props.end_ms, from, to, props.lang.t(T::StepMomentLabel))
+            })
+            .map(|(right, y, w)| {
+                let under = |yy: f64| -> Vec<f64> {
+                    (0..n)
+                        .map(|i| if xe[i + 1] > right - w && xe[i] < right { yy } else { f64::NAN })
+                        .collect()
+                };
+                vec![under(y - 9.5), under(y + 2.0)]
+            })
+            .unwrap_or_default();
         let obstacles: Vec<&[f64]> = std::iter::once(limit_at.as_slice())
             .filter(|l| !l.is_empty())
             .chain(fault_edges.iter().map(Vec::as_slice))
+            .chain(moment_edges.iter().map(Vec::as_slice))
             .collect();
         let area = crate::plot::direct_labels::Area { left: ML, right: W - MR, top: MT, bottom: h - MB };
         let at = crate::plot::direct_labels::place(&xe, &series, &widths, &obstacles, area);
@@ -527,6 +578,11 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let Some(PlayheadAt { at_ms, faults }) = at else { return Html::default() };
     let scale = x_scale(props.end_ms);
     let marks = fault_labels(&faults, props.end_ms);
+    // The step's moment's name, placed before `faults` is drawn (see `moment_label_at`).
+    let moment_name = props.lang.t(T::StepMomentLabel);
+    let named = step_moment
+        .and_then(|m| m.0)
+        .and_then(|(from, to)| moment_label_at(&faults, props.end_ms, from, to, moment_name));
     let faults = faults.iter().zip(marks).filter_map(|((from, to, label), m)| {
         let (m, label_y) = m?;
         let strip_y = MT - 4.0 * (m.row as f64 + 1.0);
@@ -548,16 +604,15 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     let veil_x = scale.map(veil_from.clamp(0.0, props.end_ms));
     let moment = step_moment.and_then(|m| m.0).map(|(from, to)| {
         let (x0, x1) = (scale.map(from.clamp(0.0, props.end_ms)), scale.map(to.clamp(0.0, props.end_ms)));
-        // Named at its foot (the fault windows' labels are along the top), where it is wide
-        // enough: unnamed, a box over the fault's band read as the fault lasting as long.
-        let name = props.lang.t(T::StepMomentLabel);
-        let w = (x1 - x0).max(0.0);
+        // Named (see `moment_label_at`): unnamed, a box over the fault's band read as the
+        // fault lasting as long.
+        let (name, w) = (moment_name, (x1 - x0).max(0.0));
         html! {
             <>
                 <rect class="step-moment" data-from-ms={from.to_string()} data-to-ms={to.to_string()}
                     x={x0.to_string()} width={w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
-                if w > 70.0 {
-                    <text class="step-moment-label" x={(x0 + 4.0).to_string()} y={(props.height - MB - 5.0).to_string()}
+                if let Some((right, y, _)) = named {
+                    <text class="step-moment-label" x={right.to_string()} y={y.to_string()} text-anchor="end"
                         textLength={crate::plot::palette::squeeze(name, 11.0, w - 8.0)} lengthAdjust="spacingAndGlyphs">{ name }</text>
                 }
             </>

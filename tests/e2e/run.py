@@ -818,6 +818,17 @@ def main():
                 time.sleep(0.3)
                 out, n = chrome.js(over_faults_js)
                 expect(n > 0 and not out, f"{preset} ({lang}): direct labels clear of the {n} fault labels: {out}")
+        # And of a lesson step's named moment (metastable 3 shades 5–12 s, over the storm's
+        # top lines), which keeps clear of the fault labels in turn.
+        over_moment_js = over_faults_js.replace("text.fault-label", "text.step-moment-label")
+        for lang in ["en", "zh"]:
+            page(f"?lesson=metastable&step=3&lang={lang}")
+            wait_run(chrome)
+            time.sleep(0.5)
+            out, n = chrome.js(over_moment_js)
+            expect(n >= 3 and not out, f"metastable 3 ({lang}): direct labels clear of the {n} moment labels: {out}")
+            out, _ = chrome.js(over_faults_js.replace("text.direct-label", "text.step-moment-label"))
+            expect(not out, f"metastable 3 ({lang}): moment labels clear of the fault labels: {out}")
 
     def storm_pool_full_under_a_tall_queue():
         # Metastable: a pool of 5 under a queue of thousands draws as a line at 0; the chart
