@@ -44,7 +44,7 @@ pub fn LessonsPage(props: &LessonsProps) -> Html {
                 <p class="lesson-meta">{ meta }</p>
                 <p>{ plain_words(l.summary, lang) }</p>
                 <p class="row-buttons">
-                    <a class="button" href={link(l, 0, Modes::default(), lang)}>{ t(T::LessonStart) }</a>
+                    <a class="button" title={t(T::LessonStartHelp)} href={link(l, 0, Modes::default(), lang)}>{ t(T::LessonStart) }</a>
                     <a class="button secondary" id={format!("lesson-{}-present", l.id)} title={t(T::LessonPresentHelp)}
                         href={link(l, 0, Modes { present: true, ..Modes::default() }, lang)}>{ t(T::LessonPresent) }</a>
                     <a class="button secondary" id={format!("lesson-{}-interview", l.id)} title={t(T::LessonInterviewHelp)}
@@ -62,6 +62,13 @@ pub fn LessonsPage(props: &LessonsProps) -> Html {
             <h1 id="page-title">{ t(T::LessonsTitle) }</h1>
             <p class="intro">{ t(T::LessonsIntro) }</p>
             <p class="note" id="lessons-sources">{ t(T::LessonsSources) }</p>
+            // What each lesson's three buttons open, said once here (each has it as its
+            // tooltip too): a learner alone had not known what interview mode was.
+            <ul class="note" id="lessons-modes">
+                { for [(T::LessonStart, T::LessonStartHelp), (T::LessonPresent, T::LessonPresentHelp), (T::LessonInterview, T::LessonInterviewHelp)]
+                    .into_iter()
+                    .map(|(mode, help)| html! { <li>{ lang.f(T::LessonModeItem, &[("mode", t(mode)), ("help", t(help))]) }</li> }) }
+            </ul>
             <div class="lesson-list">{ for items }</div>
             <section class="panel" id="lesson-keys">
                 <h2>{ t(T::LessonKeysTitle) }</h2>
