@@ -178,6 +178,27 @@ pub fn protection_label(lang: Lang, sweep: &Sweep, p: Protection) -> String {
     }
 }
 
+/// The map's cells on its drawing: columns and rows, and each cell's width and height.
+#[derive(Clone, Copy)]
+struct MapGrid {
+    nx: usize,
+    ny: usize,
+    cw: f64,
+    ch: f64,
+}
+
+impl MapGrid {
+    fn of(s: &Sweep) -> Self {
+        let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
+        MapGrid { nx, ny, cw: (W - LEFT - RIGHT) / nx as f64, ch: (H - TOP - BOTTOM) / ny as f64 }
+    }
+
+    /// Where a point in cell units (x right, y up) is drawn.
+    fn px(&self, i: f64, j: f64) -> (f64, f64) {
+        (LEFT + i * self.cw, H - BOTTOM - j * self.ch)
+    }
+}
+
 /// The cells the protection gets out of the state the plain system stays stuck in (the
 /// region shrinks by exactly these), as a mark at each one's centre: how many, and the
 /// marks' markup.
@@ -186,16 +207,14 @@ pub fn saved_marks(
     plain: &[Option<CellResult>],
     protected: &[Option<CellResult>],
 ) -> (usize, String) {
-    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
-    let (cw, ch) = ((W - LEFT - RIGHT) / nx as f64, (H - TOP - BOTTOM) / ny as f64);
-    let r = 0.18 * cw.min(ch);
+    let grid = MapGrid::of(s);
+    let r = 0.18 * grid.cw.min(grid.ch);
     let mut o = String::new();
     let mut n = 0;
     for k in 0..plain.len() {
         if got_out(plain.get(k)) == Some(false) && got_out(protected.get(k)) == Some(true) {
             let (i, j) = s.position(k);
-            let (x, y) =
-                (LEFT + (f64::from(i) + 0.5) * cw, TOP + (H - TOP - BOTTOM) - (f64::from(j) + 0.5) * ch);
+            let (x, y) = grid.px(f64::from(i) + 0.5, f64::from(j) + 0.5);
             let _ = write!(o, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}"/>"#);
             n += 1;
         }
@@ -209,10 +228,9 @@ pub fn map_boundaries(
     plain: &[Option<CellResult>],
     protected: &[Option<CellResult>],
 ) -> (String, String) {
-    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
-    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
-    let (cw, ch) = (pw / nx as f64, ph / ny as f64);
-    let to_px = |i: f64, j: f64| (LEFT + i * cw, TOP + ph - j * ch);
+    let grid = MapGrid::of(s);
+    let (nx, ny) = (grid.nx, grid.ny);
+    let to_px = |i: f64, j: f64| grid.px(i, j);
     let pb = if protected.is_empty() { String::new() } else { boundary(nx, ny, protected, to_px) };
     (boundary(nx, ny, plain, to_px), pb)
 }
@@ -225,10 +243,9 @@ pub fn map_markup(
     protected: &[Option<CellResult>],
     links: &[String],
 ) -> String {
-    let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
-    let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
-    let (cw, ch) = (pw / nx as f64, ph / ny as f64);
-    let to_px = |i: f64, j: f64| (LEFT + i * cw, TOP + ph - j * ch);
+    let grid = MapGrid::of(s);
+    let MapGrid { nx, ny, cw, ch } = grid;
+    let to_px = |i: f64, j: f64| grid.px(i, j);
     let mut o = String::with_capacity(nx * ny * 260 + 4000);
     let _ = write!(
         o,
@@ -282,7 +299,7 @@ pub fn map_markup(
     let _ = write!(
         o,
         r#"<text class="axis-title" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text></g></svg>"#,
-        LEFT + pw / 2.0,
+        LEFT + (W - LEFT - RIGHT) / 2.0,
         H - 8.0,
         esc(&axis_title(lang, &s.x.key))
     );
