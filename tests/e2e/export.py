@@ -284,12 +284,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
 
 
     # ---- the labs' own results -----------------------------------------------------------
-    def map_done(query):
-        """Opens the stability map at `query` and waits for its sweep to finish."""
+    def map_done(query, total):
+        """Opens the stability map at `query` and waits for its sweep of `total` cells to
+        finish (by count: the map before, already finished, must not pass for it)."""
         page(query)
         deadline = time.time() + 60
         while time.time() < deadline and not chrome.js(
-                "const m = document.getElementById('stability-map'); return m && m.dataset.total !== '0' && m.dataset.done === m.dataset.total;"):
+                "const m = document.getElementById('stability-map');"
+                " return m && m.dataset.total === String(arguments[0]) && m.dataset.done === m.dataset.total"
+                " && document.documentElement.lang.startsWith(arguments[1]);", total, "zh" if "lang=zh" in query else "en"):
             time.sleep(0.1)
 
     def labs_export_their_results():
@@ -355,7 +358,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
 
         # The stability map: its CSV is lab sweep's, byte for byte.
         x, y = "utilisation=0.2..0.8/4", "trigger_ms=100..900/3"
-        map_done("?page=stability&lang=en&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3")
+        map_done("?page=stability&lang=en&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3", 12)
         n = hook()
         chrome.click("#export-toggle")
         _, _, body = take("#export-json", n)
@@ -369,7 +372,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
                f"the map's CSV is lab sweep's (below the provenance):\n{body.decode()[:600]}\nvs\n{want[:300]}")
         # The map as a figure for a slide: named by its protection, with the section's legend
         # and the stuck cells counted both ways under its title.
-        map_done("?page=stability&lang=zh&protect=cancel&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3")
+        map_done("?page=stability&lang=zh&protect=cancel&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3", 24)
         n = hook()
         chrome.click("#export-toggle")
         names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
