@@ -195,14 +195,14 @@ fn admission_query_for_a_storm_hop() {
         concurrency_limit: None,
         retry_after_ms: 1000.0,
     };
-    let link = adm::query_for(&cfg);
+    let link = adm::query_for(&cfg, None);
     assert_eq!(link, "?page=admission&preset=source-002&b=20&r=20&limit=0&n=23&gen=burst");
     let st = AdmissionState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty());
     assert_eq!((st.run.admitted, st.run.rejected_total()), (20, 3));
     let only_limit =
         AdmissionConfig { token_bucket: None, concurrency_limit: Some(4), retry_after_ms: 1000.0 };
-    let st = AdmissionState::from_query(&Query::parse(&adm::query_for(&only_limit)));
+    let st = AdmissionState::from_query(&Query::parse(&adm::query_for(&only_limit, None)));
     assert_eq!((st.input.capacity, st.run.admitted, st.run.rejected), (0, 4, [3, 0, 0]));
 }
 
@@ -397,9 +397,10 @@ fn queue_links_round_trip_and_bad_values_fall_back_alone() {
 
 #[test]
 fn queue_query_for_a_storm_hop() {
-    let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0);
+    let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0, None);
     assert_eq!(link, "?page=queue&preset=source-002", "source 002's pool is the default preset");
-    let link = queue::query_for(200, Some(0), &Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 }, 500.0);
+    let link =
+        queue::query_for(200, Some(0), &Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 }, 500.0, None);
     let st = QueueState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
     assert_eq!((st.input.workers, st.input.queue, st.input.rate), (200, 1, 500.0));
@@ -409,6 +410,7 @@ fn queue_query_for_a_storm_hop() {
         Some(7),
         &Dist::Constant { ms: 0.0 },
         f64::NAN,
+        None,
     )));
     assert!(st.errors.is_empty());
     assert_eq!((st.input.workers, st.input.queue, st.input.service_ms), (10_000, 7, 0.001));
@@ -557,4 +559,57 @@ fn the_admission_labs_paused_step_travels_in_the_link_and_is_not_a_setting() {
     assert_eq!(st.reduce(AdmissionAction::Type(FieldKey::plain("b"), "6".into())).at, None);
     let bad = AdmissionState::from_query(&Query::parse("?page=admission&at=x"));
     assert!(bad.at.is_none() && bad.errors.get(&FieldKey::plain("at")).is_some());
+}
+
+/// A storm hop's link says whose settings it brings (`from=`): read back, kept through an
+/// edit, left by a preset or Reset, never counted as a changed setting, and a bad value
+/// named.
+#[test]
+fn a_storm_links_origin_travels_with_the_lab_until_a_preset_is_picked() {
+    use resilience_lab::state::lab::Origin;
+    let server = Origin::Hop("server".into());
+    let link = queue::query_for(5, None, &Dist::Constant { ms: 10.0 }, 446.0, Some(&server));
+    assert!(link.ends_with("&from=server"), "{link}");
+    let st = QueueState::from_query(&Query::parse(&link));
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
+    assert_eq!(st.from.as_ref(), Some(&server));
+    let edited = st.reduce(QueueAction::Type(FieldKey::plain("rate"), "300".into()));
+    assert_eq!((edited.input.rate, edited.from.as_ref()), (300.0, Some(&server)), "an edit keeps it");
+    assert_eq!(edited.reduce(QueueAction::Reset).from, None, "Reset leaves it");
+    assert_eq!(edited.reduce(QueueAction::Preset("overload".into())).from, None, "a preset leaves it");
+    // Only the origin: the preset's own settings, not changed ones.
+    let only = QueueState::from_query(&Query::parse("?page=queue&from=server"));
+    assert!(!only.departs_from_preset(), "`from` is not a setting");
+
+    let adm_link = adm::query_for(
+        &AdmissionConfig {
+            token_bucket: Some(TokenBucketConfig { capacity: 20, rate_per_s: 20.0, cost: 1 }),
+            concurrency_limit: None,
+            retry_after_ms: 1000.0,
+        },
+        Some(&Origin::Hop("checkout api".into())),
+    );
+    let st = AdmissionState::from_query(&Query::parse(&adm_link));
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{adm_link}");
+    assert_eq!(st.from, Some(Origin::Hop("checkout api".into())), "{adm_link}");
+    let st = st.reduce(AdmissionAction::Type(FieldKey::plain("b"), "10".into()));
+    assert!(st.from.is_some(), "a rerun keeps it");
+    assert_eq!(st.reduce(AdmissionAction::Reset).from, None);
+
+    // A call: caller and callee, joined by an arrow.
+    let call = Origin::Call("gateway".into(), "orders".into());
+    let mut q = Query::new();
+    resilience_lab::state::lab::write_from(&mut q, Some(&call));
+    let st = QueueState::from_query(&Query::parse(&format!("?page=queue&{}", &q.to_query_string()[1..])));
+    assert_eq!(st.from, Some(call));
+    // Refused: an empty name, a name over 40 characters, three names.
+    for bad in ["%20", &"x".repeat(41), "a%E2%86%92b%E2%86%92c"] {
+        let st = QueueState::from_query(&Query::parse(&format!("?page=queue&from={bad}")));
+        assert_eq!(st.from, None, "{bad}");
+        assert!(st.errors.get(&FieldKey::plain("from")).is_some(), "{bad} is named");
+    }
+    // A name holding the arrow cannot be written as a link that reads back as itself.
+    let mut q = Query::new();
+    resilience_lab::state::lab::write_from(&mut q, Some(&Origin::Hop("a→b".into())));
+    assert_eq!(q.get("from"), None);
 }

@@ -757,6 +757,13 @@ texts! {
     StoryAsLoaded => "The preset as loaded; the settings now differ from it, changed here or by the link that opened this page (Reset to preset brings it back):",
         "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
+    FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
+    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, and the calls per second reaching it (before the first fault, or over the whole run when a fault starts at once). Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，以及每秒到达它的调用数（取首个故障之前；故障一开始就发生时取整个运行）。选择预设即离开这些设置。";
+    AdmFromStorm => "Opened from the retry-storm page with the admission control of {what}: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择预设即离开这些设置。";
+    BlFromStorm => "Opened from the retry-storm page with the breaker on {what}: its window, thresholds and open time, as one instance. The calls and their failures are the lab's own (source 003's timeline). Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}上的熔断器：窗口、阈值与打开时长（按单个实例）。调用及其失败是本实验自己的（文档 003 的时间线）。选择预设即离开这些设置。";
     SideA => "A: your scenario", "A：你的场景";
     Difference => "B − A", "B − A";
     DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";

@@ -382,6 +382,9 @@ pub struct AdmissionState {
     /// Arrivals shown where the learner paused (`at=`; see `state::lab::AT`); None: the
     /// page plays the run from its start.
     pub at: Option<usize>,
+    /// Where a link under the retry-storm page's diagram took its settings from
+    /// (`from=`; see `state::lab::Origin`); None once a preset is picked or reset.
+    pub from: Option<super::lab::Origin>,
 }
 
 /// Something the learner did.
@@ -431,7 +434,15 @@ impl AdmissionState {
 
     fn with(preset: &'static str, input: AdmissionInput) -> Self {
         let run = run(input.gates(), &input.arrivals);
-        AdmissionState { preset, input, run, errors: FormErrors::default(), unknown: Vec::new(), at: None }
+        AdmissionState {
+            preset,
+            input,
+            run,
+            errors: FormErrors::default(),
+            unknown: Vec::new(),
+            at: None,
+            from: None,
+        }
     }
 
     /// The same errors and unknown keys over a changed input, rerun.
@@ -440,6 +451,7 @@ impl AdmissionState {
         AdmissionState {
             errors: self.errors.clone(),
             unknown: self.unknown.clone(),
+            from: self.from.clone(),
             ..Self::with(self.preset, input)
         }
     }
@@ -548,10 +560,11 @@ impl AdmissionState {
         }
         st = st.rerun(input);
         st.at = super::lab::read_at(q, MAX_ARRIVALS, &mut errors);
+        st.from = super::lab::read_from(q, &mut errors);
         st.errors = errors;
         st.unknown = unknown_keys(q, |k| {
             crate::state::app::is_shell_key(k)
-                || matches!(k, "preset" | "gen" | "arrivals" | super::lab::AT)
+                || matches!(k, "preset" | "gen" | "arrivals" | super::lab::AT | super::lab::FROM)
                 || KNOBS.iter().any(|n| n.key == k)
         });
         st
@@ -575,6 +588,7 @@ impl AdmissionState {
             q.remove("arrivals");
         }
         super::lab::write_at(q, self.at);
+        super::lab::write_from(q, self.from.as_ref());
     }
 }
 
@@ -623,8 +637,8 @@ fn parse_arrivals(list: &str, defaults: &AdmissionInput, errors: &mut FormErrors
 /// The lab's link for a hop's admission settings (`scenario::AdmissionConfig`, as the
 /// retry-storm page holds them): its bucket and concurrency limit, met by a burst of
 /// three more requests than the bucket (or the limit) lets through at once, each holding
-/// its slot 100 ms.
-pub fn query_for(config: &AdmissionConfig) -> String {
+/// its slot 100 ms. `from`: the hop they belong to (see `state::lab::Origin`).
+pub fn query_for(config: &AdmissionConfig, from: Option<&super::lab::Origin>) -> String {
     let mut input = base(0, 0, 1, 0, Gen::Burst, 1, SWITCH_GAP_MS);
     if let Some(b) = config.token_bucket {
         input.capacity = b.capacity;
@@ -634,7 +648,8 @@ pub fn query_for(config: &AdmissionConfig) -> String {
     input.limit = config.concurrency_limit.unwrap_or(0);
     let through = if input.capacity > 0 { input.capacity / input.cost.max(1) } else { input.limit };
     input.n = (through.saturating_add(3)).clamp(1, MAX_ARRIVALS as u32);
-    let st = AdmissionState::new(PRESETS[0].name).rerun(input);
+    let mut st = AdmissionState::new(PRESETS[0].name).rerun(input);
+    st.from = from.cloned();
     let mut q = Query::new();
     q.set("page", "admission");
     st.write_query(&mut q);

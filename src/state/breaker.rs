@@ -308,6 +308,9 @@ pub struct BreakerState {
     /// Calls shown where the learner paused (`at=`; see `state::lab::AT`); None: the run's
     /// end, where the page opens.
     pub at: Option<usize>,
+    /// Where a link under the retry-storm page's diagram took its settings from
+    /// (`from=`; see `state::lab::Origin`); None once a preset is picked or reset.
+    pub from: Option<super::lab::Origin>,
 }
 
 /// Something the learner did.
@@ -341,7 +344,14 @@ impl BreakerState {
     fn new(name: &str) -> Self {
         let preset = lab::PRESETS.into_iter().find(|p| *p == name).unwrap_or(lab::PRESETS[0]);
         let input = lab::preset(preset).unwrap_or_else(|| lab::preset(lab::PRESETS[0]).expect("a preset"));
-        BreakerState { preset, input, errors: FormErrors::default(), unknown: Vec::new(), at: None }
+        BreakerState {
+            preset,
+            input,
+            errors: FormErrors::default(),
+            unknown: Vec::new(),
+            at: None,
+            from: None,
+        }
     }
 
     /// Its settings, for lessons to quote (see [`super::Setting`]); phase `n`'s as
@@ -544,9 +554,10 @@ impl BreakerState {
             }
         }
         st.at = super::lab::read_at(q, lab::MAX_CALLS as usize, &mut st.errors);
+        st.from = super::lab::read_from(q, &mut st.errors);
         let known = |k: &str| {
             crate::state::app::is_shell_key(k)
-                || matches!(k, "preset" | "window" | "phases" | super::lab::AT)
+                || matches!(k, "preset" | "window" | "phases" | super::lab::AT | super::lab::FROM)
                 || SCALARS.iter().chain(PHASE_KNOBS.iter()).any(|x| x.key == k)
                 || CHOICES.iter().any(|c| c.key == k)
         };
@@ -580,6 +591,7 @@ impl BreakerState {
             }
         }
         super::lab::write_at(q, self.at);
+        super::lab::write_from(q, self.from.as_ref());
     }
 }
 
@@ -631,8 +643,9 @@ impl BreakerState {
 /// source 003's timeline with that breaker, e.g. `?page=breaker&preset=source-003&open_ms=30000&probes=1`
 /// for `BreakerConfig::default()`. Its `instances` and `client_errors` do not apply to the
 /// lab and are left out; a value the lab does not accept is shown as that field's error.
-pub fn query_for(cfg: &BreakerConfig) -> String {
-    let mut st = BreakerState::default();
+/// `from`: the call it guards (see `state::lab::Origin`).
+pub fn query_for(cfg: &BreakerConfig, from: Option<&super::lab::Origin>) -> String {
+    let mut st = BreakerState { from: from.cloned(), ..BreakerState::default() };
     st.input.breaker = BreakerConfig { instances: 1, client_errors: Default::default(), ..*cfg };
     let mut q = Query::new();
     q.set("page", "breaker");

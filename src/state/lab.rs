@@ -84,3 +84,60 @@ pub fn unknown_keys(q: &Query, known: impl Fn(&str) -> bool) -> Vec<String> {
 pub fn preset_error(raw: &str, names: &[&str]) -> FieldError {
     FieldError::new("preset", raw, Allowed::OneOf { choices: names.iter().map(|n| n.to_string()).collect() })
 }
+
+/// The link key naming where a lab's settings came from (see [`Origin`]).
+pub const FROM: &str = "from";
+
+/// Separates a call's caller and callee in `from=` (`client→server`).
+const CALL_ARROW: char = '→';
+
+/// Where a lab's settings came from: the retry-storm page's hop (a pool, an admission
+/// control) or call (a breaker) whose settings a link under its diagram opened the lab
+/// with. The page says so in place of the preset's story, which describes another
+/// system. Not a setting (`departs_from_preset` ignores it); picking a preset or Reset
+/// leaves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A hop, by its service's name.
+    Hop(String),
+    /// A call, by its caller's and its callee's names.
+    Call(String, String),
+}
+
+impl Origin {
+    /// Its `from=` value; `None` when a name holds the arrow that separates a call's two
+    /// names (the link would read back as another origin).
+    pub fn to_link(&self) -> Option<String> {
+        match self {
+            Origin::Hop(h) if !h.contains(CALL_ARROW) => Some(h.clone()),
+            Origin::Call(a, b) if !a.contains(CALL_ARROW) && !b.contains(CALL_ARROW) => {
+                Some(format!("{a}{CALL_ARROW}{b}"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Reads `from=` (see [`Origin`]): one service name, or two joined by `→`, each of 1 to
+/// 40 characters as a scenario's names are; a refused value is named in `errors`.
+pub fn read_from(q: &Query, errors: &mut FormErrors) -> Option<Origin> {
+    let raw = q.get(FROM)?;
+    let names: Vec<&str> = raw.split(CALL_ARROW).map(str::trim).collect();
+    let named = |n: &&str| !n.is_empty() && n.chars().count() <= 40;
+    let error = match names.as_slice() {
+        [h] if named(h) => return Some(Origin::Hop(h.to_string())),
+        [a, b] if named(a) && named(b) => return Some(Origin::Call(a.to_string(), b.to_string())),
+        [_] | [_, _] => Allowed::Rule { rule: crate::error::Rule::NameLength, detail: String::new() },
+        _ => Allowed::Length { min_len: 1, max_len: 2 },
+    };
+    errors.set(FieldKey::plain(FROM), raw.to_string(), FieldError::new(FROM, crate::error::clip(raw), error));
+    None
+}
+
+/// Writes `from=` (see [`Origin`]).
+pub fn write_from(q: &mut Query, from: Option<&Origin>) {
+    match from.and_then(Origin::to_link) {
+        Some(v) => q.set(FROM, v),
+        None => q.remove(FROM),
+    }
+}

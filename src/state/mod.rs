@@ -7,7 +7,7 @@ pub mod announce;
 pub mod app;
 pub mod breaker;
 pub mod calculator;
-mod lab;
+pub mod lab;
 pub mod lesson;
 pub mod queue;
 pub mod runs;
@@ -161,6 +161,7 @@ impl<K: PartialEq> FormErrors<K> {
 pub fn departs_from_preset(write: impl FnOnce(&mut Query)) -> bool {
     let mut q = Query::new();
     write(&mut q);
-    // Where a lab's playback was paused (`at`) is not a setting.
-    q.pairs().iter().any(|(k, _)| k != "preset" && k != lab::AT)
+    // Where a lab's playback was paused (`at`) and where its settings came from (`from`)
+    // are not settings.
+    q.pairs().iter().any(|(k, _)| k != "preset" && k != lab::AT && k != lab::FROM)
 }

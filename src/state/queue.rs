@@ -604,6 +604,9 @@ pub struct QueueState {
     pub errors: FormErrors,
     /// Link keys this page does not read.
     pub unknown: Vec<String>,
+    /// Where a link under the retry-storm page's diagram took its settings from
+    /// (`from=`; see `state::lab::Origin`); None once a preset is picked or reset.
+    pub from: Option<super::lab::Origin>,
 }
 
 /// Something the learner did.
@@ -641,7 +644,13 @@ impl QueueState {
     /// The preset `name` (the first if there is none by that name), unedited.
     pub fn new(name: &str) -> Self {
         let p = preset(name).unwrap_or(&PRESETS[0]);
-        QueueState { preset: p.name, input: (p.build)(), errors: FormErrors::default(), unknown: Vec::new() }
+        QueueState {
+            preset: p.name,
+            input: (p.build)(),
+            errors: FormErrors::default(),
+            unknown: Vec::new(),
+            from: None,
+        }
     }
 
     /// Applies an action.
@@ -714,9 +723,10 @@ impl QueueState {
         read_choice(q, &ARRIVALS, &mut st.input, &mut st.errors);
         read_choice(q, &SERVICE, &mut st.input, &mut st.errors);
         st.check_p99();
+        st.from = super::lab::read_from(q, &mut st.errors);
         st.unknown = unknown_keys(q, |k| {
             crate::state::app::is_shell_key(k)
-                || matches!(k, "preset" | "arrivals" | "service")
+                || matches!(k, "preset" | "arrivals" | "service" | super::lab::FROM)
                 || KNOBS.iter().any(|n| n.key == k)
         });
         st
@@ -733,6 +743,7 @@ impl QueueState {
                 _ => q.remove(c.key),
             }
         }
+        super::lab::write_from(q, self.from.as_ref());
     }
 
     /// The page's own link query (what the worker rebuilds the runs from).
@@ -748,7 +759,14 @@ impl QueueState {
 /// cannot show are brought to its nearest: more than 10,000 workers to 10,000, a service
 /// time of 0 to 0.001 ms, and `Some(0)` — no waiting room, which only a scenario file can
 /// say (the lab's queue 0, like the storm page's, means unbounded) — to a queue of 1.
-pub fn query_for(workers: u32, queue: Option<u32>, work: &Dist, arrival_rate: f64) -> String {
+/// `from`: the hop (see `state::lab::Origin`).
+pub fn query_for(
+    workers: u32,
+    queue: Option<u32>,
+    work: &Dist,
+    arrival_rate: f64,
+    from: Option<&super::lab::Origin>,
+) -> String {
     let mut input = source_002();
     input.workers = workers.clamp(1, MAX_WORKERS as u32);
     input.queue = queue.map_or(0, |q| q.max(1));
@@ -766,7 +784,7 @@ pub fn query_for(workers: u32, queue: Option<u32>, work: &Dist, arrival_rate: f6
                 (Service::LogNormal, floor(median_ms), floor(p99_ms))
         }
     }
-    let st = QueueState { input, ..QueueState::default() };
+    let st = QueueState { input, from: from.cloned(), ..QueueState::default() };
     let mut q = Query::new();
     q.set("page", "queue");
     st.write_query(&mut q);

@@ -443,6 +443,10 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     let onslide = dispatch.reform(|(k, s)| A::Slide(k, s));
     let kn = |k| knob(lang, k, &st.input, &st.errors, &ontype, &onslide);
     let presets: Vec<_> = adm::PRESETS.iter().map(|p| (p.name, p.title, p.story)).collect();
+    let story = super::lab::Story {
+        changed: st.departs_from_preset(),
+        from: st.from.as_ref().map(|o| (o, T::AdmFromStorm)),
+    };
     let onplay = {
         let (step, playing, by_scrub) = (step.clone(), playing.clone(), by_scrub.clone());
         Callback::from(move |_: MouseEvent| {
@@ -562,7 +566,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                 </div>
                 <LabSettings {lang}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                        { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                        { preset_picker(lang, &presets, st.preset, story, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                         { kn(&adm::CAPACITY) }{ kn(&adm::RATE) }{ kn(&adm::LIMIT) }{ kn(&adm::COST) }{ kn(&adm::HOLD) }
                         <fieldset class="group">
                             <legend>{ t(T::ArrivalsTitle) }</legend>

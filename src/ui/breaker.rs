@@ -100,8 +100,21 @@ fn inputs(p: &BreakerProps) -> Html {
     let (lang, s) = (p.lang, &p.state);
     let t = |k: T| lang.t(k);
     let plain = |k: &'static Knob<LabInput>| number(p, k, FieldKey::plain(k.key));
-    let presets = st::PRESETS.iter().map(|(v, title, _)| (v.to_string(), t(*title).to_string())).collect();
-    let story = st::PRESETS.iter().find(|x| x.0 == s.preset).map(|x| t(x.2));
+    let mut presets: Vec<_> =
+        st::PRESETS.iter().map(|(v, title, _)| (v.to_string(), t(*title).to_string())).collect();
+    let preset_story = st::PRESETS.iter().find(|x| x.0 == s.preset).map_or("", |x| t(x.2));
+    let story = super::lab::Story {
+        changed: s.departs_from_preset(),
+        from: s.from.as_ref().map(|o| (o, T::BlFromStorm)),
+    };
+    // A link from the retry-storm page: its call's settings, not a preset, are selected.
+    let current = match &s.from {
+        Some(o) => {
+            presets.insert(0, super::lab::origin_option(lang, o));
+            ""
+        }
+        None => s.preset,
+    };
     let mut start = 0.0;
     let mut phases = Vec::new();
     for (i, ph) in s.input.phases.iter().enumerate() {
@@ -127,8 +140,8 @@ fn inputs(p: &BreakerProps) -> Html {
     }
     html! {
         <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            { choice(p, "preset", T::Preset, T::PresetHelp, s.preset, presets) }
-            { super::lab::story_of_preset(lang, story.unwrap_or_default(), s.departs_from_preset()) }
+            { choice(p, "preset", T::Preset, T::PresetHelp, current, presets) }
+            { super::lab::story_view(lang, preset_story, story, &s.errors) }
             <button type="button" class="secondary small" id="bl-reset" title={t(T::ResetPresetHelp)}
                 onclick={p.dispatch.reform(|_: MouseEvent| BreakerAction::Reset)}>{ t(T::ResetPreset) }</button>
             if !errors.is_empty() {

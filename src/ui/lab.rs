@@ -8,6 +8,7 @@ use super::export::figure_export;
 use crate::i18n::{Lang, T, format_small};
 use crate::knob::{Choice, Knob};
 use crate::plot::{Linear, nice_ticks};
+use crate::state::lab::{FROM, Origin};
 use crate::state::{FieldKey, FormErrors};
 use yew::prelude::*;
 
@@ -58,13 +59,57 @@ pub fn choice<S>(
     html! { <ChoiceControl key={c.key} {spec} {onchoose} /> }
 }
 
-/// The preset select with the current preset's story, and the errors about the link:
-/// a `preset=` naming none, and the keys the page does not read.
+/// How a lab's panel tells where its settings come from: the preset's story (marked once
+/// the settings depart from it), or, for a lab a link under the retry-storm page's diagram
+/// opened, that hop's or call's settings (`state::lab::Origin`): the preset's story would
+/// describe another system.
+#[derive(Clone, Copy)]
+pub struct Story<'a> {
+    /// The settings depart from the preset's.
+    pub changed: bool,
+    /// Where the link took them from, and the lab's sentence saying so (`{what}`: the hop
+    /// or the call).
+    pub from: Option<(&'a Origin, T)>,
+}
+
+/// The hop or call `from` names, with the services named as this language names them.
+pub fn origin_name(lang: Lang, from: &Origin) -> String {
+    match from {
+        Origin::Hop(h) => lang.service(h).into_owned(),
+        Origin::Call(a, b) => lang.client(a, b),
+    }
+}
+
+/// The select's option that stands for the settings a storm page's link brought (a
+/// preset picked leaves them; see [`Story`]), selected.
+pub fn origin_option(lang: Lang, from: &Origin) -> (String, String) {
+    (String::new(), lang.f(T::FromStormOption, &[("what", &origin_name(lang, from))]))
+}
+
+/// The story [`Story`] describes, and a refused `from=` named.
+pub fn story_view(lang: Lang, preset_story: &str, story: Story, errors: &FormErrors) -> Html {
+    let from_error = errors.get(&FieldKey::plain(FROM)).map(|(_, e)| lang.field_error(e));
+    html! {
+        <>
+            if let Some((o, text)) = story.from {
+                <p class="story" id="lab-origin">{ lang.f(text, &[("what", &origin_name(lang, o))]) }</p>
+            } else {
+                { story_of_preset(lang, preset_story, story.changed) }
+            }
+            if let Some(e) = from_error {
+                <p class="field-error" role="alert" id="from-error">{ e }</p>
+            }
+        </>
+    }
+}
+
+/// The preset select with the current preset's story (see [`Story`]), and the errors about
+/// the link: a `preset=` naming none, and the keys the page does not read.
 pub fn preset_picker(
     lang: Lang,
     presets: &[(&'static str, T, T)],
     current: &str,
-    changed: bool,
+    story: Story,
     errors: &FormErrors,
     unknown: &[String],
     onpick: Callback<String>,
@@ -73,18 +118,22 @@ pub fn preset_picker(
         let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
         onpick.emit(s.value());
     });
-    let story = presets.iter().find(|p| p.0 == current).map(|p| lang.t(p.2));
+    let preset_story = presets.iter().find(|p| p.0 == current).map_or("", |p| lang.t(p.2));
+    let origin = story.from.map(|(o, _)| origin_option(lang, o));
     html! {
         <div class="control choice">
             <label for="preset" title={lang.t(T::PresetHelp)}>{ lang.t(T::Preset) }</label>
             <select id="preset" {onchange}>
+                if let Some((value, label)) = origin {
+                    <option {value} selected=true>{ label }</option>
+                }
                 { for presets.iter().map(|(name, title, _)| html! {
                     // The title alone: with its name (which the link shows) it overran the
                     // column at 1440 px.
-                    <option value={*name} selected={*name == current} title={lang.f(T::PresetLinkName, &[("name", name)])}>{ lang.t(*title) }</option>
+                    <option value={*name} selected={story.from.is_none() && *name == current} title={lang.f(T::PresetLinkName, &[("name", name)])}>{ lang.t(*title) }</option>
                 }) }
             </select>
-            if let Some(s) = story { { story_of_preset(lang, s, changed) } }
+            { story_view(lang, preset_story, story, errors) }
             if let Some((_, e)) = errors.get(&FieldKey::plain("preset")) {
                 <p class="field-error" role="alert" id="preset-error">{ lang.field_error(e) }</p>
             }

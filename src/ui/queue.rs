@@ -416,6 +416,10 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         choice(lang, c, input, &st.errors, dispatch.reform(move |v| A::Choose(key, v)))
     };
     let presets: Vec<_> = q::PRESETS.iter().map(|p| (p.name, p.title, p.story)).collect();
+    let story = super::lab::Story {
+        changed: st.departs_from_preset(),
+        from: st.from.as_ref().map(|o| (o, T::QFromStorm)),
+    };
     let status = match (&error, runs.progress < 1.0) {
         (_, true) => {
             html! { <p class="progress" role="status">{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</p> }
@@ -555,7 +559,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                 </div>
                 <LabSettings {lang}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                        { preset_picker(lang, &presets, st.preset, st.departs_from_preset(), &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                        { preset_picker(lang, &presets, st.preset, story, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                         { kn(&q::RATE) }{ ch(&q::ARRIVALS) }{ ch(&q::SERVICE) }{ kn(&q::SERVICE_MS) }
                         if input.service == Service::LogNormal { { kn(&q::P99) } }
                         { kn(&q::WORKERS) }{ kn(&q::QUEUE) }{ kn(&q::CEILING) }{ kn(&q::W) }{ kn(&q::SEED) }

@@ -651,6 +651,19 @@ def main():
             chrome.wait(wait_css, timeout=20)
             expect(f"page={kind}" in chrome.url(), f"the lab opened: {chrome.url()}")
             expect(chrome.js("return document.documentElement.lang").startswith("zh"), "the language carries over")
+            # It says whose settings it shows, in place of the preset's story, and its
+            # preset list has them selected; picking a preset leaves them.
+            origin = chrome.text("#lab-origin")
+            expect(origin.startswith("从重试风暴页面打开") and "from=" in chrome.url(),
+                   f"{preset} → {kind}: the lab names where its settings came from: {origin} ({chrome.url()})")
+            select = "#f-preset" if kind == "breaker" else "#preset"
+            expect(chrome.js(f"return document.querySelector('{select}').value") == "",
+                   f"{preset} → {kind}: the storm's settings, not a preset, are selected")
+            chrome.js(f"const s = document.querySelector('{select}'); s.value = 'source-002'; s.dispatchEvent(new Event('change', {{bubbles: true}}));")
+            chrome.wait("#preset-story")
+            time.sleep(0.3)
+            expect(not chrome.js("return !!document.getElementById('lab-origin')") and "from=" not in chrome.url(),
+                   f"{preset} → {kind}: a preset picked leaves the storm's settings: {chrome.url()}")
             no_console_errors(chrome, f"{preset} → {kind} lab")
         # A badge opens its lab too (a mouse's way in).
         page("?page=storm&lang=en&preset=breaker-demo")

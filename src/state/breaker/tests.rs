@@ -122,7 +122,7 @@ fn window_kind_sets_the_window_unit_and_the_minimum_calls_bound() {
 #[test]
 fn query_for_carries_a_storm_breaker_into_the_lab() {
     assert_eq!(
-        query_for(&BreakerConfig::default()),
+        query_for(&BreakerConfig::default(), None),
         "?page=breaker&preset=source-003&open_ms=30000&probes=1"
     );
     let cfg = BreakerConfig {
@@ -138,14 +138,29 @@ fn query_for_carries_a_storm_breaker_into_the_lab() {
         instances: 7,
         client_errors: crate::policy::breaker::ClientErrors::Failure,
     };
-    let link = query_for(&cfg);
+    let link = query_for(&cfg, None);
     let st = q(&link);
     assert!(st.errors.is_empty(), "{link}: {:?}", st.errors);
     assert_eq!(st.input.breaker, BreakerConfig { instances: 1, client_errors: Default::default(), ..cfg });
     // A breaker outside the lab's ranges (a count window with more minimum calls than it
     // holds) opens with that field's error, not a panic.
-    let st = q(&query_for(&BreakerConfig { min_calls: 40, ..BreakerConfig::default() }));
+    let st = q(&query_for(&BreakerConfig { min_calls: 40, ..BreakerConfig::default() }, None));
     assert!(st.errors.get(&FieldKey::plain("min_calls")).is_some());
+}
+
+#[test]
+fn a_storm_breakers_link_names_its_call_until_a_preset_is_picked() {
+    let call = super::super::lab::Origin::Call("client".into(), "server".into());
+    let link = query_for(&BreakerConfig::default(), Some(&call));
+    assert_eq!(link, "?page=breaker&preset=source-003&open_ms=30000&probes=1&from=client%E2%86%92server");
+    let st = q(&link);
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
+    assert_eq!(st.from.as_ref(), Some(&call));
+    let edited = st.reduce(BreakerAction::Type(FieldKey::plain("probes"), "2".into()));
+    assert_eq!(edited.from.as_ref(), Some(&call), "an edit keeps it");
+    assert_eq!(edited.reduce(BreakerAction::Reset).from, None, "Reset leaves it");
+    assert_eq!(st.reduce(BreakerAction::Choose("preset", "source-002".into())).from, None);
+    assert!(!q("?page=breaker&from=server").departs_from_preset(), "`from` is not a setting");
 }
 
 #[test]

@@ -624,7 +624,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                 </div>
                 <LabSettings {lang}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                        { preset_picker(lang, &presets[..], s.preset, false, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
+                        { preset_picker(lang, &presets[..], s.preset, crate::ui::lab::Story { changed: false, from: None }, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                         { axis_controls(lang, "x", &s.x, st, dispatch) }
                         { axis_controls(lang, "y", &s.y, st, dispatch) }
                         <p class="help" id="stab-axis-help">{ t(T::StabAxisHelp) }</p>

@@ -9,6 +9,7 @@ use crate::plot::storm::{
 use crate::policy::stack::Stage;
 use crate::report::Report;
 use crate::scenario::Scenario;
+use crate::state::lab::Origin;
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
@@ -102,18 +103,31 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
 fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, String)> {
     let mut out = Vec::new();
     let Some(crate::scenario::ServiceRef { server, work, .. }) = s.service(hop) else { return out };
+    // The lab says whose settings it opened with (`state::lab::Origin`).
+    let from = r.hops.get(hop).map(|h| Origin::Hop(h.name.clone()));
     if let Some(adm) = &server.admission {
-        out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm)));
+        out.push(("admission", T::LabLinkAdmission, crate::state::admission::query_for(adm, from.as_ref())));
     }
     if let Some(workers) = server.workers {
         let rate = crate::plot::storm::steady_arrival_rate(r, s, hop);
         out.push((
             "queue",
             T::LabLinkQueue,
-            crate::state::queue::query_for(workers, server.queue, work, rate),
+            crate::state::queue::query_for(workers, server.queue, work, rate, from.as_ref()),
         ));
     }
     out
+}
+
+/// The breaker lab's link for client `ci`'s breaker, if it has one, naming its call.
+fn breaker_lab_query(s: &Scenario, r: &Report, ci: usize) -> Option<String> {
+    let cfg = breaker_config(s, r, ci)?;
+    let c = r.clients.get(ci)?;
+    let from = match (r.hops.get(c.caller), r.hops.get(c.callee)) {
+        (Some(a), Some(b)) => Some(Origin::Call(a.name.clone(), b.name.clone())),
+        _ => None,
+    };
+    Some(crate::state::breaker::query_for(cfg, from.as_ref()))
 }
 
 /// A lab's link in the page's language (a copied link opens as the learner saw it).
@@ -135,8 +149,7 @@ fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
         .collect();
     // Every breaker, by the call it guards (a layer's next hop or a side dependency).
     let breakers = (0..r.clients.len()).filter_map(|ci| {
-        let cfg = breaker_config(s, r, ci)?;
-        let href = with_lang(lang, &crate::state::breaker::query_for(cfg));
+        let href = with_lang(lang, &breaker_lab_query(s, r, ci)?);
         let name = r.client_label(lang, ci);
         Some(html! {
             <a class="lab-link" id={format!("lab-link-{side}-c{ci}-breaker")} href={href}>
@@ -539,7 +552,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         // diagram are the keyboard's way).
                         let href = match badge.name {
                             "admission" => lab_links(r, &props.scenario, bx.hop).into_iter().find(|l| l.0 == "admission").map(|l| l.2),
-                            "breaker" => next_client.and_then(|ci| breaker_config(&props.scenario, r, ci)).map(crate::state::breaker::query_for),
+                            "breaker" => next_client.and_then(|ci| breaker_lab_query(&props.scenario, r, ci)),
                             _ => None,
                         };
                         let href = href.map(|h| with_lang(lang, &h));
