@@ -398,13 +398,18 @@ fn queue_links_round_trip_and_bad_values_fall_back_alone() {
 #[test]
 fn queue_query_for_a_storm_hop() {
     let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0, None);
-    assert_eq!(link, "?page=queue&preset=source-002", "source 002's pool is the default preset");
+    assert_eq!(link, "?page=queue&preset=source-002&w=40", "source 002's pool, W its work time");
     let link =
         queue::query_for(200, Some(0), &Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 }, 500.0, None);
     let st = QueueState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
     assert_eq!((st.input.workers, st.input.queue, st.input.rate), (200, 1, 500.0));
     assert_eq!(st.input.dist(), Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 });
+    // W: the log-normal's mean (26.92… ms) up to a tenth, so the table takes it (W is not
+    // shorter than the work).
+    let mean = st.input.dist().mean_ms();
+    assert!(st.input.w_ms >= mean && st.input.w_ms - mean < 0.1, "{} {mean}", st.input.w_ms);
+    assert!(st.input.capacity().unwrap().in_system.is_some(), "the table's L = λW row is filled");
     let st = QueueState::from_query(&Query::parse(&queue::query_for(
         1_000_000,
         Some(7),

@@ -420,4 +420,11 @@ async fn diagram_badges_are_the_reports_stack_in_order() {
     let stack = &r.clients.iter().find(|c| c.caller == 0).unwrap().stack;
     assert!(stack.iter().position(|s| *s == Timeout) < stack.iter().position(|s| *s == RetryBudget));
     assert!(text(&root, "#order-a").contains("timeout → retry budget"), "{}", text(&root, "#order-a"));
+
+    // Unprotected, the product service's two calls share its pool: the note says "shared
+    // pool" as their badges do, not "bulkhead".
+    let (root, _) = draw_diagram(presets::big_promo()).await;
+    let note = text(&root, "#order-a");
+    assert!(note.contains("product → order-core: shared pool → call"), "{note}");
+    assert!(!note.contains("bulkhead"), "{note}");
 }

@@ -758,8 +758,8 @@ texts! {
         "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
-    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, and the calls per second reaching it (before the first fault, or over the whole run when a fault starts at once). Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，以及每秒到达它的调用数（取首个故障之前；故障一开始就发生时取整个运行）。选择预设即离开这些设置。";
+    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, the calls per second reaching it (while the load arrives and before the first fault), and the capacity table's W set to its work time. Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前），容量表的 W 取其处理时间。选择预设即离开这些设置。";
     AdmFromStorm => "Opened from the retry-storm page with the admission control of {what}: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset leaves these settings.",
         "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择预设即离开这些设置。";
     BlFromStorm => "Opened from the retry-storm page with the breaker on {what}: its window, thresholds and open time, as one instance. The calls and their failures are the lab's own (source 003's timeline). Picking a preset leaves these settings.",
@@ -856,8 +856,8 @@ texts! {
     BadgeAdmission => "admission", "准入";
     HopFocus => "Highlight a hop's series:", "突出某一跳的曲线：";
     FaultShort => "fault {n}", "故障 {n}";
-    LabLinksIntro => "Step through it in a lab (the hop's settings; the admission and breaker labs feed them a small load of their own, such as a burst just past the bucket, the queue lab the calls per second reaching the hop before the first fault, or over the whole run when a fault starts at once):",
-        "到实验室里逐步观察（沿用这一跳的设置；准入实验与熔断器实验输入的是实验室自己的小负载，例如刚好超出令牌桶的一次突发，排队实验输入的是第一个故障开始前每秒到达这一跳的调用数，故障一开始就发生时取整次运行的平均）：";
+    LabLinksIntro => "Step through a hop's settings in a lab (each lab says what it took from here and what load it adds):",
+        "到实验里逐步观察某一跳的设置（每个实验会说明它从这里取了什么、自己又加了什么负载）：";
     LabLinkAdmission => "{hop}'s admission →", "{hop}的准入 →";
     BreakerOpenLeft => "{s} s to a probe", "{s} s 后探测";
     BreakerOpensAt => "opens at ≥ {pct} % failed", "失败 ≥ {pct}% 即打开";
@@ -866,7 +866,7 @@ texts! {
     BreakerReopenedSlow => "reopened: {calls} probes, too many slow", "重新打开：探测 {calls} 次，慢调用过多";
     BreakerOpenedOn => "opened on {calls} calls, {rate} % failed ≥ {pct} %", "在 {calls} 次调用、失败 {rate}% ≥ {pct}% 时打开";
     BreakerOpenedSlow => "opened on {calls} calls: too many slow calls", "在 {calls} 次调用时因慢调用过多而打开";
-    LabLinkBreaker => "the breaker on {call} →", "熔断器（{call}）→";
+    LabLinkBreaker => "the breaker ({call}) →", "熔断器（{call}）→";
     LabLinkQueue => "{hop}'s workers and queue →", "{hop}的线程池与队列 →";
     BadgeDeadline => "deadline", "截止时间";
     StageRetry => "retry", "重试";

@@ -95,6 +95,16 @@ fn one_f64() -> f64 {
     1.0
 }
 
+impl Load {
+    /// How long requests keep arriving (ms): 0 for a batch, which all arrives at t = 0.
+    pub fn duration_ms(&self) -> f64 {
+        match *self {
+            Load::Batch { .. } => 0.0,
+            Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => duration_ms,
+        }
+    }
+}
+
 /// A distribution of durations.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "dist", rename_all = "snake_case", deny_unknown_fields)]

@@ -759,7 +759,8 @@ impl QueueState {
 /// cannot show are brought to its nearest: more than 10,000 workers to 10,000, a service
 /// time of 0 to 0.001 ms, and `Some(0)` — no waiting room, which only a scenario file can
 /// say (the lab's queue 0, like the storm page's, means unbounded) — to a queue of 1.
-/// `from`: the hop (see `state::lab::Origin`).
+/// The capacity table's W is set to the hop's mean work time. `from`: the hop (see
+/// `state::lab::Origin`).
 pub fn query_for(
     workers: u32,
     queue: Option<u32>,
@@ -784,6 +785,10 @@ pub fn query_for(
                 (Service::LogNormal, floor(median_ms), floor(p99_ms))
         }
     }
+    // The capacity table's assumed time in system: the hop's mean work time, the least a
+    // call spends there (source 002's 100 ms belongs to its own example, and below an
+    // 800 ms work time the table refuses it); up to a tenth of a ms, never below the mean.
+    input.w_ms = ((input.dist().mean_ms() * 10.0).ceil() / 10.0).min(W.range.max);
     let st = QueueState { input, from: from.cloned(), ..QueueState::default() };
     let mut q = Query::new();
     q.set("page", "queue");

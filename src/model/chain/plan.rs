@@ -10,7 +10,7 @@ use crate::policy::retry::{BackoffUs, RetryOn, ms_to_us};
 use crate::policy::retry_budget::RetryBudgetConfig;
 use crate::policy::stack::{DEFAULT_ORDER, Stage, Stages};
 use crate::scenario::faults::FaultTimeline;
-use crate::scenario::{Client, Dist, Fallback, Leaf, Load, Scenario, Server};
+use crate::scenario::{Client, Dist, Fallback, Leaf, Scenario, Server};
 use crate::sim::Micros;
 use std::ops::Range;
 
@@ -342,10 +342,7 @@ pub fn compile(s: &Scenario) -> Plan {
     }
     hops.push(leaf(&s.leaf, HopRole::Leaf, s));
     hops.extend(side_hops);
-    let arrival_end = match s.load {
-        Load::Batch { .. } => 0,
-        Load::Constant { duration_ms, .. } | Load::Poisson { duration_ms, .. } => ms_to_us(duration_ms),
-    };
+    let arrival_end = ms_to_us(s.load.duration_ms());
     Plan { name: s.name.clone(), hops, clients, cancel_on_timeout: s.cancel_on_timeout, arrival_end }
 }
 

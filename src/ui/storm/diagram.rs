@@ -180,7 +180,17 @@ fn order_note(lang: Lang, r: &Report, s: &Scenario) -> Option<String> {
     let clauses: Vec<String> = admitting
         .map(|h| lang.f(T::OrderAdmission, &[("hop", &name(h)), ("admission", lang.t(T::BadgeAdmission))]))
         .chain(r.clients.iter().enumerate().filter(|(_, c)| !c.stack.is_empty()).map(|(ci, c)| {
-            let mut words: Vec<&str> = c.stack.iter().map(|&st| lang.stage_word(st)).collect();
+            // A bulkhead stage that takes its slot from the caller's shared pool says so, as
+            // its badge does (big-promo's point is that it has no bulkheads).
+            let shared = crate::plot::storm::uses_shared_pool(r, ci);
+            let mut words: Vec<&str> = c
+                .stack
+                .iter()
+                .map(|&st| match st {
+                    Stage::Bulkhead if shared => lang.t(T::BadgeShared),
+                    _ => lang.stage_word(st),
+                })
+                .collect();
             words.push(lang.t(T::OrderCall));
             lang.f(T::OrderClient, &[("client", &r.client_label(lang, ci)), ("order", &words.join(" → "))])
         }))
