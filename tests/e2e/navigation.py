@@ -264,6 +264,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
                           " document.getElementById('focus-a-1').getAttribute('aria-pressed')];")
         expect(abs(float(again[0]) - float(at)) < 0.2 and again[1:] == ["false", "true"],
                f"a reload opens paused at {at} ms with the hop picked: {again}")
+        # At the run's end (played or scrubbed there), a lab opened from the diagram and
+        # Back return to the end state being explained, not to a replay from 0.
+        chrome.js("const s = document.getElementById('scrub'); s.value = s.max; s.dispatchEvent(new Event('input', {bubbles: true}));")
+        deadline = time.time() + 5
+        while time.time() < deadline and "t=" not in chrome.url():
+            time.sleep(0.1)
+        end = chrome.js("return document.getElementById('storm').dataset.playhead;")
+        expect("t=" in chrome.url(), f"the end is kept in the link: {chrome.url()}")
+        click_until("#lab-link-a-c0-breaker", "#breaker-passed[data-value]")
+        chrome.js("history.back()")
+        wait_run(chrome)
+        time.sleep(0.5)
+        back = chrome.js("const s = document.getElementById('storm'); return [s.dataset.playhead, document.getElementById('play').dataset.playing];")
+        expect(abs(float(back[0]) - float(end)) < 0.2 and back[1] == "false",
+               f"Back from the lab returns to the run's end at {end} ms, paused: {back}")
         # The breaker and admission labs paused partway: a reload opens at the same call or
         # arrival, paused, the counts as they were.
         for q, fig in [("?page=breaker&lang=en&preset=flapping", "#breaker-passed"),

@@ -321,11 +321,13 @@ pub fn StormPage(props: &StormProps) -> Html {
     // Where the learner paused goes into the page's link (`t=`), so that a reload or a
     // shared link opens at that moment: not in a lesson (the step's state is the step's),
     // nor with reduced motion (the page shows the end), nor before the first report (the
-    // link's moment waits for it).
+    // link's moment waits for it). A run played to its end is paused there too: Back from
+    // a lab opened at the end returns to the end state that was being explained, not to a
+    // replay from 0 (Play starts again from 0).
     {
         let writes = !props.in_lesson && !*reduced && a.is_some();
         let want =
-            (!*playing && *playhead > 0.0 && *playhead < end_ms).then(|| (*playhead * 10.0).round() / 10.0);
+            (!*playing && *playhead > 0.0 && *playhead <= end_ms).then(|| (*playhead * 10.0).round() / 10.0);
         use_view_in_link(want, props.state.moment, writes, props.dispatch.reform(StormAction::Moment));
     }
     // Stable callbacks, so that playback frames do not re-render the control panel.
