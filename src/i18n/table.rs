@@ -269,8 +269,8 @@ texts! {
     AddRow => "Add a row", "添加一行";
     DeleteRow => "Delete row {n}", "删除第 {n} 行";
     MoreRows => "{n} more rows are not shown for editing; they are in the link and in the run.", "另有 {n} 行未显示为可编辑；它们在链接中，也参与运行。";
-    Admitted => "admitted (200)", "接纳（200）";
-    Rejected => "rejected (429)", "拒绝（429）";
+    Admitted => "admitted (HTTP 200)", "接纳（HTTP 200）";
+    Rejected => "rejected (HTTP 429)", "拒绝（HTTP 429）";
     Completed => "completed", "完成";
     ByReason => "Rejected by reason over the whole run: {cn} {c}, {rn} {r}, {xn} {x}.", "整次运行的拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
     CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} 个额度单位；补充量 = 经过的毫秒数 × {r} 个额度单位。";
@@ -762,8 +762,8 @@ texts! {
         "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前），容量表的 W 取其处理时间。选择预设即离开这些设置。";
     AdmFromStorm => "Opened from the retry-storm page with the admission control of {what}: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset leaves these settings.",
         "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择预设即离开这些设置。";
-    BlFromStorm => "Opened from the retry-storm page with the breaker on {what}: its window, thresholds and open time, as one instance. The calls and their failures are the lab's own (source 003's timeline). Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}上的熔断器：窗口、阈值与打开时长（按单个实例）。调用及其失败是本实验自己的（文档 003 的时间线）。选择预设即离开这些设置。";
+    BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance), the calls per second reaching the dependency while the load arrives, and the dependency's own faults as phases. Here a call fails only by a 5xx or the dependency being down; a slow call counts as slow, not failed (the storm page's per-try timeout is not in this lab), and faults further down the chain are not replayed. Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例），负载到达期间每秒到达该依赖的调用数，以及该依赖自身的故障（作为各阶段）。这里调用只会因 5xx 或依赖宕机而失败；慢调用只算慢、不算失败（本实验没有重试风暴页面的单次超时），链路更下游的故障也不重放。选择预设即离开这些设置。";
     SideA => "A: your scenario", "A：你的场景";
     Difference => "B − A", "B − A";
     DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";

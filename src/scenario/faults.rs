@@ -140,6 +140,12 @@ impl FaultTimeline {
         self.states.is_empty()
     }
 
+    /// The segments in time order: (start, end, state) in µs, end exclusive; outside them
+    /// nothing is active.
+    pub fn segments(&self) -> impl Iterator<Item = (u64, u64, FaultState)> + '_ {
+        self.states.iter().enumerate().map(|(i, s)| (self.edges[i], self.edges[i + 1], *s))
+    }
+
     /// What is in effect at `t` (µs).
     #[inline]
     pub fn at(&self, t: u64) -> FaultState {

@@ -643,15 +643,26 @@ impl BreakerState {
 /// source 003's timeline with that breaker, e.g. `?page=breaker&preset=source-003&open_ms=30000&probes=1`
 /// for `BreakerConfig::default()`. Its `instances` and `client_errors` do not apply to the
 /// lab and are left out; a value the lab does not accept is shown as that field's error.
-/// `from`: the call it guards (see `state::lab::Origin`).
-pub fn query_for(cfg: &BreakerConfig, from: Option<&super::lab::Origin>) -> String {
+/// `from`: the call it guards (see `state::lab::Origin`); `traffic`: its calls and its
+/// dependency's faults on the storm page ([`storm_traffic`]), in place of source 003's.
+pub fn query_for(
+    cfg: &BreakerConfig,
+    from: Option<&super::lab::Origin>,
+    traffic: Option<StormTraffic>,
+) -> String {
     let mut st = BreakerState { from: from.cloned(), ..BreakerState::default() };
     st.input.breaker = BreakerConfig { instances: 1, client_errors: Default::default(), ..*cfg };
+    if let Some(t) = traffic {
+        (st.input.rate_per_s, st.input.arrivals, st.input.phases) = (t.rate_per_s, t.arrivals, t.phases);
+    }
     let mut q = Query::new();
     q.set("page", "breaker");
     st.write_query(&mut q);
     q.to_query_string()
 }
+
+mod from_storm;
+pub use from_storm::{StormTraffic, storm_traffic};
 
 #[cfg(test)]
 mod tests;

@@ -120,7 +120,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
             chrome.wait(f"#adm-step-{k}.current")
             if k in (2, 4):
                 said = chrome.js("return document.getElementById('adm-announce').textContent")
-                want = {2: "step 2 of 10 · t = 0 ms: arrival #2, cost 1, rejected (429): concurrency_limit.",
+                want = {2: "step 2 of 10 · t = 0 ms: arrival #2, cost 1, rejected (HTTP 429): concurrency_limit.",
                         4: "step 4 of 10 · t = 500 ms: #1 completes."}[k]
                 expect(said == want, f"step {k}: the live line says the step and its event: {said!r}")
             said = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tr[aria-current=step]')).map(r => r.id);")

@@ -656,6 +656,10 @@ def main():
             origin = chrome.text("#lab-origin")
             expect(origin.startswith("从重试风暴页面打开") and "from=" in chrome.url(),
                    f"{preset} → {kind}: the lab names where its settings came from: {origin} ({chrome.url()})")
+            if preset == "breaker-demo":
+                # The demo's inventory is down from 3 to 8 s of a 15 s load: the lab's phases.
+                expect("phase_ms=3000,5000,7000" in chrome.url() and "phase_fail=1,100,1" in chrome.url(),
+                       f"the breaker lab replays the storm's outage: {chrome.url()}")
             select = "#f-preset" if kind == "breaker" else "#preset"
             expect(chrome.js(f"return document.querySelector('{select}').value") == "",
                    f"{preset} → {kind}: the storm's settings, not a preset, are selected")

@@ -152,7 +152,7 @@ pub const LESSON: Lesson = Lesson {
                 "adm-step-9",
                 "adm-step-10",
                 "adm-tokens",
-                // The bucket replays each arrival's verdict ("admitted (200)") and the slots in use.
+                // The bucket replays each arrival's verdict ("admitted (HTTP 200)") and the slots in use.
                 "adm-bucket",
             ],
         },

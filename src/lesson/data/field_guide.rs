@@ -236,7 +236,7 @@ pub const LESSON: Lesson = Lesson {
                 "adm-step-13",
                 "adm-step-14",
                 "adm-tokens",
-                // The bucket replays each arrival's verdict ("admitted (200)").
+                // The bucket replays each arrival's verdict ("admitted (HTTP 200)").
                 "adm-bucket",
             ],
         },

@@ -122,7 +122,7 @@ fn window_kind_sets_the_window_unit_and_the_minimum_calls_bound() {
 #[test]
 fn query_for_carries_a_storm_breaker_into_the_lab() {
     assert_eq!(
-        query_for(&BreakerConfig::default(), None),
+        query_for(&BreakerConfig::default(), None, None),
         "?page=breaker&preset=source-003&open_ms=30000&probes=1"
     );
     let cfg = BreakerConfig {
@@ -138,20 +138,20 @@ fn query_for_carries_a_storm_breaker_into_the_lab() {
         instances: 7,
         client_errors: crate::policy::breaker::ClientErrors::Failure,
     };
-    let link = query_for(&cfg, None);
+    let link = query_for(&cfg, None, None);
     let st = q(&link);
     assert!(st.errors.is_empty(), "{link}: {:?}", st.errors);
     assert_eq!(st.input.breaker, BreakerConfig { instances: 1, client_errors: Default::default(), ..cfg });
     // A breaker outside the lab's ranges (a count window with more minimum calls than it
     // holds) opens with that field's error, not a panic.
-    let st = q(&query_for(&BreakerConfig { min_calls: 40, ..BreakerConfig::default() }, None));
+    let st = q(&query_for(&BreakerConfig { min_calls: 40, ..BreakerConfig::default() }, None, None));
     assert!(st.errors.get(&FieldKey::plain("min_calls")).is_some());
 }
 
 #[test]
 fn a_storm_breakers_link_names_its_call_until_a_preset_is_picked() {
     let call = super::super::lab::Origin::Call("client".into(), "server".into());
-    let link = query_for(&BreakerConfig::default(), Some(&call));
+    let link = query_for(&BreakerConfig::default(), Some(&call), None);
     assert_eq!(link, "?page=breaker&preset=source-003&open_ms=30000&probes=1&from=client%E2%86%92server");
     let st = q(&link);
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
@@ -161,6 +161,22 @@ fn a_storm_breakers_link_names_its_call_until_a_preset_is_picked() {
     assert_eq!(edited.reduce(BreakerAction::Reset).from, None, "Reset leaves it");
     assert_eq!(st.reduce(BreakerAction::Choose("preset", "source-002".into())).from, None);
     assert!(!q("?page=breaker&from=server").departs_from_preset(), "`from` is not a setting");
+}
+
+#[test]
+fn a_storm_breakers_link_carries_its_calls_and_its_dependencys_faults() {
+    let s = crate::scenario::presets::breaker_demo();
+    let r = crate::model::chain::run(&s).unwrap();
+    let traffic = storm_traffic(&s, &r, 0).unwrap();
+    let cfg = s.layers[0].client.breaker.expect("the demo's breaker");
+    let st = q(&query_for(&cfg, None, Some(traffic.clone())));
+    assert!(st.errors.is_empty() && st.unknown.is_empty(), "{:?}", st.errors);
+    assert_eq!(st.input.phases, traffic.phases, "the storm's timeline, not source 003's");
+    assert_eq!((st.input.rate_per_s, st.input.arrivals), (traffic.rate_per_s, traffic.arrivals));
+    // Played in the lab, the outage opens the breaker, as on the storm page.
+    let run = crate::model::breaker_lab::run(&st.input).unwrap();
+    assert!(run.changes.iter().any(|c| c.to == State::Open), "{:?}", run.changes);
+    assert!(r.breaker_transitions.iter().any(|t| t.to == State::Open), "and on the storm page");
 }
 
 #[test]

@@ -119,7 +119,8 @@ fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, Stri
     out
 }
 
-/// The breaker lab's link for client `ci`'s breaker, if it has one, naming its call.
+/// The breaker lab's link for client `ci`'s breaker, if it has one, naming its call, with
+/// its calls and its dependency's faults as the lab's load and phases.
 fn breaker_lab_query(s: &Scenario, r: &Report, ci: usize) -> Option<String> {
     let cfg = breaker_config(s, r, ci)?;
     let c = r.clients.get(ci)?;
@@ -127,7 +128,8 @@ fn breaker_lab_query(s: &Scenario, r: &Report, ci: usize) -> Option<String> {
         (Some(a), Some(b)) => Some(Origin::Call(a.name.clone(), b.name.clone())),
         _ => None,
     };
-    Some(crate::state::breaker::query_for(cfg, from.as_ref()))
+    let traffic = crate::state::breaker::storm_traffic(s, r, ci);
+    Some(crate::state::breaker::query_for(cfg, from.as_ref(), traffic))
 }
 
 /// A lab's link in the page's language (a copied link opens as the learner saw it).
