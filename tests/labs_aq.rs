@@ -397,13 +397,20 @@ fn queue_links_round_trip_and_bad_values_fall_back_alone() {
 
 #[test]
 fn queue_query_for_a_storm_hop() {
-    let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0, None);
+    let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0, true, None);
     assert_eq!(link, "?page=queue&preset=source-002&w=40", "source 002's pool, W its work time");
-    let link =
-        queue::query_for(200, Some(0), &Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 }, 500.0, None);
+    let link = queue::query_for(
+        200,
+        Some(0),
+        &Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 },
+        500.0,
+        false,
+        None,
+    );
     let st = QueueState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
     assert_eq!((st.input.workers, st.input.queue, st.input.rate), (200, 1, 500.0));
+    assert!(!st.input.poisson, "an evenly spaced storm load: even arrivals");
     assert_eq!(st.input.dist(), Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 });
     // W: the log-normal's mean (26.92… ms) up to a tenth, so the table takes it (W is not
     // shorter than the work).
@@ -415,6 +422,7 @@ fn queue_query_for_a_storm_hop() {
         Some(7),
         &Dist::Constant { ms: 0.0 },
         f64::NAN,
+        true,
         None,
     )));
     assert!(st.errors.is_empty());
@@ -573,7 +581,7 @@ fn the_admission_labs_paused_step_travels_in_the_link_and_is_not_a_setting() {
 fn a_storm_links_origin_travels_with_the_lab_until_a_preset_is_picked() {
     use resilience_lab::state::lab::Origin;
     let server = Origin::Hop("server".into());
-    let link = queue::query_for(5, None, &Dist::Constant { ms: 10.0 }, 446.0, Some(&server));
+    let link = queue::query_for(5, None, &Dist::Constant { ms: 10.0 }, 446.0, true, Some(&server));
     assert!(link.ends_with("&from=server"), "{link}");
     let st = QueueState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
@@ -617,4 +625,25 @@ fn a_storm_links_origin_travels_with_the_lab_until_a_preset_is_picked() {
     let mut q = Query::new();
     resilience_lab::state::lab::write_from(&mut q, Some(&Origin::Hop("a→b".into())));
     assert_eq!(q.get("from"), None);
+}
+
+/// The lab's own run draws its charts in buckets of a round width (1, 2 or 5 × 10ⁿ ms),
+/// about 400 of them, that a teacher can say aloud.
+#[test]
+fn the_queue_labs_buckets_are_round() {
+    for (rate, workers) in [(120.0, 8), (446.0, 5), (2.0, 1), (5000.0, 300)] {
+        let mut st = QueueState::default();
+        st.input.rate = rate;
+        st.input.workers = workers;
+        let s = st.input.scenario(0);
+        let w = s.report.bucket_ms.expect("the lab's run sets its buckets");
+        let mut m = w;
+        while m >= 10.0 && m % 10.0 == 0.0 {
+            m /= 10.0;
+        }
+        assert!([1.0, 2.0, 5.0].contains(&m), "{rate}/s: {w} ms");
+        let n = s.load.duration_ms() / w;
+        assert!((160.0..=400.0).contains(&n), "{rate}/s: {n} buckets of {w} ms");
+        assert_eq!(st.input.scenario(1).report.bucket_ms, None, "the curve's points draw no series");
+    }
 }

@@ -758,8 +758,8 @@ texts! {
         "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
-    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, the calls per second reaching it (while the load arrives and before the first fault), and the capacity table's W set to its work time. Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前），容量表的 W 取其处理时间。选择预设即离开这些设置。";
+    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, the calls per second reaching it (while the load arrives and before the first fault), spaced as the storm's load is, and the capacity table's W set to its work time. Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前，间隔方式与风暴页面的负载相同），容量表的 W 取其处理时间。选择预设即离开这些设置。";
     AdmFromStorm => "Opened from the retry-storm page with the admission control of {what}: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset leaves these settings.",
         "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择预设即离开这些设置。";
     BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance), the calls per second reaching the dependency while the load arrives, and the dependency's own faults as phases. Here a call fails only by a 5xx or the dependency being down; a slow call counts as slow, not failed (the storm page's per-try timeout is not in this lab), and faults further down the chain are not replayed. Picking a preset leaves these settings.",

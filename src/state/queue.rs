@@ -461,15 +461,27 @@ impl QueueInput {
             faults: Vec::new(),
             cancel_on_timeout: false,
             slo: Default::default(),
-            // The lab's own run: as many buckets as a report holds (each keeps its highest
-            // value), so the queue's spikes stay visible; the sweep's series are not drawn.
+            // The lab's own run: about as many buckets as a report holds (each keeps its
+            // highest value), so the queue's spikes stay visible, each a round width that
+            // can be said aloud (200 ms, not 113); the sweep's series are not drawn.
             report: ReportOptions {
-                bucket_ms: (point == 0).then(|| (duration_ms / 400.0).ceil().max(1.0)),
+                bucket_ms: (point == 0).then(|| round_bucket_ms(duration_ms / 400.0)),
                 trace_sample: 0,
                 trace_requests: Vec::new(),
             },
         }
     }
+}
+
+/// The least 1, 2 or 5 × 10ⁿ ms at or above `ms` (and 1 ms at least), in whole numbers so
+/// that the width is the same natively and in wasm.
+fn round_bucket_ms(ms: f64) -> f64 {
+    let raw = ms.ceil().max(1.0);
+    let mut mag = 1.0;
+    while mag * 10.0 <= raw {
+        mag *= 10.0;
+    }
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * mag).find(|v| *v >= raw).unwrap_or(raw)
 }
 
 /// What a run of the lab's scenario measured at the pool.
@@ -759,16 +771,19 @@ impl QueueState {
 /// cannot show are brought to its nearest: more than 10,000 workers to 10,000, a service
 /// time of 0 to 0.001 ms, and `Some(0)` — no waiting room, which only a scenario file can
 /// say (the lab's queue 0, like the storm page's, means unbounded) — to a queue of 1.
-/// The capacity table's W is set to the hop's mean work time. `from`: the hop (see
+/// The capacity table's W is set to the hop's mean work time. `poisson`: the storm's load
+/// is a Poisson process (else its requests are evenly spaced). `from`: the hop (see
 /// `state::lab::Origin`).
 pub fn query_for(
     workers: u32,
     queue: Option<u32>,
     work: &Dist,
     arrival_rate: f64,
+    poisson: bool,
     from: Option<&super::lab::Origin>,
 ) -> String {
     let mut input = source_002();
+    input.poisson = poisson;
     input.workers = workers.clamp(1, MAX_WORKERS as u32);
     input.queue = queue.map_or(0, |q| q.max(1));
     if arrival_rate.is_finite() {

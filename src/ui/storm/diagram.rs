@@ -110,10 +110,12 @@ fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, Stri
     }
     if let Some(workers) = server.workers {
         let rate = crate::plot::storm::steady_arrival_rate(r, s, hop);
+        // Spaced as the storm's requests are (a batch, all at once, keeps the lab's Poisson).
+        let poisson = !matches!(s.load, crate::scenario::Load::Constant { .. });
         out.push((
             "queue",
             T::LabLinkQueue,
-            crate::state::queue::query_for(workers, server.queue, work, rate, from.as_ref()),
+            crate::state::queue::query_for(workers, server.queue, work, rate, poisson, from.as_ref()),
         ));
     }
     out
