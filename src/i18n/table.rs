@@ -758,12 +758,12 @@ texts! {
         "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
-    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, the calls per second reaching it (while the load arrives and before the first fault), spaced as the storm's load is, and the capacity table's W set to its work time. Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前，间隔方式与风暴页面的负载相同），容量表的 W 取其处理时间。选择预设即离开这些设置。";
+    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, the calls per second reaching it (while the load arrives and before the first fault), evenly spaced if the storm's load is, else Poisson, and the capacity table's W set to its work time. Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前；风暴页面的负载均匀时均匀到达，否则为泊松到达），容量表的 W 取其处理时间。选择预设即离开这些设置。";
     AdmFromStorm => "Opened from the retry-storm page with the admission control of {what}: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset leaves these settings.",
         "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择预设即离开这些设置。";
-    BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance), the calls per second reaching the dependency while the load arrives, and the dependency's own faults as phases. Here a call fails only by a 5xx or the dependency being down; a slow call counts as slow, not failed (the storm page's per-try timeout is not in this lab), and faults further down the chain are not replayed. Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例），负载到达期间每秒到达该依赖的调用数，以及该依赖自身的故障（作为各阶段）。这里调用只会因 5xx 或依赖宕机而失败；慢调用只算慢、不算失败（本实验没有重试风暴页面的单次超时），链路更下游的故障也不重放。选择预设即离开这些设置。";
+    BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance), the calls per second one instance gets while the load arrives (before the first fault; lowered where the lab's 20,000 calls would not cover the run), and the dependency's own faults as phases. Here a call fails only by a 5xx or the dependency being down; a slow call counts as slow, not failed (the storm page's per-try timeout is not in this lab), and faults further down the chain are not replayed. Picking a preset leaves these settings.",
+        "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例），负载到达期间（首个故障之前）每个实例每秒收到的调用数（若本实验的 20,000 次调用覆盖不了整个运行则调低），以及该依赖自身的故障（作为各阶段）。这里调用只会因 5xx 或依赖宕机而失败；慢调用只算慢、不算失败（本实验没有重试风暴页面的单次超时），链路更下游的故障也不重放。选择预设即离开这些设置。";
     SideA => "A: your scenario", "A：你的场景";
     Difference => "B − A", "B − A";
     DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";

@@ -96,6 +96,13 @@ fn one_f64() -> f64 {
 }
 
 impl Load {
+    /// Whether requests arrive evenly spaced (a constant load): a Poisson load's gaps are
+    /// random and a batch arrives all at once. A lab a storm link opens spaces its own
+    /// arrivals evenly only then, and Poisson otherwise.
+    pub fn evenly_spaced(&self) -> bool {
+        matches!(self, Load::Constant { .. })
+    }
+
     /// How long requests keep arriving (ms): 0 for a batch, which all arrives at t = 0.
     pub fn duration_ms(&self) -> f64 {
         match *self {
@@ -423,6 +430,9 @@ pub struct ServiceRef<'a> {
     pub name: &'a str,
     pub server: &'a Server,
     pub work: &'a Dist,
+    /// Share of its calls that fail with a 5xx on their own (0–1): a leaf's `error_rate`;
+    /// 0 for a layer, which fails only through its dependencies.
+    pub error_rate: f64,
 }
 
 impl Scenario {
@@ -433,12 +443,19 @@ impl Scenario {
         let n = self.layers.len();
         if hop < n {
             let l = &self.layers[hop];
-            Some(ServiceRef { name: &l.name, server: &l.server, work: &l.work })
-        } else if hop == n {
-            Some(ServiceRef { name: &self.leaf.name, server: &self.leaf.server, work: &self.leaf.work })
+            Some(ServiceRef { name: &l.name, server: &l.server, work: &l.work, error_rate: 0.0 })
         } else {
-            let d = self.layers.iter().flat_map(|l| l.side_deps.iter()).nth(hop - n - 1)?;
-            Some(ServiceRef { name: &d.target.name, server: &d.target.server, work: &d.target.work })
+            let leaf = if hop == n {
+                &self.leaf
+            } else {
+                &self.layers.iter().flat_map(|l| l.side_deps.iter()).nth(hop - n - 1)?.target
+            };
+            Some(ServiceRef {
+                name: &leaf.name,
+                server: &leaf.server,
+                work: &leaf.work,
+                error_rate: leaf.error_rate,
+            })
         }
     }
 

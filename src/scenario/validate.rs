@@ -12,6 +12,12 @@ use crate::policy::breaker::WindowKind;
 use crate::policy::retry::{Backoff, Jitter};
 use crate::policy::stack::{OrderError, check_order};
 
+/// A service's name: 1 to 40 characters, not only spaces (`Rule::NameLength`). Links that
+/// name a service (a lab's `from=`) hold it to the same rule.
+pub fn is_service_name(name: &str) -> bool {
+    !name.trim().is_empty() && name.chars().count() <= 40
+}
+
 /// Most layers in a chain.
 pub const MAX_LAYERS: usize = 8;
 /// Most attempts per call, first included.
@@ -95,7 +101,7 @@ impl Check {
         }
     }
     fn name(&mut self, field: &str, name: &str) {
-        if name.trim().is_empty() || name.chars().count() > 40 {
+        if !is_service_name(name) {
             self.rule(field, format!("{name:?}"), Rule::NameLength);
         }
     }

@@ -531,6 +531,16 @@ impl BreakerState {
             }
             (None, None) => {}
         }
+        // A link's rate lower than the preset's goes first: it only leaves more room, and a
+        // long timeline (a storm link's 40-minute load) would be refused at the preset's
+        // rate. Read again with the numbers below, against the timeline.
+        if let Some(v) = q
+            .get(RATE.key)
+            .and_then(crate::float::parse_f64)
+            .filter(|v| limits::RATE.accepts(*v) && *v < st.input.rate_per_s)
+        {
+            st.input.rate_per_s = v;
+        }
         // The timeline before the numbers: the rate is told the bound the timeline sets.
         for (k, items) in &lists {
             let n = st.input.phases.len();

@@ -123,7 +123,7 @@ impl Origin {
 pub fn read_from(q: &Query, errors: &mut FormErrors) -> Option<Origin> {
     let raw = q.get(FROM)?;
     let names: Vec<&str> = raw.split(CALL_ARROW).map(str::trim).collect();
-    let named = |n: &&str| !n.is_empty() && n.chars().count() <= 40;
+    let named = |n: &&str| crate::scenario::validate::is_service_name(n);
     let error = match names.as_slice() {
         [h] if named(h) => return Some(Origin::Hop(h.to_string())),
         [a, b] if named(a) && named(b) => return Some(Origin::Call(a.to_string(), b.to_string())),

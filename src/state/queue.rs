@@ -478,7 +478,8 @@ impl QueueInput {
 fn round_bucket_ms(ms: f64) -> f64 {
     let raw = ms.ceil().max(1.0);
     let mut mag = 1.0;
-    while mag * 10.0 <= raw {
+    // Bounded: an infinite width (never asked for: runs are at most 10⁹ ms) stops at 10¹⁸.
+    while mag * 10.0 <= raw && mag < 1e18 {
         mag *= 10.0;
     }
     [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * mag).find(|v| *v >= raw).unwrap_or(raw)

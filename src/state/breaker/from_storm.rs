@@ -9,45 +9,40 @@
 //! timeout turns them into failures. Faults further down the chain are not the
 //! dependency's own and are not replayed.
 
-use crate::model::breaker_lab::{Arrivals, MAX_CALLS, MAX_PHASES, Phase, limits};
+use crate::model::breaker_lab::{Arrivals, MAX_PHASES, Phase, limits, max_rate};
 use crate::policy::retry::ms_to_us;
 use crate::report::Report;
+use crate::scenario::Scenario;
 use crate::scenario::faults::{FaultState, FaultTimeline};
-use crate::scenario::{Load, Scenario};
 
 /// The load and the dependency's behaviour over the run, for the lab.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StormTraffic {
-    /// Calls per second (the storm page's, lowered where the lab's 20,000 calls would not
-    /// cover the whole timeline at it).
+    /// Calls per second one breaker instance sees (the storm page's before its first fault,
+    /// shared among the instances, lowered where the lab's 20,000 calls would not cover the
+    /// whole timeline at it).
     pub rate_per_s: f64,
-    /// Evenly spaced for a constant load, Poisson for a Poisson one.
+    /// Evenly spaced for a constant load, Poisson otherwise (`Load::evenly_spaced`).
     pub arrivals: Arrivals,
     /// From t = 0 to the end of the load, at most [`MAX_PHASES`] of at least 100 ms each.
     pub phases: Vec<Phase>,
 }
 
 /// The traffic of client `ci` (report index) towards its dependency; `None` for a load
-/// with no duration (a batch at t = 0) or a client the report does not have.
+/// the lab's timeline cannot hold (a batch at t = 0, under 100 ms, over an hour) or a client
+/// the report does not have.
 pub fn storm_traffic(s: &Scenario, r: &Report, ci: usize) -> Option<StormTraffic> {
-    let callee = r.clients.get(ci)?.callee;
-    let service = s.service(callee)?;
+    let client = r.clients.get(ci)?;
+    let service = s.service(client.callee)?;
     let load_end_ms = s.load.duration_ms();
-    if load_end_ms < limits::PHASE_MS.min {
+    if !(limits::PHASE_MS.min..=limits::PHASE_MS.max).contains(&load_end_ms) {
         return None;
     }
-    // The dependency's usual answer: a leaf's 5xx share (a layer fails only through its own
-    // dependencies) and its mean work time.
-    let n = s.layers.len();
-    let base_error = match callee {
-        h if h < n => 0.0,
-        h if h == n => s.leaf.error_rate,
-        h => s.layers.iter().flat_map(|l| &l.side_deps).nth(h - n - 1).map_or(0.0, |d| d.target.error_rate),
-    };
+    // The dependency's usual answer: its own 5xx share and its mean work time.
     let base_latency = service.work.mean_ms();
     let phase_of = |duration_ms: f64, f: FaultState| Phase {
         duration_ms,
-        failure_pct: if f.down { 100.0 } else { f.error_rate.unwrap_or(base_error) * 100.0 },
+        failure_pct: if f.down { 100.0 } else { f.error_rate.unwrap_or(service.error_rate) * 100.0 },
         latency_ms: if f.down {
             0.0
         } else {
@@ -60,56 +55,90 @@ pub fn storm_traffic(s: &Scenario, r: &Report, ci: usize) -> Option<StormTraffic
     // The timeline cut at the fault windows' edges, up to the end of the load.
     let timeline = FaultTimeline::new(&s.faults, service.name);
     let end_us = ms_to_us(load_end_ms);
-    let mut pieces: Vec<(u64, u64, FaultState)> = Vec::new();
+    let mut pieces: Vec<Phase> = Vec::new();
     let mut at = 0;
     for (a, b, f) in timeline.segments().chain([(end_us, end_us, FaultState::NONE)]) {
         let (a, b) = (a.min(end_us), b.min(end_us));
         if a > at {
-            pieces.push((at, a, FaultState::NONE));
+            pieces.push(phase_of((a - at) as f64 / 1000.0, FaultState::NONE));
         }
         if b > a.max(at) {
-            pieces.push((a.max(at), b, f));
+            pieces.push(phase_of((b - a.max(at)) as f64 / 1000.0, f));
         }
         at = at.max(b);
     }
-    // As the lab's phases: equal neighbours joined, a piece under the lab's 100 ms joined to
-    // the phase before it (or after it, at the start), at most MAX_PHASES (the rest of the
-    // run goes with the last).
+    let phases = fit_phases(pieces);
+    let total_ms = phases.iter().map(|p| p.duration_ms).sum::<f64>();
+    // Each request picks one of the breaker's instances: each sees its share of the calls.
+    let instances =
+        s.client_to(client.caller, client.callee).and_then(|c| c.breaker).map_or(1, |b| b.instances);
+    let steady = crate::plot::storm::steady_arrival_rate(r, s, client.callee) / f64::from(instances.max(1));
+    let rate_per_s = steady.min(max_rate(total_ms)).clamp(limits::RATE.min, limits::RATE.max);
+    let arrivals = if s.load.evenly_spaced() { Arrivals::Even } else { Arrivals::Poisson };
+    Some(StormTraffic { rate_per_s, arrivals, phases })
+}
+
+/// The lab's phases from the timeline's pieces (in order, covering the run): equal
+/// neighbours joined; a piece under the lab's 100 ms given to its neighbour (the one
+/// before, or after at the start); then, while there are more than [`MAX_PHASES`], the
+/// shortest given to its neighbour in the same way, so that what the lab plays differs
+/// from the storm only over the shortest stretches, and the run still ends as it did.
+/// Total time is kept.
+fn fit_phases(pieces: Vec<Phase>) -> Vec<Phase> {
+    let same = |a: &Phase, b: &Phase| a.failure_pct == b.failure_pct && a.latency_ms == b.latency_ms;
     let mut phases: Vec<Phase> = Vec::new();
-    for (a, b, f) in pieces {
-        let p = phase_of((b - a) as f64 / 1000.0, f);
-        let full = phases.len() == MAX_PHASES;
+    for p in pieces {
         match phases.last_mut() {
-            Some(last)
-                if (last.failure_pct == p.failure_pct && last.latency_ms == p.latency_ms)
-                    || p.duration_ms < limits::PHASE_MS.min
-                    || full =>
-            {
-                last.duration_ms += p.duration_ms
-            }
-            Some(last) if last.duration_ms < limits::PHASE_MS.min => {
-                *last = Phase { duration_ms: last.duration_ms + p.duration_ms, ..p }
-            }
+            Some(last) if same(last, &p) => last.duration_ms += p.duration_ms,
             _ => phases.push(p),
         }
     }
-    let total_s = phases.iter().map(|p| p.duration_ms).sum::<f64>() / 1000.0;
-    let steady = crate::plot::storm::steady_arrival_rate(r, s, callee);
-    // Within the lab's calls: a rate that would run past them is lowered to a hundredth.
-    let fits = (MAX_CALLS / total_s * 100.0).floor() / 100.0;
-    let rate_per_s = steady.min(fits).clamp(limits::RATE.min, limits::RATE.max);
-    let arrivals = match s.load {
-        Load::Poisson { .. } => Arrivals::Poisson,
-        Load::Constant { .. } | Load::Batch { .. } => Arrivals::Even,
-    };
-    Some(StormTraffic { rate_per_s, arrivals, phases })
+    loop {
+        let short = phases.iter().position(|p| p.duration_ms < limits::PHASE_MS.min);
+        let shortest =
+            || (0..phases.len()).min_by(|&i, &j| phases[i].duration_ms.total_cmp(&phases[j].duration_ms));
+        let Some(i) = short.or_else(|| (phases.len() > MAX_PHASES).then(shortest).flatten()) else { break };
+        if phases.len() == 1 {
+            break;
+        }
+        // Into the neighbour before it (after it, for the first), joining that neighbour
+        // with the one beyond if they now meet with the same state.
+        let gone = phases.remove(i);
+        let into = i.saturating_sub(1).min(phases.len() - 1);
+        phases[into].duration_ms += gone.duration_ms;
+        if into + 1 < phases.len() && same(&phases[into], &phases[into + 1]) {
+            let next = phases.remove(into + 1);
+            phases[into].duration_ms += next.duration_ms;
+        }
+    }
+    phases
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::breaker_lab::MAX_CALLS;
     use crate::model::chain::run;
-    use crate::scenario::{Fault, FaultEffect, presets};
+    use crate::scenario::{Dist, Fault, FaultEffect, Load, presets};
+
+    fn traffic(s: &Scenario) -> StormTraffic {
+        storm_traffic(s, &run(s).unwrap(), 0).expect("a timeline")
+    }
+
+    /// Breaker-demo with its leaf's faults replaced by `faults` (start, end, effect).
+    fn demo_with(faults: &[(f64, f64, FaultEffect)]) -> Scenario {
+        let mut s = presets::breaker_demo();
+        let target = s.leaf.name.clone();
+        s.faults = faults
+            .iter()
+            .map(|&(start_ms, end_ms, effect)| Fault { target: target.clone(), start_ms, end_ms, effect })
+            .collect();
+        s
+    }
+
+    fn total(t: &StormTraffic) -> f64 {
+        t.phases.iter().map(|p| p.duration_ms).sum()
+    }
 
     #[test]
     fn the_breaker_demo_replays_its_dependencys_outage() {
@@ -117,42 +146,77 @@ mod tests {
         let r = run(&s).unwrap();
         let t = storm_traffic(&s, &r, 0).expect("a timed load");
         let f = &s.faults[0];
-        let total: f64 = t.phases.iter().map(|p| p.duration_ms).sum();
-        assert_eq!(total, s.load.duration_ms(), "the load's whole run");
+        assert_eq!(total(&t), s.load.duration_ms(), "the load's whole run");
         // Before the fault, the fault, after it.
         assert_eq!(t.phases.len(), 3, "{:?}", t.phases);
         assert_eq!((t.phases[0].duration_ms, t.phases[1].duration_ms), (f.start_ms, f.end_ms - f.start_ms));
         assert_eq!(t.phases[0].failure_pct, s.leaf.error_rate * 100.0);
         assert!(t.phases[1].failure_pct > t.phases[0].failure_pct, "{:?}", t.phases);
         assert_eq!(t.phases[2].failure_pct, t.phases[0].failure_pct);
-        assert_eq!(t.rate_per_s, crate::plot::storm::steady_arrival_rate(&r, &s, r.clients[0].callee));
+        let instances = s.layers[0].client.breaker.unwrap().instances;
+        let steady = crate::plot::storm::steady_arrival_rate(&r, &s, r.clients[0].callee);
+        assert_eq!(t.rate_per_s, steady / f64::from(instances), "one instance's share");
     }
 
     #[test]
-    fn phases_stay_within_the_labs_limits() {
+    fn each_instance_sees_its_share_of_the_calls() {
         let mut s = presets::breaker_demo();
-        let target = s.leaf.name.clone();
-        let window = |start_ms, end_ms, effect| Fault { target: target.clone(), start_ms, end_ms, effect };
-        // Twelve windows, two of them shorter than a phase may be, and a slow-down the lab's
-        // latency cannot hold; a longer load at a rate the lab's calls cannot cover.
-        s.load = Load::Constant { rate_per_s: 900.0, peak_factor: 1.0, duration_ms: 40_000.0 };
-        s.leaf.work = crate::scenario::Dist::Constant { ms: 100.0 };
-        s.faults = (0..12)
-            .map(|k| window(500.0 + 1000.0 * k as f64, 900.0 + 1000.0 * k as f64, FaultEffect::Down {}))
-            .chain([window(13_000.0, 13_050.0, FaultEffect::ErrorRate { rate: 0.3 })])
-            .chain([window(14_000.0, 14_500.0, FaultEffect::Latency { factor: 1000.0 })])
+        let one = traffic(&s).rate_per_s;
+        s.layers[0].client.breaker.as_mut().unwrap().instances = 4;
+        let four = traffic(&s).rate_per_s;
+        assert!((four - one / 4.0).abs() < 1e-9, "{one} {four}");
+    }
+
+    #[test]
+    fn a_window_shorter_than_a_phase_goes_to_the_phase_before() {
+        let t = traffic(&demo_with(&[(5_000.0, 5_050.0, FaultEffect::ErrorRate { rate: 0.3 })]));
+        assert_eq!(t.phases.len(), 1, "50 ms of 30 % joined to the calm around it: {:?}", t.phases);
+        // At the start, it goes to the phase after.
+        let t = traffic(&demo_with(&[(0.0, 50.0, FaultEffect::Down {})]));
+        assert_eq!(t.phases.len(), 1, "{:?}", t.phases);
+        assert!(t.phases[0].failure_pct < 100.0, "{:?}", t.phases);
+    }
+
+    #[test]
+    fn a_slow_down_past_the_labs_latency_is_held_at_its_limit() {
+        let mut s = demo_with(&[(1_000.0, 2_000.0, FaultEffect::Latency { factor: 1000.0 })]);
+        s.leaf.work = Dist::Constant { ms: 100.0 };
+        let t = traffic(&s);
+        assert_eq!(t.phases.len(), 3, "{:?}", t.phases);
+        assert_eq!((t.phases[0].latency_ms, t.phases[1].latency_ms), (100.0, limits::LATENCY_MS.max));
+    }
+
+    #[test]
+    fn more_windows_than_phases_give_up_the_shortest_and_end_as_the_storm_does() {
+        // Twelve outages of 400 ms, 600 ms apart, then a long calm: 25 pieces.
+        let outages: Vec<_> = (0..12)
+            .map(|k| (500.0 + 1000.0 * k as f64, 900.0 + 1000.0 * k as f64, FaultEffect::Down {}))
             .collect();
-        let r = run(&s).unwrap();
-        let t = storm_traffic(&s, &r, 0).unwrap();
-        assert!(t.phases.len() <= MAX_PHASES, "{}", t.phases.len());
+        let s = demo_with(&outages);
+        let t = traffic(&s);
+        assert!(t.phases.len() <= MAX_PHASES, "{:?}", t.phases);
         assert!(t.phases.iter().all(|p| p.duration_ms >= limits::PHASE_MS.min), "{:?}", t.phases);
-        assert!(t.phases.iter().all(|p| limits::LATENCY_MS.accepts(p.latency_ms)), "{:?}", t.phases);
-        let total: f64 = t.phases.iter().map(|p| p.duration_ms).sum();
-        assert_eq!(total, s.load.duration_ms(), "no time lost or added");
-        assert!(t.rate_per_s * total / 1000.0 <= MAX_CALLS, "{}", t.rate_per_s);
+        assert_eq!(total(&t), s.load.duration_ms(), "no time lost or added");
+        let last = t.phases.last().unwrap();
+        assert!(
+            last.failure_pct < 100.0 && last.duration_ms >= 3_000.0,
+            "the run ends calm, as the storm's: {last:?}"
+        );
+        assert!(t.phases.iter().any(|p| p.failure_pct == 100.0), "outages are still there: {:?}", t.phases);
+    }
+
+    #[test]
+    fn a_rate_past_the_labs_calls_is_lowered_and_a_timeline_it_cannot_hold_is_none() {
+        let mut s = presets::breaker_demo();
+        s.layers[0].client.breaker.as_mut().unwrap().instances = 1;
+        s.load = Load::Constant { rate_per_s: 900.0, peak_factor: 1.0, duration_ms: 40_000.0 };
+        let t = traffic(&s);
         assert_eq!(t.rate_per_s, 500.0, "20,000 calls over 40 s, not the storm's 900/s");
-        // A batch has no timeline to replay.
+        assert!(t.rate_per_s * total(&t) / 1000.0 <= MAX_CALLS);
+        // A batch has no timeline; a load over an hour does not fit a phase.
         s.load = Load::Batch { requests: 10 };
+        assert_eq!(storm_traffic(&s, &run(&s).unwrap(), 0), None);
+        s.load = Load::Constant { rate_per_s: 0.1, peak_factor: 1.0, duration_ms: 3_700_000.0 };
         assert_eq!(storm_traffic(&s, &run(&s).unwrap(), 0), None);
     }
 }

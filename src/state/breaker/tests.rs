@@ -173,6 +173,16 @@ fn a_storm_breakers_link_carries_its_calls_and_its_dependencys_faults() {
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{:?}", st.errors);
     assert_eq!(st.input.phases, traffic.phases, "the storm's timeline, not source 003's");
     assert_eq!((st.input.rate_per_s, st.input.arrivals), (traffic.rate_per_s, traffic.arrivals));
+    // A long load (40 minutes at 0.5/s) reads back whole: the preset's 10/s would not
+    // cover its timeline.
+    let mut long = s.clone();
+    long.load =
+        crate::scenario::Load::Constant { rate_per_s: 0.5, peak_factor: 1.0, duration_ms: 2_400_000.0 };
+    let lr = crate::model::chain::run(&long).unwrap();
+    let lt = storm_traffic(&long, &lr, 0).unwrap();
+    let back = q(&query_for(&cfg, None, Some(lt.clone())));
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    assert_eq!((back.input.phases, back.input.rate_per_s), (lt.phases, lt.rate_per_s));
     // Played in the lab, the outage opens the breaker, as on the storm page.
     let run = crate::model::breaker_lab::run(&st.input).unwrap();
     assert!(run.changes.iter().any(|c| c.to == State::Open), "{:?}", run.changes);

@@ -110,8 +110,7 @@ fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, Stri
     }
     if let Some(workers) = server.workers {
         let rate = crate::plot::storm::steady_arrival_rate(r, s, hop);
-        // Spaced as the storm's requests are (a batch, all at once, keeps the lab's Poisson).
-        let poisson = !matches!(s.load, crate::scenario::Load::Constant { .. });
+        let poisson = !s.load.evenly_spaced();
         out.push((
             "queue",
             T::LabLinkQueue,
@@ -126,12 +125,43 @@ fn lab_links(r: &Report, s: &Scenario, hop: usize) -> Vec<(&'static str, T, Stri
 fn breaker_lab_query(s: &Scenario, r: &Report, ci: usize) -> Option<String> {
     let cfg = breaker_config(s, r, ci)?;
     let c = r.clients.get(ci)?;
-    let from = match (r.hops.get(c.caller), r.hops.get(c.callee)) {
-        (Some(a), Some(b)) => Some(Origin::Call(a.name.clone(), b.name.clone())),
+    let traffic = crate::state::breaker::storm_traffic(s, r, ci);
+    // The lab names the call only when it plays the call's traffic (a batch has no
+    // timeline to replay: the lab keeps source 003's, under its own story).
+    let from = match (r.hops.get(c.caller), r.hops.get(c.callee), &traffic) {
+        (Some(a), Some(b), Some(_)) => Some(Origin::Call(a.name.clone(), b.name.clone())),
         _ => None,
     };
-    let traffic = crate::state::breaker::storm_traffic(s, r, ci);
     Some(crate::state::breaker::query_for(cfg, from.as_ref(), traffic))
+}
+
+/// Every lab link the diagram offers, made once per run and scenario: a playback frame
+/// draws the diagram again, and a breaker's link sweeps its dependency's fault windows.
+#[derive(PartialEq)]
+struct LabHrefs {
+    /// Per hop: its labs (see [`lab_links`]).
+    hops: Vec<Vec<(&'static str, T, String)>>,
+    /// Per client: its breaker's lab, if it has a breaker.
+    breakers: Vec<Option<String>>,
+}
+
+impl LabHrefs {
+    fn new(r: &Report, s: &Scenario) -> Self {
+        LabHrefs {
+            hops: (0..r.hops.len()).map(|hop| lab_links(r, s, hop)).collect(),
+            breakers: (0..r.clients.len()).map(|ci| breaker_lab_query(s, r, ci)).collect(),
+        }
+    }
+
+    /// Hop `hop`'s link to the lab `kind`, in the page's language.
+    fn hop(&self, lang: Lang, hop: usize, kind: &str) -> Option<String> {
+        self.hops.get(hop)?.iter().find(|l| l.0 == kind).map(|l| with_lang(lang, &l.2))
+    }
+
+    /// Client `ci`'s breaker lab, in the page's language.
+    fn breaker(&self, lang: Lang, ci: usize) -> Option<String> {
+        self.breakers.get(ci)?.as_ref().map(|h| with_lang(lang, h))
+    }
 }
 
 /// A lab's link in the page's language (a copied link opens as the learner saw it).
@@ -140,20 +170,23 @@ fn with_lang(lang: Lang, query: &str) -> String {
 }
 
 /// Under the diagram: each hop's settings that a lab can show step by step, as links.
-fn lab_links_view(lang: Lang, r: &Report, s: &Scenario, side: &str) -> Html {
-    let links: Vec<Html> = (0..r.hops.len())
-        .flat_map(|hop| lab_links(r, s, hop).into_iter().map(move |l| (hop, l)))
+fn lab_links_view(lang: Lang, r: &Report, hrefs: &LabHrefs, side: &str) -> Html {
+    let links: Vec<Html> = hrefs
+        .hops
+        .iter()
+        .enumerate()
+        .flat_map(|(hop, links)| links.iter().map(move |l| (hop, l)))
         .map(|(hop, (kind, label, href))| {
             html! {
-                <a class="lab-link" id={format!("lab-link-{side}-{hop}-{kind}")} href={with_lang(lang, &href)}>
-                    { lang.f(label, &[("hop", &lang.service(&r.hops[hop].name))]) }
+                <a class="lab-link" id={format!("lab-link-{side}-{hop}-{kind}")} href={with_lang(lang, href)}>
+                    { lang.f(*label, &[("hop", &lang.service(&r.hops[hop].name))]) }
                 </a>
             }
         })
         .collect();
     // Every breaker, by the call it guards (a layer's next hop or a side dependency).
     let breakers = (0..r.clients.len()).filter_map(|ci| {
-        let href = with_lang(lang, &breaker_lab_query(s, r, ci)?);
+        let href = hrefs.breaker(lang, ci)?;
         let name = r.client_label(lang, ci);
         Some(html! {
             <a class="lab-link" id={format!("lab-link-{side}-c{ci}-breaker")} href={href}>
@@ -396,6 +429,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
     let r = &props.report.0;
     let figure = use_node_ref();
     let room = crate::ui::browser::use_width(&figure, DIAGRAM_W);
+    let hrefs = use_memo((props.report.clone(), props.scenario.clone()), |(r, s)| LabHrefs::new(&r.0, s));
     let Layout { width, boxes, edges, pools, height } = diagram_layout(r, room);
     // Wider than its figure (a long chain in a narrow column): drawn at its own size, the
     // figure scrolling sideways, rather than shrunk (see `diagram_layout`).
@@ -517,10 +551,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and
             // arrival rate (the mouse's way in; the links under the diagram are the keyboard's).
-            let queue_lab = lab_links(r, &props.scenario, bx.hop)
-                .into_iter()
-                .find(|l| l.0 == "queue")
-                .map(|l| with_lang(lang, &l.2));
+            let queue_lab = hrefs.hop(lang, bx.hop, "queue");
             let open_queue_lab = queue_lab.clone().map(|h| {
                 Callback::from(move |e: MouseEvent| {
                     e.stop_propagation();
@@ -565,11 +596,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         // A badge whose mechanism has a lab opens it (mouse; the links under the
                         // diagram are the keyboard's way).
                         let href = match badge.name {
-                            "admission" => lab_links(r, &props.scenario, bx.hop).into_iter().find(|l| l.0 == "admission").map(|l| l.2),
-                            "breaker" => next_client.and_then(|ci| breaker_lab_query(&props.scenario, r, ci)),
+                            "admission" => hrefs.hop(lang, bx.hop, "admission"),
+                            "breaker" => next_client.and_then(|ci| hrefs.breaker(lang, ci)),
                             _ => None,
                         };
-                        let href = href.map(|h| with_lang(lang, &h));
                         let fit = crate::plot::palette::squeeze(&badge.label, 10.5, bw - 7.0);
                         let open_lab = href.clone().map(|h| Callback::from(move |e: MouseEvent| {
                             e.stop_propagation();
@@ -623,7 +653,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // The series keep each bucket's highest value, not the value at an instant.
             <p class="note" id={format!("diagram-peak-{}", props.side)}>{ lang.f(T::DiagramPeakNote, &[("ms", &bucket_ms_text(r.series.bucket_ms))]) }
                 { " " }{ lang.t(T::DiagramRatioNote) }</p>
-            { lab_links_view(lang, r, &props.scenario, props.side) }
+            { lab_links_view(lang, r, &hrefs, props.side) }
             <p class="note hop-focus" role="group" aria-label={lang.t(T::HopFocus)}>
                 { lang.t(T::HopFocus) }{ lang.t(T::LabelSep) }
                 { for r.hops.iter().enumerate().map(|(i, h)| {

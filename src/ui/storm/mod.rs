@@ -327,7 +327,9 @@ pub fn StormPage(props: &StormProps) -> Html {
     {
         let writes = !props.in_lesson && !*reduced && a.is_some();
         let want =
-            (!*playing && *playhead > 0.0 && *playhead <= end_ms).then(|| (*playhead * 10.0).round() / 10.0);
+            // To a tenth of a ms, never past the end (which need not be a whole tenth).
+            (!*playing && *playhead > 0.0 && *playhead <= end_ms)
+                .then(|| ((*playhead * 10.0).round() / 10.0).min(end_ms));
         use_view_in_link(want, props.state.moment, writes, props.dispatch.reform(StormAction::Moment));
     }
     // Stable callbacks, so that playback frames do not re-render the control panel.
