@@ -398,7 +398,8 @@ fn queue_links_round_trip_and_bad_values_fall_back_alone() {
 #[test]
 fn queue_query_for_a_storm_hop() {
     let link = queue::query_for(8, None, &Dist::Exponential { mean_ms: 40.0 }, 120.0, true, None);
-    assert_eq!(link, "?page=queue&preset=source-002&w=40", "source 002's pool, W its work time");
+    // Source 002's pool: W the closed form's 41.74 ms, up to a tenth.
+    assert_eq!(link, "?page=queue&preset=source-002&w=41.8", "source 002's pool, W its closed form's");
     let link = queue::query_for(
         200,
         Some(0),
@@ -412,11 +413,23 @@ fn queue_query_for_a_storm_hop() {
     assert_eq!((st.input.workers, st.input.queue, st.input.rate), (200, 1, 500.0));
     assert!(!st.input.poisson, "an evenly spaced storm load: even arrivals");
     assert_eq!(st.input.dist(), Dist::LogNormal { median_ms: 20.0, p99_ms: 200.0 });
-    // W: the log-normal's mean (26.92… ms) up to a tenth, so the table takes it (W is not
-    // shorter than the work).
-    let mean = st.input.dist().mean_ms();
-    assert!(st.input.w_ms >= mean && st.input.w_ms - mean < 0.1, "{} {mean}", st.input.w_ms);
-    assert!(st.input.capacity().unwrap().in_system.is_some(), "the table's L = λW row is filled");
+    // W: the closed form's time in system up to a tenth, so the table's L = λW is the
+    // closed form's L (and the table takes it: W is not shorter than the work).
+    let closed = st.input.closed().figures;
+    let w = closed.time_ms.unwrap();
+    assert!(st.input.w_ms >= w && st.input.w_ms - w < 0.1, "{} {w}", st.input.w_ms);
+    let l = st.input.capacity().unwrap().in_system.expect("the table's L = λW row is filled");
+    assert!((l - closed.in_system.unwrap()).abs() / l < 0.01, "{l} {:?}", closed.in_system);
+    // Past capacity there is no steady state: W is the work time.
+    let over = QueueState::from_query(&Query::parse(&queue::query_for(
+        5,
+        None,
+        &Dist::Constant { ms: 10.0 },
+        2000.0,
+        true,
+        None,
+    )));
+    assert_eq!(over.input.w_ms, 10.0);
     let st = QueueState::from_query(&Query::parse(&queue::query_for(
         1_000_000,
         Some(7),
@@ -586,10 +599,19 @@ fn a_storm_links_origin_travels_with_the_lab_until_a_preset_is_picked() {
     let st = QueueState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
     assert_eq!(st.from.as_ref(), Some(&server));
+    // A refused value changes nothing: the settings are still the storm's.
+    let refused = st.reduce(QueueAction::Type(FieldKey::plain("rate"), "-3".into()));
+    assert_eq!(refused.from.as_ref(), Some(&server), "a refused value keeps it");
+    let same = st.reduce(QueueAction::Type(FieldKey::plain("rate"), "446".into()));
+    assert_eq!(same.from.as_ref(), Some(&server), "the same value keeps it");
     let edited = st.reduce(QueueAction::Type(FieldKey::plain("rate"), "300".into()));
-    assert_eq!((edited.input.rate, edited.from.as_ref()), (300.0, Some(&server)), "an edit keeps it");
-    assert_eq!(edited.reduce(QueueAction::Reset).from, None, "Reset leaves it");
-    assert_eq!(edited.reduce(QueueAction::Preset("overload".into())).from, None, "a preset leaves it");
+    assert_eq!(
+        (edited.input.rate, edited.from.as_ref()),
+        (300.0, None),
+        "an edit is the learner's: it leaves"
+    );
+    assert_eq!(st.reduce(QueueAction::Reset).from, None, "Reset leaves it");
+    assert_eq!(st.reduce(QueueAction::Preset("overload".into())).from, None, "a preset leaves it");
     // Only the origin: the preset's own settings, not changed ones.
     let only = QueueState::from_query(&Query::parse("?page=queue&from=server"));
     assert!(!only.departs_from_preset(), "`from` is not a setting");
@@ -605,8 +627,11 @@ fn a_storm_links_origin_travels_with_the_lab_until_a_preset_is_picked() {
     let st = AdmissionState::from_query(&Query::parse(&adm_link));
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{adm_link}");
     assert_eq!(st.from, Some(Origin::Hop("checkout api".into())), "{adm_link}");
-    let st = st.reduce(AdmissionAction::Type(FieldKey::plain("b"), "10".into()));
-    assert!(st.from.is_some(), "a rerun keeps it");
+    assert!(st.reduce(AdmissionAction::At(Some(5))).from.is_some(), "a paused playhead is not a setting");
+    assert!(
+        st.reduce(AdmissionAction::Type(FieldKey::plain("b"), "10".into())).from.is_none(),
+        "an edit leaves it"
+    );
     assert_eq!(st.reduce(AdmissionAction::Reset).from, None);
 
     // A call: caller and callee, joined by an arrow.

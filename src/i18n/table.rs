@@ -362,13 +362,13 @@ texts! {
     QBlocked => "Turned away (queue full)", "被拒（队列已满）";
     QExact => "M/M/c: every closed form above is exact for the steady state with an unbounded queue; the simulated figures differ by sampling noise and the run's empty start.",
         "M/M/c：上面每个闭式解在无界队列的稳态下都是精确的；模拟结果的差异来自抽样噪声和从空系统开始运行。";
-    QApprox => "Not M/M/c: Wq and W are Allen–Cunneen's approximation, M/M/c's wait × (Ca² + Cs²)/2 = × {f}; P(wait) is Erlang C, a reference only; no p99 is drawn.",
-        "不是 M/M/c：Wq 与 W 采用 Allen–Cunneen 近似，即 M/M/c 的等待 × (Ca² + Cs²)/2 = × {f}；等待概率仍为 Erlang C，仅供参考；不给出 p99。";
+    QApprox => "Not M/M/c: Wq and W are Allen–Cunneen's approximation, M/M/c's wait × (Ca² + Cs²)/2, here × {f}; P(wait) is Erlang C, a reference only; no p99 is drawn.",
+        "不是 M/M/c：Wq 与 W 采用 Allen–Cunneen 近似，即 M/M/c 的等待 × (Ca² + Cs²)/2，此处为 × {f}；等待概率仍为 Erlang C，仅供参考；不给出 p99。";
     QUnstable => "λ ≥ cμ: no steady state. The queue grows as long as arrivals last (or fills and turns calls away); only ρ has a closed form.",
         "λ ≥ cμ：不存在稳态。只要还有到达，队列就不断增长（或填满后拒绝请求）；只有 ρ 有闭式解。";
     QQueueNote => "The closed forms assume an unbounded queue; with a queue limit the run also turns calls away when it is full.", "闭式解假设队列无界；设置队列上限后，队列满时模拟还会拒绝请求。";
-    QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): about {n} requests at this setting (the arrivals of a Poisson stream over a fixed time vary), about {m} at each point of the curve, each point with a seed of its own drawn from the lab's. ρ = busy time ÷ (c × run length); L = the calls in the pool (busy workers plus queue) averaged over the run's time.",
-        "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置约 {n} 个请求（泊松流在固定时长内的到达数有起伏），曲线上每个点约 {m} 个，每个点使用由本实验种子派生的独立种子。ρ = 忙碌时间 ÷（c × 运行时长）；L = 线程池内的请求数（忙碌线程加队列）按运行时间取平均。";
+    QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): about {n} requests at this setting (with Poisson arrivals, the count over a fixed time varies), about {m} at each point of the curve, each point with a seed of its own drawn from the lab's. ρ = busy time ÷ (c × run length); L = the calls in the pool (busy workers plus queue) averaged over the run's time.",
+        "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置约 {n} 个请求（泊松到达时，固定时长内的到达数有起伏），曲线上每个点约 {m} 个，每个点使用由本实验种子派生的独立种子。ρ = 忙碌时间 ÷（c × 运行时长）；L = 线程池内的请求数（忙碌线程加队列）按运行时间取平均。";
     QLittleCheck => "Little's law on this run: λ × W = {lambda}/s × {w} ms = {lw}, against the pool's time-averaged count L = {l} (the two differ by {d} %). Measured separately, from the calls' own times and from the pool's entries and exits, they agree whenever the pool starts and ends empty.",
         "本次运行上的 Little 定律：λ × W = {lambda}/秒 × {w} ms = {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
     QRunFailed => "the run could not finish in the browser.", "该运行无法在浏览器中完成。";
@@ -758,12 +758,12 @@ texts! {
         "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
-    QFromStorm => "Opened from the retry-storm page with the pool of {what}: its workers, queue limit and work time, the calls per second reaching it (while the load arrives and before the first fault), evenly spaced if the storm's load is, else Poisson, and the capacity table's W set to its work time. Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间，每秒到达它的调用数（取负载到达期间、首个故障之前；风暴页面的负载均匀时均匀到达，否则为泊松到达），容量表的 W 取其处理时间。选择预设即离开这些设置。";
-    AdmFromStorm => "Opened from the retry-storm page with the admission control of {what}: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择预设即离开这些设置。";
-    BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance), the calls per second one instance gets while the load arrives (before the first fault; lowered where the lab's 20,000 calls would not cover the run), and the dependency's own faults as phases. Here a call fails only by a 5xx or the dependency being down; a slow call counts as slow, not failed (the storm page's per-try timeout is not in this lab), and faults further down the chain are not replayed. Picking a preset leaves these settings.",
-        "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例），负载到达期间（首个故障之前）每个实例每秒收到的调用数（若本实验的 20,000 次调用覆盖不了整个运行则调低），以及该依赖自身的故障（作为各阶段）。这里调用只会因 5xx 或依赖宕机而失败；慢调用只算慢、不算失败（本实验没有重试风暴页面的单次超时），链路更下游的故障也不重放。选择预设即离开这些设置。";
+    QFromStorm => "Opened from the retry-storm page with {what}'s pool: its workers, queue limit and work time; the calls per second reaching it, retries included, counted in the storm charts' whole buckets while the load arrives and before the first fault; arrivals evenly spaced if the storm's load is, else Poisson; and the capacity table's W the closed form's time in system. The storm's faults, timeouts and retries are not replayed: the pool gets a steady stream. Picking a preset replaces these settings; changing one makes them yours.",
+        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间；每秒到达它的调用数（含重试，按风暴页面图表的完整时间桶统计，取负载到达期间、首个故障之前）；风暴页面的负载均匀时均匀到达，否则为泊松到达；容量表的 W 取闭式解的系统内时间。风暴中的故障、超时与重试都不重放：线程池收到的是平稳的到达流。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
+    AdmFromStorm => "Opened from the retry-storm page with {what}'s admission control: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset replaces these settings; changing one makes them yours.",
+        "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
+    BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance); one instance's share of the calls per second reaching the dependency before the first fault, retries included (lowered where the lab's 20,000 calls would not cover the run); and the dependency's own faults as phases. The calls are drawn anew, with one latency per phase, so the counts differ from the storm page's while the transitions follow the same timeline. The lab does not time calls out: where the storm's breaker sees timeouts, calls slower than the timeout count as slow, judged at the failure threshold. Load surges and faults further down the chain are not replayed. Picking a preset replaces these settings; changing one makes them yours.",
+        "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例）；首个故障之前每秒到达该依赖的调用数（含重试）中一个实例所占的份额（若本实验的 20,000 次调用覆盖不了整个运行则调低）；以及该依赖自身的故障（作为各阶段）。调用是重新抽取的，每个阶段只有一个时延，所以计数与风暴页面不同，而状态转换遵循同一条时间线。本实验不会让调用超时：在风暴页面中熔断器能看到超时的地方，比超时更慢的调用记为慢调用，并按失败阈值判定。负载突增和链路更下游的故障不重放。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
     SideA => "A: your scenario", "A：你的场景";
     Difference => "B − A", "B − A";
     DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";

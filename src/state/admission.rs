@@ -383,7 +383,8 @@ pub struct AdmissionState {
     /// page plays the run from its start.
     pub at: Option<usize>,
     /// Where a link under the retry-storm page's diagram took its settings from
-    /// (`from=`; see `state::lab::Origin`); None once a preset is picked or reset.
+    /// (`from=`; see `state::lab::Origin`); None once a setting is changed, a preset
+    /// picked or reset: the page would otherwise say an edited value came from the storm.
     pub from: Option<super::lab::Origin>,
 }
 
@@ -451,7 +452,8 @@ impl AdmissionState {
         AdmissionState {
             errors: self.errors.clone(),
             unknown: self.unknown.clone(),
-            from: self.from.clone(),
+            // A changed setting is the learner's, not the storm's.
+            from: self.from.clone().filter(|_| input == self.input),
             ..Self::with(self.preset, input)
         }
     }

@@ -309,7 +309,8 @@ pub struct BreakerState {
     /// end, where the page opens.
     pub at: Option<usize>,
     /// Where a link under the retry-storm page's diagram took its settings from
-    /// (`from=`; see `state::lab::Origin`); None once a preset is picked or reset.
+    /// (`from=`; see `state::lab::Origin`); None once a setting is changed, a preset
+    /// picked or reset: the page would otherwise say an edited value came from the storm.
     pub from: Option<super::lab::Origin>,
 }
 
@@ -446,7 +447,9 @@ impl BreakerState {
                 errors.clear(&key);
                 let n = input.phases.len();
                 errors.retain(|f| f.index.is_none_or(|i| i < n));
-                BreakerState { input, errors, ..self.clone() }
+                // A changed setting is the learner's, not the storm's.
+                let from = self.from.clone().filter(|_| input == self.input);
+                BreakerState { input, errors, from, ..self.clone() }
             }
             Err(e) => self.with_error(key, raw, self.named_for(key, &input, e)),
         }
@@ -664,6 +667,10 @@ pub fn query_for(
     st.input.breaker = BreakerConfig { instances: 1, client_errors: Default::default(), ..*cfg };
     if let Some(t) = traffic {
         (st.input.rate_per_s, st.input.arrivals, st.input.phases) = (t.rate_per_s, t.arrivals, t.phases);
+        let b = &mut st.input.breaker;
+        if let (Some(ms), None) = (t.timeout_as_slow_ms, b.slow_call_ms) {
+            (b.slow_call_ms, b.slow_rate_pct) = (Some(ms), b.failure_rate_pct);
+        }
     }
     let mut q = Query::new();
     q.set("page", "breaker");

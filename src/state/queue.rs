@@ -618,7 +618,8 @@ pub struct QueueState {
     /// Link keys this page does not read.
     pub unknown: Vec<String>,
     /// Where a link under the retry-storm page's diagram took its settings from
-    /// (`from=`; see `state::lab::Origin`); None once a preset is picked or reset.
+    /// (`from=`; see `state::lab::Origin`); None once a setting is changed, a preset
+    /// picked or reset: the page would otherwise say an edited value came from the storm.
     pub from: Option<super::lab::Origin>,
 }
 
@@ -701,6 +702,9 @@ impl QueueState {
             }
         }
         next.check_p99();
+        if next.input != self.input {
+            next.from = None;
+        }
         next
     }
 
@@ -772,7 +776,8 @@ impl QueueState {
 /// cannot show are brought to its nearest: more than 10,000 workers to 10,000, a service
 /// time of 0 to 0.001 ms, and `Some(0)` — no waiting room, which only a scenario file can
 /// say (the lab's queue 0, like the storm page's, means unbounded) — to a queue of 1.
-/// The capacity table's W is set to the hop's mean work time. `poisson`: the storm's load
+/// The capacity table's W is the closed form's (the mean work time without a steady state).
+/// `poisson`: the storm's load
 /// is a Poisson process (else its requests are evenly spaced). `from`: the hop (see
 /// `state::lab::Origin`).
 pub fn query_for(
@@ -801,10 +806,13 @@ pub fn query_for(
                 (Service::LogNormal, floor(median_ms), floor(p99_ms))
         }
     }
-    // The capacity table's assumed time in system: the hop's mean work time, the least a
-    // call spends there (source 002's 100 ms belongs to its own example, and below an
-    // 800 ms work time the table refuses it); up to a tenth of a ms, never below the mean.
-    input.w_ms = ((input.dist().mean_ms() * 10.0).ceil() / 10.0).min(W.range.max);
+    // The capacity table's assumed time in system: the closed form's W for these settings,
+    // so that its L = λW agrees with the page's other L (source 002's 100 ms belongs to its
+    // own example, and below an 800 ms work time the table refuses it); the mean work time
+    // when the pool has no steady state. Up to a tenth of a ms.
+    let w =
+        input.closed().figures.time_ms.filter(|w| w.is_finite()).unwrap_or_else(|| input.dist().mean_ms());
+    input.w_ms = ((w * 10.0).ceil() / 10.0).min(W.range.max);
     let st = QueueState { input, from: from.cloned(), ..QueueState::default() };
     let mut q = Query::new();
     q.set("page", "queue");

@@ -4,16 +4,20 @@
 //! same timeline the storm page's breaker saw.
 //!
 //! The lab's dependency answers each call after a fixed latency, failed or not, and the lab
-//! has no per-try timeout: a fault that slows the dependency makes its calls slow (which the
-//! breaker counts only with a slow-call threshold), where on the storm page the caller's
-//! timeout turns them into failures. Faults further down the chain are not the
-//! dependency's own and are not replayed.
+//! has no per-try timeout: a fault that slows the dependency makes its calls slow, where on
+//! the storm page the caller's timeout turns them into failures. So where the storm's
+//! breaker sees the timeouts, the link sets the lab's slow-call threshold to the timeout,
+//! judged at the failure threshold (`timeout_as_slow_ms`), unless the breaker has a
+//! slow-call threshold of its own. Faults further down the chain are not the dependency's
+//! own and are not replayed, nor are load surges.
 
 use crate::model::breaker_lab::{Arrivals, MAX_PHASES, Phase, limits, max_rate};
 use crate::policy::retry::ms_to_us;
+use crate::policy::stack::Stage;
 use crate::report::Report;
 use crate::scenario::Scenario;
 use crate::scenario::faults::{FaultState, FaultTimeline};
+use crate::scenario::ranges as r;
 
 /// The load and the dependency's behaviour over the run, for the lab.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +30,10 @@ pub struct StormTraffic {
     pub arrivals: Arrivals,
     /// From t = 0 to the end of the load, at most [`MAX_PHASES`] of at least 100 ms each.
     pub phases: Vec<Phase>,
+    /// The caller's per-try timeout (ms) where its breaker sees the timeouts (the breaker
+    /// outside the timeout in the stack): the lab, which has no timeout, judges calls this
+    /// slow as slow calls in its stead.
+    pub timeout_as_slow_ms: Option<f64>,
 }
 
 /// The traffic of client `ci` (report index) towards its dependency; `None` for a load
@@ -75,7 +83,16 @@ pub fn storm_traffic(s: &Scenario, r: &Report, ci: usize) -> Option<StormTraffic
     let steady = crate::plot::storm::steady_arrival_rate(r, s, client.callee) / f64::from(instances.max(1));
     let rate_per_s = steady.min(max_rate(total_ms)).clamp(limits::RATE.min, limits::RATE.max);
     let arrivals = if s.load.evenly_spaced() { Arrivals::Even } else { Arrivals::Poisson };
-    Some(StormTraffic { rate_per_s, arrivals, phases })
+    let outside = |a: Stage, b: Stage| {
+        let at = |x| client.stack.iter().position(|&st| st == x);
+        matches!((at(a), at(b)), (Some(i), Some(j)) if i < j)
+    };
+    let timeout_as_slow_ms = s
+        .client_to(client.caller, client.callee)
+        .and_then(|c| c.per_try_timeout_ms)
+        .filter(|_| outside(Stage::Breaker, Stage::Timeout))
+        .map(|t| t.clamp(r::SLOW_CALL_MS.min, r::SLOW_CALL_MS.max));
+    Some(StormTraffic { rate_per_s, arrivals, phases, timeout_as_slow_ms })
 }
 
 /// The lab's phases from the timeline's pieces (in order, covering the run): equal

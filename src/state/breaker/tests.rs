@@ -156,11 +156,43 @@ fn a_storm_breakers_link_names_its_call_until_a_preset_is_picked() {
     let st = q(&link);
     assert!(st.errors.is_empty() && st.unknown.is_empty(), "{link}");
     assert_eq!(st.from.as_ref(), Some(&call));
+    assert_eq!(st.reduce(BreakerAction::At(Some(7))).from.as_ref(), Some(&call), "a playhead keeps it");
     let edited = st.reduce(BreakerAction::Type(FieldKey::plain("probes"), "2".into()));
-    assert_eq!(edited.from.as_ref(), Some(&call), "an edit keeps it");
-    assert_eq!(edited.reduce(BreakerAction::Reset).from, None, "Reset leaves it");
+    assert_eq!(edited.from, None, "an edit is the learner's: it leaves");
+    assert_eq!(st.reduce(BreakerAction::Reset).from, None, "Reset leaves it");
     assert_eq!(st.reduce(BreakerAction::Choose("preset", "source-002".into())).from, None);
     assert!(!q("?page=breaker&from=server").departs_from_preset(), "`from` is not a setting");
+}
+
+#[test]
+fn a_slowed_dependency_opens_the_labs_breaker_through_the_timeout_as_slow_calls() {
+    // The protected promo's recommendations slow down; on the storm page the breaker,
+    // outside the per-try timeout, opens on the timeouts. The lab has no timeout: the link
+    // makes it the slow-call threshold, judged at the failure threshold.
+    let s = crate::scenario::presets::big_promo_protected();
+    let r = crate::model::chain::run(&s).unwrap();
+    let ci = (0..r.clients.len()).find(|&ci| r.hops[r.clients[ci].callee].name == "recommendations").unwrap();
+    let c = &r.clients[ci];
+    let client = s.client_to(c.caller, c.callee).unwrap();
+    let cfg = client.breaker.expect("a breaker on recommendations");
+    let traffic = storm_traffic(&s, &r, ci).unwrap();
+    assert_eq!(traffic.timeout_as_slow_ms, client.per_try_timeout_ms);
+    let st = q(&query_for(&cfg, None, Some(traffic)));
+    assert!(st.errors.is_empty(), "{:?}", st.errors);
+    assert_eq!(st.input.breaker.slow_call_ms, client.per_try_timeout_ms);
+    assert_eq!(st.input.breaker.slow_rate_pct, cfg.failure_rate_pct);
+    let run = crate::model::breaker_lab::run(&st.input).unwrap();
+    assert!(
+        run.changes.iter().any(|c| c.to == State::Open),
+        "the lab's breaker opens too: {:?}",
+        run.changes
+    );
+    assert!(r.breaker_transitions.iter().any(|t| t.client == ci && t.to == State::Open));
+    // Without the stand-in it would not: the slowed calls never fail in the lab.
+    let mut plain = st.input.clone();
+    plain.breaker.slow_call_ms = None;
+    let quiet = crate::model::breaker_lab::run(&plain).unwrap();
+    assert!(quiet.changes.is_empty(), "{:?}", quiet.changes);
 }
 
 #[test]
