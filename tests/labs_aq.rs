@@ -196,10 +196,11 @@ fn admission_query_for_a_storm_hop() {
         retry_after_ms: 1000.0,
     };
     let link = adm::query_for(&cfg, None);
-    assert_eq!(link, "?page=admission&preset=source-002&b=20&r=20&limit=0&n=23&gen=burst");
+    assert_eq!(link, "?page=admission&preset=source-002&b=20&r=20&limit=0&n=23&gen=burst&at=23");
     let st = AdmissionState::from_query(&Query::parse(&link));
     assert!(st.errors.is_empty() && st.unknown.is_empty());
     assert_eq!((st.run.admitted, st.run.rejected_total()), (20, 3));
+    assert_eq!(st.at, Some(23), "opened paused with every arrival's verdict shown");
     let only_limit =
         AdmissionConfig { token_bucket: None, concurrency_limit: Some(4), retry_after_ms: 1000.0 };
     let st = AdmissionState::from_query(&Query::parse(&adm::query_for(&only_limit, None)));

@@ -639,7 +639,8 @@ fn parse_arrivals(list: &str, defaults: &AdmissionInput, errors: &mut FormErrors
 /// The lab's link for a hop's admission settings (`scenario::AdmissionConfig`, as the
 /// retry-storm page holds them): its bucket and concurrency limit, met by a burst of
 /// three more requests than the bucket (or the limit) lets through at once, each holding
-/// its slot 100 ms. `from`: the hop they belong to (see `state::lab::Origin`).
+/// its slot 100 ms, opened paused at the burst's end. `from`: the hop they belong to (see
+/// `state::lab::Origin`).
 pub fn query_for(config: &AdmissionConfig, from: Option<&super::lab::Origin>) -> String {
     let mut input = base(0, 0, 1, 0, Gen::Burst, 1, SWITCH_GAP_MS);
     if let Some(b) = config.token_bucket {
@@ -652,6 +653,10 @@ pub fn query_for(config: &AdmissionConfig, from: Option<&super::lab::Origin>) ->
     input.n = (through.saturating_add(3)).clamp(1, MAX_ARRIVALS as u32);
     let mut st = AdmissionState::new(PRESETS[0].name).rerun(input);
     st.from = from.cloned();
+    // Paused at the burst's end, every verdict shown, as the breaker lab opens at its run's
+    // end: played from the start, a burst of 63 took 40 s to reach its first 429, and the
+    // counts a class copies would be partway.
+    st.at = Some(st.input.arrivals.len());
     let mut q = Query::new();
     q.set("page", "admission");
     st.write_query(&mut q);
