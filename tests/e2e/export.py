@@ -294,6 +294,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
                 " return m && m.dataset.total === String(arguments[0]) && m.dataset.done === m.dataset.total"
                 " && document.documentElement.lang.startsWith(arguments[1]);", total, "zh" if "lang=zh" in query else "en"):
             time.sleep(0.1)
+        done = chrome.js("const m = document.getElementById('stability-map'); return m ? [m.dataset.done, m.dataset.total] : null;")
+        expect(done == [str(total), str(total)], f"{query}: the sweep of {total} cells finished within 60 s: {done}")
 
     def labs_export_their_results():
         page("?page=admission&lang=en&preset=source-003")
@@ -375,8 +377,17 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         map_done("?page=stability&lang=zh&protect=cancel&x=utilisation%3D0.2..0.8%2F4&y=trigger_ms%3D100..900%2F3", 24)
         n = hook()
         chrome.click("#export-toggle")
-        names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
-        i = next(k for k, nm in enumerate(names) if nm.startswith("稳定性地图"))
+        # The menu lists the figures as it opens: wait for the map's (CI on 7c4e089 read the
+        # list before it held it).
+        deadline = time.time() + 15
+        names = []
+        while time.time() < deadline and not any(nm.startswith("稳定性地图") for nm in names):
+            names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
+            time.sleep(0.1)
+        i = next((k for k, nm in enumerate(names) if nm.startswith("稳定性地图")), None)
+        expect(i is not None, f"the export menu lists the stability map: {names}")
+        if i is None:
+            return
         name, _, body = take(f"#export-fig-{i}-svg", n)
         expect(name.endswith("-stability-map-cancel.svg"), f"the map's file names its protection: {name}")
         words = " ".join(t.text or "" for t in ET.fromstring(body).iter(SVG_NS + "text"))
