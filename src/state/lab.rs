@@ -94,8 +94,8 @@ const CALL_ARROW: char = '→';
 /// Where a lab's settings came from: the retry-storm page's hop (a pool, an admission
 /// control) or call (a breaker) whose settings a link under its diagram opened the lab
 /// with. The page says so in place of the preset's story, which describes another
-/// system. Not a setting (`departs_from_preset` ignores it); picking a preset or Reset
-/// leaves it.
+/// system. Not a setting (`departs_from_preset` ignores it); a changed setting, a preset
+/// picked or Reset removes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// A hop, by its service's name.

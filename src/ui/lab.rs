@@ -81,7 +81,7 @@ pub fn origin_name(lang: Lang, from: &Origin) -> String {
 }
 
 /// The select's option that stands for the settings a storm page's link brought (a
-/// preset picked leaves them; see [`Story`]), selected.
+/// preset picked replaces them; see [`Story`]), selected.
 pub fn origin_option(lang: Lang, from: &Origin) -> (String, String) {
     (String::new(), lang.f(T::FromStormOption, &[("what", &origin_name(lang, from))]))
 }

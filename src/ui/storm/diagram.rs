@@ -137,7 +137,6 @@ fn breaker_lab_query(s: &Scenario, r: &Report, ci: usize) -> Option<String> {
 
 /// Every lab link the diagram offers, made once per run and scenario: a playback frame
 /// draws the diagram again, and a breaker's link sweeps its dependency's fault windows.
-#[derive(PartialEq)]
 struct LabHrefs {
     /// Per hop: its labs (see [`lab_links`]).
     hops: Vec<Vec<(&'static str, T, String)>>,
