@@ -185,6 +185,34 @@ impl<S, I> Knob<S, I> {
         v
     }
 
+    /// The slider's stops for a knob now at `value`: [`stops`](Self::stops), and the value
+    /// itself past the end of the span it was typed beyond (workers 150 on a slider to 100):
+    /// the thumb then sits on the value, where the span's end would read as 100, and one
+    /// step back goes to the span's end.
+    pub fn stops_at(&self, value: f64) -> Vec<f64> {
+        let mut stops = self.stops();
+        if (self.off && value == 0.0) || !self.range.accepts(value) {
+            return stops;
+        }
+        if stops.last().is_some_and(|&last| value > last) {
+            stops.push(value);
+        } else {
+            // Below the span: after "off", which stays the first stop.
+            let first = usize::from(self.off);
+            if stops.get(first).is_some_and(|&least| value < least) {
+                stops.insert(first, value);
+            }
+        }
+        stops
+    }
+
+    /// The value of slider stop `stop` for `state`'s item `index` (the stops of
+    /// [`stops_at`](Self::stops_at) its value now).
+    pub fn value_at_stop(&self, state: &S, index: I, stop: usize) -> Option<f64> {
+        let now = (self.get)(state, index).unwrap_or(self.range.min);
+        self.stops_at(now).get(stop).copied()
+    }
+
     /// The value one step (`knob.step`) up (`up`) or down from `value`, as the arrow keys
     /// move the number field: onto the step's grid, inside the range; from "off" (0) up to
     /// the range's least, and from the least down to "off".
@@ -389,6 +417,28 @@ mod tests {
             vec![90.0, 95.0, 98.0, 99.0, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99, 99.995, 99.998, 99.999]
         );
         assert_eq!(stops[k.nearest_stop(&stops, 99.94)], 99.95, "nearest by ratio of what is missing");
+    }
+
+    #[test]
+    fn a_value_typed_past_the_sliders_span_is_its_end_stop() {
+        let k = knob(Slider::linear(1.0, 10.0), true);
+        let stops = k.stops_at(150.0);
+        assert_eq!(stops.last(), Some(&150.0), "the thumb sits on the value");
+        assert_eq!(stops[stops.len() - 2], 10.0, "one step back: the span's end");
+        assert_eq!(stops[k.nearest_stop(&stops, 150.0)], 150.0);
+        assert_eq!(
+            k.value_at_stop(&S { v: 150.0 }, 0, stops.len() - 1),
+            Some(150.0),
+            "sliding to it keeps it"
+        );
+        assert_eq!(k.value_at_stop(&S { v: 150.0 }, 0, stops.len() - 2), Some(10.0));
+        assert_eq!(k.stops_at(5.0), k.stops(), "inside the span: the span's stops");
+        assert_eq!(k.stops_at(20_000.0), k.stops(), "refused values add nothing");
+        let mut low = Knob { off: true, ..knob(Slider::log(10.0, 100.0), false) };
+        low.range.min = 0.5;
+        let stops = low.stops_at(2.0);
+        assert_eq!(&stops[..3], &[0.0, 2.0, 10.0], "below the span, after off");
+        assert_eq!(low.stops_at(0.0), low.stops(), "off is its own stop");
     }
 
     #[test]

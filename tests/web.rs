@@ -428,3 +428,23 @@ async fn diagram_badges_are_the_reports_stack_in_order() {
     assert!(note.contains("product → order-core: shared pool → call"), "{note}");
     assert!(!note.contains("bulkhead"), "{note}");
 }
+
+#[wasm_bindgen_test]
+async fn a_value_typed_past_its_sliders_span_puts_the_thumb_on_its_own_stop() {
+    // breaker-demo judges at 50 % failed; 0.5 % is accepted and below the slider's 1–100.
+    let root = mount_point();
+    yew::Renderer::<StormHarness>::with_root_and_props(
+        root.clone(),
+        StormHarnessProps { preset: "breaker-demo" },
+    )
+    .render();
+    let first = settle(&root, 0).await;
+    type_into(&root, "k-l1-failure_pct", "0.5");
+    settle(&root, first).await;
+    let slider: HtmlInputElement =
+        root.query_selector("#k-l1-failure_pct-slider").unwrap().unwrap().dyn_into().unwrap();
+    let knob = &resilience_lab::state::storm::number("failure_pct").unwrap().knob;
+    assert_eq!(slider.value(), "0", "the thumb on the value's own stop, not on 1 %");
+    assert_eq!(slider.max(), (knob.stops().len()).to_string(), "one stop more than the span's");
+    assert_eq!(slider.get_attribute("aria-valuetext").as_deref(), Some("0.5 %"));
+}

@@ -522,8 +522,8 @@ impl AdmissionState {
                 }
             }
             AdmissionAction::Slide(key, stop) => match KNOBS.iter().find(|k| k.key == key.key) {
-                Some(k) => match k.stops().get(stop) {
-                    Some(&v) => self.reduce(AdmissionAction::Type(key, fmt_num(v))),
+                Some(k) => match k.value_at_stop(&self.input, 0, stop) {
+                    Some(v) => self.reduce(AdmissionAction::Type(key, fmt_num(v))),
                     None => self.clone(),
                 },
                 None => self.clone(),

@@ -425,8 +425,8 @@ impl BreakerState {
             }
             BreakerAction::Slide(key, stop) => {
                 let Some(k) = self.knob(key.key) else { return self.clone() };
-                match k.stops().get(stop) {
-                    Some(&v) => self.apply(k, key, v, fmt_num(v)),
+                match k.value_at_stop(&self.input, key.index.unwrap_or(0), stop) {
+                    Some(v) => self.apply(k, key, v, fmt_num(v)),
                     None => self.clone(),
                 }
             }

@@ -294,8 +294,8 @@ impl CalcState {
             }
             CalcAction::Slide(key, stop) => {
                 let Some(k) = knob(key.key) else { return self.clone() };
-                match k.stops().get(stop) {
-                    Some(&v) => self.apply(k, key, v),
+                match k.value_at_stop(&self.input, key.index.unwrap_or(0), stop) {
+                    Some(v) => self.apply(k, key, v),
                     None => self.clone(),
                 }
             }

@@ -694,8 +694,10 @@ impl QueueState {
                 }
             }
             QueueAction::Slide(key, stop) => {
-                if let Some(v) =
-                    KNOBS.iter().find(|k| k.key == key.key).and_then(|k| k.stops().get(stop).copied())
+                if let Some(v) = KNOBS
+                    .iter()
+                    .find(|k| k.key == key.key)
+                    .and_then(|k| k.value_at_stop(&self.input, 0, stop))
                 {
                     return self.reduce(QueueAction::Type(key, fmt_num(v)));
                 }

@@ -58,7 +58,7 @@ impl ControlSpec {
             }
             None => (fmt_num(crate::knob::round_for_display(value, knob.step)), None),
         };
-        let stops = knob.stops();
+        let stops = knob.stops_at(value);
         let stop = knob.nearest_stop(&stops, value);
         let unit = unit.to_string();
         let value_text = if knob.off && value == 0.0 {

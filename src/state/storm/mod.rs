@@ -350,7 +350,7 @@ impl StormState {
             }
             StormAction::Slide(key, stop) => {
                 let Some(def) = self.number(key) else { return self.clone() };
-                let Some(&v) = def.knob.stops().get(stop) else { return self.clone() };
+                let Some(v) = def.knob.value_at_stop(&self.a, key.target, stop) else { return self.clone() };
                 self.apply(key, url_num(v), |s| (def.knob.set)(s, key.target, v)).retry_fault_window(key)
             }
             StormAction::Choose(key, value) => {

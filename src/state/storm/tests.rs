@@ -339,3 +339,22 @@ fn the_paused_moment_and_picked_hop_travel_in_the_link_but_not_in_the_run() {
     let (_, _, e) = bad.errors.iter().find(|(k, _, _)| **k == FOCUS).expect("focus refused");
     assert_eq!(*e.allowed, Allowed::integer(0, 3), "{e:?}");
 }
+
+#[test]
+fn a_value_typed_past_a_sliders_span_stays_where_the_slider_says() {
+    // breaker-demo's breaker judges at 50 %; 0.5 % is accepted (0.01–100) and below the
+    // slider's 1–100: the thumb's stop is the value (sliding onto it changes nothing) and
+    // one step up is the span's end.
+    let st = StormState::new("breaker-demo");
+    let d = number("failure_pct").unwrap();
+    let t = Target::Layer(0);
+    let k = StormKey::on(d.knob.key, t);
+    assert!(d.knob.range.accepts(0.5) && 0.5 < d.knob.slider.min);
+    let typed = st.reduce(StormAction::Type(k, "0.5".into()));
+    assert_eq!((d.knob.get)(&typed.a, t), Some(0.5));
+    assert_eq!(d.knob.stops_at(0.5).len(), d.knob.stops().len() + 1);
+    let same = typed.reduce(StormAction::Slide(k, 0));
+    assert_eq!((d.knob.get)(&same.a, t), Some(0.5), "the thumb's own stop keeps the value");
+    let up = typed.reduce(StormAction::Slide(k, 1));
+    assert_eq!((d.knob.get)(&up.a, t), Some(d.knob.slider.min), "one step up: the span's end");
+}
