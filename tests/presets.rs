@@ -2,6 +2,7 @@
 //! and through the `lab` command line, and the command line's handling of bad input.
 #![cfg(not(target_arch = "wasm32"))]
 
+use resilience_lab::i18n::Lang;
 use resilience_lab::model::chain::run;
 use resilience_lab::report::{Report, RequestOutcome};
 use resilience_lab::scenario::presets;
@@ -154,6 +155,19 @@ fn cli_help_unknown_commands_and_flag_bounds() {
     let (_, table, _) = cli(&["run", "--preset", "recommendation-500rps", "--format", "table"]);
     assert!(table.contains("200/200") && table.contains("peak busy: most"), "{table}");
     assert!(table.lines().any(|l| l.starts_with("core_success_rate") && l.ends_with('%')), "{table}");
+    // The error budget is written as the page's card writes it: spent 920 times over is
+    // "920×" in both (the table had said "92000.0 %"), and a small share a percentage.
+    let (_, json, _) = cli(&["run", "--preset", "recommendation-500rps"]);
+    let r: Report = serde_json::from_str(&json).unwrap();
+    let spent = resilience_lab::model::slo::Slo::default().budget(&r.summary).spent_fraction;
+    assert!(spent >= 10.0, "{spent}");
+    let card = resilience_lab::plot::storm::Unit::Percent.write(Lang::En, spent);
+    assert!(
+        table.contains(&format!("error budget spent: {card};")) && card.ends_with('×'),
+        "{card}: {table}"
+    );
+    let (_, table, _) = cli(&["run", "--preset", "lab11-protected", "--format", "table"]);
+    assert!(table.contains("error budget spent: 0 %;"), "{table}");
 }
 
 #[test]

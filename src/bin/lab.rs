@@ -501,7 +501,7 @@ fn table(r: &Report, slo: Slo, versus: bool, lang: Lang) -> String {
                     ("verdict", lang.t(if budget.met { Cli::SloMet } else { Cli::SloBreached })),
                     ("spent", &budget.spent.to_string()),
                     ("allowed", &resilience_lab::plot::storm::allowance(budget.allowed)),
-                    ("frac", &format!("{:.1}", budget.spent_fraction * 100.0)),
+                    ("frac", &resilience_lab::plot::storm::Unit::Percent.write(lang, budget.spent_fraction)),
                 ],
             ),
         ),

@@ -95,7 +95,7 @@ super::table::texts! {
     FileATaggedObject => "an object with its \"kind\"", "一个带 \"kind\" 的对象";
     SloMet => "met", "达成";
     SloBreached => "breached", "未达成";
-    SloLine => "{pct} % {verdict}: {spent} failed of {allowed} allowed ({frac} % of the error budget; requests turned away at admission count apart)", "{pct} % {verdict}：失败 {spent} 个，允许 {allowed} 个（错误预算的 {frac} %；准入拒绝的请求另计）";
+    SloLine => "{pct} % {verdict}: {spent} failed of {allowed} allowed (error budget spent: {frac}; requests turned away at admission count apart)", "{pct} % {verdict}：失败 {spent} 个，允许 {allowed} 个（错误预算消耗：{frac}；准入拒绝的请求另计）";
     EndNote => "virtual time of the last event", "最后一个事件的虚拟时间";
     HopColumns => "hop|calls|rejected|abandoned|peak busy|peak q", "服务|调用|拒绝|弃置|繁忙峰值|排队峰值";
     HopNote => "calls: calls that reached the hop (retries included); rejected: turned away by its admission

@@ -33,6 +33,29 @@ pub enum Unit {
     Ms,
 }
 
+/// A share at or above this (1,000 %) is written as a multiple, its difference too.
+pub const TIMES_FROM: f64 = 10.0;
+
+impl Unit {
+    /// A headline value as its card writes it (the live line and the command line's table
+    /// read it the same way).
+    pub fn write(self, lang: crate::i18n::Lang, v: f64) -> String {
+        use crate::i18n::format_number;
+        if v.is_infinite() {
+            return "∞".to_string();
+        }
+        match self {
+            Unit::Count => format_number(v, 0),
+            Unit::Times => format!("{}×", format_number(v, 2)),
+            // An error budget spent many times over reads better as a multiple: 1,000×, not
+            // 100,000 %.
+            Unit::Percent if v.abs() >= TIMES_FROM => format!("{}×", format_number(v, 1)),
+            Unit::Percent => lang.percent_figure(v * 100.0),
+            Unit::Ms => format!("{} ms", format_number(v, 1)),
+        }
+    }
+}
+
 /// The headline figures of a report, in display order.
 pub fn headlines(r: &Report, slo: Slo) -> Vec<Headline> {
     let s = &r.summary;

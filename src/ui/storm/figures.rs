@@ -2,27 +2,13 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::model::slo::Slo;
-use crate::plot::storm::{Formulas, Unit, allowance, headlines};
+use crate::plot::storm::{Formulas, TIMES_FROM, Unit, allowance, headlines};
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
 
-/// A share at or above this (1,000 %) is written as a multiple, its difference too.
-const TIMES_FROM: f64 = 10.0;
-
-/// A headline value as its card writes it (the live line reads it the same way).
+/// A headline value as its card writes it (see [`Unit::write`]).
 pub(crate) fn show(lang: Lang, v: f64, unit: Unit) -> String {
-    if v.is_infinite() {
-        return "∞".to_string();
-    }
-    match unit {
-        Unit::Count => format_number(v, 0),
-        Unit::Times => format!("{}×", format_number(v, 2)),
-        // An error budget spent many times over reads better as a multiple: 1,000×, not
-        // 100,000 %.
-        Unit::Percent if v.abs() >= TIMES_FROM => format!("{}×", format_number(v, 1)),
-        Unit::Percent => lang.percent_figure(v * 100.0),
-        Unit::Ms => format!("{} ms", format_number(v, 1)),
-    }
+    unit.write(lang, v)
 }
 
 /// B − A; 0 when the two are equal (∞ and ∞ too, which subtract to NaN).
