@@ -29,6 +29,26 @@ impl Query {
         Query { pairs }
     }
 
+    /// Parses a link as someone copies it: a whole address
+    /// (`https://host/sub/index.html?page=storm&…#top`, its fragment dropped) or its query
+    /// alone (`?page=storm&…`, `page=storm&…`).
+    pub fn from_link(link: &str) -> Self {
+        let link = link.trim();
+        let query = match link.split_once('?') {
+            // What comes before the `?` is an address: a scheme, a path or nothing.
+            Some((before, after))
+                if before.is_empty()
+                    || before.contains("://")
+                    || before.contains('/')
+                    || before.ends_with(".html") =>
+            {
+                after.split_once('#').map_or(after, |(q, _)| q)
+            }
+            _ => link,
+        };
+        Query::parse(query)
+    }
+
     /// Every key, in order (repeated keys as often as given).
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.pairs.iter().map(|(k, _)| k.as_str())
@@ -180,5 +200,21 @@ mod tests {
     fn truncated_escape_is_kept() {
         assert_eq!(Query::parse("a=%4").get("a"), Some("%4"));
         assert_eq!(Query::parse("a=%").get("a"), Some("%"));
+    }
+
+    #[test]
+    fn a_whole_address_reads_as_its_query() {
+        let want = Query::parse("page=storm&preset=chain-3x3&l1.attempts=4");
+        for link in [
+            "http://127.0.0.1:8080/sub/index.html?page=storm&preset=chain-3x3&l1.attempts=4",
+            "https://example.org/lab/?page=storm&preset=chain-3x3&l1.attempts=4#controls",
+            "index.html?page=storm&preset=chain-3x3&l1.attempts=4",
+            "?page=storm&preset=chain-3x3&l1.attempts=4",
+            " page=storm&preset=chain-3x3&l1.attempts=4 ",
+        ] {
+            assert_eq!(Query::from_link(link), want, "{link}");
+        }
+        // A `?` inside a value of a bare query is the value's.
+        assert_eq!(Query::from_link("a=b?c").get("a"), Some("b?c"));
     }
 }

@@ -340,6 +340,11 @@ fn cli_runs_a_storm_page_link_as_the_page_does() {
     };
     // A link naming only a preset runs that preset, its seed included.
     assert_eq!(digest(&["--link", "?page=storm&preset=chain-3x3"]), digest(&["--preset", "chain-3x3"]));
+    // The whole address "Copy link" gives reads as its query.
+    assert_eq!(
+        digest(&["--link", "http://127.0.0.1:8080/sub/index.html?page=storm&preset=chain-3x3#controls"]),
+        digest(&["--preset", "chain-3x3"])
+    );
     assert_eq!(
         digest(&["--link", "page=storm&preset=bulkhead-shared-vs-isolated&compare=1", "--versus"]),
         digest(&["--preset", "bulkhead-shared-vs-isolated", "--versus"]),

@@ -264,7 +264,7 @@ fn link_scenario(
     versus: bool,
     lang: Lang,
 ) -> Result<(Scenario, u64, Option<resilience_lab::export::ReportLink>), UsageError> {
-    let q = Query::parse(link);
+    let q = Query::from_link(link);
     if let Some(page) = q.get("page").filter(|p| *p != "storm") {
         return Err(UsageError(lang.f(Cli::LinkPage, &[("page", &resilience_lab::error::clip(page))])));
     }

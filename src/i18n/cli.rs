@@ -9,7 +9,7 @@ super::table::texts! {
     Cli;
     Usage => "usage:
   lab presets
-  lab run (--preset NAME [--versus] | --scenario FILE.json | --link QUERY [--versus]) [--seed N]
+  lab run (--preset NAME [--versus] | --scenario FILE.json | --link LINK [--versus]) [--seed N]
           [--format json|table|csv|digest] [--engine auto|general] [--max-calls N]
   lab show --preset NAME [--versus]
   lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
@@ -21,7 +21,8 @@ super::table::texts! {
   to edit and run with --scenario (--scenario - reads it from the standard input); keys
   lists the retry-storm page's link keys and ranges.
   --versus runs the preset's comparison scenario (side B of compare mode).
-  --link runs what a storm page link shows (its side A; side B with --versus), seed included.
+  --link runs what a storm page link shows (its side A; side B with --versus), seed included:
+  the whole address Copy link gives, or its query alone.
   --seed N: a whole number from 0 to 18446744073709551615 (default: the scenario's own seed).
   --engine general skips the retry-chain kernel (same report, slower; for comparisons).
   --max-calls refuses scenarios implying more calls than N (1 to 200000000, the default).
@@ -34,7 +35,7 @@ super::table::texts! {
   trigger_ms=50..1000/20); KNOB is utilisation, trigger_ms or any storm page key (lab keys);
   N is 1 to 40 steps, A and B in the knob's own unit.", "用法：
   lab presets
-  lab run (--preset 名称 [--versus] | --scenario 文件.json | --link 查询串 [--versus]) [--seed N]
+  lab run (--preset 名称 [--versus] | --scenario 文件.json | --link 链接 [--versus]) [--seed N]
           [--format json|table|csv|digest] [--engine auto|general] [--max-calls N]
   lab show --preset 名称 [--versus]
   lab sweep [--preset 名称] [--x 参数=A..B/N] [--y 参数=A..B/N] [--protect none|budget|cancel|breaker]
@@ -45,7 +46,8 @@ super::table::texts! {
   presets 列出各预设及其演示的内容；show 把一个预设打印成场景文件（JSON），可编辑后用
   --scenario 运行（--scenario - 从标准输入读取）；keys 列出重试风暴页链接的键及其取值范围。
   --versus 运行预设的对照场景（对比模式的 B 侧）。
-  --link 运行重试风暴页链接所显示的内容（A 侧；加 --versus 为 B 侧），包括种子。
+  --link 运行重试风暴页链接所显示的内容（A 侧；加 --versus 为 B 侧），包括种子：
+  可以是“复制链接”给出的完整地址，也可以只是其查询串。
   --seed N：0 到 18446744073709551615 的整数（默认：场景自带的种子）。
   --engine general 跳过重试链内核（报告相同，较慢；用于对比）。
   --max-calls 拒绝预计调用次数超过 N 的场景（1 到 200000000，默认即上限）。

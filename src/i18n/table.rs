@@ -1025,8 +1025,8 @@ texts! {
 
     // ---- export and compact mode (issue 13, item 4) -------------------------------------
     ExportMenu => "Export", "导出";
-    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from; the CSV, SVG and PNG files also carry the link that reproduces them (the JSON is the report alone: run its link with lab run --link to get it again). Nothing leaves your browser.",
-        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子；CSV、SVG 与 PNG 文件还附带可复现它的链接（JSON 只含报告本身：用 lab run --link 运行页面链接即可再次得到它）。数据不会离开你的浏览器。";
+    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from; every file also carries the link that reproduces it (the JSON as its "link"; on the retry-storm page, lab run --link with that link prints the same JSON). Nothing leaves your browser.",
+        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子；每个文件还附带可复现它的链接（JSON 在其 "link" 字段中；在重试风暴页，用 lab run --link 运行该链接会输出相同的 JSON）。数据不会离开你的浏览器。";
     ExportJson => "Results (JSON)", "结果（JSON）";
     ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --link '<this page's link>' --format json prints (with your changes; \"scenario\" names the preset they start from).",
         "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --link '<本页链接>' --format json 的输出逐字节相同（含你的修改；\"scenario\" 是修改所基于的预设名）。";
