@@ -594,10 +594,9 @@ pub struct Formulas {
     /// Simulated leaf attempts per original request (the batch loads' figure: their rate
     /// over a bucket is the bucket's width's, not the load's).
     pub sim_per_request: f64,
-    /// Mean leaf work (ms).
-    pub leaf_mean_ms: f64,
-    /// Workers the leaf needs at the simulated peak rate (offered load: rate × mean work).
-    pub little: f64,
+    /// The leaf's work load at its busiest bucket: λ × S, the leaf attempts/s of the bucket
+    /// times the mean work in force then (latency faults included), and where it was.
+    pub offered: OfferedLoad,
     /// Highest simulated number of busy leaf workers.
     pub sim_peak_in_flight: i64,
     /// Leaf workers, if limited.
@@ -605,6 +604,60 @@ pub struct Formulas {
     /// The leaf's name (a preset with side dependencies has other services at the end of
     /// a call too: the panel says which one it means).
     pub leaf_name: String,
+}
+
+/// Workers a service's work asks for over one bucket: λ × S (offered load, in workers).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OfferedLoad {
+    /// Attempts per second reaching it over the bucket.
+    pub rate: f64,
+    /// Its mean work in force over the bucket (ms): the distribution's mean times the
+    /// latency faults' factor, weighted by time (0 while it is down: calls fail at once).
+    pub work_ms: f64,
+    /// rate × work: the workers busy on average over the bucket if none waited.
+    pub workers: f64,
+    /// The bucket's start (ms).
+    pub at_ms: f64,
+}
+
+/// The leaf's offered load at its busiest bucket (the first of equals). Without faults it
+/// is the peak rate times the mean work; a slowdown counts where it is in force, so that a
+/// ×5 window at the peak asks for five times the workers (the panel had used the plain mean
+/// there, and a pool sized from it would have been a fifth of what the window needed).
+pub fn offered_load(s: &Scenario, r: &Report) -> OfferedLoad {
+    let leaf = s.layers.len();
+    let bucket_ms = r.series.bucket_ms;
+    let mean_ms = s.leaf.work.mean_ms();
+    let timeline = crate::scenario::faults::FaultTimeline::new(&s.faults, &s.leaf.name);
+    let Some(series) = r.series.attempts.get(leaf) else { return OfferedLoad::default() };
+    let mut best = OfferedLoad::default();
+    for (i, rate) in per_second(series, bucket_ms).into_iter().enumerate() {
+        let at_ms = i as f64 * bucket_ms;
+        let work_ms = mean_ms * mean_latency_factor(&timeline, at_ms, at_ms + bucket_ms);
+        let workers = rate * work_ms / 1000.0;
+        if workers > best.workers || i == 0 {
+            best = OfferedLoad { rate, work_ms, workers, at_ms };
+        }
+    }
+    best
+}
+
+/// The work's time factor averaged over `[from, to)` ms: the latency faults' product where
+/// they are in force, 0 while the service is down, 1 elsewhere.
+fn mean_latency_factor(timeline: &crate::scenario::faults::FaultTimeline, from: f64, to: f64) -> f64 {
+    let (from_us, to_us) = (crate::policy::retry::ms_to_us(from), crate::policy::retry::ms_to_us(to));
+    if to_us <= from_us {
+        return 1.0;
+    }
+    let span = (to_us - from_us) as f64;
+    let mut faulted = 0.0;
+    let mut weighted = 0.0;
+    for (a, b, state) in timeline.segments() {
+        let overlap = b.min(to_us).saturating_sub(a.max(from_us)) as f64;
+        faulted += overlap;
+        weighted += overlap * if state.down { 0.0 } else { state.latency_factor };
+    }
+    (weighted + (span - faulted)) / span
 }
 
 /// Computes the formula panel.
@@ -625,7 +678,6 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
         .get(leaf)
         .map(|a| per_second(a, r.series.bucket_ms).into_iter().fold(0.0, f64::max))
         .unwrap_or(0.0);
-    let leaf_mean_ms = s.leaf.work.mean_ms();
     Formulas {
         entry_rate,
         surge,
@@ -633,8 +685,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
         attempts,
         sim_peak_rate,
         sim_per_request: r.summary.amplification,
-        leaf_mean_ms,
-        little: sim_peak_rate * leaf_mean_ms / 1000.0,
+        offered: offered_load(s, r),
         sim_peak_in_flight: r.hops.get(leaf).map_or(0, |h| h.peak_in_flight),
         leaf_workers: s.leaf.server.workers,
         leaf_name: s.leaf.name.clone(),
@@ -997,6 +1048,32 @@ mod tests {
         let f = formulas(&s, &r);
         assert_eq!(f.bound, Some(4500.0), "500 × 3 × 3");
         assert!(f.sim_peak_rate >= 4500.0, "{}", f.sim_peak_rate);
+    }
+
+    #[test]
+    fn the_workers_asked_for_count_a_slowdown_where_it_is() {
+        // chain-2x3 at a steady rate; the payment service ×5 slower for a second mid-run.
+        let mut s = presets::chain_2x3();
+        s.load = Load::Constant { rate_per_s: 100.0, peak_factor: 1.0, duration_ms: 4000.0 };
+        s.leaf.work = crate::scenario::Dist::Constant { ms: 10.0 };
+        let plain = formulas(&s, &run(&s).unwrap()).offered;
+        assert!((plain.work_ms - 10.0).abs() < 1e-9, "{plain:?}");
+        assert!((plain.workers - plain.rate * 0.01).abs() < 1e-9);
+        s.faults = vec![crate::scenario::Fault {
+            target: s.leaf.name.clone(),
+            start_ms: 2000.0,
+            end_ms: 3000.0,
+            effect: crate::scenario::FaultEffect::Latency { factor: 5.0 },
+        }];
+        let r = run(&s).unwrap();
+        let slow = formulas(&s, &r).offered;
+        assert!((slow.work_ms - 50.0).abs() < 1e-9, "the bucket inside the window: {slow:?}");
+        assert!(slow.at_ms >= 2000.0 && slow.at_ms < 3000.0, "{slow:?}");
+        assert!(slow.workers > 4.0 * plain.workers, "{slow:?} vs {plain:?}");
+        // Half a bucket in the window: the mean of 1 and 5.
+        let t = crate::scenario::faults::FaultTimeline::new(&s.faults, &s.leaf.name);
+        assert!((mean_latency_factor(&t, 1900.0, 2100.0) - 3.0).abs() < 1e-12);
+        assert!((mean_latency_factor(&t, 0.0, 1000.0) - 1.0).abs() < 1e-12);
     }
 
     #[test]

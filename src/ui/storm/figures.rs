@@ -211,7 +211,7 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
                 </div>
                 <div class="formula-row">
                     <div>{ lang.f(T::FormulaLittle, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
-                    <code id="formula-little">{ format!("{} /s × {} ms = {}", format_number(f.sim_peak_rate, 1), format_number(f.leaf_mean_ms, 2), format_number(f.little, 1)) }</code>
+                    <code id="formula-little">{ lang.f(T::FormulaLittleAt, &[("rate", &format_number(f.offered.rate, 1)), ("s", &format_number(f.offered.work_ms, 2)), ("l", &format_number(f.offered.workers, 1)), ("t", &format_number(f.offered.at_ms / 1000.0, 2))]) }</code>
                     <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
                 </div>
             } else {
@@ -233,7 +233,7 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
             if f.bound.is_some_and(|b| f.sim_peak_rate > b) {
                 <p class="note" id="formula-peak-above">{ lang.t(T::FormulaPeakAbove) }</p>
             }
-            if let Some(w) = f.leaf_workers.filter(|&w| f.entry_rate.is_some() && f.little > f64::from(w)) {
+            if let Some(w) = f.leaf_workers.filter(|&w| f.entry_rate.is_some() && f.offered.workers > f64::from(w)) {
                 <p class="note" id="formula-little-over">{ lang.f(T::FormulaLittleOverPool, &[("workers", &w.to_string()), ("leaf", &lang.service(&f.leaf_name))]) }</p>
             }
             <p class="note">{ lang.t(T::FormulaNote) }</p>
