@@ -377,15 +377,17 @@ async fn draw_diagram(
 }
 
 /// Checks that every hop's badges, admission and fallback aside, are its stack towards the
-/// next hop in the report's order.
+/// next hop in the report's order, and a side dependency's its caller's stack towards it.
 fn assert_badges_follow_the_report(root: &Element, r: &resilience_lab::report::Report) {
+    use resilience_lab::report::HopKind;
     for hop in 0..r.hops.len() {
         let drawn: Vec<String> =
             badge_order(root, hop).into_iter().filter(|b| b != "admission" && b != "fallback").collect();
+        let side = r.hops[hop].kind == HopKind::Side;
         let ran: Vec<String> = r
             .clients
             .iter()
-            .find(|c| c.caller == hop && c.callee == hop + 1)
+            .find(|c| if side { c.callee == hop } else { c.caller == hop && c.callee == hop + 1 })
             .map(|c| c.stack.iter().map(|s| s.name().to_string()).collect())
             .unwrap_or_default();
         assert_eq!(drawn, ran, "hop {hop}: the diagram draws the order the engine ran");
@@ -401,15 +403,37 @@ async fn diagram_badges_are_the_reports_stack_in_order() {
     assert!(entry.len() > 2, "the app's stack is drawn: {entry:?}");
     let note = text(&root, "#order-a");
     assert!(note.contains("retry → deadline") || note.contains("retry → retry budget"), "{note}");
-    // A side dependency's stack has no badges: the note says it, from the report.
+    // A side dependency's box has its caller's stack towards it, as the note says it.
     assert!(note.contains("product → recommendations: breaker → timeout → bulkhead → call"), "{note}");
     assert!(note.contains("app: admission on arrival"), "{note}");
-    // The product service's fallback is recommendations', not its orders': the badge says so.
+    let rec = r.hops.iter().position(|h| h.name == "recommendations").unwrap();
+    assert_eq!(
+        badge_order(&root, rec),
+        ["breaker", "timeout", "bulkhead", "fallback"],
+        "recommendations' box"
+    );
+    assert!(text(&root, &format!("#hop-a-{rec}")).contains("product calls it with:"));
+    // The product service's fallback is recommendations', not its orders': it is drawn in
+    // recommendations' box, not in product's.
     let fallback = root
-        .query_selector("#hop-a-1 .badge[data-stage='fallback']")
+        .query_selector(&format!("#hop-a-{rec} .badge[data-stage='fallback']"))
         .unwrap()
         .and_then(|b| b.get_attribute("data-tip"));
     assert_eq!(fallback.as_deref(), Some("fallback for recommendations"), "the fallback's dependency");
+    assert!(!badge_order(&root, 1).contains(&"fallback".to_string()), "{:?}", badge_order(&root, 1));
+    // A side call that retries carries its tries in its box and its own ratio on its arrow.
+    let mut s = presets::big_promo_protected();
+    s.layers[1].side_deps[0].client.retry.max_attempts = 3;
+    let (root, r) = draw_diagram(s).await;
+    let ci = r.clients.iter().position(|c| c.callee == rec).unwrap();
+    assert_badges_follow_the_report(&root, &r);
+    assert_eq!(badge_order(&root, rec).first().map(String::as_str), Some("retry"));
+    assert!(
+        text(&root, &format!("#hop-a-{rec}")).contains("tries ×3"),
+        "{}",
+        text(&root, &format!("#hop-a-{rec}"))
+    );
+    assert!(root.query_selector(&format!("#ratio-a-{ci}")).unwrap().is_some(), "the side arrow's ratio");
 
     // Reorder a stack in the scenario: the diagram follows the engine, not its own text.
     use resilience_lab::policy::stack::Stage::*;

@@ -878,6 +878,7 @@ texts! {
     BadgeTimeout => "timeout", "超时";
     BadgeFallback => "fallback", "兜底";
     BadgeFallbackFor => "fallback for {to}", "为{to}兜底";
+    SideCalledBy => "{caller} calls it with:", "{caller}调用它时：";
     StateClosed => "CLOSED", "关闭";
     BlAnnounce => "{at}: the breaker is {state}.", "{at}：熔断器处于{state}状态。";
     StateOpen => "OPEN", "打开";

@@ -476,7 +476,17 @@ pub fn diagram_layout(r: &Report, room: f64) -> Layout {
             let has_pool = r.hops[c.caller].shared_pool.is_some();
             let k = (sides_of[c.caller] + usize::from(has_pool)) as f64;
             sides_of[c.caller] += 1;
-            let bx = HopBox { hop: c.callee, x: from.x + k * (w + gap * 0.5), y: side_y, w, h };
+            // Its box shows its caller's stack towards it under a line that says so, two
+            // badges a row of 17 px from 81 px down (one more for a possible admission badge,
+            // see `ui::storm::diagram`): taller than the row's when they need it.
+            let rows = (c.stack.len() + usize::from(c.optional) + 1).div_ceil(2) as f64;
+            let bx = HopBox {
+                hop: c.callee,
+                x: from.x + k * (w + gap * 0.5),
+                y: side_y,
+                w,
+                h: h.max(84.0 + rows * 17.0),
+            };
             let x1 = if has_pool { from.x + w - 10.0 - 8.0 * (k - 1.0) } else { from.x + w / 2.0 + k * 12.0 };
             edges.push(Edge {
                 from: c.caller,

@@ -44,56 +44,56 @@ struct Badge {
 
 /// The label of one stage as a badge (the bulkhead stage is the caller's own bulkhead or a
 /// slot of the layer's shared pool).
-fn stage_label(lang: Lang, stage: Stage, layer: Option<&crate::scenario::Layer>) -> String {
+fn stage_label(lang: Lang, stage: Stage, client: Option<&crate::scenario::Client>) -> String {
     match stage {
         Stage::Retry => {
-            let n = layer.map_or(1, |l| l.client.retry.max_attempts);
+            let n = client.map_or(1, |c| c.retry.max_attempts);
             lang.f(T::BadgeRetry, &[("n", &n.to_string())])
         }
-        Stage::Bulkhead if layer.is_some_and(|l| l.client.use_shared_pool) => {
-            lang.t(T::BadgeShared).to_string()
-        }
+        Stage::Bulkhead if client.is_some_and(|c| c.use_shared_pool) => lang.t(T::BadgeShared).to_string(),
         _ => lang.stage_word(stage).to_string(),
     }
 }
 
-/// The stack a hop applies to its next hop, as the report says the engine ran it.
-fn next_hop_stack(r: &Report, hop: usize) -> &[Stage] {
-    r.clients.iter().find(|c| c.caller == hop && c.callee == hop + 1).map_or(&[], |c| c.stack.as_slice())
+/// The call whose protections a hop's box shows: a main hop's towards its next hop, a
+/// side dependency's from the layer that calls it (a side dependency calls nothing, and
+/// its box is where there is room for its caller's stack towards it).
+fn shown_client(r: &Report, hop: usize) -> Option<usize> {
+    let side = r.hops.get(hop).is_some_and(|h| h.kind == crate::report::HopKind::Side);
+    r.clients.iter().position(|c| if side { c.callee == hop } else { c.caller == hop && c.callee == hop + 1 })
 }
 
-/// Badges of a hop, outermost first: admission (the hop's server turns requests away
-/// before any work), then the stack towards its next hop in the report's order, then a
-/// fallback if a failure there degrades instead of failing.
+/// Badges of a hop, outermost first. A main hop: admission (its server turns requests
+/// away before any work), then its stack towards its next hop in the report's order, then
+/// a fallback if a failure there degrades instead of failing. A side dependency: its
+/// caller's stack towards it and fallback, then its own admission, which the calls meet
+/// on arrival.
 fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
+    let ci = shown_client(r, hop);
+    let side = ci.is_some_and(|ci| r.clients[ci].callee == hop);
+    let client = ci.and_then(|ci| s.client_to(r.clients[ci].caller, r.clients[ci].callee));
+    let mut admission = has_admission(s, hop).then(|| Badge {
+        label: lang.t(T::BadgeAdmission).to_string(),
+        name: "admission",
+        tip: None,
+    });
     let mut out = Vec::new();
-    // Every service with admission control says so, side dependencies included (as the
-    // links under the diagram do).
-    if has_admission(s, hop) {
-        out.push(Badge { label: lang.t(T::BadgeAdmission).to_string(), name: "admission", tip: None });
+    if !side {
+        out.extend(admission.take());
     }
-    let layer = s.layers.get(hop);
-    for &stage in next_hop_stack(r, hop) {
-        out.push(Badge { label: stage_label(lang, stage, layer), name: stage.name(), tip: None });
+    for &stage in ci.map_or(&[][..], |ci| r.clients[ci].stack.as_slice()) {
+        out.push(Badge { label: stage_label(lang, stage, client), name: stage.name(), tip: None });
     }
-    // A fallback names the dependencies it answers for: on a hop with a side dependency
-    // it may be that one's, not the next hop's (big-promo: recommendations, not orders).
-    if let Some(l) = layer {
-        let next = s.service(hop + 1).map(|svc| svc.name);
-        let to: Vec<_> = l
-            .client
-            .fallback
-            .and(next)
-            .into_iter()
-            .chain(l.side_deps.iter().filter(|d| d.client.fallback.is_some()).map(|d| d.target.name.as_str()))
-            .map(|n| lang.service(n))
-            .collect();
-        if !to.is_empty() {
-            // A badge is half a box wide: the dependencies' names go in its tooltip.
-            let tip = lang.f(T::BadgeFallbackFor, &[("to", &to.join(", "))]);
-            out.push(Badge { label: lang.t(T::BadgeFallback).to_string(), name: "fallback", tip: Some(tip) });
-        }
+    // A fallback names the dependency it answers for (in its tooltip: a badge is half a
+    // box wide).
+    if let (Some(ci), Some(c)) = (ci, client)
+        && c.fallback.is_some()
+    {
+        let to = lang.service(&r.hops[r.clients[ci].callee].name);
+        let tip = lang.f(T::BadgeFallbackFor, &[("to", &to)]);
+        out.push(Badge { label: lang.t(T::BadgeFallback).to_string(), name: "fallback", tip: Some(tip) });
     }
+    out.extend(admission);
     out
 }
 
@@ -440,11 +440,16 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .map(|e| {
             let in_bucket = r.series.attempts.get(e.to).and_then(|a| a.get(b)).copied().unwrap_or(0);
             let state = breaker_at(r, e.client, props.at_ms).map(|at| breaker_state(&at).0);
-            let attempts = r.clients.get(e.client).and_then(|c| props.scenario.layers.get(c.caller)).map(|l| l.client.retry.max_attempts);
+            let attempts = r
+                .clients
+                .get(e.client)
+                .and_then(|c| props.scenario.client_to(c.caller, c.callee))
+                .map(|c| c.retry.max_attempts);
             // The arrow carries the calls per call made so far, not the policy's limit (the
-            // tries badge): a deadline or budget that stops retries keeps it lower.
+            // tries badge): a deadline or budget that stops retries keeps it lower. A side
+            // dependency's arrow too, by its own call's tries.
             let ratio = attempts
-                .filter(|a| *a > 1 && e.to < props.scenario.layers.len() + 1)
+                .filter(|a| *a > 1)
                 .and_then(|a| edge_ratio(r, e.from, e.to, b).map(|q| (a, q)))
                 .map(|(a, q)| (a, q, lang.f(T::EdgeRatio, &[("n", &ratio_text(q.1, q.2))])));
             let mx = (e.x1 + e.x2) / 2.0;
@@ -460,6 +465,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // A side dependency's own bulkhead is drawn beside its (vertical) edge; the next
             // hop's is in the caller's box.
             let side_bulkhead = r.hops.get(e.to).is_some_and(|h| h.kind == crate::report::HopKind::Side);
+            // A side dependency's (vertical) arrow has its ratio right of it, over its bulkhead.
+            let vertical = (e.x1 - e.x2).abs() < 1.0;
             let bulkhead = side_bulkhead.then(|| bulkhead_text(lang, r, e.client, b)).flatten();
             html! {
                 <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.to_ascii_lowercase())))}>
@@ -469,7 +476,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         <text class="pool-text" x={(mx + 8.0).to_string()} y={(my + 4.0).to_string()} id={format!("bulkhead-{}-{}", props.side, e.client)}>{ t }</text>
                     }
                     if let Some((a, (ratio, callee, caller), label)) = ratio {
-                        <text class="mult" x={mx.to_string()} y={(my - 8.0).to_string()} text-anchor="middle"
+                        <text class="mult" x={(if vertical { mx + 8.0 } else { mx }).to_string()} y={(if vertical { my - 10.0 } else { my - 8.0 }).to_string()}
+                            text-anchor={if vertical { "start" } else { "middle" }}
                             id={format!("ratio-{}-{}", props.side, e.client)}
                             textLength={crate::plot::palette::squeeze(&label, 14.0, 40.0)} lengthAdjust="spacingAndGlyphs">
                             <title>{ lang.f(T::EdgeRatioTip, &[
@@ -519,7 +527,14 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let bs = badges(lang, r, &props.scenario, bx.hop);
             let next_client = r.clients.iter().position(|c| c.caller == bx.hop && c.callee == bx.hop + 1);
             let bulkhead = next_client.and_then(|ci| bulkhead_text(lang, r, ci, b));
-            let top = if bulkhead.is_some() { 81.0 } else { 64.0 };
+            // A side dependency's badges are its caller's stack towards it: a line says so.
+            let called_by = (hop.kind == crate::report::HopKind::Side)
+                .then(|| shown_client(r, bx.hop))
+                .flatten()
+                .filter(|_| !bs.is_empty())
+                .map(|ci| lang.f(T::SideCalledBy, &[("caller", &lang.service(&r.hops[r.clients[ci].caller].name))]));
+            let called_by_fit = called_by.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
+            let top = if bulkhead.is_some() || called_by.is_some() { 81.0 } else { 64.0 };
             let fill = hop.workers.map(|w| (busy as f64 / f64::from(w.max(1))).clamp(0.0, 1.0));
             // A hop with a worker limit shows its queue against the queue's own limit (∞ when
             // unbounded), so a full queue reads as full; a hop without one never queues.
@@ -583,6 +598,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     if let Some(f) = queue_fill {
                         <rect class="queue-bar" x={(bx.x + 8.0).to_string()} y={(bx.y + 63.0).to_string()} width={((bx.w - 16.0) * f).to_string()} height="2" />
                     }
+                    if let Some(t) = called_by {
+                        <text class="pool-text called-by" x={(bx.x + 8.0).to_string()} y={(bx.y + 74.0).to_string()}
+                            textLength={called_by_fit.clone()} lengthAdjust={called_by_fit.is_some().then_some("spacingAndGlyphs")}>{ t }</text>
+                    }
                     if let Some(t) = bulkhead {
                         <text class="pool-text" x={(bx.x + 8.0).to_string()} y={(bx.y + 74.0).to_string()}
                             id={format!("bulkhead-{}-{}", props.side, next_client.unwrap_or(0))}
@@ -596,7 +615,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         // diagram are the keyboard's way).
                         let href = match badge.name {
                             "admission" => hrefs.hop(lang, bx.hop, "admission"),
-                            "breaker" => next_client.and_then(|ci| hrefs.breaker(lang, ci)),
+                            "breaker" => shown_client(r, bx.hop).and_then(|ci| hrefs.breaker(lang, ci)),
                             _ => None,
                         };
                         let fit = crate::plot::palette::squeeze(&badge.label, 10.5, bw - 7.0);
