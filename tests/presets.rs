@@ -350,6 +350,16 @@ fn cli_runs_a_storm_page_link_as_the_page_does() {
         digest(&["--preset", "bulkhead-shared-vs-isolated", "--versus"]),
         "side B of compare mode is the preset's comparison"
     );
+    // Settings pinned as side B run as B: the same as those settings on side A.
+    assert_eq!(
+        digest(&[
+            "--link",
+            "page=storm&preset=chain-3x3&compare=1&l1.attempts=2&pin=l1.attempts%3D4",
+            "--versus"
+        ]),
+        digest(&["--link", "page=storm&preset=chain-3x3&l1.attempts=4"]),
+        "a pinned side B"
+    );
     // A shape only a link gives: five layers of 3 attempts.
     let (code, out, err) =
         cli(&["run", "--link", "?page=storm&preset=chain-3x3&layers=5", "--format", "json"]);

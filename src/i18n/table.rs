@@ -1318,6 +1318,11 @@ texts! {
     SideBNamedChanged => "B: {title}, as the preset ships it (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
+    SideBPinned => "B: the settings you pinned ({title}, as you had changed it; change side A to compare against them)", "B：你固定下来的设置（基于{title}及你当时的修改；改动 A 侧即可与之对比）";
+    PinB => "Pin as B", "固定为 B";
+    PinBHelp => "Keeps side A's settings as side B and shows both: change A and compare against what you had. The link carries both (pin=).", "把 A 侧当前的设置固定为 B 侧并同时显示：改动 A 即可与原来的设置对比。链接会同时带上两侧（pin=）。";
+    UnpinB => "Unpin B", "取消固定 B";
+    UnpinBHelp => "Side B goes back to the preset's own comparison.", "B 侧恢复为预设自带的对照场景。";
     HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "下游尝试 ÷ 原始请求（含被拒绝的请求）";
     HEveryHopNote => "at every hop added up", "各跳相加";
     HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已接纳的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";

@@ -327,6 +327,33 @@ def main():
         expect("l1.attempts=4" in chrome.url(), f"the change is in the link: {chrome.url()}")
         no_console_errors(chrome, "slider change")
 
+    def storm_pin_as_b_compares_against_the_learners_own_settings():
+        # A practitioner compares 4 attempts at the entry against 2: pin one, change A.
+        page("?page=storm&lang=en&preset=chain-3x3&l1.attempts=4")
+        run = wait_run(chrome)
+        chrome.click("#pin-b")
+        run = wait_run(chrome, run)
+        expect(chrome.find("#h-b-amplification") is not None, "pinning shows side B")
+        title = chrome.text("#side-b-title")
+        expect("settings you pinned" in title, f"side B is named as pinned: {title!r}")
+        expect(chrome.js("return document.activeElement && document.activeElement.id") == "pin-b", "the focus stays on the button")
+        chrome.type("#k-l1-attempts", "2")
+        wait_run(chrome, run)
+        amp = lambda side: chrome.js(f"return Number(document.getElementById('h-{side}-amplification').dataset.value)")
+        expect((amp("a"), amp("b")) == (18.0, 36.0), f"A changed, B as pinned: {(amp('a'), amp('b'))}")
+        link = chrome.url()
+        expect("pin=" in link and "compare=1" in link, f"the link carries the pin: {link}")
+        # The same link, loaded: the same two sides; the CLI's --versus runs the pinned B.
+        page("?" + link.split("?", 1)[1])
+        wait_run(chrome)
+        expect((amp("a"), amp("b")) == (18.0, 36.0), f"reloaded: {(amp('a'), amp('b'))}")
+        out = subprocess.run([lab, "run", "--link", link, "--versus", "--format", "json"], check=True, capture_output=True, text=True).stdout
+        expect(json.loads(out)["summary"]["amplification"] == 36.0, "lab run --link … --versus runs the pinned side B")
+        chrome.click("#pin-b")
+        wait_run(chrome)
+        expect("pin=" not in chrome.url() and "settings you pinned" not in chrome.text("#side-b-title"), "unpinned: B is the preset's again")
+        no_console_errors(chrome, "pin as B")
+
     def storm_compare_shows_both_sides():
         page("?page=storm&lang=en&preset=bulkhead-shared-vs-isolated&seed=3")
         run = wait_run(chrome)
@@ -972,6 +999,7 @@ def main():
         ("playback runs to the end", storm_playback_runs_to_the_end),
         ("sliders change the run", storm_sliders_change_the_run),
         ("compare mode shows both sides", storm_compare_shows_both_sides),
+        ("Pin as B: side B keeps the learner's settings while A changes; the link and the CLI carry it", storm_pin_as_b_compares_against_the_learners_own_settings),
         ("a share link round-trips", storm_share_link_round_trips),
         ("a bad link names the field and falls back for it only; a rule in the page's language", storm_bad_link_names_the_field),
         ("a scenario too large for the browser is refused with a message", storm_too_much_work_is_refused_with_a_message),

@@ -59,6 +59,8 @@ pub const PRESET: StormKey = StormKey::on("preset", Target::Run);
 pub const COMPARE: StormKey = StormKey::on("compare", Target::Run);
 pub const OVERLAY: StormKey = StormKey::on("overlay", Target::Run);
 pub const KNOBS: StormKey = StormKey::on("knobs", Target::Run);
+/// Side B pinned to settings of the learner's (`pin=`: their link query, nested).
+pub const PIN: StormKey = StormKey::on("pin", Target::Run);
 pub const REQUEST: StormKey = StormKey::on("request", Target::Run);
 /// The moment the playback was paused at (`t=`, ms), so that a link opens there, paused.
 pub const MOMENT: StormKey = StormKey::on("t", Target::Run);
@@ -72,8 +74,8 @@ pub const fn sides_key(layer: usize) -> StormKey {
 }
 
 /// URL keys the page reads besides its controls.
-pub const PAGE_KEYS: [&str; 10] =
-    ["preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request", "t", "focus"];
+pub const PAGE_KEYS: [&str; 11] =
+    ["preset", "seed", "compare", "overlay", "knobs", "layers", "faults", "request", "t", "focus", "pin"];
 
 /// A fault window's target (`f1.target`).
 pub const fn fault_target_key(i: usize) -> StormKey {
@@ -114,6 +116,10 @@ pub struct StormState {
     pub errors: FormErrors<StormKey>,
     /// Link parameters that name no control.
     pub unknown: Vec<String>,
+    /// Side B pinned to settings the learner had on side A (`pin=`): their settings as the
+    /// link writes them (`layers=2&l1.per_try=300`), from the same preset. None: side B is
+    /// the preset's comparison.
+    pub pin: Option<String>,
 }
 
 /// Something the learner did on the page.
@@ -153,6 +159,10 @@ pub enum StormAction {
     FaultTarget(usize, String),
     /// Back to the preset as it was.
     Reset,
+    /// Kept side A's settings as side B (and showed it), so that A can change against them.
+    Pin,
+    /// Let side B be the preset's comparison again.
+    Unpin,
 }
 
 fn preset_or_default(name: &str) -> &'static Preset {
@@ -181,6 +191,7 @@ impl StormState {
             focus: None,
             errors: FormErrors::default(),
             unknown: Vec::new(),
+            pin: None,
         }
     }
 
@@ -204,6 +215,7 @@ impl StormState {
     /// Side B of compare mode: the preset's comparison scenario, else the preset itself as
     /// shipped (`true`: the latter, against which the controls' changes show).
     fn comparison(&self) -> (presets::Versus, bool) {
+        // (A pinned side B is not a preset's: see `side_b`.)
         let p = preset_or_default(self.preset);
         p.versus.map_or((presets::Versus { title: p.title, build: p.build }, true), |v| (v, false))
     }
@@ -212,6 +224,9 @@ impl StormState {
     pub fn side_b_heading(&self) -> (crate::i18n::T, crate::i18n::T) {
         use crate::i18n::T;
         let (v, shipped) = self.comparison();
+        if self.pin.is_some() {
+            return (T::SideBPinned, preset_or_default(self.preset).title);
+        }
         let key = match (shipped, self.a != self.baseline()) {
             // A named side B runs as the preset ships it: the controls change side A only.
             (false, true) => T::SideBNamedChanged,
@@ -225,7 +240,19 @@ impl StormState {
     /// Side B of compare mode (see [`comparison`](Self::comparison)), judged by the page's
     /// one objective (the SLO knob), as side A is.
     pub fn side_b(&self) -> Scenario {
-        Scenario { slo: self.a.slo, ..(self.comparison().0.build)() }
+        let b = match &self.pin {
+            Some(pin) => pinned_state(self.preset, pin).a,
+            None => (self.comparison().0.build)(),
+        };
+        Scenario { slo: self.a.slo, ..b }
+    }
+
+    /// Side A's settings as the link writes them, without the page's own keys: what
+    /// [`StormAction::Pin`] keeps.
+    pub fn settings_query(&self) -> String {
+        let mut q = Query::new();
+        self.write_settings(&mut q);
+        q.to_query_string().trim_start_matches('?').to_string()
     }
 
     /// Applies an action.
@@ -250,8 +277,20 @@ impl StormState {
                 compare: self.compare,
                 overlay: self.overlay,
                 all_knobs: self.all_knobs,
+                pin: self.pin.clone(),
                 ..StormState::new(self.preset)
             },
+            StormAction::Pin => {
+                let mut next = StormState { compare: true, pin: Some(self.settings_query()), ..self.clone() };
+                next.errors.clear(&PIN);
+                next.errors.clear(&COMPARE);
+                next
+            }
+            StormAction::Unpin => {
+                let mut next = StormState { pin: None, ..self.clone() };
+                next.errors.clear(&PIN);
+                next
+            }
             StormAction::AllKnobs(on) => {
                 let mut next = StormState { all_knobs: on, ..self.clone() };
                 next.errors.clear(&KNOBS);
@@ -515,6 +554,17 @@ impl StormState {
                 }
             }
         }
+        if let Some(raw) = q.get(PIN.key) {
+            // Read as the page reads a link, from the same preset; what it refuses or does
+            // not know is named under `pin.`, and the rest is kept.
+            let b = pinned_state(st.preset, raw);
+            if let Some((_, text, e)) = b.errors.iter().next() {
+                let named = FieldError { field: format!("pin.{}", e.field), ..e.clone() };
+                st.errors.set(PIN, text.clone(), named);
+            }
+            st.unknown.extend(b.unknown.iter().map(|k| format!("pin.{k}")));
+            st.pin = Some(b.settings_query());
+        }
         // The shape first: the controls then tune what it made.
         let count =
             |st: &mut StormState, key: StormKey, raw: &str, min: usize, max: usize| -> Option<usize> {
@@ -641,6 +691,17 @@ impl StormState {
             Some(h) => q.set(FOCUS.key, h.to_string()),
             None => q.remove(FOCUS.key),
         }
+        match &self.pin {
+            Some(p) => q.set(PIN.key, p.clone()),
+            None => q.remove(PIN.key),
+        }
+        self.write_settings(q);
+    }
+
+    /// Writes side A's settings into `q`: the shape where it differs from the preset's, and
+    /// every control whose value differs from the preset's (brought to the same shape),
+    /// each number written so that it reads back exactly.
+    fn write_settings(&self, q: &mut Query) {
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));
         if now.layers != was.layers {
@@ -706,6 +767,17 @@ impl StormState {
         q.remove(FOCUS.key); // nor the hop picked out
         q.to_query_string()
     }
+}
+
+/// The page a pinned side B's settings make from `preset` (see [`StormState::pin`]).
+fn pinned_state(preset: &str, pin: &str) -> StormState {
+    let mut q = Query::parse(pin);
+    // Its own page keys are not settings: a pin inside a pin, a seed, a preset of its own.
+    for k in PAGE_KEYS.iter().filter(|k| !matches!(**k, "layers" | "faults")) {
+        q.remove(k);
+    }
+    q.set("preset", preset);
+    StormState::from_query(&q)
 }
 
 fn seed_error(raw: &str) -> FieldError {

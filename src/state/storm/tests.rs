@@ -191,8 +191,9 @@ fn random_edits_always_read_back_from_the_url() {
             for _ in 0..12 {
                 let ts = targets(&st.a);
                 let t = ts[(lcg(&mut x) as usize) % ts.len()];
-                let action = match lcg(&mut x) % 9 {
+                let action = match lcg(&mut x) % 10 {
                     0 => StormAction::Layers(1 + (lcg(&mut x) as usize) % 8),
+                    9 => StormAction::Pin,
                     8 => {
                         if st.a.faults.is_empty() {
                             continue;
@@ -232,7 +233,10 @@ fn random_edits_always_read_back_from_the_url() {
             // which judges the run and does not change it.
             let mut link = Query::new();
             st.write_query(&mut link);
-            assert_eq!(StormState::from_query(&link).a, st.a, "{} via {}", p.name, link.to_query_string());
+            let read = StormState::from_query(&link);
+            assert_eq!(read.a, st.a, "{} via {}", p.name, link.to_query_string());
+            // A pinned side B too.
+            assert_eq!(read.side_b(), st.side_b(), "{} via {}", p.name, link.to_query_string());
             let q = st.run_query();
             let back = StormState::from_query(&Query::parse(&q));
             assert_eq!(back.a, Scenario { slo: back.a.slo, ..st.a.clone() }, "{} via {q}", p.name);
@@ -357,4 +361,42 @@ fn a_value_typed_past_a_sliders_span_stays_where_the_slider_says() {
     assert_eq!((d.knob.get)(&same.a, t), Some(0.5), "the thumb's own stop keeps the value");
     let up = typed.reduce(StormAction::Slide(k, 1));
     assert_eq!((d.knob.get)(&up.a, t), Some(d.knob.slider.min), "one step up: the span's end");
+}
+
+#[test]
+fn pinned_settings_are_side_b_while_a_changes() {
+    let k = key("attempts", Target::Layer(0));
+    let st = StormState::new("chain-3x3").reduce(StormAction::Type(k, "4".into()));
+    let pinned = st.reduce(StormAction::Pin);
+    assert!(pinned.compare, "pinning shows both sides");
+    assert_eq!(pinned.side_b(), Scenario { slo: pinned.a.slo, ..st.a.clone() }, "B is A as it was");
+    let moved = pinned.reduce(StormAction::Type(k, "2".into()));
+    assert_eq!(moved.a.layers[0].client.retry.max_attempts, 2);
+    assert_eq!(moved.side_b().layers[0].client.retry.max_attempts, 4, "B stays as pinned");
+    assert_eq!(moved.side_b_heading().0, crate::i18n::T::SideBPinned);
+    // The link carries it, and reads back to the same two sides.
+    let mut q = Query::new();
+    moved.write_query(&mut q);
+    let back = StormState::from_query(&q);
+    assert_eq!((back.pin.as_deref(), back.side_b()), (moved.pin.as_deref(), moved.side_b()), "{q:?}");
+    assert!(back.errors.is_empty() && back.unknown.is_empty());
+    // Reset brings A back and keeps the pin; another preset or Unpin lets it go.
+    assert!(moved.reduce(StormAction::Reset).pin.is_some());
+    assert!(moved.reduce(StormAction::Preset("breaker-demo".into())).pin.is_none());
+    let unpinned = moved.reduce(StormAction::Unpin);
+    assert_eq!(unpinned.side_b(), StormState::new("chain-3x3").side_b());
+    // A shape of its own: B keeps two layers while A has three.
+    let two = StormState::new("chain-3x3").reduce(StormAction::Layers(2)).reduce(StormAction::Pin);
+    assert_eq!((two.reduce(StormAction::Layers(3)).side_b().layers.len(), two.a.layers.len()), (2, 2));
+}
+
+#[test]
+fn a_pin_in_a_link_names_what_it_refuses_and_keeps_the_rest() {
+    let q = Query::parse("preset=chain-3x3&compare=1&pin=l1.attempts%3D0%26l2.attempts%3D5%26zz%3D1");
+    let st = StormState::from_query(&q);
+    let (_, e) = st.errors.get(&PIN).expect("the refused value is named");
+    assert_eq!(e.field, "pin.l1.attempts");
+    assert_eq!(st.unknown, vec!["pin.zz".to_string()]);
+    let b = st.side_b();
+    assert_eq!((b.layers[0].client.retry.max_attempts, b.layers[1].client.retry.max_attempts), (3, 5));
 }

@@ -479,6 +479,15 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(StormAction::Reset))
     };
+    // Pinning turns compare mode on: the focus stays on the button, now "Unpin B".
+    let onpin = {
+        let d = props.dispatch.clone();
+        let pinned = st.pin.is_some();
+        Callback::from(move |_: MouseEvent| {
+            d.emit(if pinned { StormAction::Unpin } else { StormAction::Pin });
+            crate::ui::browser::focus_after_render(["pin-b"]);
+        })
+    };
     let oncopy = {
         let c = props.oncopy.clone();
         Callback::from(move |_: MouseEvent| c.emit(()))
@@ -487,6 +496,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
     let seed_text = st.errors.get(&storm::SEED).map_or_else(|| st.seed.to_string(), |(raw, _)| raw.clone());
     let preset_error = st.errors.get(&storm::PRESET).map(|(_, e)| lang.field_error(e));
     let compare_error = st.errors.get(&storm::COMPARE).map(|(_, e)| lang.field_error(e));
+    let pin_error = st.errors.get(&storm::PIN).map(|(_, e)| lang.field_error(e));
     let lesson = if st.all_knobs { Vec::new() } else { lesson_controls(st) };
     let targets: Html = if lesson.is_empty() {
         storm::targets(&st.a).into_iter().map(|tg| target_controls(props, tg)).collect()
@@ -544,9 +554,16 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                     { if props.copied { t(T::LinkCopied) } else { t(T::CopyLink) } }
                 </button>
                 <button type="button" id="reset-preset" class="secondary small" title={t(T::ResetPresetHelp)} onclick={onreset}>{ t(T::ResetPreset) }</button>
+                <button type="button" id="pin-b" class="secondary small"
+                    title={t(if st.pin.is_some() { T::UnpinBHelp } else { T::PinBHelp })} onclick={onpin}>
+                    { t(if st.pin.is_some() { T::UnpinB } else { T::PinB }) }
+                </button>
             </div>
             if let Some(e) = compare_error {
                 <p class="field-error" role="alert" id="compare-error">{ e }</p>
+            }
+            if let Some(e) = pin_error {
+                <p class="field-error" role="alert" id="pin-error">{ e }</p>
             }
             if !st.unknown.is_empty() {
                 <p class="field-error" role="alert" id="unknown-params">{ lang.f(T::UnknownStormParam, &[("keys", &lang.list(&st.unknown, 8))]) }</p>
