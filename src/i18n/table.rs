@@ -588,8 +588,8 @@ texts! {
     KFaultTargetHelp => "The service the window slows down, fails or takes down: the leaf or a side dependency.", "该时间窗作用的服务：叶子服务或某个旁路依赖。";
     GroupShape => "Shape", "结构";
     KLayers => "Layers", "层数";
-    KLayersHelp => "Retrying layers before the leaf, the entry included (1–8). A new layer copies the last one's settings, so 3 layers of 3 attempts give 3³ = 27× and 5 give 3⁵ = 243×.",
-        "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。";
+    KLayersHelp => "Retrying layers before the leaf, the entry included (1–8). A new layer copies the last one's settings, so 3 layers of 3 attempts give 3³ = 27× and 5 give 3⁵ = 243×. − removes the last layer before the leaf, with its side dependencies and the fault windows on them (Reset to preset brings the preset's back).",
+        "叶子服务之前带重试的层数，含入口（1–8）。新增的层沿用最后一层的设置，所以 3 层 × 3 次尝试是 3³ = 27 倍，5 层是 3⁵ = 243 倍。− 会移除叶子之前的最后一层，连同它的旁路依赖及作用于它们的故障时间窗（“恢复预设”可找回预设中的设置）。";
     KFaults => "Fault windows", "故障时间窗";
     KFaultsHelp => "Windows of injected trouble. A new window slows the leaf ×5 during the second quarter of the run (for a batch, 1–2 s, which a batch served at once, such as lab 11’s, never reaches: move its start and end); set its kind, target, start and end below.",
         "注入故障的时间窗。新增的时间窗在运行的第二个四分之一时段让叶子服务的处理时间变为原来的 5 倍（到达模式为“t = 0 一批”时为 1–2 s，像实验 11 这样一次到达、很快处理完的批次碰不到它：请移动其开始与结束时间）；可在下方设置类型、作用对象、开始与结束时间。";

@@ -704,42 +704,62 @@ impl StormState {
     fn write_settings(&self, q: &mut Query) {
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));
+        let mut mine = Query::new();
         if now.layers != was.layers {
-            q.set("layers", now.layers.to_string());
+            mine.set("layers", now.layers.to_string());
         }
         let after_layers =
             Shape { layers: now.layers, sides: Vec::new(), faults: preset.faults.len() }.apply(&preset);
         for (i, &n) in now.sides.iter().enumerate() {
             if after_layers.layers.get(i).map(|l| l.side_deps.len()) != Some(n) {
-                q.set(&sides_key(i).url_key(), n.to_string());
+                mine.set(&sides_key(i).url_key(), n.to_string());
             }
         }
         // Removing a service removes its fault windows: compare with what is left.
         let after_sides = Shape { faults: usize::MAX, ..now.clone() }.apply(&preset);
         if now.faults != after_sides.faults.len() {
-            q.set("faults", now.faults.to_string());
+            mine.set("faults", now.faults.to_string());
         }
-        let base = self.shaped_baseline();
-        for (i, f) in self.a.faults.iter().enumerate() {
-            if base.faults.get(i).is_none_or(|b| b.target != f.target) && !f.target.is_empty() {
-                q.set(&fault_target_key(i).url_key(), f.target.clone());
-            }
-        }
-        for t in targets(&self.a) {
+        // The rest is written as the link will be read (`from_query`): choices, then fault
+        // targets, then numbers, each against what the reader has made of the link so far.
+        // A setting is written where the reader would otherwise differ: a fault made a surge
+        // takes the surge's own factor, so a factor equal to the old kind's is still written;
+        // a queue a worker limit made unbounded is not.
+        let mut shape = mine.clone();
+        shape.set("preset", self.preset);
+        let mut reader = StormState::from_query(&shape);
+        let ts = targets(&self.a);
+        for &t in &ts {
             for def in CHOICES.iter().filter(|d| d.applies.to(t)) {
                 let now = (def.choice.get)(&self.a, t);
-                if now.is_some() && now != (def.choice.get)(&base, t) {
-                    q.set(&t.url_key(def.choice.key), now.unwrap_or_default());
+                if let Some(v) = now
+                    && now != (def.choice.get)(&reader.a, t)
+                {
+                    mine.set(&t.url_key(def.choice.key), v);
+                    reader =
+                        reader.reduce(StormAction::Choose(StormKey::on(def.choice.key, t), v.to_string()));
                 }
             }
+        }
+        for (i, f) in self.a.faults.iter().enumerate() {
+            if reader.a.faults.get(i).is_none_or(|b| b.target != f.target) && !f.target.is_empty() {
+                mine.set(&fault_target_key(i).url_key(), f.target.clone());
+                reader = reader.reduce(StormAction::FaultTarget(i, f.target.clone()));
+            }
+        }
+        for &t in &ts {
             for def in NUMBERS.iter().filter(|d| d.applies.to(t)) {
                 let now = (def.knob.get)(&self.a, t);
                 if let Some(v) = now
-                    && now != (def.knob.get)(&base, t)
+                    && now != (def.knob.get)(&reader.a, t)
                 {
-                    q.set(&t.url_key(def.knob.key), url_num(v));
+                    mine.set(&t.url_key(def.knob.key), url_num(v));
+                    reader = reader.reduce(StormAction::Type(StormKey::on(def.knob.key, t), url_num(v)));
                 }
             }
+        }
+        for (k, v) in mine.pairs() {
+            q.set(k, v.clone());
         }
     }
 

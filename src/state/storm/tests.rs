@@ -400,3 +400,28 @@ fn a_pin_in_a_link_names_what_it_refuses_and_keeps_the_rest() {
     let b = st.side_b();
     assert_eq!((b.layers[0].client.retry.max_attempts, b.layers[1].client.retry.max_attempts), (3, 5));
 }
+
+#[test]
+fn a_link_writes_what_its_reader_would_otherwise_miss_and_nothing_else() {
+    // bulkhead-shared-vs-isolated's window slows recommendations ×20; made a surge (its own
+    // factor 3) and set back to ×20, the factor is written though it equals the old kind's.
+    let f1 = Target::Fault(0);
+    let st = StormState::new("bulkhead-shared-vs-isolated")
+        .reduce(StormAction::Choose(key("fault_kind", f1), "surge".into()))
+        .reduce(StormAction::Type(key("factor", f1), "20".into()));
+    let mut q = Query::new();
+    st.write_query(&mut q);
+    assert_eq!(StormState::from_query(&q).a, st.a, "{}", q.to_query_string());
+    // A worker limit set where there was none makes the queue unbounded: not a change to write.
+    let leaf =
+        StormState::new("chain-3x3").reduce(StormAction::Type(key("workers", Target::Leaf), "50".into()));
+    let mut q = Query::new();
+    leaf.write_query(&mut q);
+    assert_eq!(q.get("leaf.workers"), Some("50"));
+    assert!(
+        q.get("leaf.queue").is_none() && q.get("leaf.queue_timeout").is_none(),
+        "{}",
+        q.to_query_string()
+    );
+    assert_eq!(StormState::from_query(&q).a, leaf.a);
+}
