@@ -896,6 +896,7 @@ texts! {
     AnnounceChanged => "Run finished, changed: {figures}.", "运行完成，变化：{figures}。";
     AnnounceMore => "and {n} more (on the cards)", "另有 {n} 项（见各卡片）";
     AnnounceSame => "Run finished: no figure changed.", "运行完成：各项数字没有变化。";
+    AnnounceSideB => "B {label}", "B 侧{label}";
     AnnounceSimTime => "simulated time in system", "模拟的系统内时间";
     OverlayLoadTitle => "Calls reaching the leaf, A and B", "到达叶子服务的调用（A 与 B）";
     OverlayOutcomesTitle => "Answered and failed per second, A and B", "每秒应答与失败（A 与 B）";

@@ -12,12 +12,28 @@ pub struct Said {
     /// Read on the first run; the others only when a later run changes them (a page with
     /// many figures, the storm page's cards, says three first, not nineteen).
     pub lead: bool,
+    /// A figure of compare mode's side B (read as "B amplification").
+    pub side_b: bool,
 }
 
 impl Said {
     /// A figure read on every run's sentence that has it.
     pub fn new(label: T, value: impl Into<String>) -> Self {
-        Said { label, value: value.into(), lead: true }
+        Said { label, value: value.into(), lead: true, side_b: false }
+    }
+
+    /// The same figure of compare mode's side B.
+    pub fn on_b(self) -> Self {
+        Said { side_b: true, ..self }
+    }
+
+    /// Its label as read.
+    fn name(&self, lang: Lang) -> String {
+        if self.side_b {
+            lang.f(T::AnnounceSideB, &[("label", lang.t(self.label))])
+        } else {
+            lang.t(self.label).to_string()
+        }
     }
 
     /// A figure read only when a run changes it.
@@ -36,11 +52,12 @@ pub fn sentence(lang: Lang, before: Option<&[Said]>, now: &[Said]) -> String {
         Lang::En => ", ",
         Lang::Zh => "，",
     };
-    let before =
-        before.filter(|b| b.len() == now.len() && b.iter().zip(now).all(|(b, n)| b.label == n.label));
+    let before = before.filter(|b| {
+        b.len() == now.len() && b.iter().zip(now).all(|(b, n)| (b.label, b.side_b) == (n.label, n.side_b))
+    });
     let Some(before) = before else {
         let all: Vec<String> =
-            now.iter().filter(|s| s.lead).map(|s| format!("{} {}", lang.t(s.label), s.value)).collect();
+            now.iter().filter(|s| s.lead).map(|s| format!("{} {}", s.name(lang), s.value)).collect();
         return lang.f(T::AnnounceAll, &[("figures", &all.join(sep))]);
     };
     // The lead figures that changed first, then the others, at most `MOST_READ` in all: a
@@ -49,7 +66,7 @@ pub fn sentence(lang: Lang, before: Option<&[Said]>, now: &[Said]) -> String {
     let in_order = changed.iter().filter(|(_, n)| n.lead).chain(changed.iter().filter(|(_, n)| !n.lead));
     let mut read: Vec<String> = in_order
         .take(MOST_READ)
-        .map(|(b, n)| format!("{} {} → {}", lang.t(n.label), b.value, n.value))
+        .map(|(b, n)| format!("{} {} → {}", n.name(lang), b.value, n.value))
         .collect();
     if changed.len() > MOST_READ {
         read.push(lang.f(T::AnnounceMore, &[("n", &(changed.len() - MOST_READ).to_string())]));
@@ -122,5 +139,24 @@ mod tests {
         let storm = figures("27×", "99.1 %");
         let other = vec![Said::new(T::QRho, "60 %")];
         assert_eq!(sentence(Lang::En, Some(&storm), &other), "Run finished: Utilisation ρ 60 %.");
+    }
+
+    #[test]
+    fn side_b_appearing_is_read_with_its_name() {
+        let a = figures("27×", "0 %");
+        let mut both = a.clone();
+        both.extend(figures("18×", "0 %").into_iter().map(Said::on_b));
+        let said = sentence(Lang::En, Some(&a), &both);
+        assert_eq!(
+            said,
+            "Run finished: Amplification 27×, Core success 0 %, B Amplification 18×, B Core success 0 %."
+        );
+        let mut moved = both.clone();
+        moved[2].value = "9×".into();
+        assert_eq!(
+            sentence(Lang::En, Some(&both), &moved),
+            "Run finished, changed: B Amplification 18× → 9×."
+        );
+        assert!(sentence(Lang::Zh, None, &both).contains("B 侧"), "{}", sentence(Lang::Zh, None, &both));
     }
 }

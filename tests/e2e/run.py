@@ -359,6 +359,8 @@ def main():
         run = wait_run(chrome)
         chrome.click("#compare")
         wait_run(chrome, run)
+        said = chrome.js("return document.getElementById('run-announce').textContent")
+        expect("B Core success" in said and "no figure changed" not in said, f"side B's figures are read when it appears: {said!r}")
         b = page_headlines(chrome, "b")
         want_b = cli_report(lab, "bulkhead-shared-vs-isolated", 3, versus=True)
         expect(b.get("core_success_rate") == want_b["summary"]["core_success_rate"], f"side B matches the CLI's --versus: {b}")

@@ -489,17 +489,19 @@ pub fn StormPage(props: &StormProps) -> Html {
         lang,
         runs.finished,
         a.as_ref().map(|r| {
-            // Every headline card as it writes itself; three lead the first sentence.
-            crate::plot::storm::headlines(&r.0, slo)
-                .into_iter()
-                .map(|h| {
+            // Every headline card as it writes itself; three lead the first sentence. In
+            // compare mode side B's follow, its leads read when it appears (turning compare
+            // on changes no figure of A's: "no figure changed" had been all it said).
+            let said = |r: &ReportRef| {
+                crate::plot::storm::headlines(&r.0, slo).into_iter().map(|h| {
                     let value = figures::show(lang, h.value, h.unit);
                     match h.id {
                         "amplification" | "core_success_rate" | "failed" => Said::new(h.label, value),
                         _ => Said::when_changed(h.label, value),
                     }
                 })
-                .collect()
+            };
+            said(r).chain(b.iter().flat_map(|rb| said(rb).map(Said::on_b))).collect()
         }),
     );
     // A run stopped early is said by its alert; "Run finished" would contradict it.
