@@ -561,3 +561,44 @@ fn a_scenario_files_words_are_said_in_the_language_asked_for() {
     }
     assert!(say("zh", "[1]").contains("一个对象（Scenario）"), "{}", say("zh", "[1]"));
 }
+
+/// A practitioner's round trip: a page link as a scenario file (`show --link`), the file
+/// edited and run, and back as a page link (`link --scenario`) that runs the same bytes; the
+/// fields the page has no control for are named, not dropped in silence.
+#[test]
+fn cli_turns_links_into_scenario_files_and_back() {
+    let dir = std::env::temp_dir().join(format!("lab-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let digest = |args: &[&str]| {
+        let (code, out, err) = cli(&[&["run", "--format", "digest"], args].concat());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out.trim().to_string()
+    };
+    let page = "http://127.0.0.1:8080/sub/index.html?page=storm&preset=chain-3x3&seed=5&l1.attempts=4";
+    let (code, file, err) = cli(&["show", "--link", page]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join("mine.json");
+    std::fs::write(&path, &file).unwrap();
+    let path = path.to_str().unwrap();
+    assert_eq!(digest(&["--scenario", path]), digest(&["--link", page]), "the file runs what the link runs");
+    let (code, link, err) = cli(&["link", "--scenario", path]);
+    assert!(
+        code == 0 && err.is_empty() && link.contains("l1.attempts=4") && link.contains("seed=5"),
+        "{link} {err}"
+    );
+    assert_eq!(digest(&["--link", link.trim()]), digest(&["--scenario", path]), "and back");
+    // A field with no control: the link is printed, the field named with both values.
+    std::fs::write(dir.join("named.json"), file.replacen("\"client\"", "\"gateway\"", 1)).unwrap();
+    let named = dir.join("named.json");
+    let (code, link, err) = cli(&["link", "--scenario", named.to_str().unwrap()]);
+    assert!(code == 0 && link.starts_with("?page=storm&preset=chain-3x3"), "{link}");
+    assert!(err.contains("1 of") && err.contains("layers[0].name: \"gateway\" → \"client\""), "{err}");
+    // A report is not a scenario: the message says how to get the scenario it ran.
+    let (_, report, _) = cli(&["run", "--link", page]);
+    std::fs::write(dir.join("report.json"), report).unwrap();
+    let (code, _, err) = cli(&["run", "--scenario", dir.join("report.json").to_str().unwrap()]);
+    assert!(code == 2 && err.contains("lab show --link"), "{err}");
+    let (code, _, err) = cli(&["link", "--preset", "chain-3x3"]);
+    assert!(code == 2 && err.contains("link needs --scenario"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -712,7 +712,7 @@ fn show(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         };
         (2, m)
     })?;
-    let only = a.preset.is_some()
+    let only = a.file.is_none()
         && a.seed.is_none()
         && matches!(a.format, Format::Json)
         && matches!(a.engine, Engine::Auto)
@@ -720,9 +720,48 @@ fn show(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     if !only {
         return Err((2, format!("{}\n{}", lang.t(Cli::ShowOnly), usage(lang))));
     }
-    load_scenario(&a, lang)
-        .map(|s| serde_json::to_string_pretty(&s).unwrap_or_default())
-        .map_err(|e| (2, e.0))
+    // A page link's scenario as the page runs it, its seed the link's.
+    let s = match &a.link {
+        Some(l) => link_scenario(l, a.versus, lang).map(|(s, seed, _)| Scenario { seed, ..s }),
+        None => load_scenario(&a, lang),
+    };
+    s.map(|s| serde_json::to_string_pretty(&s).unwrap_or_default()).map_err(|e| (2, e.0))
+}
+
+/// `lab link --scenario FILE [--preset NAME]`: the retry-storm page link that runs a
+/// scenario file, from the preset (any, or the one named) it loses the fewest fields from;
+/// the fields the page has no control for are named on the standard error.
+fn link(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
+    let needs = || (2, format!("{}\n{}", lang.t(Cli::LinkNeeds), usage(lang)));
+    let (mut rest, mut preset) = (Vec::new(), None);
+    let mut it = args.iter();
+    while let Some(x) = it.next() {
+        match x.strip_prefix("--preset") {
+            Some("") => preset = Some(it.next().cloned().ok_or_else(needs)?),
+            Some(v) if v.starts_with('=') => preset = Some(v[1..].to_string()),
+            _ => rest.push(x.clone()),
+        }
+    }
+    let a = parse_run(&rest, lang).map_err(|_| needs())?;
+    if a.file.is_none() || a.seed.is_some() || a.versus || !matches!(a.format, Format::Json) {
+        return Err(needs());
+    }
+    if let Some(p) = preset.as_deref().filter(|p| presets::find(p).is_none()) {
+        return Err((2, refused(lang, "--preset", p, preset_names()).0));
+    }
+    let s = load_scenario(&a, lang).map_err(|e| (2, e.0))?;
+    let l = resilience_lab::state::storm::from_file::link_for(&s, preset.as_deref());
+    if !l.lost.is_empty() {
+        let path = a.file.as_deref().unwrap_or_default();
+        let mut note =
+            lang.f(Cli::LinkLost, &[("n", &l.lost.len().to_string()), ("path", path), ("preset", l.preset)]);
+        for x in &l.lost {
+            let clip = resilience_lab::error::clip;
+            let _ = write!(note, "\n  {}: {} → {}", x.path, clip(&x.file), clip(&x.page));
+        }
+        eprintln!("lab: {note}");
+    }
+    Ok(l.query)
 }
 
 fn main() -> ExitCode {
@@ -750,6 +789,7 @@ fn main() -> ExitCode {
         Some("sweep") => sweep(&args[1..], lang),
         Some("keys") if args.len() == 1 => Ok(keys(lang)),
         Some("show") => show(&args[1..], lang),
+        Some("link") => link(&args[1..], lang),
         Some("help") => Ok(format!("{}\n", usage(lang))),
         Some(c @ ("presets" | "keys")) => {
             Err((2, format!("{}\n{}", lang.f(Cli::TakesNoArgs, &[("cmd", c)]), usage(lang))))

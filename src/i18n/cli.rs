@@ -11,15 +11,17 @@ super::table::texts! {
   lab presets
   lab run (--preset NAME [--versus] | --scenario FILE.json | --link LINK [--versus]) [--seed N]
           [--format json|table|csv|digest] [--engine auto|general] [--max-calls N]
-  lab show --preset NAME [--versus]
+  lab show (--preset NAME | --link LINK) [--versus]
+  lab link --scenario FILE.json [--preset NAME]
   lab sweep [--preset NAME] [--x KNOB=A..B/N] [--y KNOB=A..B/N] [--protect none|budget|cancel|breaker]
             [--seed N] [--format table|csv]
   lab keys
   (any command) [--lang en|zh]     lab --version
 
-  presets lists the presets and what each shows; show prints one as a scenario file (JSON)
-  to edit and run with --scenario (--scenario - reads it from the standard input); keys
-  lists the retry-storm page's link keys and ranges.
+  presets lists the presets and what each shows; show prints one, or what a storm page link
+  runs, as a scenario file (JSON) to edit and run with --scenario (--scenario - reads it from
+  the standard input); link prints the storm page link that runs a scenario file, naming the
+  fields the page has no control for; keys lists the retry-storm page's link keys and ranges.
   --versus runs the preset's comparison scenario (side B of compare mode).
   --link runs what a storm page link shows (its side A; side B with --versus), seed included:
   the whole address Copy link gives, or its query alone.
@@ -37,14 +39,16 @@ super::table::texts! {
   lab presets
   lab run (--preset 名称 [--versus] | --scenario 文件.json | --link 链接 [--versus]) [--seed N]
           [--format json|table|csv|digest] [--engine auto|general] [--max-calls N]
-  lab show --preset 名称 [--versus]
+  lab show (--preset 名称 | --link 链接) [--versus]
+  lab link --scenario 文件.json [--preset 名称]
   lab sweep [--preset 名称] [--x 参数=A..B/N] [--y 参数=A..B/N] [--protect none|budget|cancel|breaker]
             [--seed N] [--format table|csv]
   lab keys
   （任一命令）[--lang en|zh]     lab --version
 
-  presets 列出各预设及其演示的内容；show 把一个预设打印成场景文件（JSON），可编辑后用
-  --scenario 运行（--scenario - 从标准输入读取）；keys 列出重试风暴页链接的键及其取值范围。
+  presets 列出各预设及其演示的内容；show 把一个预设或一个重试风暴页链接所运行的内容打印成
+  场景文件（JSON），可编辑后用 --scenario 运行（--scenario - 从标准输入读取）；link 打印运行
+  某个场景文件的重试风暴页链接，并列出页面没有控件对应的字段；keys 列出重试风暴页链接的键及其取值范围。
   --versus 运行预设的对照场景（对比模式的 B 侧）。
   --link 运行重试风暴页链接所显示的内容（A 侧；加 --versus 为 B 侧），包括种子：
   可以是“复制链接”给出的完整地址，也可以只是其查询串。
@@ -71,13 +75,15 @@ super::table::texts! {
     CannotRead => "--scenario: cannot read {path}: {error}", "--scenario：无法读取 {path}：{error}";
     TooLarge => "--scenario: {path} is larger than {mib} MiB, allowed a scenario file of at most that size", "--scenario：{path} 大于 {mib} MiB，场景文件最多这么大";
     NotUtf8 => "--scenario: {path} is not UTF-8 text (byte {byte})", "--scenario：{path} 不是 UTF-8 文本（第 {byte} 字节）";
-    ReportNotScenario => "{path} is a run's report (lab run --format json), not a scenario: `lab show --preset NAME` prints a preset as a scenario file to edit and run with --scenario", "{path} 是一次运行的报告（lab run --format json），不是场景：`lab show --preset 名称` 会把预设打印成可编辑、可用 --scenario 运行的场景文件";
+    ReportNotScenario => "{path} is a run's report (lab run --format json), not a scenario: `lab show --link '<its \"link\">'` prints the scenario it ran, and `lab show --preset NAME` a preset, as a scenario file to edit and run with --scenario", "{path} 是一次运行的报告（lab run --format json），不是场景：`lab show --link '<其 \"link\">'` 会把它所运行的场景、`lab show --preset 名称` 会把预设打印成可编辑、可用 --scenario 运行的场景文件";
     LinkPage => "--link: got page={page}, allowed a retry-storm page link (page=storm or no page): only its runs have a command-line twin", "--link：收到 page={page}，只接受重试风暴页的链接（page=storm 或不写 page）：只有它的运行在命令行有对应";
     LinkUnknown => "--link: the storm page does not read {keys}", "--link：重试风暴页不读取 {keys}";
     LinkNoSideB => "--versus: the link has no side B (add compare=1)", "--versus：该链接没有 B 侧（加上 compare=1）";
     TakesNoArgs => "{cmd} takes no arguments", "{cmd} 不接受参数";
-    ShowNeeds => "show needs --preset NAME", "show 需要 --preset 名称";
-    ShowOnly => "show takes only --preset NAME [--versus]", "show 只接受 --preset 名称 [--versus]";
+    ShowNeeds => "show needs --preset NAME or --link LINK", "show 需要 --preset 名称或 --link 链接";
+    ShowOnly => "show takes only --preset NAME or --link LINK, and --versus", "show 只接受 --preset 名称或 --link 链接，以及 --versus";
+    LinkNeeds => "link needs --scenario FILE.json, and may take --preset NAME", "link 需要 --scenario 文件.json，可另加 --preset 名称";
+    LinkLost => "the page has no control for {n} of {path}'s fields; from {preset}, the link runs the page's value for each (file → page):", "重试风暴页没有控件对应 {path} 的 {n} 个字段；该链接基于 {preset}，这些字段按页面的取值运行（文件 → 页面）：";
     CannotWrite => "cannot write the output: {error}", "无法写出结果：{error}";
     Notice => "notice", "提示";
     Internal => "internal error: {message}", "内部错误：{message}";

@@ -8,6 +8,7 @@
 //! run request sent to the Web Worker all rebuild the same scenario from it, so numbers are
 //! written so that they read back exactly.
 
+pub mod from_file;
 pub mod knobs;
 pub mod lesson;
 pub mod shape;
