@@ -33,16 +33,18 @@ impl Query {
     /// (`https://host/sub/index.html?page=storm&…#top`, its fragment dropped) or its query
     /// alone (`?page=storm&…`, `page=storm&…`).
     pub fn from_link(link: &str) -> Self {
+        // A fragment is the page's, never the query's (which writes `#` as `%23`).
         let link = link.trim();
+        let link = link.split_once('#').map_or(link, |(l, _)| l);
         let query = match link.split_once('?') {
-            // What comes before the `?` is an address: a scheme, a path or nothing.
+            // What comes before the `?` is an address: a scheme, a host, a path or nothing.
             Some((before, after))
                 if before.is_empty()
-                    || before.contains("://")
+                    || before.contains(':')
                     || before.contains('/')
                     || before.ends_with(".html") =>
             {
-                after.split_once('#').map_or(after, |(q, _)| q)
+                after
             }
             _ => link,
         };
@@ -211,6 +213,8 @@ mod tests {
             "index.html?page=storm&preset=chain-3x3&l1.attempts=4",
             "?page=storm&preset=chain-3x3&l1.attempts=4",
             " page=storm&preset=chain-3x3&l1.attempts=4 ",
+            "page=storm&preset=chain-3x3&l1.attempts=4#controls",
+            "localhost:8080?page=storm&preset=chain-3x3&l1.attempts=4",
         ] {
             assert_eq!(Query::from_link(link), want, "{link}");
         }

@@ -600,5 +600,9 @@ fn cli_turns_links_into_scenario_files_and_back() {
     assert!(code == 2 && err.contains("lab show --link"), "{err}");
     let (code, _, err) = cli(&["link", "--preset", "chain-3x3"]);
     assert!(code == 2 && err.contains("link needs --scenario"), "{err}");
+    let (code, _, err) = cli(&["link", "--scenario", path, "--engine", "general"]);
+    assert!(code == 2 && err.contains("link needs --scenario"), "{err}");
+    let (code, _, err) = cli(&["link", "--scenario", path, "--format", "xml"]);
+    assert!(code == 2 && err.contains("--format") && err.contains("xml"), "a flag's own error: {err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

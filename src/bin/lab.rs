@@ -701,8 +701,9 @@ fn axis_unit(key: &str, lang: Lang) -> String {
     if unit.is_empty() { String::new() } else { format!(" ({unit})") }
 }
 
-/// `lab show --preset NAME [--versus]`: the preset as a scenario file. Other flags are
-/// refused rather than ignored (a seed or format given here would change nothing).
+/// `lab show (--preset NAME | --link LINK) [--versus]`: the preset, or what a storm page
+/// link runs, as a scenario file. Other flags are refused rather than ignored (a seed or
+/// format given here would change nothing).
 fn show(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
     let a = parse_run(args, lang).map_err(|e| {
         let m = if e.0.starts_with(lang.t(Cli::OneSource)) {
@@ -742,8 +743,16 @@ fn link(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
             _ => rest.push(x.clone()),
         }
     }
-    let a = parse_run(&rest, lang).map_err(|_| needs())?;
-    if a.file.is_none() || a.seed.is_some() || a.versus || !matches!(a.format, Format::Json) {
+    // A flag's own error is kept; a missing or second source is this command's.
+    let a = parse_run(&rest, lang)
+        .map_err(|e| if e.0.starts_with(lang.t(Cli::OneSource)) { needs() } else { (2, e.0) })?;
+    let only = a.file.is_some()
+        && a.seed.is_none()
+        && !a.versus
+        && matches!(a.format, Format::Json)
+        && matches!(a.engine, Engine::Auto)
+        && a.max_calls == DEFAULT_MAX_CALLS;
+    if !only {
         return Err(needs());
     }
     if let Some(p) = preset.as_deref().filter(|p| presets::find(p).is_none()) {

@@ -1021,15 +1021,15 @@ texts! {
     FormulaLittle => "Workers {leaf} needs at its busiest (offered load λ × S over one bucket, S its mean work then, slowdowns included)", "{leaf}最忙时需要的工作线程数（一个时间桶内的负载 λ × S，S 为当时的平均处理时间，含变慢故障）";
     FormulaLittleAt => "{rate} /s × {s} ms = {l} (from {t} s)", "{rate} /s × {s} ms = {l}（自 {t} s 起）";
     FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
-    FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied). λ × S is Little's law for the workers alone (L = λW with W the work time): a long-run average, which exists only when the load stays below the workers' capacity; λ here is the busiest bucket's rate, and random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
-        "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试。λ × S 是只针对工作线程的 Little 定律（L = λW，W 取处理时间）：它是长期平均，只有负载低于线程池能力时才存在；这里的 λ 取最忙时间桶的速率，随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
+    FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied). λ × S is Little's law for the workers alone (L = λW with W the work time): a long-run average, which exists only when the load stays below the workers' capacity; λ × S here is the busiest bucket's (its rate, times the mean work in force then), and random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
+        "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试。λ × S 是只针对工作线程的 Little 定律（L = λW，W 取处理时间）：它是长期平均，只有负载低于线程池能力时才存在；这里的 λ × S 取最忙的时间桶（该桶的速率乘以当时的平均处理时间），随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
     Assumptions => "Model assumptions: zero network time; a timeout does not cancel work unless “cancel on timeout” is on; completions at an instant come before timers and arrivals; randomness is drawn per request.",
         "模型假设：网络时间为零；除非开启“超时即取消”，超时不会取消工作；同一时刻先处理完成、再处理定时器和到达；随机数按请求抽取。";
 
     // ---- export and compact mode (issue 13, item 4) -------------------------------------
     ExportMenu => "Export", "导出";
-    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from; every file also carries the link that reproduces it (the JSON as its \"link\"; on the retry-storm page, lab run --link with that link prints the same JSON). Nothing leaves your browser.",
-        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子；每个文件还附带可复现它的链接（JSON 在其 \"link\" 字段中；在重试风暴页，用 lab run --link 运行该链接会输出相同的 JSON）。数据不会离开你的浏览器。";
+    ExportHelp => "Download this run for slides, handouts or papers. Every file names the version, preset and seed it came from; every file also carries the link that reproduces it (the JSON as its \"link\" once a setting differs from its preset's; on the retry-storm page, lab run --link with that link prints the same JSON). Nothing leaves your browser.",
+        "下载本次运行，用于幻灯片、讲义或论文。每个文件都注明来源的版本、预设和种子；每个文件还附带可复现它的链接（设置与预设不同时，JSON 在其 \"link\" 字段中；在重试风暴页，用 lab run --link 运行该链接会输出相同的 JSON）。数据不会离开你的浏览器。";
     ExportJson => "Results (JSON)", "结果（JSON）";
     ExportJsonHelp => "The run's results as JSON. On the retry-storm page it is the whole report, byte for byte what lab run --link '<this page's link>' --format json prints (with your changes; \"scenario\" names the preset they start from).",
         "以 JSON 导出本次运行的结果。在重试风暴页，它就是完整报告，与 lab run --link '<本页链接>' --format json 的输出逐字节相同（含你的修改；\"scenario\" 是修改所基于的预设名）。";
@@ -1320,6 +1320,7 @@ texts! {
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
     SideBPinned => "B: the settings you pinned ({title}, as you had changed it; change side A to compare against them)", "B：你固定下来的设置（基于{title}及你当时的修改；改动 A 侧即可与之对比）";
+    SideBPinnedShort => "B: your pinned settings", "B：你固定的设置";
     PinB => "Pin as B", "固定为 B";
     PinBHelp => "Keeps side A's settings as side B and shows both: change A and compare against what you had. The link carries both (pin=).", "把 A 侧当前的设置固定为 B 侧并同时显示：改动 A 即可与原来的设置对比。链接会同时带上两侧（pin=）。";
     UnpinB => "Unpin B", "取消固定 B";

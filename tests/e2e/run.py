@@ -341,6 +341,11 @@ def main():
         wait_run(chrome, run)
         amp = lambda side: chrome.js(f"return Number(document.getElementById('h-{side}-amplification').dataset.value)")
         expect((amp("a"), amp("b")) == (18.0, 36.0), f"A changed, B as pinned: {(amp('a'), amp('b'))}")
+        chrome.click("#view-overlay")
+        chrome.wait("#overlay-load")
+        legend = chrome.text("#overlay-load")
+        expect("B: your pinned settings" in legend, f"the overlay names B as pinned: {legend!r}")
+        chrome.click("#view-sides")
         link = chrome.url()
         expect("pin=" in link and "compare=1" in link, f"the link carries the pin: {link}")
         # The same link, loaded: the same two sides; the CLI's --versus runs the pinned B.

@@ -31,17 +31,15 @@ pub struct Lost {
 
 /// The link, over every preset (or only `preset`), that loses the fewest fields, the
 /// shortest of those: a file made from a preset (`lab show`) and edited within the page's
-/// controls comes back exactly.
+/// controls comes back exactly. The link always opens without an error: a value the page
+/// would refuse (a ninth fault window, a rate below a control's range) is left out and
+/// listed as lost.
 pub fn link_for(s: &Scenario, preset: Option<&str>) -> FileLink {
     let mut best: Option<FileLink> = None;
     for p in presets::all().iter().filter(|p| preset.is_none_or(|name| name == p.name)) {
-        let st = StormState { a: s.clone(), seed: s.seed, ..StormState::new(p.name) };
-        let mut q = Query::new();
-        q.set("page", "storm");
-        st.write_query(&mut q);
-        let read = StormState::from_query(&q);
+        let (query, read) = page_link(s, p.name);
         let lost = differences(s, &Scenario { name: s.name.clone(), seed: read.seed, ..read.a });
-        let candidate = FileLink { query: q.to_query_string(), preset: p.name, lost };
+        let candidate = FileLink { query, preset: p.name, lost };
         let better = best
             .as_ref()
             .is_none_or(|b| (candidate.lost.len(), candidate.query.len()) < (b.lost.len(), b.query.len()));
@@ -50,6 +48,60 @@ pub fn link_for(s: &Scenario, preset: Option<&str>) -> FileLink {
         }
     }
     best.unwrap_or_else(|| FileLink { query: String::new(), preset: presets::DEFAULT, lost: Vec::new() })
+}
+
+/// The link from `preset` for `s`, and the page it opens.
+fn page_link(s: &Scenario, preset: &'static str) -> (String, StormState) {
+    let write = |s: &Scenario| {
+        let st = StormState { a: s.clone(), seed: s.seed, ..StormState::new(preset) };
+        let mut q = Query::new();
+        q.set("page", "storm");
+        st.write_query(&mut q);
+        q
+    };
+    // The page names its services by the preset's, position for position: a file's own names
+    // are lost, and its fault windows follow their service to the page's name for it.
+    let shaped = StormState::from_query(&write(s)).a;
+    let mut named = s.clone();
+    rename(&mut named, &shaped.hop_names());
+    let mut q = write(&named);
+    // Whatever the page refuses or does not read is left out (each pass drops at least one
+    // key, so this ends).
+    loop {
+        let read = StormState::from_query(&q);
+        let refused: Vec<String> =
+            read.errors.iter().map(|(k, _, _)| k.url_key()).chain(read.unknown.iter().cloned()).collect();
+        if refused.is_empty() || !refused.iter().any(|k| q.get(k).is_some()) {
+            return (q.to_query_string(), read);
+        }
+        for k in &refused {
+            q.remove(k);
+        }
+    }
+}
+
+/// Gives the services of `s` the names `names` (in `Scenario::hop_names`' order), and
+/// points its fault windows at the renamed services.
+fn rename(s: &mut Scenario, names: &[String]) {
+    let old = s.hop_names();
+    if old.len() != names.len() {
+        return;
+    }
+    let mut it = names.iter().cloned();
+    for l in &mut s.layers {
+        l.name = it.next().unwrap_or_default();
+    }
+    s.leaf.name = it.next().unwrap_or_default();
+    for l in &mut s.layers {
+        for d in &mut l.side_deps {
+            d.target.name = it.next().unwrap_or_default();
+        }
+    }
+    for f in &mut s.faults {
+        if let Some(i) = old.iter().position(|n| *n == f.target) {
+            f.target = names[i].clone();
+        }
+    }
 }
 
 /// The leaves where two scenarios' JSON differ (an array of another length is one).
@@ -97,6 +149,33 @@ mod tests {
         let read = StormState::from_query(&Query::parse(&l.query));
         assert_eq!((read.a.layers[1].client.retry.max_attempts, read.seed), (5, 9), "{}", l.query);
         assert!(read.errors.is_empty() && read.unknown.is_empty());
+    }
+
+    #[test]
+    fn a_link_always_opens_and_faults_follow_their_renamed_service() {
+        // bulkhead-shared-vs-isolated's window slows recommendations; renamed "recs" in the
+        // file, the link points the window at the page's recommendations.
+        let mut s = (presets::find("bulkhead-shared-vs-isolated").unwrap().build)();
+        s.layers[0].side_deps[0].target.name = "recs".into();
+        s.faults[0].target = "recs".into();
+        // Nine windows: the page has eight at most; the ninth is lost, not refused.
+        let w = s.faults[0].clone();
+        s.faults = vec![w; 9];
+        let l = link_for(&s, Some("bulkhead-shared-vs-isolated"));
+        let read = StormState::from_query(&Query::parse(&l.query));
+        assert!(
+            read.errors.is_empty() && read.unknown.is_empty(),
+            "{}: {:?} {:?}",
+            l.query,
+            read.errors,
+            read.unknown
+        );
+        assert!(!l.query.contains("recs"), "{}", l.query);
+        let paths: Vec<&str> = l.lost.iter().map(|x| x.path.as_str()).collect();
+        assert!(
+            paths.contains(&"faults") && paths.contains(&"layers[0].side_deps[0].target.name"),
+            "{paths:?}"
+        );
     }
 
     #[test]

@@ -285,11 +285,13 @@ impl StormState {
                 let mut next = StormState { compare: true, pin: Some(self.settings_query()), ..self.clone() };
                 next.errors.clear(&PIN);
                 next.errors.clear(&COMPARE);
+                next.unknown.retain(|k| !k.starts_with("pin."));
                 next
             }
             StormAction::Unpin => {
                 let mut next = StormState { pin: None, ..self.clone() };
                 next.errors.clear(&PIN);
+                next.unknown.retain(|k| !k.starts_with("pin."));
                 next
             }
             StormAction::AllKnobs(on) => {
@@ -662,9 +664,8 @@ impl StormState {
         st
     }
 
-    /// Writes the page into `q`: preset, seed, compare, the shape where it differs from the
-    /// preset's, and every control whose value differs from the preset's (brought to the
-    /// same shape), each number written so that it reads back exactly.
+    /// Writes the page into `q`: preset, seed, compare, a pinned side B, and side A's
+    /// settings (see `write_settings`), each number written so that it reads back exactly.
     pub fn write_query(&self, q: &mut Query) {
         q.set("preset", self.preset);
         q.set("seed", self.seed.to_string());
@@ -699,9 +700,9 @@ impl StormState {
         self.write_settings(q);
     }
 
-    /// Writes side A's settings into `q`: the shape where it differs from the preset's, and
-    /// every control whose value differs from the preset's (brought to the same shape),
-    /// each number written so that it reads back exactly.
+    /// Writes side A's settings into `q`: the shape where it differs from the preset's, then
+    /// every control whose value differs from what the link's reader would otherwise make of
+    /// it (the preset, brought to the same shape, with the settings written before it).
     fn write_settings(&self, q: &mut Query) {
         let preset = self.baseline();
         let (now, was) = (Shape::of(&self.a), Shape::of(&preset));

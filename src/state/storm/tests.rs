@@ -222,8 +222,18 @@ fn random_edits_always_read_back_from_the_url() {
                             continue;
                         }
                         let d = defs[(lcg(&mut x) as usize) % defs.len()];
-                        let stops = d.knob.stops().len();
-                        StormAction::Slide(StormKey::on(d.knob.key, t), (lcg(&mut x) as usize) % stops)
+                        let k = StormKey::on(d.knob.key, t);
+                        if lcg(&mut x).is_multiple_of(2) {
+                            // Typed: anywhere in its range, past the slider's span too.
+                            let (lo, hi) = (d.knob.range.min, d.knob.range.max.min(1e7));
+                            let v = lo + (hi - lo) * (lcg(&mut x) % 1000) as f64 / 999.0;
+                            let v = if d.knob.range.is_whole() { v.round() } else { v };
+                            StormAction::Type(k, url_num(v))
+                        } else {
+                            let now = (d.knob.get)(&st.a, t).unwrap_or(d.knob.range.min);
+                            let stops = d.knob.stops_at(now).len();
+                            StormAction::Slide(k, (lcg(&mut x) as usize) % stops)
+                        }
                     }
                 };
                 st = st.reduce(action);
@@ -387,7 +397,12 @@ fn pinned_settings_are_side_b_while_a_changes() {
     assert_eq!(unpinned.side_b(), StormState::new("chain-3x3").side_b());
     // A shape of its own: B keeps two layers while A has three.
     let two = StormState::new("chain-3x3").reduce(StormAction::Layers(2)).reduce(StormAction::Pin);
-    assert_eq!((two.reduce(StormAction::Layers(3)).side_b().layers.len(), two.a.layers.len()), (2, 2));
+    let three = two.reduce(StormAction::Layers(3));
+    assert_eq!((three.a.layers.len(), three.side_b().layers.len()), (3, 2));
+    // Unpinning forgets what the pin's link could not read.
+    let odd = StormState::from_query(&Query::parse("preset=chain-3x3&pin=zz%3D1"));
+    assert_eq!(odd.unknown, ["pin.zz"]);
+    assert!(odd.reduce(StormAction::Unpin).unknown.is_empty());
 }
 
 #[test]

@@ -105,8 +105,10 @@ pub struct StormProps {
 pub fn StormPage(props: &StormProps) -> Html {
     let lang = props.lang;
     let t = |k: T| lang.t(k);
-    // The query that rebuilds the runs, written once a render (the export below names it).
-    let run_query = props.state.run_query();
+    // The queries that rebuild the runs and that the export names, written once per state:
+    // each playback frame renders the page again, and writing a link simulates reading it.
+    let queries = use_memo(props.state.clone(), |st| (st.run_query(), st.export_query()));
+    let run_query = queries.0.clone();
     let runs = use_runs(jobs(&props.state, &run_query));
     // When the learner last acted (performance.now() ms), to measure rerun + redraw.
     let action_at: Rc<Cell<f64>> = (*use_memo((), |_| Rc::new(Cell::new(0.0f64)))).clone();
@@ -361,7 +363,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     // compare mode side B's, as `lab run --versus` prints it.
     // An edited run's JSON names the link that runs it again (`runs::report_link`).
     // Its `slo` is the page's verdict, and its link carries the objective (`export_query`).
-    let export_query = props.state.export_query();
+    let export_query = queries.1.clone();
     let export_data = use_callback((a.clone(), export_query.clone(), slo), |(kind, _), (a, q, slo)| {
         report_text(kind, a.as_ref(), q, crate::state::runs::Side::A, *slo)
     });
@@ -516,10 +518,10 @@ pub fn StormPage(props: &StormProps) -> Html {
         .as_ref()
         .map_or_else(String::new, |(_, (key, title))| lang.f(*key, &[("title", t(*title))]));
     // The short form for the overlay's legend, where the long one would repeat on every line.
-    let side_b_name = side_b
-        .as_ref()
-        .as_ref()
-        .map_or_else(String::new, |(_, (_, title))| lang.f(T::SideBNamed, &[("title", t(*title))]));
+    let side_b_name = side_b.as_ref().as_ref().map_or_else(String::new, |(_, (key, title))| match key {
+        T::SideBPinned => t(T::SideBPinnedShort).to_string(),
+        _ => lang.f(T::SideBNamed, &[("title", t(*title))]),
+    });
     let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| props.state.side_b(), |(s, _)| s.clone());
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
