@@ -550,7 +550,11 @@ fn keys(lang: Lang) -> String {
     // The widest key sets the column, so that every line's range starts in it.
     let width = docs.iter().map(|d| columns(&d.key)).max().unwrap_or(0);
     for d in docs {
-        let unit = if d.unit.is_empty() { String::new() } else { format!(" ({})", d.unit) };
+        let unit = match (d.unit.is_empty(), lang) {
+            (true, _) => String::new(),
+            (false, Lang::Zh) => format!("（{}）", d.unit),
+            (false, Lang::En) => format!(" ({})", d.unit),
+        };
         let _ = writeln!(out, "{}  {}{}  — {}", pad(&d.key, width, true), d.accepts, unit, d.label);
     }
     out
@@ -770,7 +774,11 @@ fn link(args: &[String], lang: Lang) -> Result<String, (u8, String)> {
         }
         eprintln!("lab: {note}");
     }
-    Ok(l.query)
+    // Opened in the language the command speaks.
+    Ok(match lang {
+        Lang::Zh => format!("{}&lang=zh", l.query),
+        Lang::En => l.query,
+    })
 }
 
 fn main() -> ExitCode {

@@ -83,7 +83,7 @@ super::table::texts! {
     ShowNeeds => "show needs --preset NAME or --link LINK", "show 需要 --preset 名称或 --link 链接";
     ShowOnly => "show takes only --preset NAME or --link LINK, and --versus", "show 只接受 --preset 名称或 --link 链接，以及 --versus";
     LinkNeeds => "link needs --scenario FILE.json, and may take --preset NAME", "link 需要 --scenario 文件.json，可另加 --preset 名称";
-    LinkLost => "the page has no control for {n} of {path}'s fields; from {preset}, the link runs the page's value for each (file → page):", "重试风暴页没有控件对应 {path} 的 {n} 个字段；该链接基于 {preset}，这些字段按页面的取值运行（文件 → 页面）：";
+    LinkLost => "the page has no control for {n} of {path}'s fields; from {preset} (--preset NAME starts from another), the link runs the page's value for each (file → page):", "重试风暴页没有控件对应 {path} 的 {n} 个字段；该链接基于 {preset}（可用 --preset 名称 换一个预设），这些字段按页面的取值运行（文件 → 页面）：";
     CannotWrite => "cannot write the output: {error}", "无法写出结果：{error}";
     Notice => "notice", "提示";
     Internal => "internal error: {message}", "内部错误：{message}";

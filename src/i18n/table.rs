@@ -1019,7 +1019,7 @@ texts! {
     FormulaBound => "Attempts/s at {leaf}, the chain's last service, if every attempt fails (a bound on the average rate)", "链路末端{leaf}在每次尝试都失败时的尝试次数/秒（平均速率的上界）";
     FormulaSimPeak => "simulated peak", "模拟峰值";
     FormulaLittle => "Workers {leaf} needs at its busiest (offered load λ × S over one bucket, S its mean work then, slowdowns included)", "{leaf}最忙时需要的工作线程数（一个时间桶内的负载 λ × S，S 为当时的平均处理时间，含变慢故障）";
-    FormulaLittleAt => "{rate} /s × {s} ms = {l} (from {t} s)", "{rate} /s × {s} ms = {l}（自 {t} s 起）";
+    FormulaLittleAt => "{rate} /s × {s} ms = {l} (the bucket {t}–{t2} s)", "{rate} /s × {s} ms = {l}（{t}–{t2} s 的时间桶）";
     FormulaSimInFlight => "simulated peak in flight", "模拟在途峰值";
     FormulaNote => "The bound assumes every request exhausts every layer at the peak rate (the load's peak and any traffic surge, overlapping surges multiplied). λ × S is Little's law for the workers alone (L = λW with W the work time): a long-run average, which exists only when the load stays below the workers' capacity; λ × S here is the busiest bucket's (its rate, times the mean work in force then), and random arrivals can put more than the average into one bucket. Where the simulation departs from them, look for queues, timeouts and rejections.",
         "上界假设每个请求在峰值速率下（负载峰值与流量激增，重叠的激增相乘）都用尽每一层的尝试。λ × S 是只针对工作线程的 Little 定律（L = λW，W 取处理时间）：它是长期平均，只有负载低于线程池能力时才存在；这里的 λ × S 取最忙的时间桶（该桶的速率乘以当时的平均处理时间），随机到达可能让某一时间桶内的数量高于平均。模拟结果偏离它们时，请关注排队、超时与拒绝。";
@@ -1319,12 +1319,12 @@ texts! {
     SideBNamedChanged => "B: {title}, as the preset ships it (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
-    SideBPinned => "B: the settings you pinned ({title}, as you had changed it; change side A to compare against them)", "B：你固定下来的设置（基于{title}及你当时的修改；改动 A 侧即可与之对比）";
+    SideBPinned => "B: the settings you pinned ({title}, as you had changed it; change side A to compare against them)", "B：你固定的设置（基于{title}及你当时的修改；改动 A 侧即可与之对比）";
     SideBPinnedShort => "B: your pinned settings", "B：你固定的设置";
     PinB => "Pin as B", "固定为 B";
     PinBHelp => "Keeps side A's settings as side B and shows both: change A and compare against what you had. The link carries both (pin=).", "把 A 侧当前的设置固定为 B 侧并同时显示：改动 A 即可与原来的设置对比。链接会同时带上两侧（pin=）。";
     UnpinB => "Unpin B", "取消固定 B";
-    UnpinBHelp => "Side B goes back to the preset's own comparison.", "B 侧恢复为预设自带的对照场景。";
+    UnpinBHelp => "Lets the pinned settings go, and side B with them.", "放开固定的设置，B 侧随之关闭。";
     HAmplificationNote => "leaf attempts ÷ original requests, refused ones included", "下游尝试 ÷ 原始请求（含被拒绝的请求）";
     HEveryHopNote => "at every hop added up", "各跳相加";
     HLatencyNote => "p50, p99, max: admitted requests, fast failures included (one a breaker or bulkhead refused at once took 0 ms)", "p50、p99、最大值：按已接纳的请求计，含快速失败（被熔断器或舱壁立即拒绝的请求耗时 0 ms）";

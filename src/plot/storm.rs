@@ -37,6 +37,26 @@ pub enum Unit {
 pub const TIMES_FROM: f64 = 10.0;
 
 impl Unit {
+    /// A value rounded as [`write`](Self::write) shows it, so that a difference of two shown
+    /// values is the difference of what the reader sees (1.75× and 1.77× differ by 0.02×,
+    /// where their exact values, 1.7506 and 1.7653, differ by 0.01 once rounded).
+    pub fn shown(self, v: f64) -> f64 {
+        let round = |v: f64, decimals: i32| {
+            let f = 10f64.powi(decimals);
+            (v * f).round() / f
+        };
+        if !v.is_finite() {
+            return v;
+        }
+        match self {
+            Unit::Count => v.round(),
+            Unit::Times => round(v, 2),
+            Unit::Percent if v.abs() >= TIMES_FROM => round(v, 1),
+            Unit::Percent => round(v * 100.0, 2) / 100.0,
+            Unit::Ms => round(v, 1),
+        }
+    }
+
     /// A headline value as its card writes it (the live line and the command line's table
     /// read it the same way).
     pub fn write(self, lang: crate::i18n::Lang, v: f64) -> String {
@@ -607,6 +627,8 @@ pub struct Formulas {
     /// The leaf's work load at its busiest bucket: λ × S, the leaf attempts/s of the bucket
     /// times the mean work in force then (latency faults included), and where it was.
     pub offered: OfferedLoad,
+    /// The report's bucket width (ms).
+    pub bucket_ms: f64,
     /// Highest simulated number of busy leaf workers.
     pub sim_peak_in_flight: i64,
     /// Leaf workers, if limited.
@@ -696,6 +718,7 @@ pub fn formulas(s: &Scenario, r: &Report) -> Formulas {
         sim_peak_rate,
         sim_per_request: r.summary.amplification,
         offered: offered_load(s, r),
+        bucket_ms: r.series.bucket_ms,
         sim_peak_in_flight: r.hops.get(leaf).map_or(0, |h| h.peak_in_flight),
         leaf_workers: s.leaf.server.workers,
         leaf_name: s.leaf.name.clone(),
@@ -1058,6 +1081,16 @@ mod tests {
         let f = formulas(&s, &r);
         assert_eq!(f.bound, Some(4500.0), "500 × 3 × 3");
         assert!(f.sim_peak_rate >= 4500.0, "{}", f.sim_peak_rate);
+    }
+
+    #[test]
+    fn differences_are_of_the_values_as_shown() {
+        assert_eq!(Unit::Times.shown(8868.0 / 5066.0), 1.75);
+        assert_eq!(Unit::Times.shown(8943.0 / 5066.0), 1.77);
+        assert_eq!(Unit::Percent.shown(0.123456), 0.1235);
+        assert_eq!(Unit::Percent.shown(920.04), 920.0);
+        assert_eq!(Unit::Ms.shown(180.04), 180.0);
+        assert!(Unit::Count.shown(f64::INFINITY).is_infinite());
     }
 
     #[test]

@@ -355,8 +355,12 @@ def main():
         out = subprocess.run([lab, "run", "--link", link, "--versus", "--format", "json"], check=True, capture_output=True, text=True).stdout
         expect(json.loads(out)["summary"]["amplification"] == 36.0, "lab run --link … --versus runs the pinned side B")
         chrome.click("#pin-b")
-        wait_run(chrome)
-        expect("pin=" not in chrome.url() and "settings you pinned" not in chrome.text("#side-b-title"), "unpinned: B is the preset's again")
+        for _ in range(100):
+            if chrome.find("#h-b-amplification") is None:
+                break
+            time.sleep(0.05)
+        expect("pin=" not in chrome.url() and "compare=1" not in chrome.url() and chrome.find("#h-b-amplification") is None,
+               f"unpinned: side B goes with the pin: {chrome.url()}")
         no_console_errors(chrome, "pin as B")
 
     def storm_compare_shows_both_sides():

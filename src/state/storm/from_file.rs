@@ -29,20 +29,20 @@ pub struct Lost {
     pub page: String,
 }
 
-/// The link, over every preset (or only `preset`), that loses the fewest fields, the
-/// shortest of those: a file made from a preset (`lab show`) and edited within the page's
-/// controls comes back exactly. The link always opens without an error: a value the page
-/// would refuse (a ninth fault window, a rate below a control's range) is left out and
-/// listed as lost.
+/// The link, over every preset (or only `preset`), that loses the fewest fields; of those,
+/// the one from the preset the file is named after (`lab show` names it so), else the
+/// shortest: a file made from a preset and edited within the page's controls comes back
+/// exactly, and one whose services were renamed keeps its preset's chain. The link always
+/// opens without an error: a value the page would refuse (a ninth fault window, a rate below
+/// a control's range) is left out and listed as lost.
 pub fn link_for(s: &Scenario, preset: Option<&str>) -> FileLink {
     let mut best: Option<FileLink> = None;
     for p in presets::all().iter().filter(|p| preset.is_none_or(|name| name == p.name)) {
         let (query, read) = page_link(s, p.name);
         let lost = differences(s, &Scenario { name: s.name.clone(), seed: read.seed, ..read.a });
         let candidate = FileLink { query, preset: p.name, lost };
-        let better = best
-            .as_ref()
-            .is_none_or(|b| (candidate.lost.len(), candidate.query.len()) < (b.lost.len(), b.query.len()));
+        let rank = |l: &FileLink| (l.lost.len(), l.preset != s.name, l.query.len());
+        let better = best.as_ref().is_none_or(|b| rank(&candidate) < rank(b));
         if better {
             best = Some(candidate);
         }
@@ -176,6 +176,17 @@ mod tests {
             paths.contains(&"faults") && paths.contains(&"layers[0].side_deps[0].target.name"),
             "{paths:?}"
         );
+    }
+
+    #[test]
+    fn a_renamed_file_keeps_the_preset_it_is_named_after() {
+        let mut s = presets::chain_3x3();
+        for (l, n) in s.layers.iter_mut().zip(["入口网关", "订单服务", "推荐"]) {
+            l.name = n.into();
+        }
+        s.leaf.name = "支付".into();
+        s.faults.iter_mut().for_each(|f| f.target = "支付".into());
+        assert_eq!(link_for(&s, None).preset, "chain-3x3");
     }
 
     #[test]

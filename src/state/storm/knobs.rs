@@ -116,7 +116,11 @@ pub fn key_docs(lang: crate::i18n::Lang) -> Vec<KeyDoc> {
     let numbers = NUMBERS.iter().map(|d| KeyDoc {
         key: prefix(d.applies, d.knob.key),
         accepts: lang.allowed_in(&d.knob.allowed(), ""),
-        unit: d.knob.range.unit,
+        // The unit as the page's control writes it, in the language asked for.
+        unit: match d.knob.unit {
+            crate::i18n::T::UnitInteger => "",
+            u => lang.t(u),
+        },
         label: lang.t(d.knob.label),
     });
     let choices = CHOICES.iter().map(|d| KeyDoc {

@@ -162,7 +162,7 @@ pub enum StormAction {
     Reset,
     /// Kept side A's settings as side B (and showed it), so that A can change against them.
     Pin,
-    /// Let side B be the preset's comparison again.
+    /// Let the pinned settings go, and side B with them.
     Unpin,
 }
 
@@ -289,7 +289,9 @@ impl StormState {
                 next
             }
             StormAction::Unpin => {
-                let mut next = StormState { pin: None, ..self.clone() };
+                // Side B had been there for the pin: it goes with it (compare mode had shown
+                // the preset as shipped against A, which no one asked for).
+                let mut next = StormState { pin: None, compare: false, ..self.clone() };
                 next.errors.clear(&PIN);
                 next.unknown.retain(|k| !k.starts_with("pin."));
                 next

@@ -394,6 +394,7 @@ fn pinned_settings_are_side_b_while_a_changes() {
     assert!(moved.reduce(StormAction::Reset).pin.is_some());
     assert!(moved.reduce(StormAction::Preset("breaker-demo".into())).pin.is_none());
     let unpinned = moved.reduce(StormAction::Unpin);
+    assert!(!unpinned.compare, "side B goes with the pin");
     assert_eq!(unpinned.side_b(), StormState::new("chain-3x3").side_b());
     // A shape of its own: B keeps two layers while A has three.
     let two = StormState::new("chain-3x3").reduce(StormAction::Layers(2)).reduce(StormAction::Pin);

@@ -20,7 +20,8 @@ fn difference(a: f64, b: f64) -> f64 {
 /// points (not by a percent of either); once either is written as a multiple, so is the
 /// difference ("1,000× · B 1,000× (0×)", not "(0 pp)").
 fn show_diff(lang: Lang, a: f64, b: f64, unit: Unit) -> String {
-    let d = difference(a, b);
+    // Of the values as the cards show them (`Unit::shown`).
+    let d = difference(unit.shown(a), unit.shown(b));
     // An error budget with no failures allowed is spent ∞ times: the difference has no unit.
     if d.is_infinite() {
         return if d > 0.0 { "+∞" } else { "−∞" }.to_string();
@@ -103,7 +104,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
         .enumerate()
         .map(|(i, h)| {
             let b = hb.as_ref().map(|hb| &hb[i]);
-            let diff = b.map(|b| difference(h.value, b.value));
+            let diff = b.map(|b| difference(h.unit.shown(h.value), h.unit.shown(b.value)));
             let better = match (diff, h.higher_is_better) {
                 (Some(d), Some(hib)) if d != 0.0 => Some(if (d > 0.0) == hib { "better" } else { "worse" }),
                 _ => None,
@@ -211,7 +212,7 @@ pub fn FormulaPanel(props: &FormulaProps) -> Html {
                 </div>
                 <div class="formula-row">
                     <div>{ lang.f(T::FormulaLittle, &[("leaf", &lang.service(&f.leaf_name))]) }</div>
-                    <code id="formula-little">{ lang.f(T::FormulaLittleAt, &[("rate", &format_number(f.offered.rate, 1)), ("s", &format_number(f.offered.work_ms, 2)), ("l", &format_number(f.offered.workers, 1)), ("t", &format_number(f.offered.at_ms / 1000.0, 2))]) }</code>
+                    <code id="formula-little">{ lang.f(T::FormulaLittleAt, &[("rate", &format_number(f.offered.rate, 1)), ("s", &format_number(f.offered.work_ms, 2)), ("l", &format_number(f.offered.workers, 1)), ("t", &format_number(f.offered.at_ms / 1000.0, 2)), ("t2", &format_number((f.offered.at_ms + f.bucket_ms) / 1000.0, 2))]) }</code>
                     <div class="sim">{ lang.f(T::LabelColon, &[("label", lang.t(T::FormulaSimInFlight))]) }<strong id="formula-sim-inflight">{ format!("{}{}", f.sim_peak_in_flight, pool) }</strong></div>
                 </div>
             } else {
