@@ -472,3 +472,47 @@ async fn a_value_typed_past_its_sliders_span_puts_the_thumb_on_its_own_stop() {
     assert_eq!(slider.max(), (knob.stops().len()).to_string(), "one stop more than the span's");
     assert_eq!(slider.get_attribute("aria-valuetext").as_deref(), Some("0.5 %"));
 }
+
+#[wasm_bindgen_test]
+async fn the_diagram_says_a_fault_in_force_and_what_each_badge_does() {
+    use resilience_lab::ui::storm::diagram::Diagram;
+    #[derive(Properties, PartialEq)]
+    struct P {
+        r: ReportRef,
+        s: resilience_lab::scenario::Scenario,
+        at: f64,
+    }
+    #[function_component]
+    fn H(p: &P) -> Html {
+        html! { <Diagram lang={Lang::En} report={p.r.clone()} scenario={p.s.clone()} at_ms={p.at} side="a" /> }
+    }
+    let s = presets::breaker_demo();
+    let f = s.faults[0].clone();
+    let r = Rc::new(run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap());
+    let leaf = r.hops.iter().position(|h| h.name == f.target).unwrap();
+    let draw = |at: f64| {
+        let root = mount_point();
+        yew::Renderer::<H>::with_root_and_props(
+            root.clone(),
+            P { r: ReportRef(r.clone()), s: s.clone(), at },
+        )
+        .render();
+        root
+    };
+    let inside = draw((f.start_ms + f.end_ms) / 2.0);
+    let before = draw(f.start_ms / 2.0);
+    yew::scheduler::flush().await;
+    let said = text(&inside, &format!("#fault-now-a-{leaf}"));
+    assert!(said.contains("down") || said.contains("slower") || said.contains("errors"), "{said}");
+    assert!(
+        before.query_selector(&format!("#fault-now-a-{leaf}")).unwrap().is_none(),
+        "no fault before the window"
+    );
+    // Every badge of the entry's stack says on hover what it does to its call.
+    let tips = inside.query_selector_all("#hop-a-0 .badge").unwrap();
+    for i in 0..tips.length() {
+        let b: Element = tips.item(i).unwrap().dyn_into().unwrap();
+        let tip = b.get_attribute("data-tip").unwrap_or_default();
+        assert!(tip.len() > 20, "{:?}: {tip:?}", b.get_attribute("data-stage"));
+    }
+}

@@ -72,17 +72,32 @@ fn badges(lang: Lang, r: &Report, s: &Scenario, hop: usize) -> Vec<Badge> {
     let ci = shown_client(r, hop);
     let side = ci.is_some_and(|ci| r.clients[ci].callee == hop);
     let client = ci.and_then(|ci| s.client_to(r.clients[ci].caller, r.clients[ci].callee));
+    let hop_name = r.hops.get(hop).map_or(std::borrow::Cow::Borrowed(""), |h| lang.service(&h.name));
     let mut admission = has_admission(s, hop).then(|| Badge {
         label: lang.t(T::BadgeAdmission).to_string(),
         name: "admission",
-        tip: None,
+        tip: Some(lang.f(T::TipAdmission, &[("hop", &hop_name)])),
     });
     let mut out = Vec::new();
     if !side {
         out.extend(admission.take());
     }
+    // Each stage's badge says what it does to which call, on hover (its name alone is a word).
+    let call = ci.map(|ci| r.client_label(lang, ci)).unwrap_or_default();
     for &stage in ci.map_or(&[][..], |ci| r.clients[ci].stack.as_slice()) {
-        out.push(Badge { label: stage_label(lang, stage, client), name: stage.name(), tip: None });
+        let shared = matches!(stage, Stage::Bulkhead) && client.is_some_and(|c| c.use_shared_pool);
+        let key = match stage {
+            Stage::Retry => T::TipRetry,
+            Stage::Deadline => T::TipDeadline,
+            Stage::RetryBudget => T::TipBudget,
+            Stage::Breaker => T::TipBreaker,
+            Stage::Timeout => T::TipTimeout,
+            Stage::Bulkhead if shared => T::TipShared,
+            Stage::Bulkhead => T::TipBulkhead,
+        };
+        let n = client.map_or(1, |c| c.retry.max_attempts).to_string();
+        let tip = lang.f(key, &[("call", &call), ("n", &n)]);
+        out.push(Badge { label: stage_label(lang, stage, client), name: stage.name(), tip: Some(tip) });
     }
     // A fallback names the dependency it answers for (in its tooltip: a badge is half a
     // box wide).
@@ -347,6 +362,22 @@ fn breaker_lines(
     Some((key, state_line, detail))
 }
 
+/// The fault windows in force on service `name` at `at_ms`, in words ("×5 slower", "down",
+/// "50 % errors"), if any.
+fn fault_now_text(lang: Lang, s: &Scenario, name: &str, at_ms: f64) -> Option<String> {
+    let now = crate::scenario::faults::FaultTimeline::new(&s.faults, name)
+        .at(crate::policy::retry::ms_to_us(at_ms.max(0.0)));
+    if now.down {
+        return Some(lang.t(T::FaultNowDown).to_string());
+    }
+    let slow = (now.latency_factor != 1.0)
+        .then(|| lang.f(T::FaultNowSlow, &[("f", &format_number(now.latency_factor, 2))]));
+    let errors =
+        now.error_rate.map(|e| lang.f(T::FaultNowErrors, &[("pct", &lang.percent_figure(e * 100.0))]));
+    let parts: Vec<String> = slow.into_iter().chain(errors).collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
 /// A client's own bulkhead at bucket `b`: "bulkhead 3/16 · queue 5/32".
 fn bulkhead_text(lang: Lang, r: &Report, ci: usize, b: usize) -> Option<String> {
     let size = r.clients.get(ci)?.bulkhead?;
@@ -559,8 +590,14 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let calls_fit = crate::plot::palette::squeeze(&calls_text, 13.5, bx.w - 16.0);
             // A narrow box (see `diagram_layout`) squeezes a long name or bulkhead line into it.
             let name = lang.service(&hop.name).into_owned();
+            // A fault window in force at the playhead says so at the box's top right, so a
+            // slowdown is seen where it acts, not only on the charts' strips.
+            let fault_now = fault_now_text(lang, &props.scenario, &hop.name, props.at_ms);
+            let fault_w = fault_now.as_ref().map_or(0.0, |t| {
+                t.chars().map(|c| if u32::from(c) >= 0x2E80 { 12.0 } else { 7.2 }).sum::<f64>() + 8.0
+            });
             // (14 px bold: estimated as 15 px, the estimate being a regular face's.)
-            let name_fit = crate::plot::palette::squeeze(&name, 15.0, bx.w - 16.0);
+            let name_fit = crate::plot::palette::squeeze(&name, 15.0, (bx.w - 16.0 - fault_w).max(20.0));
             let bulkhead_fit = bulkhead.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and
@@ -583,6 +620,11 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     <rect x={bx.x.to_string()} y={bx.y.to_string()} width={bx.w.to_string()} height={bx.h.to_string()} rx="8" />
                     <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}
                         textLength={name_fit.clone()} lengthAdjust={name_fit.is_some().then_some("spacingAndGlyphs")}>{ name }</text>
+                    if let Some(t) = fault_now {
+                        <text class="fault-now" x={(bx.x + bx.w - 8.0).to_string()} y={(bx.y + 18.0).to_string()} text-anchor="end"
+                            id={format!("fault-now-{}-{}", props.side, bx.hop)}>
+                            <title>{ lang.f(T::FaultNowTip, &[("what", &t)]) }</title>{ t.clone() }</text>
+                    }
                     <text class="hop-calls" x={(bx.x + 8.0).to_string()} y={(bx.y + 38.0).to_string()}
                         textLength={calls_fit.clone()} lengthAdjust={calls_fit.is_some().then_some("spacingAndGlyphs")}>
                         { calls_text }
