@@ -456,18 +456,25 @@ async fn diagram_badges_are_the_reports_stack_in_order() {
 #[wasm_bindgen_test]
 async fn a_value_typed_past_its_sliders_span_puts_the_thumb_on_its_own_stop() {
     // breaker-demo judges at 50 % failed; 0.5 % is accepted and below the slider's 1–100.
+    use resilience_lab::state::storm::{StormAction, StormKey, Target, number};
+    use resilience_lab::ui::controls::{ControlSpec, NumberControl};
+    let knob = &number("failure_pct").unwrap().knob;
+    let st = StormState::new("breaker-demo")
+        .reduce(StormAction::Type(StormKey::on("failure_pct", Target::Layer(0)), "0.5".into()));
+    let spec =
+        ControlSpec::from_knob(Lang::En, knob, Target::Layer(0), &st.a, None, "fp".into(), "Failure".into());
+    #[derive(Properties, PartialEq)]
+    struct P {
+        spec: ControlSpec,
+    }
+    #[function_component]
+    fn H(p: &P) -> Html {
+        html! { <NumberControl spec={p.spec.clone()} ontype={Callback::noop()} onslide={Callback::noop()} /> }
+    }
     let root = mount_point();
-    yew::Renderer::<StormHarness>::with_root_and_props(
-        root.clone(),
-        StormHarnessProps { preset: "breaker-demo" },
-    )
-    .render();
-    let first = settle(&root, 0).await;
-    type_into(&root, "k-l1-failure_pct", "0.5");
-    settle(&root, first).await;
-    let slider: HtmlInputElement =
-        root.query_selector("#k-l1-failure_pct-slider").unwrap().unwrap().dyn_into().unwrap();
-    let knob = &resilience_lab::state::storm::number("failure_pct").unwrap().knob;
+    yew::Renderer::<H>::with_root_and_props(root.clone(), P { spec }).render();
+    yew::scheduler::flush().await;
+    let slider: HtmlInputElement = root.query_selector("#fp-slider").unwrap().unwrap().dyn_into().unwrap();
     assert_eq!(slider.value(), "0", "the thumb on the value's own stop, not on 1 %");
     assert_eq!(slider.max(), (knob.stops().len()).to_string(), "one stop more than the span's");
     assert_eq!(slider.get_attribute("aria-valuetext").as_deref(), Some("0.5 %"));
