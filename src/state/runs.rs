@@ -58,6 +58,17 @@ pub enum Job {
 }
 
 impl Job {
+    /// The retry-storm page's state a storm job was asked for, judged by `slo` (which no run
+    /// carries: moving it redraws without rerunning). The page draws its diagram, formulas
+    /// and retry timing from this, the state of the run whose figures are on screen, and not
+    /// from its panel's, which the next run will show.
+    pub fn storm_state(&self, slo: crate::model::slo::Slo) -> Option<StormState> {
+        let Job::Storm { query, .. } = self else { return None };
+        let mut st = StormState::from_query(&Query::parse(query));
+        st.a.slo = slo;
+        Some(st)
+    }
+
     /// The scenario and seed the job runs, or why there is none (a hysteresis run of a
     /// preset without a limited pool: nothing to step its load against).
     pub fn scenario(&self) -> Result<(Scenario, u64), FieldError> {
@@ -439,6 +450,27 @@ mod tests {
 
     fn storm(query: &str, side: Side) -> Job {
         Job::Storm { query: query.to_string(), side }
+    }
+
+    #[test]
+    fn a_storm_job_gives_back_the_state_that_asked_for_it() {
+        let st = StormState::from_query(&Query::parse(
+            "?preset=chain-3x3&l1.attempts=2&compare=1&slo=99.5&leaf.workers=40&focus=2",
+        ));
+        assert_eq!(st.a.layers.len(), 3, "the link is read: {:?}", st.errors);
+        let job = storm(&st.run_query(), Side::A);
+        let back = job.storm_state(st.a.slo).expect("a storm job");
+        assert_eq!(back.a, st.a);
+        assert_eq!(back.side_b(), st.side_b());
+        assert!(back.compare);
+        // The run does not carry the objective: the caller's is put back.
+        let other = crate::model::slo::Slo { success_percent: 90.0 };
+        assert_ne!(job.storm_state(other).map(|s| s.a), Some(st.a.clone()));
+        assert_eq!(storm_state_of_queue(), None);
+    }
+
+    fn storm_state_of_queue() -> Option<StormState> {
+        Job::Queue { query: String::new(), point: 0 }.storm_state(crate::model::slo::Slo::default())
     }
 
     #[test]

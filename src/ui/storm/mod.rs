@@ -198,6 +198,14 @@ pub fn StormPage(props: &StormProps) -> Html {
         }
         None => (None, None, None),
     };
+    // The settings the figures on screen come from: those of the run that produced them, not
+    // the panel's, which the next run will show. Until that run is in, the diagram, the
+    // formulas and the retry timing go on describing the figures beside them (they had shown
+    // the new tries over the old run's figures), and a slider move redraws the panel alone.
+    let shown = use_memo((runs.jobs.clone(), props.state.a.slo), |(jobs, slo)| {
+        jobs.as_deref().and_then(|j| j.first()).and_then(|j| j.storm_state(*slo))
+    });
+    let shown: &StormState = shown.as_ref().as_ref().unwrap_or(&props.state);
     let report_digest =
         runs.results.as_ref().and_then(|r| r.first()).filter(|r| r.result.is_ok()).map(|r| r.digest);
 
@@ -372,7 +380,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     });
     // Compare mode: both sides' trees of the asked-for request on one time span, where one
     // scale serves both (`tree::shared_span`).
-    let tree_span = *use_memo((a.clone(), b.clone(), props.state.request), |(a, b, request)| {
+    let tree_span = *use_memo((a.clone(), b.clone(), shown.request), |(a, b, request)| {
         let (Some(a), Some(b), Some(n)) = (a, b, request) else { return None };
         let span = |r: &ReportRef| {
             let trace = r.0.traces.iter().find(|t| t.request == *n)?;
@@ -471,9 +479,12 @@ pub fn StormPage(props: &StormProps) -> Html {
         </> }
     };
     let status = if runs.progress < 1.0 {
-        html! { <div class="progress"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
+        // Floating, and shown only once a run has taken a moment: in the flow it pushed every
+        // figure down and back up on each slider move (a visible jump, and the whole column
+        // laid out and painted twice), and a run done in 20 ms made it flash.
+        html! { <div class="progress floating"><progress max="1" value={runs.progress.to_string()} />{ lang.f(T::Running, &[("percent", &format!("{:.0}", runs.progress * 100.0))]) }</div> }
     } else if let Some(e) = &error {
-        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &run_error_text(lang, e, matches!(props.state.a.load, crate::scenario::Load::Batch { .. })))]) }</div> }
+        html! { <div class="warning" role="alert" id="run-error">{ lang.f(T::RunFailed, &[("message", &run_error_text(lang, e, matches!(shown.a.load, crate::scenario::Load::Batch { .. })))]) }</div> }
     } else if let Some(stop) = a.as_ref().and_then(|r| r.0.summary.stopped) {
         let (key, at_ms, limit) = match stop {
             Stopped::CallsAlive { at_ms, limit } => (T::RunStoppedCalls, at_ms, limit),
@@ -512,7 +523,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     let overlay = props.state.overlay && b.is_some();
     // Side B's scenario and heading follow the page's state, not the playhead: built once per
     // state (in compare mode only), not on every frame of the playback.
-    let side_b = use_memo(props.state.clone(), |st| st.compare.then(|| (st.side_b(), st.side_b_heading())));
+    let side_b = use_memo(shown.clone(), |st| st.compare.then(|| (st.side_b(), st.side_b_heading())));
     let side_b_title = side_b
         .as_ref()
         .as_ref()
@@ -522,7 +533,7 @@ pub fn StormPage(props: &StormProps) -> Html {
         T::SideBPinned => t(T::SideBPinnedShort).to_string(),
         _ => lang.f(T::SideBNamed, &[("title", t(*title))]),
     });
-    let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| props.state.side_b(), |(s, _)| s.clone());
+    let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| shown.side_b(), |(s, _)| s.clone());
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
             let d = props.dispatch.clone();
@@ -545,13 +556,13 @@ pub fn StormPage(props: &StormProps) -> Html {
                     if in_lesson { lesson_focus.set(to) } else { d.emit(StormAction::Focus(to)) }
                 })
             };
-            let side_a = html! { <RunView {lang} report={a.clone()} scenario={props.state.a.clone()} data={da.clone()} {axes} {held} at_ms={at} side="a"
+            let side_a = html! { <RunView {lang} report={a.clone()} scenario={shown.a.clone()} data={da.clone()} {axes} {held} at_ms={at} side="a"
             focus={focus} onfocus={onfocus.clone()} /> };
             let side_b = b.as_ref().zip(data_b.as_ref().as_ref()).map(|(b, db)| {
                 html! { <RunView {lang} report={b.clone()} scenario={scenario_b()} data={db.clone()} {axes} at_ms={at} side="b"
                     focus={focus} onfocus={onfocus.clone()} /> }
             });
-            let f = formulas(&props.state.a, &a.0);
+            let f = formulas(&shown.a, &a.0);
             let tree_error = props.state.errors.get(&REQUEST).map(|(_, e)| lang.field_error(e));
             // Side by side, both histograms on one scale: 7,249 failed beside 3,467 drew
             // as bars of one height.
@@ -566,7 +577,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                                 ontree={Some(onpick_bar.clone())} />
                         </div>
                         <div class="panel">
-                            <AttemptTreeView {lang} report={r.clone()} request={props.state.request} sampled={*trace_idx}
+                            <AttemptTreeView {lang} report={r.clone()} request={shown.request} sampled={*trace_idx}
                                 error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} span_ms={tree_span} />
                         </div>
                         <div class="panel">
@@ -595,7 +606,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                             <div class="compare-diagrams">
                                 <div class="panel">
                                     <h2 id="diagram-side-a">{ t(T::SideA) }</h2>
-                                    <Diagram {lang} report={a.clone()} scenario={props.state.a.clone()} at_ms={at} side="a"
+                                    <Diagram {lang} report={a.clone()} scenario={shown.a.clone()} at_ms={at} side="a"
                                         focus={focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
                                 <div class="panel">
@@ -616,7 +627,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                         </div>
                     }
                     <div class={classes!("sides", b.is_some().then_some("compare"))}>
-                        { lower(a, "a", props.state.a.clone()) }
+                        { lower(a, "a", shown.a.clone()) }
                         if let Some(bb) = b.as_ref() { { lower(bb, "b", scenario_b()) } }
                     </div>
                     <div class="panel"><FormulaPanel {lang} {f} compare={b.is_some()} /></div>
