@@ -191,18 +191,20 @@ impl Runs {
 /// Runs `jobs` whenever they change, in a worker when one can start; a newer set of jobs
 /// replaces an older one still running.
 ///
-/// The runs' state lives in a `RefCell` the reply callback owns; the callback only ever
-/// *sets* the Yew state. (A state handle kept by a long-lived closure must not be read:
-/// each read of it keeps the value it read alive for the handle's lifetime, here every
-/// report of every run.)
+/// New jobs go to the worker as soon as the page renders with them, before its views do:
+/// the run then overlaps the drawing of the control that changed (an effect, which runs
+/// after the whole page is drawn, had sent them only then). The runs' state lives in a
+/// `RefCell` that the reply callback updates before it asks for a render; the hook hands
+/// back a copy of it. (A state handle kept by a long-lived closure must not be read: each
+/// read of it keeps the value it read alive for the handle's lifetime, here every report
+/// of every run.)
 #[hook]
 pub fn use_runs(jobs: Vec<Job>) -> Runs {
-    let state = use_state(Runs::default);
+    let redraw = use_force_update();
     let current = use_mut_ref(Runs::default);
     let latest = use_mut_ref(Latest::default);
     let asked = use_mut_ref(|| None::<Rc<Vec<Job>>>);
     let runner = {
-        let state = state.setter();
         let current = current.clone();
         let latest = latest.clone();
         let asked = asked.clone();
@@ -211,41 +213,42 @@ pub fn use_runs(jobs: Vec<Job>) -> Runs {
                 if !latest.borrow().current(&reply) {
                     return;
                 }
-                let mut now = current.borrow_mut();
-                now.memory_bytes = now.memory_bytes.max(meta.memory);
-                match reply {
-                    Reply::Progress { fraction, .. } => now.progress = fraction,
-                    Reply::Cells { .. } => return,
-                    Reply::Done { results, digests, .. } => {
-                        let shown = results
-                            .into_iter()
-                            .zip(digests.into_iter().chain(std::iter::repeat(0)))
-                            .map(|(result, digest)| Shown { result: result.map(Rc::new), digest })
-                            .collect();
-                        now.results = Some(Rc::new(shown));
-                        now.jobs = asked.borrow().clone();
-                        now.progress = 1.0;
-                        now.finished += 1;
-                        now.run_ms = meta.took_ms;
+                {
+                    let mut now = current.borrow_mut();
+                    now.memory_bytes = now.memory_bytes.max(meta.memory);
+                    match reply {
+                        Reply::Progress { fraction, .. } => now.progress = fraction,
+                        Reply::Cells { .. } => return,
+                        Reply::Done { results, digests, .. } => {
+                            let shown = results
+                                .into_iter()
+                                .zip(digests.into_iter().chain(std::iter::repeat(0)))
+                                .map(|(result, digest)| Shown { result: result.map(Rc::new), digest })
+                                .collect();
+                            now.results = Some(Rc::new(shown));
+                            now.jobs = asked.borrow().clone();
+                            now.progress = 1.0;
+                            now.finished += 1;
+                            now.run_ms = meta.took_ms;
+                        }
                     }
                 }
-                state.set(now.clone());
+                redraw.force_update();
             });
             Runner::new(on_reply)
         })
     };
-    {
-        let state = state.setter();
-        use_effect_with(jobs, move |jobs| {
-            let id = latest.borrow_mut().bump();
-            *asked.borrow_mut() = Some(Rc::new(jobs.clone()));
-            let r = runner.borrow();
-            r.submit(&Request { id, jobs: jobs.clone() });
+    let changed = asked.borrow().as_deref() != Some(&jobs);
+    if changed {
+        let id = latest.borrow_mut().bump();
+        *asked.borrow_mut() = Some(Rc::new(jobs.clone()));
+        {
             let mut now = current.borrow_mut();
             now.progress = 0.0;
-            now.in_worker = r.in_worker();
-            state.set(now.clone());
-        });
+            now.in_worker = runner.borrow().in_worker();
+        }
+        // No borrow held: without a worker the first slice runs now and may reply at once.
+        runner.borrow().submit(&Request { id, jobs });
     }
-    (*state).clone()
+    current.borrow().clone()
 }
