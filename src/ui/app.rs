@@ -174,7 +174,7 @@ fn leave_as(page: Page, q: Query) {
         Some(q)
     });
     if let Some(q) = changed {
-        browser::session_set(&left_as_key(page), &q.to_query_string());
+        browser::session_set_soon(&left_as_key(page), &q.to_query_string());
     }
 }
 

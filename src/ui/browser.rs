@@ -24,6 +24,50 @@ thread_local! {
     /// The URL waiting to be written, and which write it is (a later one replaces it).
     static PENDING_URL: RefCell<Option<(String, u64)>> = const { RefCell::new(None) };
     static URL_WRITES: Cell<u64> = const { Cell::new(0) };
+    /// Session-storage writes waiting (see [`session_set_soon`]), the latest per key.
+    static PENDING_SESSION: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+    /// Whether the writes waiting are flushed when the tab hides or unloads.
+    static FLUSH_ON_HIDE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Writes whatever waits (the URL, session storage) when the page is hidden or left:
+/// a reload or a closed tab within [`URL_DELAY_MS`] of a change keeps it.
+fn flush_on_hide() {
+    use wasm_bindgen::JsCast;
+    if FLUSH_ON_HIDE.with(|f| f.replace(true)) {
+        return;
+    }
+    let Some(window) = web_sys::window() else { return };
+    let flush = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+        flush_url();
+        flush_session();
+    });
+    let _ = window.add_event_listener_with_callback("pagehide", flush.as_ref().unchecked_ref());
+    flush.forget(); // for the page's life
+}
+
+/// Writes `value` under `key` in the tab's session storage after [`URL_DELAY_MS`], as the
+/// URL is written: a write costs the main thread ≈ 2 ms on the storm page (measured), which
+/// every slider move's redraw waited for. A later value for the key replaces a waiting one.
+pub fn session_set_soon(key: &str, value: &str) {
+    flush_on_hide();
+    let first = PENDING_SESSION.with(|p| {
+        let mut p = p.borrow_mut();
+        let first = p.is_empty();
+        p.retain(|(k, _)| k != key);
+        p.push((key.to_string(), value.to_string()));
+        first
+    });
+    if first {
+        gloo_timers::callback::Timeout::new(URL_DELAY_MS, flush_session).forget();
+    }
+}
+
+/// Writes the session-storage values still waiting, now.
+pub fn flush_session() {
+    for (k, v) in PENDING_SESSION.with(|p| std::mem::take(&mut *p.borrow_mut())) {
+        session_set(&k, &v);
+    }
 }
 
 /// Replaces the URL's query without reloading or adding a history entry, keeping the
@@ -46,6 +90,7 @@ pub fn replace_query(q: &Query) {
         w.get()
     });
     PENDING_URL.with(|p| *p.borrow_mut() = Some((url, n)));
+    flush_on_hide();
     gloo_timers::callback::Timeout::new(URL_DELAY_MS, move || {
         // Only the latest write: an earlier timer finds a later one waiting, or none.
         if PENDING_URL.with(|p| p.borrow().as_ref().is_some_and(|(_, m)| *m == n)) {
@@ -96,6 +141,12 @@ pub fn is_reload() -> bool {
 
 /// A value kept for this tab's session (it survives a reload, not the tab).
 pub fn session_get(key: &str) -> Option<String> {
+    // A value still waiting to be written is the one in force.
+    if let Some(v) =
+        PENDING_SESSION.with(|p| p.borrow().iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()))
+    {
+        return Some(v);
+    }
     web_sys::window()?.session_storage().ok()??.get_item(key).ok()?
 }
 
