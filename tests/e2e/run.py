@@ -542,6 +542,44 @@ def main():
         expect(touched == [], f"the root element and the title untouched by a slider move: {touched}")
         expect("l1.attempts=1" in chrome.url(), f"the link follows the move: {chrome.url()}")
 
+    def storm_slider_move_redraws_the_panel_alone_until_its_run_is_in():
+        # Until the new run is in, the figures, the diagram and the formulas go on showing
+        # the run they came from (the diagram had drawn the new tries over the old figures,
+        # redrawing the whole column twice), and the "Simulating…" line floats over them
+        # instead of pushing them down and back up.
+        page("?page=storm&lang=en&preset=chain-3x4&knobs=all")
+        run = wait_run(chrome)
+        chrome.js("const b = document.getElementById('play'); if (b.dataset.playing === 'true') b.click();")
+        for attempt in range(5):
+            got = chrome.js_async("""
+const done = arguments[arguments.length - 1];
+const main = document.querySelector('.storm-main'), storm = document.getElementById('storm');
+const top = () => Math.round(document.getElementById('headline').getBoundingClientRect().top);
+const before = {top: top(), run: storm.dataset.run, badge: document.getElementById('diagram-a').textContent};
+const seen = new MutationObserver(() => {}); seen.observe(main, {subtree: true, childList: true, attributes: true, characterData: true});
+const s = document.getElementById('k-l1-attempts-slider'); s.value = s.value === '0' ? 3 : 0;
+s.dispatchEvent(new Event('input', {bubbles: true}));
+setTimeout(() => {
+  const recs = seen.takeRecords(); seen.disconnect();
+  const where = n => { const e = n.nodeType === 1 ? n : n.parentElement; return e.closest('.progress') ? 'progress' : (e.id || e.className.baseVal || e.className || e.tagName); };
+  const outside = recs.filter(r => !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 1 && n.classList.contains('progress'))) && where(r.target) !== 'progress').map(r => r.type + ' ' + where(r.target));
+  const p = main.querySelector('.progress');
+  done({outside, top: top(), before, run: storm.dataset.run, progress: p ? getComputedStyle(p).position : null,
+        badge: document.getElementById('diagram-a').textContent});
+}, 0);""")
+            if got["run"] == got["before"]["run"]:
+                break  # the run was still on its way when the page was looked at
+            run = wait_run(chrome, run)
+        expect(got["run"] == got["before"]["run"], f"the page looked at before the run came back: {got}")
+        expect(got["outside"] == [], f"nothing but the progress line changed under the figures before the run came: {got['outside'][:8]}")
+        expect(got["badge"] == got["before"]["badge"], f"the diagram still shows the run on screen: {got['badge']!r}")
+        expect(got["progress"] == "absolute", f"the progress line floats over the figures: {got['progress']}")
+        expect(got["top"] == got["before"]["top"], f"the figures kept their place: {got['before']['top']} -> {got['top']}")
+        run = wait_run(chrome, run)
+        after = chrome.js("return document.getElementById('diagram-a').textContent")
+        expect(after != got["before"]["badge"], f"the run in, the diagram shows its tries: {got['before']['badge']!r} -> {after!r}")
+        no_console_errors(chrome, "panel-only redraw")
+
     def storm_redraw_latency_per_preset():
         worst = 0.0
         for p in presets:
@@ -1017,6 +1055,7 @@ def main():
         ("a slider move leaves <html lang> and the title alone", storm_slider_move_leaves_the_document_alone),
         ("the playback speed survives a reload", storm_speed_survives_a_reload),
         ("keyboard: a pressed control of the storm panel keeps the focus", storm_pressed_controls_keep_the_focus),
+        ("a slider move redraws the panel alone until its run is in; the progress line floats", storm_slider_move_redraws_the_panel_alone_until_its_run_is_in),
         ("rerun + redraw within 100 ms for every preset", storm_redraw_latency_per_preset),
         ("the page's bundle carries the page's texts, not the command line's", bundle_carries_only_the_pages_texts),
         ("calculator in English", calculator_english),
