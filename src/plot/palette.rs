@@ -32,8 +32,13 @@ pub fn label_width(name: &str, em: f64) -> f64 {
 /// The width is estimated low, a CJK character a full em and any other 0.6 em, so that text
 /// that fits is not stretched to the room.
 pub fn squeeze(text: &str, em: f64, room: f64) -> Option<String> {
-    let width: f64 = text.chars().map(|c| if u32::from(c) >= 0x2E80 { em } else { 0.6 * em }).sum();
-    (width > room).then(|| format!("{:.1}", room.max(1.0)))
+    (text_width(text, em) > room).then(|| format!("{:.1}", room.max(1.0)))
+}
+
+/// The width of `text` set at `em` px as [`squeeze`] estimates it (low: a CJK character a
+/// full em, any other 0.6 em).
+pub fn text_width(text: &str, em: f64) -> f64 {
+    text.chars().map(|c| if u32::from(c) >= 0x2E80 { em } else { 0.6 * em }).sum()
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use crate::plot::storm::{
 use crate::policy::stack::Stage;
 use crate::report::Report;
 use crate::scenario::Scenario;
+use crate::scenario::faults::FaultTimeline;
 use crate::state::lab::Origin;
 use crate::ui::charts::ReportRef;
 use yew::prelude::*;
@@ -362,11 +363,10 @@ fn breaker_lines(
     Some((key, state_line, detail))
 }
 
-/// The fault windows in force on service `name` at `at_ms`, in words ("×5 slower", "down",
-/// "50 % errors"), if any.
-fn fault_now_text(lang: Lang, s: &Scenario, name: &str, at_ms: f64) -> Option<String> {
-    let now = crate::scenario::faults::FaultTimeline::new(&s.faults, name)
-        .at(crate::policy::retry::ms_to_us(at_ms.max(0.0)));
+/// The fault windows in force at `at_ms` on the service whose timeline is `timeline`, in
+/// words ("×5 slower", "down", "50 % errors"), if any.
+fn fault_now_text(lang: Lang, timeline: &FaultTimeline, at_ms: f64) -> Option<String> {
+    let now = timeline.at(crate::policy::retry::ms_to_us(at_ms.max(0.0)));
     if now.down {
         return Some(lang.t(T::FaultNowDown).to_string());
     }
@@ -460,6 +460,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
     let figure = use_node_ref();
     let room = crate::ui::browser::use_width(&figure, DIAGRAM_W);
     let hrefs = use_memo((props.report.clone(), props.scenario.clone()), |(r, s)| LabHrefs::new(&r.0, s));
+    // Each service's fault windows, cut once per scenario, not on every playback frame.
+    let faults = use_memo(props.scenario.clone(), |s| {
+        s.hop_names().iter().map(|n| FaultTimeline::new(&s.faults, n)).collect::<Vec<_>>()
+    });
     let Layout { width, boxes, edges, pools, height } = diagram_layout(r, room);
     // Wider than its figure (a long chain in a narrow column): drawn at its own size, the
     // figure scrolling sideways, rather than shrunk (see `diagram_layout`).
@@ -592,10 +596,9 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let name = lang.service(&hop.name).into_owned();
             // A fault window in force at the playhead says so at the box's top right, so a
             // slowdown is seen where it acts, not only on the charts' strips.
-            let fault_now = fault_now_text(lang, &props.scenario, &hop.name, props.at_ms);
-            let fault_w = fault_now.as_ref().map_or(0.0, |t| {
-                t.chars().map(|c| if u32::from(c) >= 0x2E80 { 12.0 } else { 7.2 }).sum::<f64>() + 8.0
-            });
+            let fault_now = faults.get(bx.hop).and_then(|f| fault_now_text(lang, f, props.at_ms));
+            // (12 px bold: estimated as 12 px for a CJK character, 7.2 for any other.)
+            let fault_w = fault_now.as_ref().map_or(0.0, |t| crate::plot::palette::text_width(t, 12.0) + 8.0);
             // (14 px bold: estimated as 15 px, the estimate being a regular face's.)
             let name_fit = crate::plot::palette::squeeze(&name, 15.0, (bx.w - 16.0 - fault_w).max(20.0));
             let bulkhead_fit = bulkhead.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
