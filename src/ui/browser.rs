@@ -31,7 +31,9 @@ thread_local! {
 }
 
 /// Writes whatever waits (the URL, session storage) when the page is hidden or left:
-/// a reload or a closed tab within [`URL_DELAY_MS`] of a change keeps it.
+/// a reload or a closed tab within [`URL_DELAY_MS`] of a change keeps it. (`pagehide` for
+/// a reload or a closed tab; `visibilitychange` too, since a phone may discard a tab in the
+/// background without a `pagehide`.)
 fn flush_on_hide() {
     use wasm_bindgen::JsCast;
     if FLUSH_ON_HIDE.with(|f| f.replace(true)) {
@@ -43,6 +45,7 @@ fn flush_on_hide() {
         flush_session();
     });
     let _ = window.add_event_listener_with_callback("pagehide", flush.as_ref().unchecked_ref());
+    let _ = window.add_event_listener_with_callback("visibilitychange", flush.as_ref().unchecked_ref());
     flush.forget(); // for the page's life
 }
 
@@ -152,6 +155,8 @@ pub fn session_get(key: &str) -> Option<String> {
 
 /// Keeps a value for this tab's session.
 pub fn session_set(key: &str, value: &str) {
+    // A value still waiting for this key would be written over this one.
+    PENDING_SESSION.with(|p| p.borrow_mut().retain(|(k, _)| k != key));
     if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok()).flatten() {
         let _ = s.set_item(key, value);
     }

@@ -564,8 +564,11 @@ setTimeout(() => {
   const where = n => { const e = n.nodeType === 1 ? n : n.parentElement; return e.closest('.progress') ? 'progress' : (e.id || e.className.baseVal || e.className || e.tagName); };
   const outside = recs.filter(r => !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 1 && n.classList.contains('progress'))) && where(r.target) !== 'progress').map(r => r.type + ' ' + where(r.target));
   const p = main.querySelector('.progress');
-  done({outside, top: top(), before, run: storm.dataset.run, progress: p ? getComputedStyle(p).position : null,
-        badge: document.getElementById('diagram-a').textContent});
+  const got = {outside, top: top(), before, progress: p ? getComputedStyle(p).position : null,
+               over: p ? p.offsetParent === main : null, badge: document.getElementById('diagram-a').textContent};
+  // The finished run's number is written a frame after its figures: read it after the
+  // next frame, so that a run already in when the page was looked at is not missed.
+  requestAnimationFrame(() => setTimeout(() => done({...got, run: storm.dataset.run}), 0));
 }, 0);""")
             if got["run"] == got["before"]["run"]:
                 break  # the run was still on its way when the page was looked at
@@ -573,11 +576,18 @@ setTimeout(() => {
         expect(got["run"] == got["before"]["run"], f"the page looked at before the run came back: {got}")
         expect(got["outside"] == [], f"nothing but the progress line changed under the figures before the run came: {got['outside'][:8]}")
         expect(got["badge"] == got["before"]["badge"], f"the diagram still shows the run on screen: {got['badge']!r}")
-        expect(got["progress"] == "absolute", f"the progress line floats over the figures: {got['progress']}")
+        expect(got["progress"] == "absolute" and got["over"], f"the progress line floats over the figures: {got['progress']}, {got['over']}")
         expect(got["top"] == got["before"]["top"], f"the figures kept their place: {got['before']['top']} -> {got['top']}")
         run = wait_run(chrome, run)
         after = chrome.js("return document.getElementById('diagram-a').textContent")
         expect(after != got["before"]["badge"], f"the run in, the diagram shows its tries: {got['before']['badge']!r} -> {after!r}")
+        # On a phone or tablet too the line floats over the figures, not over the header.
+        chrome.viewport(390, 844)
+        try:
+            pos = chrome.js("return getComputedStyle(document.querySelector('.storm-main')).position")
+            expect(pos == "relative", f"the figures' column holds the floating line at 390 px: {pos}")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "panel-only redraw")
 
     def storm_redraw_latency_per_preset():

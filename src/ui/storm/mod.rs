@@ -206,6 +206,21 @@ pub fn StormPage(props: &StormProps) -> Html {
         jobs.as_deref().and_then(|j| j.first()).and_then(|j| j.storm_state(*slo))
     });
     let shown: &StormState = shown.as_ref().as_ref().unwrap_or(&props.state);
+    // The request whose attempt tree is open: the one asked for when the report on screen
+    // traced it (the sampled ones the timeline offers open at once), else the run's own.
+    let tree_request = {
+        let traced = |n: u64| {
+            runs.results
+                .as_deref()
+                .and_then(|r| r.first())
+                .and_then(|r| r.result.as_ref().ok())
+                .is_some_and(|rep| rep.traces.iter().any(|t| t.request == n))
+        };
+        match props.state.request {
+            Some(n) if !traced(n) => shown.request,
+            live => live,
+        }
+    };
     let report_digest =
         runs.results.as_ref().and_then(|r| r.first()).filter(|r| r.result.is_ok()).map(|r| r.digest);
 
@@ -380,7 +395,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     });
     // Compare mode: both sides' trees of the asked-for request on one time span, where one
     // scale serves both (`tree::shared_span`).
-    let tree_span = *use_memo((a.clone(), b.clone(), shown.request), |(a, b, request)| {
+    let tree_span = *use_memo((a.clone(), b.clone(), tree_request), |(a, b, request)| {
         let (Some(a), Some(b), Some(n)) = (a, b, request) else { return None };
         let span = |r: &ReportRef| {
             let trace = r.0.traces.iter().find(|t| t.request == *n)?;
@@ -577,7 +592,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                                 ontree={Some(onpick_bar.clone())} />
                         </div>
                         <div class="panel">
-                            <AttemptTreeView {lang} report={r.clone()} request={shown.request} sampled={*trace_idx}
+                            <AttemptTreeView {lang} report={r.clone()} request={tree_request} sampled={*trace_idx}
                                 error={tree_error.clone()} onpick={onpick.clone()} side_b={side == "b"} span_ms={tree_span} />
                         </div>
                         <div class="panel">
