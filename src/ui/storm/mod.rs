@@ -209,13 +209,7 @@ pub fn StormPage(props: &StormProps) -> Html {
     // The request whose attempt tree is open: the one asked for when the report on screen
     // traced it (the sampled ones the timeline offers open at once), else the run's own.
     let tree_request = {
-        let traced = |n: u64| {
-            runs.results
-                .as_deref()
-                .and_then(|r| r.first())
-                .and_then(|r| r.result.as_ref().ok())
-                .is_some_and(|rep| rep.traces.iter().any(|t| t.request == n))
-        };
+        let traced = |n: u64| a.as_ref().is_some_and(|r| r.0.traces.iter().any(|t| t.request == n));
         match props.state.request {
             Some(n) if !traced(n) => shown.request,
             live => live,
@@ -536,8 +530,8 @@ pub fn StormPage(props: &StormProps) -> Html {
     let announce =
         if a.as_ref().is_some_and(|r| r.0.summary.stopped.is_some()) { String::new() } else { announce };
     let overlay = props.state.overlay && b.is_some();
-    // Side B's scenario and heading follow the page's state, not the playhead: built once per
-    // state (in compare mode only), not on every frame of the playback.
+    // Side B's scenario and heading follow the state of the run on screen, not the playhead:
+    // built once per run (in compare mode only), not on every frame of the playback.
     let side_b = use_memo(shown.clone(), |st| st.compare.then(|| (st.side_b(), st.side_b_heading())));
     let side_b_title = side_b
         .as_ref()
