@@ -580,6 +580,46 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         finally:
             chrome.viewport(1280, 900)
 
+    def late_figure_leaves_a_touched_page_alone():
+        # On a slow machine a step's figure is drawn seconds after its card (its run first).
+        # Untouched, the page scrolls to the figure when it comes; a reader who has already
+        # turned the wheel over the card keeps the page where they put it (a scroll then
+        # had moved the card under a click). The worker's replies are held back until the
+        # test lets them through, so the figure comes late on any machine.
+        hold = """(() => {
+            const W = window.Worker;
+            window.__held = []; window.__hold = true;
+            window.Worker = class extends W {
+                set onmessage(f) {
+                    super.onmessage = f && (e => window.__hold ? window.__held.push(() => f.call(this, e)) : f.call(this, e));
+                }
+                get onmessage() { return super.onmessage; }
+            };
+            window.__release = () => { window.__hold = false; window.__held.splice(0).forEach(g => g()); };
+        })();"""
+        added = chrome.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": hold}})
+        chrome.viewport(1280, 900)
+        try:
+            for touched in [False, True]:
+                chrome.get(base + "?lesson=interview&step=8&lang=en")
+                wait_step("interview", 8)
+                time.sleep(0.3)
+                if touched:
+                    chrome.wheel_to("#lesson-step-title", 3)
+                y0 = chrome.js("return [window.scrollY, !!document.getElementById('chart-inflight-a'), window.__held.length];")
+                expect(not y0[1] and y0[2] > 0, f"the figure waits for the held run: {y0}")
+                chrome.js("window.__release();")
+                chrome.wait("#chart-inflight-a.spot")
+                time.sleep(0.8)
+                y1 = chrome.js("return window.scrollY;")
+                if touched:
+                    expect(abs(y1 - y0[0]) < 2, f"a figure drawn after the reader's wheel scrolled the page: {y0[0]} -> {y1}")
+                else:
+                    expect(y1 > y0[0] + 100, f"untouched, the page scrolls to the figure drawn late: {y0[0]} -> {y1}")
+        finally:
+            chrome.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.removeScriptToEvaluateOnNewDocument", "params": {"identifier": added["identifier"]}})
+            chrome.get(base + "?lang=en")
+
     def interview_mode_and_candidate_link():
         chrome.get(base + "?lesson=interview&step=1&interview=1&lang=en")
         wait_step("interview", 1)
@@ -591,9 +631,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(chrome.js("return document.querySelectorAll('#lesson-checklist .lesson-answer').length;") == 0,
                "answers hidden until revealed")
         # The checklist is above the card's sticky bar: a prompt's buttons are scrolled to
-        # the card's middle first, as a reader scrolls to what they click.
+        # the card's middle first, with the wheel, as a reader scrolls to what they click.
+        # The reader's scroll stops the step's figure being brought back into view: on a
+        # slow machine, a scroll to the figure drawn late had moved the card under the click.
         def click_in_card(css):
-            chrome.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
+            chrome.wheel_to(css)
             chrome.click(css)
         click_in_card("#check-3-reveal")
         chrome.wait("#check-3-answer")
@@ -1232,6 +1274,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: Go to the figure on a phone scrolls to it and stays", go_to_the_figure_on_a_phone),
         ("lessons: the speaker-notes window follows and leads", notes_window_keeps_in_step),
         ("lessons: interview checklist and the candidate's link", interview_mode_and_candidate_link),
+        ("lessons: a step's figure drawn late leaves a page the reader has scrolled where it is", late_figure_leaves_a_touched_page_alone),
         ("lessons: Tab through a step's knobs stays clear of the card's bar", tab_stays_clear_of_the_cards_bar),
         ("lessons: the index's links, bad links named, leaving a lesson", index_links_and_bad_links),
     ]:

@@ -7,6 +7,10 @@ The site is copied under a sub-path (/some/sub/path/) and served by `python3 -m
 http.server`, exactly as a static host would, so relative asset URLs are exercised.
 Screenshots go to ARTIFACTS_DIR (left for inspection, not committed); measured figures
 go to ARTIFACTS_DIR/measurements.json. Exit status 0 only if every check passed.
+
+For developers: E2E_ONLY="part|part" runs the checks whose names contain a part;
+E2E_CPU_SLOWDOWN=N slows the page's CPU N times (DevTools' CPU throttling, set at every
+page load), to look for races a slower machine than this one would meet.
 """
 
 import json

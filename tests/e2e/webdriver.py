@@ -105,6 +105,8 @@ class Chrome:
         leave it in the background, where animation frames stop (playback would stall)."""
         self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.bringToFront", "params": {}})
         self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.setWebLifecycleState", "params": {"state": "active"}})
+        if os.environ.get("E2E_CPU_SLOWDOWN"):
+            self.cmd("POST", "/goog/cdp/execute", {"cmd": "Emulation.setCPUThrottlingRate", "params": {"rate": float(os.environ["E2E_CPU_SLOWDOWN"])}})
 
     def settle_url(self):
         """The app writes a change of its state to the URL 100 ms after it (off the redraw's
@@ -168,6 +170,17 @@ class Chrome:
                     return got
             time.sleep(0.05)
         raise WebDriverError(f"{css}: wanted {want!r}, last saw {got!r}")
+
+    def wheel_to(self, css, delta_y=1):
+        """Scrolls to the element as a reader does, with the mouse wheel (a real `wheel`
+        event, which the page takes as the reader's hand: a lesson's step stops bringing its
+        figure back into view). The element is brought into view first, then the wheel
+        turned by `delta_y` px over it."""
+        el = self.wait(css)
+        self.js("arguments[0].scrollIntoView({block: 'center'});", {ELEMENT: el})
+        scroll = {"type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": delta_y, "origin": {ELEMENT: el}}
+        self.cmd("POST", "/actions", {"actions": [{"type": "wheel", "id": "wheel", "actions": [scroll]}]})
+        return el
 
     def click(self, css):
         self.cmd("POST", f"/element/{self.wait(css)}/click", {})

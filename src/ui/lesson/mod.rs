@@ -5,6 +5,9 @@
 
 pub mod index;
 mod marks;
+mod spotlight;
+
+pub use spotlight::{no_spotlight, spotlight};
 
 use super::browser;
 use crate::i18n::{Lang, T};
@@ -749,105 +752,4 @@ fn remove_class_but(class: &str, keep: &[&str]) {
 pub fn mark_answered(ids: Vec<&'static str>) {
     remove_class_but("answered", &ids);
     marks::keep_answered(ids);
-}
-
-/// Outside a lesson: no figure is the step's.
-pub fn no_spotlight() {
-    marks::keep_spot(None);
-    remove_class_but("spot", &[]);
-}
-
-/// Points at the step's figure: outlines it (class `spot`, taken from the previous one) and,
-/// if `scroll`, scrolls it into view. The figure may appear only once its run is drawn, so
-/// this looks again for a few seconds.
-pub fn spotlight(id: &'static str, tries: u32, scroll: bool) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    remove_class_but("spot", &[id]);
-    // Kept on the figure however often its view draws it again (see `marks`).
-    marks::keep_spot(Some(id));
-    match doc.get_element_by_id(id) {
-        Some(el) => {
-            // On a narrow screen the card is above the page: scrolling to the figure would
-            // skip the narration, so the learner scrolls.
-            if !scroll || !browser::is_wide() {
-                return;
-            }
-            // Already in view: leave the page where the learner has it.
-            let vh =
-                web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
-            if !in_view(&el, vh) {
-                scroll_to_spot(&el, vh);
-            }
-            follow_spot(el, 12);
-        }
-        None if tries > 0 => {
-            gloo_timers::callback::Timeout::new(150, move || spotlight(id, tries - 1, scroll)).forget();
-        }
-        None => {}
-    }
-}
-
-/// Scrolls the step's figure into view: centred, or from its top when it is taller than
-/// the window (its heading is what the step names).
-fn scroll_to_spot(el: &web_sys::Element, vh: f64) {
-    let opts = web_sys::ScrollIntoViewOptions::new();
-    let tall = el.get_bounding_client_rect().height() > vh * 0.8;
-    opts.set_block(if tall {
-        web_sys::ScrollLogicalPosition::Start
-    } else {
-        web_sys::ScrollLogicalPosition::Center
-    });
-    el.scroll_into_view_with_scroll_into_view_options(&opts);
-}
-
-/// Whether the step's figure is in view: all of it, or its top part when it is taller
-/// than the window.
-fn in_view(el: &web_sys::Element, vh: f64) -> bool {
-    let r = el.get_bounding_client_rect();
-    r.top() >= 0.0 && (r.bottom() <= vh || (r.height() > vh * 0.8 && r.top() <= vh * 0.25))
-}
-
-/// Brings the step's figure back into view while the page is still being drawn (a chart
-/// drawn late grows the figure below the window's edge, parts drawn late above it push it
-/// down), for a few seconds, and stops as soon as the learner touches the page (wheel,
-/// touch, key, pointer) or the step moves on. The scroll position cannot tell: the
-/// browser's scroll anchoring moves it too.
-fn follow_spot(el: web_sys::Element, tries: u32) {
-    let Some(win) = web_sys::window() else { return };
-    let touched = Rc::new(std::cell::Cell::new(false));
-    let listeners: Rc<Vec<gloo_events::EventListener>> = Rc::new(
-        ["wheel", "touchstart", "keydown", "pointerdown"]
-            .into_iter()
-            .map(|kind| {
-                let touched = touched.clone();
-                gloo_events::EventListener::new(&win, kind, move |_| touched.set(true))
-            })
-            .collect(),
-    );
-    follow_step(el, touched, listeners, tries);
-}
-
-/// One look of [`follow_spot`]; the listeners go with the last one.
-fn follow_step(
-    el: web_sys::Element,
-    touched: Rc<std::cell::Cell<bool>>,
-    // Only held: the listeners stay attached while a look is pending.
-    _listeners: Rc<Vec<gloo_events::EventListener>>,
-    tries: u32,
-) {
-    if tries == 0 {
-        return;
-    }
-    gloo_timers::callback::Timeout::new(250, move || {
-        let Some(win) = web_sys::window() else { return };
-        if touched.get() || !el.class_list().contains("spot") || !el.is_connected() {
-            return;
-        }
-        let vh = win.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
-        if !in_view(&el, vh) {
-            scroll_to_spot(&el, vh);
-        }
-        follow_step(el, touched, _listeners, tries - 1);
-    })
-    .forget();
 }
