@@ -197,7 +197,7 @@ fn reports_match_the_native_digests() {
 use resilience_lab::state::storm::{StormAction, StormState};
 use resilience_lab::ui::charts::ReportRef;
 use resilience_lab::ui::storm::StormPage;
-use resilience_lab::ui::storm::figures::HeadlineTable;
+use resilience_lab::ui::storm::figures::{Baseline, HeadlineTable};
 use resilience_lab::ui::storm::timeline::Timeline;
 
 #[derive(Clone, PartialEq)]
@@ -323,6 +323,43 @@ async fn headline_table_shows_both_sides_and_the_difference() {
     let diff = root.query_selector("#h-d-core_success_rate").unwrap().unwrap();
     assert!(diff.class_name().contains("better"), "protected is better: {}", diff.class_name());
     assert!(text(&root, ".hcard").contains("原始请求"), "Chinese labels");
+    assert!(text(&root, "#headline").contains("B − A"), "side B a variant: B − A");
+}
+
+#[wasm_bindgen_test]
+async fn headline_difference_is_a_less_b_when_b_is_the_pinned_baseline() {
+    // Pinned: B holds the settings before the change, A the change (here the protection
+    // taken off): the difference says what the change did, A − B, and it made things worse.
+    let a = Rc::new(run_with(&presets::big_promo(), 1, DEFAULT_MAX_CALLS).unwrap());
+    let b = Rc::new(run_with(&presets::big_promo_protected(), 1, DEFAULT_MAX_CALLS).unwrap());
+    #[derive(Properties, PartialEq)]
+    struct P {
+        a: ReportRef,
+        b: ReportRef,
+    }
+    #[function_component]
+    fn H(p: &P) -> Html {
+        html! { <HeadlineTable lang={Lang::En} a={p.a.clone()} b={Some(p.b.clone())} baseline={Baseline::B}
+        slo={resilience_lab::model::slo::Slo::default()} /> }
+    }
+    let root = mount_point();
+    yew::Renderer::<H>::with_root_and_props(
+        root.clone(),
+        P { a: ReportRef(a.clone()), b: ReportRef(b.clone()) },
+    )
+    .render();
+    yew::scheduler::flush().await;
+    let diff = root.query_selector("#h-d-core_success_rate").unwrap().unwrap();
+    assert!(
+        diff.class_name().contains("worse"),
+        "unprotected A is worse than pinned B: {}",
+        diff.class_name()
+    );
+    let pp = (a.summary.core_success_rate - b.summary.core_success_rate) * 100.0;
+    assert!(pp < -1.0, "the runs differ: {pp}");
+    let shown = text(&root, "#h-d-core_success_rate");
+    assert!(shown.starts_with("(−") || shown.starts_with("(-"), "A − B is negative: {shown}");
+    assert!(text(&root, "#headline").contains("A − B"), "the key says A − B");
 }
 
 #[wasm_bindgen_test]

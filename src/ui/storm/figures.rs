@@ -12,23 +12,23 @@ pub(crate) fn show(lang: Lang, v: f64, unit: Unit) -> String {
 }
 
 /// B − A; 0 when the two are equal (∞ and ∞ too, which subtract to NaN).
-fn difference(a: f64, b: f64) -> f64 {
-    if a == b { 0.0 } else { b - a }
+fn difference(from: f64, to: f64) -> f64 {
+    if from == to { 0.0 } else { to - from }
 }
 
-/// B − A, in the unit the two values are written in: two percentages differ by percentage
+/// `to − from` (the variant less the baseline), in the unit the two values are written in: two percentages differ by percentage
 /// points (not by a percent of either); once either is written as a multiple, so is the
 /// difference ("1,000× · B 1,000× (0×)", not "(0 pp)").
-fn show_diff(lang: Lang, a: f64, b: f64, unit: Unit) -> String {
+fn show_diff(lang: Lang, from: f64, to: f64, unit: Unit) -> String {
     // Of the values as the cards show them (`Unit::shown`).
-    let d = difference(unit.shown(a), unit.shown(b));
+    let d = difference(unit.shown(from), unit.shown(to));
     // An error budget with no failures allowed is spent ∞ times: the difference has no unit.
     if d.is_infinite() {
         return if d > 0.0 { "+∞" } else { "−∞" }.to_string();
     }
     let sign = if d > 0.0 { "+" } else { "" };
     match unit {
-        Unit::Percent if d.is_finite() && a.abs().max(b.abs()) >= TIMES_FROM => {
+        Unit::Percent if d.is_finite() && from.abs().max(to.abs()) >= TIMES_FROM => {
             format!("{sign}{}×", format_number(d, 1))
         }
         Unit::Percent => format!("{sign}{} {}", format_number(d * 100.0, 2), lang.t(T::PercentPoints)),
@@ -61,6 +61,38 @@ pub struct HeadlineProps {
     /// Side B's heading (compare mode), which the key to the cards repeats.
     #[prop_or_default]
     pub b_title: AttrValue,
+    /// Which side the difference is taken from.
+    #[prop_or_default]
+    pub baseline: Baseline,
+}
+
+/// The side a compared card's difference is taken from: the other side is the change being
+/// tried, and the difference says what the change did (its colour, whether it helped).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Baseline {
+    /// Side B is a variant of the scenario (a preset's protection): B − A.
+    #[default]
+    A,
+    /// Side B holds the settings pinned before A was changed: A − B.
+    B,
+}
+
+impl Baseline {
+    /// The two sides' values as (baseline, variant).
+    fn order(self, a: f64, b: f64) -> (f64, f64) {
+        match self {
+            Baseline::A => (a, b),
+            Baseline::B => (b, a),
+        }
+    }
+
+    /// How the difference is written ("B − A").
+    fn text(self) -> T {
+        match self {
+            Baseline::A => T::Difference,
+            Baseline::B => T::DifferenceAMinusB,
+        }
+    }
 }
 
 /// The headline figures as cards. Each value carries the exact JSON value in
@@ -104,7 +136,11 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
         .enumerate()
         .map(|(i, h)| {
             let b = hb.as_ref().map(|hb| &hb[i]);
-            let diff = b.map(|b| difference(h.unit.shown(h.value), h.unit.shown(b.value)));
+            let order = |b: f64| props.baseline.order(h.value, b);
+            let diff = b.map(|b| {
+                let (from, to) = order(b.value);
+                difference(h.unit.shown(from), h.unit.shown(to))
+            });
             let better = match (diff, h.higher_is_better) {
                 (Some(d), Some(hib)) if d != 0.0 => Some(if (d > 0.0) == hib { "better" } else { "worse" }),
                 _ => None,
@@ -120,8 +156,8 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
                         <div class="hb">
                             <span class="side-tag">{ "B" }</span>
                             <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(lang, b.value, b.unit) }</span>
-                            <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(T::Difference)}>
-                                { lang.f(T::InBrackets, &[("text", &show_diff(lang, h.value, b.value, h.unit))]) }
+                            <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(props.baseline.text())}>
+                                { lang.f(T::InBrackets, &[("text", &{ let (from, to) = order(b.value); show_diff(lang, from, to, h.unit) })]) }
                             </span>
                         </div>
                     }
@@ -144,7 +180,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
     html! {
         <div class="headline" id="headline">
             if hb.is_some() {
-                <p class="note">{ lang.f(T::DiffKey, &[("a", lang.t(T::SideA)), ("b", &props.b_title), ("d", lang.t(T::Difference))]) }</p>
+                <p class="note">{ lang.f(T::DiffKey, &[("a", lang.t(T::SideA)), ("b", &props.b_title), ("d", lang.t(props.baseline.text()))]) }</p>
             }
             // The cards count the whole run while the diagram follows the playhead: a lesson
             // paused at 4 s would otherwise read "20 % success" beside "nearly every request

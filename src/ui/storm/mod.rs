@@ -31,7 +31,7 @@ use crate::ui::runs::use_runs;
 use breakdown::Breakdown;
 use controls::ControlPanel;
 use diagram::Diagram;
-use figures::{FormulaPanel, HeadlineTable};
+use figures::{Baseline, FormulaPanel, HeadlineTable};
 use gloo_render::{AnimationFrame, request_animation_frame};
 use retry_timing::RetryTiming;
 use run_view::{ChartRef, Overlay, RunView, Watched, chart_data};
@@ -600,7 +600,8 @@ pub fn StormPage(props: &StormProps) -> Html {
             };
             html! {
                 <>
-                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} b_title={side_b_title.clone()} />
+                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} b_title={side_b_title.clone()}
+                        baseline={if shown.pin.is_some() { Baseline::B } else { Baseline::A }} />
                     { play_bar }
                     if *reduced {
                         <p class="note">{ t(T::ReducedMotion) }</p>
