@@ -68,6 +68,12 @@ class DevTools:
         self.sock.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
 
+# The frame's stages, by their trace names.
+FRAME_PARTS = {"UpdateLayoutTree": "style", "Layout": "layout", "PrePaint": "prepaint", "Paint": "paint",
+               "Layerize": "layers", "Commit": "commit", "HitTest": "hittest", "IntersectionObserverController::computeIntersections": "intersections",
+               "FunctionCall": "script", "FireAnimationFrame": "script"}
+
+
 def split_moves(events, moves):
     """Main-thread milliseconds per kind of task within each move."""
     names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"}
@@ -87,6 +93,10 @@ def split_moves(events, moves):
                 kind = "reply"
             elif inner & {"Paint", "Layout", "PrePaint"}:
                 kind = "frame"
+                # What a frame spent its time on: style, layout, pre-paint, paint, layers.
+                for e in slices:
+                    if t["ts"] <= e["ts"] < t["ts"] + t["dur"] and e["name"] in FRAME_PARTS:
+                        busy["frame." + FRAME_PARTS[e["name"]]] += e.get("dur", 0) / 1000
             elif "EventDispatch" in inner:
                 kind = "input"
             elif "EvaluateScript" in inner:
@@ -94,8 +104,9 @@ def split_moves(events, moves):
             else:
                 kind = "other"
             busy[kind] += t["dur"] / 1000
-        for kind in ("input", "frame", "reply", "other", "webdriver"):
-            per_kind[kind].append(busy[kind])
+        for kind in ("input", "frame", "reply", "other", "webdriver", *sorted(set(FRAME_PARTS.values()))):
+            key = kind if kind in ("input", "frame", "reply", "other", "webdriver") else "frame." + kind
+            per_kind[key].append(busy[key])
     return per_kind
 
 
@@ -172,7 +183,7 @@ def main():
                     kinds = split_moves(events, moves)
                     line += "; main thread a move: " + ", ".join(
                         f"{k} {statistics.mean(v):.1f}" for k, v in kinds.items() if k != "webdriver")
-                    line += f" (total {sum(statistics.mean(v) for k, v in kinds.items() if k != 'webdriver'):.1f} ms)"
+                    line += f" (total {sum(statistics.mean(v) for k, v in kinds.items() if k != 'webdriver' and '.' not in k):.1f} ms)"
                 print(line, flush=True)
     finally:
         chrome.close()
