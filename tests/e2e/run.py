@@ -856,6 +856,15 @@ setTimeout(() => {
             "  if (r.width === 0) continue;"
             "  if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)"
             "   out.push((svg.closest('figure') || svg).id + ': ' + t.textContent.slice(0, 40)); } } return out;")
+        # Each text a service's box holds (its name, calls, workers, and the breaker's two
+        # lines drawn in the caller's box) ends inside that box.
+        overrun_js = (
+            "const out = []; const boxes = [...document.querySelectorAll('#storm g.hop > rect')].map(r => r.getBoundingClientRect());"
+            "const texts = [...document.querySelectorAll('#storm g.hop > text, #storm .breaker-lines text[text-anchor=start]')];"
+            "for (const t of texts) { const r = t.getBoundingClientRect(); if (r.width === 0) continue;"
+            " const box = boxes.find(b => r.left >= b.left - 1 && r.left <= b.right && r.top + r.height / 2 >= b.top && r.top + r.height / 2 <= b.bottom);"
+            " if (box && r.right > box.right + 1) out.push((t.id || t.getAttribute('class')) + ': ' + t.textContent.slice(0, 40) + ' by ' + Math.round(r.right - box.right) + ' px'); }"
+            "return out;")
         try:
             for w, h in [(1440, 900), (390, 844)]:
                 chrome.viewport(w, h)
@@ -865,6 +874,8 @@ setTimeout(() => {
                         wait_run(chrome)
                         clipped = chrome.js(clipped_js)
                         expect(not clipped, f"{query} ({lang}, {w} px): labels cut at their figure's edge: {clipped[:6]}")
+                        overrun = chrome.js(overrun_js)
+                        expect(not overrun, f"{query} ({lang}, {w} px): a diagram's text runs over its box: {overrun[:6]}")
                         if "compare" in query and w == 1440:
                             # A laptop shows both chains whole (in half its width they scrolled).
                             fits = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById('diagram-' + s);"

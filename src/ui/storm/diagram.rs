@@ -534,18 +534,24 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .filter_map(|e| {
             let (key, state_line, detail) = breaker_lines(lang, r, &props.scenario, e.client, props.at_ms, b)?;
             let vertical = (e.x1 - e.x2).abs() < 1.0;
-            let (x, y, anchor) = if vertical {
-                (e.x1 - 8.0, (e.y1 + e.y2) / 2.0 - 8.0, "end")
+            // Inside a box, the lines keep within it (a long rule, or a box narrowed on a
+            // phone, had run over its edge): squeezed to the box's width, as the ratios are.
+            let (x, y, anchor, room) = if vertical {
+                (e.x1 - 8.0, (e.y1 + e.y2) / 2.0 - 8.0, "end", None)
             } else {
                 let from = boxes.iter().find(|bx| bx.hop == e.from)?;
-                (from.x + 8.0, from.y + from.h - 22.0, "start")
+                (from.x + 8.0, from.y + from.h - 22.0, "start", Some(from.w - 16.0))
             };
+            let fit = |text: &str| room.and_then(|w| crate::plot::palette::squeeze(text, 11.0, w));
+            let (state_fit, rule_fit) = (fit(&state_line), fit(&detail));
             Some(html! {
                 <g class="breaker-lines">
                     <text class={classes!("breaker-state", key.to_ascii_lowercase())} x={x.to_string()} y={y.to_string()} text-anchor={anchor}
-                        id={format!("breaker-{}-{}", props.side, e.client)}>{ state_line }</text>
+                        id={format!("breaker-{}-{}", props.side, e.client)}
+                        textLength={state_fit.clone()} lengthAdjust={state_fit.is_some().then_some("spacingAndGlyphs")}>{ state_line }</text>
                     <text class="breaker-rule" x={x.to_string()} y={(y + 13.0).to_string()} text-anchor={anchor}
-                        id={format!("breaker-rule-{}-{}", props.side, e.client)}>{ detail }</text>
+                        id={format!("breaker-rule-{}-{}", props.side, e.client)}
+                        textLength={rule_fit.clone()} lengthAdjust={rule_fit.is_some().then_some("spacingAndGlyphs")}>{ detail }</text>
                 </g>
             })
         })
