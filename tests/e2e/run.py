@@ -856,6 +856,17 @@ setTimeout(() => {
             "  if (r.width === 0) continue;"
             "  if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)"
             "   out.push((svg.closest('figure') || svg).id + ': ' + t.textContent.slice(0, 40)); } } return out;")
+        def leaf_text_overlaps(w):
+            leaf = chrome.js("""const name = document.querySelector('#hop-a-3 .hop-name'), fault = document.getElementById('fault-now-a-3');
+                const boxes = [...document.querySelectorAll('#hop-a-3 > text')].map(t => [t.getAttribute('class'), t.getBoundingClientRect()]);
+                const overlaps = []; boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+                    if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 2 && q.top < r.bottom - 2) overlaps.push(a + ' / ' + b); }));
+                return [name.textContent, name.getAttribute('textLength'), fault && fault.textContent, overlaps];""")
+            expect(leaf[0] == "recommendations" and leaf[2] and "slower" in leaf[2], f"the leaf and its fault at 20 s: {leaf}")
+            expect(not leaf[3], f"{w} px: no two lines of the leaf's box over each other: {leaf}")
+            # A phone's box is too narrow for the name alone; a laptop's holds it whole.
+            expect(w < 1000 or leaf[1] is None, f"{w} px: the leaf's name unsqueezed: {leaf}")
+
         # Each text a service's box holds (its name, calls, workers, and the breaker's two
         # lines drawn in the caller's box) ends inside that box.
         overrun_js = (
@@ -881,6 +892,15 @@ setTimeout(() => {
                             fits = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById('diagram-' + s);"
                                              " return f && f.scrollWidth <= f.clientWidth + 1; });")
                             expect(fits == [True, True], f"compare ({lang}, 1440 px): each chain diagram fits its width: {fits}")
+            # A narrow box: a long name and the fault in force both legible, the fault moved
+            # to a line with room rather than the name squeezed to half (a laptop), and no
+            # two lines over each other (a phone too).
+            for w, h in [(1024, 768), (390, 844)]:
+                chrome.viewport(w, h)
+                page("?page=storm&lang=en&preset=big-promo&t=20000")
+                wait_run(chrome)
+                leaf_text_overlaps(w)
+
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         # Series named beside themselves, not by colour alone: every series of the load

@@ -606,7 +606,29 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // (12 px bold: estimated as 12 px for a CJK character, 7.2 for any other.)
             let fault_w = fault_now.as_ref().map_or(0.0, |t| crate::plot::palette::text_width(t, 12.0) + 8.0);
             // (14 px bold: estimated as 15 px, the estimate being a regular face's.)
-            let name_fit = crate::plot::palette::squeeze(&name, 15.0, (bx.w - 16.0 - fault_w).max(20.0));
+            // A long name and the fault do not both fit on the name's line (a leaf named
+            // "recommendations" in a laptop's narrow box was squeezed to half its width): the
+            // fault goes to the right end of the first line below with room for it (the
+            // calls, then the workers); in a side dependency's box, whose foot holds no
+            // breaker lines, to a line of its own there; else it stays and the name is squeezed.
+            let room = bx.w - 16.0;
+            let fits_beside = |text: &str, em: f64| crate::plot::palette::text_width(text, em) + fault_w <= room;
+            let right = |dy: f64| Some((bx.x + bx.w - 8.0, bx.y + dy, "end"));
+            let fault_at = if fault_w == 0.0 || fits_beside(&name, 15.0) {
+                None
+            } else if fits_beside(&calls_text, 13.5) {
+                right(38.0)
+            } else if fits_beside(&busy_text, 12.0) {
+                right(55.0)
+            } else if hop.kind == crate::report::HopKind::Side {
+                Some((bx.x + 8.0, bx.y + bx.h - 10.0, "start"))
+            } else {
+                None
+            };
+            let name_room = if fault_at.is_some() { room } else { (room - fault_w).max(20.0) };
+            let name_fit = crate::plot::palette::squeeze(&name, 15.0, name_room);
+            let (fault_x, fault_y, fault_anchor) = fault_at.unwrap_or((bx.x + bx.w - 8.0, bx.y + 18.0, "end"));
+            let fault_fit = fault_now.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 12.0, room));
             let bulkhead_fit = bulkhead.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and
@@ -630,7 +652,8 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                     <text class="hop-name" x={(bx.x + 8.0).to_string()} y={(bx.y + 18.0).to_string()}
                         textLength={name_fit.clone()} lengthAdjust={name_fit.is_some().then_some("spacingAndGlyphs")}>{ name }</text>
                     if let Some(t) = fault_now {
-                        <text class="fault-now" x={(bx.x + bx.w - 8.0).to_string()} y={(bx.y + 18.0).to_string()} text-anchor="end"
+                        <text class="fault-now" x={fault_x.to_string()} y={fault_y.to_string()} text-anchor={fault_anchor}
+                            textLength={fault_fit.clone()} lengthAdjust={fault_fit.is_some().then_some("spacingAndGlyphs")}
                             id={format!("fault-now-{}-{}", props.side, bx.hop)}>
                             <title>{ lang.f(T::FaultNowTip, &[("what", &t)]) }</title>{ t.clone() }</text>
                     }
