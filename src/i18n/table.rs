@@ -892,6 +892,7 @@ texts! {
     TipShared => "{call}: each call holds a thread of the caller's pool, shared with its other calls: one slow dependency can take them all.", "{call}：每次调用占用调用方线程池中的一个线程，该池与其他调用共享：一个变慢的依赖可能占满它。";
     BadgeFallbackFor => "fallback for {to}", "为{to}兜底";
     SideCalledBy => "{caller} calls it with:", "{caller}调用它时：";
+    MainCallsWith => "calls {callee} with:", "调用{callee}时：";
     StateClosed => "CLOSED", "关闭";
     BlAnnounce => "{at}: the breaker is {state}.", "{at}：熔断器处于{state}状态。";
     StateOpen => "OPEN", "打开";

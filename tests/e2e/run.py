@@ -866,6 +866,14 @@ setTimeout(() => {
             expect(not leaf[3], f"{w} px: no two lines of the leaf's box over each other: {leaf}")
             # A phone's box is too narrow for the name alone; a laptop's holds it whole.
             expect(w < 1000 or leaf[1] is None, f"{w} px: the leaf's name unsqueezed: {leaf}")
+            # product calls order-core on the main path and recommendations at its side: its
+            # badges are the call to order-core's, and a line says so, clear of the others.
+            product = chrome.js("""const g = document.getElementById('hop-a-1'), line = g.querySelector('.called-by');
+                const boxes = [...g.querySelectorAll(':scope > text, :scope > g.badge')].map(t => t.getBoundingClientRect());
+                let overlaps = 0; boxes.forEach((r, i) => boxes.slice(i + 1).forEach(q => {
+                    if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 2 && q.top < r.bottom - 2) overlaps++; }));
+                return [line && line.textContent, overlaps];""")
+            expect(product == ["calls order-core with:", 0], f"{w} px: product's badges say which call they are: {product}")
 
         # Each text a service's box holds (its name, calls, workers, and the breaker's two
         # lines drawn in the caller's box) ends inside that box.

@@ -569,11 +569,23 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let next_client = r.clients.iter().position(|c| c.caller == bx.hop && c.callee == bx.hop + 1);
             let bulkhead = next_client.and_then(|ci| bulkhead_text(lang, r, ci, b));
             // A side dependency's badges are its caller's stack towards it: a line says so.
+            // A main hop that also calls side dependencies: its badges are its stack towards
+            // the next hop only (each side call's is in that dependency's box), and a line
+            // says which call, in the slot a bulkhead's line would take.
+            let has_sides = r.clients.iter().any(|c| {
+                c.caller == bx.hop && r.hops.get(c.callee).is_some_and(|h| h.kind == crate::report::HopKind::Side)
+            });
+            let calls_next = (hop.kind != crate::report::HopKind::Side && has_sides && bulkhead.is_none())
+                .then_some(next_client)
+                .flatten()
+                .filter(|&ci| !r.clients[ci].stack.is_empty())
+                .map(|ci| lang.f(T::MainCallsWith, &[("callee", &lang.service(&r.hops[r.clients[ci].callee].name))]));
             let called_by = (hop.kind == crate::report::HopKind::Side)
                 .then(|| shown_client(r, bx.hop))
                 .flatten()
                 .filter(|_| !bs.is_empty())
-                .map(|ci| lang.f(T::SideCalledBy, &[("caller", &lang.service(&r.hops[r.clients[ci].caller].name))]));
+                .map(|ci| lang.f(T::SideCalledBy, &[("caller", &lang.service(&r.hops[r.clients[ci].caller].name))]))
+                .or(calls_next);
             let called_by_fit = called_by.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
             let top = if bulkhead.is_some() || called_by.is_some() { 81.0 } else { 64.0 };
             let fill = hop.workers.map(|w| (busy as f64 / f64::from(w.max(1))).clamp(0.0, 1.0));
