@@ -1228,8 +1228,8 @@ texts! {
     StabLeft => "{status} · about {t} left", "{status} · 约剩 {t}";
     StabLeftSeconds => "{n} s", "{n} 秒";
     StabLeftMinutes => "{n} min", "{n} 分钟";
-    StabProgressOne => "{done} of {total} cells · 1 background thread (Web Worker)", "已完成 {done}/{total} 格 · 1 个后台线程（Web Worker）";
-    StabDoneOne => "{total} cells in {s} s on 1 background thread (Web Worker)", "{total} 格，用时 {s} s，1 个后台线程（Web Worker）";
+    StabProgressOne => "{done} of {total} cells · 1 Web Worker", "已完成 {done}/{total} 格 · 1 个 Web Worker";
+    StabDoneOne => "{total} cells in {s} s on 1 Web Worker", "{total} 格，用时 {s} s，1 个 Web Worker";
     StabOpenCell => "Open a cell's run", "打开某一格的运行";
     StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too; on a touch screen a tap on a cell picks it here).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接；触摸屏上轻点格子即在此选中它）。";
     StabOpen => "Open", "打开";
@@ -1266,9 +1266,9 @@ texts! {
     StabProtBudget => "retry budget ({ratio} %, source 001)", "重试预算（{ratio}%，文档 001）";
     StabProtCancel => "cancel on timeout", "超时即取消";
     StabProtBreaker => "circuit breaker (open {open} s)", "熔断器（打开 {open} s）";
-    StabProgress => "{done} of {total} cells · {workers} background threads (Web Workers)", "已完成 {done}/{total} 格 · {workers} 个后台线程（Web Worker）";
-    StabProgressLocal => "{done} of {total} cells · on the page itself (no background thread could start)", "已完成 {done}/{total} 格 · 在页面内运行（无法启动后台线程）";
-    StabDone => "{total} cells in {s} s on {workers} background threads (Web Workers)", "{total} 格，用时 {s} s，{workers} 个后台线程（Web Worker）";
+    StabProgress => "{done} of {total} cells · {workers} Web Workers", "已完成 {done}/{total} 格 · {workers} 个 Web Worker";
+    StabProgressLocal => "{done} of {total} cells · on the page (no worker could start)", "已完成 {done}/{total} 格 · 在页面内运行（无法启动 Worker）";
+    StabDone => "{total} cells in {s} s on {workers} Web Workers", "{total} 格，用时 {s} s，{workers} 个 Web Worker";
     StabCancel => "Cancel", "取消";
     StabRerun => "Run again", "重新运行";
     StabCancelled => "Cancelled after {done} of {total} cells.", "已在完成 {done}/{total} 格后取消。";
