@@ -586,18 +586,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         # turned the wheel over the card keeps the page where they put it (a scroll then
         # had moved the card under a click). The worker's replies are held back until the
         # test lets them through, so the figure comes late on any machine.
-        hold = """(() => {
-            const W = window.Worker;
-            window.__held = []; window.__hold = true;
-            window.Worker = class extends W {
-                set onmessage(f) {
-                    super.onmessage = f && (e => window.__hold ? window.__held.push(() => f.call(this, e)) : f.call(this, e));
-                }
-                get onmessage() { return super.onmessage; }
-            };
-            window.__release = () => { window.__hold = false; window.__held.splice(0).forEach(g => g()); };
-        })();"""
-        added = chrome.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": hold}})
+        added = chrome.hold_worker_replies(True)
         chrome.viewport(1280, 900)
         try:
             for touched in [False, True]:
@@ -617,7 +606,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 else:
                     expect(y1 > y0[0] + 100, f"untouched, the page scrolls to the figure drawn late: {y0[0]} -> {y1}")
         finally:
-            chrome.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.removeScriptToEvaluateOnNewDocument", "params": {"identifier": added["identifier"]}})
+            chrome.release_worker_script(added)
             chrome.get(base + "?lang=en")
 
     def interview_mode_and_candidate_link():

@@ -551,16 +551,20 @@ def main():
         # the run they came from (the diagram had drawn the new tries over the old figures,
         # redrawing the whole column twice), and the "Simulating…" line floats over them
         # instead of pushing them down and back up.
-        page("?page=storm&lang=en&preset=chain-3x4&knobs=all")
-        run = wait_run(chrome)
-        chrome.js("const b = document.getElementById('play'); if (b.dataset.playing === 'true') b.click();")
-        for attempt in range(5):
+        # The worker's reply is held back while the page is looked at: a quick run had
+        # come back before the look five times in a row on a fast machine.
+        held = chrome.hold_worker_replies(False)
+        try:
+            page("?page=storm&lang=en&preset=chain-3x4&knobs=all")
+            run = wait_run(chrome)
+            chrome.js("const b = document.getElementById('play'); if (b.dataset.playing === 'true') b.click();")
             got = chrome.js_async("""
 const done = arguments[arguments.length - 1];
 const main = document.querySelector('.storm-main'), storm = document.getElementById('storm');
 const top = () => Math.round(document.getElementById('headline').getBoundingClientRect().top);
 const before = {top: top(), run: storm.dataset.run, badge: document.getElementById('diagram-a').textContent};
 const seen = new MutationObserver(() => {}); seen.observe(main, {subtree: true, childList: true, attributes: true, characterData: true});
+window.__hold = true;
 const s = document.getElementById('k-l1-attempts-slider'); s.value = s.value === '0' ? 3 : 0;
 s.dispatchEvent(new Event('input', {bubbles: true}));
 setTimeout(() => {
@@ -570,13 +574,12 @@ setTimeout(() => {
   const p = main.querySelector('.progress');
   const got = {outside, top: top(), before, progress: p ? getComputedStyle(p).position : null,
                over: p ? p.offsetParent === main : null, badge: document.getElementById('diagram-a').textContent};
-  // The finished run's number is written a frame after its figures: read it after the
-  // next frame, so that a run already in when the page was looked at is not missed.
-  requestAnimationFrame(() => setTimeout(() => done({...got, run: storm.dataset.run}), 0));
+  requestAnimationFrame(() => setTimeout(() => done({...got, run: storm.dataset.run, held: window.__held.length}), 0));
 }, 0);""")
-            if got["run"] == got["before"]["run"]:
-                break  # the run was still on its way when the page was looked at
-            run = wait_run(chrome, run)
+            expect(got["held"] > 0, f"the run's reply was held back: {got['held']}")
+            chrome.js("window.__release(); return true;")
+        finally:
+            chrome.release_worker_script(held)
         expect(got["run"] == got["before"]["run"], f"the page looked at before the run came back: {got}")
         expect(got["outside"] == [], f"nothing but the progress line changed under the figures before the run came: {got['outside'][:8]}")
         expect(got["badge"] == got["before"]["badge"], f"the diagram still shows the run on screen: {got['badge']!r}")

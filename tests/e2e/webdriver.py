@@ -171,6 +171,27 @@ class Chrome:
             time.sleep(0.05)
         raise WebDriverError(f"{css}: wanted {want!r}, last saw {got!r}")
 
+    def hold_worker_replies(self, held):
+        """From the next page load on (until `release_worker_script`), the page's Web
+        Workers' replies wait while `window.__hold` is true (`held`: from the start) and are
+        delivered in order by `window.__release()`: a test can look at the page while a run
+        is still out on any machine, however quick the run. Returns the script's id."""
+        hold = """(() => {
+            const W = window.Worker;
+            window.__held = []; window.__hold = %s;
+            window.Worker = class extends W {
+                set onmessage(f) {
+                    super.onmessage = f && (e => window.__hold ? window.__held.push(() => f.call(this, e)) : f.call(this, e));
+                }
+                get onmessage() { return super.onmessage; }
+            };
+            window.__release = () => { window.__hold = false; window.__held.splice(0).forEach(g => g()); };
+        })();""" % ("true" if held else "false")
+        return self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": hold}})["identifier"]
+
+    def release_worker_script(self, identifier):
+        self.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.removeScriptToEvaluateOnNewDocument", "params": {"identifier": identifier}})
+
     def wheel_to(self, css, delta_y=1):
         """Scrolls to the element as a reader does, with the mouse wheel (a real `wheel`
         event, which the page takes as the reader's hand: a lesson's step stops bringing its
