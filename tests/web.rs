@@ -298,26 +298,38 @@ async fn storm_page_mounts_runs_and_reruns_on_a_change() {
     assert_eq!(value(&root, "h-a-amplification"), 18.0, "the last valid run stays");
 }
 
-#[wasm_bindgen_test]
-async fn headline_table_shows_both_sides_and_the_difference() {
+/// Side A unprotected and side B protected big-promo, as the headline cards, mounted.
+async fn mount_big_promo_headline(
+    lang: Lang,
+    baseline: Baseline,
+) -> (Element, Rc<resilience_lab::report::Report>, Rc<resilience_lab::report::Report>) {
     let a = Rc::new(run_with(&presets::big_promo(), 1, DEFAULT_MAX_CALLS).unwrap());
     let b = Rc::new(run_with(&presets::big_promo_protected(), 1, DEFAULT_MAX_CALLS).unwrap());
     #[derive(Properties, PartialEq)]
     struct P {
         a: ReportRef,
         b: ReportRef,
+        lang: Lang,
+        baseline: Baseline,
     }
     #[function_component]
     fn H(p: &P) -> Html {
-        html! { <HeadlineTable lang={Lang::Zh} a={p.a.clone()} b={Some(p.b.clone())} slo={resilience_lab::model::slo::Slo::default()} /> }
+        html! { <HeadlineTable lang={p.lang} a={p.a.clone()} b={Some(p.b.clone())} baseline={p.baseline}
+        slo={resilience_lab::model::slo::Slo::default()} /> }
     }
     let root = mount_point();
     yew::Renderer::<H>::with_root_and_props(
         root.clone(),
-        P { a: ReportRef(a.clone()), b: ReportRef(b.clone()) },
+        P { a: ReportRef(a.clone()), b: ReportRef(b.clone()), lang, baseline },
     )
     .render();
     yew::scheduler::flush().await;
+    (root, a, b)
+}
+
+#[wasm_bindgen_test]
+async fn headline_table_shows_both_sides_and_the_difference() {
+    let (root, a, b) = mount_big_promo_headline(Lang::Zh, Baseline::A).await;
     assert_eq!(value(&root, "h-a-core_success_rate"), a.summary.core_success_rate);
     assert_eq!(value(&root, "h-b-core_success_rate"), b.summary.core_success_rate);
     let diff = root.query_selector("#h-d-core_success_rate").unwrap().unwrap();
@@ -330,25 +342,7 @@ async fn headline_table_shows_both_sides_and_the_difference() {
 async fn headline_difference_is_a_less_b_when_b_is_the_pinned_baseline() {
     // Pinned: B holds the settings before the change, A the change (here the protection
     // taken off): the difference says what the change did, A − B, and it made things worse.
-    let a = Rc::new(run_with(&presets::big_promo(), 1, DEFAULT_MAX_CALLS).unwrap());
-    let b = Rc::new(run_with(&presets::big_promo_protected(), 1, DEFAULT_MAX_CALLS).unwrap());
-    #[derive(Properties, PartialEq)]
-    struct P {
-        a: ReportRef,
-        b: ReportRef,
-    }
-    #[function_component]
-    fn H(p: &P) -> Html {
-        html! { <HeadlineTable lang={Lang::En} a={p.a.clone()} b={Some(p.b.clone())} baseline={Baseline::B}
-        slo={resilience_lab::model::slo::Slo::default()} /> }
-    }
-    let root = mount_point();
-    yew::Renderer::<H>::with_root_and_props(
-        root.clone(),
-        P { a: ReportRef(a.clone()), b: ReportRef(b.clone()) },
-    )
-    .render();
-    yew::scheduler::flush().await;
+    let (root, a, b) = mount_big_promo_headline(Lang::En, Baseline::B).await;
     let diff = root.query_selector("#h-d-core_success_rate").unwrap().unwrap();
     assert!(
         diff.class_name().contains("worse"),
