@@ -424,6 +424,40 @@ pub fn uses_shared_pool(r: &Report, ci: usize) -> bool {
         && r.hops.get(c.caller).is_some_and(|h| h.shared_pool.is_some())
 }
 
+/// The client whose stack a main hop's badges show, when the box names its call ("calls
+/// order-core with:"): a hop that calls side dependencies too, each of which shows its own
+/// call's stack in its box, so that the main hop's badges are only the next hop's call's.
+pub fn names_its_call(r: &Report, hop: usize) -> Option<usize> {
+    let is_side = |h: usize| r.hops.get(h).is_some_and(|hp| hp.kind == HopKind::Side);
+    if is_side(hop) || !r.clients.iter().any(|c| c.caller == hop && is_side(c.callee)) {
+        return None;
+    }
+    r.clients
+        .iter()
+        .position(|c| c.caller == hop && c.callee == hop + 1)
+        .filter(|&ci| !r.clients[ci].stack.is_empty())
+}
+
+/// Where a box's badges start (from its top, CSS px) under `lines` lines of 17 px (a
+/// bulkhead's use, which call the badges are) below the workers' line and bars.
+pub fn badges_top(lines: usize) -> f64 {
+    64.0 + 17.0 * lines as f64
+}
+
+/// The height a main hop's box needs when it names its call and shows that call's
+/// bulkhead too (two lines above its badges); `None` when the usual height holds it.
+fn two_line_box_h(r: &Report, hop: usize) -> Option<f64> {
+    let ci = names_its_call(r, hop)?;
+    let c = &r.clients[ci];
+    c.bulkhead?;
+    // Two badges a row, 14 px high every 17 px: the stack's, a fallback's and (one more
+    // than the report can tell) an admission badge's.
+    let rows = (c.stack.len() + usize::from(c.optional) + 1).div_ceil(2) as f64;
+    let badges_end = badges_top(2) + (rows - 1.0) * 17.0 + 14.0;
+    // A breaker on this call writes its two lines at the box's foot (see `ui::storm::diagram`).
+    Some(badges_end + if c.breaker_instances > 0 { 35.0 } else { 6.0 })
+}
+
 /// The chain diagram's widest layout (CSS px): a wider figure scales this drawing up.
 pub const DIAGRAM_W: f64 = 900.0;
 
@@ -465,7 +499,10 @@ pub fn diagram_layout(r: &Report, room: f64) -> Layout {
         .clients
         .iter()
         .any(|c| c.breaker_instances > 0 && r.hops.get(c.callee).is_some_and(|hp| hp.kind != HopKind::Side));
-    let h = if main_breaker { 164.0 } else { 136.0 };
+    let h = main
+        .iter()
+        .filter_map(|&hop| two_line_box_h(r, hop))
+        .fold(if main_breaker { 164.0 } else { 136.0 }, f64::max);
     let mut boxes: Vec<HopBox> = main
         .iter()
         .enumerate()
@@ -1051,6 +1088,45 @@ mod tests {
         assert_eq!(phone.boxes.len(), tablet.boxes.len());
         assert_eq!(phone.edges.len(), tablet.edges.len());
         assert_eq!(phone.height, tablet.height);
+    }
+
+    #[test]
+    fn a_main_hop_with_side_calls_names_its_call_and_has_room_for_both_lines() {
+        // big-promo-protected: product calls order-core (bulkhead 16, queue 32) and, at its
+        // side, recommendations. Its box names the call to order-core above that bulkhead's
+        // line, and the usual height holds both lines and its two badges.
+        let r = run(&presets::big_promo_protected()).unwrap();
+        let order_core = r.clients.iter().position(|c| c.caller == 1 && c.callee == 2).unwrap();
+        assert_eq!(names_its_call(&r, 1), Some(order_core));
+        assert_eq!(names_its_call(&r, 0), None, "app calls product alone");
+        let side = r.hops.iter().position(|h| h.kind == HopKind::Side).unwrap();
+        assert_eq!(names_its_call(&r, side), None, "a side box says who calls it instead");
+        assert_eq!(names_its_call(&run(&presets::chain_3x3()).unwrap(), 1), None, "no side calls");
+        let usual = diagram_layout(&r, DIAGRAM_W).boxes[0].h;
+        assert_eq!(usual, 136.0);
+        assert_eq!(two_line_box_h(&r, 1), Some(badges_top(2) + 17.0 + 14.0 + 6.0), "two rows of badges");
+        // The same call with every stage and a breaker: four rows of badges under the two
+        // lines and the breaker's two lines at the foot need a taller row of boxes.
+        let mut s = presets::big_promo_protected();
+        let c = &mut s.layers[1].client;
+        c.retry_budget = Some(crate::policy::retry_budget::RetryBudgetConfig::Ratio {
+            max_tokens: 10.0,
+            retry_ratio: 0.1,
+        });
+        c.breaker = Some(crate::policy::breaker::BreakerConfig::default());
+        s.layers[1].deadline_ms = Some(2000.0);
+        let r = run(&s).unwrap();
+        let ci = names_its_call(&r, 1).unwrap();
+        assert!(r.clients[ci].stack.len() >= 5, "{:?}", r.clients[ci].stack);
+        let rows = (r.clients[ci].stack.len() + 1).div_ceil(2) as f64;
+        let tall = diagram_layout(&r, DIAGRAM_W);
+        assert!(
+            tall.boxes.iter().filter(|b| r.hops[b.hop].kind != HopKind::Side).all(|b| b.h == tall.boxes[0].h)
+        );
+        let badges_end = badges_top(2) + (rows - 1.0) * 17.0 + 14.0;
+        // The breaker's first line's top (its baseline 22 px above the foot, 11 px text).
+        assert!(tall.boxes[1].h - 31.0 >= badges_end + 4.0, "{} for {rows} rows", tall.boxes[1].h);
+        assert!(tall.boxes[1].h > usual);
     }
 
     #[test]

@@ -859,6 +859,26 @@ setTimeout(() => {
             "  if (r.width === 0) continue;"
             "  if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1)"
             "   out.push((svg.closest('figure') || svg).id + ': ' + t.textContent.slice(0, 40)); } } return out;")
+        def product_names_its_call(w, lang, with_bulkhead):
+            # product calls order-core on the main path and recommendations at its side: its
+            # badges are the call to order-core's, and a line says so, clear of the others and
+            # inside the box; with protections, above that call's bulkhead line.
+            product = chrome.js("""const g = document.getElementById('hop-a-1'), line = g.querySelector('.called-by');
+                const bulkhead = g.querySelector(':scope > text.pool-text:not(.called-by)');
+                const box = g.querySelector(':scope > rect').getBoundingClientRect();
+                const boxes = [...g.querySelectorAll(':scope > text, :scope > g.badge')].map(t => t.getBoundingClientRect());
+                let overlaps = 0; boxes.forEach((r, i) => boxes.slice(i + 1).forEach(q => {
+                    if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 2 && q.top < r.bottom - 2) overlaps++; }));
+                const outside = boxes.filter(r => r.bottom > box.bottom + 1 || r.right > box.right + 1).length;
+                return [line && line.textContent, document.querySelector('#hop-a-2 .hop-name').textContent, overlaps, outside,
+                        bulkhead && bulkhead.textContent, !!(line && bulkhead && line.getBoundingClientRect().bottom <= bulkhead.getBoundingClientRect().top + 2)];""")
+            said, callee = product[0] or "", product[1]
+            want = f"calls {callee} with:" if lang == "en" else f"调用{callee}时："
+            expect(said == want and product[2:4] == [0, 0], f"{w} px ({lang}): product's badges say which call they are: {product}")
+            if with_bulkhead:
+                expect(product[4] and product[4].startswith("bulkhead" if lang == "en" else "舱壁") and product[5],
+                       f"{w} px ({lang}): the call's bulkhead line under it: {product}")
+
         def leaf_text_overlaps(w):
             leaf = chrome.js("""const name = document.querySelector('#hop-a-3 .hop-name'), fault = document.getElementById('fault-now-a-3');
                 const boxes = [...document.querySelectorAll('#hop-a-3 > text')].map(t => [t.getAttribute('class'), t.getBoundingClientRect()]);
@@ -869,14 +889,7 @@ setTimeout(() => {
             expect(not leaf[3], f"{w} px: no two lines of the leaf's box over each other: {leaf}")
             # A phone's box is too narrow for the name alone; a laptop's holds it whole.
             expect(w < 1000 or leaf[1] is None, f"{w} px: the leaf's name unsqueezed: {leaf}")
-            # product calls order-core on the main path and recommendations at its side: its
-            # badges are the call to order-core's, and a line says so, clear of the others.
-            product = chrome.js("""const g = document.getElementById('hop-a-1'), line = g.querySelector('.called-by');
-                const boxes = [...g.querySelectorAll(':scope > text, :scope > g.badge')].map(t => t.getBoundingClientRect());
-                let overlaps = 0; boxes.forEach((r, i) => boxes.slice(i + 1).forEach(q => {
-                    if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 2 && q.top < r.bottom - 2) overlaps++; }));
-                return [line && line.textContent, overlaps];""")
-            expect(product == ["calls order-core with:", 0], f"{w} px: product's badges say which call they are: {product}")
+            product_names_its_call(w, "en", False)
 
         # Each text a service's box holds (its name, calls, workers, and the breaker's two
         # lines drawn in the caller's box) ends inside that box.
@@ -898,6 +911,8 @@ setTimeout(() => {
                         expect(not clipped, f"{query} ({lang}, {w} px): labels cut at their figure's edge: {clipped[:6]}")
                         overrun = chrome.js(overrun_js)
                         expect(not overrun, f"{query} ({lang}, {w} px): a diagram's text runs over its box: {overrun[:6]}")
+                        if query == "preset=big-promo-protected":
+                            product_names_its_call(w, lang, True)
                         if "compare" in query and w == 1440:
                             # A laptop shows both chains whole (in half its width they scrolled).
                             fits = chrome.js("return ['a', 'b'].map(s => { const f = document.getElementById('diagram-' + s);"

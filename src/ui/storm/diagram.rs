@@ -571,15 +571,11 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             // A side dependency's badges are its caller's stack towards it: a line says so.
             // A main hop that also calls side dependencies: its badges are its stack towards
             // the next hop only (each side call's is in that dependency's box), and a line
-            // says which call, in the slot a bulkhead's line would take.
-            let has_sides = r.clients.iter().any(|c| {
-                c.caller == bx.hop && r.hops.get(c.callee).is_some_and(|h| h.kind == crate::report::HopKind::Side)
-            });
-            let calls_next = (hop.kind != crate::report::HopKind::Side && has_sides && bulkhead.is_none())
-                .then_some(next_client)
-                .flatten()
-                .filter(|&ci| !r.clients[ci].stack.is_empty())
+            // says which call, above the bulkhead's line of that call if it has one (the
+            // layout makes the box tall enough: `plot::storm::names_its_call`).
+            let calls_next = crate::plot::storm::names_its_call(r, bx.hop)
                 .map(|ci| lang.f(T::MainCallsWith, &[("callee", &lang.service(&r.hops[r.clients[ci].callee].name))]));
+            let both_lines = calls_next.is_some() && bulkhead.is_some();
             let called_by = (hop.kind == crate::report::HopKind::Side)
                 .then(|| shown_client(r, bx.hop))
                 .flatten()
@@ -587,7 +583,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 .map(|ci| lang.f(T::SideCalledBy, &[("caller", &lang.service(&r.hops[r.clients[ci].caller].name))]))
                 .or(calls_next);
             let called_by_fit = called_by.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
-            let top = if bulkhead.is_some() || called_by.is_some() { 81.0 } else { 64.0 };
+            let top = crate::plot::storm::badges_top(usize::from(bulkhead.is_some()) + usize::from(called_by.is_some()));
             let fill = hop.workers.map(|w| (busy as f64 / f64::from(w.max(1))).clamp(0.0, 1.0));
             // A hop with a worker limit shows its queue against the queue's own limit (∞ when
             // unbounded), so a full queue reads as full; a hop without one never queues.
@@ -689,7 +685,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                             textLength={called_by_fit.clone()} lengthAdjust={called_by_fit.is_some().then_some("spacingAndGlyphs")}>{ t }</text>
                     }
                     if let Some(t) = bulkhead {
-                        <text class="pool-text" x={(bx.x + 8.0).to_string()} y={(bx.y + 74.0).to_string()}
+                        <text class="pool-text" x={(bx.x + 8.0).to_string()} y={(bx.y + if both_lines { 91.0 } else { 74.0 }).to_string()}
                             id={format!("bulkhead-{}-{}", props.side, next_client.unwrap_or(0))}
                             textLength={bulkhead_fit.clone()} lengthAdjust={bulkhead_fit.is_some().then_some("spacingAndGlyphs")}>{ t }</text>
                     }
