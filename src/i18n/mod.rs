@@ -122,6 +122,21 @@ impl Lang {
         self.f(T::PercentValue, &[("n", number)])
     }
 
+    /// A count with its unit, the unit singular for one where the language has a singular
+    /// (`1 call`, `5 calls`; `1 次调用`): "1 calls" had read as a typo on the breaker lab.
+    pub fn count(self, n: f64, unit: T) -> String {
+        let singular = match unit {
+            T::UnitCalls => Some(T::UnitCall),
+            T::UnitRequests => Some(T::UnitRequest),
+            T::UnitTokens => Some(T::UnitToken),
+            T::UnitCredits => Some(T::UnitCredit),
+            T::UnitWorkers => Some(T::UnitWorker),
+            _ => None,
+        };
+        let unit = singular.filter(|_| n == 1.0).unwrap_or(unit);
+        format!("{} {}", format_number(n, 2), self.t(unit))
+    }
+
     /// A figure's percentage (`value` in percent: 68.571… → `68.57 %`), as every page's
     /// figures write it and the lessons that quote them: one precision, so that a step's
     /// narration and the table beside it read the same.
@@ -432,6 +447,24 @@ pub fn format_fixed(x: f64, decimals: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_of_one_takes_the_singular() {
+        assert_eq!(Lang::En.count(1.0, T::UnitCalls), "1 call");
+        assert_eq!(Lang::En.count(20.0, T::UnitCalls), "20 calls");
+        assert_eq!(Lang::En.count(1000.0, T::UnitCredits), "1,000 credits");
+        assert_eq!(Lang::En.count(1.0, T::UnitCredits), "1 credit");
+        assert_eq!(Lang::En.count(0.0, T::UnitRequests), "0 requests");
+        assert_eq!(Lang::Zh.count(1.0, T::UnitCalls), "1 次调用");
+        assert_eq!(Lang::En.count(1.0, T::UnitWorkers), "1 worker");
+        // A unit the same for one: as it is.
+        assert_eq!(Lang::En.count(1.0, T::UnitMs), "1 ms");
+        // The breaker lab's window at one call.
+        assert_eq!(
+            Lang::En.f(T::BlWindowNow, &[("calls", &Lang::En.count(1.0, T::UnitCalls))]),
+            "Window: 1 call"
+        );
+    }
 
     #[test]
     fn a_lesson_writes_a_percentage_as_the_page_beside_it() {

@@ -273,7 +273,7 @@ texts! {
     Rejected => "rejected (HTTP 429)", "拒绝（HTTP 429）";
     Completed => "completed", "完成";
     ByReason => "Rejected by reason over the whole run: {cn} {c}, {rn} {r}, {xn} {x}.", "整次运行的拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
-    CreditScale => "1 token = {k} credits; refill = elapsed ms × {r} credits.", "1 令牌 = {k} 个额度单位；补充量 = 经过的毫秒数 × {r} 个额度单位。";
+    CreditScale => "1 token = {k}; refill = elapsed ms × {r}.", "1 令牌 = {k}；补充量 = 经过的毫秒数 × {r}。";
     EventScrub => "Event", "事件";
     StepEventHelp => "Advance one event.", "前进一个事件。";
     StepOf => "step {k} of {n} · t = {t} ms", "第 {k}/{n} 步 · t = {t} ms";
@@ -364,13 +364,17 @@ texts! {
         "M/M/c：上面每个闭式解在无界队列的稳态下都是精确的；模拟结果的差异来自抽样噪声和从空系统开始运行。";
     QApprox => "Not M/M/c: Wq and W are Allen–Cunneen's approximation, M/M/c's wait × (Ca² + Cs²)/2, here × {f}; P(wait) is Erlang C, a reference only; no p99 is drawn.",
         "不是 M/M/c：Wq 与 W 采用 Allen–Cunneen 近似，即 M/M/c 的等待 × (Ca² + Cs²)/2，此处为 × {f}；等待概率仍为 Erlang C，仅供参考；不给出 p99。";
+    // With a queue limit and no closed form for it (M/M/c/K needs Poisson arrivals and
+    // exponential work): the limit still gives the pool a steady state.
+    QUnstableLimited => "λ ≥ cμ: every worker stays busy, and the queue limit stops the queue growing: it stays near full and turns the excess away, a steady state, but no closed form here covers this setting, so read the run's figures. Only λ/(cμ) has a closed form.",
+        "λ ≥ cμ：所有线程一直在忙，队列上限让队列不再增长：队列接近满，把超出的请求拒绝，这是一种稳态，但这里没有闭式解覆盖这个设置，请看运行结果。只有 λ/(cμ) 有闭式解。";
     QUnstable => "λ ≥ cμ: no steady state. The queue grows as long as arrivals last (or fills and turns calls away); only ρ has a closed form.",
         "λ ≥ cμ：不存在稳态。只要还有到达，队列就不断增长（或填满后拒绝请求）；只有 ρ 有闭式解。";
     QQueueNote => "The closed forms assume an unbounded queue; with a queue limit the run also turns calls away when it is full.", "闭式解假设队列无界；设置队列上限后，队列满时模拟还会拒绝请求。";
     QSimNote => "Simulated by the chain engine (one client calling the pool once, no retries): about {n} requests at this setting (with Poisson arrivals, the count over a fixed time varies), about {m} at each point of the curve, each point with a seed of its own drawn from the lab's. ρ = busy time ÷ (c × run length); L = the calls in the pool (busy workers plus queue) averaged over the run's time.",
         "由链路引擎模拟（一个客户端调用线程池一次，不重试）：当前设置约 {n} 个请求（泊松到达时，固定时长内的到达数有起伏），曲线上每个点约 {m} 个，每个点使用由本实验种子派生的独立种子。ρ = 忙碌时间 ÷（c × 运行时长）；L = 线程池内的请求数（忙碌线程加队列）按运行时间取平均。";
-    QLittleCheck => "Little's law on this run: λ × W = {lambda}/s × {w} ms = {lw}, against the pool's time-averaged count L = {l} (the two differ by {d} %). Measured separately, from the calls' own times and from the pool's entries and exits, they agree whenever the pool starts and ends empty.",
-        "本次运行上的 Little 定律：λ × W = {lambda}/秒 × {w} ms = {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
+    QLittleCheck => "Little's law on this run: λ × W = {lambda}/s × {w} ms {eq} {lw}, against the pool's time-averaged count L = {l} (the two differ by {d} %). Measured separately, from the calls' own times and from the pool's entries and exits, they agree whenever the pool starts and ends empty.",
+        "本次运行上的 Little 定律：λ × W = {lambda}/秒 × {w} ms {eq} {lw}，线程池按时间平均的请求数 L = {l}（两者相差 {d}%）。二者分别由请求自身的时间和线程池的进出记录测得；只要线程池从空开始、以空结束，它们就相等。";
     QRunFailed => "the run could not finish in the browser.", "该运行无法在浏览器中完成。";
     QUnfinished => "The run ended with {left} of its {total} requests still waiting or in service ({why}). The simulated figures count only the calls that finished, so they understate the wait and the time in the pool.",
         "运行结束时，{total} 个请求中仍有 {left} 个在等待或处理中（{why}）。模拟结果只统计已完成的调用，因此低估了等待时间和在线程池中的时间。";
@@ -505,13 +509,13 @@ texts! {
     BlPending => "no answer yet", "尚未应答";
     BlNotRecorded => "answered after the state changed: not recorded", "状态改变后才应答：不计入";
     BlWindowNotDrawn => "(the {n} oldest not drawn)", "（最早的 {n} 次未画出）";
-    BlWindowNow => "Window: {n} calls", "窗口：{n} 次调用";
+    BlWindowNow => "Window: {calls}", "窗口：{calls}";
     BlWindowProbes => "Probes answered: {n} of {p}", "已应答探测：{n} / {p}";
-    BlWindowOpened => "Opened on {n} calls", "打开依据：{n} 次调用";
+    BlWindowOpened => "Opened on {calls}", "打开依据：{calls}";
     BlFailureRate => "failure rate", "失败率";
     BlSlowRate => "slow-call rate", "慢调用比例";
     BlRateLine => "{what} {rate} — threshold {thr}", "{what} {rate}（阈值 {thr}）";
-    BlBelowMin => "Fewer than {min} calls: not judged yet.", "不足 {min} 次调用：尚不判断。";
+    BlBelowMin => "Fewer than {min}: not judged yet.", "不足 {min}：尚不判断。";
     BlChange => "Change", "转换";
     BlCause => "Why", "原因";
     BlByRate => "{what} {rate} ≥ {thr}: {f} of {n}", "{what} {rate} ≥ {thr}：{n} 次中 {f} 次";
@@ -556,9 +560,15 @@ texts! {
     UnitTokens => "tokens", "令牌";
     UnitTokensPerS => "tokens/s", "令牌/秒";
     UnitCalls => "calls", "次调用";
+    UnitCall => "call", "次调用";
+    UnitRequest => "request", "个请求";
+    UnitToken => "token", "令牌";
+    UnitCredits => "credits", "个额度单位";
+    UnitCredit => "credit", "个额度单位";
     // Calls at one moment (a limit, a queue, a pool's use), not counted over time.
     UnitCallsAtOnce => "calls", "个调用";
     UnitWorkers => "workers", "个线程";
+    UnitWorker => "worker", "个线程";
     UnitPercent => "%", "%";
     UnitInstances => "instances", "个实例";
     UnitProbability => "fraction (0–1)", "比例（0–1）";
@@ -1367,6 +1377,10 @@ texts! {
     QPWaitBounded => "P(wait), of the calls let in", "等待概率（被接纳的调用中）";
     QBusyShare => "Busy share (utilisation carried)", "忙碌比例（实际承载的利用率）";
     QLegendBounded => "closed form (M/M/c/K)", "闭式解（M/M/c/K）";
+    // The same with a queue limit: the table's arithmetic is for an unbounded queue, which
+    // would have no steady state; the limited pool has one (the next note).
+    CapNoteUnstableLimited => "λ reaches c × μ: every worker is busy. Without a queue limit the queue would grow as long as arrivals last, with no long-run mean, so L = λW gives no figure here (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
+        "λ 已达到 c × μ：所有线程都在忙。若没有队列上限，只要还有到达，队列就会不断增长，不存在长期平均，因此这里 L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
     CapNoteUnstable => "λ reaches c × μ: every worker is busy and the queue grows as long as arrivals last, so no long-run mean exists and L = λW gives no figure (source 002: a steady state first). Headroom and margin are different things: here the margin is not positive.",
         "λ 已达到 c × μ：所有线程都在忙，只要还有到达，队列就不断增长，因此不存在长期平均，L = λW 给不出数字（文档 002：先要有稳态）。能力余量与距接纳上限的余量是两回事：这里距上限的余量不为正。";
     QOffTop => "↑ ρ = {p} %: W = {w} ms", "↑ ρ = {p}%：W = {w} ms";

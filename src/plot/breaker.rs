@@ -354,10 +354,11 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     let b = &input.breaker;
     let Tally { calls, failures, slows } = f.tally;
     let n = calls.to_string();
+    let counted = lang.count(calls as f64, T::UnitCalls);
     let head = esc(&match f.state {
-        State::Closed => lang.f(T::BlWindowNow, &[("n", &n)]),
+        State::Closed => lang.f(T::BlWindowNow, &[("calls", &counted)]),
         State::HalfOpen => lang.f(T::BlWindowProbes, &[("n", &n), ("p", &b.half_open_calls.to_string())]),
-        State::Open => lang.f(T::BlWindowOpened, &[("n", &n)]),
+        State::Open => lang.f(T::BlWindowOpened, &[("calls", &counted)]),
     });
     let (inside, more) = window_calls(r, k, WINDOW_CELLS);
     let more = if more > 0 {
@@ -375,7 +376,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
         let _ = write!(
             o,
             r#"<p class="note">{}</p>"#,
-            esc(&lang.f(T::BlBelowMin, &[("min", &b.min_calls.to_string())]))
+            esc(&lang.f(T::BlBelowMin, &[("min", &lang.count(f64::from(b.min_calls), T::UnitCalls))]))
         );
     }
     rate_line(&mut o, lang, T::BlFailureRate, failures, calls, b.failure_rate_pct, "breaker-failure-rate");

@@ -618,8 +618,11 @@ impl BreakerState {
             if k.off && v == 0.0 {
                 lang.t(T::OptOff).to_string()
             } else {
-                let n = crate::i18n::format_number(v, 2);
-                if k.unit == T::UnitPercent { lang.percent(&n) } else { format!("{n} {}", lang.t(k.unit)) }
+                if k.unit == T::UnitPercent {
+                    lang.percent(&crate::i18n::format_number(v, 2))
+                } else {
+                    lang.count(v, k.unit)
+                }
             }
         };
         let pick = |c: &C| {

@@ -523,6 +523,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                 // The figures first (reading and tab order, a phone's first screen); the settings
                 // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
+                    { super::lab::stale_note(lang, "adm", &st.errors) }
                     <div class="figures">
                         { figure("adm-admitted", T::Admitted, admitted_now, run.admitted) }
                         { figure("adm-rejected", T::Rejected, rejected_now, rejected) }
@@ -531,7 +532,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         ("cn", t(T::ReasonConcurrency)), ("c", &run.rejected[0].to_string()),
                         ("rn", t(T::ReasonRate)), ("r", &run.rejected[1].to_string()),
                         ("xn", t(T::ReasonCost)), ("x", &run.rejected[2].to_string()),
-                    ]) }{ sentence_gap }<span id="adm-per-token" data-value={run.per_token.to_string()}>{ lang.f(T::CreditScale, &[("k", &format_number(run.per_token as f64, 0)), ("r", &format_number(run.rate_per_ms as f64, 0))]) }</span></p>
+                    ]) }{ sentence_gap }<span id="adm-per-token" data-value={run.per_token.to_string()}>{ lang.f(T::CreditScale, &[("k", &lang.count(run.per_token as f64, T::UnitCredits)), ("r", &lang.count(run.rate_per_ms as f64, T::UnitCredits))]) }</span></p>
                     <div class="playbar" role="group" aria-label={t(T::EventScrub)}>
                         <button type="button" id="play" onclick={onplay} disabled={reduced} data-playing={(*playing).to_string()}>
                             { if *playing { t(T::Pause) } else { t(T::Play) } }

@@ -294,6 +294,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                 // The figures first (reading and tab order, a phone's first screen); the settings
                 // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
+                    { super::lab::stale_note(lang, "bl", &p.state.errors) }
                     <div class="playbar" role="group" aria-label={t(T::Scrub)}>
                         <button type="button" id="play" onclick={onplay} disabled={reduced} data-playing={if *playing { "true" } else { "false" }}>
                             { if *playing { t(T::Pause) } else { t(T::Play) } }

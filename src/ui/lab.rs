@@ -8,7 +8,7 @@ use super::export::figure_export;
 use crate::i18n::{Lang, T, format_small};
 use crate::knob::{Choice, Knob};
 use crate::plot::{Linear, nice_ticks};
-use crate::state::lab::{FROM, Origin};
+use crate::state::lab::{AT, FROM, Origin};
 use crate::state::{FieldKey, FormErrors};
 use yew::prelude::*;
 
@@ -222,6 +222,17 @@ pub fn xy_frame(
             </div>
         </figure>
     }
+}
+
+/// A note over a lab's figures while a setting's text is refused: they still show the last
+/// valid settings. The error itself is beside its field, which a phone keeps folded below
+/// the figures, so without this the figures would pass for the refused setting's. (A link's
+/// refused playhead, `at`, leaves the figures current.)
+pub fn stale_note(lang: Lang, id: &str, errors: &FormErrors) -> Html {
+    if !errors.iter().any(|(k, _, _)| *k != FieldKey::plain(AT)) {
+        return Html::default();
+    }
+    html! { <p class="stale-note" role="status" id={format!("{id}-stale")}>{ lang.t(T::KeptLastValid) }</p> }
 }
 
 #[derive(Properties, PartialEq)]

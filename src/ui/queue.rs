@@ -157,12 +157,17 @@ fn little_check(lang: Lang, sim: Option<&Simulated>) -> Html {
     let Some(s) = sim.filter(|s| s.time_ms > 0.0) else { return Html::default() };
     let lambda = s.little / s.time_ms * 1000.0;
     let diff = if s.little > 0.0 { (s.in_system - s.little).abs() / s.little * 100.0 } else { 0.0 };
+    // λ and W as shown (2 decimals) may not give the product's shown digits: then "≈".
+    let r2 = |x: f64| (x * 100.0).round() / 100.0;
+    let lw = format_number(s.little, 3);
+    let eq = if format_number(r2(lambda) * r2(s.time_ms) / 1000.0, 3) == lw { "=" } else { "≈" };
     let text = lang.f(
         T::QLittleCheck,
         &[
             ("lambda", &format_number(lambda, 2)),
             ("w", &format_number(s.time_ms, 2)),
-            ("lw", &format_number(s.little, 3)),
+            ("eq", eq),
+            ("lw", &lw),
             ("l", &format_number(s.in_system, 3)),
             ("d", &format_number(diff, 3)),
         ],
@@ -267,16 +272,36 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
     let Ok(o) = input.capacity() else { return Html::default() };
     let n = |x: f64| format_number(x, 3);
     let (l, s, c, k) = (n(input.rate), n(input.pool().service_ms), input.workers, n(input.ceiling_pct));
+    // Each operand as the formula shows it (rounded to 3 decimals): a value the shown
+    // operands do not give to the digit is marked ≈ (163.394 − 122.545 read "= 40.848").
+    let r = |x: f64| (x * 1000.0).round() / 1000.0;
+    let (rl, rs, rw) = (r(input.rate), r(input.pool().service_ms), r(input.w_ms));
+    let (ideal, admit, cf) = (r(o.ideal_rps), r(o.admit_rps), f64::from(c));
     let rows = [
-        ("mu", T::CapMu, format!("1000 / {s} ms"), Some(o.per_worker_rps), T::UnitRps),
-        ("ideal", T::CapIdeal, format!("{c} × {}", n(o.per_worker_rps)), Some(o.ideal_rps), T::UnitRps),
-        ("rho", T::QRho, format!("{l} / {}", n(o.ideal_rps)), Some(o.utilisation * 100.0), T::UnitPercent),
+        ("mu", T::CapMu, format!("1000 / {s} ms"), Some(o.per_worker_rps), T::UnitRps, Some(1000.0 / rs)),
+        (
+            "ideal",
+            T::CapIdeal,
+            format!("{c} × {}", n(o.per_worker_rps)),
+            Some(o.ideal_rps),
+            T::UnitRps,
+            Some(cf * r(o.per_worker_rps)),
+        ),
+        (
+            "rho",
+            T::QRho,
+            format!("{l} / {}", n(o.ideal_rps)),
+            Some(o.utilisation * 100.0),
+            T::UnitPercent,
+            Some(rl / ideal * 100.0),
+        ),
         (
             "admit",
             T::CapAdmit,
             format!("{} × {}", lang.percent(&k), n(o.ideal_rps)),
             Some(o.admit_rps),
             T::UnitRps,
+            Some(r(input.ceiling_pct) / 100.0 * ideal),
         ),
         (
             "headroom",
@@ -284,6 +309,7 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
             format!("{} − {}", n(o.ideal_rps), n(o.admit_rps)),
             Some(o.headroom_rps),
             T::UnitRps,
+            Some(ideal - admit),
         ),
         (
             "margin",
@@ -291,6 +317,7 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
             format!("{} − {l}", n(o.admit_rps)),
             Some(o.margin_to_ceiling_rps),
             T::UnitRps,
+            Some(admit - rl),
         ),
         (
             "min-workers",
@@ -298,6 +325,7 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
             format!("ceil({l} / ({} × {}))", n(o.per_worker_rps), lang.percent(&k)),
             Some(o.min_workers as f64),
             T::UnitWorkers,
+            None,
         ),
         // At or above capacity every worker is busy, and no long-run mean is in the system.
         (
@@ -306,18 +334,35 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
             if o.unstable { format!("min({l} × {s} ms, {c})") } else { format!("{l} × {s} ms") },
             Some(o.busy_workers),
             T::UnitWorkers,
+            Some(if o.unstable { (rl * rs / 1000.0).min(cf) } else { rl * rs / 1000.0 }),
         ),
-        ("in-system", T::CapInSystem, format!("{l} × {} ms", n(input.w_ms)), o.in_system, T::UnitRequests),
+        (
+            "in-system",
+            T::CapInSystem,
+            format!("{l} × {} ms", n(input.w_ms)),
+            o.in_system,
+            T::UnitRequests,
+            Some(rl * rw / 1000.0),
+        ),
     ];
+    let shown = |v: f64, unit: T| {
+        if unit == T::UnitPercent {
+            lang.percent_figure(v)
+        } else {
+            format!("{} {}", format_number(v, 3), lang.t(unit))
+        }
+    };
     html! {
         <>
         <table class="lab-table capacity" id="q-capacity">
             <tbody>
-                { for rows.into_iter().map(|(id, label, formula, v, unit)| html! {
+                { for rows.into_iter().map(|(id, label, formula, v, unit, from_shown)| html! {
                     // The row's id lets a lesson veil its formula with its value; the label stays.
                     <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
                         if let Some(v) = v {
-                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{ if unit == T::UnitPercent { lang.percent_figure(v) } else { format!("{} {}", format_number(v, 3), lang.t(unit)) } }</td>
+                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{
+                                if from_shown.is_some_and(|w| shown(w, unit) != shown(v, unit)) { format!("≈ {}", shown(v, unit)) } else { shown(v, unit) }
+                            }</td>
                         } else {
                             <td class="value" id={format!("cap-{id}")}>{ "—" }</td>
                         }</tr>
@@ -330,7 +375,7 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
         } else if o.short_w && !o.unstable {
             <p class="note" id="q-cap-note">{ lang.f(T::CapNoteShortW, &[("w", &n(input.w_ms)), ("s", &s)]) }</p>
         } else {
-            <p class="note" id="q-cap-note">{ lang.t(T::CapNoteUnstable) }</p>
+            <p class="note" id="q-cap-note">{ lang.t(if input.queue > 0 { T::CapNoteUnstableLimited } else { T::CapNoteUnstable }) }</p>
             // A queue limit gives the pool a steady state the table's arithmetic knows nothing of.
             if input.queue > 0 { <p class="note" id="q-cap-bounded">{ if bounded { lang.t(T::CapNoteBounded).to_string() } else { lang.f(T::CapNoteBoundedNoForm, &[("why", &why_not_mmck(lang, model))]) } }</p> }
         }
@@ -461,7 +506,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
     let notes = if closed.bounded {
         lang.f(T::QExactBounded, &[("q", &format_number(f64::from(input.queue), 0))])
     } else if !closed.pool.stable() {
-        t(T::QUnstable).to_string()
+        t(if input.queue > 0 { T::QUnstableLimited } else { T::QUnstable }).to_string()
     } else if let (Model::Dmc, Some(sigma)) = (closed.model, closed.pool.dmc_sigma()) {
         lang.f(T::QExactDmc, &[("s", &format_number(sigma, 4))])
     } else if closed.exact {
@@ -530,6 +575,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                 // The figures first (reading and tab order, a phone's first screen); the settings
                 // after them, in the left column on a wide screen and folded on a narrow one.
                 <div class="outputs">
+                    { super::lab::stale_note(lang, "q", &st.errors) }
                     <p class="sr-only" aria-live="polite" id="q-announce">{ announce }</p>
                     { status }
                     <div class="panel">

@@ -8,6 +8,7 @@ keyboard; screenshots at 1440×900, 1920×1080 and 390×844 go to the artifacts 
 """
 
 import os
+import re
 import time
 
 SIZES = [(1440, 900), (1920, 1080), (390, 844)]
@@ -168,7 +169,14 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         chrome.type("#f-row_hold-2", "-5")
         wait_contains("#f-row_hold-2-error", "Row 3, hold = -5 is not accepted")
         expect(" ms" in chrome.text("#f-row_hold-2-error"), chrome.text("#f-row_hold-2-error"))
+        # The figures above keep the last valid table, and say so (on a phone the error is
+        # in the folded settings below them).
+        wait_contains("#adm-stale", "The figures below still show the last valid input.")
         chrome.type("#f-row_hold-2", "100")
+        deadline = time.time() + 10
+        while time.time() < deadline and chrome.find("#adm-stale") is not None:
+            time.sleep(0.1)
+        expect(chrome.find("#adm-stale") is None, "valid again: the note goes")
         # Keyboard: Tab from the preset select reaches the capacity field; Enter in it applies.
         chrome.js("document.getElementById('preset').focus();")
         press(TAB)
@@ -250,8 +258,28 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         note = chrome.text("#q-assumes")
         expect("Allen–Cunneen" in note, f"the approximation is named: {note!r}")
         expect(chrome.text("#q-p99") == "—", "no p99 closed form off M/M/c")
+        # Each capacity figure is what its formula's shown operands give, or is marked ≈
+        # (163.394 − 122.545 had read "= 40.848").
+        for query in ["preset=long-tail&queue=20&rate=200", "preset=source-002", "preset=long-tail", "rate=1&workers=1"]:
+            page(f"?page=queue&lang=en&{query}")
+            wait_queue_run()
+            rows = chrome.js("""return ['headroom', 'margin', 'in-system'].map(id => {
+                const v = document.getElementById('cap-' + id); return v && [v.previousElementSibling.textContent, v.textContent]; });""")
+            for row in rows:
+                if not row:
+                    continue
+                formula, shown = row
+                if not re.search(r"\d", shown):
+                    continue  # no figure (past capacity L = λW has none)
+                nums = [float(x.replace(",", "")) for x in re.findall(r"-?[\d,]+(?:\.\d+)?", formula)]
+                # (The page writes a negative value with a minus sign, U+2212.)
+                got = float(re.search(r"-?[\d,]+(?:\.\d+)?", shown.replace("\u2212", "-")).group().replace(",", ""))
+                want = nums[0] - nums[1] if "−" in formula else nums[0] * nums[1] / 1000
+                expect("≈" in shown or abs(round(want, 3) - got) < 1e-9, f"{query}: {formula} = {shown} (the operands give {want:.4f})")
         page("?page=queue&lang=en&preset=source-002")
         wait_queue_run()
+        chrome.type("#f-workers", "0")
+        wait_contains("#q-stale", "still show the last valid input")
         chrome.type("#f-workers", "7")
         chrome.wait("#q-rho[data-value^='0.68']")
         wait_queue_run()
@@ -301,8 +329,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         # past 100 %; neither "no steady state" nor "see the M/M/c/K figures".
         page("?page=queue&lang=en&preset=overload&service=constant")
         wait_queue_run()
-        notes = chrome.text("#q-no-steady-state") + " " + chrome.text("#q-cap-bounded")
-        expect("no steady state" not in notes and "see the M/M/c/K" not in notes and "steady state at any load" in notes,
+        notes = " ".join(chrome.text(f"#q-{n}") for n in ["no-steady-state", "cap-bounded", "assumes", "cap-note"])
+        expect("no steady state" not in notes and "queue grows" not in notes and "see the M/M/c/K" not in notes
+               and "steady state at any load" in notes and "a steady state, but no closed form" in notes,
                f"the notes say what the page has: {notes!r}")
         expect("Allen–Cunneen" in chrome.text("#q-limit-note"), f"the line named as drawn: {chrome.text('#q-limit-note')!r}")
         # Past capacity without a limit, λ/(cμ) (105 %) is not called a utilisation beside the

@@ -125,6 +125,9 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         load("?page=breaker&lang=zh&preset=source-003&rate=800")
         err = chrome.text("#f-rate-error")
         expect("rate" in err and "800" in err and "666.66" in err, f"the call bound, in Chinese: {err!r}")
+        # The figures keep the last valid settings, and say so above them.
+        expect("上一次有效" in chrome.text("#bl-stale") if chrome.find("#bl-stale") else False,
+               f"the figures are said to be the last valid settings': {chrome.find('#bl-stale') and chrome.text('#bl-stale')!r}")
         no_console_errors(chrome, "breaker bad link")
 
     def editing_rewrites_the_link():

@@ -337,3 +337,15 @@ fn the_paused_playhead_travels_in_the_link_and_is_not_a_setting() {
     let (_, e) = bad.errors.get(&FieldKey::plain("at")).expect("at refused");
     assert_eq!((e.value.as_str(), &*e.allowed), ("-1", &Allowed::integer(0, 20_000)));
 }
+
+#[test]
+fn a_setting_of_one_call_reads_in_the_singular() {
+    // Source 002's breaker trips on a single call's failure: its settings read "1 call",
+    // not "1 calls", beside Resilience4j's names.
+    let st = q("?page=breaker&preset=source-002");
+    let values: Vec<String> = st.settings(crate::i18n::Lang::En).into_iter().map(|(_, v, _, _)| v).collect();
+    assert!(values.iter().any(|v| v == "1 call"), "{values:?}");
+    assert!(!values.iter().any(|v| v.starts_with("1 ") && v.ends_with('s')), "{values:?}");
+    let zh: Vec<String> = st.settings(crate::i18n::Lang::Zh).into_iter().map(|(_, v, _, _)| v).collect();
+    assert!(zh.iter().any(|v| v == "1 次调用"), "{zh:?}");
+}
