@@ -338,6 +338,12 @@ fn approximations_are_labelled_and_close() {
     let (st, s) = simulate("?page=queue&preset=overload");
     assert!(!st.input.closed().pool.stable());
     assert!(s.blocked > 0.02 && s.rho > 0.98, "{s:?}");
+    // Without the limit the run's own offered load is λ/(cμ) = 105 %, which its busy share
+    // (at most 100 %) is not.
+    let (st, s) = simulate("?page=queue&preset=overload&queue=0");
+    let seen = st.input.offered_seen(&s);
+    assert!((seen - 1.05).abs() < 0.03 && s.rho <= 1.0 && s.rho > 0.98, "{seen} {s:?}");
+    assert!(s.arrived >= s.served, "{s:?}");
 }
 
 #[test]

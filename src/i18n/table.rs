@@ -946,6 +946,7 @@ texts! {
     // The queue lab's flat line beside the busy workers' peaks: their mean over the run.
     SeriesBusyMean => "busy workers, mean over the whole run", "忙碌线程（整次运行的平均值）";
     SeriesQueue => "queue", "队列";
+    SeriesQueueMean => "queue, mean over the whole run", "队列（整次运行的平均值）";
     SeriesPool => "pool limit", "线程上限";
     SeriesOpen => "open", "打开";
     SeriesHalfOpen => "half-open", "半开";

@@ -508,6 +508,8 @@ pub struct Simulated {
     pub blocked: f64,
     /// Calls served.
     pub served: u64,
+    /// Calls that reached the pool (served, turned away, or still there at the end).
+    pub arrived: u64,
 }
 
 /// The figures the page shows from the closed forms and the capacity table, by the DOM id
@@ -572,7 +574,19 @@ pub fn simulated(r: &Report) -> Option<Simulated> {
         little: n / r.summary.end_ms * time_ms,
         blocked: if pool.calls == 0 { 0.0 } else { pool.rejected as f64 / pool.calls as f64 },
         served: q.served,
+        arrived: pool.calls,
     })
+}
+
+impl QueueInput {
+    /// The offered load per worker the lab's own run (point 0) saw: its arrivals per second
+    /// over the load's window ÷ (c × μ), the run's λ̂/(cμ) beside the closed form's λ/(cμ).
+    /// (Its busy share, `Simulated::rho`, stops at 100 % however far past it λ goes.)
+    pub fn offered_seen(&self, sim: &Simulated) -> f64 {
+        let window_s = self.scenario(0).load.duration_ms() / 1000.0;
+        let capacity = f64::from(self.workers) * self.pool().mu();
+        if window_s > 0.0 && capacity > 0.0 { sim.arrived as f64 / window_s / capacity } else { f64::NAN }
+    }
 }
 
 /// Why a run of the lab ended with requests still in the pool.

@@ -138,7 +138,15 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
         <table class="lab-table figures-vs" id="q-figures">
             <thead><tr><th><span class="sr-only">{ lang.t(T::QColFigure) }</span></th><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
             <tbody>
-                { row(lang, "rho", rho_label(c), rho, Some(f.rho), sim.map(|s| s.rho), pct) }
+                // Past capacity without a limit the first row is the offered load, and the run's
+                // own offered load stands beside it; the busy share, which stops at 100 %, has a
+                // row of its own (99.9 % beside 125 % had read as the run contradicting λ/(cμ)).
+                if rho_label(c) == T::QOfferedPerWorker {
+                    { row(lang, "rho", T::QOfferedPerWorker, rho, Some(f.rho), sim.map(|s| input.offered_seen(s)), pct) }
+                    { row(lang, "busy", T::QBusyShare, "min(1, λ/(cμ))".to_string(), Some(f.rho.min(1.0)), sim.map(|s| s.rho), pct) }
+                } else {
+                    { row(lang, "rho", rho_label(c), rho, Some(f.rho), sim.map(|s| s.rho), pct) }
+                }
                 { row(lang, "pwait", match c.model { Model::Mmck => T::QPWaitBounded, Model::Dmc => T::QPWaitTakacs, _ => T::QPWait }, pwait, f.p_wait, sim.map(|s| s.p_wait), pct) }
                 { row(lang, "wait", T::QWait, wait, f.wait_ms, sim.map(|s| s.wait_ms), ms) }
                 { row(lang, "time", T::QTime, format!("Wq + 1/μ = Wq + {}", ms(lang, p.service_ms)), f.time_ms, sim.map(|s| s.time_ms), ms) }
@@ -535,6 +543,13 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                 class: "c-busy dash2".into(),
                 values: vec![m; buckets],
             });
+        }
+        // Likewise the queue: its peaks sit at the limit in nearly every bucket of the overload
+        // preset, whose story says it hovers around two-thirds full, its mean (L less the busy
+        // workers, both averaged over the run's time).
+        let queued = s.queue[1].iter().any(|&q| q > 0);
+        if let Some(q) = sims.first().copied().flatten().filter(|_| queued).map(|m| (m.in_system - m.rho * f64::from(input.workers)).max(0.0)) {
+            lines.push(Line { name: t(T::SeriesQueueMean).into(), class: "c-queue dash2".into(), values: vec![q; buckets] });
         }
         let lines = Lines::new(lines);
         html! {

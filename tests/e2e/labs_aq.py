@@ -238,7 +238,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
                 return [paths.length, flat.length, ys.length > 1 && ys.every(y => y === ys[0]), at,
                         Array.from(c.querySelectorAll('.legend-item')).map(e => e.textContent)];""")
             mean = srho * 8
-            expect(got[:3] == [3, 1, True] and got[3] is not None and abs(got[3] - mean) < 0.05,
+            # (Four lines: the peaks of the busy workers and the queue, then their means.)
+            expect(got[:3] == [4, 2, True] and got[3] is not None and abs(got[3] - mean) < 0.05,
                    f"the busy workers' mean over the run ({mean:.3f}) drawn flat at its height: {got}")
             expect(not any(ch.isdigit() for ch in got[4][-1]), f"its legend names it without the number (capacity 1 veils the chart, not its caption): {got[4]}")
             shots(f"queue-source-002-{lang}")
@@ -297,6 +298,16 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         blocked, blocked_sim = value("#q-blocked"), value("#q-blocked-sim")
         expect(abs(blocked - blocked_sim) < 0.01, f"turned away, closed form beside the run: {blocked}, {blocked_sim}")
         expect(chrome.find("#q-no-steady-state") is None, "a bounded queue has a steady state: the line goes on")
+        # Its queue's peaks sit at the limit of 50; its mean (the story's "two-thirds full")
+        # is drawn beside them, from the run's L less its busy workers.
+        chrome.js("const d = document.querySelector('#q-queue-chart details.chart-data'); d.open = true; d.dispatchEvent(new Event('toggle'));")
+        chrome.wait("#q-queue-chart-table")
+        cols = chrome.js("""const t = document.getElementById('q-queue-chart-table');
+            const names = [...t.querySelectorAll('thead th')].map(h => h.textContent);
+            const i = names.indexOf('queue, mean over the whole run');
+            return [i, i < 0 ? null : t.querySelector('tbody tr').children[i].textContent];""")
+        mean_q = float(cols[1]) if cols[0] > 0 else -1
+        expect(25 <= mean_q <= 42, f"the queue's mean, about two-thirds of 50: {cols}")
         # Its announcement names the figure as the table does: the busy share (99.6 %), not ρ
         # (105 % in the capacity table).
         said = chrome.js("return document.getElementById('q-announce').textContent")
@@ -340,6 +351,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         wait_queue_run()
         first = chrome.text("#q-figures tbody tr th")
         expect(first.startswith("Offered load per worker"), f"the first row's name past capacity: {first!r}")
+        # Beside it the run's own offered load (its arrivals ÷ cμ), not its busy share, which
+        # has a row of its own and stops at 100 %.
+        offered, seen, busy, busy_seen = (value(f"#q-{k}") for k in ["rho", "rho-sim", "busy", "busy-sim"])
+        expect(abs(offered - 1.05) < 1e-9 and abs(seen - offered) < 0.03, f"offered 105 %, the run's {seen}")
+        expect(busy == 1.0 and 0.95 < busy_seen <= 1.0, f"busy share: {busy} closed, {busy_seen} run")
 
     def labs_from_the_navigation():
         page("?page=storm&lang=zh")
