@@ -679,3 +679,20 @@ fn the_queue_labs_buckets_are_round() {
         assert_eq!(st.input.scenario(1).report.bucket_ms, None, "the curve's points draw no series");
     }
 }
+
+#[test]
+fn the_curve_reaches_a_setting_between_98_percent_and_capacity() {
+    // source-002's pool (8 workers × 25/s) at 199/s: ρ = 99.5 %, past the line's usual end
+    // at 98 %. The line goes on to the setting, whose closed-form W is its last point.
+    let st = QueueState::from_query(&Query::parse("?page=queue&preset=source-002&rate=199"));
+    let c = st.input.closed();
+    let line = st.input.curve(c.model);
+    let (rho, w) = *line.last().unwrap();
+    assert!((rho - 0.995).abs() < 1e-12, "{rho}");
+    assert_eq!(Some(w), c.figures.time_ms, "the setting's own W ends the line");
+    // A setting below 98 % changes nothing: 60 points up to 98 %.
+    let low = QueueState::from_query(&Query::parse("?page=queue&preset=source-002"));
+    let line = low.input.curve(low.input.closed().model);
+    assert_eq!(line.len(), 60);
+    assert!((line.last().unwrap().0 - 0.98).abs() < 1e-12);
+}

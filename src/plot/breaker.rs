@@ -193,14 +193,19 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) 
             (false, true) => ("fail", 0.25 + 0.75 * p.failure_pct / 100.0),
             (false, false) => ("ok", 0.35),
         };
+        let failing = percent(lang, p.failure_pct, 0);
+        let full = format!("{failing} · {} ms", format_number(p.latency_ms, 0));
+        // Every phase says what it is on hover; its label, the whole one if it fits, else its
+        // failure rate alone (a 10 s first phase of 80 s had gone unlabelled).
         let _ = write!(
             out,
-            r#"<rect class="phase {class}" x="{x0:.2}" y="54" width="{:.2}" height="15" fill-opacity="{shade:.2}"/>"#,
+            r#"<rect class="phase {class}" x="{x0:.2}" y="54" width="{:.2}" height="15" fill-opacity="{shade:.2}"><title>{}</title></rect>"#,
             (x1 - x0 - 1.0).max(1.0),
+            esc(&full),
         );
-        let label = format!("{} · {} ms", percent(lang, p.failure_pct, 0), format_number(p.latency_ms, 0));
         // 10.5 px text (9 px at a tablet's 560 px), about 5.9 units a character.
-        if x1 - x0 > label.chars().count() as f64 * 5.9 + 6.0 {
+        let fits = |t: &str| x1 - x0 > t.chars().count() as f64 * 5.9 + 6.0;
+        if let Some(label) = [full.clone(), failing].into_iter().find(|t| fits(t)) {
             let _ = write!(
                 out,
                 r#"<text class="phase-label{}" x="{:.2}" y="65">{}</text>"#,
@@ -462,6 +467,19 @@ mod tests {
             "answers 50 ms later"
         );
         assert_eq!(cell(&r.calls[110], r.end_us), (Cell::Failed, true, false), "a failed probe");
+    }
+
+    #[test]
+    fn every_phase_of_the_dependency_band_is_labelled() {
+        // Source 002's first phase (0 % · 50 ms, 10 s of the run) is too narrow for its whole
+        // label: it keeps its failure rate, and every phase says what it is on hover.
+        let input = preset("source-002").unwrap();
+        let r = run(&input).unwrap();
+        let html = outputs(Lang::En, &input, &r, 0);
+        let phases = html.matches(r#"<rect class="phase "#).count();
+        assert_eq!(phases, input.phases.len());
+        assert_eq!(html.matches(r#"class="phase-label"#).count(), phases, "{html}");
+        assert!(html.contains("<title>0 % · 50 ms</title>"), "{html}");
     }
 
     #[test]

@@ -383,16 +383,22 @@ impl QueueInput {
 
     /// The closed-form mean time in system (ms) against the offered ρ, for the
     /// latency-versus-utilisation curve, in `model` ([`Closed::model`] of
-    /// [`closed`](Self::closed), which the caller has already): 60 points up to 0.98, or
-    /// with M/M/c/K's forms 90 up to 1.5, since a bounded queue has a steady state past
-    /// capacity too.
+    /// [`closed`](Self::closed), which the caller has already): 60 points up to 0.98 (and
+    /// the setting's own ρ if it lies between that and 1), or with M/M/c/K's forms 90 up to
+    /// 1.5, since a bounded queue has a steady state past capacity too.
     pub fn curve(&self, model: Model) -> Vec<(f64, f64)> {
         let (pool, factor) = (self.pool(), self.factor());
         let bounded = model == Model::Mmck;
         let (n, top) = if bounded { (90, 1.5) } else { (60, 0.98) };
+        // A setting between 98 % and capacity: the line goes on to it, so that its marker
+        // sits on the line it belongs to (at 99.5 %, 1,024 ms, it had floated far above the
+        // line's end at 270 ms).
+        let own = pool.rho();
+        let past_top = (!bounded && own > top && own < 1.0).then_some(own);
         (1..=n)
-            .filter_map(|i| {
-                let rho = top * f64::from(i) / f64::from(n);
+            .map(|i| top * f64::from(i) / f64::from(n))
+            .chain(past_top)
+            .filter_map(|rho| {
                 let p = Pool { lambda: rho * f64::from(pool.workers) * pool.mu(), ..pool };
                 let f = match model {
                     Model::Mmck => p.mmck(self.queue),
