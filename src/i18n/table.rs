@@ -276,6 +276,7 @@ texts! {
     CreditScale => "1 token = {k}; refill = elapsed ms × {r}.", "1 令牌 = {k}；补充量 = 经过的毫秒数 × {r}。";
     EventScrub => "Event", "事件";
     StepEventHelp => "Advance one event.", "前进一个事件。";
+    EventScrubHelp => "Drag to any event of the run (← → one at a time); the bucket and the cards show the run up to it.", "拖动到运行中的任意事件（← → 逐个移动）；令牌桶和卡片都显示到该事件为止的运行。";
     StepOf => "step {k} of {n} · t = {t} ms", "第 {k}/{n} 步 · t = {t} ms";
     ReducedMotionSteps => "Reduced motion is on: showing the end state; step or drag to any event.", "已开启减少动态效果：显示最终状态；可单步或拖动到任意事件。";
     NoBucket => "no token bucket", "无令牌桶";

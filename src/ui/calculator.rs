@@ -224,13 +224,15 @@ fn Results(props: &ResultsProps) -> Html {
             (false, false) => t(T::OutFits).to_string(),
         };
         html! {
-            <tr id={id.to_string()} class={classes!(f.saturated.then_some("saturated"), f.above_ceiling.then_some("above-ceiling"))} data-value={exact(o, id)}>
-                <th scope="row">{ t(which) }</th>
-                <td><code>{ format!("{} × {} s", n(f.rate_per_s), format_number(f.hold_ms / 1000.0, 4)) }</code></td>
-                <td class="num-cell value">{ n(f.in_flight) }</td>
-                <td class="num-cell">{ format_number(f64::from(i.pool_size), 0) }</td>
-                <td class="num-cell">{ lang.percent(&format_small(f.pool_share * 100.0, 1, 2)) }</td>
-                <td class="status">{ status }</td>
+            // Roles spelled out: a phone shows each row as a card (`table.stack-narrow`), and a
+            // table laid out as blocks would otherwise lose its semantics.
+            <tr role="row" id={id.to_string()} class={classes!(f.saturated.then_some("saturated"), f.above_ceiling.then_some("above-ceiling"))} data-value={exact(o, id)}>
+                <th scope="row" role="rowheader">{ t(which) }</th>
+                <td role="cell" data-label="λ × W"><code>{ format!("{} × {} s", n(f.rate_per_s), format_number(f.hold_ms / 1000.0, 4)) }</code></td>
+                <td role="cell" data-label={t(T::InFlightColL)} class="num-cell value">{ n(f.in_flight) }</td>
+                <td role="cell" data-label={t(T::InFlightColPool)} class="num-cell">{ format_number(f64::from(i.pool_size), 0) }</td>
+                <td role="cell" data-label={t(T::InFlightColShare)} class="num-cell">{ lang.percent(&format_small(f.pool_share * 100.0, 1, 2)) }</td>
+                <td role="cell" data-label={t(T::InFlightColStatus)} class="status">{ status }</td>
             </tr>
         }
     };
@@ -260,18 +262,18 @@ fn Results(props: &ResultsProps) -> Html {
             // Focusable: on a narrow screen the table scrolls sideways, and the keyboard must
             // reach what is out of view (axe: scrollable-region-focusable).
             <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::OutInFlight)}>
-            <table class="inflight" id="inflight">
-                <thead>
-                    <tr>
-                        <th scope="col">{ t(T::InFlightColCase) }</th>
-                        <th scope="col">{ "λ × W" }</th>
-                        <th scope="col" class="num-cell">{ t(T::InFlightColL) }</th>
-                        <th scope="col">{ t(T::InFlightColPool) }</th>
-                        <th scope="col" class="num-cell">{ t(T::InFlightColShare) }</th>
-                        <th scope="col">{ t(T::InFlightColStatus) }</th>
+            <table class="inflight stack-narrow" id="inflight" role="table">
+                <thead role="rowgroup">
+                    <tr role="row">
+                        <th scope="col" role="columnheader">{ t(T::InFlightColCase) }</th>
+                        <th scope="col" role="columnheader">{ "λ × W" }</th>
+                        <th scope="col" role="columnheader" class="num-cell">{ t(T::InFlightColL) }</th>
+                        <th scope="col" role="columnheader">{ t(T::InFlightColPool) }</th>
+                        <th scope="col" role="columnheader" class="num-cell">{ t(T::InFlightColShare) }</th>
+                        <th scope="col" role="columnheader">{ t(T::InFlightColStatus) }</th>
                     </tr>
                 </thead>
-                <tbody>
+                <tbody role="rowgroup">
                     { in_flight_row("inflight-normal-before", T::InFlightNormalBefore, &o.normal_before) }
                     { in_flight_row("inflight-normal-after", T::InFlightNormalAfter, &o.normal_after) }
                     { in_flight_row("inflight-degraded-before", T::InFlightDegradedBefore, &o.degraded_before) }

@@ -47,16 +47,18 @@ fn row(
     sim: Option<f64>,
     f: fn(Lang, f64) -> String,
 ) -> Html {
-    let cell = |id: String, v: Option<f64>| match v {
+    let cell = |id: String, v: Option<f64>, column: T| match v {
         Some(v) if v.is_finite() => {
-            html! { <td class="value" {id} data-value={v.to_string()}>{ f(lang, v) }</td> }
+            html! { <td class="value" role="cell" data-label={lang.t(column)} {id} data-value={v.to_string()}>{ f(lang, v) }</td> }
         }
-        _ => html! { <td class="value" {id}>{ "—" }</td> },
+        _ => html! { <td class="value" role="cell" data-label={lang.t(column)} {id}>{ "—" }</td> },
     };
+    // Roles spelled out: a phone shows each row as a card (`table.stack-narrow`), and a
+    // table laid out as blocks would otherwise lose its semantics.
     html! {
-        <tr>
-            <th scope="row">{ lang.t(label) }</th><td><code>{ formula }</code></td>
-            { cell(format!("q-{id}"), closed) }{ cell(format!("q-{id}-sim"), sim) }
+        <tr role="row">
+            <th scope="row" role="rowheader">{ lang.t(label) }</th><td role="cell" data-label={lang.t(T::QColFormula)}><code>{ formula }</code></td>
+            { cell(format!("q-{id}"), closed, T::QColClosed) }{ cell(format!("q-{id}-sim"), sim, T::QColSim) }
         </tr>
     }
 }
@@ -135,9 +137,9 @@ fn figures_table(lang: Lang, input: &QueueInput, c: &Closed, sim: Option<&Simula
         )
     };
     html! {
-        <table class="lab-table figures-vs" id="q-figures">
-            <thead><tr><th><span class="sr-only">{ lang.t(T::QColFigure) }</span></th><th>{ lang.t(T::QColFormula) }</th><th>{ lang.t(T::QColClosed) }</th><th>{ lang.t(T::QColSim) }</th></tr></thead>
-            <tbody>
+        <table class="lab-table figures-vs stack-narrow" id="q-figures" role="table">
+            <thead role="rowgroup"><tr role="row"><th role="columnheader"><span class="sr-only">{ lang.t(T::QColFigure) }</span></th><th role="columnheader">{ lang.t(T::QColFormula) }</th><th role="columnheader">{ lang.t(T::QColClosed) }</th><th role="columnheader">{ lang.t(T::QColSim) }</th></tr></thead>
+            <tbody role="rowgroup">
                 // Past capacity without a limit the first row is the offered load, and the run's
                 // own offered load stands beside it; the busy share, which stops at 100 %, has a
                 // row of its own (99.9 % beside 125 % had read as the run contradicting λ/(cμ)).

@@ -277,6 +277,20 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
                 got = float(re.search(r"-?[\d,]+(?:\.\d+)?", shown.replace("\u2212", "-")).group().replace(",", ""))
                 want = nums[0] - nums[1] if "−" in formula else nums[0] * nums[1] / 1000
                 expect("≈" in shown or abs(round(want, 3) - got) < 1e-9, f"{query}: {formula} = {shown} (the operands give {want:.4f})")
+        # A phone: the figures one card a row, the simulated column within the screen.
+        chrome.viewport(390, 844)
+        try:
+            for lang in ["en", "zh"]:
+                page(f"?page=queue&lang={lang}&preset=source-002")
+                wait_queue_run()
+                cards = chrome.js("""const t = document.getElementById('q-figures');
+                    const cells = [...t.querySelectorAll('tbody td')];
+                    return [cells.length, cells.filter(c => c.getBoundingClientRect().right > innerWidth + 0.5).length,
+                            cells.every(c => getComputedStyle(c, '::before').content.length > 2),
+                            document.getElementById('q-rho-sim').getBoundingClientRect().top < innerHeight * 2];""")
+                expect(cards[0] >= 18 and cards[1:] == [0, True, True], f"queue on a phone ({lang}): every figure within the screen, named: {cards}")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         page("?page=queue&lang=en&preset=source-002")
         wait_queue_run()
         chrome.type("#f-workers", "0")

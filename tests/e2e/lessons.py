@@ -837,25 +837,26 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         no_console_errors(chrome, "held scales")
 
     def a_focused_scroll_region_keeps_its_keys():
-        # On a phone, retry storm 1's in-flight table is wider than the screen; Tab reaches
-        # its scroll box, and there → and Space scroll it instead of moving the step.
+        # On a phone, retry storm 2's chain diagram (four hops) is wider than the screen; Tab
+        # reaches its scroll box, and there → and Space scroll it instead of moving the step.
+        # (Step 1's in-flight table had been the wide one; a phone now shows it as cards.)
         with on_a_phone():
-            chrome.get(base + "?lesson=retry-storm&step=1&lang=en")
-            wait_step("retry-storm", 1)
-            chrome.wait("#inflight-box .table-scroll")
-            got = chrome.js("const r = document.querySelector('#inflight-box .table-scroll'); r.focus();"
+            chrome.get(base + "?lesson=retry-storm&step=2&lang=en")
+            wait_step("retry-storm", 2)
+            chrome.wait("#diagram-a .diagram-scroll[tabindex]")
+            got = chrome.js("const r = document.querySelector('#diagram-a .diagram-scroll'); r.focus();"
                             "return [r.scrollWidth > r.clientWidth, document.activeElement === r];")
-            expect(got == [True, True], f"the table overflows and its box has the focus: {got}")
+            expect(got == [True, True], f"the diagram overflows and its box has the focus: {got}")
             chrome.press(ARROW_RIGHT)
             chrome.press(SPACE)
             time.sleep(0.6)
             got = chrome.js("return [document.getElementById('lesson-card').dataset.step,"
-                            " (document.querySelector('#inflight-box .table-scroll') || {}).scrollLeft];")
-            expect(got[0] == "1" and got[1] > 0, f"still step 1, the table scrolled: {got}")
+                            " (document.querySelector('#diagram-a .diagram-scroll') || {}).scrollLeft];")
+            expect(got[0] == "2" and got[1] > 0, f"still step 2, the diagram scrolled: {got}")
             # Away from it, → moves the step again.
             chrome.js("document.activeElement.blur()")
             chrome.press(ARROW_RIGHT)
-            wait_step("retry-storm", 2)
+            wait_step("retry-storm", 3)
             no_console_errors(chrome, "scroll region keys")
 
     def a_phone_learner_finds_the_card_and_not_the_answer():
@@ -1249,7 +1250,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
-        ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide table)", a_focused_scroll_region_keeps_its_keys),
+        ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide chain diagram)", a_focused_scroll_region_keeps_its_keys),
         ("lessons: on a phone, the chain rows veiled with the answer, a corner button back to the card, the index within 360 px", a_phone_learner_finds_the_card_and_not_the_answer),
         ("lessons: a teacher presents from a tablet (768 x 1024 and 1024 x 768, touch): the card spans it, plays and goes full screen, its sticky bar short; the header scrolls away, a link to the folded settings", a_teacher_presents_from_a_tablet),
         ("lessons: presenter mode keeps the step's figure on the stage when a knob redraws it", presenter_stage_survives_a_knob),

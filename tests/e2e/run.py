@@ -229,6 +229,14 @@ def main():
                 expect(got["page"] <= 390, f"{lang}: nothing wider than the phone: {got['page']} px")
                 expect(got["px"] >= 12, f"{lang}: the rows' text at the page's size (line boxes of {got['px']:.1f} px)")
                 expect(got["n"] == 9 and got["off"] == 0 and not got["clash"], f"{lang}: nine values on the picture, the ×n clear of the names: {got}")
+                # The in-flight table one card a row: every value and verdict within the
+                # screen, each beside its column's name, no sideways scroll needed.
+                cards = chrome.js("""const t = document.getElementById('inflight');
+                    const cells = [...t.querySelectorAll('tbody td')];
+                    return [cells.length, cells.filter(c => c.getBoundingClientRect().right > innerWidth + 0.5).length,
+                            cells.every(c => getComputedStyle(c, '::before').content.length > 2),
+                            t.closest('.table-scroll').scrollWidth <= t.closest('.table-scroll').clientWidth + 1];""")
+                expect(cards == [20, 0, True, True], f"{lang}: the in-flight table's cells within the screen, named: {cards}")
                 chrome.full_screenshot(os.path.join(artifacts, f"calculator-{lang}-390.png"), width=390)
                 no_console_errors(chrome, f"calculator on a phone ({lang})")
         finally:
