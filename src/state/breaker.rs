@@ -617,12 +617,10 @@ impl BreakerState {
             let v = (k.get)(i, 0).unwrap_or(0.0);
             if k.off && v == 0.0 {
                 lang.t(T::OptOff).to_string()
+            } else if k.unit == T::UnitPercent {
+                lang.percent(&crate::i18n::format_number(v, 2))
             } else {
-                if k.unit == T::UnitPercent {
-                    lang.percent(&crate::i18n::format_number(v, 2))
-                } else {
-                    lang.count(v, k.unit)
-                }
+                lang.count(v, k.unit)
             }
         };
         let pick = |c: &C| {

@@ -441,13 +441,28 @@ impl QueueInput {
         }
     }
 
+    /// How long sweep point `point`'s load lasts (ms): its requests at its rate, at least the
+    /// engine's shortest run (at a rate near its top, 5,000 requests last under a
+    /// millisecond; the run then holds up to 10,000).
+    fn point_duration_ms(&self, point: usize) -> f64 {
+        let (rate, requests) = self.point_load(point);
+        (requests as f64 / rate * 1000.0).clamp(r::DURATION_MS.min, r::DURATION_MS.max)
+    }
+
+    /// The offered load per worker the lab's own run (point 0) saw: its arrivals per second
+    /// over the load's window ÷ (c × μ), the run's λ̂/(cμ) beside the closed form's λ/(cμ).
+    /// (Its busy share, `Simulated::rho`, stops at 100 % however far past it λ goes.)
+    pub fn offered_seen(&self, sim: &Simulated) -> f64 {
+        let window_s = self.point_duration_ms(0) / 1000.0;
+        let capacity = f64::from(self.workers) * self.pool().mu();
+        if window_s > 0.0 && capacity > 0.0 { sim.arrived as f64 / window_s / capacity } else { f64::NAN }
+    }
+
     /// The scenario of sweep point `point` (see [`point_load`](Self::point_load)): a client
     /// that calls once, in front of the pool, with the point's seed.
     pub fn scenario(&self, point: usize) -> Scenario {
-        let (rate, requests) = self.point_load(point);
-        // At least the engine's shortest run: at a rate near its top, 5,000 requests last
-        // under a millisecond (the run then holds up to 10,000).
-        let duration_ms = (requests as f64 / rate * 1000.0).clamp(r::DURATION_MS.min, r::DURATION_MS.max);
+        let (rate, _) = self.point_load(point);
+        let duration_ms = self.point_duration_ms(point);
         let (rate_per_s, peak_factor) = (rate, 1.0);
         let load = if self.poisson {
             Load::Poisson { rate_per_s, peak_factor, duration_ms }
@@ -582,17 +597,6 @@ pub fn simulated(r: &Report) -> Option<Simulated> {
         served: q.served,
         arrived: pool.calls,
     })
-}
-
-impl QueueInput {
-    /// The offered load per worker the lab's own run (point 0) saw: its arrivals per second
-    /// over the load's window ÷ (c × μ), the run's λ̂/(cμ) beside the closed form's λ/(cμ).
-    /// (Its busy share, `Simulated::rho`, stops at 100 % however far past it λ goes.)
-    pub fn offered_seen(&self, sim: &Simulated) -> f64 {
-        let window_s = self.scenario(0).load.duration_ms() / 1000.0;
-        let capacity = f64::from(self.workers) * self.pool().mu();
-        if window_s > 0.0 && capacity > 0.0 { sim.arrived as f64 / window_s / capacity } else { f64::NAN }
-    }
 }
 
 /// Why a run of the lab ended with requests still in the pool.

@@ -532,7 +532,8 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         // Each bucket's peak runs along the pool's limit well below full use (a burst fills the
         // pool for an instant in nearly every bucket): the mean over the run, ρ × c from the
         // run's own busy time, is drawn beside it so the chart does not read as 100 % busy.
-        let mean = sims.first().copied().flatten().map(|m| m.rho * f64::from(input.workers));
+        let own = sims.first().copied().flatten();
+        let mean = own.map(|m| m.rho * f64::from(input.workers));
         let mut lines = vec![
             Line { name: t(T::SeriesBusy).into(), class: "c-busy".into(), values: busy },
             Line { name: t(T::SeriesQueue).into(), class: "c-queue dash1".into(), values: series(&s.queue[1]) },
@@ -550,7 +551,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
         // preset, whose story says it hovers around two-thirds full, its mean (L less the busy
         // workers, both averaged over the run's time).
         let queued = s.queue[1].iter().any(|&q| q > 0);
-        if let Some(q) = sims.first().copied().flatten().filter(|_| queued).map(|m| (m.in_system - m.rho * f64::from(input.workers)).max(0.0)) {
+        if let Some(q) = own.filter(|_| queued).map(|m| (m.in_system - m.rho * f64::from(input.workers)).max(0.0)) {
             lines.push(Line { name: t(T::SeriesQueueMean).into(), class: "c-queue dash2".into(), values: vec![q; buckets] });
         }
         let lines = Lines::new(lines);
