@@ -59,13 +59,15 @@ impl Query {
     /// Keys given more than once with different values (the last value is the one read),
     /// each once, in the order first given.
     pub fn repeated(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for (k, v) in &self.pairs {
-            if !out.contains(k) && self.pairs.iter().any(|(k2, v2)| k2 == k && v2 != v) {
-                out.push(k.clone());
+        let keys: Vec<&str> = self.keys().collect();
+        let first = crate::order::first_places(&keys);
+        let mut conflict = vec![false; keys.len()];
+        for (i, &f) in first.iter().enumerate() {
+            if self.pairs[i].1 != self.pairs[f].1 {
+                conflict[f] = true;
             }
         }
-        out
+        keys.iter().zip(conflict).filter(|&(_, c)| c).map(|(k, _)| k.to_string()).collect()
     }
 
     /// The last value given for `key`.
@@ -172,6 +174,12 @@ mod tests {
         assert_eq!(q.repeated(), ["workers"], "the same value twice (lang) is no conflict");
         assert_eq!(q.get("workers"), Some("3"), "the last is read");
         assert!(Query::parse("?a=1&b=2").repeated().is_empty());
+    }
+
+    #[test]
+    fn repeated_keys_come_in_the_order_first_given() {
+        let q = Query::parse("?b=1&a=1&c=1&a=2&b=2&c=1&b=3");
+        assert_eq!(q.repeated(), ["b", "a"]);
     }
 
     #[test]

@@ -147,7 +147,7 @@ fn admission_links_round_trip_and_bad_values_fall_back_alone() {
         vec![0, 9],
         "the bad items are skipped, the good ones kept (defaults for cost and hold)"
     );
-    assert_eq!(bad.unknown, vec!["zzz".to_string()]);
+    assert_eq!(bad.unknown[..], vec!["zzz".to_string()]);
 
     let unknown = AdmissionState::from_query(&Query::parse("?preset=nope"));
     assert_eq!(unknown.preset, "source-002");
@@ -387,7 +387,7 @@ fn queue_links_round_trip_and_bad_values_fall_back_alone() {
         bad.errors.get(&FieldKey::plain("workers")).unwrap().1.to_string(),
         "workers: got 0, allowed a whole number from 1 to 10000"
     );
-    assert_eq!(bad.unknown, vec!["foo".to_string()]);
+    assert_eq!(bad.unknown[..], vec!["foo".to_string()]);
     // A log-normal's p99 below its median (40 ms) names the p99 and a range from the median,
     // in a link and when typed; it goes when the median comes down below it.
     let low = QueueState::from_query(&Query::parse("?page=queue&service=log_normal&p99=10"));

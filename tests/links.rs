@@ -231,7 +231,7 @@ fn every_page_takes_compact_mode_as_its_own_key() {
             QueueState::from_query(&q).unknown,
             BreakerState::from_query(&q).unknown,
         ];
-        assert!(unknown.iter().all(Vec::is_empty), "{page}: embed is no page's unknown key: {unknown:?}");
+        assert!(unknown.iter().all(|u| u.is_empty()), "{page}: embed is no page's unknown key: {unknown:?}");
     }
 }
 
@@ -317,10 +317,10 @@ proptest! {
 fn a_key_given_twice_is_named_once_on_every_page() {
     let q = Query::parse("?zzz=1&yyy=2&zzz=3");
     let want = vec!["zzz".to_string(), "yyy".to_string()];
-    assert_eq!(StormState::from_query(&q).unknown, want, "storm");
-    assert_eq!(CalcState::from_query(&q).unknown, want, "calculator");
-    assert_eq!(BreakerState::from_query(&q).unknown, want, "breaker");
-    assert_eq!(AdmissionState::from_query(&q).unknown, want, "admission");
-    assert_eq!(QueueState::from_query(&q).unknown, want, "queue");
-    assert_eq!(StabilityState::from_query(&q).unknown, want, "stability");
+    assert_eq!(StormState::from_query(&q).unknown[..], want, "storm");
+    assert_eq!(CalcState::from_query(&q).unknown[..], want, "calculator");
+    assert_eq!(BreakerState::from_query(&q).unknown[..], want, "breaker");
+    assert_eq!(AdmissionState::from_query(&q).unknown[..], want, "admission");
+    assert_eq!(QueueState::from_query(&q).unknown[..], want, "queue");
+    assert_eq!(StabilityState::from_query(&q).unknown[..], want, "stability");
 }

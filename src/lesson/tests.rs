@@ -9,7 +9,7 @@ use crate::i18n::placeholders;
 fn link_problems(q: &Query) -> Vec<String> {
     use crate::state::{admission, breaker, calculator, queue, storm};
     let (unknown, errors) = match q.get("page").and_then(Page::from_slug).unwrap_or(Page::DEFAULT) {
-        Page::Lessons => (Vec::new(), true),
+        Page::Lessons => (Default::default(), true),
         Page::Stability => {
             let s = crate::state::stability::page::StabilityState::from_query(q);
             (s.unknown, s.errors.is_empty())
@@ -35,7 +35,7 @@ fn link_problems(q: &Query) -> Vec<String> {
             (s.unknown, s.errors.is_empty())
         }
     };
-    let mut out: Vec<String> = unknown.into_iter().map(|k| format!("unknown key {k}")).collect();
+    let mut out: Vec<String> = unknown.iter().map(|k| format!("unknown key {k}")).collect();
     if !errors {
         out.push("a value is refused".into());
     }

@@ -378,7 +378,7 @@ pub struct AdmissionState {
     /// Fields whose text or link value was not accepted.
     pub errors: FormErrors,
     /// Link keys this page does not read.
-    pub unknown: Vec<String>,
+    pub unknown: crate::state::lab::UnknownKeys,
     /// Arrivals shown where the learner paused (`at=`; see `state::lab::AT`); None: the
     /// page plays the run from its start.
     pub at: Option<usize>,
@@ -440,7 +440,7 @@ impl AdmissionState {
             input,
             run,
             errors: FormErrors::default(),
-            unknown: Vec::new(),
+            unknown: Default::default(),
             at: None,
             from: None,
         }

@@ -96,7 +96,7 @@ pub struct Route {
     /// Keys no one reads, to tell the user: on the lessons index, and on a lesson link
     /// without a page state (the step's own state is shown), every key but the shell's.
     /// Every other page lists the keys it does not read itself.
-    pub unused: Vec<String>,
+    pub unused: crate::state::lab::UnknownKeys,
 }
 
 impl Route {
@@ -125,7 +125,7 @@ impl Route {
         let unused = if lesson_step_only || (page == Page::Lessons && unknown_page.is_none()) {
             crate::state::lab::unknown_keys(q, is_shell_key)
         } else {
-            Vec::new()
+            Default::default()
         };
         Route {
             page,
@@ -169,9 +169,9 @@ mod tests {
     #[test]
     fn keys_no_page_reads_are_named_on_the_lessons_index_and_a_bare_lesson_link() {
         let unused = |link: &str| Route::from_query(&Query::parse(link)).unused;
-        assert_eq!(unused("?page=lessons&lang=en&zzz=1&preset=x"), ["zzz", "preset"]);
+        assert_eq!(unused("?page=lessons&lang=en&zzz=1&preset=x")[..], ["zzz", "preset"]);
         assert_eq!(
-            unused("?lesson=interview&step=2&present=1&zzz=1"),
+            unused("?lesson=interview&step=2&present=1&zzz=1")[..],
             ["zzz"],
             "the step's own state is shown"
         );

@@ -304,7 +304,7 @@ pub struct BreakerState {
     /// Fields whose text is not accepted, with that text and the error.
     pub errors: FormErrors,
     /// Link parameters this page does not read.
-    pub unknown: Vec<String>,
+    pub unknown: crate::state::lab::UnknownKeys,
     /// Calls shown where the learner paused (`at=`; see `state::lab::AT`); None: the run's
     /// end, where the page opens.
     pub at: Option<usize>,
@@ -349,7 +349,7 @@ impl BreakerState {
             preset,
             input,
             errors: FormErrors::default(),
-            unknown: Vec::new(),
+            unknown: Default::default(),
             at: None,
             from: None,
         }

@@ -216,7 +216,7 @@ pub struct CalcState {
     /// Fields whose current text is not accepted, with that text and the error.
     pub errors: FormErrors,
     /// Link parameters this page does not read.
-    pub unknown: Vec<String>,
+    pub unknown: crate::state::lab::UnknownKeys,
 }
 
 /// Something the learner did on the calculator page.
@@ -278,7 +278,7 @@ impl CalcState {
     fn from_input(input: CalcInput) -> Self {
         let output = compute(&input)
             .unwrap_or_else(|_| compute(&CalcInput::default()).expect("the default input is valid"));
-        CalcState { input, output, errors: FormErrors::default(), unknown: Vec::new() }
+        CalcState { input, output, errors: FormErrors::default(), unknown: Default::default() }
     }
 
     /// Applies a learner's action; returns the new state.
@@ -486,7 +486,7 @@ mod tests {
         let (raw, e) = s.errors.get(&FieldKey::plain("attempts")).expect("nine attempts: more than 8 layers");
         assert_eq!(raw, "3,3,3,3,3,3,3,3,3");
         assert_eq!(e.to_string(), "attempts: got 3,3,3,3,3,3,3,3,3, allowed a list of 1 to 8 items");
-        assert_eq!(s.unknown, vec!["zzz".to_string()]);
+        assert_eq!(s.unknown[..], vec!["zzz".to_string()]);
         let s = CalcState::from_query(&Query::parse("?layers=2&attempts=3,3,3"));
         assert!(s.errors.get(&FieldKey::plain("attempts")).is_some(), "more attempts than layers=2 allows");
     }

@@ -640,7 +640,7 @@ pub struct QueueState {
     /// Fields whose text or link value was not accepted.
     pub errors: FormErrors,
     /// Link keys this page does not read.
-    pub unknown: Vec<String>,
+    pub unknown: crate::state::lab::UnknownKeys,
     /// Where a link under the retry-storm page's diagram took its settings from
     /// (`from=`; see `state::lab::Origin`); None once a setting is changed, a preset
     /// picked or reset: the page would otherwise say an edited value came from the storm.
@@ -686,7 +686,7 @@ impl QueueState {
             preset: p.name,
             input: (p.build)(),
             errors: FormErrors::default(),
-            unknown: Vec::new(),
+            unknown: Default::default(),
             from: None,
         }
     }

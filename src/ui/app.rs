@@ -38,7 +38,7 @@ pub struct Shell {
     /// An `embed=` value that is neither 0 nor 1, to tell the user.
     pub bad_embed: Option<String>,
     /// Link keys no page reads (see [`Route::unused`]), to tell the user.
-    pub unused: Vec<String>,
+    pub unused: crate::state::lab::UnknownKeys,
     /// Link keys given more than once with different values (see [`Query::repeated`]).
     pub repeated: Vec<String>,
 }
@@ -61,7 +61,7 @@ impl Reducible for Shell {
                 next.unknown_page = None;
                 next.unknown_lang = None;
                 next.bad_embed = None;
-                next.unused.clear();
+                next.unused = Default::default();
                 next.repeated.clear();
             }
         }
@@ -556,7 +556,7 @@ fn Host(props: &HostProps) -> Html {
                     return <$state>::from_query(&start);
                 }
                 let mut st = <$state>::from_query(&left_as($page).unwrap_or_default());
-                st.unknown.clear();
+                st.unknown = Default::default();
                 st.errors = Default::default();
                 st
             }

@@ -93,9 +93,8 @@ thread_local! {
 
 /// How far the page at this URL was scrolled when it was left through a link (0 if not).
 fn scrolled_here() -> f64 {
-    let href = web_sys::window().and_then(|w| w.location().href().ok());
-    href.and_then(|h| SCROLLED.with(|m| m.borrow().iter().find(|(u, _)| *u == h).map(|&(_, y)| y)))
-        .unwrap_or(0.0)
+    let href = super::browser::location("href");
+    SCROLLED.with(|m| m.borrow().iter().find(|(u, _)| *u == href).map(|&(_, y)| y)).unwrap_or(0.0)
 }
 
 /// Back and Forward keep the language last chosen in this browser: an entry written before
@@ -220,7 +219,7 @@ pub fn push_url(query: &str) {
     // The entry left keeps the page's latest state.
     super::browser::flush_url();
     let Some(window) = web_sys::window() else { return };
-    if let (Ok(href), Ok(y)) = (window.location().href(), window.scroll_y()) {
+    if let (href, Ok(y)) = (super::browser::location("href"), window.scroll_y()) {
         SCROLLED.with(|m| {
             let mut m = m.borrow_mut();
             match m.iter_mut().find(|(u, _)| *u == href) {

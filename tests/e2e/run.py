@@ -575,7 +575,11 @@ const seen = new MutationObserver(() => {}); seen.observe(main, {subtree: true, 
 window.__hold = true;
 const s = document.getElementById('k-l1-attempts-slider'); s.value = s.value === '0' ? 3 : 0;
 s.dispatchEvent(new Event('input', {bubbles: true}));
-setTimeout(() => {
+// The look waits for the worker's reply, held, so it is the moment just before the run is in
+// (a slow machine's reply had not come back one task later).
+const t0 = performance.now();
+const look = () => {
+  if (window.__held.length === 0 && performance.now() - t0 < 5000) { setTimeout(look, 5); return; }
   const recs = seen.takeRecords(); seen.disconnect();
   const where = n => { const e = n.nodeType === 1 ? n : n.parentElement; return e.closest('.progress') ? 'progress' : (e.id || e.className.baseVal || e.className || e.tagName); };
   const outside = recs.filter(r => !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every(n => n.nodeType === 1 && n.classList.contains('progress'))) && where(r.target) !== 'progress').map(r => r.type + ' ' + where(r.target));
@@ -583,7 +587,8 @@ setTimeout(() => {
   const got = {outside, top: top(), before, progress: p ? getComputedStyle(p).position : null,
                over: p ? p.offsetParent === main : null, badge: document.getElementById('diagram-a').textContent};
   requestAnimationFrame(() => setTimeout(() => done({...got, run: storm.dataset.run, held: window.__held.length}), 0));
-}, 0);""")
+};
+setTimeout(look, 0);""")
             expect(got["held"] > 0, f"the run's reply was held back: {got['held']}")
             chrome.js("window.__release(); return true;")
         finally:

@@ -49,7 +49,7 @@ fn a_bad_value_shows_its_error_and_falls_back_for_that_field_only() {
         (st.input.phases[0].duration_ms, st.input.phases[1].duration_ms),
         (base.phases[0].duration_ms, 5000.0)
     );
-    assert_eq!(st.unknown, vec!["zzz".to_string()]);
+    assert_eq!(st.unknown[..], vec!["zzz".to_string()]);
     // An unknown preset is named, and the default preset is used.
     let st = q("?preset=nope");
     assert_eq!(st.preset, "source-003");

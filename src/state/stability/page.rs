@@ -34,7 +34,7 @@ pub struct StabilityState {
     /// Fields whose text was not accepted.
     pub errors: FormErrors,
     /// Link keys the page does not read.
-    pub unknown: Vec<String>,
+    pub unknown: crate::state::lab::UnknownKeys,
     /// The cell "Open a cell's run" points at: column and row, from 0 (kept in the link as
     /// `col` and `row`, from 1, so that Back from the run finds it again).
     pub cell: [u16; 2],
@@ -64,7 +64,7 @@ impl Default for StabilityState {
         StabilityState {
             sweep: Sweep::default_for(DEFAULT_PRESET),
             errors: FormErrors::default(),
-            unknown: Vec::new(),
+            unknown: Default::default(),
             cell: [0, 0],
         }
     }
@@ -303,7 +303,7 @@ mod tests {
         let fields: Vec<&str> = st.errors.iter().map(|(k, _, _)| k.key).collect();
         assert_eq!(fields, ["preset", "seed", "x", "protect"]);
         assert_eq!(st.sweep, Sweep::default_for(DEFAULT_PRESET));
-        assert_eq!(st.unknown, ["wat"]);
+        assert_eq!(st.unknown[..], ["wat"]);
     }
 
     #[test]

@@ -116,7 +116,7 @@ pub struct StormState {
     /// Controls whose text or link value was not accepted.
     pub errors: FormErrors<StormKey>,
     /// Link parameters that name no control.
-    pub unknown: Vec<String>,
+    pub unknown: crate::state::lab::UnknownKeys,
     /// Side B pinned to settings the learner had on side A (`pin=`): their settings as the
     /// link writes them (`layers=2&l1.per_try=300`), from the same preset. None: side B is
     /// the preset's comparison.
@@ -191,7 +191,7 @@ impl StormState {
             moment: None,
             focus: None,
             errors: FormErrors::default(),
-            unknown: Vec::new(),
+            unknown: Default::default(),
             pin: None,
         }
     }
@@ -285,7 +285,7 @@ impl StormState {
                 let mut next = StormState { compare: true, pin: Some(self.settings_query()), ..self.clone() };
                 next.errors.clear(&PIN);
                 next.errors.clear(&COMPARE);
-                next.unknown.retain(|k| !k.starts_with("pin."));
+                next.unknown = next.unknown.without_prefix("pin.");
                 next
             }
             StormAction::Unpin => {
@@ -293,7 +293,7 @@ impl StormState {
                 // the preset as shipped against A, which no one asked for).
                 let mut next = StormState { pin: None, compare: false, ..self.clone() };
                 next.errors.clear(&PIN);
-                next.unknown.retain(|k| !k.starts_with("pin."));
+                next.unknown = next.unknown.without_prefix("pin.");
                 next
             }
             StormAction::AllKnobs(on) => {
@@ -509,6 +509,8 @@ impl StormState {
     /// nothing is listed.
     pub fn from_query(q: &Query) -> StormState {
         let mut st = StormState::new(q.get("preset").unwrap_or(presets::DEFAULT));
+        // Keys that name nothing, as met; listed once each at the end.
+        let mut unknown: Vec<String> = Vec::new();
         if let Some(p) = q.get("preset")
             && presets::find(p).is_none()
         {
@@ -567,7 +569,7 @@ impl StormState {
                 let named = FieldError { field: format!("pin.{}", e.field), ..e.clone() };
                 st.errors.set(PIN, text.clone(), named);
             }
-            st.unknown.extend(b.unknown.iter().map(|k| format!("pin.{k}")));
+            unknown.extend(b.unknown.iter().map(|k| format!("pin.{k}")));
             st.pin = Some(b.settings_query());
         }
         // The shape first: the controls then tune what it made.
@@ -620,7 +622,7 @@ impl StormState {
                 continue;
             }
             let Some((target, key)) = Target::parse_key(k) else {
-                st.unknown.push(k.clone());
+                unknown.push(k.clone());
                 continue;
             };
             if let Some(def) = choice(key).filter(|d| d.applies.to(target))
@@ -631,21 +633,21 @@ impl StormState {
             }
             match number(key).filter(|d| d.applies.to(target)) {
                 Some(def) => numbers.push((def, target, k, v.clone())),
-                None => st.unknown.push(k.clone()),
+                None => unknown.push(k.clone()),
             }
         }
         for (i, k, v) in fault_targets_asked {
             if i < st.a.faults.len() {
                 st = st.reduce(StormAction::FaultTarget(i, v));
             } else {
-                st.unknown.push(k.clone());
+                unknown.push(k.clone());
             }
         }
         for (def, target, k, v) in numbers {
             if (def.knob.get)(&st.a, target).is_some() {
                 st = st.reduce(StormAction::Type(StormKey::on(def.knob.key, target), v));
             } else {
-                st.unknown.push(k.clone());
+                unknown.push(k.clone());
             }
         }
         if let Some(raw) = q.get(FOCUS.key) {
@@ -657,12 +659,8 @@ impl StormState {
             }
         }
         // Each key once, in link order (a key given twice was listed twice).
-        let mut seen = Vec::new();
-        st.unknown.retain(|k| {
-            let first = !seen.contains(k);
-            seen.push(k.clone());
-            first
-        });
+        st.unknown =
+            crate::state::lab::UnknownKeys::of(&unknown.iter().map(String::as_str).collect::<Vec<_>>());
         st
     }
 

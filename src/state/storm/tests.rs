@@ -103,7 +103,7 @@ fn unused_values_are_named() {
     assert_eq!((raw.as_str(), e.to_string().as_str()), ("yes", "compare: got \"yes\", allowed one of 0, 1"));
     assert!(st.errors.get(&LAYERS).is_some_and(|(_, e)| e.to_string().contains("from 1 to 8")));
     assert!(st.errors.get(&sides_key(0)).is_some());
-    assert_eq!(st.unknown, vec!["zzz", ".", "中.attempts"], "each key once, a repeated one too");
+    assert_eq!(st.unknown[..], vec!["zzz", ".", "中.attempts"], "each key once, a repeated one too");
     assert_eq!(st.a, presets::chain_3x3());
 }
 
@@ -117,7 +117,7 @@ fn a_bad_link_value_names_the_field_and_falls_back_for_it_only() {
     assert_eq!(st.a.layers[1].client.retry.max_attempts, 4, "the good field applied");
     assert!(st.errors.get(&SEED).is_some());
     assert_eq!(st.seed, 1);
-    assert_eq!(st.unknown, vec!["bogus".to_string(), "l9.attempts".to_string()]);
+    assert_eq!(st.unknown[..], vec!["bogus".to_string(), "l9.attempts".to_string()]);
 }
 
 #[test]
@@ -402,7 +402,7 @@ fn pinned_settings_are_side_b_while_a_changes() {
     assert_eq!((three.a.layers.len(), three.side_b().layers.len()), (3, 2));
     // Unpinning forgets what the pin's link could not read.
     let odd = StormState::from_query(&Query::parse("preset=chain-3x3&pin=zz%3D1"));
-    assert_eq!(odd.unknown, ["pin.zz"]);
+    assert_eq!(odd.unknown[..], ["pin.zz"]);
     assert!(odd.reduce(StormAction::Unpin).unknown.is_empty());
 }
 
@@ -412,7 +412,7 @@ fn a_pin_in_a_link_names_what_it_refuses_and_keeps_the_rest() {
     let st = StormState::from_query(&q);
     let (_, e) = st.errors.get(&PIN).expect("the refused value is named");
     assert_eq!(e.field, "pin.l1.attempts");
-    assert_eq!(st.unknown, vec!["pin.zz".to_string()]);
+    assert_eq!(st.unknown[..], vec!["pin.zz".to_string()]);
     let b = st.side_b();
     assert_eq!((b.layers[0].client.retry.max_attempts, b.layers[1].client.retry.max_attempts), (3, 5));
 }
