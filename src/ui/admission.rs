@@ -539,8 +539,10 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::StepEventHelp)} onclick={onstep}>{ t(T::Step) }</button>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
-                            aria-label={t(T::EventScrub)} aria-valuetext={said} title={t(T::EventScrubHelp)} oninput={onscrub} />
+                            aria-label={t(T::EventScrub)} aria-valuetext={said} title={t(T::EventScrubHelp)} aria-describedby="scrub-help" oninput={onscrub} />
                         <span class="time" id="playhead-label">{ at }</span>
+                        // On screen, not only as a tooltip: a touch screen shows none.
+                        <p class="help" id="scrub-help">{ t(T::EventScrubHelp) }</p>
                     </div>
                     // A link's refused playhead (`at=`): it names no control of the panel.
                     if let Some((_, e)) = st.errors.get(&crate::state::FieldKey::plain("at")) {

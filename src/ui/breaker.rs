@@ -301,8 +301,10 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                         </button>
                         <button type="button" id="step" class="secondary small" title={t(T::BlStepHelp)} onclick={onstep}>{ t(T::Step) }</button>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
-                            aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
+                            aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} aria-describedby="scrub-help" oninput={onscrub} />
                         <span class="time" id="playhead-label">{ at_text }</span>
+                        // On screen, not only as a tooltip: a touch screen shows none.
+                        <p class="help" id="scrub-help">{ t(T::ScrubHelp) }</p>
                     </div>
                     // A link's refused playhead (`at=`): it names no control of the panel.
                     if let Some((_, e)) = p.state.errors.get(&FieldKey::plain("at")) {

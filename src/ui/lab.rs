@@ -123,7 +123,9 @@ pub fn preset_picker(
     html! {
         <div class="control choice">
             <label for="preset" title={lang.t(T::PresetHelp)}>{ lang.t(T::Preset) }</label>
-            <select id="preset" {onchange}>
+            // The help on screen too, as every other control's: a tooltip never shows on a
+            // touch screen.
+            <select id="preset" aria-describedby="preset-help" {onchange}>
                 if let Some((value, label)) = origin {
                     <option {value} selected=true>{ label }</option>
                 }
@@ -133,6 +135,7 @@ pub fn preset_picker(
                     <option value={*name} selected={story.from.is_none() && *name == current} title={lang.f(T::PresetLinkName, &[("name", name)])}>{ lang.t(*title) }</option>
                 }) }
             </select>
+            <p id="preset-help" class="help">{ lang.t(T::PresetHelp) }</p>
             { story_view(lang, preset_story, story, errors) }
             if let Some((_, e)) = errors.get(&FieldKey::plain("preset")) {
                 <p class="field-error" role="alert" id="preset-error">{ lang.field_error(e) }</p>

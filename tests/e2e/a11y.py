@@ -65,6 +65,22 @@ def settle(chrome):
     raise AssertionError("the page did not settle")
 
 
+# Every field (a slider, a number, a select, a text field) points at help on screen
+# (`aria-describedby`): a tooltip never shows on a touch screen, and a screen reader reads
+# the description with the field. Checkboxes and buttons say what they do in their label.
+FIELDS_WITHOUT_HELP = """
+const out = [];
+for (const e of document.querySelectorAll('input, select, textarea')) {
+  if (['hidden', 'checkbox', 'radio'].includes(e.type) || e.getClientRects().length === 0) continue;
+  const ids = (e.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+  const shown = ids.map(i => document.getElementById(i))
+    .filter(d => d && d.textContent.trim() && d.getClientRects().length > 0 && !d.classList.contains('sr-only'));
+  if (shown.length === 0) out.push(e.id || e.name || e.tagName);
+}
+return out;
+"""
+
+
 def axe_violations(chrome):
     with open(AXE, encoding="utf-8") as f:
         chrome.js(f.read() + "\nreturn true;")
@@ -76,7 +92,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
 
     def axe_every_page():
         expect(os.path.exists(AXE), f"axe-core is installed at {AXE} (scripts/install-tools.sh --browser)")
-        found = {}
+        found, no_help = {}, {}
         for lang in ["en", "zh"]:
             for query in PAGES:
                 chrome.get(f"{base}{query}&lang={lang}")
@@ -88,10 +104,14 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                 bad = [v for v in axe_violations(chrome) if v[1] in ("moderate", "serious", "critical")]
                 if bad:
                     found[f"{query} ({lang})"] = bad
+                bare = chrome.js(FIELDS_WITHOUT_HELP)
+                if bare:
+                    no_help[f"{query} ({lang})"] = bare
                 no_console_errors(chrome, f"axe {query}")
         measurements["axe_moderate_or_worse"] = sum(len(v) for v in found.values())
         expect(not found, "axe-core found moderate, serious or critical violations:\n" +
                "\n".join(f"  {page}: {v}" for page, vs in found.items() for v in vs))
+        expect(not no_help, f"every field's help on screen (aria-describedby): {no_help}")
         print(f"     axe-core {measurements.get('axe_version', '')}: 0 moderate, serious or critical violations on {len(PAGES) * 2} page states")
 
     def tab_from_the_top(to, most):
@@ -471,7 +491,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         finally:
             cdp("Emulation.setEmulatedMedia", features=[])
 
-    run("axe-core: no moderate, serious or critical violation on any page, both languages", axe_every_page)
+    run("axe-core: no moderate, serious or critical violation on any page, both languages; every field's help on screen", axe_every_page)
     run("keyboard only: skip links reach Play and the controls, sliders move one stop per arrow key", keyboard_only)
     run("keyboard only: every slider on every page moves one stop per arrow key and says its value", every_slider_moves_one_stop)
     run("phone (390 × 844): figures within the first screen, nothing overflows", phone_layout)

@@ -246,9 +246,11 @@ fn open_cell(
         <div class="open-cell" role="group" aria-labelledby="stab-open-label">
             <span id="stab-open-label" title={lang.t(T::StabOpenCellHelp)}>{ lang.t(T::StabOpenCell) }</span>
             <label>{ axis_title(lang, &s.x.key) }
-                <select id="stab-open-x" onchange={pick("col")}>{ options(&s.x, i) }</select></label>
+                <select id="stab-open-x" aria-describedby="stab-open-help" onchange={pick("col")}>{ options(&s.x, i) }</select></label>
             <label>{ axis_title(lang, &s.y.key) }
-                <select id="stab-open-y" onchange={pick("row")}>{ options(&s.y, j) }</select></label>
+                <select id="stab-open-y" aria-describedby="stab-open-help" onchange={pick("row")}>{ options(&s.y, j) }</select></label>
+            // On screen, not only as a tooltip: a touch screen shows none.
+            <p class="help" id="stab-open-help">{ lang.t(T::StabOpenCellHelp) }</p>
             <p class="cell-verdict" id="stab-cell-verdict" aria-live="polite">
                 <strong>{ lang.t(T::StabCellVerdict) }</strong>{ lang.t(T::LabelSep) }{ verdict(&view.plain) }
                 if let Some(v) = protected_verdict {

@@ -516,12 +516,13 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
             <div class="control choice">
                 <div class="control-head">
                     <label for="preset" title={t(T::PresetHelp)}>{ t(T::Preset) }</label>
-                    <select id="preset" onchange={onpreset} title={t(T::PresetHelp)}>
+                    <select id="preset" onchange={onpreset} title={t(T::PresetHelp)} aria-describedby="preset-help">
                         { for presets::all().iter().map(|p| html! {
                             <option value={p.name} selected={p.name == st.preset} title={lang.f(T::PresetLinkName, &[("name", p.name)])}>{ lang.t(p.title) }</option>
                         }) }
                     </select>
                 </div>
+                <p id="preset-help" class="help">{ t(T::PresetHelp) }</p>
                 // Marked as the preset's once a setting is changed: "both layers try 3 times"
                 // stayed beside a run of 2.
                 if let Some(p) = preset {
@@ -535,12 +536,12 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                 <div class="control-head">
                     <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
                     <span class="control-value">
-                        <input id="seed" class="num" type="text" inputmode="numeric" value={seed_text} title={t(T::SeedHelp)}
+                        <input id="seed" class="num" type="text" inputmode="numeric" value={seed_text} title={t(T::SeedHelp)} aria-describedby="seed-help"
                             aria-invalid={if seed_error.is_some() { "true" } else { "false" }} onchange={onseed} />
                         <button type="button" id="new-seed" class="secondary small" title={t(T::NewSeedHelp)} onclick={onnewseed}>{ t(T::NewSeed) }</button>
                     </span>
                 </div>
-                <p class="help">{ t(T::SeedHelp) }</p>
+                <p class="help" id="seed-help">{ t(T::SeedHelp) }</p>
                 if let Some(e) = seed_error {
                     <p class="field-error" role="alert" id="seed-error">{ e }</p>
                 }

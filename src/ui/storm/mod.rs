@@ -471,15 +471,17 @@ pub fn StormPage(props: &StormProps) -> Html {
                 </button>
                 <button type="button" id="step" class="secondary small" title={t(T::StepHelp)} onclick={onstep}>{ t(T::Step) }</button>
                 <label for="speed" title={speed_help.clone()}>{ t(T::Speed) }</label>
-                <select id="speed" title={speed_help.clone()} onchange={onspeed}>
+                <select id="speed" title={speed_help.clone()} aria-describedby="scrub-help" onchange={onspeed}>
                     // Each speed says how long the whole run plays: "1×" alone reads as real time.
                     { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == *speed}>{
                         lang.f(T::SpeedOption, &[("x", &format_number(*s, 2)), ("s", &format_number(PLAY_MS_AT_1X / 1000.0 / s, 2))])
                     }</option> }) }
                 </select>
                 <input id="scrub" type="range" min="0" max="1000" step="1" value={format!("{:.0}", at / end_ms * 1000.0)}
-                    aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} oninput={onscrub} />
+                    aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} aria-describedby="scrub-help" oninput={onscrub} />
                 <span class="time" id="playhead-label">{ at_text }</span>
+                // On screen, not only as tooltips: a touch screen shows none.
+                <p class="help" id="scrub-help">{ lang.f(T::Sentences, &[("a", t(T::ScrubHelp)), ("b", &speed_help)]) }</p>
             </div>
             // A link's refused moment or hop (`t=`, `focus=`): they name no control of the panel.
             { for [MOMENT, FOCUS].iter().filter_map(|k| Some((k, props.state.errors.get(k)?))).map(|(k, (_, e))| html! {
