@@ -34,7 +34,7 @@ pub fn location(part: &str) -> String {
     let Some(window) = web_sys::window() else { return String::new() };
     let Ok(text) = js_sys::Reflect::get(&window.location(), &part.into()) else { return String::new() };
     let bytes = TextEncoder::new().encode(&text).to_vec();
-    String::from_utf8(bytes).unwrap_or_default()
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// How long a change of the page's state waits before it is written to the URL (ms).

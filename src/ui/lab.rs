@@ -125,7 +125,7 @@ pub fn preset_picker(
             <label for="preset" title={lang.t(T::PresetHelp)}>{ lang.t(T::Preset) }</label>
             // The help on screen too, as every other control's: a tooltip never shows on a
             // touch screen.
-            <select id="preset" aria-describedby="preset-help" {onchange}>
+            <select id="preset" aria-describedby={if errors.get(&FieldKey::plain("preset")).is_some() { "preset-help preset-error" } else { "preset-help" }} {onchange}>
                 if let Some((value, label)) = origin {
                     <option {value} selected=true>{ label }</option>
                 }

@@ -219,7 +219,10 @@ pub fn push_url(query: &str) {
     // The entry left keeps the page's latest state.
     super::browser::flush_url();
     let Some(window) = web_sys::window() else { return };
-    if let (href, Ok(y)) = (super::browser::location("href"), window.scroll_y()) {
+    let href = super::browser::location("href");
+    if !href.is_empty()
+        && let Ok(y) = window.scroll_y()
+    {
         SCROLLED.with(|m| {
             let mut m = m.borrow_mut();
             match m.iter_mut().find(|(u, _)| *u == href) {

@@ -516,7 +516,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
             <div class="control choice">
                 <div class="control-head">
                     <label for="preset" title={t(T::PresetHelp)}>{ t(T::Preset) }</label>
-                    <select id="preset" onchange={onpreset} title={t(T::PresetHelp)} aria-describedby="preset-help">
+                    <select id="preset" onchange={onpreset} title={t(T::PresetHelp)} aria-describedby={if preset_error.is_some() { "preset-help preset-error" } else { "preset-help" }}>
                         { for presets::all().iter().map(|p| html! {
                             <option value={p.name} selected={p.name == st.preset} title={lang.f(T::PresetLinkName, &[("name", p.name)])}>{ lang.t(p.title) }</option>
                         }) }
@@ -536,7 +536,7 @@ pub fn ControlPanel(props: &PanelProps) -> Html {
                 <div class="control-head">
                     <label for="seed" title={t(T::SeedHelp)}>{ t(T::Seed) }</label>
                     <span class="control-value">
-                        <input id="seed" class="num" type="text" inputmode="numeric" value={seed_text} title={t(T::SeedHelp)} aria-describedby="seed-help"
+                        <input id="seed" class="num" type="text" inputmode="numeric" value={seed_text} title={t(T::SeedHelp)} aria-describedby={if seed_error.is_some() { "seed-help seed-error" } else { "seed-help" }}
                             aria-invalid={if seed_error.is_some() { "true" } else { "false" }} onchange={onseed} />
                         <button type="button" id="new-seed" class="secondary small" title={t(T::NewSeedHelp)} onclick={onnewseed}>{ t(T::NewSeed) }</button>
                     </span>
