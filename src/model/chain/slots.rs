@@ -32,11 +32,11 @@ impl GeneralEngine {
         match entry {
             Some(Entry::Admitted) => {
                 self.calls.dep_mut(c, d).slot = kind;
-                self.gauge_slots(now, cl);
+                self.gauge_slots(cl);
                 true
             }
             Some(Entry::Queued) => {
-                self.gauge_pool(now, cl);
+                self.gauge_pool(cl);
                 let dep = self.calls.dep_mut(c, d);
                 dep.state = DepState::WaitingSlot;
                 dep.stage = pos as u8;
@@ -83,7 +83,7 @@ impl GeneralEngine {
         }
     }
 
-    pub(super) fn gauge_slots(&mut self, now: Micros, cl: usize) {
+    pub(super) fn gauge_slots(&mut self, cl: usize) {
         let v = match self.slot_kind(cl) {
             SlotKind::Own => self.client_rt[cl].bulkhead.as_ref().map_or(0, |p| p.active()),
             SlotKind::Shared => {
@@ -91,30 +91,25 @@ impl GeneralEngine {
             }
             SlotKind::None => return,
         };
-        if let Some(g) = self.stats.clients[cl].slots_g {
-            self.stats.rec.set(g, now, i64::from(v));
-        }
-        self.gauge_pool(now, cl);
+        self.stats.stage_gauges[cl].slots.set(i64::from(v));
+        self.gauge_pool(cl);
     }
 
     /// The pool gauges the diagram draws: a bulkhead's queue, or a shared pool's busy
     /// threads and queue (per hop, so every client drawing from it sees one figure).
-    pub(super) fn gauge_pool(&mut self, now: Micros, cl: usize) {
+    pub(super) fn gauge_pool(&mut self, cl: usize) {
         match self.slot_kind(cl) {
             SlotKind::Own => {
                 let q = self.client_rt[cl].bulkhead.as_ref().map_or(0, |p| p.queued());
-                if let Some(g) = self.stats.clients[cl].bulkhead_queue_g {
-                    self.stats.rec.set(g, now, q as i64);
-                }
+                self.stats.stage_gauges[cl].bulkhead_queue.set(q as i64);
             }
             SlotKind::Shared => {
                 let caller = self.plan.clients[cl].caller;
                 let (busy, q) =
                     self.hop_rt[caller].shared.as_ref().map_or((0, 0), |p| (p.active(), p.queued()));
-                if let Some((bg, qg)) = self.stats.hops[caller].pool_g {
-                    self.stats.rec.set(bg, now, i64::from(busy));
-                    self.stats.rec.set(qg, now, q as i64);
-                }
+                let p = &mut self.stats.pool_gauges[caller];
+                p.busy.set(i64::from(busy));
+                p.queue.set(q as i64);
             }
             SlotKind::None => {}
         }
@@ -135,7 +130,7 @@ impl GeneralEngine {
             }
             SlotKind::None => {}
         }
-        self.gauge_slots(now, cl);
+        self.gauge_slots(cl);
     }
 
     /// Frees a bulkhead or shared-pool slot; the oldest waiter gets it.
@@ -170,9 +165,9 @@ impl GeneralEngine {
                 (dep.attempt, dep.client as usize)
             };
             self.sched(now, 0, Class::Completion, Ev::SlotGrant(full, d as u8, attempt));
-            self.gauge_slots(now, owner);
+            self.gauge_slots(owner);
         }
-        self.gauge_slots(now, cl);
+        self.gauge_slots(cl);
     }
 
     /// The attempt's bulkhead stage gives back what it holds: its place in the queue or

@@ -152,6 +152,28 @@ pub struct ClientCounters {
     pub bulkhead_queue_g: Option<GaugeId>,
 }
 
+/// A client's series that its breaker and bulkhead stages write on every attempt that
+/// passes them, in the bucket being recorded: kept in place like a hop's (see
+/// [`Stats::enter`]) and handed to `ClientCounters`' gauges once a bucket. Beside the
+/// counters, not in them: the counters' layout is the hot path's.
+#[derive(Default)]
+pub struct StageGauges {
+    /// The first breaker's tally (`window_g`).
+    pub window: BucketGauge,
+    /// Slots in use (`slots_g`).
+    pub slots: BucketGauge,
+    /// Calls waiting for its own bulkhead (`bulkhead_queue_g`).
+    pub bulkhead_queue: BucketGauge,
+}
+
+/// A layer's shared pool's busy threads and queue in the bucket being recorded
+/// (`HopCounters::pool_g`), kept like [`StageGauges`].
+#[derive(Default)]
+pub struct PoolGauges {
+    pub busy: BucketGauge,
+    pub queue: BucketGauge,
+}
+
 /// The capped sample of traced requests, and those asked for by number.
 pub struct Traces {
     pub list: Vec<Trace>,
@@ -188,6 +210,10 @@ pub struct Stats {
     pub totals: Totals,
     pub hops: Vec<HopCounters>,
     pub clients: Vec<ClientCounters>,
+    /// Per client and per hop: the stages' and shared pools' series in the bucket being
+    /// recorded.
+    pub stage_gauges: Vec<StageGauges>,
+    pub pool_gauges: Vec<PoolGauges>,
     pub transitions: Vec<BreakerTransition>,
     pub traces: Traces,
     /// A request of each kind worth drilling into.
@@ -315,6 +341,8 @@ impl Stats {
             .collect();
         let bucket = rec.bucket_span(0);
         Stats {
+            stage_gauges: plan.clients.iter().map(|_| StageGauges::default()).collect(),
+            pool_gauges: plan.hops.iter().map(|_| PoolGauges::default()).collect(),
             rec,
             offered_c,
             end_c,
@@ -386,6 +414,24 @@ impl Stats {
             h.attempts_n.flush(rec, h.attempts_c, t);
             h.in_flight.flush(rec, h.in_flight_g, t);
             h.queue.flush(rec, h.queue_g, t);
+        }
+        for (h, p) in self.hops.iter().zip(&mut self.pool_gauges) {
+            if let Some((busy, queue)) = h.pool_g {
+                p.busy.flush(rec, busy, t);
+                p.queue.flush(rec, queue, t);
+            }
+        }
+        for (c, s) in self.clients.iter().zip(&mut self.stage_gauges) {
+            let gauges = [
+                (&mut s.window, c.window_g),
+                (&mut s.slots, c.slots_g),
+                (&mut s.bulkhead_queue, c.bulkhead_queue_g),
+            ];
+            for (g, id) in gauges {
+                if let Some(id) = id {
+                    g.flush(rec, id, t);
+                }
+            }
         }
         self.offered_n.flush(rec, self.offered_c, t);
         for (n, &id) in self.ended_n.iter_mut().zip(&self.end_c) {
@@ -486,9 +532,8 @@ impl Stats {
     /// What client `client`'s first breaker judges its rates on at `now` (its window while
     /// closed, the probes while half-open, the tally it opened on while open).
     pub fn breaker_window(&mut self, now: Micros, client: usize, calls: u32, failures: u32) {
-        if let Some(wg) = self.clients[client].window_g {
-            self.rec.set(wg, now, (i64::from(calls) << 32) | i64::from(failures));
-        }
+        debug_assert!(now.wrapping_sub(self.bucket.0) < self.bucket.1 - self.bucket.0, "see `enter`");
+        self.stage_gauges[client].window.set((i64::from(calls) << 32) | i64::from(failures));
     }
 
     /// The latency histograms, exact maxima and first requests seen per end, for the report.
