@@ -239,6 +239,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_histogram_grown_to_its_values_reads_as_one_of_the_whole_range() {
+        // `new_hist` starts small and grows; the report must read it exactly as the
+        // full-range histogram it replaced.
+        let mut full = Histogram::<u64>::new_with_bounds(1, HIST_MAX, 3).unwrap();
+        let (mut grown, mut other) = (new_hist(), new_hist());
+        let values = [1, 7, 999, 1_000, 1_001, 20_480, 65_000, 3_000_000, 86_400_000_000, HIST_MAX];
+        for (i, &v) in values.iter().enumerate() {
+            full.record_n(v, i as u64 + 1).unwrap();
+            let h = if i % 2 == 0 { &mut grown } else { &mut other };
+            h.record_n(v, i as u64 + 1).unwrap();
+        }
+        grown.add(&other).unwrap();
+        assert_eq!(grown.len(), full.len());
+        for q in [0.0, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0] {
+            assert_eq!(grown.value_at_quantile(q), full.value_at_quantile(q), "quantile {q}");
+        }
+        let edges = bin_edges(&[1, u64::MAX, u64::MAX, u64::MAX], &[HIST_MAX, 0, 0, 0]);
+        assert_eq!(bin_counts(&grown, &edges), bin_counts(&full, &edges));
+        for &v in &values {
+            assert_eq!(grown.lowest_equivalent(v), full.lowest_equivalent(v), "{v}");
+        }
+        let small = new_hist();
+        assert!(small.buckets() <= 2, "an end that never happens costs nothing to clear");
+    }
+
+    #[test]
     fn bins_partition_the_values_even_on_their_edges() {
         let mut h = new_hist();
         let edges = [100, 1_000, 10_000, 100_000];
