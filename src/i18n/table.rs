@@ -530,12 +530,12 @@ texts! {
     BlThisLab => "This lab", "本实验";
     BlDiffTitle => "Where this model differs", "本模型的不同之处";
     BlDiff1 => "The open time ends at ≥: a call exactly at open time + wait half-opens it; Resilience4j wants the clock strictly after (isAfter).",
-        "打开时间按 ≥ 结束：恰在打开时刻 + 等待时长到达的调用即可使其半开；Resilience4j 要求时钟严格晚于该时刻（isAfter）。";
+        "打开期的结束按“≥”判断：恰好在“打开时刻 + 等待时长”到达的调用即可使熔断器半开；Resilience4j 要求时钟严格晚于该时刻（isAfter）。";
     BlDiff2 => "A call is slow at ≥ the threshold; Resilience4j: strictly longer (>).", "耗时 ≥ 阈值即算慢调用；Resilience4j 要求严格大于（>）。";
     BlDiff3 => "Rates are compared exactly, in basis points, not as a float; a count window's minimum may not exceed it (Resilience4j lowers it to the window).",
         "比例按万分之一精确比较，而非浮点数；按次数窗口的最小调用数不得超过窗口（Resilience4j 会把它降为窗口大小）。";
     BlDiff4 => "Time buckets are whole seconds of virtual time from t = 0, not of the wall clock; as in Resilience4j, an N s window spans N − 1 to N seconds.",
-        "时间桶是从 t = 0 起的虚拟时间整秒，而非墙上时钟；与 Resilience4j 一样，N 秒窗口覆盖 N − 1 到 N 秒。";
+        "时间桶是从 t = 0 起的虚拟时间整秒，而非真实时间（挂钟时间）；与 Resilience4j 一样，N 秒窗口覆盖 N − 1 到 N 秒。";
     BlDiff5 => "An answer arriving after the state changed is dropped; Resilience4j records it in the new state (a late call can count as a probe).",
         "状态改变后才到达的应答被丢弃；Resilience4j 会把它记入新状态（迟到的调用可能被当作探测）。";
     BlDiff6 => "opossum opens above the threshold (>), judges on failures only, counts rejected calls in its total, and closes on one good trial.",
@@ -641,7 +641,7 @@ texts! {
     KBackoffCapHelp => "Longest exponential wait (source 001: MaxSleep 3 s).", "指数退避的最长等待（文档 001：MaxSleep 3 s）。";
     KJitter => "Jitter", "抖动";
     KJitterHelp => "Randomises the wait so synchronised clients do not retry in lock-step: full = random(0, t), equal = t/2 + random(0, t/2), decorrelated = min(cap, random(base, 3·previous)). It spreads retries in time; it does not reduce how many there are.",
-        "随机化等待，避免同步客户端齐步重试：full = random(0, t)，equal = t/2 + random(0, t/2)，decorrelated = min(cap, random(base, 3·上次))。它把重试在时间上摊开，但不减少重试次数。";
+        "随机化等待，避免同步客户端齐步重试：全抖动 = random(0, t)；等分抖动 = t/2 + random(0, t/2)；去相关抖动 = min(上限, random(基数, 3 × 上次))。它把重试在时间上摊开，但不减少重试次数。";
     OptFull => "full", "全抖动（full）";
     OptEqual => "equal", "等分抖动（equal）";
     OptDecorrelated => "decorrelated", "去相关抖动（decorrelated）";
@@ -719,7 +719,7 @@ texts! {
     KDist => "Latency shape", "处理时间分布";
     KDistHelp => "Constant, exponential (memoryless), or log-normal given by median and p99 (how latency is usually quoted: “p99 2 s”).",
         "常数、指数（无记忆），或由中位数和 p99 给出的对数正态（延迟通常这样描述：“p99 2 s”）。";
-    OptConstantDist => "constant", "常数";
+    OptConstantDist => "constant", "固定值";
     OptExponentialDist => "exponential", "指数";
     OptLogNormal => "log-normal", "对数正态";
     KWorkMs => "Latency", "处理时间";
@@ -766,7 +766,7 @@ texts! {
     LinkCopied => "Link copied", "链接已复制";
     ResetPreset => "Reset to preset", "恢复预设";
     StoryAsLoaded => "The preset as loaded; the settings now differ from it, changed here or by the link that opened this page (Reset to preset brings it back):",
-        "以下描述的是预设原样；当前设置已与之不同，是在本页或由打开本页的链接改动的（“恢复预设”可还原）：";
+        "下面的说明针对预设的原始设置；当前设置已被修改（在本页或通过打开本页的链接），点击“恢复预设”可还原：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
     FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
     QFromStorm => "Opened from the retry-storm page with {what}'s pool: its workers, queue limit and work time; the calls per second reaching it, retries included, counted in the storm charts' whole buckets while the load arrives and before the first fault; arrivals evenly spaced if the storm's load is, else Poisson; and the capacity table's W the closed form's time in system. The storm's faults, timeouts and retries are not replayed: the pool gets a steady stream. Picking a preset replaces these settings; changing one makes them yours.",
@@ -832,10 +832,10 @@ texts! {
     HeadlineWholeRunAB => "Totals over each whole run, A 0 – {a} s and B 0 – {b} s of virtual time (the chain below shows the playhead's moment)",
         "各自整次运行的合计，虚拟时间 A 0 – {a} s、B 0 – {b} s（下方的调用链显示播放头所在时刻）";
     HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
-    SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 达成：失败 {spent}，允许 {allowed}（已接纳 {admitted} 个的 {share}%）";
+    SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 达成：失败 {spent} 个，允许失败 {allowed} 个（已接纳 {admitted} 个请求的 {share}%）";
     SloRefusedApart => "({n} turned away by the entry, with a 429 from its rate or concurrency limit or a 503 from its full or timed-out queue, are counted apart, not against the objective)",
         "（被入口拒绝的 {n} 个请求——因速率或并发上限返回 429，或因队列已满、排队超时返回 503——单独计数，不计入目标）";
-    SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 未达成：失败 {spent}，允许 {allowed}（已接纳 {admitted} 个的 {share}%）";
+    SloBreached => "SLO {target} % breached: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 未达成：失败 {spent} 个，允许失败 {allowed} 个（已接纳 {admitted} 个请求的 {share}%）";
     ChartErrorBudget => "Error budget spent (cumulative)", "错误预算累计消耗";
     SeriesErrorBudget => "spent", "已消耗";
     SeriesSloTarget => "SLO: succeeded + degraded must reach this line", "SLO：成功+降级须达到此线";
@@ -1062,7 +1062,7 @@ texts! {
     ExportSideBHelp => "Compare mode's side B, the same way: its report as lab run --versus prints it, or its time series; files named …-side-b.",
         "对比模式的 B 侧，导出方式相同：报告与 lab run --versus 的输出一致，或其时间序列；文件名以 …-side-b 结尾。";
     DataTable => "Data table", "数据表";
-    DataTableNote => "The run in {k} equal spans: each cell is the series' highest {b} ms bucket in that span; the last row is its peak and when. Export › Data (CSV) has every bucket.", "把运行分成 {k} 个等长时段：每格为该序列在该时段内最高的 {b} ms 区间值；最后一行为峰值及其时刻。每个区间的数据见“导出 › 数据（CSV）”。";
+    DataTableNote => "The run in {k} spans of whole {b} ms buckets, equal to within one bucket: each cell is the series' highest {b} ms bucket in that span; the last row is its peak and when. Export › Data (CSV) has every bucket.", "把运行按整个 {b} ms 区间分成 {k} 个时段（长短最多相差一个区间）：每格为该序列在该时段内最高的 {b} ms 区间值；最后一行为峰值及其时刻。每个区间的数据见“导出 › 数据（CSV）”。";
     DataTableTime => "from t (s)", "起始 t（s）";
     DataTablePeak => "peak", "峰值";
     DataTablePeakAt => "{v} at {t} s", "{v}（{t} s 时）";
@@ -1159,8 +1159,8 @@ texts! {
     LessonStart => "Start", "开始";
     LessonPresent => "Present", "演示模式";
     LessonPresentLeave => "Leave presenter mode", "退出演示模式";
-    LessonPresentHelp => "Presenter mode: the step's figure large for a projector, only the step's knobs; keys → / PageDown / Space next, ← / PageUp back, R reveal, P play or pause, F full screen, L the other language, Esc leave.",
-        "演示模式：为投影放大本步的图，只显示本步的参数；按键 → / PageDown / 空格 下一步，← / PageUp 上一步，R 揭晓答案，P 播放或暂停，F 全屏，L 切换语言，Esc 退出。";
+    LessonPresentHelp => "The step's figure large for a projector, only the step's knobs; keys → / PageDown / Space next, ← / PageUp back, R reveal, P play or pause, F full screen, L the other language, Esc leave.",
+        "为投影放大本步的图，只显示本步的参数；按键 → / PageDown / 空格 下一步，← / PageUp 上一步，R 揭晓答案，P 播放或暂停，F 全屏，L 切换语言，Esc 退出。";
     LessonInterview => "Interview mode", "面试模式";
     LessonStartHelp => "Alone, at your own pace: the card beside the page, its answers hidden until you reveal them (R), your place kept in the link.", "自学，按自己的节奏：卡片在页面旁边，答案在你揭晓（R）之前隐藏，进度保存在链接里。";
     LessonModeItem => "{mode}: {help}", "{mode}：{help}";

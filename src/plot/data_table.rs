@@ -1,5 +1,5 @@
 //! A time chart's numbers as a table a screen reader can walk (the chart itself is one
-//! image to it): each series' highest bucket in each of 20 equal spans of the run, then
+//! image to it): each series' highest bucket in each of 20 spans of the run (whole buckets, equal to within one), then
 //! its peak and when it came. Markup as text, as the breakdown's, and built only when its
 //! disclosure is opened.
 
@@ -96,7 +96,7 @@ mod tests {
         // The spike is in its span's row (3.5–4 s), and the peak row says when it came.
         assert!(m.contains(r#"<tr><th scope="row">3.5</th><td>900</td>"#), "{m}");
         assert!(m.contains("<td>900 at 3.7 s</td>"), "{m}");
-        assert!(m.contains("20 equal spans"), "{m}");
+        assert!(m.contains("20 spans of whole 100 ms buckets"), "{m}");
         let zh = markup(Lang::Zh, "t", &[("调用", &calls)], 100.0);
         assert!(zh.contains("900（3.7 s 时）"), "{zh}");
     }

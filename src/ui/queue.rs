@@ -364,17 +364,19 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
     };
     html! {
         <>
-        <table class="lab-table capacity" id="q-capacity">
-            <tbody>
+        // A phone shows each row as a card (`table.stack-narrow`): the value beside its
+        // label rather than past a sideways scroll; roles spelled out, as the queue figures'.
+        <table class="lab-table capacity stack-narrow" id="q-capacity" role="table">
+            <tbody role="rowgroup">
                 { for rows.into_iter().map(|(id, label, formula, v, unit, from_shown)| html! {
                     // The row's id lets a lesson veil its formula with its value; the label stays.
-                    <tr id={format!("cap-row-{id}")}><th scope="row" class="veil-keep">{ lang.t(label) }</th><td><code>{ formula }</code></td>
+                    <tr id={format!("cap-row-{id}")} role="row"><th scope="row" role="rowheader" class="veil-keep">{ lang.t(label) }</th><td role="cell"><code>{ formula }</code></td>
                         if let Some(v) = v {
-                            <td class="value" id={format!("cap-{id}")} data-value={v.to_string()}>{
+                            <td class="value" role="cell" id={format!("cap-{id}")} data-value={v.to_string()}>{
                                 if from_shown.is_some_and(|w| shown(w, unit) != shown(v, unit)) { format!("≈ {}", shown(v, unit)) } else { shown(v, unit) }
                             }</td>
                         } else {
-                            <td class="value" id={format!("cap-{id}")}>{ "—" }</td>
+                            <td class="value" role="cell" id={format!("cap-{id}")}>{ "—" }</td>
                         }</tr>
                 }) }
             </tbody>
