@@ -281,6 +281,7 @@ texts! {
     ReducedMotionSteps => "Reduced motion is on: showing the end state; step or drag to any event.", "已开启减少动态效果：显示最终状态；可单步或拖动到任意事件。";
     NoBucket => "no token bucket", "无令牌桶";
     BucketLabel => "Bucket: {level}", "令牌桶：{level}";
+    BucketFigure => "Token bucket", "令牌桶";
     TokensChart => "Tokens over time (● admitted, × rejected)", "令牌随时间变化（● 接纳，× 拒绝）";
     AxisMs => "time (ms)", "时间（ms）";
     ColT => "t (ms)", "t（ms）";

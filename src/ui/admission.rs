@@ -193,7 +193,7 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
     let flight = step.map_or(0, |s| s.in_flight);
     html! {
         <figure class="bucket" id="adm-bucket" data-level={level.to_string()}>
-            <svg viewBox="0 0 200 230" role="img" aria-label={lang.f(T::BucketLabel, &[("level", &caption)])}>
+            <svg viewBox="0 0 200 230" role="img" aria-label={lang.f(T::BucketLabel, &[("level", &caption)])} data-export-name={lang.t(T::BucketFigure)}>
                 <path class="bucket-wall" d="M40 40 L52 200 L148 200 L160 40" />
                 <rect class="bucket-fill" x="50" y={(198.0 - h).to_string()} width="100" height={h.to_string()} />
                 if step.is_some() {

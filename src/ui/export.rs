@@ -572,13 +572,18 @@ fn figures() -> Vec<(Element, String, String)> {
         if same > 0 {
             id = format!("{id}-{}", same + 1);
         }
-        // Its accessible name: its label, else what names it (a `<title>` by id).
-        let mut name = svg.get_attribute("aria-label").filter(|n| !n.is_empty()).unwrap_or_else(|| {
-            svg.get_attribute("aria-labelledby")
-                .and_then(|ids| document()?.get_element_by_id(ids.split_whitespace().next()?))
-                .and_then(|e| e.text_content())
-                .unwrap_or_default()
-        });
+        // Its name for the list: a fixed one if it has one (an accessible name that says its
+        // live value changed as the animation played), else its accessible name: its label,
+        // else what names it (a `<title>` by id).
+        let mut name = ["data-export-name", "aria-label"]
+            .into_iter()
+            .find_map(|a| svg.get_attribute(a).filter(|n| !n.is_empty()))
+            .unwrap_or_else(|| {
+                svg.get_attribute("aria-labelledby")
+                    .and_then(|ids| document()?.get_element_by_id(ids.split_whitespace().next()?))
+                    .and_then(|e| e.text_content())
+                    .unwrap_or_default()
+            });
         // Compare mode draws each figure twice: the list says whose it is.
         if let Some(tag) = side_of(&svg) {
             name = format!("{tag} · {name}");
