@@ -1,7 +1,7 @@
 //! A time chart's numbers as a table a screen reader can walk (the chart itself is one
-//! image to it): each series' highest bucket in each of 20 spans of the run (whole buckets, equal to within one), then
-//! its peak and when it came. Markup as text, as the breakdown's, and built only when its
-//! disclosure is opened.
+//! image to it): each series' highest bucket in each of 20 spans of the run (whole
+//! buckets, equal to within one), then its peak and when it came. Markup as text, as the
+//! breakdown's, and built only when its disclosure is opened.
 
 use super::esc;
 use crate::i18n::{Lang, T, format_number};

@@ -364,8 +364,8 @@ fn capacity_table(lang: Lang, input: &QueueInput, model: Model) -> Html {
     };
     html! {
         <>
-        // A phone shows each row as a card (`table.stack-narrow`): the value beside its
-        // label rather than past a sideways scroll; roles spelled out, as the queue figures'.
+        // A phone shows each row as a card (`table.stack-narrow`): the value under its label
+        // rather than past a sideways scroll; roles spelled out, as the queue figures'.
         <table class="lab-table capacity stack-narrow" id="q-capacity" role="table">
             <tbody role="rowgroup">
                 { for rows.into_iter().map(|(id, label, formula, v, unit, from_shown)| html! {
