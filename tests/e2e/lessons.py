@@ -317,6 +317,33 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(0.4)
             after = chrome.js(tag, card)
             expect(words in before and after == "none", f"{query}: {card} says it is hidden until R: {before!r} → {after!r}")
+        # A headline veiled whole (interview 3) says it once over its blurred title, and a
+        # veiled table row (interview 2's in-flight rows) beside its name, which stays readable.
+        whole = ("const e = document.querySelector(arguments[0]); if (!e) return 'missing';"
+                 " const s = getComputedStyle(e, arguments[1]); return [s.content, s.fontSize];")
+        for query, el, pseudo, words in [("?lesson=interview&step=3&lang=en", "#headline", "::before", "Hidden until the answer (R)"),
+                                         ("?lesson=interview&step=2&lang=zh", "#inflight-normal-before > th", "::after", "揭晓答案前隐藏（R）")]:
+            chrome.get(base + query)
+            chrome.wait(el)
+            time.sleep(0.8)
+            before = chrome.js(whole, el, pseudo)
+            plain = chrome.js("return getComputedStyle(document.querySelector(arguments[0])).filter;", el)
+            chrome.press("r")
+            time.sleep(0.4)
+            after = chrome.js(whole, el, pseudo)
+            expect(words in before[0] and after[0] in ("none", "normal"), f"{query}: {el} says it is hidden until R: {before!r} → {after!r}")
+            expect(el != "#inflight-normal-before > th" or plain == "none", f"{query}: the row's name stays readable: {plain}")
+        # On the presenter's stage at 1920 × 1080 a veiled card's tag is at the stage's smallest
+        # size, and a whole headline (interview 1's 19 cards) fits the screen without scrolling.
+        chrome.viewport(1920, 1080)
+        chrome.get(base + "?lesson=interview&step=1&present=1&lang=en")
+        chrome.wait(".app.present .spot")
+        time.sleep(1.0)
+        stage = chrome.js("const sp = document.querySelector('.app.present .spot');"
+                          " const l = document.querySelector('.hcard:has(> #h-a-succeeded) > .hlabel');"
+                          " return [sp.scrollHeight - sp.clientHeight, parseFloat(getComputedStyle(l, '::after').fontSize)];")
+        chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+        expect(stage[0] <= 1 and stage[1] >= 18, f"interview 1 presenting: the headline fits the stage, its tag ≥ 18 px: {stage}")
         # A step's own veil: metastable 4's outcomes chart (it shows at a glance whether the
         # short trigger tips the system) is covered from where the step's playback starts
         # (3.9 s, just before the 4 s trigger), the run before it, the trigger's mark and
