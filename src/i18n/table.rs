@@ -441,8 +441,8 @@ texts! {
     PresetBreakerDemoStory => "Inventory fails every call from 3 s to 8 s. The breaker (window 20, ≥ 50 % failures) opens, half-opens after 2 s with 3 probes, opens again while the failure lasts and closes once the probes succeed: CLOSED → OPEN ⇄ HALF_OPEN → CLOSED.",
         "库存服务在 3 s 到 8 s 之间全部失败。熔断器（窗口 20、失败率 ≥ 50%）打开，2 s 后半开放行 3 个探测，故障持续时再次打开，探测成功后关闭。状态变化：关闭 → 打开 ⇄ 半开 → 关闭（CLOSED → OPEN ⇄ HALF_OPEN → CLOSED）。";
     PresetBulkhead => "Bulkheads: shared vs isolated", "舱壁：共享 vs 隔离";
-    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads, slow recommendations take every thread and orders queue behind them; with isolated pools (recommendations 10, refused beyond, for this preset's load: source 003's bulkhead picture draws 2, its protection chain sets 20 with no queue; orders 4) orders are unaffected and recommendations degrade.",
-        "文档 003：商品服务调用订单核心与推荐服务。共用一个 8 线程的池时，慢推荐调用占满所有线程，订单调用排在后面；改为各自独立的池后（推荐 10 个、超出即拒绝，按本预设的负载取值：文档 003 的隔离示意图画的是 2，保护链设为并发 20、队列 0；订单 4 个），订单不受影响，推荐降级。";
+    PresetBulkheadStory => "Source 003: the product service calls the order core and recommendations. With one shared pool of 8 threads (the page's run), slow recommendations take every thread and orders queue behind them; with isolated pools (side B of compare mode: recommendations 10, refused beyond, for this preset's load: source 003's bulkhead picture draws 2, its protection chain sets 20 with no queue; orders 4) orders are unaffected and recommendations degrade.",
+        "文档 003：商品服务调用订单核心与推荐服务。共用一个 8 线程的池时（即页面上的这次运行），慢推荐调用占满所有线程，订单调用排在后面；改为各自独立的池后（见对比模式的 B 侧：推荐 10 个、超出即拒绝，按本预设的负载取值：文档 003 的隔离示意图画的是 2，保护链设为并发 20、队列 0；订单 4 个），订单不受影响，推荐降级。";
     PresetMetastable => "Metastable retry storm", "亚稳态重试风暴";
     PresetMetastableStory => "A server at 90 % utilisation slows ×3 for one second. Callers time out and retry, abandoned calls still take workers, and the retries keep it overloaded long after the trigger is gone. With a retry budget the storm dies out and the system recovers (side B of the retry-storm page's compare mode; the protection overlay on the stability map).",
         "利用率 90% 的服务器处理时间变为原来的 3 倍（×3），持续 1 s。调用方超时并重试，被放弃的调用仍占用工作线程，重试让过载在触发因素消失后长期持续。加上重试预算后风暴平息，系统恢复（见重试风暴页对比模式的 B 侧；稳定性地图上的保护叠加）。";
@@ -984,14 +984,14 @@ texts! {
     TreeRequestHelp => "0 = the first request to arrive. Side A's run traces this request whole (up to 4,000 calls and events); the link keeps it (request=N).",
         "0 = 最先到达的请求。A 侧的运行会完整追踪该请求（最多 4,000 个调用与事件）；链接会保存它（request=N）。";
     TreeShow => "Show", "显示";
-    LatencyPick => "{count} requests up to {ms} ms: show the attempt tree of one of them (#{n})",
-        "{count} 个请求，最长 {ms} ms：查看其中一个（#{n}）的尝试树";
+    LatencyPick => "{count} up to {ms} ms: show the attempt tree of one of them (#{n})",
+        "{count}，最长 {ms} ms：查看其中一个（#{n}）的尝试树";
     LatencyPickHint => "Click a bar (or focus it and press Enter) to see the attempt tree of a request from it.",
         "点击某根柱子（或聚焦后按回车）即可查看其中一个请求的尝试树。";
     TreeMissing => "Request #{n} is not in this run: it has {count} requests (numbered from 0).",
         "本次运行没有请求 #{n}：共有 {count} 个请求（从 0 编号）。";
-    TreeSummary => "Request #{n}: {outcome} after {ms} ms · {calls} calls ({per_hop})",
-        "请求 #{n}：{ms} ms 后{outcome} · 共 {calls} 次调用（{per_hop}）";
+    TreeSummary => "Request #{n}: {outcome} after {ms} ms · {calls} ({per_hop})",
+        "请求 #{n}：{ms} ms 后{outcome} · 共 {calls}（{per_hop}）";
     TreeStopsTitle => "Where branches stopped", "分支停止之处";
     TreeNoStops => "No branch was cut: every dependency answered on an attempt.", "没有分支被切断：每个依赖都在某次尝试中给出了回答。";
     TreeStopLine => "{caller} → {callee} at {ms} ms after {tries}: {cause}",

@@ -703,7 +703,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                         (Some(n), Some(cb)) => {
                             let label = lang.f(
                                 T::LatencyPick,
-                                &[("n", &n.to_string()), ("count", &format_number(b.1 as f64, 0)), ("ms", &format_number(b.0, 1))],
+                                &[("n", &n.to_string()), ("count", &lang.count(b.1 as f64, T::UnitRequests)), ("ms", &format_number(b.0, 1))],
                             );
                             let click = cb.clone();
                             let onclick = Callback::from(move |_: MouseEvent| click.emit(n));

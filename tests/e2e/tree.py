@@ -112,6 +112,9 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         outcome = cls.split()[0].removeprefix("o-")
         expect(attr("#tree-summary", "data-outcome") == outcome, f"with the bar's outcome {outcome}")
         expect(f"request={n}" in chrome.url(), "and kept in the link")
+        # The timeline above the tree shows the same request (it had stayed on #0).
+        label = chrome.text("#trace-label")
+        expect(f"#{n}:" in label, f"the timeline shows the picked request {n} too: {label!r}")
         # The keyboard does the same.
         before = wait_run(chrome)
         m = next(r for _, r in bars if r != n)

@@ -401,6 +401,19 @@ pub fn StormPage(props: &StormProps) -> Html {
         let trace_idx = trace_idx.clone();
         use_callback((), move |i: usize, _| trace_idx.set(i))
     };
+    // A request picked (a bar, a "Show me", its number) is traced whole in the run on screen:
+    // the timeline above the tree shows it too, so that the two views of one request agree
+    // (it had stayed on request #0 beside the picked one's tree). Its ‹ › move on from there.
+    {
+        let trace_idx = trace_idx.clone();
+        let picked = props.state.request;
+        let at = picked.zip(a.as_ref()).and_then(|(n, r)| r.0.traces.iter().position(|t| t.request == n));
+        use_effect_with((picked, at), move |&(_, at)| {
+            if let Some(i) = at {
+                trace_idx.set(i);
+            }
+        });
+    }
     let at = playhead.min(end_ms);
     let play_bar = {
         let onplay = {

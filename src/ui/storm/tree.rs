@@ -301,7 +301,7 @@ fn draw(
             ("n", &tree.request.to_string()),
             ("outcome", outcome),
             ("ms", &format_number(tree.end_ms - tree.arrival_ms, 2)),
-            ("calls", &format_number(tree.nodes.len() as f64, 0)),
+            ("calls", &lang.count(tree.nodes.len() as f64, T::UnitCalls)),
             ("per_hop", &per_hop.join(" · ")),
         ],
     );
