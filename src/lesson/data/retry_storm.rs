@@ -9,8 +9,8 @@ pub const LESSON: Lesson = Lesson {
     id: "retry-storm",
     title: tr("Source 001: how retries amplify a failure", "文档 001：重试怎样放大故障"),
     summary: tr(
-        "Every layer of client → gateway → order → payment retries {#3} times: one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
-        "客户端 → 网关 → 订单服务 → 支付服务，每层重试 {#3} 次：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
+        "Every layer of client → gateway → order → payment makes {#3} attempts (the source's \"retry {#3} times\", the first included): one timeout becomes a storm. Then the source's three defences: backoff with jitter, a retry budget, a client breaker — and what the user should see.",
+        "客户端 → 网关 → 订单服务 → 支付服务，每层最多尝试 {#3} 次（即来源说的“重试 {#3} 次”，含第一次）：一次超时演变成重试风暴。然后是来源的三重防线：退避加抖动、重试预算、客户端熔断——以及用户应该看到什么。",
     ),
     source: "001",
     steps: &[
