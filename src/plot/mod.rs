@@ -131,6 +131,32 @@ pub fn nice_step(raw: f64) -> f64 {
     nice * mag
 }
 
+/// The labelled values of a y axis from 0 to `max` (a [`nice_max`]), about four intervals.
+/// They end at the top where a step of 1, 2 or 5 × 10ⁿ can reach it: four intervals of
+/// 2,000 had stopped at 4,000 under a top of 5,000, which read as uneven, so five of 1,000
+/// are taken instead. Where no step reaches it, the top is labelled too (a line along a top
+/// of 5 over ticks 0, 2, 4 read as unscaled), unless it would crowd the last tick. `whole`:
+/// only whole numbers (0.5 of a breaker means nothing).
+pub fn axis_ticks(max: f64, whole: bool) -> Vec<f64> {
+    let mut ticks = nice_ticks(0.0, max, 4);
+    if ticks.last().is_some_and(|&last| last < max) {
+        let five = nice_ticks(0.0, max, 5);
+        if five.last().is_some_and(|&l| (l - max).abs() <= 1e-9 * max) {
+            ticks = five;
+        }
+    }
+    if whole {
+        ticks.retain(|t| t.fract() == 0.0);
+    }
+    if let (Some(&last), [a, b, ..]) = (ticks.last(), ticks.as_slice())
+        && max - last >= 0.4 * (b - a)
+        && (!whole || max.fract() == 0.0)
+    {
+        ticks.push(max);
+    }
+    ticks
+}
+
 /// A round upper bound for an axis that must show `max` (at least 1).
 pub fn nice_max(max: f64) -> f64 {
     if !(max.is_finite()) || max <= 0.0 {
@@ -316,6 +342,24 @@ pub fn chain_bars(rates: &[f64], width: f64, height: f64, pad: f64) -> Vec<Chain
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn axis_ticks_end_at_the_top_where_a_nice_step_can() {
+        assert_eq!(axis_ticks(5000.0, true), vec![0.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]);
+        assert_eq!(axis_ticks(8.0, true), vec![0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(axis_ticks(1.0, false), vec![0.0, 0.5, 1.0]);
+        // Every nice top's ticks are evenly spaced and end at it.
+        for k in -2..6 {
+            for m in [1.0, 1.2, 1.4, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0] {
+                let max = nice_max(m * 10f64.powi(k));
+                let t = axis_ticks(max, false);
+                let step = t[1] - t[0];
+                assert!(t.windows(2).all(|w| ((w[1] - w[0]) - step).abs() <= 1e-9 * max), "{max}: {t:?}");
+                assert!((t[t.len() - 1] - max).abs() <= 1e-9 * max, "{max}: {t:?}");
+                assert!((3..=7).contains(&t.len()), "{max}: {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn linear_maps_and_inverts() {

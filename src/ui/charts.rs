@@ -171,18 +171,7 @@ fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
 /// breaker instances in a state) gets whole ticks only: 0.5 of a breaker means nothing.
 fn y_axis(max: f64, h: f64, whole: bool) -> (Linear, Html) {
     let ys = Linear::new((0.0, max), (h - MB, MT));
-    let mut ticks = nice_ticks(0.0, max, 4);
-    if whole {
-        ticks.retain(|t| t.fract() == 0.0);
-    }
-    // The top labelled too where the ticks stop short of it (a line along a top of 5 with
-    // ticks 0, 2, 4 read as unscaled), unless it would crowd the last tick.
-    if let (Some(&last), [a, b, ..]) = (ticks.last(), ticks.as_slice())
-        && max - last >= 0.4 * (b - a)
-        && (!whole || max.fract() == 0.0)
-    {
-        ticks.push(max);
-    }
+    let ticks = crate::plot::axis_ticks(max, whole);
     let html = html! {
         <g class="axis y">
             { for ticks.iter().map(|&t| {
