@@ -924,6 +924,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             # From the figure, a button at the screen's corner leads back to the card.
             chrome.get(base + "?lesson=field-guide&step=3&lang=zh")
             wait_step("field-guide", 3)
+            # Not over the card while the card is read: it had covered "Try this".
+            hidden = chrome.js("return getComputedStyle(document.getElementById('lesson-to-card')).visibility;")
+            expect(hidden == "hidden", f"no corner button over the card on screen: {hidden}")
             chrome.click("#lesson-to-figure")
             # The scroll is smooth: read until it lands (up to 5 s on a busy machine).
             deadline = time.time() + 5
@@ -931,10 +934,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 time.sleep(0.25)
                 got = chrome.js("""const b = document.getElementById('lesson-to-card').getBoundingClientRect(),
                     c = document.getElementById('lesson-card').getBoundingClientRect();
-                    return [Math.round(b.width), Math.round(b.height), b.bottom <= innerHeight && b.right <= innerWidth, c.bottom < 0];""")
+                    return [Math.round(b.width), Math.round(b.height), b.bottom <= innerHeight && b.right <= innerWidth, c.bottom < 0,
+                            getComputedStyle(document.getElementById('lesson-to-card')).visibility];""")
                 if got[3] or time.time() > deadline:
                     break
-            expect(got[0] >= 44 and got[1] >= 44 and got[2] and got[3], f"at the figure, the card off screen and the way back at hand: {got}")
+            expect(got[0] >= 44 and got[1] >= 44 and got[2] and got[3] and got[4] == "visible",
+                   f"at the figure, the card off screen and the way back at hand: {got}")
             chrome.click("#lesson-to-card")
             deadline = time.time() + 5
             while time.time() < deadline and chrome.js("return document.getElementById('lesson-card').getBoundingClientRect().top < -5"):
