@@ -51,9 +51,9 @@ pub fn Root() -> Html {
             RESTART.with(|r| *r.borrow_mut() = Some(restart));
             let opts = EventListenerOptions::enable_prevent_default();
             let on_click = EventListener::new_with_options(&doc, "click", opts, move |e| {
-                if let Some(target) = fragment_target(e) {
+                if let Some(id) = fragment_id(e) {
                     e.prevent_default();
-                    show_fragment(&target);
+                    show_fragment_when_drawn(id, FRAGMENT_LOOKS);
                 } else if let Some(href) = in_app_href(e) {
                     e.prevent_default();
                     // The page under a lesson's card, not the card's own links (the index, the
@@ -165,9 +165,9 @@ pub fn go_to(query: &str) {
     }
 }
 
-/// The element a plain click on a fragment link (`href="#id"`) points at, if it is on the
-/// page and no component handled the click already.
-fn fragment_target(e: &web_sys::Event) -> Option<web_sys::Element> {
+/// The id a plain click on a fragment link (`href="#id"`) points at, if no component handled
+/// the click already.
+fn fragment_id(e: &web_sys::Event) -> Option<String> {
     let click = e.dyn_ref::<web_sys::MouseEvent>()?;
     let modified = click.ctrl_key() || click.meta_key() || click.shift_key() || click.alt_key();
     if e.default_prevented() || click.button() != 0 || modified {
@@ -175,8 +175,25 @@ fn fragment_target(e: &web_sys::Event) -> Option<web_sys::Element> {
     }
     let el: web_sys::Element = e.target()?.dyn_into().ok()?;
     let a = el.closest("a[href^='#']").ok()??;
-    let id = a.get_attribute("href")?.strip_prefix('#').filter(|id| !id.is_empty())?.to_string();
-    a.owner_document()?.get_element_by_id(&id)
+    Some(a.get_attribute("href")?.strip_prefix('#').filter(|id| !id.is_empty())?.to_string())
+}
+
+/// Looks for a fragment's element this many times, every [`FRAGMENT_LOOK_MS`] (9 s in all).
+const FRAGMENT_LOOKS: u32 = 60;
+const FRAGMENT_LOOK_MS: u32 = 150;
+
+/// Shows the element with `id` (see [`show_fragment`]) once it is drawn: a lesson step's
+/// figure comes with its run, seconds after the card on a busy machine, and "Go to the
+/// figure" tapped before it had done nothing at all.
+fn show_fragment_when_drawn(id: String, tries: u32) {
+    match web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(&id)) {
+        Some(el) => show_fragment(&el),
+        None if tries > 0 => {
+            let look = move || show_fragment_when_drawn(id, tries - 1);
+            gloo_timers::callback::Timeout::new(FRAGMENT_LOOK_MS, look).forget();
+        }
+        None => {}
+    }
 }
 
 /// Brings a fragment's element into view (centred, or from its top when taller than 80 %
