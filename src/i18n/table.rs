@@ -272,6 +272,8 @@ texts! {
     Admitted => "admitted (HTTP 200)", "接纳（HTTP 200）";
     Rejected => "rejected (HTTP 429)", "拒绝（HTTP 429）";
     Completed => "completed", "完成";
+    // The admission lab's two cards read "2 / 3 requests" each: what the two numbers are.
+    AdmFiguresSlash => "Before the slash: up to the playhead; after it: the whole run.", "斜线前是到播放头为止的数目，斜线后是整次运行的数目。";
     ByReason => "Rejected by reason over the whole run: {cn} {c}, {rn} {r}, {xn} {x}.", "整次运行的拒绝原因：{cn}{c} 个，{rn}{r} 个，{xn}{x} 个。";
     CreditScale => "1 token = {k}; refill = elapsed ms × {r}.", "1 令牌 = {k}；补充量 = 经过的毫秒数 × {r}。";
     EventScrub => "Event", "事件";

@@ -528,7 +528,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         { figure("adm-admitted", T::Admitted, admitted_now, run.admitted) }
                         { figure("adm-rejected", T::Rejected, rejected_now, rejected) }
                     </div>
-                    <p class="note" id="adm-reasons">{ lang.f(T::ByReason, &[
+                    <p class="note" id="adm-reasons">{ t(T::AdmFiguresSlash) }{ sentence_gap.clone() }{ lang.f(T::ByReason, &[
                         ("cn", t(T::ReasonConcurrency)), ("c", &run.rejected[0].to_string()),
                         ("rn", t(T::ReasonRate)), ("r", &run.rejected[1].to_string()),
                         ("xn", t(T::ReasonCost)), ("x", &run.rejected[2].to_string()),

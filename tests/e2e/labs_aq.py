@@ -164,6 +164,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
         chrome.type("#f-row_hold-0", "501")
         # #1 now holds the slot until 501 ms: #4 at 500 ms meets the concurrency limit.
         wait_contains("#adm-reasons", "concurrency_limit 2, rate_limit 0")
+        # The cards' "2 / 3 requests": the note says what the two numbers are (the breaker lab's does).
+        expect(chrome.text("#adm-reasons").startswith("Before the slash: up to the playhead; after it: the whole run."),
+               f"the cards' two numbers explained: {chrome.text('#adm-reasons')!r}")
         expect("arrivals=0:1:501" in chrome.url(), f"the table is in the link: {chrome.url()}")
         # A refused cell is named by the table's row and column, with the unit.
         chrome.type("#f-row_hold-2", "-5")
