@@ -158,11 +158,34 @@ pub fn place(
     }
     for s in rest {
         if let Some((_, p)) = best(s, &placed) {
-            placed.push(p.label);
-            out[s] = p.at;
+            let (label, at) = clear_of(p, &placed, area);
+            placed.push(label);
+            out[s] = at;
         }
     }
     out
+}
+
+/// Place `p`, where it meets a label placed before, moved up or down a line of text at a
+/// time (nearest first, up before down) to the first height inside `area` where it meets
+/// none; as it was where there is none. Only for a label with no free place left: a line
+/// through its text reads, text over text does not (a chart drawn narrow, such as compare
+/// mode's halves, leaves fewer places).
+fn clear_of(p: &Place, placed: &[LabelBox], area: Area) -> (LabelBox, (f64, f64)) {
+    let meets = |b: &LabelBox| placed.iter().any(|o| o.meets(b));
+    if !meets(&p.label) {
+        return (p.label, p.at);
+    }
+    let step = ASCENT + DESCENT;
+    let rows = ((area.bottom - area.top) / step).ceil() as i32;
+    (1..=rows)
+        .flat_map(|k| [-k, k])
+        .map(|k| {
+            let dy = f64::from(k) * step;
+            (LabelBox { y0: p.label.y0 + dy, y1: p.label.y1 + dy, ..p.label }, (p.at.0, p.at.1 + dy))
+        })
+        .find(|(b, _)| b.y0 >= area.top && b.y1 <= area.bottom && !meets(b))
+        .unwrap_or((p.label, p.at))
 }
 
 /// Where a label of width `w` may go on the line `ys` (its centre x, its baseline y, and the
@@ -360,6 +383,22 @@ mod tests {
         let bs = boxes(&at, &[80.0; 3]);
         assert!(bs.iter().all(|b| b.y0 >= AREA.top && b.y1 <= AREA.bottom));
         assert!(!bs[0].meets(&bs[1]), "labels still apart where they can be: {at:?}");
+        // Room for one label across: three lines lying together have two places each, one
+        // above and one below; the third label goes a line of text higher than the first.
+        let narrow = Area { right: 100.0, ..AREA };
+        let flat = [100.0, 100.0];
+        let at = place(&edges(2, 50.0), &[&flat, &flat, &flat], &[90.0; 3], &[], narrow);
+        let bs = boxes(&at, &[90.0; 3]);
+        assert!(
+            !bs[0].meets(&bs[1]) && !bs[0].meets(&bs[2]) && !bs[1].meets(&bs[2]),
+            "no text over text where the drawing has room above: {at:?}"
+        );
+        assert!(bs.iter().all(|b| b.y0 >= narrow.top && b.y1 <= narrow.bottom), "{at:?}");
+        // Too narrow for three side by side, too low for them one above another: the last
+        // keeps its place over the others (text over text, but inside the drawing).
+        let low = Area { bottom: 20.0, ..AREA };
+        let at = place(&e, &[&[10.0, 10.0], &[10.0, 10.0], &[10.0, 10.0]], &[390.0; 3], &[], low);
+        assert!(boxes(&at, &[390.0; 3]).iter().all(|b| b.y0 >= low.top && b.y1 <= low.bottom), "{at:?}");
         // No buckets, or no number: a place all the same, its text inside the drawing.
         assert_eq!(place(&e, &[&[]], &[40.0], &[], AREA), [(20.0, ASCENT)]);
         assert_eq!(place(&e, &[&[f64::NAN, f64::NAN]], &[40.0], &[], AREA), [(20.0, ASCENT)]);

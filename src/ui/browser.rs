@@ -384,6 +384,13 @@ pub fn offer_to_copy(label: &str, text: &str) {
 /// until the element is first measured, just after it is first drawn.
 #[yew::hook]
 pub fn use_width(element: &yew::NodeRef, initial: f64) -> f64 {
+    use_width_between(element, initial, 0.0, f64::INFINITY)
+}
+
+/// [`use_width`] held between `lo` and `hi`: a component that draws the same beyond either
+/// end is not drawn again when the element's width changes there.
+#[yew::hook]
+pub fn use_width_between(element: &yew::NodeRef, initial: f64, lo: f64, hi: f64) -> f64 {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
     let width = yew::use_state_eq(|| initial);
@@ -396,7 +403,7 @@ pub fn use_width(element: &yew::NodeRef, initial: f64) -> f64 {
                     if let Some(el) = element.cast::<web_sys::Element>() {
                         let px = f64::from(el.client_width());
                         if px > 0.0 {
-                            width.set((px / 8.0).floor() * 8.0);
+                            width.set(((px / 8.0).floor() * 8.0).clamp(lo, hi));
                         }
                     }
                 }

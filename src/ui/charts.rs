@@ -38,16 +38,44 @@ impl PartialEq for Lines {
     }
 }
 
-/// Chart geometry shared by the time charts.
+/// Chart geometry shared by the time charts. `W` is the widest view box: a time chart is
+/// drawn as wide as its figure is, in CSS px, between [`MIN_W`] and `W` (see
+/// [`use_chart_width`]), so that on a phone its text keeps its size and the whole run is in
+/// view; a wider figure scales the `W`-wide picture up, as before.
 pub const W: f64 = 640.0;
+/// The narrowest view box of a time chart (a plot 174 units wide); a figure narrower still
+/// gets the `W`-wide picture at the phone's least width for it, and scrolls sideways.
+pub const MIN_W: f64 = 240.0;
 pub const ML: f64 = 52.0;
 pub const MR: f64 = 14.0;
 pub const MT: f64 = 12.0;
 pub const MB: f64 = 30.0;
 
-/// x scale over a run of `end_ms`.
-pub fn x_scale(end_ms: f64) -> Linear {
-    Linear::new((0.0, end_ms.max(1.0)), (ML, W - MR))
+/// x scale over a run of `end_ms`, in a view box `w` wide.
+pub fn x_scale(end_ms: f64, w: f64) -> Linear {
+    Linear::new((0.0, end_ms.max(1.0)), (ML, w - MR))
+}
+
+/// A time chart's view box width (see [`W`]): its figure's width in CSS px, between
+/// [`MIN_W`] and [`W`] (`W` until the figure is first measured), and whether the figure is
+/// that wide at least: then the chart never scrolls sideways and needs no copy of its y
+/// axis (see [`y_strip`]); else `W`, drawn at the style sheet's width for a phone. A hook.
+#[hook]
+fn use_chart_width(figure: &NodeRef) -> ChartWidth {
+    // Kept between one unit below `MIN_W` (too narrow) and `W` (as wide or wider), so that a
+    // window resized beyond either end draws nothing again.
+    let room = super::browser::use_width_between(figure, W, MIN_W - 1.0, W);
+    let fits = room >= MIN_W;
+    ChartWidth { w: if fits { room } else { W }, fits }
+}
+
+/// What [`use_chart_width`] measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ChartWidth {
+    /// The view box width.
+    w: f64,
+    /// The figure is at least `w` wide: it does not scroll.
+    fits: bool,
 }
 
 /// One series of a time chart.
@@ -97,12 +125,13 @@ pub struct TimeChartProps {
 fn fault_labels(
     faults: &[(f64, f64, String)],
     end_ms: f64,
+    w: f64,
 ) -> Vec<Option<(crate::plot::storm::FaultMark, f64)>> {
     let windows: Vec<(f64, f64)> = faults.iter().map(|(from, to, _)| (*from, *to)).collect();
     // Labels of 10.5 px (9 px had come out at 7.9 px on a 390 px phone, and 10 px at 8.8 px
     // in a 1,024 px laptop's column, where a chart is drawn at about 0.88 of its view box),
     // "fault 1" about 40 units wide.
-    crate::plot::storm::fault_marks(&windows, end_ms, x_scale(end_ms), W - MR, FAULT_LABEL_W)
+    crate::plot::storm::fault_marks(&windows, end_ms, x_scale(end_ms, w), w - MR, FAULT_LABEL_W)
         .into_iter()
         .map(|m| m.map(|m| (m, MT + 10.0 + 11.0 * m.row as f64)))
         .collect()
@@ -121,15 +150,16 @@ fn moment_label_at(
     from: f64,
     to: f64,
     name: &str,
+    chart_w: f64,
 ) -> Option<(f64, f64, f64)> {
-    let scale = x_scale(end_ms);
+    let scale = x_scale(end_ms, chart_w);
     let (x0, x1) = (scale.map(from.clamp(0.0, end_ms)), scale.map(to.clamp(0.0, end_ms)));
     if x1 - x0 <= 70.0 {
         return None;
     }
     let w = crate::plot::palette::label_width(name, 11.0).min(x1 - x0 - 8.0);
     let right = x1 - 4.0;
-    let marks: Vec<(f64, f64, f64)> = fault_labels(faults, end_ms)
+    let marks: Vec<(f64, f64, f64)> = fault_labels(faults, end_ms, chart_w)
         .into_iter()
         .flatten()
         .map(|(m, y)| {
@@ -144,13 +174,14 @@ fn moment_label_at(
     Some((right, y, w))
 }
 
-fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
-    let xs = x_scale(end_ms);
+fn x_axis(lang: Lang, end_ms: f64, h: f64, w: f64) -> Html {
+    let xs = x_scale(end_ms, w);
     let end_s = end_ms / 1000.0;
-    let ticks = nice_ticks(0.0, end_s, 6);
+    // About one tick a 95 units, as at the widest (6 over 574).
+    let ticks = nice_ticks(0.0, end_s, if w < 480.0 { 4 } else { 6 });
     html! {
         <g class="axis x">
-            <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
+            <line x1={ML.to_string()} x2={(w - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
             { for ticks.iter().map(|&t| {
                 let x = xs.map(t * 1000.0);
                 html! {
@@ -162,14 +193,14 @@ fn x_axis(lang: Lang, end_ms: f64, h: f64) -> Html {
                     </g>
                 }
             }) }
-            <text class="axis-label" x={(W - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisTime) }</text>
+            <text class="axis-label" x={(w - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisTime) }</text>
         </g>
     }
 }
 
 /// The y axis from 0 to `max`. A chart whose values are all whole numbers (calls in flight,
 /// breaker instances in a state) gets whole ticks only: 0.5 of a breaker means nothing.
-fn y_axis(max: f64, h: f64, whole: bool) -> (Linear, Html) {
+fn y_axis(max: f64, h: f64, whole: bool, w: f64) -> (Linear, Html) {
     let ys = Linear::new((0.0, max), (h - MB, MT));
     let ticks = crate::plot::axis_ticks(max, whole);
     let html = html! {
@@ -178,7 +209,7 @@ fn y_axis(max: f64, h: f64, whole: bool) -> (Linear, Html) {
                 let y = ys.map(t);
                 html! {
                     <g>
-                        <line class="grid" x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
+                        <line class="grid" x1={ML.to_string()} x2={(w - MR).to_string()} y1={y.to_string()} y2={y.to_string()} />
                         <text x={(ML - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{ format_number(t, 2) }</text>
                     </g>
                 }
@@ -201,13 +232,17 @@ struct Frame<'a> {
     /// The series drawn, for the chart's data table, and their bucket (ms).
     lines: Lines,
     bucket_ms: f64,
+    /// The view box width (see [`use_chart_width`]) and the figure it was measured on.
+    width: ChartWidth,
+    figure: NodeRef,
 }
 
 /// The frame every time chart shares: caption with unit and legend, axes, then `body`.
 fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
-    let h = f.height;
+    let (h, w) = (f.height, f.width.w);
     html! {
-        <figure class="chart" id={f.id.to_string()} data-x-end={f.end_ms.to_string()} data-y-max={f.y_max.to_string()}>
+        <figure class={classes!("chart", f.width.fits.then_some("fits"))} id={f.id.to_string()} ref={f.figure}
+            data-x-end={f.end_ms.to_string()} data-y-max={f.y_max.to_string()}>
             <figcaption>
                 { f.title }
                 if !f.unit.is_empty() { <span class="unit">{ f.lang.f(T::InBrackets, &[("text", f.unit)]) }</span> }
@@ -215,13 +250,13 @@ fn chart_frame(f: Frame, legend: Html, y_axis: Html, body: Html) -> Html {
                 { figure_export(f.lang, f.id, f.title) }
             </figcaption>
             <div class="plot">
-                <svg viewBox={format!("0 0 {W} {h}")} role="img" aria-label={f.title.to_string()}>
+                <svg viewBox={format!("0 0 {w} {h}")} role="img" aria-label={f.title.to_string()}>
                     { y_axis.clone() }
-                    { x_axis(f.lang, f.end_ms, h) }
+                    { x_axis(f.lang, f.end_ms, h, w) }
                     { body }
                 </svg>
-                { y_strip("time", ML, h, y_axis) }
-                <Playhead end_ms={f.end_ms} height={h} lang={f.lang} />
+                if !f.width.fits { { y_strip("time", ML, h, y_axis) } }
+                <Playhead end_ms={f.end_ms} height={h} width={w} lang={f.lang} />
             </div>
             <ChartData lang={f.lang} id={f.id.to_string()} lines={f.lines} bucket_ms={f.bucket_ms} />
         </figure>
@@ -298,13 +333,16 @@ fn edges(n: usize, bucket_ms: f64, xs: &Linear) -> Vec<f64> {
 #[component]
 pub fn TimeChart(props: &TimeChartProps) -> Html {
     let h = use_chart_height(props.height);
+    let figure = use_node_ref();
+    let width = use_chart_width(&figure);
+    let w = width.w;
     // A lesson step's moment, whose name the direct labels keep clear of.
     let step_moment = use_context::<StepMoment>();
     let max_v = props.lines.0.iter().flat_map(|l| l.values.iter().copied()).fold(0.0_f64, f64::max);
     let max = nice_max(props.y_max.unwrap_or(0.0).max(max_v).max(props.limit.as_ref().map_or(0.0, |l| l.0)));
-    let xs = x_scale(props.end_ms);
+    let xs = x_scale(props.end_ms, w);
     let whole = props.lines.0.iter().flat_map(|l| &l.values).all(|v| v.fract() == 0.0);
-    let (ys, y_axis) = y_axis(max, h, whole);
+    let (ys, y_axis) = y_axis(max, h, whole, w);
     let n = props.lines.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
     let xe = edges(n, props.bucket_ms, &xs);
     let paths: Html = props
@@ -323,25 +361,25 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         // At the right end, else at the left one, else at the first place from the right
         // where no series runs through its text (a queue draining down onto the limit);
         // where there is none, at the right end.
-        let w = crate::plot::palette::label_width(label, 11.0);
+        let label_w = crate::plot::palette::label_width(label, 11.0);
         let crosses = |x0: f64, x1: f64| {
             props.lines.0.iter().any(|l| {
                 l.values.iter().enumerate().any(|(i, &v)| {
-                    let (a, b) = (xe.get(i).copied().unwrap_or(W), xe.get(i + 1).copied().unwrap_or(W));
+                    let (a, b) = (xe.get(i).copied().unwrap_or(w), xe.get(i + 1).copied().unwrap_or(w));
                     let py = ys.map(v);
                     b > x0 && a < x1 && py > ty - 12.0 && py < ty + 3.0
                 })
             })
         };
-        let (left, right) = (ML + 4.0, W - MR - 4.0);
-        let steps = ((right - left - w) / (w / 2.0)).max(0.0) as usize;
+        let (left, right) = (ML + 4.0, w - MR - 4.0);
+        let steps = ((right - left - label_w) / (label_w / 2.0)).max(0.0) as usize;
         let free = std::iter::once(right)
-            .chain(std::iter::once(left + w))
-            .chain((1..=steps).map(|k| right - k as f64 * w / 2.0))
-            .find(|&end| !crosses(end - w, end))
+            .chain(std::iter::once(left + label_w))
+            .chain((1..=steps).map(|k| right - k as f64 * label_w / 2.0))
+            .find(|&end| !crosses(end - label_w, end))
             .unwrap_or(right);
         (
-            html! { <g class="limit"><line x1={ML.to_string()} x2={(W - MR).to_string()} y1={y.to_string()} y2={y.to_string()} /></g> },
+            html! { <g class="limit"><line x1={ML.to_string()} x2={(w - MR).to_string()} y1={y.to_string()} y2={y.to_string()} /></g> },
             html! { <g class="limit"><text x={free.to_string()} y={ty.to_string()} text-anchor="end">{ label }</text></g> },
         )
     });
@@ -362,7 +400,7 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             props.limit.iter().map(|(v, _)| ys.map(*v)).flat_map(|y| vec![y; n]).collect();
         // The fault labels along the top, each as two lines (its text's top and its
         // baseline) under its width: a direct label over one had hidden it ("fault 1d").
-        let fault_edges: Vec<Vec<f64>> = fault_labels(&props.faults, props.end_ms)
+        let fault_edges: Vec<Vec<f64>> = fault_labels(&props.faults, props.end_ms, w)
             .into_iter()
             .flatten()
             .flat_map(|(m, y)| {
@@ -381,12 +419,12 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         let moment_edges: Vec<Vec<f64>> = step_moment
             .and_then(|m| m.0)
             .and_then(|(from, to)| {
-                moment_label_at(&props.faults, props.end_ms, from, to, props.lang.t(T::StepMomentLabel))
+                moment_label_at(&props.faults, props.end_ms, from, to, props.lang.t(T::StepMomentLabel), w)
             })
-            .map(|(right, y, w)| {
+            .map(|(right, y, name_w)| {
                 let under = |yy: f64| -> Vec<f64> {
                     (0..n)
-                        .map(|i| if xe[i + 1] > right - w && xe[i] < right { yy } else { f64::NAN })
+                        .map(|i| if xe[i + 1] > right - name_w && xe[i] < right { yy } else { f64::NAN })
                         .collect()
                 };
                 vec![under(y - 9.5), under(y + 2.0)]
@@ -397,7 +435,7 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             .chain(fault_edges.iter().map(Vec::as_slice))
             .chain(moment_edges.iter().map(Vec::as_slice))
             .collect();
-        let area = crate::plot::direct_labels::Area { left: ML, right: W - MR, top: MT, bottom: h - MB };
+        let area = crate::plot::direct_labels::Area { left: ML, right: w - MR, top: MT, bottom: h - MB };
         let at = crate::plot::direct_labels::place(&xe, &series, &widths, &obstacles, area);
         drawn
             .iter()
@@ -425,6 +463,8 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             y_max: max,
             lines: props.lines.clone(),
             bucket_ms: props.bucket_ms,
+            width,
+            figure,
         },
         legend(&props.lines.0),
         y_axis,
@@ -457,14 +497,17 @@ pub struct StackProps {
 #[component]
 pub fn StackChart(props: &StackProps) -> Html {
     let h = use_chart_height(props.height);
+    let figure = use_node_ref();
+    let width = use_chart_width(&figure);
+    let w = width.w;
     let n = props.layers.0.iter().map(|l| l.values.len()).max().unwrap_or(0);
     let totals: Vec<f64> = (0..n)
         .map(|i| props.layers.0.iter().map(|l| l.values.get(i).copied().unwrap_or(0.0)).sum())
         .collect();
     let max = nice_max(totals.iter().copied().fold(props.y_max.unwrap_or(0.0), f64::max));
-    let xs = x_scale(props.end_ms);
+    let xs = x_scale(props.end_ms, w);
     let whole = totals.iter().all(|v| v.fract() == 0.0);
-    let (ys, y_axis) = y_axis(max, h, whole);
+    let (ys, y_axis) = y_axis(max, h, whole, w);
     let xe = edges(n, props.bucket_ms, &xs);
     let mut below = vec![0.0; n];
     let bands: Html = props
@@ -501,6 +544,8 @@ pub fn StackChart(props: &StackProps) -> Html {
             y_max: max,
             lines: (*table_lines).clone(),
             bucket_ms: props.bucket_ms,
+            width,
+            figure,
         },
         legend(&keys),
         y_axis,
@@ -543,8 +588,9 @@ pub struct PlayheadAt {
 pub struct PlayheadProps {
     /// The chart's own time axis end (ms), so the line and the chart share one scale.
     pub end_ms: f64,
-    /// The chart's view box height.
+    /// The chart's view box height and width.
     pub height: f64,
+    pub width: f64,
     /// For the label of what a lesson veils.
     pub lang: Lang,
 }
@@ -565,13 +611,14 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     // Both contexts read before any return: hooks run in the same order on every render.
     let (at, step_moment) = (use_context::<PlayheadAt>(), use_context::<StepMoment>());
     let Some(PlayheadAt { at_ms, faults }) = at else { return Html::default() };
-    let scale = x_scale(props.end_ms);
-    let marks = fault_labels(&faults, props.end_ms);
+    let w = props.width;
+    let scale = x_scale(props.end_ms, w);
+    let marks = fault_labels(&faults, props.end_ms, w);
     // The step's moment's name, placed before `faults` is drawn (see `moment_label_at`).
     let moment_name = props.lang.t(T::StepMomentLabel);
     let named = step_moment
         .and_then(|m| m.0)
-        .and_then(|(from, to)| moment_label_at(&faults, props.end_ms, from, to, moment_name));
+        .and_then(|(from, to)| moment_label_at(&faults, props.end_ms, from, to, moment_name, w));
     let faults = faults.iter().zip(marks).filter_map(|((from, to, label), m)| {
         let (m, label_y) = m?;
         let strip_y = MT - 4.0 * (m.row as f64 + 1.0);
@@ -611,7 +658,7 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     // step asks the learner to predict (shown only while the chart is veiled, see
     // `.veil-future`); what led up to the step's moment stays in view.
     let plot_h = props.height - MB - MT;
-    let future_w = (W - MR - veil_x).max(0.0);
+    let future_w = (w - MR - veil_x).max(0.0);
     let label = props.lang.t(T::VeiledFuture);
     let veil = html! {
         <g class="veil-future">
@@ -623,7 +670,7 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
         </g>
     };
     html! {
-        <svg class="playhead-layer" viewBox={format!("0 0 {W} {}", props.height)} aria-hidden="true" focusable="false">
+        <svg class="playhead-layer" viewBox={format!("0 0 {w} {}", props.height)} aria-hidden="true" focusable="false">
             // The cover under the step's moment and the fault windows: the trigger is the
             // step's input, not its answer.
             { veil }
@@ -669,7 +716,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     let hi = edges.last().copied().unwrap_or(1.0).max(lo * 2.0);
     let xs = Log::new((lo, hi), (ML, W - MR));
     let max_count = latency_top(&props.dists).max(props.y_max.unwrap_or(0.0));
-    let (ys, y_axis) = y_axis(nice_max(max_count), h, true);
+    let (ys, y_axis) = y_axis(nice_max(max_count), h, true, W);
     let k = present.len() as f64;
     let bars: Html = present
         .iter()

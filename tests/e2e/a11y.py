@@ -44,6 +44,16 @@ return Array.from(document.querySelectorAll('figure.chart')).filter(f => f.query
 });
 """
 
+# Every time chart drawn to its figure's width (`.fits`): [id, its view box width, its drawn
+# width, whether its scroller scrolls, whether it has a y-axis strip].
+TIME_CHARTS_FIT = """
+return Array.from(document.querySelectorAll('figure.chart.fits')).map(f => {
+  const sc = f.closest('.chart-wrap') || f, svg = f.querySelector('svg[role]');
+  return [f.id, svg.viewBox.baseVal.width, svg.getBoundingClientRect().width, sc.scrollWidth > sc.clientWidth + 1,
+          !!f.querySelector('svg.y-strip')];
+});
+"""
+
 RUN_AXE = """
 const done = arguments[arguments.length - 1];
 axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations.map(v =>
@@ -290,8 +300,18 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                                and chart_left < sc_left - 100,
                                f"{query} ({lang}) {fig}: the y axis stays at the left edge when scrolled: "
                                f"{[sc_left, strip_left, strip_w, chart_left, labels, scrolls]}")
+                    if "queue" in query:
+                        # Its throughput curve (an x-y picture, 480 units) still scrolls.
+                        expect(len(strips) >= 1, f"{query} ({lang}): charts with a y-axis strip: {len(strips)}")
+                    # A time chart is drawn at its figure's width, one unit a CSS px: its
+                    # whole run in view, its text at its own size, nothing to scroll.
+                    fitting = chrome.js(TIME_CHARTS_FIT)
+                    for fig, view_w, shown_w, scrolls, strip in fitting:
+                        expect(abs(view_w - shown_w) <= 8.5 and view_w < 640 and not scrolls and not strip,
+                               f"{query} ({lang}) {fig}: drawn at its width, whole in view: {[view_w, shown_w, scrolls, strip]}")
                     if "storm" in query or "queue" in query:
-                        expect(len(strips) >= 2, f"{query} ({lang}): charts with a y-axis strip: {len(strips)}")
+                        least = 4 if "storm" in query else 1
+                        expect(len(fitting) >= least, f"{query} ({lang}): time charts drawn to fit: {len(fitting)}")
             chrome.get(f"{base}?page=queue&lang=en")
             settle(chrome)
             chrome.js("document.querySelectorAll('figure.chart').forEach(f => (f.closest('.chart-wrap') || f).scrollLeft = 400);")

@@ -352,7 +352,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         # to predict, is hidden.
         chart = ("const e = document.getElementById('chart-outcomes-a'); const v = e.querySelector('.veil-future');"
                  " const r = v.querySelector('rect'), end = Number(e.querySelector('figure').dataset.xEnd);"
-                 " const x = ms => 52 + (640 - 14 - 52) * ms / end;"
+                 " const w = e.querySelector('figure svg').viewBox.baseVal.width, x = ms => 52 + (w - 14 - 52) * ms / end;"
                  " const f = e.querySelector('.fault-window');"
                  " return [e.classList.contains('veiled'), getComputedStyle(e.querySelector('figure > .plot')).filter,"
                  " getComputedStyle(e.querySelector('figcaption')).filter, getComputedStyle(v).display,"
@@ -374,7 +374,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         chrome.js("const s = document.getElementById('scrub'); s.value = 1000; s.dispatchEvent(new Event('input', {bubbles: true}));")
         time.sleep(0.4)
         past = chrome.js("""const e = document.getElementById('chart-load-a'); const r = e.querySelector('.veil-future rect');
-            const end = Number(e.querySelector('figure').dataset.xEnd), x = 52 + (640 - 14 - 52) * 3900 / end;
+            const end = Number(e.querySelector('figure').dataset.xEnd), w = e.querySelector('figure svg').viewBox.baseVal.width;
+            const x = 52 + (w - 14 - 52) * 3900 / end;
             return [Math.abs(Number(r.getAttribute('x')) - x) < 0.5, Number(e.querySelector('.playhead').getAttribute('x1')) > x + 100];""")
         expect(past == [True, True], f"metastable 1: playing on does not lift the cover past the step's pause: {past}")
         line = "return getComputedStyle(document.getElementById('stab-boundary-protected')).visibility;"
