@@ -1128,7 +1128,20 @@ setTimeout(look, 0);""")
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
         no_console_errors(chrome, "screenshots")
 
+    def pages_load_without_console_messages():
+        # Not even a warning: Trunk's `integrity` on the wasm preload had given one on every
+        # load ("ignored for preload destinations that do not support subresource integrity").
+        chrome.cmd("POST", "/se/log", {"type": "browser"})
+        for query in ["?page=storm", "?page=calculator", "?page=admission", "?page=queue", "?page=breaker",
+                      "?page=stability", "?page=lessons", "?lesson=metastable&step=3"]:
+            chrome.get(base + query)
+            chrome.wait("#page-title")
+            time.sleep(1.5)
+            entries = chrome.cmd("POST", "/se/log", {"type": "browser"})
+            expect(not entries, f"{query}: console messages on load: {[(e.get('level'), e.get('message', '')[:200]) for e in entries]}")
+
     for name, fn in [
+        ("every page loads with nothing in the console, not even a warning", pages_load_without_console_messages),
         ("a picked hop stands out in every chart", storm_hop_focus),
         ("a full pool under a tall queue is said in words", storm_pool_full_under_a_tall_queue),
         ("no label is cut at its figure's edge, 1440 and 390 px, both languages; direct labels clear of each other, of other lines and of the fault labels", storm_no_clipped_labels),
