@@ -630,8 +630,8 @@ texts! {
     KMinUsefulHelp => "An attempt is only made if at least this much budget remains, checked before the backoff sleep and before each attempt (source 000). 0 = any time left.",
         "只有截止前剩余时间不少于此值时才发起尝试；在退避睡眠前和每次尝试前检查（文档 000）。0 = 有剩余即可。";
     KAttempts => "Attempts", "尝试次数";
-    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC maxAttempts, Resilience4j maxAttempts). Timeouts, 5xx and 429 are retried (a 429 no sooner than its Retry-After, unless the scenario ignores it); other 4xx never. A Retry-After is exact to the µs (finer than HTTP's whole seconds and gRPC pushback's milliseconds), and the model waits the longer of it and the backoff (gRPC's pushback replaces the backoff instead, and a negative one stops retrying). A layer that gives up (attempts, retry budget, breaker or bulkhead spent) answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer. gRPC caps maxAttempts at 5.",
-        "每次调用的尝试次数，含首次（≈ gRPC maxAttempts、Resilience4j maxAttempts）。超时、5xx 和 429 会重试（429 须等满 Retry-After，除非场景选择忽略）；其他 4xx 从不重试。Retry-After 精确到 µs（比 HTTP 的整秒和 gRPC pushback 的毫秒都细），模型取它与退避两者中较长的一个（gRPC 的 pushback 则直接取代退避，为负值时停止重试）。某层放弃时（尝试次数、重试预算、熔断或舱壁用尽）向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。gRPC 的 maxAttempts 最多为 5。";
+    KAttemptsHelp => "Attempts per call, the first included (≈ gRPC and Resilience4j maxAttempts; gRPC caps it at 5). Timeouts, 5xx and 429 are retried, a 429 no sooner than its Retry-After (the longer of it and the backoff); other 4xx never. A layer that gives up answers its caller a 5xx, which the caller retries too: the model has no “overloaded, do not retry” answer.",
+        "每次调用的尝试次数，含首次（≈ gRPC、Resilience4j 的 maxAttempts；gRPC 最多为 5）。超时、5xx 和 429 会重试，429 不早于其 Retry-After（取它与退避中较长者）；其他 4xx 从不重试。某层放弃时向调用方返回 5xx，调用方同样会重试：模型没有“已过载、请勿重试”的回答。";
     KBackoff => "Backoff", "退避";
     KBackoffHelp => "Wait before a retry: none, fixed, or exponential base·2^(n−1) up to a cap (≈ gRPC initialBackoff/backoffMultiplier/maxBackoff; gRPC always adds full jitter and lets the multiplier be set, here it is 2). A server's Retry-After wins if longer.",
         "重试前的等待：无、固定，或指数 base·2^(n−1) 封顶（≈ gRPC initialBackoff/backoffMultiplier/maxBackoff；gRPC 总是加全抖动（full jitter），倍数可配置，这里固定为 2）。服务端 Retry-After 更长时以其为准。";
@@ -652,8 +652,8 @@ texts! {
     KRetryTimeoutsHelp => "Whether an attempt that timed out is retried (its result is unknown: the first may still succeed — writes need an idempotency key).",
         "超时的尝试是否重试（结果未知：第一次可能仍会成功——写操作需要幂等键）。";
     KBudget => "Retry budget", "重试预算";
-    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001): starts full; each successful first attempt deposits the ratio, a retry spends one token; empty, it refuses retries, so in a total outage retries stop (Finagle's RetryBudget differs: every request deposits, deposits expire, and a minimum of retries per second is always allowed). gRPC (gRFC A6 retryThrottling): failures take 1, successes add the ratio; retries only while tokens > max/2. A token spent on a retry that a breaker or bulkhead then refuses is not given back (as in source 001's code).",
-        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止（Finagle 的 RetryBudget 不同：每个请求都存入、存款会过期，并始终允许每秒最少若干次重试）。gRPC（gRFC A6 retryThrottling）：失败减 1，成功加比例值；令牌 > 上限/2 时才允许重试。某次重试已花费令牌、随后被熔断器或舱壁拒绝时，令牌不退还（与文档 001 的代码一致）。";
+    KBudgetHelp => "Caps the extra load of retries. Ratio (source 001): starts full; each successful first attempt deposits the ratio, a retry spends one token; empty, it refuses retries, so in a total outage retries stop. gRPC's retryThrottling (gRFC A6) differs: failures take 1, successes add the ratio, retries only while tokens > max/2. A token spent on a retry that a breaker or bulkhead then refuses is not given back.",
+        "限制重试带来的额外负载。比例桶（文档 001）：初始为满；每个成功的首次请求存入比例值，一次重试花费一个令牌；桶空即拒绝重试，所以完全故障时重试停止。gRPC 的 retryThrottling（gRFC A6）不同：失败减 1，成功加比例值，令牌 > 上限/2 时才允许重试。某次重试已花费令牌、随后被熔断器或舱壁拒绝时，令牌不退还。";
     OptRatio => "ratio bucket", "比例令牌桶";
     OptGrpc => "gRPC throttling", "gRPC 重试节流";
     KBudgetMax => "Budget size", "预算容量";
