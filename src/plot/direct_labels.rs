@@ -158,7 +158,7 @@ pub fn place(
     }
     for s in rest {
         if let Some((_, p)) = best(s, &placed) {
-            let (label, at) = clear_of(p, &placed, area);
+            let (label, at) = clear_of(p, &placed, edges, obstacles, area);
             placed.push(label);
             out[s] = at;
         }
@@ -166,26 +166,39 @@ pub fn place(
     out
 }
 
-/// Place `p`, where it meets a label placed before, moved up or down a line of text at a
-/// time (nearest first, up before down) to the first height inside `area` where it meets
-/// none; as it was where there is none. Only for a label with no free place left: a line
-/// through its text reads, text over text does not (a chart drawn narrow, such as compare
-/// mode's halves, leaves fewer places).
-fn clear_of(p: &Place, placed: &[LabelBox], area: Area) -> (LabelBox, (f64, f64)) {
+/// Place `p`, where it meets a label placed before or an obstacle runs through it (another
+/// text's edges: a fault window's label along the top), moved up or down a line of text at
+/// a time (nearest first, up before down) to the first height inside `area` where it meets
+/// neither, else where it meets no label; as it was where there is none. Only for a label
+/// with no free place left: a line through its text reads, text over text does not (a
+/// chart drawn narrow, such as a phone's or compare mode's halves, leaves fewer places).
+fn clear_of(
+    p: &Place,
+    placed: &[LabelBox],
+    edges: &[f64],
+    obstacles: &[Drawn],
+    area: Area,
+) -> (LabelBox, (f64, f64)) {
     let meets = |b: &LabelBox| placed.iter().any(|o| o.meets(b));
-    if !meets(&p.label) {
+    let blocked = |b: &LabelBox| obstacles.iter().any(|l| crosses(edges, l, b));
+    if !meets(&p.label) && !blocked(&p.label) {
         return (p.label, p.at);
     }
     let step = ASCENT + DESCENT;
     let rows = ((area.bottom - area.top) / step).ceil() as i32;
-    (1..=rows)
+    let shifted: Vec<(LabelBox, (f64, f64))> = (1..=rows)
         .flat_map(|k| [-k, k])
         .map(|k| {
             let dy = f64::from(k) * step;
             (LabelBox { y0: p.label.y0 + dy, y1: p.label.y1 + dy, ..p.label }, (p.at.0, p.at.1 + dy))
         })
-        .find(|(b, _)| b.y0 >= area.top && b.y1 <= area.bottom && !meets(b))
-        .unwrap_or((p.label, p.at))
+        .filter(|(b, _)| b.y0 >= area.top && b.y1 <= area.bottom && !meets(b))
+        .collect();
+    let clear = shifted.iter().find(|(b, _)| !blocked(b));
+    match clear.or(if meets(&p.label) { shifted.first() } else { None }) {
+        Some(&found) => found,
+        None => (p.label, p.at),
+    }
 }
 
 /// Where a label of width `w` may go on the line `ys` (its centre x, its baseline y, and the
@@ -394,6 +407,13 @@ mod tests {
             "no text over text where the drawing has room above: {at:?}"
         );
         assert!(bs.iter().all(|b| b.y0 >= narrow.top && b.y1 <= narrow.bottom), "{at:?}");
+        // Its line hemmed in above and below by another text's edges (obstacles): the label
+        // goes a line higher, clear of them, rather than over that text.
+        let (above, below) = ([92.0, 92.0], [110.0, 110.0]);
+        let at = place(&edges(2, 50.0), &[&flat], &[90.0], &[&above, &below], narrow);
+        let b = boxes(&at, &[90.0])[0];
+        let e = edges(2, 50.0);
+        assert!(!crosses(&e, &above, &b) && !crosses(&e, &below, &b), "off the other text: {at:?}");
         // Too narrow for three side by side, too low for them one above another: the last
         // keeps its place over the others (text over text, but inside the drawing).
         let low = Area { bottom: 20.0, ..AREA };

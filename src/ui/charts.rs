@@ -142,7 +142,8 @@ const FAULT_LABEL_W: f64 = 42.0;
 
 /// Where a lesson step's moment (`from`..`to` ms) is named on a time chart: its text's right
 /// end, baseline and width, at the box's top right, below any fault window's label it would
-/// meet; none where the box is too narrow. The chart keeps its direct labels clear of it
+/// meet; a box too narrow for it (a phone's chart) has it just outside, on its right, else
+/// on its left; none where neither has room. The chart keeps its direct labels clear of it
 /// and the playhead layer draws it, both from here.
 fn moment_label_at(
     faults: &[(f64, f64, String)],
@@ -154,11 +155,17 @@ fn moment_label_at(
 ) -> Option<(f64, f64, f64)> {
     let scale = x_scale(end_ms, chart_w);
     let (x0, x1) = (scale.map(from.clamp(0.0, end_ms)), scale.map(to.clamp(0.0, end_ms)));
-    if x1 - x0 <= 70.0 {
+    let natural = crate::plot::palette::label_width(name, 11.0);
+    let (right, w) = if x1 - x0 > 70.0 {
+        // Inside, squeezed to the box where it is wider.
+        (x1 - 4.0, natural.min(x1 - x0 - 8.0))
+    } else if x1 + 4.0 + natural <= chart_w - MR {
+        (x1 + 4.0 + natural, natural)
+    } else if x0 - 4.0 - natural >= ML {
+        (x0 - 4.0, natural)
+    } else {
         return None;
-    }
-    let w = crate::plot::palette::label_width(name, 11.0).min(x1 - x0 - 8.0);
-    let right = x1 - 4.0;
+    };
     let marks: Vec<(f64, f64, f64)> = fault_labels(faults, end_ms, chart_w)
         .into_iter()
         .flatten()
@@ -177,8 +184,9 @@ fn moment_label_at(
 fn x_axis(lang: Lang, end_ms: f64, h: f64, w: f64) -> Html {
     let xs = x_scale(end_ms, w);
     let end_s = end_ms / 1000.0;
-    // About one tick a 95 units, as at the widest (6 over 574).
-    let ticks = nice_ticks(0.0, end_s, if w < 480.0 { 4 } else { 6 });
+    // 6 ticks asked for on a wide plot, 5 on a narrow one (a phone's 174–222 units): asked
+    // for 4, a 90 s run got 0 and 50 only.
+    let ticks = nice_ticks(0.0, end_s, if w - ML - MR < 400.0 { 5 } else { 6 });
     html! {
         <g class="axis x">
             <line x1={ML.to_string()} x2={(w - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
@@ -398,49 +406,62 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
         let series: Vec<&[f64]> = drawn.iter().map(|(_, y)| y.as_slice()).collect();
         let limit_at: Vec<f64> =
             props.limit.iter().map(|(v, _)| ys.map(*v)).flat_map(|y| vec![y; n]).collect();
-        // The fault labels along the top, each as two lines (its text's top and its
-        // baseline) under its width: a direct label over one had hidden it ("fault 1d").
-        let fault_edges: Vec<Vec<f64>> = fault_labels(&props.faults, props.end_ms, w)
+        // The other texts the playhead layer writes over the plot: the fault labels along the
+        // top and the step's moment's name under them, each (left, right, baseline).
+        let texts: Vec<(f64, f64, f64)> = fault_labels(&props.faults, props.end_ms, w)
             .into_iter()
             .flatten()
-            .flat_map(|(m, y)| {
-                let (x0, x1) = if m.label_end {
-                    (m.label_x - FAULT_LABEL_W, m.label_x)
-                } else {
-                    (m.label_x, m.label_x + FAULT_LABEL_W)
-                };
+            .map(|(m, y)| {
+                let x0 = if m.label_end { m.label_x - FAULT_LABEL_W } else { m.label_x };
+                (x0, x0 + FAULT_LABEL_W, y)
+            })
+            .chain(
+                step_moment
+                    .and_then(|m| m.0)
+                    .and_then(|(from, to)| {
+                        moment_label_at(
+                            &props.faults,
+                            props.end_ms,
+                            from,
+                            to,
+                            props.lang.t(T::StepMomentLabel),
+                            w,
+                        )
+                    })
+                    .map(|(right, y, name_w)| (right - name_w, right, y)),
+            )
+            .collect();
+        // Each as two lines (its text's top and its baseline) under its width: a direct
+        // label over one had hidden it ("fault 1d").
+        let text_edges: Vec<Vec<f64>> = texts
+            .iter()
+            .flat_map(|&(x0, x1, y)| {
                 let under = |yy: f64| -> Vec<f64> {
                     (0..n).map(|i| if xe[i + 1] > x0 && xe[i] < x1 { yy } else { f64::NAN }).collect()
                 };
                 [under(y - 9.5), under(y + 2.0)]
             })
             .collect();
-        // The step's moment's name likewise (it sits under the fault labels' row).
-        let moment_edges: Vec<Vec<f64>> = step_moment
-            .and_then(|m| m.0)
-            .and_then(|(from, to)| {
-                moment_label_at(&props.faults, props.end_ms, from, to, props.lang.t(T::StepMomentLabel), w)
-            })
-            .map(|(right, y, name_w)| {
-                let under = |yy: f64| -> Vec<f64> {
-                    (0..n)
-                        .map(|i| if xe[i + 1] > right - name_w && xe[i] < right { yy } else { f64::NAN })
-                        .collect()
-                };
-                vec![under(y - 9.5), under(y + 2.0)]
-            })
-            .unwrap_or_default();
         let obstacles: Vec<&[f64]> = std::iter::once(limit_at.as_slice())
             .filter(|l| !l.is_empty())
-            .chain(fault_edges.iter().map(Vec::as_slice))
-            .chain(moment_edges.iter().map(Vec::as_slice))
+            .chain(text_edges.iter().map(Vec::as_slice))
             .collect();
         let area = crate::plot::direct_labels::Area { left: ML, right: w - MR, top: MT, bottom: h - MB };
         let at = crate::plot::direct_labels::place(&xe, &series, &widths, &obstacles, area);
+        // A label left over one of those texts (a phone's narrow chart can leave no other
+        // place) is not written: the legend names its series, and text over text reads as
+        // neither.
+        let over_text = |x: f64, y: f64, lw: f64| {
+            texts.iter().any(|&(x0, x1, ty)| {
+                x - lw / 2.0 < x1 && x0 < x + lw / 2.0 && y - 9.0 < ty + 2.0 && ty - 9.5 < y + 3.0
+            })
+        };
         drawn
             .iter()
             .zip(at)
-            .map(|((l, _), (x, y))| {
+            .zip(&widths)
+            .filter(|&((_, (x, y)), &lw)| !over_text(x, y, lw))
+            .map(|(((l, _), (x, y)), _)| {
                 html! { <text class={classes!("direct-label", l.class.clone())} x={x.to_string()} y={y.to_string()} text-anchor="middle"><tspan class="mark">{ "━ " }</tspan>{ &l.name }</text> }
             })
             .collect()
@@ -647,9 +668,9 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
             <>
                 <rect class="step-moment" data-from-ms={from.to_string()} data-to-ms={to.to_string()}
                     x={x0.to_string()} width={w.to_string()} y={MT.to_string()} height={(props.height - MB - MT).to_string()} />
-                if let Some((right, y, _)) = named {
+                if let Some((right, y, name_w)) = named {
                     <text class="step-moment-label" x={right.to_string()} y={y.to_string()} text-anchor="end"
-                        textLength={crate::plot::palette::squeeze(name, 11.0, w - 8.0)} lengthAdjust="spacingAndGlyphs">{ name }</text>
+                        textLength={crate::plot::palette::squeeze(name, 11.0, name_w)} lengthAdjust="spacingAndGlyphs">{ name }</text>
                 }
             </>
         }

@@ -1140,8 +1140,45 @@ setTimeout(look, 0);""")
             entries = chrome.cmd("POST", "/se/log", {"type": "browser"})
             expect(not entries, f"{query}: console messages on load: {[(e.get('level'), e.get('message', '')[:200]) for e in entries]}")
 
+    # Every time chart drawn to a phone's width: [chart id, text over text (a direct label
+    # over another, a fault window's or the step's moment's label), whether its box scrolls,
+    # its time ticks, the step's moment's name if any].
+    phone_chart_texts_js = """
+    return Array.from(document.querySelectorAll('figure.chart.fits')).map(f => {
+      const boxes = sel => [...f.querySelectorAll(sel)].map(t => [t.textContent.slice(0, 24), t.getBoundingClientRect()]).filter(([, r]) => r.width > 0);
+      const direct = boxes('text.direct-label'), others = boxes('text.fault-label, text.step-moment-label');
+      const meet = (r, q) => r.left < q.right - 2 && q.left < r.right - 2 && r.top < q.bottom - 2 && q.top < r.bottom - 2;
+      const over = [];
+      direct.forEach(([a, r], i) => { direct.slice(i + 1).concat(others).forEach(([b, q]) => { if (meet(r, q)) over.push(a + ' / ' + b); }); });
+      const sc = f.closest('.chart-wrap') || f, moment = f.querySelector('text.step-moment-label');
+      return [f.id, over, sc.scrollWidth > sc.clientWidth + 1, f.querySelectorAll('.axis.x g text').length, moment && moment.textContent];
+    });"""
+
+    def phone_time_charts_keep_their_texts_apart():
+        try:
+            for w, h in [(390, 844), (360, 780)]:
+                chrome.viewport(w, h)
+                for query in ["?page=storm&preset=big-promo&compare=1", "?page=storm&preset=big-promo-protected",
+                              "?page=storm&preset=metastable-retry-storm&compare=1", "?page=storm&preset=breaker-demo&compare=1",
+                              "?lesson=metastable&step=3", "?lesson=field-guide&step=1"]:
+                    for lang in ["en", "zh"]:
+                        page(f"{query}&lang={lang}")
+                        wait_run(chrome)
+                        time.sleep(0.5)
+                        charts = chrome.js(phone_chart_texts_js)
+                        expect(len(charts) >= 4, f"{query} ({lang}, {w} px): time charts drawn to fit: {charts}")
+                        for fig, over, scrolls, ticks, moment in charts:
+                            expect(not over, f"{query} ({lang}, {w} px) {fig}: text over text: {over}")
+                            expect(not scrolls, f"{query} ({lang}, {w} px) {fig}: a chart drawn to fit scrolls sideways")
+                            expect(ticks >= 3, f"{query} ({lang}, {w} px) {fig}: time ticks: {ticks}")
+                            if "lesson" in query and fig.endswith("-a"):
+                                expect(moment, f"{query} ({lang}, {w} px) {fig}: the step's moment is named")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
     for name, fn in [
         ("every page loads with nothing in the console, not even a warning", pages_load_without_console_messages),
+        ("time charts on a phone: whole, no text over text, the step's moment named, at least 3 time ticks", phone_time_charts_keep_their_texts_apart),
         ("a picked hop stands out in every chart", storm_hop_focus),
         ("a full pool under a tall queue is said in words", storm_pool_full_under_a_tall_queue),
         ("no label is cut at its figure's edge, 1440 and 390 px, both languages; direct labels clear of each other, of other lines and of the fault labels", storm_no_clipped_labels),
