@@ -2,7 +2,7 @@
 // its own wasm-bindgen module and wasm file first (see boot.js); the worker loads the same
 // module (from the browser's cache) and hands the message port to the Rust side, which
 // answers run requests (src/ui/worker.rs). Messages that arrive while the module loads are
-// kept and passed on in order.
+// kept and passed on in order; if it cannot load, the page is told and runs them itself.
 let pending = [];
 let ready = null;
 self.onmessage = async (event) => {
@@ -12,8 +12,18 @@ self.onmessage = async (event) => {
   }
   if (event.data && event.data.labInit) {
     const { js, wasm } = event.data.labInit;
-    const module = await import(js);
-    await module.default({ module_or_path: wasm });
+    let module;
+    try {
+      module = await import(js);
+      await module.default({ module_or_path: wasm });
+    } catch (e) {
+      // The module did not start here: a browser may refuse a new wasm memory when its
+      // tab's address space for them is taken (by pages long gone and not yet collected,
+      // say). The page then runs its work itself (src/ui/runs.rs); this worker ends.
+      self.postMessage({ labFailed: String(e) });
+      self.close();
+      return;
+    }
     ready = module.worker_message;
     module.worker_ready();
     for (const m of pending) ready(m);

@@ -1244,6 +1244,7 @@ texts! {
     StabLeftSeconds => "{n} s", "{n} 秒";
     StabLeftMinutes => "{n} min", "{n} 分钟";
     StabProgressOne => "{done} of {total} cells · 1 Web Worker", "已完成 {done}/{total} 格 · 1 个 Web Worker";
+    StabDoneLocal => "{total} cells in {s} s on the page (no worker could start)", "{total} 格，用时 {s} s，在页面内运行（无法启动 Worker）";
     StabDoneOne => "{total} cells in {s} s on 1 Web Worker", "{total} 格，用时 {s} s，1 个 Web Worker";
     StabOpenCell => "Open a cell's run", "打开某一格的运行";
     StabOpenCellHelp => "Choose a column and a row to open that run on the retry-storm page (the cells are links too; on a touch screen a tap on a cell picks it here).", "选择一列和一行，在重试风暴页打开那次运行（格子本身也是链接；触摸屏上轻点格子即在此选中它）。";

@@ -32,6 +32,12 @@ enum Backend {
     Local { work: Rc<RefCell<Option<Work>>>, next: Rc<RefCell<Option<Timeout>>> },
 }
 
+impl Backend {
+    fn local() -> Backend {
+        Backend::Local { work: Rc::new(RefCell::new(None)), next: Rc::new(RefCell::new(None)) }
+    }
+}
+
 /// What comes with a reply besides itself.
 #[derive(Clone, Copy, Debug)]
 pub struct Meta {
@@ -39,15 +45,26 @@ pub struct Meta {
     pub memory: u64,
     /// How long the request has taken where it runs, from its arrival there (ms).
     pub took_ms: f64,
+    /// Whether the reply came from a Web Worker (false once a runner has fallen back to the
+    /// main thread).
+    pub in_worker: bool,
 }
 
 /// The callback a runner hands replies to.
 pub type OnReply = Rc<dyn Fn(Reply, Meta)>;
 
+/// A runner's state, shared with its worker's message handler: the handler switches it to
+/// the main thread when the worker says it could not start.
+struct Shared {
+    backend: Backend,
+    /// The last message sent, sent again on the main thread if the worker never started.
+    last: Option<Message>,
+    on_reply: OnReply,
+}
+
 /// A page's runner: submits requests, passes replies to the latest one on.
 pub struct Runner {
-    backend: Backend,
-    on_reply: OnReply,
+    shared: Rc<RefCell<Shared>>,
 }
 
 /// The worker script and module URLs `static/boot.js` left on `window.labBoot`.
@@ -58,15 +75,31 @@ fn boot_urls() -> Option<(String, String, String)> {
     Some((get("worker")?, get("js")?, get("wasm")?))
 }
 
-fn start_worker(on_reply: OnReply) -> Option<Backend> {
+fn start_worker(shared: &Rc<RefCell<Shared>>) -> Option<Backend> {
     let (script, js, wasm) = boot_urls()?;
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Module);
     let worker = Worker::new_with_options(&script, &opts).ok()?;
+    let on_reply = shared.borrow().on_reply.clone();
+    let weak = Rc::downgrade(shared);
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some(bytes) = e.data().dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) else { return };
-        if let Some(((memory, took_us), reply)) = crate::wire::decode::<((u64, u64), Reply)>(&bytes) {
-            on_reply(reply, Meta { memory, took_ms: took_us as f64 / 1000.0 });
+        let data = e.data();
+        if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()) {
+            if let Some(((memory, took_us), reply)) = crate::wire::decode::<((u64, u64), Reply)>(&bytes) {
+                on_reply(reply, Meta { memory, took_ms: took_us as f64 / 1000.0, in_worker: true });
+            }
+        } else if js_sys::Reflect::has(&data, &"labFailed".into()).unwrap_or(false) {
+            // The worker could not load the module (the browser refused it a wasm memory:
+            // a tab's address space for them is finite, and pages long gone may still hold
+            // theirs until collected). Runs go on here, in slices; the switch waits for this
+            // handler to return, since it drops the handler.
+            let weak = weak.clone();
+            Timeout::new(0, move || {
+                if let Some(shared) = weak.upgrade() {
+                    fall_back(&shared);
+                }
+            })
+            .forget();
         }
     });
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
@@ -79,19 +112,57 @@ fn start_worker(on_reply: OnReply) -> Option<Backend> {
     Some(Backend::Worker { worker, _onmessage: onmessage })
 }
 
+/// Moves a runner whose worker could not start to the main thread and sends its last
+/// message again there.
+fn fall_back(shared: &Rc<RefCell<Shared>>) {
+    let last = {
+        let mut sh = shared.borrow_mut();
+        if let Backend::Worker { worker, .. } = std::mem::replace(&mut sh.backend, Backend::local()) {
+            worker.terminate();
+        }
+        sh.last.clone()
+    };
+    if let Some(msg) = last {
+        send(shared, &msg);
+    }
+}
+
+/// Sends `msg` to wherever the runner runs; no borrow is held when a local first slice runs
+/// (it may reply at once, and a reply may send again).
+fn send(shared: &Rc<RefCell<Shared>>, msg: &Message) {
+    let local = {
+        let mut sh = shared.borrow_mut();
+        sh.last = Some(msg.clone());
+        match &sh.backend {
+            Backend::Worker { worker, .. } => {
+                let bytes = crate::wire::encode(msg);
+                let _ = worker.post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
+                None
+            }
+            Backend::Local { work, next } => {
+                *work.borrow_mut() = Some(Work::new(msg));
+                Some((work.clone(), next.clone(), sh.on_reply.clone()))
+            }
+        }
+    };
+    if let Some((work, next, on_reply)) = local {
+        local_slice(work, next, on_reply, now());
+    }
+}
+
 impl Runner {
     /// A runner on a worker if one can start, else on the main thread.
     pub fn new(on_reply: OnReply) -> Runner {
-        let backend = start_worker(on_reply.clone()).unwrap_or_else(|| Backend::Local {
-            work: Rc::new(RefCell::new(None)),
-            next: Rc::new(RefCell::new(None)),
-        });
-        Runner { backend, on_reply }
+        let shared = Rc::new(RefCell::new(Shared { backend: Backend::local(), last: None, on_reply }));
+        if let Some(worker) = start_worker(&shared) {
+            shared.borrow_mut().backend = worker;
+        }
+        Runner { shared }
     }
 
     /// Whether runs happen off the main thread.
     pub fn in_worker(&self) -> bool {
-        matches!(self.backend, Backend::Worker { .. })
+        matches!(self.shared.borrow().backend, Backend::Worker { .. })
     }
 
     /// Runs `req`, replacing whatever ran before.
@@ -101,22 +172,13 @@ impl Runner {
 
     /// Works on `msg` (runs or a sweep's cells), replacing whatever ran before.
     pub fn send(&self, msg: &Message) {
-        match &self.backend {
-            Backend::Worker { worker, .. } => {
-                let bytes = crate::wire::encode(msg);
-                let _ = worker.post_message(&js_sys::Uint8Array::from(bytes.as_slice()));
-            }
-            Backend::Local { work, next } => {
-                *work.borrow_mut() = Some(Work::new(msg));
-                local_slice(work.clone(), next.clone(), self.on_reply.clone(), now());
-            }
-        }
+        send(&self.shared, msg);
     }
 }
 
 impl Drop for Runner {
     fn drop(&mut self) {
-        if let Backend::Worker { worker, .. } = &self.backend {
+        if let Backend::Worker { worker, .. } = &self.shared.borrow().backend {
             worker.terminate();
         }
     }
@@ -140,7 +202,7 @@ fn local_slice(
         (reply, progress, done)
     };
     // Replies go out after the borrow ends: a reply may start new work on this runner.
-    let meta = Meta { memory: memory_bytes(), took_ms: now() - started };
+    let meta = Meta { memory: memory_bytes(), took_ms: now() - started, in_worker: false };
     for r in [reply, progress].into_iter().flatten() {
         on_reply(r, meta);
     }
@@ -216,6 +278,7 @@ pub fn use_runs(jobs: Vec<Job>) -> Runs {
                 {
                     let mut now = current.borrow_mut();
                     now.memory_bytes = now.memory_bytes.max(meta.memory);
+                    now.in_worker = meta.in_worker;
                     match reply {
                         Reply::Progress { fraction, .. } => now.progress = fraction,
                         Reply::Cells { .. } => return,

@@ -97,8 +97,19 @@ class Chrome:
 
     # -- navigation and scripts ------------------------------------------------------
     def get(self, url):
+        # The pages this tab has left hold their wasm memories until the page's isolate
+        # collects them, and a tab has room for about 120: after some hundred loads a new
+        # page's Web Worker could be refused one (seen in CI). The app then runs its work
+        # on the page (fallback.py checks that); collecting first keeps every other check
+        # measuring the worker.
+        self.collect_garbage()
         self.cmd("POST", "/url", {"url": url})
         self.front()
+
+    def collect_garbage(self):
+        """A full garbage collection of the page's JS heap, unreachable wasm memories
+        included."""
+        self.cmd("POST", "/goog/cdp/execute", {"cmd": "HeapProfiler.collectGarbage", "params": {}})
 
     def front(self):
         """Brings the tab to the front: after many window resizes headless Chromium can

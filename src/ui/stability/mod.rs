@@ -435,7 +435,11 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else if let Some(ms) = view.elapsed_ms {
         lang.f(
-            if view.workers == 1 { T::StabDoneOne } else { T::StabDone },
+            match view.workers {
+                0 => T::StabDoneLocal,
+                1 => T::StabDoneOne,
+                _ => T::StabDone,
+            },
             &[
                 ("total", &view.total.to_string()),
                 ("s", &format_number(ms / 1000.0, 1)),

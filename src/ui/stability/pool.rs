@@ -27,7 +27,8 @@ pub struct SweepView {
     pub total: usize,
     /// From sending the cells to the last one back (ms), once all are back.
     pub elapsed_ms: Option<f64>,
-    /// Workers in the pool (0: runs on the main thread, in slices).
+    /// Workers in the pool still running cells (0: runs on the main thread, in slices; a
+    /// worker the browser refused to start has its cells run there).
     pub workers: usize,
     /// The time the cells still missing should take (ms), at the pace of the cells back so
     /// far in this sweep; None until enough are back to tell (and once all are).
@@ -78,6 +79,8 @@ struct Shared {
     key: Option<SweepKey>,
     view: SweepView,
     started: f64,
+    /// Runners that have fallen back to the main thread (by index in the pool).
+    on_page: Vec<bool>,
     /// Cells already done when this sweep started (a sweep resumed after Back).
     done_at_start: usize,
     /// The next frame's redraw, when cells came in since the last one: replies are drawn at
@@ -102,6 +105,7 @@ pub fn use_sweep(
         key: None,
         view: SweepView::default(),
         started: 0.0,
+        on_page: Vec::new(),
         done_at_start: 0,
         frame: None,
     });
@@ -116,9 +120,15 @@ pub fn use_sweep(
                 .unwrap_or(2)
                 .saturating_sub(1)
                 .clamp(1, MAX_WORKERS);
-            let on_reply: OnReply = Rc::new(move |reply: Reply, _meta: Meta| {
+            shared.borrow_mut().on_page = vec![false; n];
+            let on_reply = Rc::new(move |k: usize, reply: Reply, meta: Meta| {
                 let Reply::Cells { id, cells, .. } = reply else { return };
                 let mut sh = shared.borrow_mut();
+                if !meta.in_worker && sh.on_page.get(k) == Some(&false) {
+                    sh.on_page[k] = true;
+                    let workers = sh.on_page.iter().filter(|p| !**p).count();
+                    sh.view.workers = sh.view.workers.min(workers);
+                }
                 if id != sh.id || sh.view.cancelled {
                     return;
                 }
@@ -156,7 +166,12 @@ pub fn use_sweep(
                     }));
                 }
             });
-            (0..n).map(|_| Runner::new(on_reply.clone())).collect::<Vec<Runner>>()
+            (0..n)
+                .map(|k| {
+                    let on_reply = on_reply.clone();
+                    Runner::new(Rc::new(move |reply, meta| on_reply(k, reply, meta)) as OnReply)
+                })
+                .collect::<Vec<Runner>>()
         })
     };
     {
@@ -164,7 +179,13 @@ pub fn use_sweep(
         use_effect_with((query, nx, ny, protected, round), move |(query, nx, ny, protected, round)| {
             let total_cells = nx * ny;
             let runners = pool.borrow();
-            let workers = if runners.iter().all(Runner::in_worker) { runners.len() } else { 0 };
+            // The runners whose worker started take the cells; with none, the first runs them
+            // on the main thread.
+            let mut active: Vec<&Runner> = runners.iter().filter(|r| r.in_worker()).collect();
+            let workers = active.len();
+            if active.is_empty() {
+                active.extend(runners.first());
+            }
             let mut sh = shared.borrow_mut();
             sh.id += 1;
             sh.started = now();
@@ -205,10 +226,8 @@ pub fn use_sweep(
                     order.iter().filter(|&&c| missing(&sh.view.protected, c)).map(|&c| (c as u32, true)),
                 );
             }
-            // Only the first runner runs on the main thread when no worker could start.
-            let active = if workers == 0 { 1 } else { runners.len() };
-            for (k, r) in runners.iter().enumerate().take(active) {
-                let cells = jobs.iter().skip(k).step_by(active).copied().collect();
+            for (k, r) in active.iter().enumerate() {
+                let cells = jobs.iter().skip(k).step_by(active.len()).copied().collect();
                 r.send(&Message::Sweep(SweepRequest { id: sh.id, query: query.clone(), cells }));
             }
             sh.done_at_start = sh.view.done;
