@@ -61,21 +61,32 @@ pub fn x_scale(end_ms: f64, w: f64) -> Linear {
 /// that wide at least: then the chart never scrolls sideways and needs no copy of its y
 /// axis (see [`y_strip`]); else `W`, drawn at the style sheet's width for a phone. A hook.
 #[hook]
-fn use_chart_width(figure: &NodeRef) -> ChartWidth {
-    // Kept between one unit below `MIN_W` (too narrow) and `W` (as wide or wider), so that a
+pub fn use_chart_width(figure: &NodeRef) -> ChartWidth {
+    use_chart_width_from(figure, MIN_W)
+}
+
+/// [`use_chart_width`] with its own narrowest view box `min`: a figure narrower than that
+/// gets the `W`-wide picture in a scroll box.
+#[hook]
+fn use_chart_width_from(figure: &NodeRef, min: f64) -> ChartWidth {
+    // Kept between one unit below `min` (too narrow) and `W` (as wide or wider), so that a
     // window resized beyond either end draws nothing again.
-    let room = super::browser::use_width_between(figure, W, MIN_W - 1.0, W);
-    let fits = room >= MIN_W;
+    let room = super::browser::use_width_between(figure, W, min - 1.0, W);
+    let fits = room >= min;
     ChartWidth { w: if fits { room } else { W }, fits }
 }
 
+/// The latency chart's narrowest view box: on a narrower figure (a phone) its bars, one a
+/// bin and outcome, would be too thin to pick, so it keeps the scroll box there.
+const LATENCY_MIN_W: f64 = 400.0;
+
 /// What [`use_chart_width`] measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct ChartWidth {
+pub struct ChartWidth {
     /// The view box width.
-    w: f64,
+    pub w: f64,
     /// The figure is at least `w` wide: it does not scroll.
-    fits: bool,
+    pub fits: bool,
 }
 
 /// One series of a time chart.
@@ -726,6 +737,11 @@ pub fn latency_top(dists: &[LatencyDist]) -> f64 {
 /// Latency histograms per outcome on a log axis, with p50 and p99 markers.
 #[component]
 pub fn LatencyChart(props: &LatencyProps) -> Html {
+    // Drawn as wide as its figure down to `LATENCY_MIN_W`: in compare mode's halves its text
+    // keeps its size (the bars are as thin either way, the picture scaled down or not).
+    let figure = use_node_ref();
+    let width = use_chart_width_from(&figure, LATENCY_MIN_W);
+    let w = width.w;
     let lang = props.lang;
     let h = 190.0;
     let present: Vec<&LatencyDist> = props.dists.iter().filter(|d| d.count > 0).collect();
@@ -735,9 +751,9 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     let edges: Vec<f64> = present[0].bins.iter().map(|b| b.0).collect();
     let lo = (edges.first().copied().unwrap_or(1.0) / 1.3).max(0.001);
     let hi = edges.last().copied().unwrap_or(1.0).max(lo * 2.0);
-    let xs = Log::new((lo, hi), (ML, W - MR));
+    let xs = Log::new((lo, hi), (ML, w - MR));
     let max_count = latency_top(&props.dists).max(props.y_max.unwrap_or(0.0));
-    let (ys, y_axis) = y_axis(nice_max(max_count), h, true, W);
+    let (ys, y_axis) = y_axis(nice_max(max_count), h, true, w);
     let k = present.len() as f64;
     let bars: Html = present
         .iter()
@@ -817,7 +833,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
         })
         .collect();
     html! {
-        <figure class="chart" id={format!("chart-latency{}", props.id_suffix)}>
+        <figure class={classes!("chart", width.fits.then_some("fits"))} id={format!("chart-latency{}", props.id_suffix)} ref={figure}>
             <figcaption>
                 { lang.t(T::ChartLatency) }
                 // The bars count requests: say so, so that the axis is not read as ms.
@@ -826,14 +842,14 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
             </figcaption>
             // With pickable bars it is a group of buttons, not an image (an image may not hold
             // focusable parts).
-            <svg viewBox={format!("0 0 {W} {h}")} role={if props.onpick.is_some() { "group" } else { "img" }} aria-label={lang.t(T::ChartLatency)}>
+            <svg viewBox={format!("0 0 {w} {h}")} role={if props.onpick.is_some() { "group" } else { "img" }} aria-label={lang.t(T::ChartLatency)}>
                 { y_axis }
                 <g class="axis x">
-                    <line x1={ML.to_string()} x2={(W - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
+                    <line x1={ML.to_string()} x2={(w - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
                     { for ticks.iter().map(|&t| html! {
                         <text x={xs.map(t).to_string()} y={(h - MB + 15.0).to_string()} text-anchor="middle">{ format_number(t, 3) }</text>
                     }) }
-                    <text class="axis-label" x={(W - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisLatency) }</text>
+                    <text class="axis-label" x={(w - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisLatency) }</text>
                 </g>
                 { bars }
             </svg>

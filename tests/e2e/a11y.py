@@ -230,7 +230,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
     let low = [1e9, ''];
     for (const t of document.querySelectorAll('svg text')) {
       const b = t.getBoundingClientRect(); if (!b.width || !t.textContent.trim()) continue;
-      if (t.closest('.playhead-layer, [aria-hidden=true]')) continue;
+      if (t.closest('.playhead-layer, [aria-hidden=true]' + (arguments[0] ? ', ' + arguments[0] : ''))) continue;
       const m = t.getScreenCTM(); const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
       if (px < low[0]) low = [px, (t.closest('[id]') || {}).id + ': ' + t.textContent.slice(0, 30)];
     }
@@ -286,6 +286,22 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                             fits = chrome.js("const d = document.querySelector('#diagram-a .diagram-scroll'); return [d.scrollWidth, d.clientWidth];")
                             expect(fits[0] <= fits[1] + 1, f"{query} ({lang}) at {w} px: the chain fits without scrolling: {fits}")
             measurements["min_figure_text_px"] = {str(w): round(px, 1) for w, px in low.items()}
+            # Compare mode's halves on a 1,440 px laptop: every figure drawn to its half's
+            # width at its own text size (they were 640-unit pictures scaled to 7.3 px), but
+            # the request flow, whose picture keeps its layout and is told as a list beside
+            # it (its labels 8.4 px).
+            chrome.viewport(1440, 900)
+            for lang in ["en", "zh"]:
+                for query in ["?page=storm&preset=big-promo&compare=1", "?page=storm&preset=bulkhead-shared-vs-isolated&compare=1"]:
+                    chrome.get(f"{base}{query}&lang={lang}")
+                    settle(chrome)
+                    time.sleep(0.5)
+                    lists = chrome.js("return [...document.querySelectorAll('.bd-flow')].map(f => getComputedStyle(f.querySelector('.bd-flow-list')).display);")
+                    expect(lists == ["block", "block"], f"{query} ({lang}) at 1440 px: both sides' flows told as lists: {lists}")
+                    px, where = chrome.js(SMALLEST_FIGURE_TEXT, ".bd-flow svg")
+                    low["1440 compare"] = min(low.get("1440 compare", px), px)
+                    expect(px >= 10.0, f"{query} ({lang}) at 1440 px: figure text {px:.1f} px < 10 px ({where})")
+            measurements["min_figure_text_px"]["1440 compare"] = round(low["1440 compare"], 1)
             chrome.viewport(390, 844)
             for lang in ["en", "zh"]:
                 for query in ["?page=storm&preset=chain-3x3", "?page=calculator", "?page=queue", "?page=admission&preset=cost-above-b"]:
@@ -515,5 +531,5 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
     run("keyboard only: skip links reach Play and the controls, sliders move one stop per arrow key", keyboard_only)
     run("keyboard only: every slider on every page moves one stop per arrow key and says its value", every_slider_moves_one_stop)
     run("phone (390 × 844): figures within the first screen, nothing overflows", phone_layout)
-    run("figures legible on a phone and a tablet: text at least 8.5 px at 390 px, 9 px at 768 and 1,024 px, each figure scrolling in its own box", figures_legible)
+    run("figures legible on a phone and a tablet: text at least 8.5 px at 390 px, 9 px at 768 and 1,024 px, each figure scrolling in its own box; 10 px in compare mode at 1,440 px", figures_legible)
     run("low vision: nothing past its box at 320 px (400 % zoom), the header away in a short window, dark-theme contrast, forced colours' keys", low_vision)

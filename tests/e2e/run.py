@@ -1140,9 +1140,10 @@ setTimeout(look, 0);""")
             entries = chrome.cmd("POST", "/se/log", {"type": "browser"})
             expect(not entries, f"{query}: console messages on load: {[(e.get('level'), e.get('message', '')[:200]) for e in entries]}")
 
-    # Every time chart drawn to a phone's width: [chart id, text over text (a direct label
-    # over another, a fault window's or the step's moment's label), whether its box scrolls,
-    # its time ticks, the step's moment's name if any].
+    # Every chart drawn to a phone's width (the time charts, the sampled request's timeline):
+    # [chart id, text over text (a direct label over another, a fault window's or the step's
+    # moment's label; a time tick's label over another), whether its box scrolls, its time
+    # ticks, the step's moment's name if any].
     phone_chart_texts_js = """
     return Array.from(document.querySelectorAll('figure.chart.fits')).map(f => {
       const boxes = sel => [...f.querySelectorAll(sel)].map(t => [t.textContent.slice(0, 24), t.getBoundingClientRect()]).filter(([, r]) => r.width > 0);
@@ -1151,7 +1152,9 @@ setTimeout(look, 0);""")
       const over = [];
       direct.forEach(([a, r], i) => { direct.slice(i + 1).concat(others).forEach(([b, q]) => { if (meet(r, q)) over.push(a + ' / ' + b); }); });
       const sc = f.closest('.chart-wrap') || f, moment = f.querySelector('text.step-moment-label');
-      return [f.id, over, sc.scrollWidth > sc.clientWidth + 1, f.querySelectorAll('.axis.x g text').length, moment && moment.textContent];
+      const ticks = boxes('.axis.x text:not(.axis-label)');
+      ticks.forEach(([a, r], i) => { ticks.slice(i + 1).forEach(([b, q]) => { if (meet(r, q)) over.push(a + ' / ' + b); }); });
+      return [f.id, over, sc.scrollWidth > sc.clientWidth + 1, ticks.length, moment && moment.textContent];
     });"""
 
     def phone_time_charts_keep_their_texts_apart():

@@ -41,6 +41,10 @@ fn lanes(lang: Lang, r: &Report) -> Vec<String> {
 
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
+    // Drawn as wide as its figure, like the time charts: on a phone or in compare mode's
+    // halves its lanes' names keep their size and the whole request is in view.
+    let figure = use_node_ref();
+    let width = crate::ui::charts::use_chart_width(&figure);
     let lang = props.lang;
     let sfx = props.id_suffix;
     let r = &props.report.0;
@@ -52,7 +56,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let (bars, span) = timeline(t);
     let names = lanes(lang, r);
     let lane_h = 26.0;
-    let w = 640.0;
+    let w = width.w;
     let ml = 110.0;
     let h = 30.0 + lane_h * names.len() as f64 + 24.0;
     let xs = Linear::new((0.0, span), (ml, w - 12.0));
@@ -127,7 +131,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </g>
         }
     });
-    let ticks = crate::plot::nice_ticks(0.0, span, 6);
+    // A tick per 80 units of plot at most (3–6), so that their labels ("1,250 ms") keep
+    // apart on a narrow plot.
+    let ticks = crate::plot::nice_ticks(0.0, span, ((w - ml - 12.0) / 80.0).floor().clamp(3.0, 6.0) as usize);
     let has = |results: &[CallResult]| bars.iter().any(|b| !b.abandoned && results.contains(&b.result));
     let n = r.traces.len();
     let prev = {
@@ -147,7 +153,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         ],
     );
     html! {
-        <figure class="chart timeline" id={format!("chart-timeline{sfx}")}>
+        <figure class={classes!("chart", "timeline", width.fits.then_some("fits"))} id={format!("chart-timeline{sfx}")} ref={figure}>
             <figcaption>
                 { lang.t(T::ChartTimeline) }
                 <span class="trace-nav">
