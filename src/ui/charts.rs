@@ -62,23 +62,27 @@ pub fn x_scale(end_ms: f64, w: f64) -> Linear {
 /// axis (see [`y_strip`]); else `W`, drawn at the style sheet's width for a phone. A hook.
 #[hook]
 pub fn use_chart_width(figure: &NodeRef) -> ChartWidth {
-    use_chart_width_from(figure, MIN_W)
+    use_chart_width_from(figure, MIN_W, W)
 }
 
 /// [`use_chart_width`] with its own narrowest view box `min`: a figure narrower than that
-/// gets the `W`-wide picture in a scroll box.
+/// gets a picture `scroll_w` wide in a scroll box.
 #[hook]
-fn use_chart_width_from(figure: &NodeRef, min: f64) -> ChartWidth {
+fn use_chart_width_from(figure: &NodeRef, min: f64, scroll_w: f64) -> ChartWidth {
     // Kept between one unit below `min` (too narrow) and `W` (as wide or wider), so that a
     // window resized beyond either end draws nothing again.
     let room = super::browser::use_width_between(figure, W, min - 1.0, W);
     let fits = room >= min;
-    ChartWidth { w: if fits { room } else { W }, fits }
+    ChartWidth { w: if fits { room } else { scroll_w }, fits }
 }
 
 /// The latency chart's narrowest view box: on a narrower figure (a phone) its bars, one a
 /// bin and outcome, would be too thin to pick, so it keeps the scroll box there.
 const LATENCY_MIN_W: f64 = 400.0;
+
+/// The latency chart's view box in a scroll box: as wide as the style sheet draws a chart
+/// that scrolls on a phone (560 px), so that its text keeps its own size there too.
+const LATENCY_SCROLL_W: f64 = 560.0;
 
 /// What [`use_chart_width`] measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -740,7 +744,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     // Drawn as wide as its figure down to `LATENCY_MIN_W`: in compare mode's halves its text
     // keeps its size (the bars are as thin either way, the picture scaled down or not).
     let figure = use_node_ref();
-    let width = use_chart_width_from(&figure, LATENCY_MIN_W);
+    let width = use_chart_width_from(&figure, LATENCY_MIN_W, LATENCY_SCROLL_W);
     let w = width.w;
     let lang = props.lang;
     let h = 190.0;
