@@ -172,8 +172,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { marks }
                 { for deadline }
                 <g class="axis x">
-                    { for ticks.iter().map(|&v| html! {
-                        <text x={xs.map(v).to_string()} y={(h - 6.0).to_string()} text-anchor="middle">{ format!("{} ms", format_number(v, 1)) }</text>
+                    { for ticks.iter().map(|&v| {
+                        let (x, text) = (xs.map(v), format!("{} ms", format_number(v, 1)));
+                        // A tick near the right edge ends its label there rather than run past
+                        // the drawing (a phone's narrow timeline cut "1,000 ms" in half).
+                        let anchor = if x + crate::plot::palette::label_width(&text, 11.0) / 2.0 > w { "end" } else { "middle" };
+                        html! { <text x={x.to_string()} y={(h - 6.0).to_string()} text-anchor={anchor}>{ text }</text> }
                     }) }
                 </g>
             </svg>
