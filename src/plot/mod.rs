@@ -112,6 +112,56 @@ pub fn nice_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
     ticks
 }
 
+/// An axis's tick labels as drawn: each centred under its tick, unless that runs past
+/// `left` or `right` (the drawing's edge, or the other axis's labels), where it starts or
+/// ends at its tick instead; then, so that no two meet, the last label is always kept and
+/// each before it only where it clears the one kept before it and the last by `gap` units.
+/// `em`: the labels' size in units. Returns (x, label, `text-anchor`).
+pub fn tick_labels(
+    ticks: Vec<(f64, String)>,
+    em: f64,
+    left: f64,
+    right: f64,
+    gap: f64,
+) -> Vec<(f64, String, &'static str)> {
+    let extent = |x: f64, text: &str| {
+        // About as wide as set (a little over half an em a Latin character or digit).
+        let w: f64 = text.chars().map(|c| if c.is_ascii() { 0.62 * em } else { em }).sum();
+        let anchor = if x - w / 2.0 < left {
+            "start"
+        } else if x + w / 2.0 > right {
+            "end"
+        } else {
+            "middle"
+        };
+        let from = match anchor {
+            "start" => x,
+            "end" => x - w,
+            _ => x - w / 2.0,
+        };
+        (anchor, from, from + w)
+    };
+    let placed: Vec<(f64, String, &'static str, f64, f64)> = ticks
+        .into_iter()
+        .map(|(x, text)| {
+            let (anchor, a, b) = extent(x, &text);
+            (x, text, anchor, a, b)
+        })
+        .collect();
+    let Some(last_from) = placed.last().map(|p| p.3) else { return Vec::new() };
+    let n = placed.len();
+    let mut kept: Vec<(f64, String, &'static str)> = Vec::with_capacity(n);
+    let mut kept_to = f64::NEG_INFINITY;
+    for (i, (x, text, anchor, a, b)) in placed.into_iter().enumerate() {
+        let last = i + 1 == n;
+        if last || (a >= kept_to + gap && b + gap <= last_from) {
+            kept_to = b;
+            kept.push((x, text, anchor));
+        }
+    }
+    kept
+}
+
 /// The nearest 1, 2 or 5 × 10ⁿ at or above `raw`.
 pub fn nice_step(raw: f64) -> f64 {
     if raw <= 0.0 || !raw.is_finite() {
@@ -342,6 +392,21 @@ pub fn chain_bars(rates: &[f64], width: f64, height: f64, pad: f64) -> Vec<Chain
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tick_labels_stay_inside_and_apart() {
+        let t = |v: &[(f64, &str)]| v.iter().map(|&(x, s)| (x, s.to_string())).collect::<Vec<_>>();
+        // Centred where there is room; the first starts at its tick past the left edge, the
+        // last ends at its tick past the right.
+        let got = tick_labels(t(&[(2.0, "0"), (100.0, "500"), (198.0, "1,000 ms")]), 10.0, 0.0, 200.0, 4.0);
+        let anchors: Vec<&str> = got.iter().map(|g| g.2).collect();
+        assert_eq!(anchors, ["start", "middle", "end"], "{got:?}");
+        // Too close: the middle label, which would meet the last, is dropped; the last kept.
+        let got = tick_labels(t(&[(110.0, "0"), (185.0, "500"), (244.0, "1,000 ms")]), 10.5, 0.0, 256.0, 4.0);
+        let texts: Vec<&str> = got.iter().map(|g| g.1.as_str()).collect();
+        assert_eq!(texts, ["0", "1,000 ms"], "{got:?}");
+        assert!(tick_labels(Vec::new(), 10.0, 0.0, 100.0, 4.0).is_empty());
+    }
 
     #[test]
     fn axis_ticks_end_at_the_top_where_a_nice_step_can() {

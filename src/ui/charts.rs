@@ -463,19 +463,26 @@ pub fn TimeChart(props: &TimeChartProps) -> Html {
             .collect();
         let area = crate::plot::direct_labels::Area { left: ML, right: w - MR, top: MT, bottom: h - MB };
         let at = crate::plot::direct_labels::place(&xe, &series, &widths, &obstacles, area);
-        // A label left over one of those texts (a phone's narrow chart can leave no other
-        // place) is not written: the legend names its series, and text over text reads as
-        // neither.
-        let over_text = |x: f64, y: f64, lw: f64| {
+        // A label left over one of those texts, or over a label written before it (a phone's
+        // narrow chart can leave no other place), is not written: the legend names its
+        // series, and text over text reads as neither.
+        let over_text = |texts: &[(f64, f64, f64)], x: f64, y: f64, lw: f64| {
             texts.iter().any(|&(x0, x1, ty)| {
                 x - lw / 2.0 < x1 && x0 < x + lw / 2.0 && y - 9.0 < ty + 2.0 && ty - 9.5 < y + 3.0
             })
         };
+        let mut written: Vec<(f64, f64, f64)> = Vec::new();
         drawn
             .iter()
             .zip(at)
             .zip(&widths)
-            .filter(|&((_, (x, y)), &lw)| !over_text(x, y, lw))
+            .filter(|&((_, (x, y)), &lw)| {
+                let clear = !over_text(&texts, x, y, lw) && !over_text(&written, x, y, lw);
+                if clear {
+                    written.push((x - lw / 2.0, x + lw / 2.0, y));
+                }
+                clear
+            })
             .map(|(((l, _), (x, y)), _)| {
                 html! { <text class={classes!("direct-label", l.class.clone())} x={x.to_string()} y={y.to_string()} text-anchor="middle"><tspan class="mark">{ "━ " }</tspan>{ &l.name }</text> }
             })
@@ -813,7 +820,18 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
             html! { <g>{ rects }{ marker(p.p50, "p50") }{ marker(p.p99, "p99") }</g> }
         })
         .collect();
-    let ticks: Vec<f64> = (-3..=7).map(|e| 10f64.powi(e)).filter(|t| *t >= lo && *t <= hi).collect();
+    // Each decade's label inside the drawing and clear of the y axis's "0" at the corner.
+    let ticks = crate::plot::tick_labels(
+        (-3..=7)
+            .map(|e| 10f64.powi(e))
+            .filter(|t| *t >= lo && *t <= hi)
+            .map(|t| (xs.map(t), format_number(t, 3)))
+            .collect(),
+        10.5,
+        ML - 2.0,
+        w,
+        6.0,
+    );
     let legend: Html = present
         .iter()
         .map(|d| {
@@ -850,8 +868,8 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                 { y_axis }
                 <g class="axis x">
                     <line x1={ML.to_string()} x2={(w - MR).to_string()} y1={(h - MB).to_string()} y2={(h - MB).to_string()} />
-                    { for ticks.iter().map(|&t| html! {
-                        <text x={xs.map(t).to_string()} y={(h - MB + 15.0).to_string()} text-anchor="middle">{ format_number(t, 3) }</text>
+                    { for ticks.into_iter().map(|(x, text, anchor)| html! {
+                        <text x={x.to_string()} y={(h - MB + 15.0).to_string()} text-anchor={anchor}>{ text }</text>
                     }) }
                     <text class="axis-label" x={(w - MR).to_string()} y={(h - 3.0).to_string()} text-anchor="end">{ lang.t(T::AxisLatency) }</text>
                 </g>

@@ -1163,17 +1163,22 @@ setTimeout(look, 0);""")
                 chrome.viewport(w, h)
                 for query in ["?page=storm&preset=big-promo&compare=1", "?page=storm&preset=big-promo-protected",
                               "?page=storm&preset=metastable-retry-storm&compare=1", "?page=storm&preset=breaker-demo&compare=1",
-                              "?lesson=metastable&step=3", "?lesson=field-guide&step=1"]:
+                              "?lesson=metastable&step=3", "?lesson=field-guide&step=1",
+                              # A 1,000 ms request: its timeline's "500" and "1,000 ms" met at 360 px.
+                              "?page=storm&preset=lab11-unprotected"]:
                     for lang in ["en", "zh"]:
                         page(f"{query}&lang={lang}")
                         wait_run(chrome)
                         time.sleep(0.5)
                         charts = chrome.js(phone_chart_texts_js)
-                        expect(len(charts) >= 4, f"{query} ({lang}, {w} px): time charts drawn to fit: {charts}")
+                        least = 2 if "lab11" in query else 4
+                        expect(len(charts) >= least, f"{query} ({lang}, {w} px): time charts drawn to fit: {charts}")
                         for fig, over, scrolls, ticks, moment in charts:
                             expect(not over, f"{query} ({lang}, {w} px) {fig}: text over text: {over}")
                             expect(not scrolls, f"{query} ({lang}, {w} px) {fig}: a chart drawn to fit scrolls sideways")
-                            expect(ticks >= 3, f"{query} ({lang}, {w} px) {fig}: time ticks: {ticks}")
+                            # The sampled request's plot is 130 units on a phone: two labels
+                            # where a third would meet them.
+                            expect(ticks >= (2 if fig.startswith("chart-timeline") else 3), f"{query} ({lang}, {w} px) {fig}: time ticks: {ticks}")
                             if "lesson" in query and fig.endswith("-a"):
                                 expect(moment, f"{query} ({lang}, {w} px) {fig}: the step's moment is named")
         finally:

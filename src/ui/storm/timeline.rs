@@ -131,9 +131,25 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </g>
         }
     });
-    // A tick per 80 units of plot at most (3–6), so that their labels ("1,250 ms") keep
-    // apart on a narrow plot.
-    let ticks = crate::plot::nice_ticks(0.0, span, ((w - ml - 12.0) / 80.0).floor().clamp(3.0, 6.0) as usize);
+    // A tick per 80 units of plot (3–6); the unit on the last label only, and a label that
+    // would meet another left out (`tick_labels`): a phone's plot is 130 units.
+    let values =
+        crate::plot::nice_ticks(0.0, span, ((w - ml - 12.0) / 80.0).floor().clamp(3.0, 6.0) as usize);
+    let n_ticks = values.len();
+    let ticks = crate::plot::tick_labels(
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let text = format_number(v, 1);
+                (xs.map(v), if i + 1 == n_ticks { format!("{text} ms") } else { text })
+            })
+            .collect(),
+        10.5,
+        0.0,
+        w,
+        3.0,
+    );
     let has = |results: &[CallResult]| bars.iter().any(|b| !b.abandoned && results.contains(&b.result));
     let n = r.traces.len();
     let prev = {
@@ -172,12 +188,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { marks }
                 { for deadline }
                 <g class="axis x">
-                    { for ticks.iter().map(|&v| {
-                        let (x, text) = (xs.map(v), format!("{} ms", format_number(v, 1)));
-                        // A tick near the right edge ends its label there rather than run past
-                        // the drawing (a phone's narrow timeline cut "1,000 ms" in half).
-                        let anchor = if x + crate::plot::palette::label_width(&text, 11.0) / 2.0 > w { "end" } else { "middle" };
-                        html! { <text x={x.to_string()} y={(h - 6.0).to_string()} text-anchor={anchor}>{ text }</text> }
+                    { for ticks.into_iter().map(|(x, text, anchor)| html! {
+                        <text x={x.to_string()} y={(h - 6.0).to_string()} text-anchor={anchor}>{ text }</text>
                     }) }
                 </g>
             </svg>
