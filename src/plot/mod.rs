@@ -125,8 +125,7 @@ pub fn tick_labels(
     gap: f64,
 ) -> Vec<(f64, String, &'static str)> {
     let extent = |x: f64, text: &str| {
-        // About as wide as set (a little over half an em a Latin character or digit).
-        let w: f64 = text.chars().map(|c| if c.is_ascii() { 0.62 * em } else { em }).sum();
+        let w = palette::glyphs_width(text, em);
         let anchor = if x - w / 2.0 < left {
             "start"
         } else if x + w / 2.0 > right {

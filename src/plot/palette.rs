@@ -23,8 +23,13 @@ pub fn hop_class(i: usize) -> String {
 /// About how wide a direct label of `name` is at `em` units a character (Latin letters a
 /// little over half of that, Chinese characters a whole one), with its line mark before it.
 pub fn label_width(name: &str, em: f64) -> f64 {
-    let text: f64 = name.chars().map(|c| if c.is_ascii() { 0.62 * em } else { em }).sum();
-    text + 1.3 * em
+    glyphs_width(name, em) + 1.3 * em
+}
+
+/// About how wide `text` is set at `em` units (a Latin letter or digit a little over half
+/// an em, a Chinese character a whole one), with nothing before it: [`label_width`]'s text.
+pub fn glyphs_width(text: &str, em: f64) -> f64 {
+    text.chars().map(|c| if c.is_ascii() { 0.62 * em } else { em }).sum()
 }
 
 /// The `textLength` that squeezes `text` set at `em` px into `room` px, if it needs it
