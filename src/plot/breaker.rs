@@ -151,8 +151,10 @@ fn cells(
 /// The state band over the whole run: one row per state, below them the dependency's
 /// phases (shaded by failure share, hatched when slow, each with its figures), the
 /// playhead, time ticks.
-fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) {
-    let (w, left, row) = (640.0, 104.0, 16.0);
+/// `w`: the view box's width, the box's own in CSS px (see [`BAND_MIN_W`]), so that its
+/// text is drawn at its own size.
+fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64, w: f64) {
+    let (left, row) = (104.0, 16.0);
     let xs = Linear::new((0.0, r.end_us.max(1) as f64), (left, w - 8.0));
     let y = |s: State| 4.0 + f64::from(2 - s.level()) * row;
     let _ = write!(
@@ -203,7 +205,8 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64) 
             (x1 - x0 - 1.0).max(1.0),
             esc(&full),
         );
-        // 10.5 px text (9 px at a tablet's 560 px), about 5.9 units a character.
+        // 10.5-unit text (10.5 px: the band is drawn as wide as its box), about 5.9 units a
+        // character.
         let fits = |t: &str| x1 - x0 > t.chars().count() as f64 * 5.9 + 6.0;
         if let Some(label) = [full.clone(), failing].into_iter().find(|t| fits(t)) {
             let _ = write!(
@@ -284,10 +287,31 @@ pub fn cause_text(lang: Lang, input: &LabInput, c: &Change) -> String {
     }
 }
 
-/// Everything right of the controls that moves with the playhead `k`: the counts, the
-/// state band and latest calls, the window, the transitions so far.
-pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
-    let mut o = String::with_capacity(24_000);
+/// The state band's narrowest view box: a box narrower than this (a phone's) gets a band
+/// this wide and scrolls sideways, as wide as the style sheet draws it there
+/// (`.band-scroll svg.band`), so that its text keeps its size.
+pub const BAND_MIN_W: f64 = 560.0;
+
+/// Everything right of the controls that moves with the playhead, in the pieces the page
+/// lays out around the state band's box, which is an element of the page's own: it is
+/// measured, and the band drawn as wide as it is.
+pub struct Outputs {
+    /// The cards and their note.
+    pub figures: String,
+    /// The band panel's heading: the chart's name and the state at the playhead.
+    pub band_title: String,
+    /// The state band and its note on the state changes so far.
+    pub band: String,
+    /// The latest calls and their legend, below the band in its panel.
+    pub calls: String,
+    /// The window and the transitions so far.
+    pub rest: String,
+}
+
+/// [`Outputs`] at playhead `k`, the band drawn `band_w` units wide: the counts, the state
+/// band and latest calls, the window, the transitions so far.
+pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64) -> Outputs {
+    let mut o = String::with_capacity(4_000);
     let t = |k: T| esc(lang.t(k));
     let f = r.frame(k);
     let end = r.frame(usize::MAX);
@@ -323,18 +347,18 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
             ],
         ))
     );
-    let _ = write!(o, r#"<div class="panel"><h2>{} · {}</h2>"#, t(T::ChartBreaker), t(state_word(f.state)));
-    o.push_str(r#"<div class="band-scroll" id="breaker-band">"#);
-    band(&mut o, lang, input, r, t_us);
+    let figures = std::mem::replace(&mut o, String::with_capacity(20_000));
+    let band_title = format!("{} · {}", lang.t(T::ChartBreaker), lang.t(state_word(f.state)));
+    let mut band_markup = String::with_capacity(6_000);
+    band(&mut band_markup, lang, input, r, t_us, band_w);
     // Inside the band's box: a lesson's stage shows the band alone, and its step asks the
     // class to count the state changes (a half-open stretch can be a sliver).
     let _ = write!(
-        o,
+        band_markup,
         r#"<p class="note" id="breaker-band-changes" data-value="{}">{}</p>"#,
         f.changes,
         esc(&lang.f(T::BlBandChanges, &[("now", &num(f.changes)), ("total", &num(end.changes))]))
     );
-    o.push_str("</div>");
     let shown = strip(r, k, STRIP);
     let head = esc(&lang.f(T::BlCalls, &[("n", &shown.len().to_string())]));
     let _ = write!(o, "<h3>{head}</h3>");
@@ -353,7 +377,8 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
         glyph(&mut o, c, 0.0, 0.0);
         let _ = write!(o, "</svg>{}</span>", t(label));
     }
-    o.push_str("</div></div>");
+    o.push_str("</div>");
+    let calls_markup = std::mem::replace(&mut o, String::with_capacity(12_000));
 
     // The window: what the rates are judged on at the playhead.
     let b = &input.breaker;
@@ -412,7 +437,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize) -> String {
     }
 
     o.push_str("</tbody></table></div>");
-    o
+    Outputs { figures, band_title, band: band_markup, calls: calls_markup, rest: o }
 }
 
 /// The settings' names in Resilience4j and opossum, and where this model differs; apart
@@ -448,6 +473,12 @@ mod tests {
     use super::*;
     use crate::model::breaker_lab::{preset, run};
 
+    /// All of [`outputs`]' markup at playhead `k`, the band at its narrowest.
+    fn outputs_html(input: &LabInput, r: &LabRun, k: usize) -> String {
+        let o = outputs(Lang::En, input, r, k, BAND_MIN_W);
+        [o.figures, esc(&o.band_title), o.band, o.calls, o.rest].concat()
+    }
+
     #[test]
     fn the_window_at_a_playhead_is_the_latest_recorded_calls() {
         let r = run(&preset("source-003").unwrap()).unwrap();
@@ -475,7 +506,7 @@ mod tests {
         // label: it keeps its failure rate, and every phase says what it is on hover.
         let input = preset("source-002").unwrap();
         let r = run(&input).unwrap();
-        let html = outputs(Lang::En, &input, &r, 0);
+        let html = outputs_html(&input, &r, 0);
         let phases = html.matches(r#"<rect class="phase "#).count();
         assert_eq!(phases, input.phases.len());
         assert_eq!(html.matches(r#"class="phase-label"#).count(), phases, "{html}");
@@ -493,7 +524,7 @@ mod tests {
     fn the_markup_carries_the_figures_a_test_reads_and_escapes_text() {
         let input = preset("source-003").unwrap();
         let r = run(&input).unwrap();
-        let html = outputs(Lang::En, &input, &r, 60);
+        let html = outputs_html(&input, &r, 60);
         let table = mapping(
             Lang::En,
             &[(T::KOpenMs, "5,000 <ms>".into(), "waitDurationInOpenState", "resetTimeout")],
@@ -528,7 +559,7 @@ mod tests {
     fn the_cards_note_restates_the_cards_a_lesson_veils_it_with() {
         let input = preset("source-003").unwrap();
         let r = run(&input).unwrap();
-        let html = outputs(Lang::En, &input, &r, 60);
+        let html = outputs_html(&input, &r, 60);
         let note = html.split(r#"id="breaker-figures-note">"#).nth(1).unwrap();
         let note = &note[..note.find("</p>").unwrap()];
         // Thousands written as the page writes them, compared as plain digits.
@@ -574,12 +605,17 @@ mod tests {
         // Its 100 ms half-open stretch is a sliver at the band's scale: drawn 4 units wide.
         let input = preset("source-002").unwrap();
         let mut o = String::new();
-        band(&mut o, Lang::En, &input, &r, r.end_us);
+        band(&mut o, Lang::En, &input, &r, r.end_us, BAND_MIN_W);
         let widths: Vec<f64> = o
             .split(r#"<rect class="s-half""#)
             .skip(1)
             .filter_map(|rest| rest.split("width=\"").nth(1)?.split('"').next()?.parse().ok())
             .collect();
         assert!(!widths.is_empty() && widths.iter().all(|w| *w >= 4.0), "{widths:?}");
+        // Drawn as wide as its box: the view box and the time axis's end follow the width.
+        let mut wide = String::new();
+        band(&mut wide, Lang::En, &input, &r, r.end_us, 632.0);
+        assert!(wide.contains(r#"viewBox="0 0 632 100""#) && wide.contains(r#"x="624" y="98""#), "{wide}");
+        assert!(o.contains(r#"viewBox="0 0 560 100""#));
     }
 }

@@ -68,7 +68,7 @@ pub fn use_chart_width(figure: &NodeRef) -> ChartWidth {
 /// [`use_chart_width`] with its own narrowest view box `min`: a figure narrower than that
 /// gets a picture `scroll_w` wide in a scroll box.
 #[hook]
-fn use_chart_width_from(figure: &NodeRef, min: f64, scroll_w: f64) -> ChartWidth {
+pub fn use_chart_width_from(figure: &NodeRef, min: f64, scroll_w: f64) -> ChartWidth {
     // Kept between one unit below `min` (too narrow) and `W` (as wide or wider), so that a
     // window resized beyond either end draws nothing again.
     let room = super::browser::use_width_between(figure, W, min - 1.0, W);
