@@ -484,6 +484,12 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     "return ['trace-prev', 'trace-next', 'trace-tree'].map(id => document.getElementById(id)).filter(e => e)"
                     ".map(e => [e.id, Math.round(e.getBoundingClientRect().right - b.right)]).filter(x => x[1] > 1);")
                 expect(not past, f"({lang}) at 320 px the sampled request's buttons are out of reach: {past}")
+                # And the previous and next buttons keep to either side of the label, level
+                # with each other ("›" had dropped under "‹").
+                rows = chrome.js("return ['trace-prev', 'trace-label', 'trace-next'].map(id => document.getElementById(id).getBoundingClientRect())"
+                                 ".map(r => [Math.round(r.left), Math.round(r.top + r.height / 2)]);")
+                expect(rows[0][0] < rows[1][0] < rows[2][0] and abs(rows[0][1] - rows[2][1]) <= 2,
+                       f"({lang}) at 320 px the request's ‹ label › are not in one row: {rows}")
             # 200 % zoom on a 1440 x 800 laptop: a 720 x 400 window. The header scrolls away
             # rather than keep most of the screen.
             chrome.viewport(720, 400)

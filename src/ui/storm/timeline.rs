@@ -173,9 +173,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <figcaption>
                 { lang.t(T::ChartTimeline) }
                 <span class="trace-nav">
-                    <button type="button" class="secondary small" id={format!("trace-prev{sfx}")} aria-label={lang.t(T::TracePrev)} title={lang.t(T::TracePrev)} onclick={prev}>{ "‹" }</button>
-                    <span id={format!("trace-label{sfx}")}>{ label.clone() }</span>
-                    <button type="button" class="secondary small" id={format!("trace-next{sfx}")} aria-label={lang.t(T::TraceNext)} title={lang.t(T::TraceNext)} onclick={next}>{ "›" }</button>
+                    // The arrows stay either side of the label, which wraps between them.
+                    <span class="trace-step">
+                        <button type="button" class="secondary small" id={format!("trace-prev{sfx}")} aria-label={lang.t(T::TracePrev)} title={lang.t(T::TracePrev)} onclick={prev}>{ "‹" }</button>
+                        <span id={format!("trace-label{sfx}")}>{ label.clone() }</span>
+                        <button type="button" class="secondary small" id={format!("trace-next{sfx}")} aria-label={lang.t(T::TraceNext)} title={lang.t(T::TraceNext)} onclick={next}>{ "›" }</button>
+                    </span>
                     if let Some(cb) = props.ontree.clone() {
                         <button type="button" class="secondary small" id={format!("trace-tree{sfx}")} data-request={t.request.to_string()}
                             title={lang.t(T::TraceTreeHelp)} onclick={let n = t.request; Callback::from(move |_: MouseEvent| cb.emit(n))}>{ lang.t(T::TraceTree) }</button>
