@@ -8,7 +8,8 @@
 
 use crate::i18n::{Lang, T, format_number};
 use crate::model::breaker_lab::{Call, Cause, Change, Fate, LabInput, LabRun};
-use crate::plot::{Linear, esc, nice_ticks};
+use crate::plot::palette::glyphs_width;
+use crate::plot::{Linear, esc, nice_ticks, tick_labels};
 use crate::policy::breaker::{State, Tally};
 use std::fmt::Write;
 use std::ops::Range;
@@ -123,7 +124,7 @@ fn glyph(out: &mut String, (c, probe, dropped): (Cell, bool, bool), x: f64, y: f
     out.push_str("</g>");
 }
 
-/// Calls `idx` as cells at `t_us`, 14 px apart, `per_row` to a row.
+/// Calls `idx` as cells at `t_us`, [`CELL_STEP`] units apart, `per_row` to a row.
 fn cells(
     out: &mut String,
     r: &LabRun,
@@ -135,15 +136,20 @@ fn cells(
     let mut body = String::new();
     let mut n = 0;
     for i in idx {
-        glyph(&mut body, cell(&r.calls[i], t_us), (n % per_row * 14) as f64, (n / per_row * 14) as f64);
+        glyph(
+            &mut body,
+            cell(&r.calls[i], t_us),
+            (n % per_row * CELL_STEP) as f64,
+            (n / per_row * CELL_STEP) as f64,
+        );
         n += 1;
     }
     let rows = n.div_ceil(per_row).max(1);
     let _ = write!(
         out,
         r#"<svg class="cells" viewBox="0 0 {} {}" role="img" aria-label="{}">{body}</svg>"#,
-        per_row * 14,
-        rows * 14,
+        per_row * CELL_STEP,
+        rows * CELL_STEP,
         esc(label)
     );
 }
@@ -152,14 +158,21 @@ fn cells(
 /// phases (shaded by failure share, hatched when slow, each with its figures), the
 /// playhead, time ticks.
 /// `w`: the view box's width, the box's own in CSS px (see [`BAND_MIN_W`]), so that its
-/// text is drawn at its own size.
-fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64, w: f64) {
-    let (left, row) = (104.0, 16.0);
+/// text is drawn at its own size; `scrolls`: a box too narrow even for that, which shows
+/// the band [`BAND_SCROLL_W`] wide and scrolls sideways.
+fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64, w: f64, scrolls: bool) {
+    // The plot starts past the longest row label (bold, a little wider than the estimate):
+    // Chinese labels are two characters, and a phone's band needs the room.
+    let labels = [State::Open, State::HalfOpen, State::Closed].map(|s| lang.t(state_word(s)));
+    let longest =
+        labels.iter().chain([&lang.t(T::BlDependency)]).map(|l| glyphs_width(l, 10.5)).fold(0.0, f64::max);
+    let (left, row) = ((longest * 1.1 + 10.0).clamp(40.0, 104.0), 16.0);
     let xs = Linear::new((0.0, r.end_us.max(1) as f64), (left, w - 8.0));
     let y = |s: State| 4.0 + f64::from(2 - s.level()) * row;
     let _ = write!(
         out,
-        r#"<svg class="band" viewBox="0 0 {w} 100" role="img" aria-label="{}">"#,
+        r#"<svg class="band{}" viewBox="0 0 {w} 100" role="img" aria-label="{}">"#,
+        if scrolls { " scrolls" } else { "" },
         esc(lang.t(T::ChartBreaker))
     );
     for s in [State::Open, State::HalfOpen, State::Closed] {
@@ -220,13 +233,14 @@ fn band(out: &mut String, lang: Lang, input: &LabInput, r: &LabRun, at_us: u64, 
         from = to;
     }
     out.push_str(r#"<g class="axis">"#);
-    for s in nice_ticks(0.0, r.end_us as f64 / 1e6, 6) {
-        let _ = write!(
-            out,
-            r#"<text x="{:.2}" y="84" text-anchor="middle">{}</text>"#,
-            xs.map(s * 1e6),
-            format_number(s, 2)
-        );
+    // A tick per 60 units of plot (3–6), and none that would meet another (a phone's band).
+    let most = ((w - left - 8.0) / 60.0).floor().clamp(3.0, 6.0) as usize;
+    let ticks = nice_ticks(0.0, r.end_us as f64 / 1e6, most)
+        .into_iter()
+        .map(|s| (xs.map(s * 1e6), format_number(s, 2)))
+        .collect();
+    for (x, label, anchor) in tick_labels(ticks, 10.5, 0.0, w, 3.0) {
+        let _ = write!(out, r#"<text x="{x:.2}" y="84" text-anchor="{anchor}">{}</text>"#, esc(&label));
     }
     let x = xs.map(at_us as f64);
     let _ = write!(
@@ -287,10 +301,18 @@ pub fn cause_text(lang: Lang, input: &LabInput, c: &Change) -> String {
     }
 }
 
-/// The state band's narrowest view box: a box narrower than this (a phone's) gets a band
-/// this wide and scrolls sideways, as wide as the style sheet draws it there
-/// (`.band-scroll svg.band`), so that its text keeps its size.
-pub const BAND_MIN_W: f64 = 560.0;
+/// The state band's narrowest view box: it is drawn as wide as its box, so that its text
+/// keeps its size and a phone shows the whole run (and its playhead) at once; a box
+/// narrower still gets a band [`BAND_SCROLL_W`] wide and scrolls sideways.
+pub const BAND_MIN_W: f64 = 200.0;
+
+/// The state band's view box in a box narrower than [`BAND_MIN_W`]: as wide as the style
+/// sheet draws it there (`.band-scroll svg.band.scrolls`).
+pub const BAND_SCROLL_W: f64 = 560.0;
+
+/// The call cells' spacing (units): a cell is 11 units, and a row holds as many as the
+/// band's width takes, so that on a phone they are as large as on a laptop.
+const CELL_STEP: usize = 14;
 
 /// Everything right of the controls that moves with the playhead, in the pieces the page
 /// lays out around the state band's box, which is an element of the page's own: it is
@@ -308,9 +330,12 @@ pub struct Outputs {
     pub rest: String,
 }
 
-/// [`Outputs`] at playhead `k`, the band drawn `band_w` units wide: the counts, the state
-/// band and latest calls, the window, the transitions so far.
-pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64) -> Outputs {
+/// [`Outputs`] at playhead `k`, the band drawn `band_w` units wide (in a sideways scroll
+/// if `scrolls`): the counts, the state band and latest calls, the window, the transitions
+/// so far. The rows of cells hold as many as `band_w` takes, at most 40 and 30.
+pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64, scrolls: bool) -> Outputs {
+    let fit = (if scrolls { 0.0 } else { band_w } / CELL_STEP as f64) as usize;
+    let per_row = |most: usize| if fit >= 10 { fit.min(most) } else { most };
     let mut o = String::with_capacity(4_000);
     let t = |k: T| esc(lang.t(k));
     let f = r.frame(k);
@@ -350,7 +375,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64) 
     let figures = std::mem::replace(&mut o, String::with_capacity(20_000));
     let band_title = format!("{} · {}", lang.t(T::ChartBreaker), lang.t(state_word(f.state)));
     let mut band_markup = String::with_capacity(6_000);
-    band(&mut band_markup, lang, input, r, t_us, band_w);
+    band(&mut band_markup, lang, input, r, t_us, band_w, scrolls);
     // Inside the band's box: a lesson's stage shows the band alone, and its step asks the
     // class to count the state changes (a half-open stretch can be a sliver).
     let _ = write!(
@@ -362,7 +387,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64) 
     let shown = strip(r, k, STRIP);
     let head = esc(&lang.f(T::BlCalls, &[("n", &shown.len().to_string())]));
     let _ = write!(o, "<h3>{head}</h3>");
-    cells(&mut o, r, shown, t_us, 40, &head);
+    cells(&mut o, r, shown, t_us, per_row(40), &head);
     o.push_str(r#"<div class="legend">"#);
     for (c, label) in [
         ((Cell::Ok, false, false), T::OutcomeSucceeded),
@@ -401,7 +426,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64) 
         r#"<div class="panel" id="breaker-window" data-state="{}" data-calls="{calls}" data-failures="{failures}" data-slows="{slows}"><h2>{head}{more}</h2>"#,
         state_id(f.state)
     );
-    cells(&mut o, r, inside.iter().map(|&i| i as usize), t_us, 30, &head);
+    cells(&mut o, r, inside.iter().map(|&i| i as usize), t_us, per_row(30), &head);
     if f.state == State::Closed && calls < b.min_calls {
         let _ = write!(
             o,
@@ -475,7 +500,7 @@ mod tests {
 
     /// All of [`outputs`]' markup at playhead `k`, the band at its narrowest.
     fn outputs_html(input: &LabInput, r: &LabRun, k: usize) -> String {
-        let o = outputs(Lang::En, input, r, k, BAND_MIN_W);
+        let o = outputs(Lang::En, input, r, k, 640.0, false);
         [o.figures, esc(&o.band_title), o.band, o.calls, o.rest].concat()
     }
 
@@ -605,7 +630,7 @@ mod tests {
         // Its 100 ms half-open stretch is a sliver at the band's scale: drawn 4 units wide.
         let input = preset("source-002").unwrap();
         let mut o = String::new();
-        band(&mut o, Lang::En, &input, &r, r.end_us, BAND_MIN_W);
+        band(&mut o, Lang::En, &input, &r, r.end_us, BAND_SCROLL_W, true);
         let widths: Vec<f64> = o
             .split(r#"<rect class="s-half""#)
             .skip(1)
@@ -614,8 +639,16 @@ mod tests {
         assert!(!widths.is_empty() && widths.iter().all(|w| *w >= 4.0), "{widths:?}");
         // Drawn as wide as its box: the view box and the time axis's end follow the width.
         let mut wide = String::new();
-        band(&mut wide, Lang::En, &input, &r, r.end_us, 632.0);
+        band(&mut wide, Lang::En, &input, &r, r.end_us, 632.0, false);
         assert!(wide.contains(r#"viewBox="0 0 632 100""#) && wide.contains(r#"x="624" y="98""#), "{wide}");
-        assert!(o.contains(r#"viewBox="0 0 560 100""#));
+        assert!(o.contains(r#"<svg class="band scrolls" viewBox="0 0 560 100""#));
+        // A phone's box: the whole run in 288 units, its time labels apart, the cells in rows
+        // of 20 (5.7 px each in rows of 40 before).
+        let mut narrow = String::new();
+        band(&mut narrow, Lang::En, &input, &r, r.end_us, 288.0, false);
+        assert!(narrow.contains(r#"<svg class="band" viewBox="0 0 288 100""#), "{narrow}");
+        let phone = outputs(Lang::En, &input, &r, 60, 288.0, false);
+        assert!(phone.calls.contains(r#"viewBox="0 0 280 "#), "{}", phone.calls);
+        assert!(phone.rest.contains(r#"viewBox="0 0 280 "#));
     }
 }

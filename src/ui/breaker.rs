@@ -11,7 +11,7 @@ use crate::export::{Provenance, breaker_csv, breaker_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::knob::{Choice, Knob};
 use crate::model::breaker_lab::{LabInput, run};
-use crate::plot::breaker::{BAND_MIN_W, mapping, outputs};
+use crate::plot::breaker::{BAND_MIN_W, BAND_SCROLL_W, mapping, outputs};
 use crate::state::FieldKey;
 use crate::state::breaker::{self as st, BreakerAction, BreakerState};
 use gloo_render::{AnimationFrame, request_animation_frame};
@@ -186,10 +186,10 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     let pos = use_state(|| p.state.at.map_or(n, |k| k.min(n)) as f64);
     let playing = use_state(|| false);
     let frame: Rc<RefCell<Option<AnimationFrame>>> = use_mut_ref(|| None);
-    // The state band is drawn as wide as its box, so that its text keeps its size (on a
-    // phone: `BAND_MIN_W` wide, in the box's sideways scroll).
+    // The state band is drawn as wide as its box, so that its text keeps its size and a
+    // phone shows the whole run (narrower than `BAND_MIN_W`: in a sideways scroll).
     let band_box = use_node_ref();
-    let band_w = super::charts::use_chart_width_from(&band_box, BAND_MIN_W, BAND_MIN_W).w;
+    let band_w = super::charts::use_chart_width_from(&band_box, BAND_MIN_W, BAND_SCROLL_W);
     {
         // A new run (a new address) opens at its end, paused; the first is where the link
         // says.
@@ -282,7 +282,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
     // The label beside the slider, and what the slider says: the call and its time.
     let at_text = format!("{call_of} · {time}");
-    let body = outputs(lang, &p.state.input, &r, k, band_w);
+    let body = outputs(lang, &p.state.input, &r, k, band_w.w, !band_w.fits);
     let announce = if *playing {
         String::new()
     } else {

@@ -165,7 +165,28 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
             expect(wide <= 390, f"{name} ({lang}) at 390 px: the page is {wide} px wide")
             no_console_errors(chrome, f"breaker screenshots {name} ({lang})")
 
+    def phone_sees_the_whole_band():
+        # A teacher's keyboard walk on a phone: the band had been drawn 560 units wide in a
+        # 289 px box, so stepping to 15 s left the playhead out of sight and scrolling
+        # sideways took the row labels away; the strip's cells were 5.7 px.
+        chrome.viewport(390, 844)
+        try:
+            for lang in ["zh", "en"]:
+                load(f"?page=breaker&lang={lang}&preset=source-003&at=150")
+                chrome.wait("#breaker-band svg")
+                time.sleep(0.3)
+                got = chrome.js("""const box = document.getElementById('breaker-band'), svg = box.querySelector('svg.band');
+                    const b = box.getBoundingClientRect(), p = svg.querySelector('.playhead').getBoundingClientRect();
+                    const cell = document.querySelector('svg.cells:not([aria-hidden]) rect').getBoundingClientRect();
+                    return [box.scrollWidth - box.clientWidth, p.left >= b.left && p.right <= b.right + 0.5, cell.width];""")
+                expect(got[0] <= 1 and got[1] and got[2] >= 10,
+                       f"({lang}) at 390 px the whole band, its playhead in view, cells >= 10 px: [overflow, playhead shown, cell px] {got}")
+            no_console_errors(chrome, "breaker band on a phone")
+        finally:
+            chrome.viewport(1280, 900)
+
     run("breaker lab: screenshots at 1440x900, 1920x1080 and 390x844", screenshots_at_three_sizes)
+    run("breaker lab: on a phone the state band shows the whole run and its playhead, the cells at 10 px at least", phone_sees_the_whole_band)
     run("breaker lab: each preset's transitions and counts, both languages", presets_in_both_languages)
     run("breaker lab: playback steps one call at a time", playback_steps)
     run("breaker lab: a bad value shows its field's error; the rest applies", bad_value_shows_its_field_error)
