@@ -270,8 +270,36 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
                 chrome.js("document.querySelectorAll('.stab-scroll').forEach(sc => sc.scrollLeft = 0);")
         chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
+    def a_cell_picked_on_a_phone_comes_into_view():
+        # A cell picked from the keyboard (the column picker's arrow keys) had stayed out of
+        # sight in the map's sideways scroll while the words under the map spoke of it.
+        chrome.viewport(390, 844)
+        try:
+            chrome.get(base + "?page=stability&lang=zh")
+            wait_done()
+            chrome.js("document.getElementById('stab-open-x').focus();")
+            for _ in range(12):
+                chrome.press("\ue015")  # ArrowDown
+            deadline = time.time() + 5
+            while time.time() < deadline and "col=13" not in chrome.url():
+                time.sleep(0.1)
+            time.sleep(0.4)
+            got = chrome.js("""const sc = document.querySelector('.stab-map-wrap'), strip = sc.querySelector('.stab-yaxis');
+                const o = document.getElementById('stab-picked').getBoundingClientRect(), b = sc.getBoundingClientRect();
+                return [Math.round(o.left), Math.round(o.right), Math.round(b.left + strip.getBoundingClientRect().width), Math.round(b.right), sc.scrollLeft];""")
+            expect("col=13" in chrome.url() and got[0] >= got[2] - 1 and got[1] <= got[3] + 1 and got[4] > 0,
+                   f"the picked cell in view beside the y axis: [left, right, view from, view to, scrolled] {got}; {chrome.url()}")
+            # And a reader who scrolls the map back is left there as the page redraws.
+            chrome.js("document.querySelector('.stab-map-wrap').scrollLeft = 0;")
+            time.sleep(0.5)
+            expect(chrome.js("return document.querySelector('.stab-map-wrap').scrollLeft;") == 0, "the map stays where the reader put it")
+            no_console_errors(chrome, "stability pick on a phone")
+        finally:
+            chrome.viewport(1280, 900)
+
     for name, fn in [
         ("stability: the default 20x20 map in Web Workers within 10 s, main thread free", default_map_in_workers),
+        ("stability: on a phone a cell picked from the keyboard scrolls into the map's view", a_cell_picked_on_a_phone_comes_into_view),
         ("stability: the page's grid equals lab sweep's", grid_equals_lab_sweep),
         ("stability: a retry budget empties the stuck region, cancel shrinks it; a click opens a cell's run, a tap picks the cell and says its verdict", protection_shrinks_and_cells_open_their_run),
         ("stability: cancel stops the sweep, run again finishes it", cancel_stops_the_sweep),

@@ -333,6 +333,30 @@ fn mark_picked(index: usize) {
     let _ = svg.append_child(&outline);
 }
 
+/// Scrolls the map's box sideways (a phone's), not the page, so that the picked cell is in
+/// view beside the y axis held at its left edge: a cell picked from the keyboard had stayed
+/// out of sight while the words under the map spoke of it.
+fn keep_in_view(index: usize) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(cell) = doc.get_element_by_id(&format!("cell-{index}")) else { return };
+    let Some(wrap) = cell.closest(".stab-map-wrap").ok().flatten() else { return };
+    let axis = wrap
+        .query_selector(".stab-yaxis")
+        .ok()
+        .flatten()
+        .map_or(0.0, |a| a.get_bounding_client_rect().width());
+    let (c, w) = (cell.get_bounding_client_rect(), wrap.get_bounding_client_rect());
+    let (from, to) = (w.left() + axis + 4.0, w.right() - 4.0);
+    let by = if c.left() < from {
+        c.left() - from
+    } else if c.right() > to {
+        c.right() - to
+    } else {
+        return;
+    };
+    wrap.set_scroll_left(wrap.scroll_left() + by.round() as i32);
+}
+
 /// On a touch screen a tap on a cell picks it (outlined, its verdict said under the map,
 /// the picker's Open a tap away) rather than opening its run: a cell is 22 × 16 px on a
 /// tablet, too small for a finger to be sure of, and a touch has no tooltip to check it by.
@@ -405,6 +429,9 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                 mark_picked(*picked);
             },
         );
+        // When the pick changes only: a phone's reader who scrolled the map stays where they
+        // are as cells come in.
+        use_effect_with(picked, |picked| keep_in_view(*picked));
     }
     // Only results of these very jobs: until the new runs are back, the old ones (another
     // protection's, another preset's) would be drawn and said under the new names.
