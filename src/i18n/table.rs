@@ -301,9 +301,9 @@ texts! {
     AdmSaidRefusal => "{e}, {d}: {r}", "{e}，{d}：{r}";
     EvRefill => "refilled to B since {t} ms", "自 {t} ms 起补满至 B";
     BucketFull => "full", "已满";
-    ReasonConcurrency => "concurrency_limit", "concurrency_limit（并发已满）";
-    ReasonRate => "rate_limit", "rate_limit（令牌不足）";
-    ReasonCost => "cost_exceeds_capacity", "cost_exceeds_capacity（成本超过容量）";
+    ReasonConcurrency => "concurrency_limit", "并发已满（concurrency_limit）";
+    ReasonRate => "rate_limit", "令牌不足（rate_limit）";
+    ReasonCost => "cost_exceeds_capacity", "成本超过容量（cost_exceeds_capacity）";
     Never => "never", "永不";
     StepWindow => "Steps {a}–{b} of {n}, around the current one.", "第 {a}–{b} 步（共 {n} 步），围绕当前步。";
     RealLimiters => "What real limiters would do", "真实限流器会怎么做";
@@ -988,8 +988,8 @@ texts! {
     TreeShow => "Show", "显示";
     LatencyPick => "{count} up to {ms} ms: show the attempt tree of one of them (#{n})",
         "{count}，最长 {ms} ms：查看其中一个（#{n}）的尝试树";
-    LatencyPickHint => "Click a bar (or focus it and press Enter) to see the attempt tree of a request from it.",
-        "点击某根柱子（或聚焦后按回车）即可查看其中一个请求的尝试树。";
+    LatencyPickHint => "Click a bar (or Tab to the bars, move with the arrow keys and press Enter) to see the attempt tree of a request from it.",
+        "点击某根柱子（或用 Tab 键进入柱子，方向键移动，再按回车）即可查看其中一个请求的尝试树。";
     TreeMissing => "Request #{n} is not in this run: it has {count} requests (numbered from 0).",
         "本次运行没有请求 #{n}：共有 {count} 个请求（从 0 编号）。";
     TreeSummary => "Request #{n}: {outcome} after {ms} ms · {calls} ({per_hop})",

@@ -57,7 +57,7 @@ mod tests {
         assert_eq!(squeeze("尝试 ×3", 10.5, 40.0), None);
         assert_eq!(squeeze("尝试 ×3", 10.5, 35.0), Some("35.0".to_string()));
         // The admission lab's widest reason in its 192 units of 11-unit type.
-        assert_eq!(squeeze("cost_exceeds_capacity（成本超过容量）", 11.0, 192.0), Some("192.0".to_string()));
+        assert_eq!(squeeze("成本超过容量（cost_exceeds_capacity）", 11.0, 192.0), Some("192.0".to_string()));
         assert_eq!(squeeze("x", 10.5, -4.0), Some("1.0".to_string()), "never a negative length");
     }
 

@@ -165,7 +165,7 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
 const LABEL_ROOM: f64 = 192.0;
 
 /// The `textLength` that squeezes a label wider than the bucket's drawing into it (a reason
-/// with its Chinese gloss, `cost_exceeds_capacity（成本超过容量）`, is ≈ 238 units), or none;
+/// with its Chinese gloss, `成本超过容量（cost_exceeds_capacity）`, is ≈ 238 units), or none;
 /// estimated at the label's 11-unit bold type.
 fn squeeze(label: &str) -> Option<String> {
     crate::plot::palette::squeeze(label, 11.0, LABEL_ROOM)

@@ -745,6 +745,37 @@ pub fn latency_top(dists: &[LatencyDist]) -> f64 {
     dists.iter().flat_map(|d| d.bins.iter().map(|b| b.1)).max().unwrap_or(1) as f64
 }
 
+/// The arrow keys, Home and End on a latency bar: focus the next, previous, first or last
+/// pickable bar of its chart (in the order drawn: by outcome, then by latency). Whether the
+/// key was one of them.
+fn move_among_bars(e: &KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    let step: isize = match e.key().as_str() {
+        "ArrowRight" | "ArrowDown" => 1,
+        "ArrowLeft" | "ArrowUp" => -1,
+        "Home" => isize::MIN,
+        "End" => isize::MAX,
+        _ => return false,
+    };
+    let Some(bar) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return true };
+    let Some(list) =
+        bar.closest("svg").ok().flatten().and_then(|svg| svg.query_selector_all("rect.pick").ok())
+    else {
+        return true;
+    };
+    let n = list.length() as isize;
+    let here = (0..n).find(|&i| list.item(i as u32).is_some_and(|x| x == *bar)).unwrap_or(0);
+    let to = match step {
+        isize::MIN => 0,
+        isize::MAX => n - 1,
+        s => (here + s).clamp(0, n - 1),
+    };
+    if let Some(next) = list.item(to as u32).and_then(|x| x.dyn_into::<web_sys::SvgElement>().ok()) {
+        let _ = next.focus();
+    }
+    true
+}
+
 /// Latency histograms per outcome on a log axis, with p50 and p99 markers.
 #[component]
 pub fn LatencyChart(props: &LatencyProps) -> Html {
@@ -766,6 +797,9 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     let max_count = latency_top(&props.dists).max(props.y_max.unwrap_or(0.0));
     let (ys, y_axis) = y_axis(nice_max(max_count), h, true, w);
     let k = present.len() as f64;
+    // The bars are one stop of the Tab key, the first: the arrow keys move between them
+    // (a busy run has dozens, and the settings came after all of them).
+    let mut first_pick = true;
     let bars: Html = present
         .iter()
         .enumerate()
@@ -795,10 +829,13 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
                                 if e.key() == "Enter" || e.key() == " " {
                                     e.prevent_default();
                                     cb.emit(n);
+                                } else if move_among_bars(&e) {
+                                    e.prevent_default();
                                 }
                             });
+                            let tabindex = if std::mem::take(&mut first_pick) { "0" } else { "-1" };
                             html! {
-                                <rect class={classes!(class.clone(), "pick")} {x} y={y.to_string()} {width} {height} tabindex="0" role="button"
+                                <rect class={classes!(class.clone(), "pick")} {x} y={y.to_string()} {width} {height} {tabindex} role="button"
                                     aria-label={label.clone()} data-request={n.to_string()} {onclick} {onkeydown}><title>{ label }</title></rect>
                             }
                         }

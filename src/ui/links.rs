@@ -67,10 +67,10 @@ pub fn Root() -> Html {
             });
             let on_history = EventListener::new(&window, "popstate", move |_| {
                 super::browser::drop_pending_url();
-                let y = scrolled_here();
+                let left = left_here();
                 keep_language();
                 starts.dispatch(());
-                restore_scroll(y);
+                restore_scroll(left.y, left.focus);
             });
             move || {
                 RESTART.with(|r| r.borrow_mut().take());
@@ -88,13 +88,64 @@ thread_local! {
     /// Back returns to it, since the page kept it current).
     // A list, not a map: a session visits a handful of pages, and a `HashMap` of its own
     // costs the bundle its hashing and growth code.
-    static SCROLLED: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
+    static SCROLLED: RefCell<Vec<Left>> = const { RefCell::new(Vec::new()) };
 }
 
-/// How far the page at this URL was scrolled when it was left through a link (0 if not).
-fn scrolled_here() -> f64 {
+/// A page as it was left through a link: its URL, how far it was scrolled, and what had
+/// the focus (the link followed, from the keyboard), so that Back returns to both.
+#[derive(Clone, Debug, Default)]
+struct Left {
+    href: String,
+    y: f64,
+    focus: Option<Focused>,
+}
+
+/// How to find the focused element again in the page drawn anew: by its id, or a link by
+/// its `href` (the diagram's links to the labs have no id).
+#[derive(Clone, Debug, PartialEq)]
+enum Focused {
+    Id(String),
+    Link(String),
+}
+
+/// How the page at this URL was when it was left through a link (at its top, nothing
+/// focused, if it was not).
+fn left_here() -> Left {
     let href = super::browser::location("href");
-    SCROLLED.with(|m| m.borrow().iter().find(|(u, _)| *u == href).map(|&(_, y)| y)).unwrap_or(0.0)
+    SCROLLED.with(|m| m.borrow().iter().find(|l| l.href == href).cloned()).unwrap_or_default()
+}
+
+/// What has the focus now, as [`Focused`] (nothing: the page itself).
+fn focused_now() -> Option<Focused> {
+    let el = web_sys::window()?.document()?.active_element()?;
+    if !el.id().is_empty() {
+        return Some(Focused::Id(el.id()));
+    }
+    let a = el.closest("a[href]").ok()??;
+    Some(Focused::Link(a.get_attribute("href")?))
+}
+
+/// Gives the focus back to `f` in the page drawn anew, without scrolling (the scroll is
+/// restored apart); whether it was there to take it.
+fn refocus(f: &Focused) -> bool {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return true };
+    let el = match f {
+        Focused::Id(id) => doc.get_element_by_id(id),
+        Focused::Link(href) => doc.query_selector_all("a[href]").ok().and_then(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok())
+                .find(|a| a.get_attribute("href").as_deref() == Some(href))
+        }),
+    };
+    let Some(el) = el else { return false };
+    let opts = web_sys::FocusOptions::new();
+    opts.set_prevent_scroll(true);
+    if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = h.focus_with_options(&opts);
+    } else if let Some(s) = el.dyn_ref::<web_sys::SvgElement>() {
+        let _ = s.focus_with_options(&opts);
+    }
+    true
 }
 
 /// Back and Forward keep the language last chosen in this browser: an entry written before
@@ -109,10 +160,12 @@ fn keep_language() {
     }
 }
 
-/// Back or Forward to a page left through a link: scroll to `y`, where it was. Its figures
-/// come from a run in a worker, so the page may not be that tall yet: try for a moment.
-fn restore_scroll(y: f64) {
-    fn attempt(y: f64, left: u32) {
+/// Back or Forward to a page left through a link: scroll to `y`, where it was, and give the
+/// focus back to what had it (a keyboard's reader had been sent to the page's top). Its
+/// figures come from a run in a worker, so the page may not be that tall yet, nor the
+/// focused link drawn: try for a moment.
+fn restore_scroll(y: f64, focus: Option<Focused>) {
+    fn attempt(y: f64, focus: Option<Focused>, left: u32) {
         let Some(window) = web_sys::window() else { return };
         let room = window
             .document()
@@ -120,12 +173,13 @@ fn restore_scroll(y: f64) {
             .map_or(0.0, |e| f64::from(e.scroll_height()))
             - window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
         window.scroll_to_with_x_and_y(0.0, y.min(room.max(0.0)));
-        if room < y && left > 0 {
-            gloo_timers::callback::Timeout::new(50, move || attempt(y, left - 1)).forget();
+        let focus = focus.filter(|f| !refocus(f));
+        if (room < y || focus.is_some()) && left > 0 {
+            gloo_timers::callback::Timeout::new(50, move || attempt(y, focus, left - 1)).forget();
         }
     }
     // After the app has drawn again from the URL.
-    gloo_timers::callback::Timeout::new(0, move || attempt(y, 30)).forget();
+    gloo_timers::callback::Timeout::new(0, move || attempt(y, focus, 30)).forget();
 }
 
 /// Opens `query` (a link of this page, `?page=…`) as a followed link would: a history entry,
@@ -231,7 +285,7 @@ fn in_app_href(e: &web_sys::Event) -> Option<String> {
 }
 
 /// Adds a history entry for `query` on this page's path, remembering how far the page
-/// being left was scrolled.
+/// being left was scrolled and what had the focus.
 pub fn push_url(query: &str) {
     // The entry left keeps the page's latest state.
     super::browser::flush_url();
@@ -240,11 +294,12 @@ pub fn push_url(query: &str) {
     if !href.is_empty()
         && let Ok(y) = window.scroll_y()
     {
+        let left = Left { href, y, focus: focused_now() };
         SCROLLED.with(|m| {
             let mut m = m.borrow_mut();
-            match m.iter_mut().find(|(u, _)| *u == href) {
-                Some(entry) => entry.1 = y,
-                None => m.push((href, y)),
+            match m.iter_mut().find(|l| l.href == left.href) {
+                Some(entry) => *entry = left,
+                None => m.push(left),
             }
         });
     }

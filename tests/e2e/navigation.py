@@ -357,8 +357,40 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
             expect(names and all(n.strip() for n in names) and len(set(names)) == len(names), f"{q}: figure names {names}")
         no_console_errors(chrome, "reload, repeated keys, bad links, embed")
 
+    def back_gives_the_focus_back():
+        # A keyboard's reader follows a diagram link to a lab and comes Back: the focus is on
+        # that link again, not the page's top (the next Tab had gone to the skip link). A
+        # link without an id (a stability cell's Open) is found by its href.
+        chrome.get(base + "?page=storm&lang=zh&preset=big-promo-protected")
+        wait_run(chrome)
+        link = chrome.js("const a = document.querySelector('a[id^=\"lab-link-a-\"]'); a.focus(); return a.id;")
+        chrome.press("\ue007")  # Enter
+        chrome.wait("#page-title", timeout=20)
+        expect("page=storm" not in chrome.url(), f"the link opened its lab: {chrome.url()}")
+        back("#storm")
+        deadline = time.time() + 5
+        while time.time() < deadline and chrome.focused_id() != link:
+            time.sleep(0.1)
+        expect(chrome.focused_id() == link, f"Back: the focus on {link} again, not {chrome.focused_id()!r}")
+        chrome.get(base + "?page=stability&lang=en&col=13&row=9")
+        chrome.wait("#stab-open")
+        href = chrome.js("const a = document.getElementById('stab-open'); a.removeAttribute('id'); a.focus(); return a.getAttribute('href');")
+        chrome.press("\ue007")
+        chrome.wait("#storm", timeout=20)
+        back("#stability-map")
+        deadline = time.time() + 5
+        got = None
+        while time.time() < deadline:
+            got = chrome.js("const a = document.activeElement; return a && a.getAttribute('href');")
+            if got == href:
+                break
+            time.sleep(0.1)
+        expect(got == href, f"Back to the map: the focus on its Open link ({href}) again, not {got!r}")
+        no_console_errors(chrome, "Back gives the focus back")
+
     for name, fn in [
         ("navigation: lab links open in place; Back and Forward restore each page", lab_links_back_and_forward),
+        ("navigation: Back gives the focus back to the link followed", back_gives_the_focus_back),
         ("navigation: the header, stability cells and lessons open in place", nav_and_cells_and_lessons),
         ("navigation: on a phone the header shows every page's link", phone_header_shows_every_page),
         ("navigation: lesson steps in the history, the focus after Next and Reveal, scroll on Back", lesson_steps_in_history_focus_and_scroll),

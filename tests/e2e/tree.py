@@ -122,6 +122,22 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         chrome.press("\ue007")  # Enter
         wait_run(chrome, before)
         expect(attr("#tree-summary", "data-request") == m, f"Enter on a focused bar shows request {m}")
+        # The bars are one Tab stop, the arrow keys move among them (dozens of stops had
+        # stood between the figures and the settings).
+        stops = chrome.js("return Array.from(document.querySelectorAll('#chart-latency rect.pick')).map(r => r.getAttribute('tabindex'));")
+        expect(stops.count("0") == 1 and stops[0] == "0", f"one Tab stop, the first bar: {stops}")
+        chrome.js("document.querySelector('#chart-latency rect.pick').focus();")
+        where = "const r = document.activeElement; return [r.matches('#chart-latency rect.pick'), [...document.querySelectorAll('#chart-latency rect.pick')].indexOf(r)];"
+        chrome.press("\ue014")  # ArrowRight
+        expect(chrome.js(where) == [True, 1], f"an arrow on: the second bar has the focus: {chrome.js(where)}")
+        chrome.press("\ue012", "\ue012")  # ArrowLeft twice: it stops at the first
+        expect(chrome.js(where) == [True, 0], f"back to the first and no further: {chrome.js(where)}")
+        chrome.press("\ue010")  # End
+        expect(chrome.js(where) == [True, len(stops) - 1], f"End: the last of {len(stops)} bars: {chrome.js(where)}")
+        before = wait_run(chrome)
+        chrome.press("\ue007")  # Enter
+        wait_run(chrome, before)
+        expect(attr("#tree-summary", "data-request") == bars[-1][1], f"Enter on the last bar shows its request: {attr('#tree-summary', 'data-request')}")
 
     def the_timeline_opens_its_request_tree():
         before = load("?page=storm&lang=zh&preset=lab11-unprotected")
