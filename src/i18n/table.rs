@@ -830,10 +830,11 @@ texts! {
     HAbandonedNote => "calls worked on after nobody waited, at every hop added up", "无人等待后仍被处理的调用，各跳相加";
     HErrorBudget => "Error budget spent", "错误预算消耗";
     PercentPoints => "pp", "个百分点";
-    HeadlineWholeRun => "Totals over the whole run, 0 – {end} s of virtual time (the chain below shows the playhead's moment)",
-        "整次运行的合计，虚拟时间 0 – {end} s（下方的调用链显示播放头所在时刻）";
-    HeadlineWholeRunAB => "Totals over each whole run, A 0 – {a} s and B 0 – {b} s of virtual time (the chain below shows the playhead's moment)",
-        "各自整次运行的合计，虚拟时间 A 0 – {a} s、B 0 – {b} s（下方的调用链显示播放头所在时刻）";
+    HeadlineWholeRun => "Totals over the whole run, 0 – {end} s of virtual time",
+        "整次运行的合计，虚拟时间 0 – {end} s";
+    HeadlineWholeRunAB => "Totals over each whole run, A 0 – {a} s and B 0 – {b} s of virtual time",
+        "各自整次运行的合计，虚拟时间 A 0 – {a} s、B 0 – {b} s";
+    HeadlineChainBelow => " (the chain below shows the playhead's moment)", "（下方的调用链显示播放头所在时刻）";
     HErrorBudgetNote => "failed answers ÷ failures the SLO allows", "失败应答 ÷ SLO 允许的失败数";
     SloMet => "SLO {target} % met: {spent} failed of {allowed} allowed ({share} % of {admitted} admitted)", "SLO {target}% 达成：失败 {spent} 个，允许失败 {allowed} 个（已接纳 {admitted} 个请求的 {share}%）";
     SloRefusedApart => "({n} turned away by the entry, with a 429 from its rate or concurrency limit or a 503 from its full or timed-out queue, are counted apart, not against the objective)",

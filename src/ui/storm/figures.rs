@@ -187,6 +187,8 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             // succeeds until 4 s".
             <p class="note headline-span" id="headline-span" data-value={props.a.0.summary.end_ms.to_string()}>
                 { span_text(lang, &props.a, props.b.as_ref()) }
+                // Not on a presenter's stage, where the cards are shown without the chain.
+                <span class="chain-below">{ lang.t(T::HeadlineChainBelow) }</span>
             </p>
             <div class="hgrid">{ cards }</div>
             <p class="slo-line-note">
