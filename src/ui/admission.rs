@@ -4,8 +4,9 @@
 //! `state::admission`'s run (made by `policy::token_bucket`) and decides nothing itself.
 
 use super::browser;
+use super::charts::ChartWidth;
 use super::export::{DataKind, ExportMenu};
-use super::lab::{LabSettings, choice, knob, preset_picker, xy_frame, xy_scales};
+use super::lab::{LabSettings, choice, knob, preset_picker, use_xy_width, xy_frame, xy_scales};
 use crate::export::{Provenance, admission_csv, admission_json};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::admission::{Event, Run, Step, level_at, retry_after_ms};
@@ -220,7 +221,7 @@ fn bucket_view(lang: Lang, st: &AdmissionState, k: usize) -> Html {
 
 /// Tokens over time: the level between steps (refilling, capped at B), arrivals marked
 /// admitted (dot) or rejected (cross), and the current step's time.
-fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
+fn tokens_chart(lang: Lang, run: &Run, k: usize, (figure, width): (&NodeRef, ChartWidth)) -> Html {
     // Past the last event until the bucket is full again (at most as long again, or 1 s), so
     // the refill after a burst is seen.
     let last = run.steps.last().map_or((0.0, run.capacity), |s| (s.t_ms as f64, s.after));
@@ -232,7 +233,7 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
     let per = run.per_token as f64;
     let cap = run.capacity as f64 / per;
     let top = axis_top(cap.max(1.0));
-    let (sx, sy) = xy_scales((0.0, end), (0.0, top));
+    let (sx, sy) = xy_scales((0.0, end), (0.0, top), width.w);
     let px = |t: f64, c: f64| (sx.map(t), sy.map(c / per));
     let mut pts = vec![px(0.0, run.capacity as f64)];
     let mut marks = Vec::new();
@@ -293,6 +294,7 @@ fn tokens_chart(lang: Lang, run: &Run, k: usize) -> Html {
         (lang, "adm-tokens"),
         lang.t(T::TokensChart),
         (lang.t(T::AxisMs), lang.t(T::UnitTokens)),
+        (figure, width),
         &sx,
         &sy,
         fmt,
@@ -415,6 +417,9 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
     // line then stays quiet rather than say it a second time.
     let by_scrub = use_state(|| false);
     let timer = use_mut_ref(|| None::<Timeout>);
+    // The tokens chart is drawn as wide as its figure (see `lab::XW`).
+    let tokens_figure = use_node_ref();
+    let tokens_w = use_xy_width(&tokens_figure);
     // A changed run shows its end state; playback starts again from the play button.
     let seen = use_mut_ref(|| run.clone());
     if *seen.borrow() != *run {
@@ -552,7 +557,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                     if reduced { <p class="note">{ t(T::ReducedMotionSteps) }</p> }
                     <div class="panel bucket-row">
                         { bucket_view(lang, st, k) }
-                        if run.capacity > 0 { <div class="chart-wrap tokens">{ tokens_chart(lang, run, k) }</div> }
+                        if run.capacity > 0 { <div class="chart-wrap tokens">{ tokens_chart(lang, run, k, (&tokens_figure, tokens_w)) }</div> }
                     </div>
                     // Focusable, so that the keyboard can scroll it sideways on a narrow screen.
                     <div class="panel table-scroll" tabindex="0" role="region" aria-label={t(T::AdmStepsRegion)}>

@@ -189,7 +189,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     // The state band is drawn as wide as its box, so that its text keeps its size and a
     // phone shows the whole run (narrower than `BAND_MIN_W`: in a sideways scroll).
     let band_box = use_node_ref();
-    let band_w = super::charts::use_chart_width_from(&band_box, BAND_MIN_W, BAND_SCROLL_W);
+    let band_w = super::charts::use_chart_width_from(&band_box, BAND_MIN_W, super::charts::W, BAND_SCROLL_W);
     {
         // A new run (a new address) opens at its end, paused; the first is where the link
         // says.

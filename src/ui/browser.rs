@@ -388,39 +388,59 @@ pub fn use_width(element: &yew::NodeRef, initial: f64) -> f64 {
 }
 
 /// [`use_width`] held between `lo` and `hi`: a component that draws the same beyond either
-/// end is not drawn again when the element's width changes there.
+/// end is not drawn again when the element's width changes there. An element drawn only
+/// later (a chart that waits for its run) is measured from when it is there, and another
+/// element in its place is watched instead.
 #[yew::hook]
 pub fn use_width_between(element: &yew::NodeRef, initial: f64, lo: f64, hi: f64) -> f64 {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
+    /// The element watched, its observer and the observer's callback (kept alive with it).
+    type Watch = (web_sys::Element, Option<web_sys::ResizeObserver>, Closure<dyn FnMut()>);
     let width = yew::use_state_eq(|| initial);
+    let watch: std::rc::Rc<std::cell::RefCell<Option<Watch>>> = yew::use_mut_ref(|| None);
     {
-        let (element, width) = (element.clone(), width.clone());
-        yew::use_effect_with((), move |_| {
-            let measure = {
-                let element = element.clone();
-                move || {
-                    if let Some(el) = element.cast::<web_sys::Element>() {
-                        let px = f64::from(el.client_width());
-                        if px > 0.0 {
-                            width.set(((px / 8.0).floor() * 8.0).clamp(lo, hi));
-                        }
-                    }
-                }
+        // After every render: a cast and a comparison, unless the element changed.
+        let (element, width, watch) = (element.clone(), width.clone(), watch.clone());
+        yew::use_effect(move || {
+            let el = element.cast::<web_sys::Element>();
+            let same = match (&*watch.borrow(), &el) {
+                (Some((watched, ..)), Some(el)) => watched == el,
+                (None, None) => true,
+                _ => false,
             };
-            measure();
-            let callback = Closure::<dyn FnMut()>::new(measure);
-            let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok();
-            if let (Some(o), Some(el)) = (&observer, element.cast::<web_sys::Element>()) {
-                o.observe(&el);
-            }
-            move || {
-                if let Some(o) = observer {
+            if !same {
+                if let Some((_, Some(o), _)) = watch.borrow_mut().take() {
                     o.disconnect();
                 }
-                drop(callback);
+                if let Some(el) = el {
+                    let measure = {
+                        let el = el.clone();
+                        move || {
+                            let px = f64::from(el.client_width());
+                            if px > 0.0 {
+                                width.set(((px / 8.0).floor() * 8.0).clamp(lo, hi));
+                            }
+                        }
+                    };
+                    measure();
+                    let callback = Closure::<dyn FnMut()>::new(measure);
+                    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok();
+                    if let Some(o) = &observer {
+                        o.observe(&el);
+                    }
+                    *watch.borrow_mut() = Some((el, observer, callback));
+                }
             }
         });
     }
+    // Unmounted: stop watching.
+    yew::use_effect_with((), move |_| {
+        move || {
+            if let Some((_, Some(o), _)) = watch.borrow_mut().take() {
+                o.disconnect();
+            }
+        }
+    });
     *width
 }

@@ -62,16 +62,17 @@ pub fn x_scale(end_ms: f64, w: f64) -> Linear {
 /// axis (see [`y_strip`]); else `W`, drawn at the style sheet's width for a phone. A hook.
 #[hook]
 pub fn use_chart_width(figure: &NodeRef) -> ChartWidth {
-    use_chart_width_from(figure, MIN_W, W)
+    use_chart_width_from(figure, MIN_W, W, W)
 }
 
-/// [`use_chart_width`] with its own narrowest view box `min`: a figure narrower than that
-/// gets a picture `scroll_w` wide in a scroll box.
+/// [`use_chart_width`] with its own narrowest and widest view boxes, `min` and `widest`: a
+/// figure narrower than `min` gets a picture `scroll_w` wide in a scroll box, a wider one
+/// than `widest` the `widest` picture scaled up.
 #[hook]
-pub fn use_chart_width_from(figure: &NodeRef, min: f64, scroll_w: f64) -> ChartWidth {
-    // Kept between one unit below `min` (too narrow) and `W` (as wide or wider), so that a
-    // window resized beyond either end draws nothing again.
-    let room = super::browser::use_width_between(figure, W, min - 1.0, W);
+pub fn use_chart_width_from(figure: &NodeRef, min: f64, widest: f64, scroll_w: f64) -> ChartWidth {
+    // Kept between one unit below `min` (too narrow) and `widest` (as wide or wider), so
+    // that a window resized beyond either end draws nothing again.
+    let room = super::browser::use_width_between(figure, widest, min - 1.0, widest);
     let fits = room >= min;
     ChartWidth { w: if fits { room } else { scroll_w }, fits }
 }
@@ -782,7 +783,7 @@ pub fn LatencyChart(props: &LatencyProps) -> Html {
     // Drawn as wide as its figure down to `LATENCY_MIN_W`: in compare mode's halves its text
     // keeps its size (the bars are as thin either way, the picture scaled down or not).
     let figure = use_node_ref();
-    let width = use_chart_width_from(&figure, LATENCY_MIN_W, LATENCY_SCROLL_W);
+    let width = use_chart_width_from(&figure, LATENCY_MIN_W, W, LATENCY_SCROLL_W);
     let w = width.w;
     let lang = props.lang;
     let h = 190.0;

@@ -2,7 +2,7 @@
 //! preset picker, the notice about unknown link keys, and an x–y chart frame (axes, ticks,
 //! caption) that a lab fills with its own marks.
 
-use super::charts::y_strip;
+use super::charts::{ChartWidth, y_strip};
 use super::controls::{ChoiceControl, ChoiceSpec, ControlSpec, NumberControl};
 use super::export::figure_export;
 use crate::i18n::{Lang, T, format_small};
@@ -161,8 +161,13 @@ pub fn story_of_preset(lang: Lang, story: &str, changed: bool) -> Html {
     }
 }
 
-/// The plot area of [`xy_frame`] (SVG units).
+/// The widest view box of [`xy_frame`] (SVG units): a chart is drawn as wide as its figure,
+/// down to [`XW_MIN`], so that on a phone its text keeps its size and the whole run is in
+/// view (it was 480 units in a sideways scroll); a wider figure scales this one up.
 pub const XW: f64 = 480.0;
+/// The narrowest view box of [`xy_frame`]: a figure narrower still gets the [`XW`]-wide
+/// picture in a sideways scroll.
+pub const XW_MIN: f64 = 240.0;
 pub const XH: f64 = 230.0;
 const L: f64 = 48.0;
 const B: f64 = 30.0;
@@ -172,22 +177,32 @@ const R: f64 = 22.0;
 /// label (at 10 they touched on a phone).
 pub const PLOT_TOP: f64 = 20.0;
 
-/// Scales mapping `x` and `y` onto the plot area of [`xy_frame`].
-pub fn xy_scales(x: (f64, f64), y: (f64, f64)) -> (Linear, Linear) {
-    (Linear::new(x, (L, XW - R)), Linear::new(y, (XH - B, PLOT_TOP)))
+/// How wide a lab's chart is drawn, measured on its figure (a hook): see [`XW`].
+#[hook]
+pub fn use_xy_width(figure: &NodeRef) -> ChartWidth {
+    super::charts::use_chart_width_from(figure, XW_MIN, XW, XW)
+}
+
+/// Scales mapping `x` and `y` onto the plot area of [`xy_frame`], `w` units wide.
+pub fn xy_scales(x: (f64, f64), y: (f64, f64), w: f64) -> (Linear, Linear) {
+    (Linear::new(x, (L, w - R)), Linear::new(y, (XH - B, PLOT_TOP)))
 }
 
 /// A chart frame: caption (with the figure's export button, in `lang`), axes with ticks
-/// (x labelled by `xfmt`), axis names, then `body` drawn with the scales of [`xy_scales`].
+/// (x labelled by `xfmt`), axis names, then `body` drawn with the scales of [`xy_scales`];
+/// `figure` and `width` are [`use_xy_width`]'s.
+#[allow(clippy::too_many_arguments)]
 pub fn xy_frame(
     (lang, id): (Lang, &str),
     title: &str,
     axes: (&str, &str),
+    (figure, width): (&NodeRef, ChartWidth),
     sx: &Linear,
     sy: &Linear,
     xfmt: impl Fn(f64) -> String,
     body: Html,
 ) -> Html {
+    let xw = width.w;
     let (x0, x1) = sx.domain;
     let (y0, y1) = sy.domain;
     let num = |v: f64| v.to_string();
@@ -198,30 +213,41 @@ pub fn xy_frame(
         .map(|t| {
             let y = sy.map(t);
             html! { <g>
-                <line class="grid" x1={num(L)} x2={num(XW - R)} y1={num(y)} y2={num(y)} />
+                <line class="grid" x1={num(L)} x2={num(xw - R)} y1={num(y)} y2={num(y)} />
                 <text x={num(L - 5.0)} y={num(y + 4.0)} text-anchor="end">{ format_small(t, 2, 2) }</text>
             </g> }
         })
         .collect();
     let y_title = html! { <text class="axis-label" x="4" y="9">{ axes.1 }</text> };
+    // A tick per 70 units of plot (3–6), each label inside the drawing and apart from the
+    // next (a phone's plot is about 220 units).
+    let most = ((xw - L - R) / 70.0).floor().clamp(3.0, 6.0) as usize;
+    let x_ticks = crate::plot::tick_labels(
+        nice_ticks(x0, x1, most).into_iter().map(|t| (sx.map(t), xfmt(t))).collect(),
+        10.5,
+        L - 4.0,
+        xw,
+        4.0,
+    );
     html! {
-        <figure class="chart" id={id.to_string()}>
+        <figure class={classes!("chart", width.fits.then_some("fits"))} id={id.to_string()} ref={figure.clone()}>
             <figcaption>{ title }{ figure_export(lang, id, title) }</figcaption>
             <div class="plot">
-            <svg viewBox={format!("0 0 {XW} {XH}")} role="img" aria-label={title.to_string()}>
+            <svg viewBox={format!("0 0 {xw} {XH}")} role="img" aria-label={title.to_string()}>
                 <g class="axis">
                     { y_axis.clone() }
-                    { for nice_ticks(x0, x1, 6).into_iter().map(|t| { let x = sx.map(t); html! {
-                        <text x={num(x)} y={num(XH - B + 14.0)} text-anchor={if x <= L + 0.5 { "start" } else { "middle" }}>{ xfmt(t) }</text>
-                    } }) }
-                    <line x1={num(L)} x2={num(XW - R)} y1={num(XH - B)} y2={num(XH - B)} />
-                    <text class="axis-label" x={num(XW - R)} y={num(XH - 3.0)} text-anchor="end">{ axes.0 }</text>
+                    { for x_ticks.into_iter().map(|(x, label, anchor)| html! {
+                        <text x={num(x)} y={num(XH - B + 14.0)} text-anchor={anchor}>{ label }</text>
+                    }) }
+                    <line x1={num(L)} x2={num(xw - R)} y1={num(XH - B)} y2={num(XH - B)} />
+                    <text class="axis-label" x={num(xw - R)} y={num(XH - 3.0)} text-anchor="end">{ axes.0 }</text>
                     { y_title }
                 </g>
                 { body }
             </svg>
-            // The title is left off the strip: it runs wider than the axis.
-            { y_strip("xy", L, XH, html! { <g class="axis">{ y_axis }</g> }) }
+            // The title is left off the strip: it runs wider than the axis. Only a picture in
+            // a sideways scroll needs it.
+            if !width.fits { { y_strip("xy", L, XH, html! { <g class="axis">{ y_axis }</g> }) } }
             </div>
         </figure>
     }

@@ -5,9 +5,10 @@
 //! in the Web Worker (`use_runs`), each a small bounded chain-engine run.
 
 use super::announce::use_announcement;
+use super::charts::ChartWidth;
 use super::charts::{Line, Lines, TimeChart};
 use super::export::{DataKind, ExportMenu};
-use super::lab::{LabSettings, choice, knob, preset_picker, xy_frame, xy_scales};
+use super::lab::{LabSettings, choice, knob, preset_picker, use_xy_width, xy_frame, xy_scales};
 use super::runs::use_runs;
 use crate::export::{Provenance, lab_json, series_csv};
 use crate::i18n::{Lang, T, format_number};
@@ -187,7 +188,13 @@ fn little_check(lang: Lang, sim: Option<&Simulated>) -> Html {
 
 /// Mean time in system against ρ: the closed form's line, the sweep's dots, the current
 /// setting (its closed form and its own run), the ceiling.
-fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simulated>]) -> Html {
+fn curve_chart(
+    lang: Lang,
+    input: &QueueInput,
+    c: &Closed,
+    sims: &[Option<Simulated>],
+    (figure, width): (&NodeRef, ChartWidth),
+) -> Html {
     let line = input.curve(c.model);
     let dots: Vec<(f64, f64)> = SWEEP_RHOS
         .iter()
@@ -223,7 +230,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     // drain time) leaves the top and is said in words instead.
     let whole = line.iter().map(|p| p.1).fold(0.0, f64::max);
     let top = if c.bounded && whole <= 3.0 * top { top.max(whole) } else { top };
-    let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)));
+    let (sx, sy) = xy_scales((0.0, x_end), (0.0, nice_max(top * 1.1)), width.w);
     let ymax = sy.domain.1;
     let px = |p: &(f64, f64)| (sx.map(p.0), sy.map(p.1.min(ymax)));
     let crate::plot::Clipped { shown, beyond } = crate::plot::clip_at_top(&line, x_end, ymax);
@@ -249,7 +256,7 @@ fn curve_chart(lang: Lang, input: &QueueInput, c: &Closed, sims: &[Option<Simula
     let fmt = move |v: f64| lang.percent(&format_number(v * 100.0, 0));
     html! {
         <>
-            { xy_frame((lang, "q-curve"), lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), &sx, &sy, fmt, body) }
+            { xy_frame((lang, "q-curve"), lang.t(T::QCurveTitle), (lang.t(T::AxisRho), lang.t(T::QAxisW)), (figure, width), &sx, &sy, fmt, body) }
             <p class="legend">
                 <span class="legend-item"><span class="swatch c-hop0" />{ lang.t(legend(c.model)) }</span>
                 <span class="legend-item"><span class="swatch dot" />{ lang.t(T::QLegendSim) }</span>
@@ -440,6 +447,9 @@ pub fn QueuePage(props: &QueueProps) -> Html {
     let jobs: Vec<Job> =
         points.iter().map(|&p| Job::Queue { query: query.clone(), point: p as u8 }).collect();
     let runs = use_runs(jobs);
+    // The curve is drawn as wide as its figure (see `lab::XW`).
+    let curve_figure = use_node_ref();
+    let curve_w = use_xy_width(&curve_figure);
     let closed = input.closed();
     let results = runs.results.as_deref();
     // By point, a point not run left empty.
@@ -607,7 +617,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                         <p class="note">{ lang.f(T::QSimNote, &[("n", &format_number(q::RUN_REQUESTS as f64, 0)), ("m", &format_number(q::SWEEP_REQUESTS as f64, 0))]) }</p>
                     </div>
                     <div class="panel">
-                        { curve_chart(lang, input, &closed, &sims) }
+                        { curve_chart(lang, input, &closed, &sims, (&curve_figure, curve_w)) }
                         if not_run > 0 {
                             <p class="note" id="q-not-run">{ lang.f(T::QNotRun, &[
                                 ("n", &not_run.to_string()),
