@@ -445,6 +445,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                     expect(got is not None and got[2] > 0 and got[1] >= 18.0,
                            f"{lesson} {step}: the stage's smallest text is {got} (at least 18 px)")
                     smallest = min(smallest, got[1])
+                    # The stage is the screen: no scroll bar over a hidden page, and no words
+                    # pointing at a chain the stage does not show.
+                    extra = chrome.js("""const e = document.documentElement; const c = document.querySelector('.spot .chain-below');
+                        return [e.scrollHeight - e.clientHeight, !!c && c.getClientRects().length > 0];""")
+                    expect(extra[0] <= 2 and not extra[1], f"{lesson} {step}: [page taller than the screen by px, 'the chain below' shown] {extra}")
             measurements["presenter_min_text_px"] = round(smallest, 1)
             # Everything within the projector's screen: a table on the stage, the card with a long
             # identifier, Back and Next at the card's foot, a headline value with its unit.
