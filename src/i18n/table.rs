@@ -779,6 +779,8 @@ texts! {
     BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance); one instance's share of the calls per second reaching the dependency before the first fault, retries included (lowered where the lab's 20,000 calls would not cover the run); and the dependency's own faults as phases. The calls are drawn anew, with one latency per phase, so the counts differ from the storm page's while the transitions follow the same timeline. The lab does not time calls out: where the storm's breaker sees timeouts, calls slower than the timeout count as slow, judged at the failure threshold. Load surges and faults further down the chain are not replayed. Picking a preset replaces these settings; changing one makes them yours.",
         "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例）；首个故障之前每秒到达该依赖的调用数（含重试）中一个实例所占的份额（若本实验的 20,000 次调用覆盖不了整个运行则调低）；以及该依赖自身的故障（作为各阶段）。调用是重新抽取的，每个阶段只有一个时延，所以计数与风暴页面不同，而状态转换遵循同一条时间线。本实验不会让调用超时：在风暴页面中熔断器能看到超时的地方，比超时更慢的调用记为慢调用，并按失败阈值判定。负载突增和链路更下游的故障不重放。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
     SideA => "A: your scenario", "A：你的场景";
+    SideANamed => "A: {title}", "A：{title}";
+    SideAChanged => "A: your scenario ({title}, changed)", "A：你的场景（基于{title}，已修改）";
     Difference => "B − A", "B − A";
     DifferenceAMinusB => "A − B", "A − B";
     DiffKey => "{a}  ·  {b}  ·  ( ) = {d}", "{a}  ·  {b}  ·  （ ）= {d}";
@@ -860,6 +862,7 @@ texts! {
     ReducedMotion => "Reduced motion is on: showing the end state.", "已开启减少动态效果：直接显示最终状态。";
     // diagram
     DiagramTitle => "The chain at the playhead", "播放头时刻的调用链";
+    DiagramScrolls => "(scroll sideways: {n} services)", "（左右滑动可看全部 {n} 个服务）";
     DiagramLabel => "Call chain diagram: each service with its policy stack, calls so far, busy workers and queue", "调用链示意图：每个服务的策略栈、累计调用、忙碌线程与队列";
     CallsSoFar => "calls {n}", "调用 {n}";
     BusyOf => "busy {busy}/{pool}", "忙碌 {busy}/{pool}";
@@ -1188,6 +1191,7 @@ texts! {
     PresetLinkName => "in a link: preset={name}", "链接中写作 preset={name}";
     SkipToControls => "Skip to the controls", "跳到控制面板";
     ToSettings => "Settings and sliders ↓", "设置与滑块 ↓";
+    ToFigures => "Figures ↑", "图表 ↑";
     LessonTry => "Try this:", "试一试：";
     LessonSettingNow => " (now {v})", "（现为 {v}）";
     LessonModified => "You changed this step's settings; the figures quoted above are for the step's own settings.",
@@ -1351,6 +1355,7 @@ texts! {
     SideBShipped => "B: {title}, as shipped (your changes are on side A)", "B：{title}（预设原样；你的修改在 A 侧）";
     SideBShippedSame => "B: {title}, as shipped (the same as side A until you change a setting)", "B：{title}（预设原样；在你修改设置之前与 A 侧相同）";
     SideBPinned => "B: the settings you pinned ({title}, as you had changed it; change side A to compare against them)", "B：你固定的设置（基于{title}及你当时的修改；改动 A 侧即可与之对比）";
+    SideBPinnedSame => "B: the settings you pinned ({title} as the preset ships it; change side A to compare against them)", "B：你固定的设置（{title}预设原样；改动 A 侧即可与之对比）";
     SideBPinnedShort => "B: your pinned settings", "B：你固定的设置";
     PinB => "Pin as B", "固定为 B";
     PinBHelp => "Keeps side A's settings as side B and shows both: change A and compare against what you had. The link carries both (pin=).", "把 A 侧当前的设置固定为 B 侧并同时显示：改动 A 即可与原来的设置对比。链接会同时带上两侧（pin=）。";

@@ -76,6 +76,20 @@ impl Unit {
     }
 }
 
+impl Unit {
+    /// A value as a compared card writes it beside `other`, the other side's: a percentage
+    /// is written as a multiple when either is, so that a card has one unit (an error
+    /// budget spent 896.1× beside 0×, not beside "0 %").
+    pub fn write_beside(self, lang: crate::i18n::Lang, v: f64, other: f64) -> String {
+        match self {
+            Unit::Percent if v.is_finite() && v.abs() < TIMES_FROM && other.abs() >= TIMES_FROM => {
+                format!("{}×", crate::i18n::format_number(v, 1))
+            }
+            _ => self.write(lang, v),
+        }
+    }
+}
+
 /// The headline figures of a report, in display order.
 pub fn headlines(r: &Report, slo: Slo) -> Vec<Headline> {
     let s = &r.summary;
@@ -819,6 +833,18 @@ pub fn fault_marks(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_compared_card_writes_both_sides_in_one_unit() {
+        let (pct, lang) = (Unit::Percent, crate::i18n::Lang::En);
+        // An error budget spent 896.1 times beside none spent: both as multiples.
+        assert_eq!(pct.write_beside(lang, 896.1, 0.0), "896.1×");
+        assert_eq!(pct.write_beside(lang, 0.0, 896.1), "0×");
+        assert_eq!(pct.write_beside(lang, 0.5, 896.1), "0.5×");
+        // Two percentages stay percentages.
+        assert_eq!(pct.write_beside(lang, 0.5, 0.25), pct.write(lang, 0.5));
+        assert_eq!(Unit::Count.write_beside(lang, 3.0, 1e9), "3");
+    }
+
     #[test]
     fn regrid_keeps_the_calls_of_a_rate_and_the_peak_of_a_level() {
         use super::{Regrid, regrid};

@@ -385,6 +385,22 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     " return [e.id || e.className || e.tagName, Math.round(r.width), Math.round(r.height)]; })"
                     ".filter(x => x[1] < 24 || x[2] < 24);")
                 expect(not small, f"({lang}) storm: touch targets at least 24 x 24 px: {small[:5]}")
+                # A knob moved screens below the figures: what it changed shows at the screen's
+                # foot, with the way back up (nothing on screen had changed).
+                chrome.js("const i = document.querySelector('.controls-panel input[type=range]'); i.scrollIntoView({block: 'center'}); i.focus();")
+                chrome.press(ARROW_RIGHT)
+                deadline, bar = time.time() + 10, None
+                while time.time() < deadline:
+                    bar = chrome.js("const b = document.getElementById('run-said-bar'); if (!b) return null; const r = b.getBoundingClientRect();"
+                                    "return [b.textContent.length, r.top >= 0 && r.bottom <= innerHeight + 1];")
+                    if bar and bar[0] > 10 and bar[1]:
+                        break
+                    time.sleep(0.1)
+                expect(bar and bar[0] > 10 and bar[1], f"({lang}) a knob's change said in view at the settings: {bar}")
+                chrome.click("#to-figures")
+                time.sleep(0.6)
+                top = chrome.js("return document.getElementById('storm-figures').getBoundingClientRect().top;")
+                expect(abs(top) < 200, f"({lang}) the bar's link goes back to the figures: their top at {top} px")
                 # Every other page with settings: its figures first, on the first screen; its
                 # settings folded after them, one tap away.
                 for pg in ["calculator", "admission", "queue", "breaker", "stability"]:

@@ -18,8 +18,8 @@ pub const LESSON: Lesson = Lesson {
             knobs: &["leaf.error"],
             title: tr("What each part promises", "各部分承诺什么"),
             narration: tr(
-                "The product facts must be right; recommendations may be missing. Of {set-requests}, {h-a-admission_rejected} were refused at admission ({#429}) and the {h-a-degraded} admitted ones were answered without recommendations (`recommendation_status=unavailable` with an empty list): core success, which counts only admitted requests and degraded answers as served, is {h-a-core_success_rate}.",
-                "商品事实必须正确；推荐可以缺席。{set-requests}中，{h-a-admission_rejected} 个在准入处被拒绝（{#429}），被接纳的 {h-a-degraded} 个都在没有推荐的情况下得到回答（`recommendation_status=unavailable` 加空列表）：核心成功率为 {h-a-core_success_rate}，它只统计被接纳的请求，并把降级回答算作已服务。",
+                "The product facts must be right; recommendations may be missing. Of {set-requests}, {h-a-admission_rejected} were refused at admission ({#429}) and the admitted ones were all answered, with recommendations or without: core success, which counts only admitted requests and degraded answers as served, is {h-a-core_success_rate}.",
+                "商品事实必须正确；推荐可以缺席。{set-requests}中，{h-a-admission_rejected} 个在准入处被拒绝（{#429}），被接纳的请求都得到了回答，不论是否带推荐：核心成功率为 {h-a-core_success_rate}，它只统计被接纳的请求，并把降级回答算作已服务。",
             ),
             question: Some(tr(
                 "Is an empty recommendation list the same answer as `unavailable`?",

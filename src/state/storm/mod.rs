@@ -221,12 +221,25 @@ impl StormState {
         p.versus.map_or((presets::Versus { title: p.title, build: p.build }, true), |v| (v, false))
     }
 
-    /// Side B's heading: the key of its sentence and the title it names.
+    /// Side A's heading in compare mode: the preset's title while its settings are the
+    /// preset's, else "your scenario" from it (it had read "your scenario" either way).
+    pub fn side_a_heading(&self) -> (crate::i18n::T, crate::i18n::T) {
+        use crate::i18n::T;
+        let changed = self.a != self.baseline();
+        (if changed { T::SideAChanged } else { T::SideANamed }, preset_or_default(self.preset).title)
+    }
+
+    /// Side B's heading in compare mode: (its text, the preset title it names).
     pub fn side_b_heading(&self) -> (crate::i18n::T, crate::i18n::T) {
         use crate::i18n::T;
         let (v, shipped) = self.comparison();
-        if self.pin.is_some() {
-            return (T::SideBPinned, preset_or_default(self.preset).title);
+        if let Some(pin) = &self.pin {
+            // Pinned before any change: the preset as it ships, not "as you had changed it".
+            let same = pinned_state(self.preset, pin).a == self.baseline();
+            return (
+                if same { T::SideBPinnedSame } else { T::SideBPinned },
+                preset_or_default(self.preset).title,
+            );
         }
         let key = match (shipped, self.a != self.baseline()) {
             // A named side B runs as the preset ships it: the controls change side A only.

@@ -329,6 +329,14 @@ fn side_bs_heading_says_where_the_changes_are() {
     // Without one, B is the preset itself as shipped.
     assert_eq!(heading("?preset=chain-3x3&compare=1"), T::SideBShippedSame);
     assert_eq!(heading("?preset=chain-3x3&compare=1&l1.attempts=4"), T::SideBShipped);
+    // Side A is named by its preset until a setting changes (it read "your scenario" as
+    // the preset loaded).
+    let a = |q: &str| StormState::from_query(&Query::parse(q)).side_a_heading().0;
+    assert_eq!(a("?preset=big-promo&compare=1"), T::SideANamed);
+    assert_eq!(a("?preset=big-promo&compare=1&rate=80"), T::SideAChanged);
+    // Pinned before any change: B is the preset as it ships.
+    let st = StormState::new("big-promo-protected").reduce(StormAction::Pin);
+    assert_eq!(st.side_b_heading().0, T::SideBPinnedSame);
 }
 
 #[test]

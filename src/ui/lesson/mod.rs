@@ -251,8 +251,10 @@ pub fn LessonCard(props: &CardProps) -> Html {
             // knobs change: a button fixed at the screen's corner leads back to it (hidden on
             // wider screens, where the card stays beside the page).
             <a class="lesson-to-card" id="lesson-to-card" href="#lesson-card" aria-label={t(T::LessonToCardLabel)}>{ t(T::LessonToCard) }</a>
-            // The candidate's "try this" waits for their answer too: it often says the outcome.
-            if let Some(tt) = step.try_this.filter(|_| !(modes.candidate && step.question.is_some() && !props.revealed)) {
+            // A step's "try this" waits for its question's answer: it often says the outcome
+            // (interview 10's gave "not safe" away on the shared screen). The speaker notes
+            // show it throughout.
+            if let Some(tt) = step.try_this.filter(|_| step.question.is_none() || props.revealed) {
                 <p class="lesson-try" id="lesson-try"><strong>{ t(T::LessonTry) }</strong>{ t(T::LabelSep) }{ rich(tt, lang, &figs) }</p>
             }
             { quoted_settings(lang, step, &props.settings, &figs) }

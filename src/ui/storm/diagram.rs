@@ -453,6 +453,10 @@ fn pool_view(
     }
 }
 
+/// The ratio label's size as `squeeze` estimates it: its 14 px bold text set a little wider
+/// than the estimate's plain text.
+const MULT_EM: f64 = 15.5;
+
 #[component]
 pub fn Diagram(props: &DiagramProps) -> Html {
     let lang = props.lang;
@@ -502,6 +506,9 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             let side_bulkhead = r.hops.get(e.to).is_some_and(|h| h.kind == crate::report::HopKind::Side);
             // A side dependency's (vertical) arrow has its ratio right of it, over its bulkhead.
             let vertical = (e.x1 - e.x2).abs() < 1.0;
+            // A horizontal arrow's ratio fits between its two boxes with a margin ("×2.8" had
+            // touched the next box in a narrow layout's 36-unit gap).
+            let room = if vertical { 40.0 } else { ((e.x2 - e.x1).abs() - 10.0).clamp(12.0, 40.0) };
             let bulkhead = side_bulkhead.then(|| bulkhead_text(lang, r, e.client, b)).flatten();
             html! {
                 <g class={classes!("edge", state.map(|s| format!("breaker-{}", s.to_ascii_lowercase())))}>
@@ -514,7 +521,7 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                         <text class="mult" x={(if vertical { mx + 8.0 } else { mx }).to_string()} y={(if vertical { my - 10.0 } else { my - 8.0 }).to_string()}
                             text-anchor={if vertical { "start" } else { "middle" }}
                             id={format!("ratio-{}-{}", props.side, e.client)}
-                            textLength={crate::plot::palette::squeeze(&label, 14.0, 40.0)} lengthAdjust="spacingAndGlyphs">
+                            textLength={crate::plot::palette::squeeze(&label, MULT_EM, room)} lengthAdjust="spacingAndGlyphs">
                             <title>{ lang.f(T::EdgeRatioTip, &[
                                 ("callee", &lang.service(&r.hops[e.to].name)), ("caller", &lang.service(&r.hops[e.from].name)),
                                 ("calls", &format_number(callee as f64, 0)), ("callers", &format_number(caller as f64, 0)),
@@ -721,7 +728,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .collect();
     html! {
         <figure class="diagram" id={format!("diagram-{}", props.side)} ref={figure}>
-            <figcaption id={format!("diagram-title-{}", props.side)}>{ lang.t(T::DiagramTitle) }</figcaption>
+            <figcaption id={format!("diagram-title-{}", props.side)}>{ lang.t(T::DiagramTitle) }
+                // A phone shows the first hops only: say that the rest are a swipe away.
+                if scrolls { <span class="unit" id={format!("diagram-scrolls-{}", props.side)}>{ " " }{ lang.f(T::DiagramScrolls, &[("n", &r.hops.len().to_string())]) }</span> }
+            </figcaption>
             // The drawing scrolls sideways in a box of its own, its scroll bar just under it;
             // focusable when it may scroll, for the keyboard.
             // (Named by its title, and in compare mode by its side's heading too: two regions

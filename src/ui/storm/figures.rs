@@ -58,7 +58,9 @@ pub struct HeadlineProps {
     pub b: Option<ReportRef>,
     /// The objective both sides are held to.
     pub slo: Slo,
-    /// Side B's heading (compare mode), which the key to the cards repeats.
+    /// Side A's and side B's headings (compare mode), which the key to the cards repeats.
+    #[prop_or_default]
+    pub a_title: AttrValue,
     #[prop_or_default]
     pub b_title: AttrValue,
     /// Which side the difference is taken from.
@@ -148,14 +150,16 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
             html! {
                 <div class="hcard">
                     <div class="hlabel">{ lang.t(h.label) }</div>
-                    <div class="hvalue" id={format!("h-a-{}", h.id)} data-value={h.value.to_string()}>{ show(lang, h.value, h.unit) }</div>
+                    <div class="hvalue" id={format!("h-a-{}", h.id)} data-value={h.value.to_string()}>
+                        { b.map_or_else(|| show(lang, h.value, h.unit), |b| h.unit.write_beside(lang, h.value, b.value)) }
+                    </div>
                     if let Some(n) = h.note {
                         <div class="hnote" id={format!("h-note-{}", h.id)}>{ lang.t(n) }</div>
                     }
                     if let Some(b) = b {
                         <div class="hb">
                             <span class="side-tag">{ "B" }</span>
-                            <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ show(lang, b.value, b.unit) }</span>
+                            <span id={format!("h-b-{}", b.id)} data-value={b.value.to_string()}>{ b.unit.write_beside(lang, b.value, h.value) }</span>
                             <span class={classes!("diff", better)} id={format!("h-d-{}", h.id)} title={lang.t(props.baseline.text())}>
                                 { lang.f(T::InBrackets, &[("text", &{ let (from, to) = order(b.value); show_diff(lang, from, to, h.unit) })]) }
                             </span>
@@ -180,7 +184,7 @@ pub fn HeadlineTable(props: &HeadlineProps) -> Html {
     html! {
         <div class="headline" id="headline">
             if hb.is_some() {
-                <p class="note">{ lang.f(T::DiffKey, &[("a", lang.t(T::SideA)), ("b", &props.b_title), ("d", lang.t(props.baseline.text()))]) }</p>
+                <p class="note">{ lang.f(T::DiffKey, &[("a", &props.a_title), ("b", &props.b_title), ("d", lang.t(props.baseline.text()))]) }</p>
             }
             // The cards count the whole run while the diagram follows the playhead: a lesson
             // paused at 4 s would otherwise read "20 % success" beside "nearly every request

@@ -548,13 +548,17 @@ pub fn StormPage(props: &StormProps) -> Html {
     // Side B's scenario and heading follow the state of the run on screen, not the playhead:
     // built once per run (in compare mode only), not on every frame of the playback.
     let side_b = use_memo(shown.clone(), |st| st.compare.then(|| (st.side_b(), st.side_b_heading())));
+    let side_a_title = {
+        let (key, title) = shown.side_a_heading();
+        lang.f(key, &[("title", t(title))])
+    };
     let side_b_title = side_b
         .as_ref()
         .as_ref()
         .map_or_else(String::new, |(_, (key, title))| lang.f(*key, &[("title", t(*title))]));
     // The short form for the overlay's legend, where the long one would repeat on every line.
     let side_b_name = side_b.as_ref().as_ref().map_or_else(String::new, |(_, (key, title))| match key {
-        T::SideBPinned => t(T::SideBPinnedShort).to_string(),
+        T::SideBPinned | T::SideBPinnedSame => t(T::SideBPinnedShort).to_string(),
         _ => lang.f(T::SideBNamed, &[("title", t(*title))]),
     });
     let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| shown.side_b(), |(s, _)| s.clone());
@@ -595,7 +599,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 let sfx = if side == "a" { "" } else { "-b" };
                 html! {
                     <div class="side" id={format!("lower-{side}")}>
-                        if b.is_some() { <h2 id={format!("lower-title-{side}")}>{ if side == "a" { t(T::SideA).to_string() } else { side_b_title.clone() } }</h2> }
+                        if b.is_some() { <h2 id={format!("lower-title-{side}")}>{ if side == "a" { side_a_title.clone() } else { side_b_title.clone() } }</h2> }
                         <div class="panel">
                             <Timeline {lang} report={r.clone()} index={*trace_idx} onselect={trace_cb.clone()} id_suffix={sfx}
                                 ontree={Some(onpick_bar.clone())} />
@@ -615,7 +619,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             };
             html! {
                 <>
-                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} b_title={side_b_title.clone()}
+                    <HeadlineTable {lang} a={a.clone()} b={b.clone()} {slo} a_title={side_a_title.clone()} b_title={side_b_title.clone()}
                         baseline={if shown.pin.is_some() { Baseline::B } else { Baseline::A }} />
                     { play_bar }
                     if *reduced {
@@ -630,7 +634,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                             // screen wide enough for two), each at a width its text can be read at.
                             <div class="compare-diagrams">
                                 <div class="panel">
-                                    <h2 id="diagram-side-a">{ t(T::SideA) }</h2>
+                                    <h2 id="diagram-side-a">{ side_a_title.clone() }</h2>
                                     <Diagram {lang} report={a.clone()} scenario={shown.a.clone()} at_ms={at} side="a"
                                         focus={focus} onfocus={onfocus.clone()} scrolls=true />
                                 </div>
@@ -643,7 +647,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                         }
                         <div class={classes!("sides", b.is_some().then_some("compare"))}>
                             <div class="side">
-                                if b.is_some() { <h2>{ t(T::SideA) }</h2> }
+                                if b.is_some() { <h2>{ side_a_title.clone() }</h2> }
                                 { side_a }
                             </div>
                             if let Some(v) = side_b {
@@ -685,8 +689,8 @@ pub fn StormPage(props: &StormProps) -> Html {
             // wide screen the grid puts the controls in the left column. On a narrow screen
             // the controls start folded.
             <div class="storm-layout">
-                <div class="storm-main">
-                    <p class="sr-only" aria-live="polite" id="run-announce">{ announce }</p>
+                <div class="storm-main" id="storm-figures">
+                    <p class="sr-only" aria-live="polite" id="run-announce">{ announce.clone() }</p>
                     { status }
                     { views }
                     <p class="note assumptions">{ t(T::Assumptions) }</p>
@@ -694,6 +698,16 @@ pub fn StormPage(props: &StormProps) -> Html {
                 <details class="controls-wrap" open={*wide}>
                     <summary id="controls-toggle">{ t(T::ControlsToggle) }</summary>
                     <ControlPanel {lang} state={props.state.clone()} {dispatch} {oncopy} copied={*copied} />
+                    // Where the settings are folded below the figures (a phone, a tablet),
+                    // screens away from them: what the last move changed, held at the screen's
+                    // foot, and the way back up. (Its words are the live line's, which a screen
+                    // reader has heard already.)
+                    if !announce.is_empty() {
+                        <p class="run-said-bar" id="run-said-bar">
+                            <span aria-hidden="true">{ announce }</span>
+                            <a href="#storm-figures" id="to-figures">{ t(T::ToFigures) }</a>
+                        </p>
+                    }
                 </details>
             </div>
         </section>
