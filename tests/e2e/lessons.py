@@ -628,6 +628,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 time.sleep(0.3)
                 if touched:
                     chrome.wheel_to("#lesson-step-title", 3)
+                    # The wheel's own 3 px land a moment later (CI read 0, then 3): wait until
+                    # the page has stopped moving before taking where the reader left it.
+                    last, deadline = None, time.time() + 3
+                    while time.time() < deadline:
+                        time.sleep(0.15)
+                        y = chrome.js("return window.scrollY;")
+                        if y == last:
+                            break
+                        last = y
                 y0 = chrome.js("return [window.scrollY, !!document.getElementById('chart-inflight-a'), window.__held.length];")
                 expect(not y0[1] and y0[2] > 0, f"the figure waits for the held run: {y0}")
                 chrome.js("window.__release();")
