@@ -547,21 +547,24 @@ pub fn StormPage(props: &StormProps) -> Html {
     let overlay = props.state.overlay && b.is_some();
     // Side B's scenario and heading follow the state of the run on screen, not the playhead:
     // built once per run (in compare mode only), not on every frame of the playback.
-    let side_b = use_memo(shown.clone(), |st| st.compare.then(|| (st.side_b(), st.side_b_heading())));
-    let side_a_title = {
-        let (key, title) = shown.side_a_heading();
-        lang.f(key, &[("title", t(title))])
-    };
+    // Side A's heading likewise (it compares A with its preset).
+    let side_b = use_memo(shown.clone(), |st| {
+        st.compare.then(|| (st.side_b(), st.side_b_heading(), st.side_a_heading()))
+    });
+    let side_a_title = side_b
+        .as_ref()
+        .as_ref()
+        .map_or_else(String::new, |(_, _, (key, title))| lang.f(*key, &[("title", t(*title))]));
     let side_b_title = side_b
         .as_ref()
         .as_ref()
-        .map_or_else(String::new, |(_, (key, title))| lang.f(*key, &[("title", t(*title))]));
+        .map_or_else(String::new, |(_, (key, title), _)| lang.f(*key, &[("title", t(*title))]));
     // The short form for the overlay's legend, where the long one would repeat on every line.
-    let side_b_name = side_b.as_ref().as_ref().map_or_else(String::new, |(_, (key, title))| match key {
+    let side_b_name = side_b.as_ref().as_ref().map_or_else(String::new, |(_, (key, title), _)| match key {
         T::SideBPinned | T::SideBPinnedSame => t(T::SideBPinnedShort).to_string(),
         _ => lang.f(T::SideBNamed, &[("title", t(*title))]),
     });
-    let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| shown.side_b(), |(s, _)| s.clone());
+    let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| shown.side_b(), |(s, _, _)| s.clone());
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
             let d = props.dispatch.clone();
