@@ -90,14 +90,22 @@ impl fmt::Display for Stage {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stages {
     len: u8,
+    /// One bit per stage held (`bit`), made with the list: the engine asks "does it have
+    /// this stage?" on every attempt.
+    mask: u8,
     /// The stages in `..len`; the rest is padding.
     items: [Stage; 6],
 }
 
 impl Default for Stages {
     fn default() -> Self {
-        Stages { len: 0, items: [Stage::Retry; 6] }
+        Stages { len: 0, mask: 0, items: [Stage::Retry; 6] }
     }
+}
+
+/// A stage's bit in [`Stages::mask`](Stages).
+const fn bit(s: Stage) -> u8 {
+    1 << s as u8
 }
 
 impl Stages {
@@ -106,9 +114,24 @@ impl Stages {
         let mut s = Stages::default();
         for st in list.into_iter().take(6) {
             s.items[s.len as usize] = st;
+            s.mask |= bit(st);
             s.len += 1;
         }
         s
+    }
+
+    /// Whether `stage` is among them.
+    #[inline]
+    pub fn has(&self, stage: Stage) -> bool {
+        self.mask & bit(stage) != 0
+    }
+
+    /// Whether none of them can refuse an attempt, make it wait or record its end: there
+    /// is nothing but the per-try timeout (and the retry). Most clients are so; the
+    /// engine then skips the walks through the list.
+    #[inline]
+    pub fn timer_only(&self) -> bool {
+        self.mask & !(bit(Stage::Retry) | bit(Stage::Timeout)) == 0
     }
 
     /// How many.
@@ -186,6 +209,20 @@ mod tests {
             let json = serde_json::to_string(&s).unwrap();
             assert_eq!(json, format!("\"{}\"", s.name()), "serde and name() agree");
         }
+    }
+
+    #[test]
+    fn a_list_knows_what_it_holds() {
+        use Stage::*;
+        let t = Stages::new([Timeout]);
+        assert!(t.has(Timeout) && !t.has(Breaker) && t.timer_only());
+        assert!(Stages::new([]).timer_only() && !Stages::new([]).has(Timeout));
+        assert!(Stages::new([Retry, Timeout]).timer_only());
+        for s in [Deadline, RetryBudget, Breaker, Bulkhead] {
+            let list = Stages::new([s, Timeout]);
+            assert!(list.has(s) && !list.timer_only(), "{s}");
+        }
+        assert_eq!(Stages::new(DEFAULT_ORDER).iter().collect::<Vec<_>>(), DEFAULT_ORDER);
     }
 
     #[test]

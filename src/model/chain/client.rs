@@ -11,7 +11,7 @@ use super::rules;
 use super::stats::{Degrade, MarkBy, NO_TRACE};
 use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
 use crate::policy::deadline::{may_attempt_after, try_timeout};
-use crate::policy::stack::Stage;
+use crate::policy::stack::{Stage, Stages};
 use crate::policy::{Failure, Outcome};
 use crate::report::MarkKind;
 use crate::scenario::Fallback;
@@ -82,6 +82,14 @@ impl GeneralEngine {
             let spec = &self.plan.clients[cl];
             (spec.stages, spec.per_try, spec.callee)
         };
+        // Most clients have nothing but the timeout: no walk through the list.
+        if from == 0 && stages.timer_only() {
+            if stages.has(Stage::Timeout) {
+                self.timeout_stage(now, c, d, cl, per_try, a);
+            }
+            self.send(now, c, d, callee);
+            return;
+        }
         for pos in from..stages.len() {
             match stages.get(pos).unwrap_or(Stage::Retry) {
                 Stage::Retry | Stage::RetryBudget => {}
@@ -96,12 +104,7 @@ impl GeneralEngine {
                         return;
                     }
                 }
-                Stage::Timeout => {
-                    let deadline = self.calls.get(c).deadline;
-                    if let Some(t) = try_timeout(per_try, deadline, now) {
-                        self.arm_try_timer(cl, now, t, c, d as u8, a);
-                    }
-                }
+                Stage::Timeout => self.timeout_stage(now, c, d, cl, per_try, a),
                 Stage::Bulkhead => {
                     if !self.bulkhead_lets_attempt(now, c, d, cl, pos) {
                         return;
@@ -110,6 +113,24 @@ impl GeneralEngine {
             }
         }
         self.send(now, c, d, callee);
+    }
+
+    /// The timeout stage on the way out: arms the attempt's timer, the per-try timeout
+    /// capped by the deadline left (`per_try`: µs, if the client has one).
+    #[inline(always)]
+    fn timeout_stage(
+        &mut self,
+        now: Micros,
+        c: CallRef,
+        d: usize,
+        cl: usize,
+        per_try: Option<Micros>,
+        a: u32,
+    ) {
+        let deadline = self.calls.get(c).deadline;
+        if let Some(t) = try_timeout(per_try, deadline, now) {
+            self.arm_try_timer(cl, now, t, c, d as u8, a);
+        }
     }
 
     /// The deadline stage on the way out: whether enough of the deadline is left to try;
@@ -241,6 +262,8 @@ impl GeneralEngine {
         };
         let failed = matches!(outcome, Outcome::Timeout | Outcome::Error | Outcome::Overload { .. });
         let stages = self.plan.clients[cl].stages;
+        // A timer-only stack has no stage that sees an end (see `walk_out`).
+        let stages = if stages.timer_only() { Stages::default() } else { stages };
         for (p, stage) in stages.iter().enumerate().rev() {
             // A stage inside the timer that fired is interrupted; one outside sees the timeout.
             let sees = match origin {
@@ -344,6 +367,8 @@ impl GeneralEngine {
             return self.dep_done(now, c, d, Err(outcome));
         };
         let (stages, min_useful) = (spec.stages, spec.min_useful);
+        // A timer-only stack has no retry gate (see `walk_out`).
+        let stages = if stages.timer_only() { Stages::default() } else { stages };
         for stage in stages.iter() {
             match stage {
                 Stage::Deadline => {
