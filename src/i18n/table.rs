@@ -903,7 +903,7 @@ texts! {
     TipAdmission => "Admission at {hop}: requests over its rate or concurrency limit are turned away at once (429, with Retry-After), before any work.", "{hop}的准入：超出速率或并发上限的请求立即被拒绝（429，带 Retry-After），不做任何处理。";
     TipRetry => "{call}: up to {n} tries of each call, the first included; which failures are retried and the backoff between tries are in the settings.", "{call}：每次调用最多尝试 {n} 次（含首次）；哪些失败会重试、两次尝试之间如何退避，见设置。";
     TipDeadline => "{call}: a try starts only while enough of the request's deadline is left; the deadline travels with the call.", "{call}：只有请求的截止时间还剩足够多时才开始一次尝试；截止时间随调用向下传递。";
-    TipBudget => "{call}: a retry goes out only while the client's retry budget has tokens (first tries earn them).", "{call}：只有客户端的重试预算还有令牌时才发出重试（首次尝试会挣得令牌）。";
+    TipBudget => "{call}: a retry goes out only while the caller's retry budget has tokens (first tries earn them).", "{call}：只有调用方的重试预算还有令牌时才发出重试（首次尝试会挣得令牌）。";
     TipBreaker => "{call}: the circuit breaker refuses calls at once while it is open, after too many failed or slow calls in its window.", "{call}：窗口内失败或慢调用过多后熔断器打开，打开期间立即拒绝调用。";
     TipTimeout => "{call}: each try waits at most the per-try timeout, or what is left of the deadline if that is shorter; then the caller stops waiting.", "{call}：每次尝试最多等待单次超时，若截止时间剩余更短则等剩余时间；之后调用方不再等待。";
     TipBulkhead => "{call}: at most so many calls in flight at once (its bulkhead); the rest wait in its queue or are refused.", "{call}：同时在途的调用数有上限（舱壁）；其余的在其队列中等待或被拒绝。";
@@ -1191,6 +1191,7 @@ texts! {
     PresetLinkName => "in a link: preset={name}", "链接中写作 preset={name}";
     SkipToControls => "Skip to the controls", "跳到控制面板";
     ToSettings => "Settings and sliders ↓", "设置与滑块 ↓";
+    ToLabSettings => "Settings ↓", "设置 ↓";
     ToFigures => "Figures ↑", "图表 ↑";
     LessonTry => "Try this:", "试一试：";
     LessonSettingNow => " (now {v})", "（现为 {v}）";
@@ -1232,7 +1233,7 @@ texts! {
     // ---- stability map -----------------------------------------------------------------
     StabNav => "Stability map", "稳定性地图";
     StabTitle => "Stability map: where retries turn a blip into an outage", "稳定性地图：重试在哪里把小故障变成停机";
-    StabIntro => "Each cell is one run of the scenario: steady load, a trigger (its first fault window), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state that outlasts the trigger, held there by its own retries and by work for callers that have already given up (a metastable failure). Click a cell to open that run on the retry-storm page.",
+    StabIntro => "Each cell is one run of the scenario: steady load, a trigger (its first fault window), the load held. Below some load any trigger is absorbed; above it, a long enough trigger tips the system into a state that outlasts the trigger, held there by its own retries and by work for callers that have given up (a metastable failure). Click a cell to open its run on the retry-storm page.",
         "每个格子是一次运行：稳定负载，一个触发因素（场景的第一个故障窗口），然后负载保持不变。低于某个负载时任何触发因素都会被吸收；高于它时，足够长的触发会让系统进入一种在触发结束后仍然持续的状态，把它困在其中的是它自己的重试，以及为已经放弃等待的调用方继续做的工作（亚稳态故障）。点击格子可在重试风暴页打开那次运行。";
     StabRule => "How a cell is judged: goodput is the share of arriving requests answered in full. Overloaded: offered at or above the bottleneck's capacity (no steady state there, trigger or none), or below {good} % already before the trigger. Recovered: at {good} % or more again over the last {share} % of the arrivals (how fast: from the trigger's end until no window falls below {good} %; windows of {step} s, longer where that holds fewer than {min} arrivals, so that answers crossing a window's edge do not count as failures). Still draining: not at {good} % yet, but the calls waiting for a worker fall by {fall} % or more across that window: the backlog the trigger left is being worked off and nothing holds the run there, so a longer run would recover. Stuck: fine before, not after, although the trigger is over, and the backlog not falling. A cell needs {warm} s of warm-up and {step} s before its trigger, and after it {judged} s to settle and a recovery window of {judged} s or more, or it is not run. A verdict is on a run of finite length: near capacity a longer run can turn stuck into still draining, and still draining into recovered. Each cell is one run with the page's seed: near the boundary a burst of arrivals can tip a cell the other way from its neighbours.",
         "格子的判定：有效吞吐是到达请求中得到完整回答的比例。过载：负载达到或超过瓶颈的容量（此时无论有无触发因素都没有稳态），或触发前就低于 {good}%。已恢复：在最后 {share}% 的到达请求中重新达到 {good}% 或以上（恢复快慢：从触发结束到之后再没有任何窗口低于 {good}%；窗口长 {step} s，到达数不足 {min} 个时加长，以免跨窗口边界的应答被算作失败）。仍在排空：尚未回到 {good}%，但等待线程的调用在这段时间内减少了 {fall}% 或更多：触发留下的积压正在被消化，没有什么把系统困住，运行再长一些就会恢复。卡住：触发前正常，触发结束后仍不正常，而且积压没有减少。每个格子在触发前需要 {warm} s 预热，再加 {step} s；触发后需要 {judged} s 的稳定时间，再加至少 {judged} s 的恢复窗口，否则不运行。判定针对的是有限长度的一次运行：接近容量时，更长的运行可能把“卡住”变成“仍在排空”，把“仍在排空”变成“已恢复”。每个格子是用本页种子的一次运行：在边界附近，一阵突发的到达就可能让某一格与相邻格的结果相反。";
@@ -1374,7 +1375,7 @@ texts! {
     StabOpenProtected => "Open with protection: {p}", "打开（加上保护：{p}）";
     StabCellProtected => "with {p}: {verdict}", "加上{p}：{verdict}";
     StabCellVerdict => "This cell:", "这一格：";
-    VeiledStage => "Hidden until the answer is revealed (R)", "揭晓答案前隐藏（按 R）";
+    VeiledStage => "Hidden until the answer is revealed", "揭晓答案前隐藏";
     QExactBounded => "M/M/c/K: at most {q} waiting, the rest turned away, so a steady state exists at any load and every closed form above is exact for it (a finite birth–death chain, P_K the share turned away; P(wait), Wq and W are of the calls let in). The simulated figures differ by sampling noise and the run's empty start. No p99 is drawn.",
         "M/M/c/K：最多 {q} 个调用等待，其余被拒绝，因此任何负载下都存在稳态，上面每个闭式解对它都是精确的（有限的生灭链，P_K 为被拒绝的比例；等待概率、Wq 与 W 针对被接纳的调用）。模拟结果与之的差异来自抽样噪声，以及运行从空系统起步。不画 p99。";
     QQueueLimitLine => "The line is M/M/c/K: at most {q} waiting, the rest turned away ({blocked} % at this setting), so it goes on past 100 %, where the wait levels off below the time a full queue takes to drain.",
@@ -1448,9 +1449,10 @@ texts! {
     DiagramRatioNote => "The × on an arrow: calls at the callee per call at the caller so far; the most a layer may try is its tries badge, reached only by calls that fail every try.",
         "箭头上的 ×：到目前为止，调用方每次调用引来的被调用方调用数；一层最多尝试几次见它的“尝试”徽章，只有每次尝试都失败的调用才会用满。";
     // A lesson's veil over a time chart: the run after the playhead, until the answer.
-    VeiledFuture => "Later: hidden until the answer (R)", "之后的部分在揭晓答案前隐藏（按 R）";
+    VeiledFuture => "Later: hidden until the answer", "之后的部分在揭晓答案前隐藏";
     // A lesson's veil over a card's number (the style sheet's `--veil-tag`).
-    VeilTag => "Hidden until the answer (R)", "揭晓答案前隐藏（R）";
+    VeilTag => "Hidden until the answer", "揭晓答案前隐藏";
+    VeilKey => "{text} (R)", "{text}（按 R）";
     // The diagram's breaker lines, from the tally a move was decided on.
     BreakerClosedOn => "closed on {calls} probes, {rate} % failed < {pct} %", "在 {calls} 次探测、失败 {rate}% < {pct}% 时关闭";
     BreakerProbingDecide => "probing: {n} trial calls decide", "探测：由 {n} 次试探调用决定";

@@ -138,11 +138,37 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     ("q-time-sim", &["q-announce"]),
     // The admission lab's rejections by reason add up to its rejected card.
     ("adm-rejected", &["adm-reasons"]),
+    // The storm page's outcome figures give one another: with the requests known, the
+    // successes give the failures, the success rate and the error budget, and the outcomes
+    // chart (and the error budget's) shows them at a glance.
+    ("h-a-succeeded", OUTCOMES),
+    ("h-a-failed", OUTCOMES),
+    ("h-a-core_success_rate", OUTCOMES),
+    ("h-a-error_budget_spent", OUTCOMES),
+    // The leaf's calls over the requests are the amplification.
+    ("h-a-amplification", &["h-a-downstream_attempts"]),
+    ("h-a-downstream_attempts", &["h-a-amplification"]),
+    // A run whose failures are its timeouts retried each of them and left its work behind.
+    ("h-a-timeouts", &["h-a-retries", "h-a-abandoned_work"]),
+];
+
+/// The storm page's figures that say how the requests ended (see [`RESTATED`]).
+const OUTCOMES: &[&str] = &[
+    "h-a-succeeded",
+    "h-a-failed",
+    "h-a-core_success_rate",
+    "h-a-error_budget_spent",
+    "chart-outcomes-a",
+    "chart-error-budget-a",
+    "slo-status-a",
 ];
 
 /// What restates every figure whose id starts with a prefix: the storm page's live line
 /// reads out every headline card a run changes (`h-a-…`), so a veiled card veils it.
-pub const RESTATED_BY_PREFIX: &[(&str, &str)] = &[("h-a-", "run-announce")];
+/// The calls that reached a hop (`bd-a-hop…`) are also its box in the chain diagram and, as
+/// its caller's calls sent, a row of the breakdown's table.
+pub const RESTATED_BY_PREFIX: &[(&str, &str)] =
+    &[("h-a-", "run-announce"), ("bd-a-hop", "diagram-a"), ("bd-a-hop", "bd-hops-a")];
 
 /// A piece of a lesson's words: plain words, or a link written `[words](?query)` to another
 /// lesson or page of the site (opened in a new tab, so the class keeps its step).
@@ -196,6 +222,11 @@ pub fn quoted_ids(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The figures a text quotes in either language, settings (`set-…`) aside.
+fn figure_ids(t: Text) -> Vec<&'static str> {
+    [t.en, t.zh].into_iter().flat_map(quoted_ids).filter(|id| !id.starts_with("set-")).collect()
+}
+
 impl Step {
     /// The page the step opens.
     pub fn page(&self) -> Page {
@@ -212,7 +243,10 @@ impl Step {
     pub fn veiled(&self) -> Vec<&'static str> {
         let mut out = self.answer_only_figures();
         out.extend(self.veil);
-        // What restates a veiled figure in words is veiled with it.
+        // What restates a veiled figure is veiled with it, but for what the step points at
+        // (its spot) and figures its words quote before the answer: those are shown on
+        // purpose (a step veils them itself when it must).
+        let before = self.quoted_before_answer();
         let mut restating: Vec<&'static str> = RESTATED
             .iter()
             .filter(|(figure, _)| out.contains(figure))
@@ -225,28 +259,31 @@ impl Step {
                 .map(|&(_, by)| by),
         );
         for id in restating {
-            if !out.contains(&id) {
+            if !out.contains(&id) && id != self.spot && !before.contains(&id) {
                 out.push(id);
             }
         }
         out
     }
 
+    /// The figures the step's words quote before its answer: title, narration, question
+    /// and "try this" (settings, `set-…`, aside).
+    fn quoted_before_answer(&self) -> Vec<&'static str> {
+        [Some(self.title), Some(self.narration), self.question, self.try_this]
+            .into_iter()
+            .flatten()
+            .flat_map(figure_ids)
+            .collect()
+    }
+
     /// The figures only the answer quotes (not the title, narration, question or "try
     /// this"): what presenter mode veils on the page until the answer is revealed, so the
     /// figure on the screen does not answer the question first.
     pub fn answer_only_figures(&self) -> Vec<&'static str> {
-        let ids = |t: Text| -> Vec<&'static str> {
-            [t.en, t.zh].into_iter().flat_map(quoted_ids).filter(|id| !id.starts_with("set-")).collect()
-        };
         let Some(answer) = self.answer else { return Vec::new() };
-        let elsewhere: Vec<&str> = [Some(self.title), Some(self.narration), self.question, self.try_this]
-            .into_iter()
-            .flatten()
-            .flat_map(ids)
-            .collect();
+        let elsewhere = self.quoted_before_answer();
         let mut out: Vec<&'static str> =
-            ids(answer).into_iter().filter(|id| !elsewhere.contains(id)).collect();
+            figure_ids(answer).into_iter().filter(|id| !elsewhere.contains(id)).collect();
         crate::order::sort_unique_short(&mut out);
         out
     }

@@ -623,3 +623,38 @@ fn metastable_5s_every_failure_is_a_refused_retry() {
         assert_eq!(r.summary.failed, r.summary.retry_budget_denied, "{extra}");
     }
 }
+
+#[test]
+fn what_gives_the_answer_another_way_is_veiled_with_it() {
+    let step = |lesson: &str, n: usize| &all().iter().find(|l| l.id == lesson).unwrap().steps[n - 1];
+    // The walkthrough's finds, each read before the reveal: retry storm 2's success rate
+    // and outcomes chart (0 saved), retry storm 4's leaf card and diagram (1,300 calls),
+    // metastable 4's successes, retries and abandoned work (no storm).
+    for (lesson, n, ids) in [
+        ("retry-storm", 2, &["h-a-core_success_rate", "h-a-error_budget_spent", "chart-outcomes-a"][..]),
+        ("retry-storm", 4, &["h-a-downstream_attempts", "diagram-a", "bd-hops-a"][..]),
+        ("metastable", 4, &["h-a-succeeded", "h-a-retries", "h-a-abandoned_work"][..]),
+    ] {
+        let veiled = step(lesson, n).veiled();
+        for id in ids {
+            assert!(veiled.contains(id), "{lesson} {n}: {id} is not veiled: {veiled:?}");
+        }
+    }
+    // What a step points at, or quotes before its answer, is never veiled as a restatement.
+    for l in all() {
+        for (i, st) in l.steps.iter().enumerate() {
+            let veiled = st.veiled();
+            let own: Vec<&str> =
+                st.answer_only_figures().into_iter().chain(st.veil.iter().copied()).collect();
+            assert!(
+                !veiled.contains(&st.spot) || own.contains(&st.spot),
+                "{} {}: its spot {} is veiled by a restatement",
+                l.id,
+                i + 1,
+                st.spot
+            );
+        }
+    }
+    // Retry storm 2 points at the diagram, whose calls its narration quotes: shown.
+    assert!(!step("retry-storm", 2).veiled().contains(&"diagram-a"));
+}

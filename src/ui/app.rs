@@ -227,13 +227,34 @@ struct Nav {
     revealed: bool,
 }
 
-/// Where this tab keeps the step whose answer is revealed (`lesson|step`), so that a reload
-/// at that step shows it still revealed.
+/// Where this tab keeps the steps whose answers were revealed since a lesson link was opened
+/// (`lesson|step`, space-separated), so that a reload, Back and Forward, or the step's own
+/// button back to it show them still revealed.
 const REVEALED_KEY: &str = "lesson-revealed";
 
-/// The step's key for [`REVEALED_KEY`].
+/// The step's key in [`REVEALED_KEY`].
 fn revealed_key(at: LessonAt) -> String {
     format!("{}|{}", at.lesson.id, at.step)
+}
+
+/// Whether `at`'s answer was revealed in this visit (see [`REVEALED_KEY`]).
+fn was_revealed(at: LessonAt) -> bool {
+    let key = revealed_key(at);
+    browser::session_get(REVEALED_KEY).is_some_and(|list| list.split(' ').any(|k| k == key))
+}
+
+/// Keeps in this visit's list whether `at`'s answer is revealed.
+fn keep_revealed(at: LessonAt, revealed: bool) {
+    let key = revealed_key(at);
+    let list = browser::session_get(REVEALED_KEY).unwrap_or_default();
+    let mut keys: Vec<&str> = list.split(' ').filter(|k| !k.is_empty() && *k != key).collect();
+    if revealed {
+        keys.push(&key);
+    }
+    let now = keys.join(" ");
+    if now != list {
+        browser::session_set(REVEALED_KEY, &now);
+    }
 }
 
 /// The channel the presenting window and its notes window keep in step through.
@@ -268,19 +289,22 @@ pub fn App() -> Html {
             at: link.at,
             start: Rc::new(link.at.map_or_else(|| (*url).clone(), |a| a.start_query(&url))),
             generation: 0,
-            // A reload keeps a revealed answer revealed (nothing is lost on reload); a link
-            // opened in the same tab does not (a teacher who tried a step at her desk and
-            // then opens it to present finds its answer hidden).
+            // A reload, Back and Forward keep a revealed answer revealed (nothing is lost on
+            // reload; a student going back a step had found its answer hidden again); a link
+            // opened in the tab starts a new visit, all hidden (a teacher who tried a step at
+            // her desk and then opens it to present finds its answer hidden).
             revealed: link.at.is_some_and(|a| {
-                browser::is_reload() && browser::session_get(REVEALED_KEY) == Some(revealed_key(a))
+                let again = browser::came_back() || STARTED.get();
+                if !again {
+                    browser::session_set(REVEALED_KEY, "");
+                }
+                again && was_revealed(a)
             }),
         })
     };
-    // Only the step shown: another step (by its buttons or the browser's Back) starts hidden.
     use_effect_with((nav.at, nav.revealed), |(at, revealed)| {
-        let now = at.filter(|_| *revealed).map(revealed_key).unwrap_or_default();
-        if browser::session_get(REVEALED_KEY).unwrap_or_default() != now {
-            browser::session_set(REVEALED_KEY, &now);
+        if let Some(at) = at {
+            keep_revealed(*at, *revealed);
         }
     });
     let shell = {
@@ -336,7 +360,9 @@ pub fn App() -> Html {
                 browser::replace_query(&q);
             }
             shell.dispatch(ShellAction::Go(to.step().page()));
-            nav.set(Nav { at: Some(to), start: Rc::new(q), generation: cur.generation + 1, revealed: false });
+            // A step revealed before in this visit (the one before, gone back to) stays so.
+            let revealed = was_revealed(to);
+            nav.set(Nav { at: Some(to), start: Rc::new(q), generation: cur.generation + 1, revealed });
             if tell {
                 tell_other_window(channel.as_ref().as_ref(), to);
             }
@@ -619,7 +645,11 @@ fn Host(props: &HostProps) -> Html {
             }
             browser::save_lang(shell.lang.code());
             let title = format!("{} · {}", shell.lang.t(shell.page.label()), shell.lang.t(T::AppName));
-            browser::set_document_lang_and_title(shell.lang.html_tag(), &title, shell.lang.t(T::VeilTag));
+            browser::set_document_lang_and_title(
+                shell.lang.html_tag(),
+                &title,
+                &super::veil_words(shell.lang, T::VeilTag),
+            );
         });
     }
 
@@ -806,7 +836,7 @@ fn Host(props: &HostProps) -> Html {
             // A stage whose whole figure is veiled says so (the style sheet shows this only
             // then; the card's reveal button is the way to it, so readers skip it).
             if present {
-                <p class="veil-label" id="veil-label" aria-hidden="true">{ t(T::VeiledStage) }</p>
+                <p class="veil-label" id="veil-label" aria-hidden="true">{ super::veil_words(lang, T::VeiledStage) }</p>
             }
             if shell.page == Page::Storm {
                 // A fragment link: `links.rs` scrolls to Play and gives it the focus.

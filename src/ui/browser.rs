@@ -160,9 +160,20 @@ fn storage() -> Option<web_sys::Storage> {
 /// Whether this document was loaded by a reload (the Navigation Timing entry's `type`), not
 /// opened from a link, typed, or reached by Back and Forward.
 pub fn is_reload() -> bool {
-    let Some(p) = web_sys::window().and_then(|w| w.performance()) else { return false };
+    navigation_type().as_deref() == Some("reload")
+}
+
+/// Whether this document was reloaded or reached by Back or Forward: a page the learner
+/// comes back to, rather than a link opened.
+pub fn came_back() -> bool {
+    matches!(navigation_type().as_deref(), Some("reload" | "back_forward"))
+}
+
+/// How this document was reached (the Navigation Timing entry's `type`).
+fn navigation_type() -> Option<String> {
+    let p = web_sys::window().and_then(|w| w.performance())?;
     let entry = p.get_entries_by_type("navigation").get(0);
-    js_sys::Reflect::get(&entry, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("reload")
+    js_sys::Reflect::get(&entry, &"type".into()).ok().and_then(|t| t.as_string())
 }
 
 /// A value kept for this tab's session (it survives a reload, not the tab).
@@ -341,6 +352,14 @@ pub fn keep_focus_clear_of_header(target: Option<web_sys::EventTarget>) {
         opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
         el.scroll_into_view_with_scroll_into_view_options(&opts);
     }
+}
+
+/// Whether the screen is used by touch first (its main pointer is a finger): key hints such
+/// as "(R)" are left out there, where there is no key to press.
+pub fn touch_first() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }
 
 /// Whether the user asked the system for reduced motion.

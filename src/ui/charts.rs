@@ -703,7 +703,7 @@ pub fn Playhead(props: &PlayheadProps) -> Html {
     // `.veil-future`); what led up to the step's moment stays in view.
     let plot_h = props.height - MB - MT;
     let future_w = (w - MR - veil_x).max(0.0);
-    let label = props.lang.t(T::VeiledFuture);
+    let label = &super::veil_words(props.lang, T::VeiledFuture);
     let veil = html! {
         <g class="veil-future">
             <rect x={veil_x.to_string()} width={future_w.to_string()} y={(MT - 12.0).to_string()} height={(plot_h + 15.0).to_string()} />

@@ -26,3 +26,13 @@ pub fn start() {
         yew::Renderer::<links::Root>::new().render();
     }
 }
+
+/// A lesson's veil words (`key`) with the key that lifts the veil, "(R)", except on a
+/// touch-first screen, which has no key to press.
+pub fn veil_words(lang: crate::i18n::Lang, key: crate::i18n::T) -> String {
+    if browser::touch_first() {
+        lang.t(key).to_string()
+    } else {
+        lang.f(crate::i18n::T::VeilKey, &[("text", lang.t(key))])
+    }
+}

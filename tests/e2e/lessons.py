@@ -308,7 +308,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         tag = ("const e = document.querySelector(arguments[0]);"
                " return e ? getComputedStyle(e, '::after').content : 'missing';")
         for query, card, words in [("?lesson=retry-storm&step=1&lang=en", "#out-worst > .figure-label", "Hidden until the answer (R)"),
-                                    ("?lesson=interview&step=1&lang=zh", ".hcard:has(> #h-a-succeeded) > .hlabel", "揭晓答案前隐藏（R）")]:
+                                    ("?lesson=interview&step=1&lang=zh", ".hcard:has(> #h-a-succeeded) > .hlabel", "揭晓答案前隐藏（按 R）")]:
             chrome.get(base + query)
             chrome.wait(card)
             time.sleep(0.8)
@@ -317,12 +317,26 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
             time.sleep(0.4)
             after = chrome.js(tag, card)
             expect(words in before and after == "none", f"{query}: {card} says it is hidden until R: {before!r} → {after!r}")
+        # On a touch-first screen (a phone, a tablet) there is no R key to press: the tag
+        # says the words without it (a student on a phone read "(R)" everywhere).
+        cdp = lambda cmd, **params: chrome.cmd("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+        cdp("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        try:
+            chrome.get(base + "?lesson=interview&step=1&lang=zh")
+            chrome.wait(".hcard:has(> #h-a-succeeded) > .hlabel")
+            time.sleep(0.8)
+            coarse = chrome.js("return matchMedia('(pointer: coarse)').matches;")
+            touch_tag = chrome.js(tag, ".hcard:has(> #h-a-succeeded) > .hlabel")
+            expect(coarse and "揭晓答案前隐藏" in touch_tag and "R" not in touch_tag,
+                   f"a touch screen's veil tag names no key: coarse={coarse} {touch_tag!r}")
+        finally:
+            cdp("Emulation.setTouchEmulationEnabled", enabled=False)
         # A headline veiled whole (interview 3) says it once over its blurred title, and a
         # veiled table row (interview 2's in-flight rows) beside its name, which stays readable.
         whole = ("const e = document.querySelector(arguments[0]); if (!e) return 'missing';"
                  " const s = getComputedStyle(e, arguments[1]); return [s.content, s.fontSize];")
         for query, el, pseudo, words in [("?lesson=interview&step=3&lang=en", "#headline", "::before", "Hidden until the answer (R)"),
-                                         ("?lesson=interview&step=2&lang=zh", "#inflight-normal-before > th", "::after", "揭晓答案前隐藏（R）")]:
+                                         ("?lesson=interview&step=2&lang=zh", "#inflight-normal-before > th", "::after", "揭晓答案前隐藏（按 R）")]:
             chrome.get(base + query)
             chrome.wait(el)
             time.sleep(0.8)
@@ -1036,6 +1050,23 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 chrome.press(ARROW_LEFT)
                 time.sleep(1.0)
                 expect(chrome.find("#lesson-answer") is None, "the step before starts with its answer hidden")
+                # Back to a step revealed in this visit keeps its answer revealed (a student
+                # going back a step had found it hidden again), by the browser's Back or the
+                # card's button; a link opened afresh starts hidden.
+                chrome.js("history.back();")
+                wait_step("metastable", 8)
+                time.sleep(1.0)
+                expect(chrome.find("#lesson-answer") is not None, "Back to a revealed step: still revealed")
+                chrome.press(ARROW_LEFT)
+                wait_step("metastable", 7)
+                chrome.press(ARROW_RIGHT)
+                wait_step("metastable", 8)
+                time.sleep(1.0)
+                expect(chrome.find("#lesson-answer") is not None, "Next to a revealed step: still revealed")
+                chrome.get(base + query)
+                wait_step("metastable", 8)
+                time.sleep(1.0)
+                expect(chrome.find("#lesson-answer") is None, "the same step's link opened afresh: hidden")
             if fid == "calc-announce":
                 # What `lesson::RESTATED` says it restates: the two cards, as they write them.
                 said = chrome.js("return ['out-worst', 'out-amplification'].map(id => document.querySelector('#' + id + ' .value').textContent)"
