@@ -18,6 +18,10 @@ pub enum Scale {
     Linear,
     /// Round values per decade (1, 1.5, 2, 3, 5, 7, 10, …): for spans of several decades.
     Log,
+    /// Round values per decade at most 12.5 % apart (1, 1.1, 1.2, … 8, 9): for a span
+    /// of several decades in which a learner walks a ratio step by step (the queue lab's
+    /// arrival rate, whose utilisation 60–95 % is the lesson).
+    FineLog,
     /// Percentages in "nines" (90, 95, 99, 99.5, 99.9, …): log steps of what is missing
     /// from 100 %, for objectives.
     Nines,
@@ -40,6 +44,10 @@ impl Slider {
     pub const fn log(min: f64, max: f64) -> Slider {
         Slider { min, max, scale: Scale::Log }
     }
+    /// Round values at most 12.5 % apart from `min` to `max` (both above 0).
+    pub const fn fine_log(min: f64, max: f64) -> Slider {
+        Slider { min, max, scale: Scale::FineLog }
+    }
     /// Percentages from `min` to `max` (below 100) in nines.
     pub const fn nines(min: f64, max: f64) -> Slider {
         Slider { min, max, scale: Scale::Nines }
@@ -50,6 +58,11 @@ impl Slider {
 const MOST_LINEAR_STOPS: f64 = 200.0;
 /// The stops of a decade on a log slider.
 const DECADE: [f64; 6] = [1.0, 1.5, 2.0, 3.0, 5.0, 7.0];
+/// The stops of a decade on a fine log slider: round values, no two more than 12.5 % apart.
+const FINE_DECADE: [f64; 26] = [
+    1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.6, 2.8, 3.0, 3.3, 3.6, 4.0, 4.5, 5.0, 5.5, 6.0,
+    6.5, 7.0, 7.5, 8.0, 9.0,
+];
 
 /// The description of one numeric setting of a state `S`, at an item `I` of it (a layer, a
 /// target), or `()`-like `usize` for settings with one value.
@@ -145,11 +158,12 @@ impl<S, I> Knob<S, I> {
                 let n = ((max - min) / step).floor() as usize;
                 (0..=n).map(|k| clean(min + k as f64 * step)).chain([max]).collect()
             }
-            Scale::Log => {
+            Scale::Log | Scale::FineLog => {
+                let marks: &[f64] = if scale == Scale::Log { &DECADE } else { &FINE_DECADE };
                 let mut out = vec![min];
                 let mut decade = 10f64.powf(min.log10().floor());
                 while decade <= max {
-                    out.extend(DECADE.iter().map(|m| clean(m * decade)).filter(|x| *x > min && *x < max));
+                    out.extend(marks.iter().map(|m| clean(m * decade)).filter(|x| *x > min && *x < max));
                     decade *= 10.0;
                 }
                 out.push(max);
@@ -238,7 +252,7 @@ impl<S, I> Knob<S, I> {
     /// The stop nearest to `value` (on a log slider, nearest by ratio).
     pub fn nearest_stop(&self, stops: &[f64], value: f64) -> usize {
         let distance = |s: f64| match self.slider.scale {
-            Scale::Log if s > 0.0 && value > 0.0 => (s / value).ln().abs(),
+            Scale::Log | Scale::FineLog if s > 0.0 && value > 0.0 => (s / value).ln().abs(),
             Scale::Nines if s < 100.0 && value < 100.0 => ((100.0 - s) / (100.0 - value)).ln().abs(),
             _ => (s - value).abs() / (self.slider.max - self.slider.min).abs().max(f64::MIN_POSITIVE),
         };
@@ -405,6 +419,18 @@ mod tests {
         (fine.step, fine.range.max) = (0.001, 1e9);
         let up = fine.nudge(999_999_999.0, true);
         assert!((up - 999_999_999.001).abs() < 1e-6, "large values in fine steps still move: {up}");
+    }
+
+    #[test]
+    fn fine_log_stops_walk_a_ratio_in_small_steps() {
+        let stops = crate::state::queue::RATE.stops();
+        let from = stops.iter().position(|&x| x == 100.0).unwrap();
+        assert_eq!(&stops[from..from + 9], &[100.0, 110.0, 120.0, 130.0, 140.0, 150.0, 160.0, 180.0, 200.0]);
+        for w in stops.windows(2) {
+            assert!(w[1] > w[0] && w[1] / w[0] <= 1.125 + 1e-9, "{} → {}", w[0], w[1]);
+        }
+        assert_eq!((stops[0], *stops.last().unwrap()), (1.0, 10_000.0));
+        assert_eq!(stops[crate::state::queue::RATE.nearest_stop(&stops, 171.0)], 180.0, "nearest by ratio");
     }
 
     #[test]

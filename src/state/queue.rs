@@ -137,7 +137,10 @@ pub static RATE: K = Knob {
     help: T::QRateHelp,
     unit: T::UnitRps,
     range: r::RATE_PER_S,
-    slider: Slider::log(1.0, 10_000.0),
+    // Fine stops: one arrow key moves the utilisation a few points, so a learner can walk
+    // it through 60–95 %, where the queue's curve bends (the log slider's 150 → 200 jumped
+    // from 75 % to 100 %).
+    slider: Slider::fine_log(1.0, 10_000.0),
     step: 0.1,
     off: false,
     get: |s, _| Some(s.rate),

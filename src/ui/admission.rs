@@ -151,12 +151,19 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
         8 => retry_after_ms(s).map(|ms| (format!("adm-ra{}", i + 1), ms)),
         _ => None,
     };
+    // Each value carries its column's name (`data-label`): a phone shows each row as a card
+    // (`table.stack-narrow`), the decision and its reason in view rather than past a
+    // sideways scroll; roles spelled out, since a table laid out as blocks loses them.
+    let label = |col: usize| lang.t(STEP_COLUMNS[col - 1]);
     html! {
         // The step shown is said as such, not only coloured.
-        <tr {class} id={format!("adm-step-{}", i + 1)} aria-current={(i + 1 == current).then_some("step")}>
-            { for cells.into_iter().enumerate().map(|(col, c)| match exact(col) {
-                Some((id, v)) => html! { <td {id} data-value={v.to_string()}>{ c }</td> },
-                None => html! { <td>{ c }</td> },
+        <tr {class} role="row" id={format!("adm-step-{}", i + 1)} aria-current={(i + 1 == current).then_some("step")}>
+            { for cells.into_iter().enumerate().map(|(col, c)| match (col, exact(col)) {
+                (0, _) => html! { <th scope="row" role="rowheader">{ c }</th> },
+                (_, Some((id, v))) => html! { <td role="cell" data-label={label(col)} {id} data-value={v.to_string()}>{ c }</td> },
+                // A phone's card leaves out what is blank (an admitted call's reason).
+                (_, None) if c.is_empty() => html! { <td role="cell" class="blank" data-label={label(col)} /> },
+                (_, None) => html! { <td role="cell" data-label={label(col)}>{ c }</td> },
             }) }
         </tr>
     }
@@ -519,15 +526,19 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
             })
         })
     };
+    // What the last change did, for the settings' bar (see `LabSettings`).
+    let said_now = AttrValue::from(announce.clone());
     html! {
         <section class="page lab admission" id="admission" aria-labelledby="page-title" data-step={k.to_string()} data-steps={n.to_string()}>
             <h1 id="page-title">{ t(T::AdmTitle) }</h1>
-            <p class="intro">{ lang.f(T::AdmIntro, &[("k", &format_number(run.per_token as f64, 0))]) }</p>
+            // The way to the settings ends the intro: a line of its own pushed the first
+            // figure off a phone's first screen.
+            <p class="intro">{ lang.f(T::AdmIntro, &[("k", &format_number(run.per_token as f64, 0))]) }{ " " }{ super::lab::to_settings_link(lang, T::ToLabSettings) }</p>
             <ExportMenu {lang} page="admission" preset={st.preset} seed={Some(st.input.seed)} data={export_data} />
             <div class="two-col">
                 // The figures first (reading and tab order, a phone's first screen); the settings
                 // after them, in the left column on a wide screen and folded on a narrow one.
-                <div class="outputs">
+                <div class="outputs" id={super::lab::LAB_FIGURES}>
                     { super::lab::stale_note(lang, "adm", &st.errors) }
                     <div class="figures">
                         { figure("adm-admitted", T::Admitted, admitted_now, run.admitted) }
@@ -561,8 +572,8 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                     </div>
                     // Focusable, so that the keyboard can scroll it sideways on a narrow screen.
                     <div class="panel table-scroll" tabindex="0" role="region" aria-label={t(T::AdmStepsRegion)}>
-                        <table class="lab-table steps" id="adm-steps">
-                            <thead><tr><th>{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th>{ t(c) }</th> }) }</tr></thead>
+                        <table class="lab-table steps stack-narrow" id="adm-steps" role="table">
+                            <thead><tr role="row"><th role="columnheader">{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th role="columnheader">{ t(c) }</th> }) }</tr></thead>
                             <tbody>{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>
                         </table>
                         if n > STEP_ROWS { <p class="note">{ lang.f(T::StepWindow, &[("a", &(from + 1).to_string()), ("b", &(from + STEP_ROWS).min(n).to_string()), ("n", &n.to_string())]) }</p> }
@@ -572,7 +583,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         <p id="adm-note-go">{ t(T::NoteGo) }</p><p id="adm-note-envoy">{ t(T::NoteEnvoy) }</p><p class="note">{ t(T::NoteModel) }</p>
                     </div>
                 </div>
-                <LabSettings {lang}>
+                <LabSettings {lang} said={said_now}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                         { preset_picker(lang, &presets, st.preset, story, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                         { kn(&adm::CAPACITY) }{ kn(&adm::RATE) }{ kn(&adm::LIMIT) }{ kn(&adm::COST) }{ kn(&adm::HOLD) }

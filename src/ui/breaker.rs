@@ -288,16 +288,20 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     } else {
         lang.f(T::BlAnnounce, &[("at", &at_text), ("state", t(crate::plot::breaker::state_word(f.state)))])
     };
+    // What the last change did, for the settings' bar (see `LabSettings`).
+    let said_now = AttrValue::from(announce.clone());
     html! {
         <section class="page breaker" id="breaker" aria-labelledby="page-title" data-pos={k.to_string()} data-n={n.to_string()}
             data-state={["Closed", "HalfOpen", "Open"][f.state.level() as usize]}>
             <h1 id="page-title">{ t(T::BlTitle) }</h1>
-            <p class="intro">{ t(T::BlIntro) }</p>
+            // The way to the settings ends the intro: a line of its own pushed the first
+            // figure off a phone's first screen.
+            <p class="intro">{ t(T::BlIntro) }{ " " }{ super::lab::to_settings_link(lang, T::ToLabSettings) }</p>
             <ExportMenu {lang} page="breaker" preset={p.state.preset} seed={Some(p.state.input.seed)} data={export_data} />
             <div class="two-col">
                 // The figures first (reading and tab order, a phone's first screen); the settings
                 // after them, in the left column on a wide screen and folded on a narrow one.
-                <div class="outputs">
+                <div class="outputs" id={super::lab::LAB_FIGURES}>
                     { super::lab::stale_note(lang, "bl", &p.state.errors) }
                     <div class="playbar" role="group" aria-label={t(T::Scrub)}>
                         <button type="button" id="play" onclick={onplay} disabled={reduced} data-playing={if *playing { "true" } else { "false" }}>
@@ -330,7 +334,7 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                     { Html::from_html_unchecked(body.rest.into()) }
                     { Html::from_html_unchecked((*table).clone()) }
                 </div>
-                <LabSettings {lang}>
+                <LabSettings {lang} said={said_now}>
                     { inputs(p) }
                 </LabSettings>
             </div>

@@ -268,7 +268,14 @@ pub fn stale_note(lang: Lang, id: &str, errors: &FormErrors) -> Html {
 pub struct LabSettingsProps {
     pub lang: Lang,
     pub children: Html,
+    /// What the last change did, as the page's live line says it (empty: nothing to say,
+    /// as during playback); see [`said_bar`].
+    #[prop_or_default]
+    pub said: AttrValue,
 }
+
+/// The id of a lab's figures (its `.outputs`), which the settings' bar links back to.
+pub const LAB_FIGURES: &str = "lab-figures";
 
 /// A page's settings (its form), after its figures: the grid puts them in the left column
 /// on a wide screen; on a narrow one they start folded under a summary that one tap opens,
@@ -280,6 +287,36 @@ pub fn lab_settings(p: &LabSettingsProps) -> Html {
         <details class="controls-wrap" open={*wide}>
             <summary id="controls-toggle">{ p.lang.t(T::SettingsToggle) }</summary>
             { p.children.clone() }
+            { said_bar(p.lang, &p.said, LAB_FIGURES) }
         </details>
+    }
+}
+
+/// A link under a page's intro (`words`: its name for them) that opens its settings and goes there: up to 1,000 px (a
+/// phone, an upright tablet) they are folded below every figure, screens down (the skip
+/// link does it by keyboard). The style sheet hides it where the settings are beside the
+/// figures, in a lesson and in compact mode.
+pub fn to_settings_link(lang: Lang, words: T) -> Html {
+    html! {
+        <a class="to-settings" id="to-settings" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {
+            e.prevent_default();
+            super::browser::open_settings();
+        })}>{ lang.t(words) }</a>
+    }
+}
+
+/// Where the settings are folded below the figures (a phone, a tablet), screens away from
+/// them: what the last change did (`said`), held at the screen's foot while the settings
+/// are open, and the way back up to the figures (the element `figures`). Its words are the
+/// page's live line's, which a screen reader has heard already. Nothing when `said` is empty.
+pub fn said_bar(lang: Lang, said: &str, figures: &str) -> Html {
+    if said.is_empty() {
+        return html! {};
+    }
+    html! {
+        <p class="run-said-bar" id="run-said-bar">
+            <span aria-hidden="true">{ said.to_string() }</span>
+            <a href={format!("#{figures}")} id="to-figures">{ lang.t(T::ToFigures) }</a>
+        </p>
     }
 }

@@ -65,6 +65,10 @@ pub fn Root() -> Html {
                     if in_page { open_from_page(&href) } else { open(&href) }
                 }
             });
+            // A reload puts the learner back where they were (the browser's own restoring
+            // is off, above): how far down, and the settings open if they were.
+            let on_hide = EventListener::new(&window, "pagehide", |_| keep_as_hidden());
+            restore_after_reload();
             let on_history = EventListener::new(&window, "popstate", move |_| {
                 super::browser::drop_pending_url();
                 let left = left_here();
@@ -74,7 +78,7 @@ pub fn Root() -> Html {
             });
             move || {
                 RESTART.with(|r| r.borrow_mut().take());
-                drop((on_click, on_history));
+                drop((on_click, on_history, on_hide));
             }
         });
     }
@@ -165,6 +169,61 @@ fn keep_language() {
 /// figures come from a run in a worker, so the page may not be that tall yet, nor the
 /// focused link drawn: try for a moment.
 fn restore_scroll(y: f64, focus: Option<Focused>) {
+    restore_scroll_within(y, focus, 30);
+}
+
+/// Where this tab keeps how its page was when it was hidden (`open|y|href`: the settings
+/// open, `1` or `0`; the scroll in whole CSS px; the URL), for [`restore_after_reload`].
+const AS_HIDDEN_KEY: &str = "resilience-lab.as-hidden";
+
+/// Keeps how the page is now (see [`AS_HIDDEN_KEY`]); on `pagehide`, so the value is the
+/// one a reload finds.
+fn keep_as_hidden() {
+    let Some(window) = web_sys::window() else { return };
+    // The URL still waiting to be written is the one the reload opens.
+    super::browser::flush_url();
+    // Whole pixels: parsing them back needs no float parser in the bundle (core's costs
+    // ≈ 16 KB, measured).
+    let y = window.scroll_y().unwrap_or(0.0).round() as i64;
+    let open = window
+        .document()
+        .and_then(|d| d.query_selector("details.controls-wrap[open]").ok().flatten())
+        .is_some();
+    let href = super::browser::location("href");
+    super::browser::session_set(AS_HIDDEN_KEY, &format!("{}|{y}|{href}", u8::from(open)));
+}
+
+/// After a reload of the same URL: opens the settings if they were open (they start folded
+/// on a narrow screen) and scrolls back to where the page was, once it is drawn that far
+/// (a student who reloaded had found the settings folded and the page at its top).
+fn restore_after_reload() {
+    if !super::browser::is_reload() {
+        return;
+    }
+    let Some(kept) = super::browser::session_get(AS_HIDDEN_KEY) else { return };
+    let mut parts = kept.splitn(3, '|');
+    let (Some(open), Some(y), Some(href)) = (parts.next(), parts.next(), parts.next()) else { return };
+    if href != super::browser::location("href") {
+        return;
+    }
+    let (open, y) = (open == "1", y.parse::<i64>().unwrap_or(0) as f64);
+    gloo_timers::callback::Timeout::new(0, move || {
+        if open
+            && let Some(d) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector("details.controls-wrap").ok().flatten())
+        {
+            let _ = d.set_attribute("open", "");
+        }
+        // Up to 5 s: the figures that make the page that long come from a worker's run.
+        restore_scroll_within(y, None, 100);
+    })
+    .forget();
+}
+
+/// [`restore_scroll`], trying again every 50 ms up to `tries` times while the page is not
+/// yet that long or the focus not yet there to take.
+fn restore_scroll_within(y: f64, focus: Option<Focused>, tries: u32) {
     fn attempt(y: f64, focus: Option<Focused>, left: u32) {
         let Some(window) = web_sys::window() else { return };
         let room = window
@@ -179,7 +238,7 @@ fn restore_scroll(y: f64, focus: Option<Focused>) {
         }
     }
     // After the app has drawn again from the URL.
-    gloo_timers::callback::Timeout::new(0, move || attempt(y, focus, 30)).forget();
+    gloo_timers::callback::Timeout::new(0, move || attempt(y, focus, tries)).forget();
 }
 
 /// Opens `query` (a link of this page, `?page=…`) as a followed link would: a history entry,

@@ -596,15 +596,19 @@ pub fn QueuePage(props: &QueueProps) -> Html {
             })
         })
     };
+    // What the last change did, for the settings' bar (see `LabSettings`).
+    let said_now = AttrValue::from(announce.clone());
     html! {
         <section class="page lab queue" id="queue" aria-labelledby="page-title" data-run={runs.finished.to_string()}>
             <h1 id="page-title">{ t(T::QTitle) }</h1>
-            <p class="intro">{ t(T::QIntro) }</p>
+            // The way to the settings ends the intro: a line of its own pushed the first
+            // figure off a phone's first screen.
+            <p class="intro">{ t(T::QIntro) }{ " " }{ super::lab::to_settings_link(lang, T::ToLabSettings) }</p>
             <ExportMenu {lang} page="queue" preset={st.preset} seed={Some(input.seed)} data={export_data} />
             <div class="two-col">
                 // The figures first (reading and tab order, a phone's first screen); the settings
                 // after them, in the left column on a wide screen and folded on a narrow one.
-                <div class="outputs">
+                <div class="outputs" id={super::lab::LAB_FIGURES}>
                     { super::lab::stale_note(lang, "q", &st.errors) }
                     <p class="sr-only" aria-live="polite" id="q-announce">{ announce }</p>
                     { status }
@@ -633,7 +637,7 @@ pub fn QueuePage(props: &QueueProps) -> Html {
                         <div class="table-scroll" tabindex="0" role="region" aria-label={t(T::CapTitle)}>{ capacity_table(lang, input, closed.model) }</div>
                     </div>
                 </div>
-                <LabSettings {lang}>
+                <LabSettings {lang} said={said_now}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                         { preset_picker(lang, &presets, st.preset, story, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                         { kn(&q::RATE) }{ ch(&q::ARRIVALS) }{ ch(&q::SERVICE) }{ kn(&q::SERVICE_MS) }

@@ -341,6 +341,25 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         finally:
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
+    def said_at_the_foot(lang, pg, knob, figures):
+        """A knob moved screens below the figures (`knob`, a range input): what it changed is
+        held at the screen's foot, with the way back up to `figures` (an id); nothing on
+        screen had changed."""
+        chrome.js("const i = document.querySelector(arguments[0]); i.scrollIntoView({block: 'center'}); i.focus();", knob)
+        chrome.press(ARROW_RIGHT)
+        deadline, bar = time.time() + 10, None
+        while time.time() < deadline:
+            bar = chrome.js("const b = document.getElementById('run-said-bar'); if (!b) return null; const r = b.getBoundingClientRect();"
+                            "return [b.textContent.length, r.top >= 0 && r.bottom <= innerHeight + 1];")
+            if bar and bar[0] > 10 and bar[1]:
+                break
+            time.sleep(0.1)
+        expect(bar and bar[0] > 10 and bar[1], f"({lang}) {pg}: a knob's change said in view at the settings: {bar}")
+        chrome.click("#to-figures")
+        time.sleep(0.6)
+        top = chrome.js("return document.getElementById(arguments[0]).getBoundingClientRect().top;", figures)
+        expect(abs(top) < 200, f"({lang}) {pg}: the bar's link goes back to the figures: their top at {top} px")
+
     def phone_layout():
         chrome.viewport(390, 844)
         try:
@@ -385,22 +404,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                     " return [e.id || e.className || e.tagName, Math.round(r.width), Math.round(r.height)]; })"
                     ".filter(x => x[1] < 24 || x[2] < 24);")
                 expect(not small, f"({lang}) storm: touch targets at least 24 x 24 px: {small[:5]}")
-                # A knob moved screens below the figures: what it changed shows at the screen's
-                # foot, with the way back up (nothing on screen had changed).
-                chrome.js("const i = document.querySelector('.controls-panel input[type=range]'); i.scrollIntoView({block: 'center'}); i.focus();")
-                chrome.press(ARROW_RIGHT)
-                deadline, bar = time.time() + 10, None
-                while time.time() < deadline:
-                    bar = chrome.js("const b = document.getElementById('run-said-bar'); if (!b) return null; const r = b.getBoundingClientRect();"
-                                    "return [b.textContent.length, r.top >= 0 && r.bottom <= innerHeight + 1];")
-                    if bar and bar[0] > 10 and bar[1]:
-                        break
-                    time.sleep(0.1)
-                expect(bar and bar[0] > 10 and bar[1], f"({lang}) a knob's change said in view at the settings: {bar}")
-                chrome.click("#to-figures")
-                time.sleep(0.6)
-                top = chrome.js("return document.getElementById('storm-figures').getBoundingClientRect().top;")
-                expect(abs(top) < 200, f"({lang}) the bar's link goes back to the figures: their top at {top} px")
+                said_at_the_foot(lang, "storm", ".controls-panel input[type=range]", "storm-figures")
                 # Every other page with settings: its figures first, on the first screen; its
                 # settings folded after them, one tap away.
                 for pg in ["calculator", "admission", "queue", "breaker", "stability"]:
@@ -441,6 +445,12 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                             break
                         time.sleep(0.2)
                     expect(opened == [True, True], f"({lang}) {pg}: one tap opens the settings: {opened}")
+                    if pg != "calculator":
+                        # The intro ends with the way to the folded settings, as the storm page's.
+                        link = chrome.js("const e = document.querySelector('.intro > #to-settings'); return !!e && e.getBoundingClientRect().height > 0;")
+                        expect(link, f"({lang}) {pg}: the intro links to the folded settings")
+                    if pg in ("admission", "queue", "breaker"):
+                        said_at_the_foot(lang, pg, ".two-col > details.controls-wrap input[type=range]", "lab-figures")
                     # Every control a finger can hit is at least 24 x 24 px (WCAG 2.2 target size).
                     small = chrome.js(
                         "return Array.from(document.querySelectorAll('button, select, input, summary, a.button'))"

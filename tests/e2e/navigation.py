@@ -235,6 +235,40 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
             chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
 
 
+    def a_reload_keeps_the_place_on_the_page():
+        # A student on a phone opens the settings, scrolls to a knob and reloads: the
+        # settings are open again and the page where it was (it had opened folded, at the top).
+        for page, ready in [("storm&preset=chain-3x3", "#storm"), ("admission", "#adm-steps")]:
+            chrome.viewport(390, 844)
+            try:
+                chrome.get(base + f"?page={page}&lang=zh")
+                chrome.wait(ready, timeout=30)
+                if page.startswith("storm"):
+                    wait_run(chrome)
+                chrome.click("#controls-toggle")
+                time.sleep(0.5)
+                chrome.js("const i = document.querySelector('details.controls-wrap input[type=range]'); i.scrollIntoView({block: 'center'});")
+                time.sleep(0.5)
+                before = chrome.js("return [document.querySelector('details.controls-wrap').open, Math.round(scrollY)];")
+                chrome.refresh()
+                chrome.wait(ready, timeout=30)
+                deadline, after = time.time() + 8, None
+                while time.time() < deadline:
+                    after = chrome.js("return [document.querySelector('details.controls-wrap').open, Math.round(scrollY)];")
+                    if after[0] and abs(after[1] - before[1]) <= 2:
+                        break
+                    time.sleep(0.2)
+                expect(before[0] and before[1] > 1000 and after[0] and abs(after[1] - before[1]) <= 2,
+                       f"{page}: a reload keeps the settings open and the place: {before} → {after}")
+                # A link opened afresh starts at the top, settings folded.
+                chrome.get(base + f"?page={page}&lang=zh&seed=2")
+                chrome.wait(ready, timeout=30)
+                time.sleep(1.0)
+                fresh = chrome.js("return [document.querySelector('details.controls-wrap').open, Math.round(scrollY)];")
+                expect(fresh == [False, 0], f"{page}: a link opened starts at the top, settings folded: {fresh}")
+            finally:
+                chrome.viewport(1280, 900)
+
     def a_reload_keeps_every_page_and_links_say_what_they_dropped():
         # A teacher sets up the queue lab, goes to the storm page and reloads it: the queue
         # lab, opened from the header, is as it was left (the tab's session storage).
@@ -394,6 +428,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run, measureme
         ("navigation: the header, stability cells and lessons open in place", nav_and_cells_and_lessons),
         ("navigation: on a phone the header shows every page's link", phone_header_shows_every_page),
         ("navigation: lesson steps in the history, the focus after Next and Reveal, scroll on Back", lesson_steps_in_history_focus_and_scroll),
+        ("navigation: on a phone a reload keeps the settings open and the place on the page", a_reload_keeps_the_place_on_the_page),
         ("navigation: a reload keeps every page; repeated keys, unknown lessons and pages, refused numbers, one knob on both axes, compact links", a_reload_keeps_every_page_and_links_say_what_they_dropped),
     ]:
         run(name, fn)

@@ -364,9 +364,7 @@ fn keep_in_view(index: usize) {
 fn pick_on_touch(s: &Sweep, dispatch: &Callback<A>) -> Callback<MouseEvent> {
     let (nx, dispatch) = (usize::from(s.x.n).max(1), dispatch.clone());
     Callback::from(move |e: MouseEvent| {
-        let coarse = web_sys::window()
-            .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
-            .is_some_and(|m| m.matches());
+        let coarse = crate::ui::browser::touch_first();
         let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
         let Some(link) = target.closest("a.cell-link").ok().flatten() else { return };
         let index = link
@@ -573,14 +571,18 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         let s = format_number(crate::plot::stability::RECOVERY_BANDS_MS[i] / 1000.0, 1);
         html! { <span class="legend-item"><span class={classes!("swatch", "box", class.to_string())} />{ lang.f(label, &[("s", &s)]) }</span> }
     };
+    // What the last change did, for the settings' bar (see `LabSettings`).
+    let said_now = AttrValue::from(status.clone());
     html! {
         <section class="page lab stability" id="stability" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::StabTitle) }</h1>
-            <p class="intro">{ t(T::StabIntro) }</p>
+            // The way to the settings ends the intro: a line of its own pushed the first
+            // figure off a phone's first screen.
+            <p class="intro">{ t(T::StabIntro) }{ " " }{ crate::ui::lab::to_settings_link(lang, T::ToLabSettings) }</p>
             <ExportMenu {lang} page="stability" preset={s.preset} seed={Some(s.seed)} data={export_data} />
             <div class="two-col">
                 // The figures first; the settings after them (see `LabSettings`).
-                <div class="outputs">
+                <div class="outputs" id={crate::ui::lab::LAB_FIGURES}>
                     <section class="panel" id="stability-map"
                         data-done={view.done.to_string()} data-total={view.total.to_string()}
                         data-elapsed-ms={view.elapsed_ms.map(|m| format!("{m:.0}"))} data-left-ms={view.left_ms.map(|m| format!("{m:.0}"))} data-workers={view.workers.to_string()}
@@ -655,7 +657,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
                         <p class="help" id="stab-hyst-why">{ t(T::StabHystWhy) }</p>
                     </section>
                 </div>
-                <LabSettings {lang}>
+                <LabSettings {lang} said={said_now}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                         { preset_picker(lang, &presets[..], s.preset, crate::ui::lab::Story { changed: false, from: None }, &st.errors, &st.unknown, dispatch.reform(A::Preset)) }
                         { axis_controls(lang, "x", &s.x, st, dispatch) }

@@ -679,13 +679,7 @@ pub fn StormPage(props: &StormProps) -> Html {
             data-playhead={format!("{:.3}", at)} data-end={format!("{:.3}", end_ms)}>
             <h1 id="page-title">{ t(T::StormTitle) }</h1>
             <p class="intro">{ t(T::StormIntro) }</p>
-            // Up to 1,000 px (a phone, an upright tablet) the settings are folded below every
-            // figure, screens down: a link under the intro opens them and goes there (the skip
-            // link does it by keyboard). None where there are no settings (a lesson, compact).
-            <a class="to-settings" id="to-settings" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {
-                e.prevent_default();
-                crate::ui::browser::open_settings();
-            })}>{ t(T::ToSettings) }</a>
+            { crate::ui::lab::to_settings_link(lang, T::ToSettings) }
             <ExportMenu {lang} page="storm" preset={props.state.preset} seed={Some(props.state.seed)} data={export_data}
                 data_b={props.state.compare.then_some(export_b)} />
             // The figures come first (in reading and tab order, and on a phone's screen); on a
@@ -701,16 +695,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                 <details class="controls-wrap" open={*wide}>
                     <summary id="controls-toggle">{ t(T::ControlsToggle) }</summary>
                     <ControlPanel {lang} state={props.state.clone()} {dispatch} {oncopy} copied={*copied} />
-                    // Where the settings are folded below the figures (a phone, a tablet),
-                    // screens away from them: what the last move changed, held at the screen's
-                    // foot, and the way back up. (Its words are the live line's, which a screen
-                    // reader has heard already.)
-                    if !announce.is_empty() {
-                        <p class="run-said-bar" id="run-said-bar">
-                            <span aria-hidden="true">{ announce }</span>
-                            <a href="#storm-figures" id="to-figures">{ t(T::ToFigures) }</a>
-                        </p>
-                    }
+                    { crate::ui::lab::said_bar(lang, &announce, "storm-figures") }
                 </details>
             </div>
         </section>
