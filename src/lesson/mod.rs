@@ -103,10 +103,11 @@ pub struct Step {
     pub veil: &'static [&'static str],
 }
 
-/// Elements of a page that restate a figure in words, by the figure's id: a note that adds
-/// the breaker lab's cards up, the calculator's sentence for a screen reader. A step that
+/// Elements of a page that restate a figure, in words or as another figure, by the
+/// figure's id: a note that adds the breaker lab's cards up, the calculator's sentence for
+/// a screen reader, the storm page's outcome figures, which give one another. A step that
 /// veils the figure veils them too, or they would give the answer away beside its blurred
-/// card. (A view that starts restating a figure elsewhere adds its element here; the
+/// card (see [`Step::veiled`] for what it leaves shown). (A view that starts restating a figure elsewhere adds its element here; the
 /// breaker lab's note is checked against its cards natively (`plot::breaker`), the
 /// calculator's announcement against its two cards in the browser test (`lessons.py`).)
 pub const RESTATED: &[(&str, &[&str])] = &[
@@ -125,12 +126,10 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     // The pages' live regions read figures out when a run finishes: a veiled figure's
     // sentence is veiled with it, or a screen reader would say the answer.
     // (Every headline card is read by the storm page's live line: `RESTATED_BY_PREFIX`.)
-    ("h-a-failed", &["slo-status-a"]),
     // The cards as a whole (a step that veils the table), and the outcomes chart, whose
     // failures and successes the live line's first sentence reads.
     ("headline", &["run-announce", "slo-status-a"]),
     ("chart-outcomes-a", &["run-announce"]),
-    ("h-a-error_budget_spent", &["slo-status-a"]),
     ("q-rho", &["q-announce"]),
     ("cap-rho", &["q-announce"]),
     ("cap-row-rho", &["q-announce"]),
@@ -140,7 +139,8 @@ pub const RESTATED: &[(&str, &[&str])] = &[
     ("adm-rejected", &["adm-reasons"]),
     // The storm page's outcome figures give one another: with the requests known, the
     // successes give the failures, the success rate and the error budget, and the outcomes
-    // chart (and the error budget's) shows them at a glance.
+    // chart (and the error budget's) shows them at a glance; the SLO line under the cards
+    // ("5,287 failed of 5.9 allowed") is the failures and, divided, the budget spent.
     ("h-a-succeeded", OUTCOMES),
     ("h-a-failed", OUTCOMES),
     ("h-a-core_success_rate", OUTCOMES),
@@ -266,19 +266,22 @@ impl Step {
         out
     }
 
-    /// The figures the step's words quote before its answer: title, narration, question
-    /// and "try this" (settings, `set-…`, aside).
+    /// The figures the step's words quote before its answer: title, narration, question,
+    /// and "try this" where it shows before the answer (a step with a question shows it
+    /// with the answer); settings (`set-…`) aside.
     fn quoted_before_answer(&self) -> Vec<&'static str> {
-        [Some(self.title), Some(self.narration), self.question, self.try_this]
+        let try_this = self.try_this.filter(|_| self.question.is_none());
+        [Some(self.title), Some(self.narration), self.question, try_this]
             .into_iter()
             .flatten()
             .flat_map(figure_ids)
             .collect()
     }
 
-    /// The figures only the answer quotes (not the title, narration, question or "try
-    /// this"): what presenter mode veils on the page until the answer is revealed, so the
-    /// figure on the screen does not answer the question first.
+    /// The figures only the answer quotes (not what shows before it: see
+    /// [`quoted_before_answer`](Self::quoted_before_answer)): what is veiled on the page
+    /// until the answer is revealed, so the figure on the screen does not answer the
+    /// question first.
     pub fn answer_only_figures(&self) -> Vec<&'static str> {
         let Some(answer) = self.answer else { return Vec::new() };
         let elsewhere = self.quoted_before_answer();

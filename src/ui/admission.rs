@@ -573,8 +573,8 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                     // Focusable, so that the keyboard can scroll it sideways on a narrow screen.
                     <div class="panel table-scroll" tabindex="0" role="region" aria-label={t(T::AdmStepsRegion)}>
                         <table class="lab-table steps stack-narrow" id="adm-steps" role="table">
-                            <thead><tr role="row"><th role="columnheader">{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th role="columnheader">{ t(c) }</th> }) }</tr></thead>
-                            <tbody>{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>
+                            <thead role="rowgroup"><tr role="row"><th role="columnheader">{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th role="columnheader">{ t(c) }</th> }) }</tr></thead>
+                            <tbody role="rowgroup">{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>
                         </table>
                         if n > STEP_ROWS { <p class="note">{ lang.f(T::StepWindow, &[("a", &(from + 1).to_string()), ("b", &(from + STEP_ROWS).min(n).to_string()), ("n", &n.to_string())]) }</p> }
                     </div>

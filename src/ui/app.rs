@@ -265,8 +265,8 @@ const NOTES_CHANNEL: &str = "resilience-lab-lesson";
 const ASK_STEP: &str = "?";
 
 thread_local! {
-    /// Whether the app has started in this document already (Back and Forward start it
-    /// again; a reload is a new document).
+    /// Whether the app has started in this document already (Back and Forward and links
+    /// followed in the app start it again; a reload is a new document).
     static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -294,7 +294,10 @@ pub fn App() -> Html {
             // opened in the tab starts a new visit, all hidden (a teacher who tried a step at
             // her desk and then opens it to present finds its answer hidden).
             revealed: link.at.is_some_and(|a| {
-                let again = browser::came_back() || STARTED.get();
+                // The document's own arrival on its first start; then how the app was
+                // started again (a link followed in the app starts a new visit too).
+                let again =
+                    if STARTED.get() { super::links::started_by_history() } else { browser::came_back() };
                 if !again {
                     browser::session_set(REVEALED_KEY, "");
                 }

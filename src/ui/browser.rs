@@ -285,8 +285,8 @@ pub fn focus_after_render<S: Into<String>>(ids: impl IntoIterator<Item = S>) {
     .forget();
 }
 
-/// Opens the storm page's folded settings (a phone's) and brings them into view, their
-/// toggle focused: the phone's link under the intro.
+/// Opens the page's folded settings (a phone's) and brings them into view, their toggle
+/// focused: the link by the intro (`lab::to_settings_link`).
 pub fn open_settings() {
     use wasm_bindgen::JsCast;
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };

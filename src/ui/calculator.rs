@@ -110,13 +110,13 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
     html! {
         <section class="page calculator" aria-labelledby="page-title">
             <h1 id="page-title">{ t(T::CalcTitle) }</h1>
-            <p class="intro">{ t(T::CalcIntro) }</p>
+            <p class="intro">{ t(T::CalcIntro) }{ " " }{ crate::ui::lab::to_settings_link(lang, T::ToLabSettings) }</p>
             <ExportMenu {lang} page="calculator" data={export_data} />
             <div class="two-col">
                 // Results first (reading order, and a phone's first screen); the grid puts the
                 // inputs on the left on a wide screen, and a narrow one folds them away.
-                <div class="panel outputs">
-                    <p class="sr-only" aria-live="polite" id="calc-announce">{ announce }</p>
+                <div class="panel outputs" id={crate::ui::lab::LAB_FIGURES}>
+                    <p class="sr-only" aria-live="polite" id="calc-announce">{ announce.clone() }</p>
                     <h2>{ t(T::CalcOutputs) }</h2>
                     if has_errors {
                         <p class="stale-note">{ t(T::KeptLastValid) }</p>
@@ -133,7 +133,7 @@ pub fn CalculatorPage(props: &CalculatorProps) -> Html {
                     <p class="note wide-only" id="calc-log-note">{ t(T::CalcLogScaleNote) }</p>
                     <p class="note phone-only">{ t(T::CalcLogScaleNoteRows) }</p>
                 </div>
-                <LabSettings {lang}>
+                <LabSettings {lang} said={AttrValue::from(announce)}>
                     <form class="panel inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                         <h2>{ t(T::CalcInputs) }</h2>
                         if !props.state.unknown.is_empty() {

@@ -274,7 +274,8 @@ pub struct LabSettingsProps {
     pub said: AttrValue,
 }
 
-/// The id of a lab's figures (its `.outputs`), which the settings' bar links back to.
+/// The id of a lab's (or the calculator's) figures, its `.outputs`, which the settings'
+/// bar links back to.
 pub const LAB_FIGURES: &str = "lab-figures";
 
 /// A page's settings (its form), after its figures: the grid puts them in the left column
@@ -292,10 +293,11 @@ pub fn lab_settings(p: &LabSettingsProps) -> Html {
     }
 }
 
-/// A link under a page's intro (`words`: its name for them) that opens its settings and goes there: up to 1,000 px (a
-/// phone, an upright tablet) they are folded below every figure, screens down (the skip
-/// link does it by keyboard). The style sheet hides it where the settings are beside the
-/// figures, in a lesson and in compact mode.
+/// A link that opens the page's settings and goes there (`words`: the page's name for
+/// them), under the storm page's intro and at the end of a lab's: up to 1,000 px (a phone,
+/// an upright tablet) they are folded below every figure, screens down (the skip link does
+/// it by keyboard). The style sheet hides it where the settings are beside the figures, in
+/// a lesson and in compact mode.
 pub fn to_settings_link(lang: Lang, words: T) -> Html {
     html! {
         <a class="to-settings" id="to-settings" href="#controls-toggle" onclick={Callback::from(|e: MouseEvent| {

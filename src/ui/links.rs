@@ -70,6 +70,7 @@ pub fn Root() -> Html {
             let on_hide = EventListener::new(&window, "pagehide", |_| keep_as_hidden());
             restore_after_reload();
             let on_history = EventListener::new(&window, "popstate", move |_| {
+                BY_HISTORY.with(|b| b.set(true));
                 super::browser::drop_pending_url();
                 let left = left_here();
                 keep_language();
@@ -85,7 +86,15 @@ pub fn Root() -> Html {
     html! { <App key={starts.0.to_string()} /> }
 }
 
+/// Whether the app was last started again by Back or Forward, rather than by a link
+/// followed (the lesson card keeps a revealed answer for the one, not the other).
+pub fn started_by_history() -> bool {
+    BY_HISTORY.with(|b| b.get())
+}
+
 thread_local! {
+    /// See [`started_by_history`].
+    static BY_HISTORY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Starts the app again from the URL; set while [`Root`] is mounted.
     static RESTART: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
     /// How far each page left through a link was scrolled, by its URL (the entry's URL when
@@ -272,6 +281,7 @@ pub fn open_from_page(query: &str) {
 
 /// A history entry for `query`, shown from its top: a page opened, not a page scrolled.
 pub fn go_to(query: &str) {
+    BY_HISTORY.with(|b| b.set(false));
     push_url(query);
     if let Some(w) = web_sys::window() {
         w.scroll_to_with_x_and_y(0.0, 0.0);

@@ -30,9 +30,17 @@ pub fn start() {
 /// A lesson's veil words (`key`) with the key that lifts the veil, "(R)", except on a
 /// touch-first screen, which has no key to press.
 pub fn veil_words(lang: crate::i18n::Lang, key: crate::i18n::T) -> String {
-    if browser::touch_first() {
-        lang.t(key).to_string()
-    } else {
-        lang.f(crate::i18n::T::VeilKey, &[("text", lang.t(key))])
+    // Asked once a document: a time chart's veil is drawn on every frame of a playback.
+    thread_local! {
+        static TOUCH_FIRST: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
     }
+    let touch = TOUCH_FIRST.with(|t| match t.get() {
+        Some(v) => v,
+        None => {
+            let v = browser::touch_first();
+            t.set(Some(v));
+            v
+        }
+    });
+    if touch { lang.t(key).to_string() } else { lang.f(crate::i18n::T::VeilKey, &[("text", lang.t(key))]) }
 }

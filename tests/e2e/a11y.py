@@ -350,7 +350,7 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
         deadline, bar = time.time() + 10, None
         while time.time() < deadline:
             bar = chrome.js("const b = document.getElementById('run-said-bar'); if (!b) return null; const r = b.getBoundingClientRect();"
-                            "return [b.textContent.length, r.top >= 0 && r.bottom <= innerHeight + 1];")
+                            "return [b.textContent.length, r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1];")
             if bar and bar[0] > 10 and bar[1]:
                 break
             time.sleep(0.1)
@@ -445,11 +445,17 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors, artif
                             break
                         time.sleep(0.2)
                     expect(opened == [True, True], f"({lang}) {pg}: one tap opens the settings: {opened}")
-                    if pg != "calculator":
-                        # The intro ends with the way to the folded settings, as the storm page's.
-                        link = chrome.js("const e = document.querySelector('.intro > #to-settings'); return !!e && e.getBoundingClientRect().height > 0;")
-                        expect(link, f"({lang}) {pg}: the intro links to the folded settings")
-                    if pg in ("admission", "queue", "breaker"):
+                    # The intro ends with the way to the folded settings, as the storm page's.
+                    link = chrome.js("const e = document.querySelector('.intro > #to-settings'); return !!e && e.getBoundingClientRect().height > 0;")
+                    expect(link, f"({lang}) {pg}: the intro links to the folded settings")
+                    # A table shown as cards (the admission lab's steps) or one whose causes
+                    # wrap (the breaker lab's changes) fits its box: nothing past a sideways scroll.
+                    if pg in ("admission", "breaker"):
+                        tid = "adm-steps" if pg == "admission" else "breaker-changes"
+                        fits = chrome.js("const t = document.getElementById(arguments[0]), p = t.parentElement, s = getComputedStyle(p);"
+                                         " return [t.scrollWidth, p.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)];", tid)
+                        expect(fits[0] <= fits[1] + 1, f"({lang}) {pg}: #{tid} fits its box on a phone: {fits}")
+                    if pg in ("calculator", "admission", "queue", "breaker"):
                         said_at_the_foot(lang, pg, ".two-col > details.controls-wrap input[type=range]", "lab-figures")
                     # Every control a finger can hit is at least 24 x 24 px (WCAG 2.2 target size).
                     small = chrome.js(

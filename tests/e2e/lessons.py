@@ -1067,6 +1067,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
                 wait_step("metastable", 8)
                 time.sleep(1.0)
                 expect(chrome.find("#lesson-answer") is None, "the same step's link opened afresh: hidden")
+                # Likewise a lesson opened from the index, a link followed in the app (a
+                # teacher who tried the first step at her desk, then starts it for the class).
+                chrome.get(base + "?lesson=metastable&step=1&lang=en")
+                wait_step("metastable", 1)
+                chrome.press("r")
+                deadline = time.time() + 5
+                while time.time() < deadline and chrome.find("#lesson-answer") is None:
+                    time.sleep(0.1)
+                expect(chrome.find("#lesson-answer") is not None, "metastable 1 revealed")
+                chrome.js("document.getElementById('nav-lessons').click();")
+                chrome.wait("#lessons a.button[href*='lesson=metastable']")
+                chrome.js("document.querySelector(\"#lessons a.button[href*='lesson=metastable']\").click();")
+                wait_step("metastable", 1)
+                time.sleep(1.0)
+                expect(chrome.find("#lesson-answer") is None, "a lesson started from the index: its answers hidden")
             if fid == "calc-announce":
                 # What `lesson::RESTATED` says it restates: the two cards, as they write them.
                 said = chrome.js("return ['out-worst', 'out-amplification'].map(id => document.querySelector('#' + id + ' .value').textContent)"

@@ -278,6 +278,8 @@ impl GeneralEngine {
                         self.budget_sees(now, cl, outcome, attempt == 1, failed);
                     }
                 }
+                // Nothing here for these (`Stages::timer_only` skips this loop on it: a
+                // timeout given work on the way back must leave that test).
                 Stage::Retry | Stage::Deadline | Stage::Timeout => {}
             }
         }
@@ -394,6 +396,7 @@ impl GeneralEngine {
                         }
                     }
                 }
+                // No retry gate in these (`Stages::timer_only` relies on it, see above).
                 Stage::Retry | Stage::Breaker | Stage::Timeout | Stage::Bulkhead => {}
             }
         }
