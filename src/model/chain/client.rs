@@ -9,6 +9,7 @@ use super::calls::{CallRef, DepState, Parent, SlotKind};
 use super::engine::{Answer, Ev, GeneralEngine, Reply};
 use super::rules;
 use super::stats::{Degrade, MarkBy, NO_TRACE};
+use super::timers::Reserved;
 use crate::policy::breaker::{self, State as BreakerState, Transition, Verdict};
 use crate::policy::deadline::{may_attempt_after, try_timeout};
 use crate::policy::stack::{Stage, Stages};
@@ -82,12 +83,21 @@ impl GeneralEngine {
             let spec = &self.plan.clients[cl];
             (spec.stages, spec.per_try, spec.callee)
         };
-        // Most clients have nothing but the timeout: no walk through the list.
+        // Most clients have nothing but the timeout: no walk through the list. Its timer
+        // keeps the place in the order of events it takes here, but is armed only once the
+        // attempt is sent, and not at all when a leaf took it that answers no later (at the
+        // same instant a completion goes before a timer): such a timer would only be dropped
+        // as stale when due, and most are. (While the attempt is out, this client arms
+        // another timer only if the attempt was answered at once: this one is stale then,
+        // and dropped when it reaches the front of the list, wherever it stands in it.)
         if from == 0 && stages.timer_only() {
-            if stages.has(Stage::Timeout) {
-                self.timeout_stage(now, c, d, cl, per_try, a);
+            let timer = if stages.has(Stage::Timeout) { self.timeout_stage(now, c, per_try) } else { None };
+            let answers_at = self.send(now, c, d, callee);
+            if let Some(r) = timer
+                && answers_at.is_none_or(|at| at > r.at)
+            {
+                self.arm_reserved(cl, r, c, d as u8, a);
             }
-            self.send(now, c, d, callee);
             return;
         }
         for pos in from..stages.len() {
@@ -104,7 +114,11 @@ impl GeneralEngine {
                         return;
                     }
                 }
-                Stage::Timeout => self.timeout_stage(now, c, d, cl, per_try, a),
+                Stage::Timeout => {
+                    if let Some(r) = self.timeout_stage(now, c, per_try) {
+                        self.arm_reserved(cl, r, c, d as u8, a);
+                    }
+                }
                 Stage::Bulkhead => {
                     if !self.bulkhead_lets_attempt(now, c, d, cl, pos) {
                         return;
@@ -112,25 +126,16 @@ impl GeneralEngine {
                 }
             }
         }
-        self.send(now, c, d, callee);
+        let _ = self.send(now, c, d, callee);
     }
 
-    /// The timeout stage on the way out: arms the attempt's timer, the per-try timeout
-    /// capped by the deadline left (`per_try`: µs, if the client has one).
+    /// The timeout stage on the way out: the attempt's timer, the per-try timeout capped by
+    /// the deadline left (`per_try`: µs, if the client has one), its place in the order of
+    /// events taken now; the caller arms it.
     #[inline(always)]
-    fn timeout_stage(
-        &mut self,
-        now: Micros,
-        c: CallRef,
-        d: usize,
-        cl: usize,
-        per_try: Option<Micros>,
-        a: u32,
-    ) {
+    fn timeout_stage(&mut self, now: Micros, c: CallRef, per_try: Option<Micros>) -> Option<Reserved> {
         let deadline = self.calls.get(c).deadline;
-        if let Some(t) = try_timeout(per_try, deadline, now) {
-            self.arm_try_timer(cl, now, t, c, d as u8, a);
-        }
+        try_timeout(per_try, deadline, now).and_then(|t| self.reserve_try_timer(now, t))
     }
 
     /// The deadline stage on the way out: whether enough of the deadline is left to try;
@@ -174,8 +179,10 @@ impl GeneralEngine {
         }
     }
 
-    /// Sends the current attempt of dependency `d` to hop `callee` now.
-    fn send(&mut self, now: Micros, c: CallRef, d: usize, callee: usize) {
+    /// Sends the current attempt of dependency `d` to hop `callee` now. Returns when the
+    /// callee answers if that is known already (see [`arrive`](GeneralEngine::arrive)).
+    #[inline(always)]
+    fn send(&mut self, now: Micros, c: CallRef, d: usize, callee: usize) -> Option<Micros> {
         let (cl, a, key, deadline, trace) = {
             let (call, dep) = self.calls.call_and_dep_mut(c, d);
             let (key, deadline, trace) = (call.key, call.deadline, call.trace);
@@ -192,7 +199,7 @@ impl GeneralEngine {
         }
         let parent = Parent { call: c, dep: d as u8, attempt: a };
         // The callee records itself as the attempt's call (`arrive_as`).
-        self.arrive(now, callee, Some(parent), key, deadline, trace);
+        self.arrive(now, callee, Some(parent), key, deadline, trace)
     }
 
     /// A per-try timer fired: the caller stops waiting for the attempt.

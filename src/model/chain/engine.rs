@@ -339,7 +339,7 @@ impl GeneralEngine {
             let trace = self.stats.request_arrived(now);
             self.stats.series_request_arrived(now);
             let number = u32::try_from(self.stats.totals.original - 1).unwrap_or(u32::MAX);
-            self.arrive_as(now, 0, None, key, NO_DEADLINE, trace, number);
+            let _ = self.arrive_as(now, 0, None, key, NO_DEADLINE, trace, number);
         }
         match self.arrivals.next() {
             Some((t, key)) => {
@@ -352,7 +352,8 @@ impl GeneralEngine {
 
     // ---- server side -----------------------------------------------------------------
 
-    /// A call reaches `hop` (and may be answered at once).
+    /// A call reaches `hop` (and may be answered at once). Returns when it answers if that
+    /// is known already: a leaf's call that took a worker at once (see `arm_unless_stale`).
     pub fn arrive(
         &mut self,
         now: Micros,
@@ -361,7 +362,7 @@ impl GeneralEngine {
         key: Key,
         deadline: Micros,
         trace: u32,
-    ) {
+    ) -> Option<Micros> {
         self.arrive_as(now, hop, parent, key, deadline, trace, 0)
     }
 
@@ -376,7 +377,7 @@ impl GeneralEngine {
         deadline: Micros,
         trace: u32,
         number: u32,
-    ) {
+    ) -> Option<Micros> {
         // The caller's record, read once: an orphan's callee is an orphan too.
         let (orphan, parent_span) = parent.map_or((false, NO_SPAN), |p| {
             let caller = self.calls.get(p.call);
@@ -442,7 +443,7 @@ impl GeneralEngine {
                     h.refused.count(refusal);
                     self.calls.get_mut(c).refusal = Some(refusal);
                     self.respond(now, c, outcome, Answer::default());
-                    return;
+                    return None;
                 }
             }
         }
@@ -452,7 +453,12 @@ impl GeneralEngine {
                 let call = self.calls.get_mut(c);
                 call.holds_worker = true;
                 let next = work::begin_work(h, spec, call, now);
+                let due = match (&next, &spec.kind) {
+                    (work::Work::For(w), HopKind::Leaf(_)) => Some(now.saturating_add(*w)),
+                    _ => None,
+                };
                 self.do_work(now, c, hop, next);
+                return due;
             }
             Entry::Queued => {
                 work::gauge_queue(h, rt);
@@ -468,6 +474,7 @@ impl GeneralEngine {
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
         }
+        None
     }
 
     // ---- answers ---------------------------------------------------------------------

@@ -49,23 +49,29 @@ impl TimerList {
     }
 }
 
+/// A per-try timer's time and place in the order of events, taken when its attempt
+/// passes the timeout stage; armed then, or once the attempt was sent, and then not at all
+/// when a leaf took it that answers no later (see `GeneralEngine::walk_out`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reserved {
+    /// When it is due (µs).
+    pub at: Micros,
+    seq: u64,
+}
+
 impl GeneralEngine {
-    /// Arms the per-try timer of attempt `attempt` of dependency `d` of call `c` (client
-    /// `cl`), `after` µs from `now`.
-    pub(super) fn arm_try_timer(
-        &mut self,
-        cl: usize,
-        now: Micros,
-        after: Micros,
-        c: CallRef,
-        d: u8,
-        attempt: u32,
-    ) {
+    /// A timer's time, `after` µs from `now`, and its sequence number, taken now so that it
+    /// keeps its place among the events scheduled before it is armed. `None`: the run ends
+    /// first.
+    #[inline(always)]
+    pub(super) fn reserve_try_timer(&mut self, now: Micros, after: Micros) -> Option<Reserved> {
         let at = now.saturating_add(after);
-        if at > self.horizon {
-            return; // the run ends first
-        }
-        let seq = self.q.reserve();
+        (at <= self.horizon).then(|| Reserved { at, seq: self.q.reserve() })
+    }
+
+    /// Arms a reserved timer (see [`Reserved`]).
+    pub(super) fn arm_reserved(&mut self, cl: usize, r: Reserved, c: CallRef, d: u8, attempt: u32) {
+        let Reserved { at, seq } = r;
         let t = Armed { at, seq, call: c, dep: d, attempt };
         let timers = &mut self.timers[cl];
         if timers.list.back().is_some_and(|b| b.at > at) {
@@ -112,7 +118,8 @@ impl GeneralEngine {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::chain::{DEFAULT_MAX_CALLS, run_with};
+    use super::TimerList;
+    use crate::model::chain::{ChainSim, DEFAULT_MAX_CALLS, Engine, Inner, run_with};
     use crate::policy::retry::Backoff;
     use crate::report::Report;
     use crate::scenario::{Dist, Load, Scenario, presets};
@@ -120,6 +127,10 @@ mod tests {
     /// One layer calling a leaf that takes 1 s; 2 attempts, no backoff, a 100 ms per-try
     /// timeout, a request every 10 ms, and the given deadline.
     fn slow_leaf(deadline_ms: Option<f64>) -> Report {
+        run_with(&slow_leaf_scenario(deadline_ms), 1, DEFAULT_MAX_CALLS).unwrap()
+    }
+
+    fn slow_leaf_scenario(deadline_ms: Option<f64>) -> Scenario {
         let mut s: Scenario = presets::lab11_protected();
         s.layers.truncate(1);
         let l = &mut s.layers[0];
@@ -133,7 +144,29 @@ mod tests {
         s.leaf.error_rate = 0.0;
         s.load = Load::Constant { rate_per_s: 100.0, peak_factor: 1.0, duration_ms: 500.0 };
         s.report.trace_sample = 1;
-        run_with(&s, 1, DEFAULT_MAX_CALLS).unwrap()
+        s
+    }
+
+    /// Timers waiting in the layer's client once the first request's attempt is out, on the
+    /// general engine, with a leaf that takes `work_ms`.
+    fn timers_waiting_with_leaf_work(work_ms: f64) -> usize {
+        let mut s = slow_leaf_scenario(None);
+        s.leaf.work = Dist::Constant { ms: work_ms };
+        let mut sim = ChainSim::with_engine(&s, 1, DEFAULT_MAX_CALLS, Engine::General).unwrap();
+        loop {
+            sim.step(1).unwrap();
+            let Inner::General(g) = &sim.inner else { panic!("the general engine runs") };
+            if g.calls.live() > 0 {
+                return g.timers.iter().map(TimerList::len).sum();
+            }
+        }
+    }
+
+    #[test]
+    fn a_leaf_that_answers_before_the_timer_leaves_none_to_drop() {
+        assert_eq!(timers_waiting_with_leaf_work(1000.0), 1, "a 1 s leaf: the 100 ms timer waits");
+        assert_eq!(timers_waiting_with_leaf_work(100.0), 0, "the answer goes first at the same instant");
+        assert_eq!(timers_waiting_with_leaf_work(10.0), 0, "answered in 10 ms: no timer armed");
     }
 
     #[test]
