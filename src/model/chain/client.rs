@@ -6,7 +6,7 @@
 //! the retry gates in `retry`. The order comes from `ClientSpec::stages`, nowhere else.
 
 use super::calls::{CallRef, DepState, Parent, SlotKind};
-use super::engine::{Answer, Ev, GeneralEngine, Reply};
+use super::engine::{Answer, AnswersBy, Ev, GeneralEngine, Reply};
 use super::rules;
 use super::stats::{Degrade, MarkBy, NO_TRACE};
 use super::timers::Reserved;
@@ -92,9 +92,9 @@ impl GeneralEngine {
         // and dropped when it reaches the front of the list, wherever it stands in it.)
         if from == 0 && stages.timer_only() {
             let timer = if stages.has(Stage::Timeout) { self.timeout_stage(now, c, per_try) } else { None };
-            let answers_at = self.send(now, c, d, callee);
+            let answers_by = self.send(now, c, d, callee);
             if let Some(r) = timer
-                && answers_at.is_none_or(|at| at > r.at)
+                && answers_by.0 > r.at
             {
                 self.arm_reserved(cl, r, c, d as u8, a);
             }
@@ -182,7 +182,7 @@ impl GeneralEngine {
     /// Sends the current attempt of dependency `d` to hop `callee` now. Returns when the
     /// callee answers if that is known already (see [`arrive`](GeneralEngine::arrive)).
     #[inline(always)]
-    fn send(&mut self, now: Micros, c: CallRef, d: usize, callee: usize) -> Option<Micros> {
+    fn send(&mut self, now: Micros, c: CallRef, d: usize, callee: usize) -> AnswersBy {
         let (cl, a, key, deadline, trace) = {
             let (call, dep) = self.calls.call_and_dep_mut(c, d);
             let (key, deadline, trace) = (call.key, call.deadline, call.trace);

@@ -352,8 +352,9 @@ impl GeneralEngine {
 
     // ---- server side -----------------------------------------------------------------
 
-    /// A call reaches `hop` (and may be answered at once). Returns when it answers if that
-    /// is known already: a leaf's call that took a worker at once (see `arm_unless_stale`).
+    /// A call reaches `hop` (and may be answered at once). Returns when it answers, if that
+    /// is known already: a leaf's call that took a worker at once (see `walk_out`).
+    #[inline(always)]
     pub fn arrive(
         &mut self,
         now: Micros,
@@ -362,7 +363,7 @@ impl GeneralEngine {
         key: Key,
         deadline: Micros,
         trace: u32,
-    ) -> Option<Micros> {
+    ) -> AnswersBy {
         self.arrive_as(now, hop, parent, key, deadline, trace, 0)
     }
 
@@ -377,7 +378,7 @@ impl GeneralEngine {
         deadline: Micros,
         trace: u32,
         number: u32,
-    ) -> Option<Micros> {
+    ) -> AnswersBy {
         // The caller's record, read once: an orphan's callee is an orphan too.
         let (orphan, parent_span) = parent.map_or((false, NO_SPAN), |p| {
             let caller = self.calls.get(p.call);
@@ -443,7 +444,7 @@ impl GeneralEngine {
                     h.refused.count(refusal);
                     self.calls.get_mut(c).refusal = Some(refusal);
                     self.respond(now, c, outcome, Answer::default());
-                    return None;
+                    return AnswersBy::UNKNOWN;
                 }
             }
         }
@@ -454,8 +455,8 @@ impl GeneralEngine {
                 call.holds_worker = true;
                 let next = work::begin_work(h, spec, call, now);
                 let due = match (&next, &spec.kind) {
-                    (work::Work::For(w), HopKind::Leaf(_)) => Some(now.saturating_add(*w)),
-                    _ => None,
+                    (work::Work::For(w), HopKind::Leaf(_)) => AnswersBy(now.saturating_add(*w)),
+                    _ => AnswersBy::UNKNOWN,
                 };
                 self.do_work(now, c, hop, next);
                 return due;
@@ -474,7 +475,7 @@ impl GeneralEngine {
                 self.respond(now, c, Outcome::Overload { retry_after_us: ra }, Answer::default());
             }
         }
-        None
+        AnswersBy::UNKNOWN
     }
 
     // ---- answers ---------------------------------------------------------------------
@@ -572,6 +573,16 @@ impl GeneralEngine {
             self.stats.traces.span(call.trace, rules::span(of, now, result, abandoned));
         }
     }
+}
+
+/// When a call is sure to have answered (µs; `Micros::MAX`: not known), known as it
+/// arrives for a leaf's call that takes a worker at once. A plain time rather than an
+/// `Option`: it is returned up every step of the way down, in one register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct AnswersBy(pub Micros);
+
+impl AnswersBy {
+    pub const UNKNOWN: AnswersBy = AnswersBy(Micros::MAX);
 }
 
 /// A call's answer, ready to be sent to its caller (see [`GeneralEngine::respond`]).
