@@ -269,8 +269,10 @@ texts! {
     AddRow => "Add a row", "添加一行";
     DeleteRow => "Delete row {n}", "删除第 {n} 行";
     MoreRows => "{n} more rows are not shown for editing; they are in the link and in the run.", "另有 {n} 行未显示为可编辑；它们在链接中，也参与运行。";
-    Admitted => "admitted (HTTP 200)", "接纳（HTTP 200）";
-    Rejected => "rejected (HTTP 429)", "拒绝（HTTP 429）";
+    // A no-break space in "HTTP 200": the steps table may wrap a decision, but only before
+    // its status code.
+    Admitted => "admitted (HTTP\u{a0}200)", "接纳（HTTP\u{a0}200）";
+    Rejected => "rejected (HTTP\u{a0}429)", "拒绝（HTTP\u{a0}429）";
     Completed => "completed", "完成";
     // The admission lab's two cards read "2 / 3 requests" each: what the two numbers are.
     AdmFiguresSlash => "Before the slash: up to the playhead; after it: the whole run.", "斜线前是到播放头为止的数目，斜线后是整次运行的数目。";
