@@ -97,7 +97,7 @@ pub enum Purpose {
 
 impl Key {
     /// The key of a child: the call made for dependency `dep`, attempt `attempt`.
-    #[inline]
+    #[inline(always)]
     pub fn child(self, dep: u32, attempt: u32) -> Key {
         self.child_salted(child_salt(dep, attempt))
     }
