@@ -89,7 +89,7 @@ impl GeneralEngine {
         // same instant a completion goes before a timer): such a timer would only be dropped
         // as stale when due, and most are. (While the attempt is out, this client arms
         // another timer only if the attempt was answered at once: this one is stale then,
-        // and dropped when it reaches the front of the list, wherever it stands in it.)
+        // and dropped when due, wherever it was put.)
         if from == 0 && stages.timer_only() {
             let timer = if stages.has(Stage::Timeout) { self.timeout_stage(now, c, per_try) } else { None };
             let answers_by = self.send(now, c, d, callee);

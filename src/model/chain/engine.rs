@@ -575,9 +575,10 @@ impl GeneralEngine {
     }
 }
 
-/// When a call is sure to have answered (µs; `Micros::MAX`: not known), known as it
-/// arrives for a leaf's call that takes a worker at once. A plain time rather than an
-/// `Option`: it is returned up every step of the way down, in one register.
+/// When a call answers (µs; `Micros::MAX`: not known), known as it arrives for a leaf's
+/// call that takes a worker at once: it answers then unless cancelled with its caller, whose
+/// attempt is over in that case anyway. A plain time rather than an `Option`: it is
+/// returned up every step of the way down, in one register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct AnswersBy(pub Micros);
 

@@ -1,12 +1,15 @@
 //! Per-try timers, kept per client.
 //!
-//! Nearly every attempt arms a per-try timer and nearly every one goes stale (the answer
-//! comes first). A client's timers are armed in time order (one timeout length, time only
-//! moves forward), so each client keeps them in a FIFO of its own and the event queue holds
-//! only the earliest, under the sequence number it would have had if scheduled directly:
-//! the order of events is exactly the same, but a stale timer costs a look at the front of
-//! a short list instead of a trip through the queue. A timer capped earlier than the list's
-//! last one (by a deadline) goes to the queue directly.
+//! Nearly every attempt passes a timeout stage and nearly every timer would go stale (the
+//! answer comes first); an attempt a leaf takes at once and answers before its timer arms
+//! none (see `GeneralEngine::walk_out`). A client's timers are armed in time order (one
+//! timeout length, time only moves forward), so each client keeps them in a FIFO of its own
+//! and the event queue holds only the earliest, under the sequence number it would have had
+//! if scheduled directly: the order of events is exactly the same, but a stale timer costs a
+//! look at the front of a short list instead of a trip through the queue. A timer capped
+//! earlier than the list's last one (by a deadline) goes to the queue directly. The one
+//! timer armed out of its sequence order (after the attempt was sent, behind one its client
+//! armed during the send) is stale by then: its place changes nothing.
 
 use super::calls::CallRef;
 use super::engine::{Ev, GeneralEngine};
