@@ -94,6 +94,20 @@ impl Provenance {
     }
 }
 
+/// Whether a computed CSS colour (as `getComputedStyle` writes it: `rgb(r, g, b)` or
+/// `rgba(r, g, b, a)`) shows nothing: empty, `transparent`, or an alpha of 0. Only the
+/// alpha counts: `rgb(194, 136, 0)`, a gold with no blue, is a colour.
+pub fn is_clear_colour(css: &str) -> bool {
+    let css = css.trim();
+    if css.is_empty() || css == "transparent" {
+        return true;
+    }
+    css.strip_prefix("rgba(")
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|inner| inner.rsplit(',').next())
+        .is_some_and(|alpha| alpha.trim().parse::<u8>().is_ok_and(|a| a == 0))
+}
+
 /// Keeps a name safe in a file name on every system: ASCII letters, digits, `-`, `_`
 /// and `.`; anything else becomes `-`, and the name is at most 60 characters.
 pub fn safe_name(s: &str) -> String {

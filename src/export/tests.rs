@@ -248,3 +248,17 @@ fn embed_links_set_and_clear_compact_mode() {
 fn xml_escape_covers_markup_characters() {
     assert_eq!(xml_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
 }
+
+#[test]
+fn only_an_alpha_of_zero_makes_a_colour_clear() {
+    for clear in ["", "transparent", "rgba(0, 0, 0, 0)", "rgba(255, 255, 255, 0)"] {
+        assert!(is_clear_colour(clear), "{clear:?}");
+    }
+    // A colour whose blue is 0 is still a colour (the degraded outcome's gold had been
+    // exported as the muted grey for it).
+    for colour in
+        ["rgb(194, 136, 0)", "rgb(0, 0, 0)", "rgba(194, 136, 0, 0.5)", "rgba(1, 2, 3, 1)", "#1b2733"]
+    {
+        assert!(!is_clear_colour(colour), "{colour:?}");
+    }
+}

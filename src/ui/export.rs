@@ -5,7 +5,7 @@
 //! works offline and with no server. File names, CSV comments, the PNG text chunk and the
 //! embed snippet come from the natively tested `crate::export`.
 
-use crate::export::{Provenance, embed_snippet, full_page_url, png_with_text};
+use crate::export::{Provenance, embed_snippet, full_page_url, is_clear_colour, png_with_text};
 use crate::i18n::{Lang, T};
 use crate::ui::browser;
 use std::rc::Rc;
@@ -65,16 +65,18 @@ fn document() -> Option<Document> {
 
 /// Which page the menu is on, read from the menu's `data-*` attributes, so that a
 /// figure's button anywhere on the page names its file the same way.
-fn provenance() -> Provenance {
+fn provenance(side: Option<&'static str>) -> Provenance {
     let menu = document().and_then(|d| d.get_element_by_id("export"));
     let attr = |k: &str| menu.as_ref().and_then(|m| m.get_attribute(k)).unwrap_or_default();
+    // Compare mode's side B is named by its own preset (or A's, pinned), not side A's.
+    let preset = Some(attr("data-preset-b")).filter(|b| side == Some("B") && !b.is_empty());
     Provenance {
         page: attr("data-page"),
-        preset: attr("data-preset"),
+        preset: preset.unwrap_or_else(|| attr("data-preset")),
         seed: attr("data-seed").parse().ok(),
         // The full page's link, even from compact mode: it is what reproduces the figure.
         link: full_page_url(&browser::current_href()),
-        side: None,
+        side,
     }
 }
 
@@ -116,7 +118,7 @@ fn background(el: &Element) -> String {
     let mut at = Some(el.clone());
     while let Some(e) = at {
         let bg = computed(&e, "background-color");
-        if !bg.is_empty() && bg != "transparent" && !bg.ends_with(", 0)") {
+        if !is_clear_colour(&bg) {
             return bg;
         }
         at = e.parent_element();
@@ -238,6 +240,17 @@ fn caption_band(
             .filter(|t| !t.is_empty())
             .collect();
     }
+    // A chart's notes written right under it (an error budget spent past the chart's top,
+    // a pool full while its line is flat) go with it: without them a figure can mislead.
+    let mut next = fig.clone().unwrap_or_else(|| svg.clone()).next_element_sibling();
+    while let Some(el) = next {
+        if el.class_list().contains("chart-note")
+            && let Some(t) = el.text_content().map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
+        {
+            notes.push(t);
+        }
+        next = el.next_element_sibling();
+    }
     if title.trim().is_empty() && items.is_empty() {
         return Ok(None);
     }
@@ -245,19 +258,25 @@ fn caption_band(
     let (ink, font) = (computed(&from, "color"), computed(&from, "font-family"));
     let g = svg_el(doc, "g", &[("font-family", font), ("fill", ink.clone())])?;
     let fs = 12.0 * k;
-    let t = svg_el(
-        doc,
-        "text",
-        &[
-            ("x", (vb[0] + 4.0 * k).to_string()),
-            ("y", (vb[1] + 16.0 * k).to_string()),
-            ("font-size", (13.0 * k).to_string()),
-            ("font-weight", "600".into()),
-        ],
-    )?;
-    t.set_text_content(Some(title.trim()));
-    g.append_child(&t)?;
-    let mut y = vb[1] + 16.0 * k;
+    // The title in as many lines as the figure's width needs (a long one had been cut at
+    // the edge of a 447 px export); bold text is about a tenth wider than `ems` counts.
+    let mut y = vb[1] - k;
+    for line in wrap_ems(title.trim(), (vb[2] - 8.0 * k) / (13.0 * k * 1.1)) {
+        y += 17.0 * k;
+        let t = svg_el(
+            doc,
+            "text",
+            &[
+                ("x", (vb[0] + 4.0 * k).to_string()),
+                ("y", y.to_string()),
+                ("font-size", (13.0 * k).to_string()),
+                ("font-weight", "600".into()),
+            ],
+        )?;
+        t.set_text_content(Some(&line));
+        g.append_child(&t)?;
+    }
+    let mut y = y.max(vb[1] + 16.0 * k);
     for line in notes.iter().flat_map(|n| wrap_ems(n, (vb[2] - 8.0 * k) / fs)) {
         y += 17.0 * k;
         let n = svg_el(
@@ -297,7 +316,7 @@ fn caption_band(
             let bg = computed(sw, "background-color");
             let color = if !c.is_empty() {
                 c
-            } else if bg.is_empty() || bg.ends_with(", 0)") || bg == "transparent" {
+            } else if is_clear_colour(&bg) {
                 computed(sw, "border-top-color")
             } else {
                 bg
@@ -314,10 +333,7 @@ fn caption_band(
         // colour, or a ring in its border's colour when it has no fill.
         let round = sw.as_ref().is_some_and(|sw| computed(sw, "border-top-left-radius") == "50%");
         let swatch = if round {
-            let hollow = sw.as_ref().is_some_and(|sw| {
-                let bg = computed(sw, "background-color");
-                bg.ends_with(", 0)") || bg == "transparent"
-            });
+            let hollow = sw.as_ref().is_some_and(|sw| is_clear_colour(&computed(sw, "background-color")));
             let (fill, stroke) =
                 if hollow { ("none".to_string(), color) } else { (color, "none".to_string()) };
             svg_el(
@@ -614,7 +630,7 @@ fn displayed(el: &Element) -> bool {
 
 /// Exports one figure; the message says what was saved or why not.
 async fn export_figure(lang: Lang, svg: Element, id: String, name: String, format: Format) -> String {
-    let p = Provenance { side: side_of(&svg), ..provenance() };
+    let p = provenance(side_of(&svg));
     let result = async {
         let (text, w, h) = svg_text(&svg, &name, &p)?;
         match format {
@@ -685,6 +701,9 @@ pub struct ExportMenuProps {
     /// Compare mode's side B, exported beside side A (files named `…-side-b`).
     #[prop_or_default]
     pub data_b: Option<PageData>,
+    /// Side B's preset, for its files' names (see `StormState::side_b_preset`).
+    #[prop_or_default]
+    pub preset_b: AttrValue,
 }
 
 /// The page's Export menu: results as JSON, data as CSV, every figure as SVG or PNG, and
@@ -710,7 +729,7 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
         let data = if side_b { props.data_b.clone() } else { Some(props.data.clone()) };
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
-            let p = Rc::new(Provenance { side: side_b.then_some("B"), ..provenance() });
+            let p = Rc::new(provenance(side_b.then_some("B")));
             let (ext, mime) = match kind {
                 DataKind::Json => (".json", "application/json"),
                 DataKind::Csv => (".csv", "text/csv"),
@@ -775,7 +794,7 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
         })
         .collect();
     html! {
-        <details class="export-menu" id="export" data-page={props.page} data-preset={props.preset.clone()}
+        <details class="export-menu" id="export" data-page={props.page} data-preset={props.preset.clone()} data-preset-b={props.preset_b.clone()}
             data-seed={props.seed.map(|s| s.to_string()).unwrap_or_default()} {ontoggle} onkeydown={close_on_escape()}>
             <summary id="export-toggle" title={t(T::ExportHelp)}>{ t(T::ExportMenu) }</summary>
             <div class="export-body">

@@ -194,6 +194,58 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         expect("side: B of compare mode" in desc, f"the exported B diagram says so: {desc!r}")
         no_console_errors(chrome, "storm export, compare mode")
 
+    # ---- compare mode: side B named by its own preset; a figure's band as on the page -----
+    def compare_exports_name_side_b_and_keep_the_figures_words():
+        preset, seed = "big-promo-protected", 1
+        page(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
+        wait_run(chrome)
+        n = hook()
+        chrome.click("#export-toggle")
+        # Side B is big-promo: its files had carried side A's name.
+        name, _, body = take("#export-json-b", n)
+        expect(name == f"resilience-lab-{ver}-big-promo-seed{seed}-side-b.json", f"side B's file name {name}")
+        expect(json.loads(body).get("scenario") == "big-promo", "and it holds big-promo's run")
+        open_menu()
+        names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
+        got = {}
+        for k, want in enumerate(["A · Outcomes over time", "A · Offered load", "B · Error budget"]):
+            i = next(i for i, x in enumerate(names) if x.startswith(want))
+            name, _, body = take(f"#export-fig-{i}-svg", n + 1 + k)
+            got[want] = (name, body.decode("utf-8"))
+        expect(got["B · Error budget"][0].startswith(f"resilience-lab-{ver}-big-promo-seed{seed}-"),
+               f"a side B figure's file is named by side B's preset: {got['B · Error budget'][0]}")
+        # The legend's swatches are the page's colours: the degraded outcome's gold had been
+        # exported as grey (its computed colour, rgb(194, 136, 0), read as transparent).
+        page_colours = chrome.js("return Object.fromEntries(Array.from(document.querySelectorAll('#outcomes-a .legend-item, figure:has(#outcomes-a) .legend-item'))"
+                                 ".map(i => [i.textContent.trim(), getComputedStyle(i.querySelector('.swatch')).backgroundColor]));")
+        root = ET.fromstring(got["A · Outcomes over time"][1])
+        band = root.find(SVG_NS + "g")
+        texts = list(band.iter(SVG_NS + "text"))
+        lines = list(band.iter(SVG_NS + "line"))
+        exported = {t.text: l.get("stroke") for t, l in zip([t for t in texts if t.get("font-weight") != "600"], lines)}
+        expect(exported.get("degraded") == page_colours.get("degraded") == "rgb(194, 136, 0)",
+               f"the degraded swatch exports in its colour: {exported.get('degraded')!r}, page {page_colours.get('degraded')!r}")
+        # A title longer than the figure is wide wraps inside it (it had been cut at the edge).
+        widths = chrome.js("""
+const svg = new DOMParser().parseFromString(arguments[0], 'image/svg+xml').documentElement;
+const box = document.createElement('div'); box.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden';
+box.appendChild(document.importNode(svg, true)); document.body.appendChild(box);
+const s = box.firstChild, vb = s.viewBox.baseVal;
+const band = s.querySelector('g[font-family]');
+const out = Array.from(band.querySelectorAll(':scope > text[font-weight="600"]')).map(t => [t.textContent, t.getAttribute('x') * 1 + t.getComputedTextLength(), vb.x + vb.width]);
+box.remove(); return out;""", got["A · Offered load"][1])
+        expect(len(widths) >= 2 and all(end <= right + 1 for _, end, right in widths),
+               f"the long title wraps within the figure: {widths}")
+        title = " ".join(t for t, _, _ in widths)
+        expect(title.startswith("A · Offered load") and title.endswith(")"), f"the whole title: {title!r}")
+        # A note under the chart goes with it: the budget spent past the chart's top.
+        note = chrome.text("#error-budget-off-scale-b")
+        band = ET.fromstring(got["B · Error budget"][1]).find(SVG_NS + "g")
+        written = " ".join(t.text or "" for t in band.iter(SVG_NS + "text"))
+        expect("the chart stops at" in note and note in written,
+               f"the error budget's off-scale note is in the export: {note!r}")
+        no_console_errors(chrome, "compare exports")
+
     # ---- figures: SVG well-formed and rendering, PNG with its text chunk -----------------
     def figures_export_as_svg_and_png():
         page("?page=storm&lang=en&preset=breaker-demo&seed=3")
@@ -581,6 +633,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
     run("export: the storm page's JSON and CSV are lab run's bytes", storm_json_and_csv_equal_the_cli)
     run("export: the labs' charts as SVG and PNG with their provenance, offline", labs_figures_export_offline)
     run("export: every figure as well-formed, rendering SVG; PNG at 1× and 2× with its tEXt chunk", figures_export_as_svg_and_png)
+    run("export: compare mode names side B's files by its preset; a figure's band keeps its colours, title and notes", compare_exports_name_side_b_and_keep_the_figures_words)
     run("export: the labs and the calculator export their own results", labs_export_their_results)
     run("export: the embed snippet opens in compact mode on every page", embed_opens_in_compact_mode)
     run("export: axe finds nothing serious with the menus open or in compact mode; the keyboard exports", menus_are_accessible)

@@ -251,6 +251,19 @@ impl StormState {
         (key, v.title)
     }
 
+    /// Side B's name in exported files' names and provenance: its scenario's, where that is
+    /// another preset's (`big-promo` beside `big-promo-protected`), else side A's preset's,
+    /// marked `-pinned` for settings pinned from side A.
+    pub fn side_b_preset(&self) -> String {
+        match &self.pin {
+            Some(_) => format!("{}-pinned", self.preset),
+            None => {
+                let name = (self.comparison().0.build)().name;
+                if name.is_empty() { self.preset.to_string() } else { name }
+            }
+        }
+    }
+
     /// Side B of compare mode (see [`comparison`](Self::comparison)), judged by the page's
     /// one objective (the SLO knob), as side A is.
     pub fn side_b(&self) -> Scenario {

@@ -340,6 +340,20 @@ fn side_bs_heading_says_where_the_changes_are() {
 }
 
 #[test]
+fn side_b_is_named_by_its_own_preset_in_exported_files() {
+    let b = |q: &str| StormState::from_query(&Query::parse(q)).side_b_preset();
+    // Side A's preset had named side B's files too: big-promo's data filed as protected.
+    assert_eq!(b("?preset=big-promo-protected&compare=1"), "big-promo");
+    assert_eq!(b("?preset=big-promo&compare=1"), "big-promo-protected");
+    // A preset compared with itself as shipped, or with a variant of the same name.
+    assert_eq!(b("?preset=chain-3x3&compare=1"), "chain-3x3");
+    assert_eq!(b("?preset=metastable-retry-storm&compare=1"), "metastable-retry-storm");
+    // Pinned settings are side A's preset's, changed.
+    let pinned = StormState::new("big-promo-protected").reduce(StormAction::Pin);
+    assert_eq!(pinned.side_b_preset(), "big-promo-protected-pinned");
+}
+
+#[test]
 fn the_paused_moment_and_picked_hop_travel_in_the_link_but_not_in_the_run() {
     let q = Query::parse("?preset=chain-3x3&seed=4&t=312.5&focus=2");
     let st = StormState::from_query(&q);

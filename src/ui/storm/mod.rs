@@ -387,6 +387,14 @@ pub fn StormPage(props: &StormProps) -> Html {
     let export_b = use_callback((b.clone(), export_query, slo), |(kind, _), (b, q, slo)| {
         report_text(kind, b.as_ref(), q, crate::state::runs::Side::B, *slo)
     });
+    // Side B's name for its files, made once per pairing (it builds side B's scenario).
+    let preset_b = {
+        let st = &props.state;
+        (*use_memo((st.preset, st.pin.clone(), st.compare), |_| {
+            if st.compare { AttrValue::from(st.side_b_preset()) } else { AttrValue::default() }
+        }))
+        .clone()
+    };
     // Compare mode: both sides' trees of the asked-for request on one time span, where one
     // scale serves both (`tree::shared_span`).
     let tree_span = *use_memo((a.clone(), b.clone(), tree_request), |(a, b, request)| {
@@ -681,7 +689,8 @@ pub fn StormPage(props: &StormProps) -> Html {
             <p class="intro">{ t(T::StormIntro) }</p>
             { crate::ui::lab::to_settings_link(lang, T::ToSettings) }
             <ExportMenu {lang} page="storm" preset={props.state.preset} seed={Some(props.state.seed)} data={export_data}
-                data_b={props.state.compare.then_some(export_b)} />
+                data_b={props.state.compare.then_some(export_b)}
+                {preset_b} />
             // The figures come first (in reading and tab order, and on a phone's screen); on a
             // wide screen the grid puts the controls in the left column. On a narrow screen
             // the controls start folded.
