@@ -112,6 +112,15 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
             chrome.click("#export-toggle")
         chrome.wait("#export-figures li")
 
+    def export_from(query):
+        """Opens the page at `query`, waits for its run and opens the Export menu with the
+        downloads captured; returns how many were captured before."""
+        page(query)
+        wait_run(chrome)
+        n = hook()
+        chrome.click("#export-toggle")
+        return n
+
     def cli(preset, seed, fmt):
         return subprocess.run([lab, "run", "--preset", preset, "--seed", str(seed), "--format", fmt],
                               check=True, capture_output=True).stdout
@@ -123,10 +132,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
     # ---- storm: JSON and CSV byte for byte with the CLI ----------------------------------
     def storm_json_and_csv_equal_the_cli():
         for lang, preset, seed in [("en", "chain-3x3", 7), ("zh", "big-promo-protected", 11)]:
-            page(f"?page=storm&lang={lang}&preset={preset}&seed={seed}")
-            wait_run(chrome)
-            n = hook()
-            chrome.click("#export-toggle")
+            n = export_from(f"?page=storm&lang={lang}&preset={preset}&seed={seed}")
             name, mime, body = take("#export-json", n)
             expect(name == f"resilience-lab-{ver}-{preset}-seed{seed}.json", f"file name {name}")
             expect(mime == "application/json", f"type {mime}")
@@ -167,10 +173,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         expect(body == want, f"the edited run's JSON ({len(body)} B) != lab run --link ({len(want)} B)")
         # Compare mode exports side B too, as lab run --versus prints it.
         preset, seed = "metastable-retry-storm", 3
-        page(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
-        wait_run(chrome)
-        n = hook()
-        chrome.click("#export-toggle")
+        n = export_from(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
         expect("A" in chrome.text("#export-json"), "in compare mode the side of each button is named")
         name, _, body = take("#export-json-b", n)
         expect(name == f"resilience-lab-{ver}-{preset}-seed{seed}-side-b.json", f"side B's file name {name}")
@@ -197,10 +200,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
     # ---- compare mode: side B named by its own preset; a figure's band as on the page -----
     def compare_exports_name_side_b_and_keep_the_figures_words():
         preset, seed = "big-promo-protected", 1
-        page(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
-        wait_run(chrome)
-        n = hook()
-        chrome.click("#export-toggle")
+        n = export_from(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
         # Side B is big-promo: its files had carried side A's name.
         name, _, body = take("#export-json-b", n)
         expect(name == f"resilience-lab-{ver}-big-promo-seed{seed}-side-b.json", f"side B's file name {name}")
