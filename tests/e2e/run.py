@@ -366,6 +366,15 @@ def main():
         expect((amp("a"), amp("b")) == (18.0, 36.0), f"reloaded: {(amp('a'), amp('b'))}")
         out = subprocess.run([lab, "run", "--link", link, "--versus", "--format", "json"], check=True, capture_output=True, text=True).stdout
         expect(json.loads(out)["summary"]["amplification"] == 36.0, "lab run --link … --versus runs the pinned side B")
+        # Side A moved to another preset: B stays the settings pinned on chain-3x3 (it had
+        # been swapped for the new preset's comparison without a word).
+        run = wait_run(chrome)
+        chrome.js("const s = document.getElementById('preset'); s.value = 'chain-3x4'; s.dispatchEvent(new Event('change', {bubbles: true}));")
+        run = wait_run(chrome, run)
+        title = chrome.text("#side-b-title")
+        expect(amp("b") == 36.0 and "settings you pinned" in title and "3 layers × 3 attempts" in title,
+               f"another preset keeps the pinned B: {amp('b')}, {title!r}")
+        expect("preset=chain-3x4" in chrome.url() and "preset%3Dchain-3x3" in chrome.url(), f"and its link says whose: {chrome.url()}")
         chrome.click("#pin-b")
         for _ in range(100):
             if chrome.find("#h-b-amplification") is None:

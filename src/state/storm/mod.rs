@@ -118,8 +118,9 @@ pub struct StormState {
     /// Link parameters that name no control.
     pub unknown: crate::state::lab::UnknownKeys,
     /// Side B pinned to settings the learner had on side A (`pin=`): their settings as the
-    /// link writes them (`layers=2&l1.per_try=300`), from the same preset. None: side B is
-    /// the preset's comparison.
+    /// link writes them (`layers=2&l1.per_try=300`), from the same preset, or led by the
+    /// preset they were made on once side A moved to another (`preset=big-promo&…`). None:
+    /// side B is the preset's comparison.
     pub pin: Option<String>,
 }
 
@@ -235,10 +236,11 @@ impl StormState {
         let (v, shipped) = self.comparison();
         if let Some(pin) = &self.pin {
             // Pinned before any change: the preset as it ships, not "as you had changed it".
-            let same = pinned_state(self.preset, pin).a == self.baseline();
+            let b = pinned_state(self.preset, pin);
+            let same = b.a == b.baseline();
             return (
                 if same { T::SideBPinnedSame } else { T::SideBPinned },
-                preset_or_default(self.preset).title,
+                preset_or_default(b.preset).title,
             );
         }
         let key = match (shipped, self.a != self.baseline()) {
@@ -256,7 +258,7 @@ impl StormState {
     /// marked `-pinned` for settings pinned from side A.
     pub fn side_b_preset(&self) -> String {
         match &self.pin {
-            Some(_) => format!("{}-pinned", self.preset),
+            Some(pin) => format!("{}-pinned", pinned_state(self.preset, pin).preset),
             None => {
                 let name = (self.comparison().0.build)().name;
                 if name.is_empty() { self.preset.to_string() } else { name }
@@ -294,12 +296,18 @@ impl StormState {
 
     fn reduce_settings(&self, action: StormAction) -> StormState {
         match action {
-            StormAction::Preset(name) => StormState {
-                compare: self.compare,
-                overlay: self.overlay,
-                all_knobs: self.all_knobs,
-                ..StormState::new(&name)
-            },
+            StormAction::Preset(name) => {
+                let next = StormState::new(&name);
+                // A pinned side B stays what it was: the settings of the preset it was made on.
+                let pin = self.pin.as_ref().map(|p| pin_text(&pinned_state(self.preset, p), next.preset));
+                StormState {
+                    compare: self.compare,
+                    overlay: self.overlay,
+                    all_knobs: self.all_knobs,
+                    pin,
+                    ..next
+                }
+            }
             StormAction::Reset => StormState {
                 compare: self.compare,
                 overlay: self.overlay,
@@ -596,7 +604,7 @@ impl StormState {
                 st.errors.set(PIN, text.clone(), named);
             }
             unknown.extend(b.unknown.iter().map(|k| format!("pin.{k}")));
-            st.pin = Some(b.settings_query());
+            st.pin = Some(pin_text(&b, st.preset));
         }
         // The shape first: the controls then tune what it made.
         let count =
@@ -820,12 +828,25 @@ impl StormState {
 /// The page a pinned side B's settings make from `preset` (see [`StormState::pin`]).
 fn pinned_state(preset: &str, pin: &str) -> StormState {
     let mut q = Query::parse(pin);
-    // Its own page keys are not settings: a pin inside a pin, a seed, a preset of its own.
+    // A pin kept through a change of side A's preset names the preset it was made on.
+    let own = q.get("preset").map(str::to_string);
+    // Its other page keys are not settings: a pin inside a pin, a seed.
     for k in PAGE_KEYS.iter().filter(|k| !matches!(**k, "layers" | "faults")) {
         q.remove(k);
     }
-    q.set("preset", preset);
+    q.set("preset", own.as_deref().unwrap_or(preset));
     StormState::from_query(&q)
+}
+
+/// A pin's text on a page whose side A starts from `page_preset`: the pinned settings,
+/// led by the preset they were made on when that is another.
+fn pin_text(pinned: &StormState, page_preset: &str) -> String {
+    let settings = pinned.settings_query();
+    match (pinned.preset == page_preset, settings.is_empty()) {
+        (true, _) => settings,
+        (false, true) => format!("preset={}", pinned.preset),
+        (false, false) => format!("preset={}&{settings}", pinned.preset),
+    }
 }
 
 fn seed_error(raw: &str) -> FieldError {

@@ -412,9 +412,32 @@ fn pinned_settings_are_side_b_while_a_changes() {
     let back = StormState::from_query(&q);
     assert_eq!((back.pin.as_deref(), back.side_b()), (moved.pin.as_deref(), moved.side_b()), "{q:?}");
     assert!(back.errors.is_empty() && back.unknown.is_empty());
-    // Reset brings A back and keeps the pin; another preset or Unpin lets it go.
+    // Reset brings A back and keeps the pin, and so does another preset: B stays the
+    // settings pinned on chain-3x3 (it had gone silently, mid-comparison), named by it, in
+    // the link too. Unpin lets it go.
     assert!(moved.reduce(StormAction::Reset).pin.is_some());
-    assert!(moved.reduce(StormAction::Preset("breaker-demo".into())).pin.is_none());
+    let other = moved.reduce(StormAction::Preset("breaker-demo".into()));
+    assert_eq!(
+        (other.preset, other.side_b()),
+        ("breaker-demo", Scenario { slo: other.a.slo, ..moved.side_b() })
+    );
+    assert_eq!(
+        other.pin.as_deref(),
+        Some(format!("preset=chain-3x3&{}", moved.pin.as_deref().unwrap()).as_str())
+    );
+    assert_eq!(
+        other.side_b_heading().1,
+        StormState::new("chain-3x3").side_a_heading().1,
+        "named by its preset"
+    );
+    assert_eq!(other.side_b_preset(), "chain-3x3-pinned");
+    let mut q = Query::new();
+    other.write_query(&mut q);
+    let back = StormState::from_query(&q);
+    assert_eq!((back.pin.as_deref(), back.side_b()), (other.pin.as_deref(), other.side_b()), "{q:?}");
+    assert!(back.errors.is_empty() && back.unknown.is_empty());
+    // Back on its own preset, the pin is plain settings again.
+    assert_eq!(other.reduce(StormAction::Preset("chain-3x3".into())).pin, moved.pin);
     let unpinned = moved.reduce(StormAction::Unpin);
     assert!(!unpinned.compare, "side B goes with the pin");
     assert_eq!(unpinned.side_b(), StormState::new("chain-3x3").side_b());
