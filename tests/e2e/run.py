@@ -356,7 +356,8 @@ def main():
         chrome.click("#view-overlay")
         chrome.wait("#overlay-load")
         legend = chrome.text("#overlay-load")
-        expect("B: your pinned settings" in legend, f"the overlay names B as pinned: {legend!r}")
+        expect("B: your pinned settings" in legend and "A: your scenario · " in legend,
+               f"the overlay names B as pinned and A, changed since, as yours: {legend!r}")
         chrome.click("#view-sides")
         link = chrome.url()
         expect("pin=" in link and "compare=1" in link, f"the link carries the pin: {link}")
@@ -426,6 +427,8 @@ def main():
         legend = chrome.text("#overlay-load")
         expect("A:" in legend and "B:" in legend, f"both sides on one chart: {legend!r}")
         expect(f"{title} · " in legend, f"the legend names side B as its heading does ({title!r}): {legend!r}")
+        expect("A: Bulkheads: shared vs isolated · " in legend,
+               f"and side A by its preset, as its heading does, not 'your scenario': {legend!r}")
         # A solid, B dashed, in the same colour: each pair of series as the browser draws it.
         styles = chrome.js(
             "return ['overlay-load', 'overlay-outcomes', 'overlay-inflight'].map(id => Array.from("

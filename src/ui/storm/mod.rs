@@ -572,6 +572,11 @@ pub fn StormPage(props: &StormProps) -> Html {
         T::SideBPinned | T::SideBPinnedSame => t(T::SideBPinnedShort).to_string(),
         _ => lang.f(T::SideBNamed, &[("title", t(*title))]),
     });
+    // Side A's likewise: named by its preset until a setting changes.
+    let side_a_name = side_b.as_ref().as_ref().map_or_else(String::new, |(_, _, (key, title))| match key {
+        T::SideANamed => lang.f(T::SideANamed, &[("title", t(*title))]),
+        _ => t(T::SideA).to_string(),
+    });
     let scenario_b = || side_b.as_ref().as_ref().map_or_else(|| shown.side_b(), |(s, _, _)| s.clone());
     let view_switch = b.is_some().then(|| {
         let pick = |on: bool| {
@@ -638,7 +643,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                     }
                     { for view_switch }
                     if let (true, Some(bb)) = (overlay, b.as_ref()) {
-                        <Overlay {lang} a={a.clone()} b={bb.clone()} at_ms={at} {end_ms} b_name={side_b_name.clone()} />
+                        <Overlay {lang} a={a.clone()} b={bb.clone()} at_ms={at} {end_ms} a_name={side_a_name.clone()} b_name={side_b_name.clone()} />
                     } else {
                         if let Some(bb) = b.as_ref() {
                             // Both chains together, one above the other (side by side on a

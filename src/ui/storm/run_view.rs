@@ -351,21 +351,24 @@ pub struct OverlayProps {
     pub b: ReportRef,
     pub at_ms: f64,
     pub end_ms: f64,
+    /// Side A's short name ("A: Big promo, protected", or "A: your scenario" once changed).
+    pub a_name: AttrValue,
     /// Side B's short name ("B: Lab 11, protected"), as the key to the cards names it.
     pub b_name: AttrValue,
 }
 
 /// One figure of both runs, A solid and B dashed, named by side.
-fn pair(lang: Lang, b_name: &str, class: &str, a: Vec<f64>, b: Vec<f64>, what: &str) -> [Line; 2] {
+fn pair(names: [&str; 2], class: &str, a: Vec<f64>, b: Vec<f64>, what: &str) -> [Line; 2] {
+    let [a_name, b_name] = names;
     [
-        Line { name: format!("{} · {what}", lang.t(T::SideA)), class: class.to_string(), values: a },
+        Line { name: format!("{a_name} · {what}"), class: class.to_string(), values: a },
         Line { name: format!("{b_name} · {what}"), class: format!("{class} dash1"), values: b },
     ]
 }
 
 /// The overlay's three figures (leaf calls, answered and failed, in the system) for runs `a`
 /// and `b` on the coarser of their bucket grids, with that bucket (ms).
-fn overlay_lines(lang: Lang, a: &Report, b: &Report, b_name: &str) -> (Lines, Lines, Lines, f64) {
+fn overlay_lines(lang: Lang, a: &Report, b: &Report, names: [&str; 2]) -> (Lines, Lines, Lines, f64) {
     let bucket = a.series.bucket_ms.max(b.series.bucket_ms);
     let leaf = |r: &Report| r.hops.iter().position(|h| h.kind == HopKind::Leaf).unwrap_or(0);
     let sum = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().zip(y).map(|(p, q)| p + q).collect() };
@@ -376,17 +379,15 @@ fn overlay_lines(lang: Lang, a: &Report, b: &Report, b_name: &str) -> (Lines, Li
     let level =
         |r: &Report| on(r, r.series.requests_in_flight.iter().map(|&v| v as f64).collect(), Regrid::Peak);
     let load = pair(
-        lang,
-        b_name,
+        names,
         "c-hop0",
         rate(a, &a.series.attempts[leaf(a)]),
         rate(b, &b.series.attempts[leaf(b)]),
         lang.t(T::OverlayLeafAttempts),
     );
-    let mut outcomes: Vec<Line> =
-        pair(lang, b_name, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
-    outcomes.extend(pair(lang, b_name, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
-    let in_flight = pair(lang, b_name, "c-hop3", level(a), level(b), lang.t(T::OverlayInSystem));
+    let mut outcomes: Vec<Line> = pair(names, "c-ok", good(a), good(b), lang.t(T::OverlayAnswered)).into();
+    outcomes.extend(pair(names, "c-fail", bad(a), bad(b), lang.t(T::OverlayFailed)));
+    let in_flight = pair(names, "c-hop3", level(a), level(b), lang.t(T::OverlayInSystem));
     (Lines::new(load.into()), Lines::new(outcomes), Lines::new(in_flight.into()), bucket)
 }
 
@@ -397,10 +398,9 @@ pub fn Overlay(props: &OverlayProps) -> Html {
     // Both runs on one bucket grid, the coarser of theirs (each picks its own from its
     // length): the finer would give the other run more points than it has, and redrawn on
     // every frame of the playback. Made once per pair of runs, not per frame.
+    let deps = (props.a.clone(), props.b.clone(), lang, props.a_name.clone(), props.b_name.clone());
     let lines =
-        use_memo((props.a.clone(), props.b.clone(), lang, props.b_name.clone()), |(a, b, lang, b_name)| {
-            overlay_lines(*lang, &a.0, &b.0, b_name)
-        });
+        use_memo(deps, |(a, b, lang, a_name, b_name)| overlay_lines(*lang, &a.0, &b.0, [a_name, b_name]));
     let (load, outcomes, in_flight, bucket) = (*lines).clone();
     let per_s = rate_unit(lang, bucket);
     let end = props.end_ms;
