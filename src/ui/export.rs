@@ -194,9 +194,13 @@ fn caption_band(
             if let Some(unit) = cap.query_selector(".unit")?.and_then(|u| u.text_content()) {
                 title = format!("{} {unit}", title.trim());
             }
-            // Off the page, a compare-mode figure says whose it is.
+            // Off the page, a compare-mode figure says whose it is, and a figure drawn at the
+            // playhead says when (`data-moment`: the chain diagram).
             if let Some(side) = side_of(svg) {
                 title = format!("{side} · {}", title.trim());
+            }
+            if let Some(moment) = svg.get_attribute("data-moment").filter(|m| !m.is_empty()) {
+                title = format!("{} · {moment}", title.trim());
             }
             title
         }

@@ -200,7 +200,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
     # ---- compare mode: side B named by its own preset; a figure's band as on the page -----
     def compare_exports_name_side_b_and_keep_the_figures_words():
         preset, seed = "big-promo-protected", 1
-        n = export_from(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1")
+        n = export_from(f"?page=storm&lang=en&preset={preset}&seed={seed}&compare=1&t=30000")
         # Side B is big-promo: its files had carried side A's name.
         name, _, body = take("#export-json-b", n)
         expect(name == f"resilience-lab-{ver}-big-promo-seed{seed}-side-b.json", f"side B's file name {name}")
@@ -208,7 +208,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, lab, wai
         open_menu()
         names = chrome.js("return Array.from(document.querySelectorAll('#export-figures .fig-name')).map(e => e.textContent);")
         got = {}
-        for k, want in enumerate(["A · Outcomes over time", "A · Offered load", "B · Error budget"]):
+        for k, want in enumerate(["A · Outcomes over time", "A · Offered load", "B · Error budget", "A · Call chain diagram"]):
             i = next(i for i, x in enumerate(names) if x.startswith(want))
             name, _, body = take(f"#export-fig-{i}-svg", n + 1 + k)
             got[want] = (name, body.decode("utf-8"))
@@ -238,6 +238,11 @@ box.remove(); return out;""", got["A · Offered load"][1])
                f"the long title wraps within the figure: {widths}")
         title = " ".join(t for t, _, _ in widths)
         expect(title.startswith("A · Offered load") and title.endswith(")"), f"the whole title: {title!r}")
+        # The diagram drawn at the playhead says when, off the page (the link paused it at 30 s).
+        band = ET.fromstring(got["A · Call chain diagram"][1]).find(SVG_NS + "g")
+        title = " ".join(t.text or "" for t in band.iter(SVG_NS + "text") if t.get("font-weight") == "600")
+        expect(title.startswith("A · The chain at the playhead") and title.endswith("· t = 30 s"),
+               f"the exported diagram names its moment: {title!r}")
         # A note under the chart goes with it: the budget spent past the chart's top.
         note = chrome.text("#error-budget-off-scale-b")
         band = ET.fromstring(got["B · Error budget"][1]).find(SVG_NS + "g")

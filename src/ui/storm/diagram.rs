@@ -742,7 +742,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
                 // Its width attribute is its least width (the style sheet's `min-width: 100%`
                 // makes it the figure's when that is wider): the page's policy allows no style
                 // attributes.
-                <svg viewBox={format!("0 0 {width} {height}")} width={width.to_string()} role="img" aria-label={lang.t(T::DiagramLabel)}>
+                // `data-moment`: the playhead's time, which an exported copy adds to its title
+                // (off the page, "at the playhead" says nothing).
+                <svg viewBox={format!("0 0 {width} {height}")} width={width.to_string()} role="img" aria-label={lang.t(T::DiagramLabel)}
+                    data-moment={lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(props.at_ms / 1000.0, 2)))])}>
                     { edge_views }
                     { for pools.iter().map(|p| pool_view(lang, r, p, &edges, b, props.side)) }
                     { box_views }
