@@ -96,6 +96,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts):
                 chrome.viewport(w, h)
                 fits = chrome.js("const t = document.getElementById('adm-steps'); return [t.scrollWidth, t.parentElement.clientWidth];")
                 expect(fits[0] <= fits[1] + 1, f"({lang}) the step table fits at {w} px: {fits}")
+                # And on a laptop each decision keeps one line (allowed to wrap there, it had
+                # taken two lines a row).
+                if w > 900:
+                    lines = chrome.js("return Array.from(document.querySelectorAll('#adm-steps tbody td:nth-child(7)')).map(td => {"
+                                      " const r = document.createRange(); r.selectNodeContents(td);"
+                                      " return new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size; });")
+                    expect(max(lines) <= 1, f"({lang}) every decision on one line at {w} px: {lines}")
             chrome.viewport(1280, 900)
             shots(f"admission-source-003-{lang}")
             no_console_errors(chrome, f"admission source-003 ({lang})")
