@@ -773,7 +773,7 @@ texts! {
     StoryAsLoaded => "The preset as loaded; the settings now differ from it, changed here or by the link that opened this page (Reset to preset brings it back):",
         "下面的说明针对预设的原始设置；当前设置已被修改（在本页或通过打开本页的链接），点击“恢复预设”可还原：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
-    FromStormOption => "From the retry-storm page: {what}", "来自重试风暴页面：{what}";
+    FromStormOption => "{what} (storm page)", "{what}（重试风暴页面）";
     QFromStorm => "Opened from the retry-storm page with {what}'s pool: its workers, queue limit and work time; the calls per second reaching it, retries included, counted in the storm charts' whole buckets while the load arrives and before the first fault; arrivals evenly spaced if the storm's load is, else Poisson; and the capacity table's W the closed form's time in system. The storm's faults, timeouts and retries are not replayed: the pool gets a steady stream. Picking a preset replaces these settings; changing one makes them yours.",
         "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间；每秒到达它的调用数（含重试，按风暴页面图表的完整时间桶统计，取负载到达期间、首个故障之前）；风暴页面的负载均匀时均匀到达，否则为泊松到达；容量表的 W 取闭式解的系统内时间。风暴中的故障、超时与重试都不重放：线程池收到的是平稳的到达流。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
     AdmFromStorm => "Opened from the retry-storm page with {what}'s admission control: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset replaces these settings; changing one makes them yours.",
