@@ -163,10 +163,20 @@ fn step_row(lang: Lang, st: &AdmissionState, i: usize, s: &Step, current: usize)
                 (_, Some((id, v))) => html! { <td role="cell" data-label={label(col)} {id} data-value={v.to_string()}>{ c }</td> },
                 // A phone's card leaves out what is blank (an admitted call's reason).
                 (_, None) if c.is_empty() => html! { <td role="cell" class="blank" data-label={label(col)} /> },
+                // A reason's identifier may break after its underscores (`cost_exceeds_<wbr>
+                // capacity`): unbroken, it had pushed Retry-After past a sideways scroll at
+                // 1,366 px.
+                (7, None) => html! { <td role="cell" data-label={label(col)}>{ breakable_identifiers(&c) }</td> },
                 (_, None) => html! { <td role="cell" data-label={label(col)}>{ c }</td> },
             }) }
         </tr>
     }
+}
+
+/// `text` with a line-break opportunity (`<wbr>`) after each underscore, which a browser
+/// does not break at by itself; the text copied or read aloud is the same.
+fn breakable_identifiers(text: &str) -> Html {
+    html! { <>{ for text.split_inclusive('_').map(|p| html! { <>{ p.to_string() }<wbr /></> }) }</> }
 }
 
 /// Widest a label over the bucket may be (units of its 200-unit drawing).
@@ -571,7 +581,7 @@ pub fn AdmissionPage(props: &AdmissionProps) -> Html {
                         if run.capacity > 0 { <div class="chart-wrap tokens">{ tokens_chart(lang, run, k, (&tokens_figure, tokens_w)) }</div> }
                     </div>
                     // Focusable, so that the keyboard can scroll it sideways on a narrow screen.
-                    <div class="panel table-scroll" tabindex="0" role="region" aria-label={t(T::AdmStepsRegion)}>
+                    <div class="panel table-scroll steps-box" tabindex="0" role="region" aria-label={t(T::AdmStepsRegion)}>
                         <table class="lab-table steps stack-narrow" id="adm-steps" role="table">
                             <thead role="rowgroup"><tr role="row"><th role="columnheader">{ "#" }</th>{ for STEP_COLUMNS.iter().map(|&c| html! { <th role="columnheader">{ t(c) }</th> }) }</tr></thead>
                             <tbody role="rowgroup">{ for run.steps.iter().enumerate().skip(from).take(STEP_ROWS).map(|(i, s)| step_row(lang, st, i, s, k)) }</tbody>
