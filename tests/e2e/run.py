@@ -454,6 +454,10 @@ def main():
         page("?page=storm&lang=en&preset=metastable-retry-storm&compare=1")
         wait_run(chrome)
         chrome.wait("#diagram-b")
+        # Each chain's caption leads with its side: stacked, side B's heading is off screen
+        # while its drawing is not.
+        lead = chrome.js("return ['a', 'b'].map(s => getComputedStyle(document.getElementById('diagram-title-' + s), '::before').content);")
+        expect(lead == ['"A ·"', '"B ·"'], f"each chain's caption names its side: {lead}")
         chrome.js("const s = document.getElementById('scrub'); s.value = s.max; s.dispatchEvent(new Event('input', {bubbles: true}));")
         time.sleep(0.3)
         ended = chrome.js("return ['a', 'b'].map(s => { const e = document.getElementById('diagram-ended-' + s); return e && e.textContent; });")

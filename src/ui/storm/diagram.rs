@@ -728,7 +728,10 @@ pub fn Diagram(props: &DiagramProps) -> Html {
         .collect();
     html! {
         <figure class="diagram" id={format!("diagram-{}", props.side)} ref={figure}>
-            <figcaption id={format!("diagram-title-{}", props.side)}>{ lang.t(T::DiagramTitle) }
+            // In compare mode the caption leads with its side's letter (drawn by the style
+            // sheet from `data-side`, so an export's title, which adds the side itself, reads
+            // it once): stacked, side B's heading is off screen while its drawing is not.
+            <figcaption id={format!("diagram-title-{}", props.side)} data-side={props.scrolls.then(|| props.side.to_ascii_uppercase())}>{ lang.t(T::DiagramTitle) }
                 // A phone shows the first hops only: say that the rest are a swipe away.
                 if scrolls { <span class="unit" id={format!("diagram-scrolls-{}", props.side)}>{ " " }{ lang.f(T::DiagramScrolls, &[("n", &r.hops.len().to_string())]) }</span> }
             </figcaption>
