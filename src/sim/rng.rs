@@ -26,7 +26,7 @@ use rand_pcg::Lcg64Xsh32;
 
 /// SplitMix64's finaliser: a bijective mix of 64 bits.
 #[inline]
-pub fn mix64(mut z: u64) -> u64 {
+pub const fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -99,7 +99,13 @@ impl Key {
     /// The key of a child: the call made for dependency `dep`, attempt `attempt`.
     #[inline(always)]
     pub fn child(self, dep: u32, attempt: u32) -> Key {
-        self.child_salted(child_salt(dep, attempt))
+        // The first dependency's first attempts (nearly every call) read their salt from a
+        // table: one load instead of a mixing step.
+        let salt = match FIRST_DEP_SALTS.get(attempt as usize) {
+            Some(&s) if dep == 0 => s,
+            _ => child_salt(dep, attempt),
+        };
+        self.child_salted(salt)
     }
     /// [`Key::child`] with the position's salt computed ahead ([`child_salt`]): the same
     /// key, one mixing step shorter.
@@ -119,11 +125,22 @@ impl Key {
     }
 }
 
+/// [`child_salt`] of dependency 0's attempts 0 to 15, computed at compile time.
+const FIRST_DEP_SALTS: [u64; 16] = {
+    let mut t = [0; 16];
+    let mut a = 0;
+    while a < 16 {
+        t[a] = child_salt(0, a as u32);
+        a += 1;
+    }
+    t
+};
+
 /// What [`Key::child`] mixes into its parent's key for dependency `dep`, attempt
 /// `attempt`: a function of the position only, so it can be tabulated.
 #[inline]
-pub fn child_salt(dep: u32, attempt: u32) -> u64 {
-    mix64((u64::from(dep) << 32) | u64::from(attempt))
+pub const fn child_salt(dep: u32, attempt: u32) -> u64 {
+    mix64(((dep as u64) << 32) | attempt as u64)
 }
 
 /// An exponential variate with the given mean from a uniform `u` in [0, 1).
@@ -233,6 +250,19 @@ pub fn lognormal(median: f64, p99: f64, u: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_childs_key_is_the_same_from_the_table_or_mixed() {
+        // The table covers dependency 0's attempts 0-15; every other position mixes its salt.
+        for parent in [0, 1, 0xDEAD_BEEF, u64::MAX] {
+            for dep in 0..3 {
+                for attempt in 0..40 {
+                    let mixed = Key(mix64(parent ^ mix64((u64::from(dep) << 32) | u64::from(attempt))));
+                    assert_eq!(Key(parent).child(dep, attempt), mixed, "{parent} {dep} {attempt}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn unit_is_rands_standard_uniform() {
