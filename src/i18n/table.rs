@@ -1171,7 +1171,7 @@ texts! {
     LessonPresentHelp => "The step's figure large for a projector, only the step's knobs; keys → / PageDown / Space next, ← / PageUp back, R reveal, P play or pause, F full screen, L the other language, Esc leave.",
         "为投影放大本步的图，只显示本步的参数；按键 → / PageDown / 空格 下一步，← / PageUp 上一步，R 揭晓答案，P 播放或暂停，F 全屏，L 切换语言，Esc 退出。";
     LessonInterview => "Interview mode", "面试模式";
-    LessonStartHelp => "Alone, at your own pace: the card beside the page, its answers hidden until you reveal them (R), your place kept in the link.", "自学，按自己的节奏：卡片在页面旁边，答案在你揭晓（R）之前隐藏，进度保存在链接里。";
+    LessonStartHelp => "Alone, at your own pace: the card beside the page, its answers hidden until you reveal them (R), → and ← to the next and previous step, your place kept in the link.", "自学，按自己的节奏：卡片在页面旁边，答案在你揭晓（R）之前隐藏，→ 和 ← 切换到下一步和上一步，进度保存在链接里。";
     LessonModeItem => "{mode}: {help}", "{mode}：{help}";
     LessonInterviewHelp => "For the interviewer: every prompt of the lesson as a checklist, answers hidden until revealed, and a link for the candidate without the answers.",
         "给面试官：课程的所有问题列成清单，答案揭晓前隐藏，并可复制不含答案的候选人链接。";

@@ -910,6 +910,27 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         expect(own[0] < before[0], f"alone, one attempt's load has a lower top: {own} against {before}")
         no_console_errors(chrome, "held scales")
 
+    def alone_page_keys_scroll_and_arrows_move_the_step():
+        # A student alone at a laptop: PageDown and Space read on down the page (they had
+        # skipped to the next step, its answer never shown); → moves the step.
+        chrome.cmd("POST", "/window/rect", {"width": 1366, "height": 768})
+        try:
+            chrome.get(base + "?lesson=field-guide&step=1&lang=zh")
+            wait_step("field-guide", 1)
+            chrome.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+            for key in [PAGE_DOWN, SPACE]:
+                chrome.press(key)
+                time.sleep(0.4)
+            got = chrome.js("return [document.getElementById('lesson-card').dataset.step, Math.round(window.scrollY)];")
+            expect(got[0] == "1" and got[1] > 0, f"PageDown and Space scroll the page, still step 1: {got}")
+            chrome.press(ARROW_RIGHT)
+            wait_step("field-guide", 2)
+            chrome.press(ARROW_LEFT)
+            wait_step("field-guide", 1)
+            no_console_errors(chrome, "alone: page keys")
+        finally:
+            chrome.cmd("POST", "/window/rect", {"width": 1280, "height": 900})
+
     def a_focused_scroll_region_keeps_its_keys():
         # On a phone, retry storm 2's chain diagram (four hops) is wider than the screen; Tab
         # reaches its scroll box, and there → and Space scroll it instead of moving the step.
@@ -1361,6 +1382,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         ("lessons: until R a veiled figure is kept from screen readers too; R plays on to the answer's totals and outlines its figures", the_answer_is_kept_from_readers_and_shown_where_it_is),
         ("lessons: a step's runs share their scales: a knob that lowers a line shows it lower", a_steps_runs_share_their_scales),
         ("lessons: the arrow keys move a number field one step (a fault's end, 100 ms)", arrow_keys_move_a_number_field_one_step),
+        ("lessons: alone at a laptop, PageDown and Space scroll the page and → and ← move the step", alone_page_keys_scroll_and_arrows_move_the_step),
         ("lessons: a focused scroll region that overflows keeps → and Space (a phone's wide chain diagram)", a_focused_scroll_region_keeps_its_keys),
         ("lessons: on a phone, the chain rows veiled with the answer, a corner button back to the card, the index within 360 px", a_phone_learner_finds_the_card_and_not_the_answer),
         ("lessons: a teacher presents from a tablet (768 x 1024 and 1024 x 768, touch): the card spans it, plays and goes full screen, its sticky bar short; the header scrolls away, a link to the folded settings", a_teacher_presents_from_a_tablet),

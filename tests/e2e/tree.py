@@ -130,6 +130,10 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, wait_run, cli_
         where = "const r = document.activeElement; return [r.matches('#chart-latency rect.pick'), [...document.querySelectorAll('#chart-latency rect.pick')].indexOf(r)];"
         chrome.press("\ue014")  # ArrowRight
         expect(chrome.js(where) == [True, 1], f"an arrow on: the second bar has the focus: {chrome.js(where)}")
+        # Its focus shows however thin the bar (one request among thousands is a fraction of
+        # a pixel tall): a ring round it, as every other control has, besides its stroke.
+        ring = chrome.js("const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth), parseFloat(s.outlineOffset)];")
+        expect(ring[0] == "solid" and ring[1] >= 3 and ring[2] >= 3, f"a focused bar has a ring round it: {ring}")
         chrome.press("\ue012", "\ue012")  # ArrowLeft twice: it stops at the first
         expect(chrome.js(where) == [True, 0], f"back to the first and no further: {chrome.js(where)}")
         chrome.press("\ue010")  # End

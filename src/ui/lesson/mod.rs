@@ -659,17 +659,20 @@ pub fn key_command(e: &web_sys::KeyboardEvent, present: bool) -> Option<KeyComma
     let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
         || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch");
     let key = e.key();
+    // Alone at a laptop, PageUp, PageDown and Space scroll the page as everywhere else (a
+    // student pressing PageDown to read on had skipped a step unread); only the arrows,
+    // which scroll nothing here, move the step. Esc leaves the presenter's stage only.
     Some(match key.as_str() {
         "PageDown" if present => KeyCommand::Next,
         "PageUp" if present => KeyCommand::Back,
-        "ArrowRight" | "PageDown" if !typing => KeyCommand::Next,
-        " " if !typing && !on_button => KeyCommand::Next,
-        "ArrowLeft" | "PageUp" if !typing => KeyCommand::Back,
+        " " if present && !typing && !on_button => KeyCommand::Next,
+        "ArrowRight" if !typing => KeyCommand::Next,
+        "ArrowLeft" if !typing => KeyCommand::Back,
         "r" | "R" if !typing => KeyCommand::Reveal,
         "p" | "P" if !typing => KeyCommand::Play,
         "f" | "F" if !typing => KeyCommand::FullScreen,
         "l" | "L" if !typing => KeyCommand::Language,
-        "Escape" => KeyCommand::Leave,
+        "Escape" if present => KeyCommand::Leave,
         _ => return None,
     })
 }
