@@ -10,7 +10,7 @@ use crate::i18n::{Lang, T, format_number};
 use crate::model::breaker_lab::{Call, Cause, Change, Fate, LabInput, LabRun};
 use crate::plot::palette::glyphs_width;
 use crate::plot::{Linear, esc, nice_ticks, tick_labels};
-use crate::policy::breaker::{State, Tally};
+use crate::policy::breaker::{State, Tally, WindowKind};
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -124,13 +124,15 @@ fn glyph(out: &mut String, (c, probe, dropped): (Cell, bool, bool), x: f64, y: f
     out.push_str("</g>");
 }
 
-/// Calls `idx` as cells at `t_us`, [`CELL_STEP`] units apart, `per_row` to a row.
+/// Calls `idx` as cells at `t_us`, [`CELL_STEP`] units apart, `per_row` to a row, the
+/// drawing as tall as `reserve` cells take at least: the rows the strip will fill are held
+/// from the first call, so that the panels below do not move down while it plays.
 fn cells(
     out: &mut String,
     r: &LabRun,
     idx: impl Iterator<Item = usize>,
     t_us: u64,
-    per_row: usize,
+    (per_row, reserve): (usize, usize),
     label: &str,
 ) {
     let mut body = String::new();
@@ -144,7 +146,7 @@ fn cells(
         );
         n += 1;
     }
-    let rows = n.div_ceil(per_row).max(1);
+    let rows = n.max(reserve).div_ceil(per_row).max(1);
     let _ = write!(
         out,
         r#"<svg class="cells" viewBox="0 0 {} {}" role="img" aria-label="{}">{body}</svg>"#,
@@ -387,7 +389,7 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64, 
     let shown = strip(r, k, STRIP);
     let head = esc(&lang.f(T::BlCalls, &[("n", &shown.len().to_string())]));
     let _ = write!(o, "<h3>{head}</h3>");
-    cells(&mut o, r, shown, t_us, per_row(40), &head);
+    cells(&mut o, r, shown, t_us, (per_row(40), r.calls.len().min(STRIP)), &head);
     o.push_str(r#"<div class="legend">"#);
     for (c, label) in [
         ((Cell::Ok, false, false), T::OutcomeSucceeded),
@@ -426,7 +428,12 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64, 
         r#"<div class="panel" id="breaker-window" data-state="{}" data-calls="{calls}" data-failures="{failures}" data-slows="{slows}"><h2>{head}{more}</h2>"#,
         state_id(f.state)
     );
-    cells(&mut o, r, inside.iter().map(|&i| i as usize), t_us, per_row(30), &head);
+    // A count window holds as many as its size once full; a time window's count varies.
+    let window_cells = match b.window_kind {
+        WindowKind::Count => (b.window as usize).min(WINDOW_CELLS).min(r.calls.len()),
+        WindowKind::Time => 0,
+    };
+    cells(&mut o, r, inside.iter().map(|&i| i as usize), t_us, (per_row(30), window_cells), &head);
     if f.state == State::Closed && calls < b.min_calls {
         let _ = write!(
             o,

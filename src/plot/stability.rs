@@ -114,18 +114,19 @@ fn got_out(c: Option<&Option<CellResult>>) -> Option<bool> {
 /// The edges between a stuck cell and a cell that got out (recovered or draining), as one
 /// path (cell units: x right, y up; `to_px` places them). Overloaded cells draw no edge:
 /// their column is shaded as such, and an edge to it read as the region reaching capacity.
+/// Edges that meet are one run of the path (`M…L…L…`), so a dashed line's pattern goes on
+/// round its corners: edge by edge, each restarted its dashes, and on a 40 × 40 map the
+/// round caps closed the gaps (the dashed boundary drew solid).
 pub fn boundary(
     nx: usize,
     ny: usize,
     cells: &[Option<CellResult>],
     to_px: impl Fn(f64, f64) -> (f64, f64),
 ) -> String {
-    let mut d = String::new();
     let at = |i: usize, j: usize| got_out(cells.get(j * nx + i));
-    let mut seg = |a: (f64, f64), b: (f64, f64)| {
-        let (p, q) = (to_px(a.0, a.1), to_px(b.0, b.1));
-        let _ = write!(d, "M{:.1} {:.1}L{:.1} {:.1}", p.0, p.1, q.0, q.1);
-    };
+    // Corners numbered row by row over the (nx + 1) × (ny + 1) grid.
+    let corner = |i: usize, j: usize| j * (nx + 1) + i;
+    let mut edges: Vec<(usize, usize)> = Vec::new();
     for j in 0..ny {
         for i in 0..nx {
             let here = at(i, j);
@@ -133,13 +134,41 @@ pub fn boundary(
                 && let (Some(a), Some(b)) = (here, at(i + 1, j))
                 && a != b
             {
-                seg(((i + 1) as f64, j as f64), ((i + 1) as f64, (j + 1) as f64));
+                edges.push((corner(i + 1, j), corner(i + 1, j + 1)));
             }
             if j + 1 < ny
                 && let (Some(a), Some(b)) = (here, at(i, j + 1))
                 && a != b
             {
-                seg((i as f64, (j + 1) as f64), ((i + 1) as f64, (j + 1) as f64));
+                edges.push((corner(i, j + 1), corner(i + 1, j + 1)));
+            }
+        }
+    }
+    let mut at_corner: Vec<Vec<usize>> = vec![Vec::new(); (nx + 1) * (ny + 1)];
+    for (e, &(a, b)) in edges.iter().enumerate() {
+        at_corner[a].push(e);
+        at_corner[b].push(e);
+    }
+    // Runs start where a line ends (a corner with an odd number of edges: the map's edge),
+    // then round what is left (closed loops).
+    let starts: Vec<usize> =
+        (0..at_corner.len()).filter(|&v| at_corner[v].len() % 2 == 1).chain(0..at_corner.len()).collect();
+    let mut used = vec![false; edges.len()];
+    let mut d = String::new();
+    let point = |d: &mut String, v: usize, cmd: char| {
+        let (x, y) = to_px((v % (nx + 1)) as f64, (v / (nx + 1)) as f64);
+        let _ = write!(d, "{cmd}{x:.1} {y:.1}");
+    };
+    for start in starts {
+        while let Some(&first) = at_corner[start].iter().find(|&&e| !used[e]) {
+            point(&mut d, start, 'M');
+            let (mut here, mut next) = (start, Some(first));
+            while let Some(e) = next {
+                used[e] = true;
+                let (a, b) = edges[e];
+                here = if a == here { b } else { a };
+                point(&mut d, here, 'L');
+                next = at_corner[here].iter().copied().find(|&e| !used[e]);
             }
         }
     }
@@ -616,7 +645,7 @@ mod tests {
             v(Outcome::Stuck, None),
         ];
         let d = boundary(2, 2, &cells, |i, j| (i * 10.0, j * 10.0));
-        assert_eq!(d, "M10.0 0.0L10.0 10.0M10.0 10.0L10.0 20.0");
+        assert_eq!(d, "M10.0 0.0L10.0 10.0L10.0 20.0", "the two edges, one run");
         let pending = vec![v(Outcome::Recovered, Some(0.0)), None, None, None];
         assert_eq!(boundary(2, 2, &pending, |i, j| (i, j)), "", "no edge to a cell not yet run");
         // None between recovered and overloaded or draining; one between draining and stuck.
@@ -627,6 +656,22 @@ mod tests {
             v(Outcome::Stuck, None),
         ];
         assert_eq!(boundary(2, 2, &cells, |i, j| (i * 10.0, j * 10.0)), "M10.0 10.0L10.0 20.0");
+        // A stuck cell ringed by recovered ones: one closed run round it, back where it began.
+        let ring: Vec<_> = (0..9)
+            .map(|k| if k == 4 { v(Outcome::Stuck, None) } else { v(Outcome::Recovered, Some(0.0)) })
+            .collect();
+        let d = boundary(3, 3, &ring, |i, j| (i, j));
+        assert_eq!(d.matches('M').count(), 1, "one run: {d}");
+        assert_eq!(d.matches('L').count(), 4, "four edges: {d}");
+        assert!(d.starts_with("M1.0 1.0") && d.ends_with("L1.0 1.0"), "closed: {d}");
+        // A staircase from the map's edge to its edge: one run, from an end.
+        let stairs: Vec<_> = [1, 1, 1, 0, 1, 1, 0, 0, 1]
+            .iter()
+            .map(|&k| if k == 1 { v(Outcome::Stuck, None) } else { v(Outcome::Recovered, Some(0.0)) })
+            .collect();
+        let d = boundary(3, 3, &stairs, |i, j| (i, j));
+        assert_eq!(d.matches('M').count(), 1, "one run: {d}");
+        assert_eq!(d.matches('L').count(), 4, "{d}");
     }
 
     #[test]

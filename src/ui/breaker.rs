@@ -282,6 +282,14 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
     let time = lang.f(T::PlayheadAt, &[("t", &format!("{} s", format_number(f.at_us as f64 / 1e6, 3)))]);
     // The label beside the slider, and what the slider says: the call and its time.
     let at_text = format!("{call_of} · {time}");
+    // Its widest forms (in the mono type every digit is as wide), held beside it unseen, so
+    // that the slider keeps its length while the digits change in play (its end twitched).
+    let widest = {
+        let t = format!("{}.000 s", format_number((r.end_us / 1_000_000) as f64, 0));
+        let time = lang.f(T::PlayheadAt, &[("t", &t)]);
+        [lang.f(T::BlCallOf, &[("k", &num(n)), ("n", &num(n))]), lang.f(T::BlCallsAll, &[("n", &num(n))])]
+            .map(|c| format!("{c} · {time}"))
+    };
     let body = outputs(lang, &p.state.input, &r, k, band_w.w, !band_w.fits);
     let announce = if *playing {
         String::new()
@@ -310,7 +318,10 @@ pub fn BreakerPage(p: &BreakerProps) -> Html {
                         <button type="button" id="step" class="secondary small" title={t(T::BlStepHelp)} onclick={onstep}>{ t(T::Step) }</button>
                         <input id="scrub" type="range" min="0" max={n.to_string()} step="1" value={k.to_string()}
                             aria-label={t(T::Scrub)} aria-valuetext={at_text.clone()} title={t(T::ScrubHelp)} aria-describedby="scrub-help" oninput={onscrub} />
-                        <span class="time" id="playhead-label">{ at_text }</span>
+                        <span class="time-fit">
+                            <span class="time" id="playhead-label">{ at_text }</span>
+                            { for widest.into_iter().map(|w| html! { <span class="time" aria-hidden="true">{ w }</span> }) }
+                        </span>
                         // On screen, not only as a tooltip: a touch screen shows none.
                         <p class="help" id="scrub-help">{ t(T::ScrubHelp) }</p>
                     </div>

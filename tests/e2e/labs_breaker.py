@@ -95,8 +95,13 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         chrome.click("#play")
         deadline = time.time() + 40  # 10 s, with room for a machine busy building
         start, nudged = int(data("#breaker", "data-pos")), False
+        # In play the slider keeps its length and the panels under the latest calls keep
+        # their place (the label's digits and the strip's rows had moved them).
+        layout = "return [Math.round(document.getElementById('scrub').getBoundingClientRect().width), Math.round(document.getElementById('breaker-window').getBoundingClientRect().top + scrollY)];"
+        seen = set()
         while time.time() < deadline and int(data("#breaker", "data-pos")) < n:
             time.sleep(0.1)
+            seen.add(tuple(chrome.js(layout)))
             if not nudged and time.time() > deadline - 35 and int(data("#breaker", "data-pos")) == start:
                 # No animation frame in 5 s: the browser has put the tab in the background
                 # (seen after many window resizes in one long session). Say so and bring it
@@ -109,6 +114,8 @@ def add_checks(run, chrome, base, measurements, expect, no_console_errors):
         pos = int(data("#breaker", "data-pos"))
         expect(pos == n, f"playback reached the end: at {pos} of {n} after 40 s, {chrome.text('#play')!r}")
         expect(chrome.text("#play") == "Play", "and stopped")
+        seen.add(tuple(chrome.js(layout)))
+        expect(len(seen) == 1, f"the slider's width and the window panel's top held through play: {sorted(seen)}")
         # At the end the label says so in words, as the calls before it do.
         expect(chrome.text("#playhead-label").startswith(f"all {n} calls · "), f"the end's label: {chrome.text('#playhead-label')!r}")
         no_console_errors(chrome, "breaker playback")

@@ -85,6 +85,30 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
                         ["--x", "l1.attempts=1..3/3", "--y", "utilisation=0.8..1/5"], 15)
         expect("draining" in outcomes, f"a draining cell to compare: {outcomes}")
 
+    def a_protection_switched_keeps_the_plain_cells():
+        # Switching the overlay on, to another protection or off runs only the protected
+        # cells: the plain map does not depend on it (it had been wiped and run again, 24 s
+        # a switch on a 40 x 40 map).
+        chrome.get(base + "?page=stability&lang=en&x=utilisation%3D0.1..1%2F10&y=trigger_ms%3D100..1000%2F10")
+        expect(wait_done() == 100, "10 x 10 without a protection")
+        before = cells()
+        def protect(slug):
+            chrome.js("const s = document.getElementById('stab-protect'); s.value = arguments[0]; s.dispatchEvent(new Event('change', {bubbles: true}));", slug)
+            time.sleep(0.05)
+        protect("budget")
+        got = [map_attr("data-done"), map_attr("data-total")]
+        expect(got[1] == "200" and int(got[0]) >= 100, f"the budget's overlay starts from the plain map done: {got}")
+        expect(wait_done() == 200, "and runs its 100 protected cells")
+        protect("cancel")
+        got = [map_attr("data-done"), map_attr("data-total")]
+        expect(got[1] == "200" and int(got[0]) >= 100, f"another protection keeps the plain map: {got}")
+        expect(wait_done() == 200, "cancel's 100 cells")
+        protect("none")
+        got = [map_attr("data-done"), map_attr("data-total"), chrome.text("#stab-status")]
+        expect(got[:2] == ["100", "100"] and "100 cells in" in got[2], f"switched off, the plain map is whole at once: {got}")
+        expect(cells() == before, "the same cells as the sweep's own")
+        no_console_errors(chrome, "protection switched")
+
     def protection_shrinks_and_cells_open_their_run():
         q = "?page=stability&lang=en&protect=budget&x=utilisation%3D0.1..1%2F10&y=trigger_ms%3D100..1000%2F10"
         chrome.get(base + q)
@@ -301,6 +325,7 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         ("stability: the default 20x20 map in Web Workers within 10 s, main thread free", default_map_in_workers),
         ("stability: on a phone a cell picked from the keyboard scrolls into the map's view", a_cell_picked_on_a_phone_comes_into_view),
         ("stability: the page's grid equals lab sweep's", grid_equals_lab_sweep),
+        ("stability: a protection switched on, changed or off runs only the protected cells", a_protection_switched_keeps_the_plain_cells),
         ("stability: a retry budget empties the stuck region, cancel shrinks it; a click opens a cell's run, a tap picks the cell and says its verdict", protection_shrinks_and_cells_open_their_run),
         ("stability: cancel stops the sweep, run again finishes it", cancel_stops_the_sweep),
         ("stability: a 3,200-cell sweep says how long it has left", a_long_sweep_says_how_long_it_has_left),

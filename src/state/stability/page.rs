@@ -244,13 +244,23 @@ impl StabilityState {
 
     /// The query that rebuilds this sweep in a worker.
     pub fn run_query(&self) -> String {
+        self.run_query_with(self.sweep.protect)
+    }
+
+    /// [`run_query`](Self::run_query) with no protection: what the map's plain cells depend
+    /// on (a protection changed leaves them as they are, and only the overlay is run).
+    pub fn plain_run_query(&self) -> String {
+        self.run_query_with(Protection::None)
+    }
+
+    fn run_query_with(&self, protect: Protection) -> String {
         let mut q = Query::new();
         let s = &self.sweep;
         q.set("preset", s.preset);
         q.set("seed", s.seed.to_string());
         q.set("x", s.x.text());
         q.set("y", s.y.text());
-        q.set("protect", s.protect.slug());
+        q.set("protect", protect.slug());
         q.to_query_string()
     }
 

@@ -402,7 +402,7 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
     let round = use_state(|| 0u32);
     let protected = s.protect != Protection::None;
     let (nx, ny) = (usize::from(s.x.n), usize::from(s.y.n));
-    let (view, cancel) = use_sweep(st.run_query(), nx, ny, protected, *round);
+    let (view, cancel) = use_sweep(st.run_query(), st.plain_run_query(), nx, ny, protected, *round);
     let jobs = st.hysteresis_jobs();
     let hyst_runs = use_runs(jobs.clone());
     let links = use_memo((s.clone(), lang, props.embed), |(s, lang, embed)| {

@@ -83,6 +83,14 @@ struct Shared {
     on_page: Vec<bool>,
     /// Cells already done when this sweep started (a sweep resumed after Back).
     done_at_start: usize,
+    /// What the plain cells in `view` are of: the run query without the protection, and
+    /// the grid. A protection switched on, off or to another keeps them.
+    plain_key: Option<(String, usize, usize)>,
+    /// The `round` of the sweep in `view` (a new one: Run again).
+    round: u32,
+    /// When the plain cells were all back (ms from their sweep's start): said again when the
+    /// protection is switched off and they are the whole map.
+    plain_ms: Option<f64>,
     /// The next frame's redraw, when cells came in since the last one: replies are drawn at
     /// most once a frame, however many arrive.
     frame: Option<gloo_render::AnimationFrame>,
@@ -90,10 +98,12 @@ struct Shared {
 
 /// Runs the sweep `query` (a stability page's run query) over its `nx` × `ny` cells, twice
 /// when `protected` (plain and with the protection); a new `round` runs it again; `cancel`
-/// stops it.
+/// stops it. `plain_query`: the same without the protection, so that a protection changed
+/// keeps the plain cells done.
 #[hook]
 pub fn use_sweep(
     query: String,
+    plain_query: String,
     nx: usize,
     ny: usize,
     protected: bool,
@@ -107,6 +117,9 @@ pub fn use_sweep(
         started: 0.0,
         on_page: Vec::new(),
         done_at_start: 0,
+        plain_key: None,
+        round: 0,
+        plain_ms: None,
         frame: None,
     });
     let pool = {
@@ -143,9 +156,12 @@ pub fn use_sweep(
                         sh.view.done += 1;
                     }
                 }
+                let elapsed = now() - sh.started;
+                if sh.plain_ms.is_none() && plain.iter().all(Option::is_some) {
+                    sh.plain_ms = Some(elapsed);
+                }
                 sh.view.plain = Rc::new(plain);
                 sh.view.protected = Rc::new(prot);
-                let elapsed = now() - sh.started;
                 if sh.view.done >= sh.view.total {
                     sh.view.elapsed_ms = Some(elapsed);
                     sh.view.left_ms = None;
@@ -176,63 +192,92 @@ pub fn use_sweep(
     };
     {
         let (set, shared, pool) = (state.setter(), shared.clone(), pool.clone());
-        use_effect_with((query, nx, ny, protected, round), move |(query, nx, ny, protected, round)| {
-            let total_cells = nx * ny;
-            let runners = pool.borrow();
-            // The runners whose worker started take the cells; with none, the first runs them
-            // on the main thread.
-            let mut active: Vec<&Runner> = runners.iter().filter(|r| r.in_worker()).collect();
-            let workers = active.len();
-            if active.is_empty() {
-                active.extend(runners.first());
-            }
-            let mut sh = shared.borrow_mut();
-            sh.id += 1;
-            sh.started = now();
-            let key: SweepKey = (query.clone(), *nx, *ny, *protected);
-            sh.key = Some(key.clone());
-            // A page come back to shows its sweep as far as it got, and runs only the cells
-            // still missing; Run again runs them all.
-            let cached =
-                SWEPT.with(|f| f.borrow().as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone()));
-            match (*round, cached) {
-                (0, Some(view)) if view.done >= view.total => {
-                    sh.view = view;
-                    set.set(sh.view.clone());
-                    return;
+        use_effect_with(
+            (query, plain_query, nx, ny, protected, round),
+            move |(query, plain_query, nx, ny, protected, round)| {
+                let total_cells = nx * ny;
+                let runners = pool.borrow();
+                // The runners whose worker started take the cells; with none, the first runs them
+                // on the main thread.
+                let mut active: Vec<&Runner> = runners.iter().filter(|r| r.in_worker()).collect();
+                let workers = active.len();
+                if active.is_empty() {
+                    active.extend(runners.first());
                 }
-                (0, Some(view)) => {
-                    sh.view = SweepView { cancelled: false, elapsed_ms: None, left_ms: None, workers, ..view }
-                }
-                _ => {
-                    sh.view = SweepView {
-                        plain: Rc::new(vec![None; total_cells]),
-                        protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
-                        done: 0,
-                        total: total_cells * if *protected { 2 } else { 1 },
-                        elapsed_ms: None,
-                        workers,
-                        cancelled: false,
-                        left_ms: None,
+                let mut sh = shared.borrow_mut();
+                sh.id += 1;
+                sh.started = now();
+                let key: SweepKey = (query.clone(), *nx, *ny, *protected);
+                sh.key = Some(key.clone());
+                // A page come back to shows its sweep as far as it got, and runs only the cells
+                // still missing; Run again runs them all.
+                let cached =
+                    SWEPT.with(|f| f.borrow().as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+                let again = std::mem::replace(&mut sh.round, *round) != *round;
+                let plain_key = (plain_query.clone(), *nx, *ny);
+                let same_plain = !again && sh.plain_key.as_ref() == Some(&plain_key);
+                sh.plain_key = Some(plain_key);
+                match (again, cached) {
+                    (false, Some(view)) if view.done >= view.total => {
+                        sh.plain_ms = view.elapsed_ms;
+                        sh.view = view;
+                        set.set(sh.view.clone());
+                        return;
+                    }
+                    (false, Some(view)) => {
+                        sh.view =
+                            SweepView { cancelled: false, elapsed_ms: None, left_ms: None, workers, ..view }
+                    }
+                    // Only the protection changed: the plain cells stay (done or not), and the
+                    // protected ones start afresh.
+                    _ if same_plain => {
+                        let plain = sh.view.plain.clone();
+                        let done = plain.iter().filter(|c| c.is_some()).count();
+                        sh.view = SweepView {
+                            done,
+                            plain,
+                            protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
+                            total: total_cells * if *protected { 2 } else { 1 },
+                            elapsed_ms: if *protected || done < total_cells { None } else { sh.plain_ms },
+                            workers,
+                            cancelled: false,
+                            left_ms: None,
+                        }
+                    }
+                    _ => {
+                        sh.plain_ms = None;
+                        sh.view = SweepView {
+                            plain: Rc::new(vec![None; total_cells]),
+                            protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
+                            done: 0,
+                            total: total_cells * if *protected { 2 } else { 1 },
+                            elapsed_ms: None,
+                            workers,
+                            cancelled: false,
+                            left_ms: None,
+                        }
                     }
                 }
-            }
-            let order = deal_order(*nx, *ny);
-            let missing = |grid: &[Option<_>], c: usize| grid.get(c).is_some_and(Option::is_none);
-            let mut jobs: Vec<(u32, bool)> =
-                order.iter().filter(|&&c| missing(&sh.view.plain, c)).map(|&c| (c as u32, false)).collect();
-            if *protected {
-                jobs.extend(
-                    order.iter().filter(|&&c| missing(&sh.view.protected, c)).map(|&c| (c as u32, true)),
-                );
-            }
-            for (k, r) in active.iter().enumerate() {
-                let cells = jobs.iter().skip(k).step_by(active.len()).copied().collect();
-                r.send(&Message::Sweep(SweepRequest { id: sh.id, query: query.clone(), cells }));
-            }
-            sh.done_at_start = sh.view.done;
-            set.set(sh.view.clone());
-        });
+                let order = deal_order(*nx, *ny);
+                let missing = |grid: &[Option<_>], c: usize| grid.get(c).is_some_and(Option::is_none);
+                let mut jobs: Vec<(u32, bool)> = order
+                    .iter()
+                    .filter(|&&c| missing(&sh.view.plain, c))
+                    .map(|&c| (c as u32, false))
+                    .collect();
+                if *protected {
+                    jobs.extend(
+                        order.iter().filter(|&&c| missing(&sh.view.protected, c)).map(|&c| (c as u32, true)),
+                    );
+                }
+                for (k, r) in active.iter().enumerate() {
+                    let cells = jobs.iter().skip(k).step_by(active.len()).copied().collect();
+                    r.send(&Message::Sweep(SweepRequest { id: sh.id, query: query.clone(), cells }));
+                }
+                sh.done_at_start = sh.view.done;
+                set.set(sh.view.clone());
+            },
+        );
     }
     let cancel = {
         let (set, shared, pool) = (state.setter(), shared.clone(), pool.clone());
