@@ -7,7 +7,7 @@ use super::{Linear, esc, line_path, nice_ticks};
 use crate::i18n::{Lang, T, format_number};
 use crate::model::stability::{Outcome, Verdict};
 use crate::state::stability::{
-    CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Protection, Sweep, served_again_from, why_not_run,
+    Axis, CellResult, HYST_LEVELS, HYST_SERVED, HystPoint, Protection, Sweep, served_again_from, why_not_run,
 };
 use std::fmt::Write as _;
 
@@ -323,16 +323,14 @@ pub fn map_markup(
     if !protected.is_empty() {
         let _ = write!(o, r#"<path class="boundary protected" id="stab-boundary-protected" d="{bp}"/>"#);
     }
-    // Axes: a tick at every few cells, labels at cell centres.
-    let every = |n: usize| (n / 5).max(1);
     let _ = write!(o, r#"<g class="axis">"#);
-    for i in (0..nx).step_by(every(nx)).chain(std::iter::once(nx - 1)) {
-        let (x, y) = to_px(i as f64 + 0.5, 0.0);
+    for (at, v) in axis_ticks(&s.x) {
+        let (x, y) = to_px(at, 0.0);
         let _ = write!(
             o,
             r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             y + 18.0,
-            esc(&tick_value(lang, &s.x.key, s.x.value(i as u16)))
+            esc(&tick_value(lang, &s.x.key, v))
         );
     }
     map_y_axis(&mut o, lang, s);
@@ -346,19 +344,44 @@ pub fn map_markup(
     o
 }
 
+/// An axis's ticks: (place in cell units, from the axis' start; value). Round values where
+/// the axis has them (20 %, 40 %; 200, 400 ms), placed where they fall between the cells'
+/// centres, the axis being linear; a knob whose cells are whole numbers (attempts) keeps
+/// whole ones. Failing that (a range too narrow for two), every few cells at their centres,
+/// as before: a 40-step map had read 24.5 %, 63.5 %, 82.9 %.
+fn axis_ticks(a: &Axis) -> Vec<(f64, f64)> {
+    let n = usize::from(a.n);
+    let whole = (0..a.n).all(|i| a.value(i).fract() == 0.0);
+    let (lo, hi) = (a.from.min(a.to), a.from.max(a.to));
+    let round: Vec<(f64, f64)> = if n > 1 && hi > lo {
+        nice_ticks(lo, hi, 5)
+            .into_iter()
+            .filter(|v| !whole || v.fract() == 0.0)
+            .map(|v| ((v - a.from) / (a.to - a.from) * (n - 1) as f64 + 0.5, v))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if round.len() >= 2 {
+        return round;
+    }
+    let every = (n / 5).max(1);
+    let last = ((n - 1) % every != 0).then_some(n - 1);
+    (0..n).step_by(every).chain(last).map(|i| (i as f64 + 0.5, a.value(i as u16))).collect()
+}
+
 /// The map's y axis: a label every few rows and the axis' title, all left of the cells.
 fn map_y_axis(o: &mut String, lang: Lang, s: &Sweep) {
     let ny = usize::from(s.y.n);
     let ph = H - TOP - BOTTOM;
-    let every = (ny / 5).max(1);
-    for j in (0..ny).step_by(every).chain(std::iter::once(ny - 1)) {
-        let y = TOP + ph - (j as f64 + 0.5) * ph / ny as f64;
+    for (at, v) in axis_ticks(&s.y) {
+        let y = TOP + ph - at * ph / ny as f64;
         let _ = write!(
             o,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             LEFT - 6.0,
             y + 4.0,
-            esc(&tick_value(lang, &s.y.key, s.y.value(j as u16)))
+            esc(&tick_value(lang, &s.y.key, v))
         );
     }
     let _ = write!(
@@ -738,6 +761,25 @@ mod tests {
     fn an_axis_title_brackets_its_key_as_the_language_does() {
         assert_eq!(axis_title(Lang::En, "f1.factor"), "Fault factor (f1.factor)");
         assert_eq!(axis_title(Lang::Zh, "f1.factor"), "故障倍数（f1.factor）");
+    }
+
+    #[test]
+    fn axis_ticks_are_round_values_where_they_fall() {
+        let values = |a: &str| {
+            axis_ticks(&Axis::parse("x", a).expect("axis")).into_iter().map(|t| t.1).collect::<Vec<_>>()
+        };
+        assert_eq!(values("utilisation=0.05..1/40"), [0.2, 0.4, 0.6, 0.8, 1.0]);
+        assert_eq!(values("trigger_ms=50..1000/40"), [200.0, 400.0, 600.0, 800.0, 1000.0]);
+        // Placed on the axis's line: 1,000 ms is the last cell's centre, 200 ms between two.
+        let t = axis_ticks(&Axis::parse("y", "trigger_ms=50..1000/40").expect("axis"));
+        assert!(
+            (t[4].0 - 39.5).abs() < 1e-9 && (t[0].0 - (150.0 / 950.0 * 39.0 + 0.5)).abs() < 1e-9,
+            "{t:?}"
+        );
+        // Whole-numbered knobs keep whole ticks.
+        assert_eq!(values("l1.attempts=1..3/3"), [1.0, 2.0, 3.0]);
+        // One step: its one value, at its centre.
+        assert_eq!(axis_ticks(&Axis::parse("x", "utilisation=0.5..0.5/1").expect("axis")), [(0.5, 0.5)]);
     }
 
     #[test]
