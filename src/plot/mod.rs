@@ -101,7 +101,9 @@ pub fn nice_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
     let scale = 10f64.powi(decimals);
     let mut ticks = Vec::new();
     let mut k = first;
-    loop {
+    // At most `count` × 3 ticks: a range a few floats wide (0.5..0.5000000000000001) has a
+    // step so small that `k` passes 2⁵³, where `k + 1.0 == k`, and the loop would not end.
+    while ticks.len() <= count * 3 {
         let t = ((k * step) * scale).round() / scale;
         if t > hi + step * 1e-9 {
             break;

@@ -167,8 +167,14 @@ pub fn boundary(
                 used[e] = true;
                 let (a, b) = edges[e];
                 here = if a == here { b } else { a };
-                point(&mut d, here, 'L');
                 next = at_corner[here].iter().copied().find(|&e| !used[e]);
+                // A run back where it began closes (`Z`): a line's ends meeting there would
+                // leave its corner unjoined, a notch.
+                if next.is_none() && here == start {
+                    d.push('Z');
+                } else {
+                    point(&mut d, here, 'L');
+                }
             }
         }
     }
@@ -353,7 +359,9 @@ fn axis_ticks(a: &Axis) -> Vec<(f64, f64)> {
     let n = usize::from(a.n);
     let whole = (0..a.n).all(|i| a.value(i).fract() == 0.0);
     let (lo, hi) = (a.from.min(a.to), a.from.max(a.to));
-    let round: Vec<(f64, f64)> = if n > 1 && hi > lo {
+    // Round values only over a range wider than float noise (a range a few floats wide
+    // has no two round values to show, and its steps would be noise).
+    let round: Vec<(f64, f64)> = if n > 1 && hi - lo > 1e-9 * lo.abs().max(hi.abs()) {
         nice_ticks(lo, hi, 5)
             .into_iter()
             .filter(|v| !whole || v.fract() == 0.0)
@@ -685,8 +693,8 @@ mod tests {
             .collect();
         let d = boundary(3, 3, &ring, |i, j| (i, j));
         assert_eq!(d.matches('M').count(), 1, "one run: {d}");
-        assert_eq!(d.matches('L').count(), 4, "four edges: {d}");
-        assert!(d.starts_with("M1.0 1.0") && d.ends_with("L1.0 1.0"), "closed: {d}");
+        assert_eq!(d.matches('L').count(), 3, "four edges, the last closing it: {d}");
+        assert!(d.starts_with("M1.0 1.0") && d.ends_with('Z'), "closed: {d}");
         // A staircase from the map's edge to its edge: one run, from an end.
         let stairs: Vec<_> = [1, 1, 1, 0, 1, 1, 0, 0, 1]
             .iter()
@@ -780,6 +788,10 @@ mod tests {
         assert_eq!(values("l1.attempts=1..3/3"), [1.0, 2.0, 3.0]);
         // One step: its one value, at its centre.
         assert_eq!(axis_ticks(&Axis::parse("x", "utilisation=0.5..0.5/1").expect("axis")), [(0.5, 0.5)]);
+        // A range a few floats wide: the cells' own values, and an end (it had never ended).
+        let narrow = Axis::parse("x", "utilisation=0.5..0.5000000000000001/20").expect("axis");
+        assert!(axis_ticks(&narrow).len() <= 6, "{:?}", axis_ticks(&narrow));
+        assert!(crate::plot::nice_ticks(1000.0, 1000.0000000000001, 5).len() <= 16);
     }
 
     #[test]

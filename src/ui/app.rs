@@ -456,7 +456,9 @@ pub fn App() -> Html {
     }
     {
         let keys = keys.clone();
-        let present = nav.at.is_some_and(|a| a.modes.present);
+        // The clicker's keys: on the stage, and in the speaker-notes window, which a clicker
+        // drives as well when it has the focus (alone, PageDown and Space scroll the page).
+        let present = nav.at.is_some_and(|a| a.modes.present || a.modes.notes);
         use_effect_with((nav.at.is_some(), present), move |&(on, present)| {
             let listener = on.then(|| {
                 let doc = web_sys::window().and_then(|w| w.document()).expect("a document");

@@ -917,6 +917,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         try:
             chrome.get(base + "?lesson=field-guide&step=1&lang=zh")
             wait_step("field-guide", 1)
+            # Once the step has pointed at its figure (which scrolls the page itself).
+            chrome.wait(".spot", timeout=20)
+            time.sleep(0.5)
             chrome.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
             for key in [PAGE_DOWN, SPACE]:
                 chrome.press(key)

@@ -93,8 +93,11 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         expect(wait_done() == 100, "10 x 10 without a protection")
         before = cells()
         def protect(slug):
+            want = "100" if slug == "none" else "200"
             chrome.js("const s = document.getElementById('stab-protect'); s.value = arguments[0]; s.dispatchEvent(new Event('change', {bubbles: true}));", slug)
-            time.sleep(0.05)
+            deadline = time.time() + 5
+            while time.time() < deadline and map_attr("data-total") != want:
+                time.sleep(0.02)
         protect("budget")
         got = [map_attr("data-done"), map_attr("data-total")]
         expect(got[1] == "200" and int(got[0]) >= 100, f"the budget's overlay starts from the plain map done: {got}")
@@ -107,6 +110,14 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         got = [map_attr("data-done"), map_attr("data-total"), chrome.text("#stab-status")]
         expect(got[:2] == ["100", "100"] and "100 cells in" in got[2], f"switched off, the plain map is whole at once: {got}")
         expect(cells() == before, "the same cells as the sweep's own")
+        # Back from a cell's run comes back to that map whole, not to a sweep from nothing.
+        # (A click as a mouse's: cancelable, so the app follows it in place.)
+        chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));")
+        chrome.wait("#storm")
+        chrome.js("history.back();")
+        chrome.wait("#stability-map")
+        first = [map_attr("data-done"), map_attr("data-total")]
+        expect(first == ["100", "100"], f"Back shows the map done at once: {first}")
         no_console_errors(chrome, "protection switched")
 
     def protection_shrinks_and_cells_open_their_run():

@@ -35,6 +35,9 @@ pub struct SweepView {
     pub left_ms: Option<f64>,
     /// Cancelled before the end.
     pub cancelled: bool,
+    /// When the plain cells were all back (ms from the start of the sweep that finished
+    /// them): the map's time once the protection is switched off and they are all of it.
+    pub plain_ms: Option<f64>,
 }
 
 fn now() -> f64 {
@@ -88,9 +91,6 @@ struct Shared {
     plain_key: Option<(String, usize, usize)>,
     /// The `round` of the sweep in `view` (a new one: Run again).
     round: u32,
-    /// When the plain cells were all back (ms from their sweep's start): said again when the
-    /// protection is switched off and they are the whole map.
-    plain_ms: Option<f64>,
     /// The next frame's redraw, when cells came in since the last one: replies are drawn at
     /// most once a frame, however many arrive.
     frame: Option<gloo_render::AnimationFrame>,
@@ -119,7 +119,6 @@ pub fn use_sweep(
         done_at_start: 0,
         plain_key: None,
         round: 0,
-        plain_ms: None,
         frame: None,
     });
     let pool = {
@@ -157,8 +156,8 @@ pub fn use_sweep(
                     }
                 }
                 let elapsed = now() - sh.started;
-                if sh.plain_ms.is_none() && plain.iter().all(Option::is_some) {
-                    sh.plain_ms = Some(elapsed);
+                if sh.view.plain_ms.is_none() && plain.iter().all(Option::is_some) {
+                    sh.view.plain_ms = Some(elapsed);
                 }
                 sh.view.plain = Rc::new(plain);
                 sh.view.protected = Rc::new(prot);
@@ -219,8 +218,15 @@ pub fn use_sweep(
                 sh.plain_key = Some(plain_key);
                 match (again, cached) {
                     (false, Some(view)) if view.done >= view.total => {
-                        sh.plain_ms = view.elapsed_ms;
                         sh.view = view;
+                        // The workers may still be on the sweep this one replaces: stop them.
+                        for r in &active {
+                            r.send(&Message::Sweep(SweepRequest {
+                                id: sh.id,
+                                query: String::new(),
+                                cells: Vec::new(),
+                            }));
+                        }
                         set.set(sh.view.clone());
                         return;
                     }
@@ -231,21 +237,24 @@ pub fn use_sweep(
                     // Only the protection changed: the plain cells stay (done or not), and the
                     // protected ones start afresh.
                     _ if same_plain => {
-                        let plain = sh.view.plain.clone();
+                        let (plain, plain_ms) = (sh.view.plain.clone(), sh.view.plain_ms);
                         let done = plain.iter().filter(|c| c.is_some()).count();
                         sh.view = SweepView {
                             done,
                             plain,
                             protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
                             total: total_cells * if *protected { 2 } else { 1 },
-                            elapsed_ms: if *protected || done < total_cells { None } else { sh.plain_ms },
+                            elapsed_ms: if *protected || done < total_cells { None } else { plain_ms },
                             workers,
                             cancelled: false,
                             left_ms: None,
-                        }
+                            plain_ms,
+                        };
+                        // What Back comes back to, though no cell may come in to write it.
+                        let swept = Some((key.clone(), sh.view.clone()));
+                        SWEPT.with(|f| *f.borrow_mut() = swept);
                     }
                     _ => {
-                        sh.plain_ms = None;
                         sh.view = SweepView {
                             plain: Rc::new(vec![None; total_cells]),
                             protected: Rc::new(if *protected { vec![None; total_cells] } else { Vec::new() }),
@@ -255,6 +264,7 @@ pub fn use_sweep(
                             workers,
                             cancelled: false,
                             left_ms: None,
+                            plain_ms: None,
                         }
                     }
                 }
