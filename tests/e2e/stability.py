@@ -332,8 +332,35 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         finally:
             chrome.viewport(1280, 900)
 
+    def a_phone_opens_the_pictures_where_they_turn():
+        # At 390 px the map and the hysteresis chart scroll sideways and had opened at their
+        # left edges, the lowest loads: the boundary and the rising branch's break, what the
+        # metastable lesson's last steps ask about, were off to the right.
+        chrome.viewport(390, 844)
+        try:
+            chrome.get(base + "?lesson=metastable&step=8&lang=zh")
+            wait_done()
+            chrome.wait("#hyst-up")
+            time.sleep(0.5)
+            got = chrome.js("""const seen = (sc, els) => {
+                    const b = sc.getBoundingClientRect(), from = b.left + sc.querySelector('.stab-yaxis').getBoundingClientRect().width;
+                    const rs = els.map(e => e.getBoundingClientRect()).filter(r => r.width > 0 || r.height > 0);
+                    const mid = (Math.min(...rs.map(r => r.left)) + Math.max(...rs.map(r => r.right))) / 2;
+                    return [Math.round(from), Math.round(mid), Math.round(b.right), sc.scrollLeft]; };
+                const map = document.querySelector('.stab-map-wrap'), hyst = document.querySelector('#stability-hysteresis .stab-scroll');
+                const dots = [...hyst.querySelectorAll('circle.hyst-dot.up:not(.protected)')];
+                const peak = dots.reduce((a, d) => d.getBoundingClientRect().top < a.getBoundingClientRect().top ? d : a);
+                return [seen(map, [...map.querySelectorAll('path.boundary')]), seen(hyst, [peak])];""")
+            for what, (start, mid, end, scrolled) in zip(["the map's boundary", "the rising branch's peak"], got):
+                expect(scrolled > 0 and start + 20 <= mid <= end - 20,
+                       f"phone: {what} mid-way in view: [view from, its middle, view to, scrolled] {got}")
+            no_console_errors(chrome, "stability pictures on a phone")
+        finally:
+            chrome.viewport(1280, 900)
+
     for name, fn in [
         ("stability: the default 20x20 map in Web Workers within 10 s, main thread free", default_map_in_workers),
+        ("stability: on a phone the map opens at its boundary, the hysteresis chart at its break", a_phone_opens_the_pictures_where_they_turn),
         ("stability: on a phone a cell picked from the keyboard scrolls into the map's view", a_cell_picked_on_a_phone_comes_into_view),
         ("stability: the page's grid equals lab sweep's", grid_equals_lab_sweep),
         ("stability: a protection switched on, changed or off runs only the protected cells", a_protection_switched_keeps_the_plain_cells),

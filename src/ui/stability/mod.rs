@@ -357,6 +357,75 @@ fn keep_in_view(index: usize) {
     wrap.set_scroll_left(wrap.scroll_left() + by.round() as i32);
 }
 
+/// Scrolls a picture's box sideways (a phone's) so that the span from `left` to `right`
+/// (client px, measured with the box unscrolled) sits mid-way in what the held y axis leaves
+/// in view. Only a box still at its left edge: one the reader (or a picked cell) has
+/// scrolled stays where it is.
+fn center_sideways(wrap: &web_sys::Element, left: f64, right: f64) {
+    if wrap.scroll_width() <= wrap.client_width() + 1 || wrap.scroll_left() != 0 || right < left {
+        return;
+    }
+    let axis = wrap
+        .query_selector(".stab-yaxis")
+        .ok()
+        .flatten()
+        .map_or(0.0, |a| a.get_bounding_client_rect().width());
+    let w = wrap.get_bounding_client_rect();
+    let by = (left + right) / 2.0 - (w.left() + axis + w.right()) / 2.0;
+    if by > 0.5 {
+        wrap.set_scroll_left(by.round() as i32);
+    }
+}
+
+/// The horizontal span (client px) of the elements `selector` finds in `within`, leaving
+/// out empty ones (a boundary with no edge yet).
+fn span_of(within: &web_sys::Element, selector: &str) -> Option<(f64, f64)> {
+    let found = within.query_selector_all(selector).ok()?;
+    let mut span: Option<(f64, f64)> = None;
+    for i in 0..found.length() {
+        let Some(el) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        let r = el.get_bounding_client_rect();
+        if r.width() <= 0.0 && r.height() <= 0.0 {
+            continue;
+        }
+        span = Some(span.map_or((r.left(), r.right()), |(a, b)| (a.min(r.left()), b.max(r.right()))));
+    }
+    span
+}
+
+/// On a phone the map opens at its left edge, the lowest loads, where every cell recovers,
+/// and the hysteresis chart at the half of the capacity where both its branches are calm:
+/// what a lesson's step asks about (where the boundary lies, where goodput breaks) was
+/// off to the right. Once drawn, the map's boundaries and the rising branch's peak are
+/// brought to the middle of their boxes.
+fn show_what_matters(map_done: bool, hyst_drawn: bool) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if map_done
+        && let Some(wrap) = doc.query_selector(".stab-map-wrap").ok().flatten()
+        && let Some((l, r)) = span_of(&wrap, "path.boundary")
+    {
+        center_sideways(&wrap, l, r);
+    }
+    if hyst_drawn {
+        let Some(wrap) = doc.query_selector("#stability-hysteresis .stab-scroll").ok().flatten() else {
+            return;
+        };
+        let Ok(dots) = wrap.query_selector_all("circle.hyst-dot.up:not(.protected)") else { return };
+        // The rising branch's highest point: where goodput breaks.
+        let mut peak: Option<web_sys::DomRect> = None;
+        for i in 0..dots.length() {
+            let Some(d) = dots.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+            let r = d.get_bounding_client_rect();
+            if peak.as_ref().is_none_or(|p| r.top() < p.top()) {
+                peak = Some(r);
+            }
+        }
+        if let Some(p) = peak {
+            center_sideways(&wrap, p.left(), p.right());
+        }
+    }
+}
+
 /// On a touch screen a tap on a cell picks it (outlined, its verdict said under the map,
 /// the picker's Open a tap away) rather than opening its run: a cell is 22 × 16 px on a
 /// tablet, too small for a finger to be sure of, and a touch has no tooltip to check it by.
@@ -456,6 +525,14 @@ pub fn StabilityPage(props: &StabilityProps) -> Html {
         cells.iter().filter(|c| matches!(c, Some(Ok(v)) if v.outcome == Outcome::Stuck)).count()
     };
     let running = view.done < view.total && !view.cancelled;
+    {
+        // After the map's cells are patched (the effect above); a cell the link picked is
+        // kept in view instead (`keep_in_view`).
+        let map_done = !running && !view.cancelled && view.total > 0 && st.cell == [0, 0];
+        use_effect_with((map_done, map.clone(), hyst.is_some()), |(map_done, _, hyst_drawn)| {
+            show_what_matters(*map_done, *hyst_drawn)
+        });
+    }
     let status = if view.cancelled {
         lang.f(T::StabCancelled, &[("done", &view.done.to_string()), ("total", &view.total.to_string())])
     } else if let Some(ms) = view.elapsed_ms {
