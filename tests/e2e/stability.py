@@ -157,9 +157,20 @@ def add_checks(run, chrome, base, lab, expect, no_console_errors, artifacts, mea
         expect(prot_open is not None and "l1.budget=ratio" in prot_open and "l1.budget" not in plain_open
                and all(k in prot_open for k in plain_open.lstrip("?").split("&")),
                f"'Open with the retry budget' is the cell's run with the budget: {prot_open} vs {plain_open}")
-        chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true}));")
+        chrome.js("window.scrollTo(0, 520);")
+        time.sleep(0.3)
+        y = chrome.js("return window.scrollY;")
+        chrome.js("document.querySelector('#cell-55').parentElement.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));")
         chrome.wait("#storm")
         expect("rate=" in chrome.url(), f"the storm page opened that run: {chrome.url()}")
+        # Back comes to the map where it was left: its first frame had lacked the status line
+        # and the restored scroll landed 30 px off.
+        chrome.js("history.back();")
+        chrome.wait("#stability-map")
+        time.sleep(1.0)
+        back_y = chrome.js("return window.scrollY;")
+        expect(map_attr("data-done") == "200" and abs(back_y - y) <= 1,
+               f"Back from a cell's run comes back to the same place on the map: {y} -> {back_y}")
         # On a touch screen a tap picks the cell instead: outlined, its verdict said in words
         # under the map (a touch has no tooltip), its run one tap on Open away.
         def cdp(cmd, **params):

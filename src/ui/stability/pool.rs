@@ -109,7 +109,17 @@ pub fn use_sweep(
     protected: bool,
     round: u32,
 ) -> (SweepView, Callback<()>) {
-    let state = use_state(SweepView::default);
+    // A map come back to (Back from a cell's run) whose sweep had finished is drawn whole
+    // from the first frame: a first frame without its status line was 30 px shorter above
+    // the map, and the page's scroll, restored on that frame, came back that far off.
+    let state = use_state(|| {
+        let key: SweepKey = (query.clone(), nx, ny, protected);
+        SWEPT
+            .with(|f| {
+                f.borrow().as_ref().filter(|(k, v)| *k == key && v.done >= v.total).map(|(_, v)| v.clone())
+            })
+            .unwrap_or_default()
+    });
     let shared = use_mut_ref(|| Shared {
         id: 0,
         key: None,
