@@ -434,13 +434,17 @@ pub fn outputs(lang: Lang, input: &LabInput, r: &LabRun, k: usize, band_w: f64, 
         WindowKind::Time => 0,
     };
     cells(&mut o, r, inside.iter().map(|&i| i as usize), t_us, (per_row(30), window_cells), &head);
-    if f.state == State::Closed && calls < b.min_calls {
-        let _ = write!(
-            o,
-            r#"<p class="note">{}</p>"#,
-            esc(&lang.f(T::BlBelowMin, &[("min", &lang.count(f64::from(b.min_calls), T::UnitCalls))]))
-        );
-    }
+    // Its line is kept, unseen, while it does not apply: the window's box keeps its height
+    // as the playback comes and goes past the minimum (on a phone everything under the box
+    // had moved 25 px each time).
+    let judged = !(f.state == State::Closed && calls < b.min_calls);
+    let _ = write!(
+        o,
+        r#"<p class="note{}" id="breaker-below-min"{}>{}</p>"#,
+        if judged { " reserve" } else { "" },
+        if judged { r#" aria-hidden="true""# } else { "" },
+        esc(&lang.f(T::BlBelowMin, &[("min", &lang.count(f64::from(b.min_calls), T::UnitCalls))]))
+    );
     rate_line(&mut o, lang, T::BlFailureRate, failures, calls, b.failure_rate_pct, "breaker-failure-rate");
     if b.slow_call_ms.is_some() {
         rate_line(&mut o, lang, T::BlSlowRate, slows, calls, b.slow_rate_pct, "breaker-slow-rate");

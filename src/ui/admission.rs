@@ -358,7 +358,7 @@ fn arrivals_table(lang: Lang, st: &AdmissionState, dispatch: &Callback<A>) -> Ht
                 d.emit(A::Type(key, input.value()));
             });
             html! {
-                <td><input class="num cell" id={key.dom_id()} aria-label={lang.f(cell_label(col.key), &[("n", &(i + 1).to_string())])}
+                <td><input class="num cell" type="text" inputmode="decimal" id={key.dom_id()} aria-label={lang.f(cell_label(col.key), &[("n", &(i + 1).to_string())])}
                     aria-describedby="adm-arrivals-help" aria-invalid={bad.to_string()} {value} {onchange} /></td>
             }
         });

@@ -730,9 +730,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, artifacts, measurem
         time.sleep(1.0)
         notice = chrome.js("const r = document.getElementById('lesson-run-hidden').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, scrollY];")
         expect(notice[0] >= 0 and notice[1] <= notice[2], f"the notice in view when the link opens: {notice}")
-        chrome.click("#lesson-show-run")
+        # From the keyboard: the button goes, and the focus goes on in the card to the way to
+        # the run it showed (it had fallen to the page's top).
+        chrome.js("document.getElementById('lesson-show-run').focus();")
+        chrome.press("\ue007")
         time.sleep(0.2)
         expect(not chrome.js(hidden), "Show the run shows it")
+        expect(chrome.focused_id() == "lesson-to-figure", f"the focus stays in the card: on {chrome.focused_id()!r}")
         expect(chrome.js("return !document.querySelector('#lesson-answer');"), "but not the answer")
         chrome.get(base + "?lesson=interview&step=5&role=candidate&lang=en")
         wait_step("interview", 5)

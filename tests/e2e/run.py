@@ -1264,6 +1264,7 @@ setTimeout(look, 0);""")
     __import__("navigation").add_checks(checks.run, chrome, base, expect, no_console_errors, wait_run, measurements)
     __import__("chart_table").add_checks(checks.run, chrome, base, lab, expect, no_console_errors, wait_run, cli_report, a11y.axe_violations)
     __import__("fallback").add_checks(checks.run, chrome, base, expect, no_console_errors, wait_run)
+    __import__("walkthrough").add_checks(checks.run, chrome, base, expect, no_console_errors, wait_run)
 
     chrome.close()
     server.close()

@@ -264,8 +264,8 @@ pub const LESSON: Lesson = Lesson {
                 "取决于剩余容量：只有当下游变慢时的在途调用仍在连接池之内才安全。这里在途会达到 {inflight-degraded-after}，而连接池只有 {set-pool}：不安全。要算出来，不能假设。",
             )),
             try_this: Some(tr(
-                "With the pool at {set-pool}, even {#1,1} attempts leave both slow-downstream rows over it: a slow downstream also needs a timeout or deadline that bounds how long each call holds a connection, and load shedding. Then raise the pool until every row fits, and see what size that takes.",
-                "连接池保持 {set-pool}时，即使尝试次数设为 {#1,1}，两行“下游变慢”仍然放不下：慢下游还需要用超时或截止时间限制每次调用占用连接的时长，并配合减载。再调大连接池，直到每一行都放得下，看看需要多大。",
+                "With the pool at {set-pool}, even a single attempt at each layer leaves both slow-downstream rows over it: a slow downstream also needs a timeout or deadline that bounds how long each call holds a connection, and load shedding. Then raise the pool until every row fits, and see what size that takes.",
+                "连接池保持 {set-pool}时，即使每层只尝试一次，两行“下游变慢”仍然放不下：慢下游还需要用超时或截止时间限制每次调用占用连接的时长，并配合减载。再调大连接池，直到每一行都放得下，看看需要多大。",
             )),
             spot: "inflight-box",
             playback: None,

@@ -191,14 +191,18 @@ pub fn LessonCard(props: &CardProps) -> Html {
     let show_answer = step.answer.is_some() && !modes.candidate;
     // A revealed answer comes into view, even at the foot of a long card.
     use_effect_with(props.revealed, |on| {
-        if *on
-            && let Some(el) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("lesson-answer"))
-        {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        if !*on {
+            return;
+        }
+        if let Some(el) = doc.get_element_by_id("lesson-answer") {
             let opts = web_sys::ScrollIntoViewOptions::new();
             opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
             el.scroll_into_view_with_scroll_into_view_options(&opts);
+            focus_if_lost(&el);
+        } else if let Some(el) = doc.get_element_by_id("lesson-to-figure") {
+            // A candidate's "Show the run" has no answer to go to: the button pressed is
+            // gone, and the focus goes on to the way to the run it showed, not to the top.
             focus_if_lost(&el);
         }
     });

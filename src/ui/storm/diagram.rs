@@ -640,10 +640,18 @@ pub fn Diagram(props: &DiagramProps) -> Html {
             } else {
                 None
             };
-            let name_room = if fault_at.is_some() { room } else { (room - fault_w).max(20.0) };
+            // Sharing the name's line, each gives up the same share of its width: the name had
+            // taken what the fault left, and a phone's "库存服务" was drawn 26 px wide.
+            let (name_room, fault_room) = if fault_at.is_some() || fault_w == 0.0 {
+                (room, room)
+            } else {
+                let name_w = crate::plot::palette::text_width(&name, 15.0);
+                let k = (room / (name_w + fault_w)).min(1.0);
+                (name_w * k, fault_w * k - 8.0)
+            };
             let name_fit = crate::plot::palette::squeeze(&name, 15.0, name_room);
             let (fault_x, fault_y, fault_anchor) = fault_at.unwrap_or((bx.x + bx.w - 8.0, bx.y + 18.0, "end"));
-            let fault_fit = fault_now.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 12.0, room));
+            let fault_fit = fault_now.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 12.0, fault_room));
             let bulkhead_fit = bulkhead.as_ref().and_then(|t| crate::plot::palette::squeeze(t, 11.5, bx.w - 16.0));
             let queue_fill = queue_limit.flatten().map(|q| (queue as f64 / f64::from(q.max(1))).clamp(0.0, 1.0));
             // The worker pool's line opens the queue lab with the hop's workers, queue and

@@ -133,6 +133,22 @@ pub fn StormPage(props: &StormProps) -> Html {
     let pause_at: Rc<Cell<Option<f64>>> =
         (*use_memo((), |_| Rc::new(Cell::new(props.cue.map(|c| c.pause_ms))))).clone();
     let playing = use_state(|| !*reduced && (props.cue.is_some() || props.state.moment.is_none()));
+    {
+        // Another preset (picked, or a link come back to) starts its own playback: paused at
+        // its link's moment if it has one, else playing from 0. The last preset's playhead
+        // had carried over: a 90 s run opened paused at the 1.27 s where the last had ended,
+        // and its link said so. (A lesson's steps cue their own playback.)
+        let (playhead, playing) = (playhead.clone(), playing.clone());
+        let (moment, in_lesson, still) = (props.state.moment, props.in_lesson, *reduced);
+        let first = use_mut_ref(|| true);
+        use_effect_with(props.state.preset, move |_| {
+            if std::mem::replace(&mut *first.borrow_mut(), false) || in_lesson {
+                return;
+            }
+            playhead.set(moment.unwrap_or(0.0));
+            playing.set(!still && moment.is_none());
+        });
+    }
     // Playing on after a reveal (see `PLAY_ON_MS`), until the run's end or the learner's
     // own play, step, scrub or speed.
     let hurry: Rc<Cell<bool>> = (*use_memo((), |_| Rc::new(Cell::new(false)))).clone();
