@@ -121,7 +121,28 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         modes = chrome.js("return [...document.querySelectorAll('input.num.cell')].map(i => i.inputMode);")
         expect(modes and all(m == "decimal" for m in modes), f"the arrival table's cells ask for a number pad: {modes}")
 
+    def compare_halves_keep_the_flows_labels_legible():
+        # Shrunk to a compare half at 1,366 px the flow's labels had been drawn at 7.7 px.
+        chrome.viewport(1366, 768)
+        try:
+            chrome.get(base + "?page=storm&lang=en&preset=lab11-unprotected&compare=1")
+            wait_run(chrome)
+            chrome.wait("#bd-flow-b")
+            time.sleep(0.5)
+            got = chrome.js("""return ['a', 'b'].map(s => {
+                const f = document.getElementById('bd-flow-' + s);
+                const px = [...f.querySelectorAll('svg text')].map(t => t.getBoundingClientRect().height);
+                f.scrollLeft = f.scrollWidth;
+                const held = [...f.querySelectorAll(':scope > figcaption, :scope > .note')].map(e => Math.round(e.getBoundingClientRect().left - f.getBoundingClientRect().left));
+                return [Math.min(...px), held]; });""")
+            expect(all(px >= 11 and all(abs(x) <= 1 for x in held) for px, held in got),
+                   f"compare mode: the flow's labels >= 11 px, its caption and note in view as it scrolls: {got}")
+            no_console_errors(chrome, "compare flow")
+        finally:
+            chrome.viewport(1280, 900)
+
     for name, fn in [
+        ("walkthrough: in compare mode on a laptop the flow's labels stay legible", compare_halves_keep_the_flows_labels_legible),
         ("walkthrough: another preset plays its own run (the last one's pause had carried over)", another_preset_plays_its_own_run),
         ("walkthrough: on a phone the breaker lab keeps its window's height and a change's words whole", phone_breaker_lab_keeps_its_words_and_its_height),
         ("walkthrough: on a phone the diagram's names stay legible and the flow's words stay in view", phone_storm_page_names_and_flow),
