@@ -773,13 +773,13 @@ texts! {
     StoryAsLoaded => "The preset as loaded; the settings now differ from it, changed here or by the link that opened this page (Reset to preset brings it back):",
         "下面的说明针对预设的原始设置；当前设置已被修改（在本页或通过打开本页的链接），点击“恢复预设”可还原：";
     ResetPresetHelp => "Undo every change to this preset.", "撤销对该预设的所有改动。";
-    FromStormOption => "{what} (storm page)", "{what}（重试风暴页面）";
+    FromStormOption => "{what} (storm page)", "{what}（重试风暴页）";
     QFromStorm => "Opened from the retry-storm page with {what}'s pool: its workers, queue limit and work time; the calls per second reaching it, retries included, counted in the storm charts' whole buckets while the load arrives and before the first fault; arrivals evenly spaced if the storm's load is, else Poisson; and the capacity table's W the closed form's time in system. The storm's faults, timeouts and retries are not replayed: the pool gets a steady stream. Picking a preset replaces these settings; changing one makes them yours.",
-        "从重试风暴页面打开，使用{what}的线程池：工作线程数、队列上限与处理时间；每秒到达它的调用数（含重试，按风暴页面图表的完整时间桶统计，取负载到达期间、首个故障之前）；风暴页面的负载均匀时均匀到达，否则为泊松到达；容量表的 W 取闭式解的系统内时间。风暴中的故障、超时与重试都不重放：线程池收到的是平稳的到达流。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
+        "从重试风暴页打开，使用{what}的线程池：工作线程数、队列上限与处理时间；每秒到达它的调用数（含重试，按风暴页图表的完整时间桶统计，取负载到达期间、首个故障之前）；风暴页的负载均匀时均匀到达，否则为泊松到达；容量表的 W 取闭式解的系统内时间。风暴中的故障、超时与重试都不重放：线程池收到的是平稳的到达流。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
     AdmFromStorm => "Opened from the retry-storm page with {what}'s admission control: its token bucket and concurrency limit. The arrivals are the lab's own: one burst of three requests more than the bucket (or the limit) lets through at once. Picking a preset replaces these settings; changing one makes them yours.",
-        "从重试风暴页面打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
+        "从重试风暴页打开，使用{what}的准入控制：令牌桶与并发上限。到达是本实验自己的：一次突发，比令牌桶（或并发上限）一次能放行的多 3 个请求。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
     BlFromStorm => "Opened from the retry-storm page with the breaker on {what} (its window, thresholds and open time, as one instance); one instance's share of the calls per second reaching the dependency before the first fault, retries included (lowered where the lab's 20,000 calls would not cover the run); and the dependency's own faults as phases. The calls are drawn anew, with one latency per phase, so the counts differ from the storm page's while the transitions follow the same timeline. The lab does not time calls out: where the storm's breaker sees timeouts, calls slower than the timeout count as slow, judged at the failure threshold. Load surges and faults further down the chain are not replayed. Picking a preset replaces these settings; changing one makes them yours.",
-        "从重试风暴页面打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例）；首个故障之前每秒到达该依赖的调用数（含重试）中一个实例所占的份额（若本实验的 20,000 次调用覆盖不了整个运行则调低）；以及该依赖自身的故障（作为各阶段）。调用是重新抽取的，每个阶段只有一个时延，所以计数与风暴页面不同，而状态转换遵循同一条时间线。本实验不会让调用超时：在风暴页面中熔断器能看到超时的地方，比超时更慢的调用记为慢调用，并按失败阈值判定。负载突增和链路更下游的故障不重放。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
+        "从重试风暴页打开，使用{what}上的熔断器（窗口、阈值与打开时长，按单个实例）；首个故障之前每秒到达该依赖的调用数（含重试）中一个实例所占的份额（若本实验的 20,000 次调用覆盖不了整个运行则调低）；以及该依赖自身的故障（作为各阶段）。调用是重新抽取的，每个阶段只有一个时延，所以计数与风暴页不同，而状态转换遵循同一条时间线。本实验不会让调用超时：在风暴页中熔断器能看到超时的地方，比超时更慢的调用记为慢调用，并按失败阈值判定。负载突增和链路更下游的故障不重放。选择其他预设会替换这些设置；改动任一设置后，它们就是你自己的设置。";
     SideA => "A: your scenario", "A：你的场景";
     SideANamed => "A: {title}", "A：{title}";
     SideAChanged => "A: your scenario ({title}, changed)", "A：你的场景（基于{title}，已修改）";
@@ -996,6 +996,8 @@ texts! {
         "{count}，最长 {ms} ms：查看其中一个（#{n}）的尝试树";
     LatencyPickHint => "Click a bar (or Tab to the bars, move with the arrow keys and press Enter) to see the attempt tree of a request from it.",
         "点击某根柱子（或用 Tab 键进入柱子，方向键移动，再按回车）即可查看其中一个请求的尝试树。";
+    // On a touch screen (no Tab key at hand).
+    LatencyPickHintTouch => "Tap a bar to see the attempt tree of a request from it.", "轻点某根柱子即可查看其中一个请求的尝试树。";
     TreeMissing => "Request #{n} is not in this run: it has {count} requests (numbered from 0).",
         "本次运行没有请求 #{n}：共有 {count} 个请求（从 0 编号）。";
     TreeSummary => "Request #{n}: {outcome} after {ms} ms · {calls} ({per_hop})",

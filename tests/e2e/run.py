@@ -787,7 +787,7 @@ setTimeout(look, 0);""")
             # It says whose settings it shows, in place of the preset's story, and its
             # preset list has them selected; picking a preset leaves them.
             origin = chrome.text("#lab-origin")
-            expect(origin.startswith("从重试风暴页面打开") and "from=" in chrome.url(),
+            expect(origin.startswith("从重试风暴页打开") and "from=" in chrome.url(),
                    f"{preset} → {kind}: the lab names where its settings came from: {origin} ({chrome.url()})")
             if preset == "breaker-demo":
                 # The demo's inventory is down from 3 to 8 s of a 15 s load: the lab's phases.

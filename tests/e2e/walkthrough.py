@@ -103,6 +103,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         chrome.wait("#lesson-reveal")
         chrome.js("document.getElementById('lesson-reveal').click();")
         chrome.wait("#lesson-try")
+        # The checklist's item for this step is the card's answer: shown with it.
+        item = chrome.js("const b = document.getElementById('check-10-reveal'); return b && [b.getAttribute('aria-expanded'), b.textContent, !!document.getElementById('check-10-answer')];")
+        expect(item is not None and item[0] == "true" and item[2], f"the checklist's item follows the card's reveal: {item}")
         said = chrome.text("#lesson-try")
         expect("1,1" not in said and "single attempt" in said, f"the try-this in words: {said!r}")
         sizes = chrome.js("""return [...document.querySelectorAll('.lesson-checklist code')].map(c =>
@@ -114,6 +117,65 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
             return [Math.round(b.left - w - off - box.left), Math.round(box.right - (b.right + w + off))];""")
         expect(row is not None and min(row) >= 0, f"the answered row's outline inside its box: [left room, right room] {row}")
         no_console_errors(chrome, "interview step 10")
+
+    def a_veiled_cards_tag_leaves_its_note_alone():
+        # At 1,366 px the English tag wraps in two lines, and it had covered the first line of
+        # the error budget card's note.
+        chrome.viewport(1366, 768)
+        try:
+            chrome.get(base + "?lesson=interview&step=1&lang=en")
+            chrome.wait("#h-a-error_budget_spent.veiled")
+            time.sleep(0.5)
+            got = chrome.js("""return [...document.querySelectorAll('.hcard')].filter(c => c.querySelector(':scope > .hvalue.veiled') && c.querySelector(':scope > .hnote')).map(c => {
+                const l = c.querySelector(':scope > .hlabel'), tag = getComputedStyle(l, '::after');
+                const bottom = l.getBoundingClientRect().top + parseFloat(tag.top) + parseFloat(tag.height);
+                return [c.querySelector(':scope > .hvalue').id, Math.round(bottom), Math.round(c.querySelector(':scope > .hnote').getBoundingClientRect().top)]; });""")
+            expect(got and all(bottom <= note for _, bottom, note in got), f"a veiled card's tag ends above its note: [card, tag's foot, note's top] {got}")
+        finally:
+            chrome.viewport(1280, 900)
+
+    def admission_steps_on_a_tablet_in_chinese():
+        # At 768 px an arrival's event ("到达 #1，成本 1") had taken three lines, its figure
+        # alone on the last, beside a decision on one; the table still fits its box there
+        # and at 1,024 px, where the box beside the settings is narrower.
+        try:
+            for w, h in [(768, 1024), (1024, 768)]:
+                chrome.viewport(w, h)
+                chrome.get(base + "?page=admission&lang=zh&preset=source-002")
+                chrome.wait("#adm-steps")
+                time.sleep(0.5)
+                got = chrome.js("""const t = document.getElementById('adm-steps');
+                    const lines = [...t.querySelectorAll('tbody td:nth-child(3)')].filter(td => td.textContent.startsWith('到达')).map(td => {
+                        const r = document.createRange(); r.selectNodeContents(td);
+                        return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; });
+                    return [t.scrollWidth, t.parentElement.clientWidth, Math.max(...lines)];""")
+                expect(got[0] <= got[1] + 1, f"{w} px: the step table fits its box: {got}")
+                if w == 768:
+                    expect(got[2] <= 2, f"768 px: an arrival's event on at most two lines: {got}")
+        finally:
+            chrome.viewport(1280, 900)
+
+    def a_touch_screen_is_told_to_tap():
+        # A phone's hint under the latency chart had said to Tab to the bars and use the
+        # arrow keys.
+        def cdp(cmd, **params):
+            return chrome.cmd("POST", "/goog/cdp/execute", {"cmd": cmd, "params": params})
+        cdp("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        cdp("Emulation.setEmulatedMedia", features=[{"name": "pointer", "value": "coarse"}])
+        try:
+            said = {}
+            for lang in ["en", "zh"]:
+                chrome.get(base + f"?page=storm&lang={lang}&preset=lab11-unprotected")
+                wait_run(chrome)
+                said[lang] = chrome.text("#latency-pick-hint")
+            expect("Tap" in said["en"] and "Tab" not in said["en"] and "轻点" in said["zh"] and "Tab" not in said["zh"],
+                   f"a touch screen's hint says tap: {said}")
+        finally:
+            cdp("Emulation.setEmulatedMedia", features=[])
+            cdp("Emulation.setTouchEmulationEnabled", enabled=False)
+        chrome.get(base + "?page=storm&lang=en&preset=lab11-unprotected")
+        wait_run(chrome)
+        expect("Tab" in chrome.text("#latency-pick-hint"), "a mouse's hint keeps the keyboard's way")
 
     def admission_cells_bring_up_a_number_pad():
         chrome.get(base + "?page=admission&lang=zh")
@@ -148,5 +210,8 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         ("walkthrough: on a phone the diagram's names stay legible and the flow's words stay in view", phone_storm_page_names_and_flow),
         ("walkthrough: interview step 10's words, the checklist's code, the answered row's outline", interview_texts_read_as_they_should),
         ("walkthrough: the admission lab's arrival cells ask for a number pad", admission_cells_bring_up_a_number_pad),
+        ("walkthrough: a touch screen's latency hint says tap", a_touch_screen_is_told_to_tap),
+        ("walkthrough: a veiled card's tag leaves its note in view (1,366 px, English)", a_veiled_cards_tag_leaves_its_note_alone),
+        ("walkthrough: the admission lab's steps on a tablet in Chinese: an event on two lines, the table in its box", admission_steps_on_a_tablet_in_chinese),
     ]:
         run(name, fn)

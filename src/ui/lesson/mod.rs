@@ -269,7 +269,7 @@ pub fn LessonCard(props: &CardProps) -> Html {
             // The interviewer's checklist above the card's tools and bar, so that the bar, last
             // in the card, stays in view however far down the checklist the card is scrolled.
             if modes.interview {
-                <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} />
+                <Checklist {lang} {at} figures={figs.clone()} ongo={props.ongo.clone()} revealed={props.revealed} onreveal={props.onreveal.clone()} />
             }
             // The card's tools, at its foot: not in the bar below, which stays in view and
             // must stay short (with them, on a tablet's presenter card, it had taken 270 of
@@ -361,6 +361,10 @@ struct ChecklistProps {
     at: LessonAt,
     figures: StepFigures,
     ongo: Callback<LessonAt>,
+    /// Whether the card has revealed the current step's answer.
+    revealed: bool,
+    /// The card's reveal (R), which the current step's item shares.
+    onreveal: Callback<()>,
 }
 
 /// The prefix of the ids of the step's knobs in the card.
@@ -444,8 +448,13 @@ fn Checklist(props: &ChecklistProps) -> Html {
             .collect::<Vec<_>>()
     });
     let items = props.at.lesson.steps.iter().enumerate().filter(|(_, s)| s.question.is_some()).map(|(i, s)| {
-        let shown = open.contains(&i);
-        let toggle = {
+        // The current step's item is the card's answer, shown and hidden with it (R on the
+        // card had left the item saying "Reveal the answer"); the others open on their own.
+        let current = i == props.at.step;
+        let shown = if current { props.revealed } else { open.contains(&i) };
+        let toggle = if current {
+            props.onreveal.reform(|_: MouseEvent| ())
+        } else {
             let open = open.clone();
             Callback::from(move |_: MouseEvent| {
                 let mut next = (*open).clone();

@@ -642,7 +642,7 @@ pub fn StormPage(props: &StormProps) -> Html {
                         </div>
                         <div class="panel">
                             <LatencyChart {lang} dists={r.0.latency.clone()} id_suffix={sfx} onpick={Some(onpick_bar.clone())} y_max={latency_shared} />
-                            <p class="help">{ t(T::LatencyPickHint) }</p>
+                            <p class="help" id="latency-pick-hint">{ t(if browser::touch_first() { T::LatencyPickHintTouch } else { T::LatencyPickHint }) }</p>
                         </div>
                         <div class="panel"><Breakdown {lang} report={r.clone()} {side} /></div>
                         <RetryTiming {lang} report={r.clone()} {scenario} {side} />
