@@ -134,6 +134,21 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         finally:
             chrome.viewport(1280, 900)
 
+    def a_scrolled_lessons_card_takes_the_window():
+        # Held at the window's top once the page had scrolled, a tall card (the interviewer's
+        # checklist) kept the header's 98 px empty under its Back and Next.
+        chrome.viewport(1366, 768)
+        try:
+            chrome.get(base + "?lesson=interview&step=10&interview=1&lang=en")
+            chrome.wait("#lesson-checklist")
+            time.sleep(1.0)
+            chrome.js("window.dispatchEvent(new WheelEvent('wheel')); window.scrollTo({top: 300, behavior: 'instant'});")
+            time.sleep(0.8)
+            got = chrome.js("const r = document.getElementById('lesson-card').getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom), innerHeight, scrollY];")
+            expect(got[3] > 100 and got[1] >= got[2] - 20, f"the card reaches the window's foot: [top, bottom, window, scrolled] {got}")
+        finally:
+            chrome.viewport(1280, 900)
+
     def admission_steps_on_a_tablet_in_chinese():
         # At 768 px an arrival's event ("到达 #1，成本 1") had taken three lines, its figure
         # alone on the last, beside a decision on one; the table still fits its box there
@@ -211,6 +226,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         ("walkthrough: interview step 10's words, the checklist's code, the answered row's outline", interview_texts_read_as_they_should),
         ("walkthrough: the admission lab's arrival cells ask for a number pad", admission_cells_bring_up_a_number_pad),
         ("walkthrough: a touch screen's latency hint says tap", a_touch_screen_is_told_to_tap),
+        ("walkthrough: a lesson's card held at the window's top takes the header's room", a_scrolled_lessons_card_takes_the_window),
         ("walkthrough: a veiled card's tag leaves its note in view (1,366 px, English)", a_veiled_cards_tag_leaves_its_note_alone),
         ("walkthrough: the admission lab's steps on a tablet in Chinese: an event on two lines, the table in its box", admission_steps_on_a_tablet_in_chinese),
     ]:
