@@ -463,13 +463,17 @@ pub fn App() -> Html {
             let listener = on.then(|| {
                 let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
                 let opts = gloo_events::EventListenerOptions::enable_prevent_default();
-                gloo_events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                let pointer =
+                    gloo_events::EventListener::new(&doc, "pointerdown", ui_lesson::note_focus_source);
+                let key = gloo_events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                    ui_lesson::note_focus_source(e);
                     let Some(ke) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                     if let Some(cmd) = ui_lesson::key_command(ke, present) {
                         ke.prevent_default();
                         keys.borrow().emit(cmd);
                     }
-                })
+                });
+                (pointer, key)
             });
             move || drop(listener)
         });
@@ -535,6 +539,21 @@ pub fn App() -> Html {
             nav.set(Nav { at: None, ..(*nav).clone() });
         })
     };
+    {
+        // The speaker-notes window names itself, in its language (the pages' own effect, in
+        // `Host`, is not drawn there): it had kept <html lang="en"> and the app's name alone.
+        let notes = nav.at.is_some_and(|a| a.modes.notes);
+        use_effect_with((notes, shell.lang), |(notes, lang)| {
+            if *notes {
+                let title = format!("{} · {}", lang.t(T::LessonNotes), lang.t(T::AppName));
+                browser::set_document_lang_and_title(
+                    lang.html_tag(),
+                    &title,
+                    &super::veil_words(*lang, T::VeilTag),
+                );
+            }
+        });
+    }
     if let Some(at) = nav.at.filter(|a| a.modes.notes) {
         let lang = shell.lang;
         return html! {

@@ -149,6 +149,42 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         finally:
             chrome.viewport(1280, 900)
 
+    def presenting_with_a_clicker_after_the_mouse():
+        # A teacher who had clicked Play with the mouse pressed Space for the next step and
+        # played the run again; the veiled rows' tags on the stage were 11.5 px; the notes
+        # window kept <html lang="en"> and the app's name alone.
+        chrome.viewport(1920, 1080)
+        try:
+            chrome.get(base + "?lesson=retry-storm&step=3&present=1&lang=zh")
+            chrome.wait("#lesson-play")
+            time.sleep(1.0)
+            chrome.click("#lesson-play")
+            time.sleep(0.3)
+            chrome.press(" ")
+            deadline = time.time() + 5
+            while time.time() < deadline and "step=4" not in chrome.url():
+                time.sleep(0.1)
+            expect("step=4" in chrome.url(), f"Space after a mouse click moves the step: {chrome.url()}")
+            # From the keyboard, a focused button keeps Space.
+            chrome.press("\ue004")  # the keyboard's Tab, then Play reached by it
+            chrome.js("document.getElementById('lesson-play').focus();")
+            before = chrome.url()
+            chrome.press(" ")
+            time.sleep(0.5)
+            expect("step=4" in chrome.url(), f"a button Tab reached keeps Space: {before} -> {chrome.url()}")
+            chrome.get(base + "?lesson=field-guide&step=7&present=1&lang=zh")
+            chrome.wait("#main tr.veiled")
+            time.sleep(0.5)
+            px = chrome.js("return [...document.querySelectorAll('#main tr.veiled > th')].map(th => parseFloat(getComputedStyle(th, '::after').fontSize));")
+            expect(px and min(px) >= 18, f"a veiled row's tag on the stage >= 18 px: {px}")
+            chrome.get(base + "?lesson=interview&step=1&notes=1&lang=zh")
+            chrome.wait("#main")
+            time.sleep(0.8)
+            got = chrome.js("return [document.documentElement.lang, document.title];")
+            expect(got[0] == "zh-CN" and got[1].startswith("讲稿"), f"the notes window's language and title: {got}")
+        finally:
+            chrome.viewport(1280, 900)
+
     def admission_steps_on_a_tablet_in_chinese():
         # At 768 px an arrival's event ("到达 #1，成本 1") had taken three lines, its figure
         # alone on the last, beside a decision on one; the table still fits its box there
@@ -226,6 +262,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         ("walkthrough: interview step 10's words, the checklist's code, the answered row's outline", interview_texts_read_as_they_should),
         ("walkthrough: the admission lab's arrival cells ask for a number pad", admission_cells_bring_up_a_number_pad),
         ("walkthrough: a touch screen's latency hint says tap", a_touch_screen_is_told_to_tap),
+        ("walkthrough: presenting, Space after a mouse click moves the step; a veiled row's tag at 18 px; the notes window's language and title", presenting_with_a_clicker_after_the_mouse),
         ("walkthrough: a lesson's card held at the window's top takes the header's room", a_scrolled_lessons_card_takes_the_window),
         ("walkthrough: a veiled card's tag leaves its note in view (1,366 px, English)", a_veiled_cards_tag_leaves_its_note_alone),
         ("walkthrough: the admission lab's steps on a tablet in Chinese: an event on two lines, the table in its box", admission_steps_on_a_tablet_in_chinese),

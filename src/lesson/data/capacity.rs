@@ -159,7 +159,7 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=admission&preset=cost-above-b",
             knobs: &["cost", "b"],
-            title: tr("A cost above B never gets in", "成本超过桶容量的请求永远进不来"),
+            title: tr("A request that costs more than B", "成本高于桶容量 B 的请求"),
             narration: tr(
                 "Requests costing {set-cost:n} tokens arrive once a second at a bucket of B = {set-b:n}: the bucket is full every time. {adm-rejected} rejected, {adm-admitted} admitted.",
                 "成本为 {set-cost:n} 个令牌的请求每秒到达一次，桶容量 B = {set-b:n}：每次到达时桶都是满的。拒绝 {adm-rejected} 个，接纳 {adm-admitted} 个。",
@@ -182,10 +182,7 @@ pub const LESSON: Lesson = Lesson {
         Step {
             link: "page=admission&preset=steady-above-r",
             knobs: &["r", "gap"],
-            title: tr(
-                "Steady above r: the burst only delays the refusals",
-                "持续高于 r：突发容量只是推迟拒绝",
-            ),
+            title: tr("Steady above r: what does the burst buy?", "持续高于 r：突发容量能换来什么？"),
             narration: tr(
                 "{set-n}, one every {set-gap} — {= 1000 / set-gap}/s against r = {set-r:n}/s. {adm-admitted} admitted, {adm-rejected} rejected. The step table replays the run one event at a time from the first, the current event highlighted: watch for the first rejection, once the full bucket's spare tokens are spent.",
                 "{set-n}，每 {set-gap} 一个——每秒 {= 1000 / set-gap} 个，而 r = {set-r:n}/秒。接纳 {adm-admitted} 个，拒绝 {adm-rejected} 个。步骤表从第一个事件起逐个回放，当前事件高亮：留意第一次拒绝，它出现在满桶多出的令牌用完之后。",

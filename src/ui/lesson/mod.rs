@@ -629,6 +629,25 @@ fn time_box_text(lang: Lang, b: crate::lesson::TimeBox) -> String {
     lang.f(T::LessonTimeBox, &[("m", &(b.to - b.from).to_string()), ("from", &from), ("to", &to)])
 }
 
+thread_local! {
+    /// The control the pointer pressed last, until Tab moves the focus (see `key_command`).
+    static CLICKED: std::cell::RefCell<Option<web_sys::Element>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Notes which control a pointer pressed (`pointerdown`), or that Tab moved on (`keydown`).
+pub fn note_focus_source(e: &web_sys::Event) {
+    let pressed = if e.type_() == "pointerdown" {
+        e.target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("button, a, summary, [role]").ok().flatten())
+    } else if e.dyn_ref::<web_sys::KeyboardEvent>().is_some_and(|k| k.key() == "Tab") {
+        None
+    } else {
+        return;
+    };
+    CLICKED.with(|c| *c.borrow_mut() = pressed);
+}
+
 /// The command of a key (what presentation clickers send: arrows, PageUp/PageDown, Space),
 /// unless the key belongs to the focused control. On the presenter's stage PageUp and
 /// PageDown always move the step: a clicker sends them, and a slider touched a moment
@@ -669,8 +688,12 @@ pub fn key_command(e: &web_sys::KeyboardEvent, present: bool) -> Option<KeyComma
     // keyboard and the clicker still moves the step (its ← and → had changed it again).
     let typing =
         typing && !(present && tag == "select" && !matches!(e.key().as_str(), "ArrowUp" | "ArrowDown" | " "));
-    let on_button = matches!(tag.as_str(), "button" | "a" | "summary")
-        || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch");
+    // A control the keyboard reached keeps Space; one the mouse clicked last gives it to the
+    // clicker: a teacher who had clicked Play pressed Space for the next step, and played the
+    // run again. (`:focus-visible` cannot tell: a key pressed makes the focus visible first.)
+    let on_button = (matches!(tag.as_str(), "button" | "a" | "summary")
+        || matches!(role.as_str(), "button" | "link" | "checkbox" | "switch"))
+        && !target.as_ref().is_some_and(|el| CLICKED.with(|c| c.borrow().as_ref() == Some(el)));
     let key = e.key();
     // Alone at a laptop, PageUp, PageDown and Space scroll the page as everywhere else (a
     // student pressing PageDown to read on had skipped a step unread); only the arrows,
