@@ -79,6 +79,8 @@ const w = document.createTreeWalker(spot, NodeFilter.SHOW_TEXT);
 while (w.nextNode()) {
   const n = w.currentNode; if (!n.textContent.trim()) continue;
   const el = n.parentElement; if (el.closest('svg') || el.getBoundingClientRect().width === 0) continue;
+  // Text not drawn (a veiled row's cells set at 0 px, one grey bar each) is no text to read.
+  const r = document.createRange(); r.selectNodeContents(n); if (r.getBoundingClientRect().width === 0) continue;
   sizes.push(parseFloat(getComputedStyle(el).fontSize));
 }
 return [spot.id, Math.min(...sizes), sizes.length];

@@ -185,6 +185,25 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         finally:
             chrome.viewport(1280, 900)
 
+    def veiled_rows_do_not_count_the_answer():
+        # Field guide 7 asks how many get in: its veiled rows had told, the rejected ones
+        # taller (their reasons wrapped under the blur) and with reason and Retry-After
+        # smudges where an admitted row's cells were empty.
+        for q, w, h in [("?lesson=field-guide&step=7&present=1&lang=zh", 1920, 1080), ("?lesson=field-guide&step=7&lang=en", 1440, 900)]:
+            chrome.viewport(w, h)
+            try:
+                chrome.get(base + q)
+                chrome.wait("#main tr.veiled")
+                time.sleep(1.0)
+                got = chrome.js("""const rows = [...document.querySelectorAll('#main tr.veiled')];
+                    return [rows.length, [...new Set(rows.map(r => Math.round(r.getBoundingClientRect().height)))],
+                        [...new Set(rows.flatMap(r => [...r.querySelectorAll(':scope > td')].map(td => getComputedStyle(td, '::before').width + ' ' + td.getBoundingClientRect().height.toFixed(0))))].length,
+                        rows.filter(r => r.classList.contains('rejected')).length];""")
+                expect(got[0] >= 8 and len(got[1]) == 1 and got[3] > 0,
+                       f"{w} px: veiled rows all of one height, rejected ones among them: [rows, heights, cell looks, rejected] {got}")
+            finally:
+                chrome.viewport(1280, 900)
+
     def admission_steps_on_a_tablet_in_chinese():
         # At 768 px an arrival's event ("到达 #1，成本 1") had taken three lines, its figure
         # alone on the last, beside a decision on one; the table still fits its box there
@@ -262,6 +281,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         ("walkthrough: interview step 10's words, the checklist's code, the answered row's outline", interview_texts_read_as_they_should),
         ("walkthrough: the admission lab's arrival cells ask for a number pad", admission_cells_bring_up_a_number_pad),
         ("walkthrough: a touch screen's latency hint says tap", a_touch_screen_is_told_to_tap),
+        ("walkthrough: veiled table rows look alike (field guide 7 had shown which were refused)", veiled_rows_do_not_count_the_answer),
         ("walkthrough: presenting, Space after a mouse click moves the step; a veiled row's tag at 18 px; the notes window's language and title", presenting_with_a_clicker_after_the_mouse),
         ("walkthrough: a lesson's card held at the window's top takes the header's room", a_scrolled_lessons_card_takes_the_window),
         ("walkthrough: a veiled card's tag leaves its note in view (1,366 px, English)", a_veiled_cards_tag_leaves_its_note_alone),

@@ -116,8 +116,8 @@ pub const LESSON: Lesson = Lesson {
                 "订单核心从未变慢。有多少请求失败？",
             )),
             answer: Some(tr(
-                "{h-a-failed}: their order-core call timed out waiting for a thread that slow recommendation calls held; the order core itself received only {bd-a-hop1} calls. Core success falls to {h-a-core_success_rate}. A healthy dependency goes down with a sick one because they share the compartment.",
-                "{h-a-failed} 个：它们的订单核心调用在等待被慢推荐调用占住的线程时超时；订单核心本身只收到 {bd-a-hop1} 次调用。核心成功率降到 {h-a-core_success_rate}。健康的依赖被病了的依赖连坐，因为它们共用一个舱。",
+                "{h-a-failed}: their order-core call timed out waiting for a thread that slow recommendation calls held; over the whole run the order core itself received only {bd-a-hop1} calls (the diagram counts them up to the playhead). Core success falls to {h-a-core_success_rate}. A healthy dependency goes down with a sick one because they share the compartment.",
+                "{h-a-failed} 个：它们的订单核心调用在等待被慢推荐调用占住的线程时超时；整个运行中订单核心本身只收到 {bd-a-hop1} 次调用（图中的计数只到播放头）。核心成功率降到 {h-a-core_success_rate}。健康的依赖被病了的依赖连坐，因为它们共用一个舱。",
             )),
             try_this: Some(tr(
                 "Give recommendations their own pool and compare.",
