@@ -3,6 +3,7 @@ a student on a phone in Chinese. One check a defect, each failing on the build b
 was fixed.
 """
 
+import contextlib
 import time
 
 # Each word of a cell's text (split at its spaces) on one line: CJK text breaks anywhere
@@ -30,6 +31,15 @@ TEXT_SQUEEZE = """return [...document.querySelectorAll(arguments[0])].map(t => {
 
 
 def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
+    @contextlib.contextmanager
+    def at_size(width, height):
+        """The window at `width` x `height` for a check, back to 1280 x 900 after it."""
+        chrome.viewport(width, height)
+        try:
+            yield
+        finally:
+            chrome.viewport(1280, 900)
+
     def another_preset_plays_its_own_run():
         # The playhead paused on one preset had carried over to the next: a 90 s run opened
         # paused at the 0.4 s of the last, its link saying t=.
@@ -51,8 +61,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
         no_console_errors(chrome, "another preset")
 
     def phone_breaker_lab_keeps_its_words_and_its_height():
-        chrome.viewport(390, 844)
-        try:
+        with at_size(390, 844):
             chrome.get(base + "?page=breaker&lang=zh&preset=source-003")
             chrome.wait("#breaker-window")
             time.sleep(0.5)
@@ -71,12 +80,9 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
             cells = chrome.js("return document.querySelectorAll('#breaker-changes td:nth-child(2)').length;")
             expect(cells > 0 and not split, f"a change's words are whole on a phone: {cells} changes, split {split}")
             no_console_errors(chrome, "breaker lab on a phone")
-        finally:
-            chrome.viewport(1280, 900)
 
     def phone_storm_page_names_and_flow():
-        chrome.viewport(390, 844)
-        try:
+        with at_size(390, 844):
             chrome.get(base + "?page=storm&lang=zh&preset=breaker-demo&t=5000")
             wait_run(chrome)
             time.sleep(0.5)
@@ -92,8 +98,6 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
             expect(got[0] > 0 and len(got) == 3 and all(abs(x) <= 1 for x in got[1:]),
                    f"the flow's note and list held at its left edge: [scrolled, note, list] {got}")
             no_console_errors(chrome, "storm page on a phone")
-        finally:
-            chrome.viewport(1280, 900)
 
     def interview_texts_read_as_they_should():
         # The try-this had said "even 1,1 attempts" (the link's form); the checklist's code
@@ -121,8 +125,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
     def a_veiled_cards_tag_leaves_its_note_alone():
         # At 1,366 px the English tag wraps in two lines, and it had covered the first line of
         # the error budget card's note.
-        chrome.viewport(1366, 768)
-        try:
+        with at_size(1366, 768):
             chrome.get(base + "?lesson=interview&step=1&lang=en")
             chrome.wait("#h-a-error_budget_spent.veiled")
             time.sleep(0.5)
@@ -131,14 +134,11 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
                 const bottom = l.getBoundingClientRect().top + parseFloat(tag.top) + parseFloat(tag.height);
                 return [c.querySelector(':scope > .hvalue').id, Math.round(bottom), Math.round(c.querySelector(':scope > .hnote').getBoundingClientRect().top)]; });""")
             expect(got and all(bottom <= note for _, bottom, note in got), f"a veiled card's tag ends above its note: [card, tag's foot, note's top] {got}")
-        finally:
-            chrome.viewport(1280, 900)
 
     def a_scrolled_lessons_card_takes_the_window():
         # Held at the window's top once the page had scrolled, a tall card (the interviewer's
         # checklist) kept the header's 98 px empty under its Back and Next.
-        chrome.viewport(1366, 768)
-        try:
+        with at_size(1366, 768):
             chrome.get(base + "?lesson=interview&step=10&interview=1&lang=en")
             chrome.wait("#lesson-checklist")
             time.sleep(1.0)
@@ -146,15 +146,12 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
             time.sleep(0.8)
             got = chrome.js("const r = document.getElementById('lesson-card').getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom), innerHeight, scrollY];")
             expect(got[3] > 100 and got[1] >= got[2] - 20, f"the card reaches the window's foot: [top, bottom, window, scrolled] {got}")
-        finally:
-            chrome.viewport(1280, 900)
 
     def presenting_with_a_clicker_after_the_mouse():
         # A teacher who had clicked Play with the mouse pressed Space for the next step and
         # played the run again; the veiled rows' tags on the stage were 11.5 px; the notes
         # window kept <html lang="en"> and the app's name alone.
-        chrome.viewport(1920, 1080)
-        try:
+        with at_size(1920, 1080):
             chrome.get(base + "?lesson=retry-storm&step=3&present=1&lang=zh")
             chrome.wait("#lesson-play")
             time.sleep(1.0)
@@ -182,16 +179,13 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
             time.sleep(0.8)
             got = chrome.js("return [document.documentElement.lang, document.title];")
             expect(got[0] == "zh-CN" and got[1].startswith("讲稿"), f"the notes window's language and title: {got}")
-        finally:
-            chrome.viewport(1280, 900)
 
     def veiled_rows_do_not_count_the_answer():
         # Field guide 7 asks how many get in: its veiled rows had told, the rejected ones
         # taller (their reasons wrapped under the blur) and with reason and Retry-After
         # smudges where an admitted row's cells were empty.
         for q, w, h in [("?lesson=field-guide&step=7&present=1&lang=zh", 1920, 1080), ("?lesson=field-guide&step=7&lang=en", 1440, 900)]:
-            chrome.viewport(w, h)
-            try:
+            with at_size(w, h):
                 chrome.get(base + q)
                 chrome.wait("#main tr.veiled")
                 time.sleep(1.0)
@@ -201,8 +195,6 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
                         rows.filter(r => r.classList.contains('rejected')).length];""")
                 expect(got[0] >= 8 and len(got[1]) == 1 and got[3] > 0,
                        f"{w} px: veiled rows all of one height, rejected ones among them: [rows, heights, cell looks, rejected] {got}")
-            finally:
-                chrome.viewport(1280, 900)
 
     def admission_steps_on_a_tablet_in_chinese():
         # At 768 px an arrival's event ("到达 #1，成本 1") had taken three lines, its figure
@@ -255,8 +247,7 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
 
     def compare_halves_keep_the_flows_labels_legible():
         # Shrunk to a compare half at 1,366 px the flow's labels had been drawn at 7.7 px.
-        chrome.viewport(1366, 768)
-        try:
+        with at_size(1366, 768):
             chrome.get(base + "?page=storm&lang=en&preset=lab11-unprotected&compare=1")
             wait_run(chrome)
             chrome.wait("#bd-flow-b")
@@ -270,8 +261,6 @@ def add_checks(run, chrome, base, expect, no_console_errors, wait_run):
             expect(all(px >= 11 and all(abs(x) <= 1 for x in held) for px, held in got),
                    f"compare mode: the flow's labels >= 11 px, its caption and note in view as it scrolls: {got}")
             no_console_errors(chrome, "compare flow")
-        finally:
-            chrome.viewport(1280, 900)
 
     for name, fn in [
         ("walkthrough: in compare mode on a laptop the flow's labels stay legible", compare_halves_keep_the_flows_labels_legible),

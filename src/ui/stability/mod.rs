@@ -333,6 +333,11 @@ fn mark_picked(index: usize) {
     let _ = svg.append_child(&outline);
 }
 
+/// The width of the y axis' copy held at a picture box's left edge (0 where none is shown).
+fn held_axis_width(wrap: &web_sys::Element) -> f64 {
+    wrap.query_selector(".stab-yaxis").ok().flatten().map_or(0.0, |a| a.get_bounding_client_rect().width())
+}
+
 /// Scrolls the map's box sideways (a phone's), not the page, so that the picked cell is in
 /// view beside the y axis held at its left edge: a cell picked from the keyboard had stayed
 /// out of sight while the words under the map spoke of it.
@@ -340,11 +345,7 @@ fn keep_in_view(index: usize) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(cell) = doc.get_element_by_id(&format!("cell-{index}")) else { return };
     let Some(wrap) = cell.closest(".stab-map-wrap").ok().flatten() else { return };
-    let axis = wrap
-        .query_selector(".stab-yaxis")
-        .ok()
-        .flatten()
-        .map_or(0.0, |a| a.get_bounding_client_rect().width());
+    let axis = held_axis_width(&wrap);
     let (c, w) = (cell.get_bounding_client_rect(), wrap.get_bounding_client_rect());
     let (from, to) = (w.left() + axis + 4.0, w.right() - 4.0);
     let by = if c.left() < from {
@@ -365,11 +366,7 @@ fn center_sideways(wrap: &web_sys::Element, left: f64, right: f64) {
     if wrap.scroll_width() <= wrap.client_width() + 1 || wrap.scroll_left() != 0 || right < left {
         return;
     }
-    let axis = wrap
-        .query_selector(".stab-yaxis")
-        .ok()
-        .flatten()
-        .map_or(0.0, |a| a.get_bounding_client_rect().width());
+    let axis = held_axis_width(wrap);
     let w = wrap.get_bounding_client_rect();
     let by = (left + right) / 2.0 - (w.left() + axis + w.right()) / 2.0;
     if by > 0.5 {
